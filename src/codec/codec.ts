@@ -1,0 +1,59 @@
+import { CodecError } from './errors.js';
+import { Reader } from './reader.js';
+import { Writer } from './writer.js';
+
+/** JSON values as produced by `toJson` (plain data, safe for `JSON.stringify`). */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * One wire type, declared once: binary read/write, size and JSON both ways all come from the same object, so
+ * they cannot drift apart (the iota.js failure mode). Codecs are frozen plain objects built by the
+ * constructors in `primitives.ts` and `combinators.ts`.
+ */
+export interface Codec<T> {
+  readonly name: string;
+  /** Serialized size when it does not depend on the value. */
+  readonly fixedSize: number | undefined;
+  /** Upper bound of the serialized size implied by the declared limits. */
+  readonly maxSize: number;
+  sizeOf(value: T): number;
+  write(value: T, w: Writer): void;
+  read(r: Reader): T;
+  /** Canonical JSON; `undefined` means "omit this key" (empty optional lists, absent payloads). */
+  toJson(value: T): Json | undefined;
+  /** Parses JSON; receives `undefined` for an absent key and decides whether that is allowed. */
+  fromJson(json: unknown): T;
+}
+
+export type Infer<C> = C extends Codec<infer T> ? T : never;
+
+/** The initial scratch size covers the largest block; larger (invalid) values grow it, and it shrinks back after. */
+const SCRATCH_SIZE = 64 * 1024;
+let scratch = new Writer(SCRATCH_SIZE);
+
+export function assertBytes(bytes: unknown, what: string): asserts bytes is Uint8Array {
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what}: expected a Uint8Array, got ${typeof bytes}`);
+}
+
+/** Strict decode: the whole input must be consumed. */
+export function decode<T>(codec: Codec<T>, bytes: Uint8Array): T {
+  assertBytes(bytes, `decode ${codec.name}`);
+  const r = new Reader(bytes);
+  const value = codec.read(r);
+  if (r.pos !== bytes.length) {
+    throw new CodecError('TRAILING_BYTES', `${bytes.length - r.pos} byte(s) after the end of the ${codec.name}`, r.pos);
+  }
+  return value;
+}
+
+/** Encodes `value` into a new Uint8Array of exactly its serialized size. */
+export function encode<T>(codec: Codec<T>, value: T): Uint8Array {
+  const w = scratch;
+  w.pos = 0;
+  try {
+    codec.write(value, w);
+    return w.finish();
+  } finally {
+    if (w.buf.length > SCRATCH_SIZE) scratch = new Writer(SCRATCH_SIZE);
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Errors raised while turning bytes or JSON into the typed model and back.
+ *
+ * Every error carries a stable string `code` (documented in the README, never renamed), a `path` naming the
+ * field (`payload.essence.outputs[3].amount`; empty for the top-level value) and, when decoding bytes, the byte
+ * `offset` where the failing read began. Messages say what was expected and what was found; they never dump
+ * the input.
+ */
+export type CodecErrorCode =
+  /** The input ended before the value did. */
+  | 'TRUNCATED'
+  /** Bytes are left after the top-level value. */
+  | 'TRAILING_BYTES'
+  /** A count or length prefix (or the whole input) is outside the limits of the spec. */
+  | 'LENGTH_OUT_OF_RANGE'
+  /** A payload did not occupy exactly the number of bytes its length prefix declares. */
+  | 'LENGTH_MISMATCH'
+  /** A type tag that the protocol does not allow at this position. */
+  | 'UNKNOWN_TYPE'
+  /** A Stardust type valid at this position that tangle-core does not implement yet (alias, foundry, NFT, milestone). */
+  | 'UNSUPPORTED_TYPE'
+  /** A number outside its range, or a model value of the wrong JavaScript type. */
+  | 'VALUE_OUT_OF_RANGE'
+  /** JSON: a required field is absent. */
+  | 'MISSING_FIELD'
+  /** JSON: a field that the type does not have. */
+  | 'UNEXPECTED_FIELD'
+  /** JSON: a value of the wrong shape (not a string, bad hex, bad decimal, leading zeros…). */
+  | 'INVALID_VALUE';
+
+/** Joins a parent segment (`outputs`, `[3]`) onto a child path (`amount`, `[0].type`, ``). */
+export function joinPath(segment: string, path: string): string {
+  if (path === '') return segment;
+  if (segment === '') return path;
+  return path.charCodeAt(0) === 91 /* [ */ ? segment + path : `${segment}.${path}`;
+}
+
+export class CodecError extends Error {
+  override name = 'CodecError';
+  readonly code: CodecErrorCode;
+  path: string;
+  readonly offset: number | undefined;
+  readonly detail: string;
+
+  constructor(code: CodecErrorCode, detail: string, offset?: number, path = '') {
+    super('');
+    this.code = code;
+    this.detail = detail;
+    this.offset = offset;
+    this.path = path;
+    this.message = this.describe();
+  }
+
+  /** Called by every enclosing struct/array while the error travels up, so paths cost nothing on success. */
+  prefix(segment: string): this {
+    this.path = joinPath(segment, this.path);
+    this.message = this.describe();
+    return this;
+  }
+
+  private describe(): string {
+    const at = this.path === '' ? '(root)' : this.path;
+    const off = this.offset === undefined ? '' : ` @${this.offset}`;
+    return `${this.code} at ${at}${off}: ${this.detail}`;
+  }
+}
+
+/** Adds `segment` to the path of a CodecError; anything else is a bug and is passed on untouched. */
+export function atPath(e: unknown, segment: string): unknown {
+  if (e instanceof CodecError) e.prefix(segment);
+  return e;
+}
+
+/** Short, safe description of a value for error messages: never more than ~40 characters of user input. */
+export function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return `array(${v.length})`;
+  if (v instanceof Uint8Array) return `bytes(${v.length})`;
+  switch (typeof v) {
+    case 'string':
+      return v.length > 40 ? `string(${v.length}) "${v.slice(0, 32)}…"` : JSON.stringify(v);
+    case 'bigint':
+      return `${v}n`;
+    case 'number':
+    case 'boolean':
+    case 'undefined':
+      return String(v);
+    default:
+      return typeof v;
+  }
+}

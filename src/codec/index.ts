@@ -1,0 +1,20 @@
+export type { Codec, Infer, Json } from './codec.js';
+export { assertBytes, decode, encode } from './codec.js';
+export { arrayOf, optionalPayload, struct, union, type ArrayOptions, type Unsupported } from './combinators.js';
+export { CodecError, type CodecErrorCode } from './errors.js';
+export {
+  fixedBytes,
+  tag,
+  u16,
+  u256,
+  u32,
+  u64,
+  u64WithJsonDefault,
+  u8,
+  uintRange,
+  varBytes,
+  type UintCodec,
+  type VarBytesOptions,
+} from './primitives.js';
+export { Reader } from './reader.js';
+export { Writer } from './writer.js';

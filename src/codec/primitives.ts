@@ -1,0 +1,227 @@
+import type { Codec, Json } from './codec.js';
+import { CodecError, describeValue } from './errors.js';
+import type { Reader } from './reader.js';
+import { checkU256, checkU64, MAX_U256, MAX_U64, type Writer } from './writer.js';
+import { fromHex, toHex } from '../json/hex.js';
+import { parseDecimal, parseInteger, parseMinimalHex } from '../json/numbers.js';
+
+function missing(): CodecError {
+  return new CodecError('MISSING_FIELD', 'required');
+}
+
+function checkInt(v: unknown, max: number, pos: number): asserts v is number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected an integer in 0..${max}, got ${describeValue(v)}`, pos);
+  }
+}
+
+/** Unsigned little-endian integer that fits a JavaScript number (u8, u16, u32), optionally range-limited. */
+export interface UintCodec extends Codec<number> {
+  readonly width: 1 | 2 | 4;
+  readonly max: number;
+}
+
+function uint(width: 1 | 2 | 4, max: number, min = 0): UintCodec {
+  const name = `u${width * 8}`;
+  const read =
+    width === 1 ? (r: Reader) => r.u8() : width === 2 ? (r: Reader) => r.u16() : (r: Reader) => r.u32();
+  const put =
+    width === 1
+      ? (w: Writer, v: number) => w.u8(v)
+      : width === 2
+        ? (w: Writer, v: number) => w.u16(v)
+        : (w: Writer, v: number) => w.u32(v);
+  const full = 2 ** (width * 8) - 1;
+  const bounded = max !== full || min !== 0;
+  return Object.freeze({
+    name,
+    width,
+    max,
+    fixedSize: width,
+    maxSize: width,
+    sizeOf: () => width,
+    write(v: number, w: Writer) {
+      checkInt(v, max, w.pos);
+      if (v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected at least ${min}, got ${v}`, w.pos);
+      put(w, v);
+    },
+    read: bounded
+      ? (r: Reader) => {
+          const at = r.pos;
+          const v = read(r);
+          if (v > max || v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected ${min}..${max}, got ${v}`, at);
+          return v;
+        }
+      : read,
+    toJson: (v: number) => v,
+    fromJson(j: unknown) {
+      if (j === undefined) throw missing();
+      const v = parseInteger(j, max);
+      if (v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected at least ${min}, got ${v}`);
+      return v;
+    },
+  });
+}
+
+export const u8 = uint(1, 0xff);
+export const u16 = uint(2, 0xffff);
+export const u32 = uint(4, 0xffffffff);
+
+/** A u8/u16/u32 restricted to `min..max` on decode, encode and JSON. */
+export function uintRange(base: UintCodec, min: number, max: number): UintCodec {
+  return uint(base.width, max, min);
+}
+
+/** uint64 as bigint; JSON: decimal string. */
+export const u64: Codec<bigint> = Object.freeze({
+  name: 'u64',
+  fixedSize: 8,
+  maxSize: 8,
+  sizeOf: () => 8,
+  write(v: bigint, w: Writer) {
+    checkU64(v, w.pos);
+    w.u64(v);
+  },
+  read: (r: Reader) => r.u64(),
+  toJson: (v: bigint) => v.toString(),
+  fromJson(j: unknown) {
+    if (j === undefined) throw missing();
+    return parseDecimal(j, MAX_U64);
+  },
+});
+
+/** A u64 that JSON may omit, reading as `fallback` (GO decodes a missing block nonce as 0). */
+export function u64WithJsonDefault(fallback: bigint): Codec<bigint> {
+  return Object.freeze({ ...u64, fromJson: (j: unknown) => (j === undefined ? fallback : u64.fromJson(j)) });
+}
+
+/** uint256 as bigint (32 bytes LE); JSON: 0x + minimal big-endian hex (GO hexutil.EncodeBig). */
+export const u256: Codec<bigint> = Object.freeze({
+  name: 'u256',
+  fixedSize: 32,
+  maxSize: 32,
+  sizeOf: () => 32,
+  write(v: bigint, w: Writer) {
+    checkU256(v, w.pos);
+    w.u256(v);
+  },
+  read: (r: Reader) => r.u256(),
+  toJson: (v: bigint) => '0x' + v.toString(16),
+  fromJson(j: unknown) {
+    if (j === undefined) throw missing();
+    return parseMinimalHex(j, MAX_U256);
+  },
+});
+
+function checkBytes(v: unknown, pos: number): asserts v is Uint8Array {
+  if (!(v instanceof Uint8Array)) {
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a Uint8Array, got ${describeValue(v)}`, pos);
+  }
+}
+
+/** `ByteArray[n]`: exactly n raw bytes; JSON: 0x hex. Decoding returns a view into the input. */
+export function fixedBytes(n: number): Codec<Uint8Array> {
+  return Object.freeze({
+    name: `bytes${n}`,
+    fixedSize: n,
+    maxSize: n,
+    sizeOf: () => n,
+    write(v: Uint8Array, w: Writer) {
+      checkBytes(v, w.pos);
+      if (v.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`, w.pos);
+      w.bytes(v);
+    },
+    read: (r: Reader) => r.take(n),
+    toJson: (v: Uint8Array) => toHex(v),
+    fromJson(j: unknown) {
+      if (j === undefined) throw missing();
+      const b = fromHex(j);
+      if (b.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${b.length}`);
+      return b;
+    },
+  });
+}
+
+export interface VarBytesOptions {
+  prefix: UintCodec;
+  min?: number;
+  max: number;
+  /** Canonical JSON omits the key when empty (tagged-data tag/data); absent then reads as empty. */
+  omitEmptyInJson?: boolean;
+}
+
+/**
+ * `(uintX)ByteArray`: a length prefix then that many bytes. The length is checked against `min..max` and
+ * against the bytes left before anything is read.
+ */
+export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
+  const { prefix, max, omitEmptyInJson = false } = opts;
+  const min = opts.min ?? 0;
+  const width = prefix.width;
+  const readLen = prefix.read;
+  const EMPTY = new Uint8Array(0);
+  const checkLen = (len: number, pos: number) => {
+    if (len < min || len > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} outside ${min}..${max}`, pos);
+  };
+  return Object.freeze({
+    name: `bytes<${min}..${max}>`,
+    fixedSize: undefined,
+    maxSize: width + max,
+    sizeOf: (v: Uint8Array) => width + v.length,
+    write(v: Uint8Array, w: Writer) {
+      checkBytes(v, w.pos);
+      checkLen(v.length, w.pos);
+      prefix.write(v.length, w);
+      w.bytes(v);
+    },
+    read(r: Reader) {
+      const at = r.pos;
+      const len = readLen(r);
+      checkLen(len, at);
+      return r.take(len);
+    },
+    toJson: (v: Uint8Array) => (omitEmptyInJson && v.length === 0 ? undefined : toHex(v)),
+    fromJson(j: unknown) {
+      if (j === undefined) {
+        if (omitEmptyInJson) return EMPTY;
+        throw missing();
+      }
+      const b = fromHex(j);
+      checkLen(b.length, 0);
+      return b;
+    },
+  });
+}
+
+/**
+ * A type tag that must equal `value`: the first field of every union variant, so each variant decodes on its own
+ * and the model carries its `type` exactly as the JSON does.
+ */
+export function tag<V extends number>(prefix: UintCodec, value: V, typeName: string): Codec<V> {
+  const width = prefix.width;
+  const readTag = prefix.read;
+  const wrong = (got: unknown, pos?: number) =>
+    new CodecError('UNKNOWN_TYPE', `expected ${typeName} type ${value}, got ${describeValue(got)}`, pos);
+  return Object.freeze({
+    name: `${typeName}#${value}`,
+    fixedSize: width,
+    maxSize: width,
+    sizeOf: () => width,
+    write(v: V, w: Writer) {
+      if (v !== value) throw wrong(v, w.pos);
+      prefix.write(v, w);
+    },
+    read(r: Reader) {
+      const at = r.pos;
+      const v = readTag(r);
+      if (v !== value) throw wrong(v, at);
+      return value;
+    },
+    toJson: () => value as Json,
+    fromJson(j: unknown) {
+      if (j === undefined) throw missing();
+      if (j !== value) throw wrong(j);
+      return value;
+    },
+  });
+}

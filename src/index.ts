@@ -1,0 +1,78 @@
+// tangle-core: the public API. Names exported here are a contract (see README).
+
+// Codec: bytes ⇄ model ⇄ canonical JSON
+export {
+  blockFromJson,
+  blockToJson,
+  decodeBlock,
+  decodeEssence,
+  decodeOutput,
+  decodeTransactionPayload,
+  encodeBlock,
+  encodeEssence,
+  encodeOutput,
+  encodeTransactionPayload,
+  essenceFromJson,
+  essenceToJson,
+  outputFromJson,
+  outputToJson,
+  transactionPayloadFromJson,
+  transactionPayloadToJson,
+} from './serialize.js';
+export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
+export { fromHex, toHex } from './json/hex.js';
+
+// Identifiers and hashes
+export {
+  blockId,
+  inputsCommitment,
+  networkIdFromName,
+  outputId,
+  parseOutputId,
+  transactionId,
+  transactionSigningHash,
+  type OutputIdParts,
+} from './model/ids.js';
+export { blake2b256, ready } from './crypto/hash.js';
+
+// Protocol parameters and limits
+export {
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  type CongestionParameters,
+  type ProtocolParameters,
+  type RentStructure,
+  type WorkScoreWeights,
+} from './model/protocol-parameters.js';
+export * as limits from './model/limits.js';
+
+// Validation
+export {
+  validateBlock,
+  validateOutput,
+  validateTransactionPayload,
+  validateUnlocks,
+  type ValidateBlockOptions,
+} from './validate/syntactic.js';
+export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
+export { minStorageDeposit, minStorageDepositReturn } from './validate/storage-deposit.js';
+
+// Model types
+export type { Address, AliasAddress, Ed25519Address, NftAddress } from './model/address.js';
+export type { Block, Payload } from './model/block.js';
+export type { TransactionEssence } from './model/essence.js';
+export type { Feature, MetadataFeature, SenderFeature, TagFeature } from './model/feature.js';
+export type { Input, UtxoInput } from './model/input.js';
+export type { NativeToken } from './model/native-token.js';
+export type { BasicOutput, Output } from './model/output.js';
+export type { TaggedDataPayload } from './model/payload/tagged-data.js';
+export type { TransactionPayload } from './model/payload/transaction.js';
+export type { Signature, Ed25519Signature } from './model/signature.js';
+export type {
+  AddressUnlockCondition,
+  ExpirationUnlockCondition,
+  StorageDepositReturnUnlockCondition,
+  TimelockUnlockCondition,
+  UnlockCondition,
+} from './model/unlock-condition.js';
+export type { ReferenceUnlock, SignatureUnlock, Unlock } from './model/unlock.js';

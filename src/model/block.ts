@@ -1,0 +1,43 @@
+import {
+  arrayOf,
+  type Codec,
+  fixedBytes,
+  optionalPayload,
+  struct,
+  u32,
+  u64WithJsonDefault,
+  u8,
+  union,
+} from '../codec/index.js';
+import { BLOCK_ID_LENGTH, MAX_PARENTS, MIN_PARENTS } from './limits.js';
+import { taggedDataPayload, type TaggedDataPayload } from './payload/tagged-data.js';
+import { transactionPayload, type TransactionPayload } from './payload/transaction.js';
+
+export type Payload = TaggedDataPayload | TransactionPayload;
+
+/** TIP-24 Block. Parents must be sorted and unique, checked by `validateBlock` (GO: serializer array rules). */
+export interface Block {
+  protocolVersion: number;
+  parents: Uint8Array[];
+  payload?: Payload | undefined;
+  nonce: bigint;
+}
+
+/** Treasury transactions (4) are not allowed in a block; milestones (7) are valid but not implemented yet. */
+export const blockPayload: Codec<Payload> = union<Payload>(
+  'payload',
+  u32,
+  [taggedDataPayload, transactionPayload] as Codec<Payload>[],
+  [5, 6],
+  { 7: 'Milestone payload' },
+);
+
+export const parents = arrayOf(fixedBytes(BLOCK_ID_LENGTH), { prefix: u8, min: MIN_PARENTS, max: MAX_PARENTS });
+
+export const block = struct<Block>('Block', {
+  protocolVersion: u8,
+  parents,
+  payload: optionalPayload(blockPayload),
+  // Submit requests may leave the nonce to the node; GO decodes a missing nonce as 0.
+  nonce: u64WithJsonDefault(0n),
+});

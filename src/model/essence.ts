@@ -1,0 +1,27 @@
+import { arrayOf, type Codec, fixedBytes, optionalPayload, struct, tag, u16, u32, u64, u8, union } from '../codec/index.js';
+import { input, type Input } from './input.js';
+import { MAX_INPUTS, MAX_OUTPUTS } from './limits.js';
+import { output, type Output } from './output.js';
+import { taggedDataPayload, type TaggedDataPayload } from './payload/tagged-data.js';
+
+/** TIP-20 Regular Transaction Essence (type 1). Its BLAKE2b-256 is what the unlocks sign. */
+export interface TransactionEssence {
+  type: 1;
+  networkId: bigint;
+  inputs: Input[];
+  inputsCommitment: Uint8Array;
+  outputs: Output[];
+  payload?: TaggedDataPayload | undefined;
+}
+
+/** Only Tagged Data may ride inside an essence (TIP-20). */
+const essencePayload: Codec<TaggedDataPayload> = union<TaggedDataPayload>('essence payload', u32, [taggedDataPayload], [5]);
+
+export const transactionEssence = struct<TransactionEssence>('TransactionEssence', {
+  type: tag(u8, 1, 'essence'),
+  networkId: u64,
+  inputs: arrayOf(input, { prefix: u16, min: 1, max: MAX_INPUTS }),
+  inputsCommitment: fixedBytes(32),
+  outputs: arrayOf(output, { prefix: u16, min: 1, max: MAX_OUTPUTS }),
+  payload: optionalPayload(essencePayload),
+});

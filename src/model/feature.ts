@@ -1,0 +1,45 @@
+import { type Codec, struct, tag, u16, u8, union, varBytes } from '../codec/index.js';
+import { address, type Address } from './address.js';
+import { MAX_METADATA_LENGTH, MAX_TAG_LENGTH } from './limits.js';
+
+/**
+ * TIP-18 features allowed in a Basic Output. The Issuer feature (1) is an immutable feature of alias/NFT
+ * outputs only, so in a Basic Output it is an unknown type.
+ */
+export const FeatureType = { Sender: 0, Metadata: 2, Tag: 3 } as const;
+
+export interface SenderFeature {
+  type: 0;
+  address: Address;
+}
+/** 1..8192 bytes (empty is invalid, unlike tagged data). */
+export interface MetadataFeature {
+  type: 2;
+  data: Uint8Array;
+}
+/** 1..64 bytes (empty is invalid, unlike the tagged-data tag). */
+export interface TagFeature {
+  type: 3;
+  tag: Uint8Array;
+}
+export type Feature = SenderFeature | MetadataFeature | TagFeature;
+
+export const senderFeature = struct<SenderFeature>('SenderFeature', {
+  type: tag(u8, FeatureType.Sender, 'feature'),
+  address,
+});
+export const metadataFeature = struct<MetadataFeature>('MetadataFeature', {
+  type: tag(u8, FeatureType.Metadata, 'feature'),
+  data: varBytes({ prefix: u16, min: 1, max: MAX_METADATA_LENGTH }),
+});
+export const tagFeature = struct<TagFeature>('TagFeature', {
+  type: tag(u8, FeatureType.Tag, 'feature'),
+  tag: varBytes({ prefix: u8, min: 1, max: MAX_TAG_LENGTH }),
+});
+
+export const feature: Codec<Feature> = union<Feature>(
+  'feature',
+  u8,
+  [senderFeature, metadataFeature, tagFeature] as Codec<Feature>[],
+  [FeatureType.Sender, FeatureType.Metadata, FeatureType.Tag],
+);

@@ -1,0 +1,81 @@
+import { assertBytes, CodecError, decode, encode, fixedBytes, struct, u16, uintRange } from '../codec/index.js';
+import { blake2b256 } from '../crypto/hash.js';
+import { block, type Block } from './block.js';
+import { transactionEssence, type TransactionEssence } from './essence.js';
+import { MAX_OUTPUT_INDEX, OUTPUT_ID_LENGTH, TRANSACTION_ID_LENGTH } from './limits.js';
+import { output, type Output } from './output.js';
+import { transactionPayload, type TransactionPayload } from './payload/transaction.js';
+
+// SPEC A §7: every identifier is BLAKE2b-256 of exact canonical bytes. Passing bytes hashes them as they are
+// (fastest, and what a node does with bytes it received); passing a model encodes it first.
+
+/** Block ID = BLAKE2b-256 of the whole serialized block, nonce included (TIP-24). */
+export function blockId(bytesOrBlock: Uint8Array | Block): Uint8Array {
+  return blake2b256(bytesOrBlock instanceof Uint8Array ? bytesOrBlock : encode(block, bytesOrBlock));
+}
+
+/** Transaction ID = BLAKE2b-256 of the transaction payload from its uint32 type 6 on, unlocks included (TIP-20). */
+export function transactionId(payload: Uint8Array | TransactionPayload): Uint8Array {
+  return blake2b256(payload instanceof Uint8Array ? payload : encode(transactionPayload, payload));
+}
+
+/** The 32 bytes every Signature Unlock signs: BLAKE2b-256 of the serialized essence (TIP-20). */
+export function transactionSigningHash(essence: Uint8Array | TransactionEssence): Uint8Array {
+  return blake2b256(essence instanceof Uint8Array ? essence : encode(transactionEssence, essence));
+}
+
+/** Output ID = transaction ID ‖ uint16 LE output index (34 bytes). */
+export function outputId(txId: Uint8Array, index: number): Uint8Array {
+  assertBytes(txId, 'outputId');
+  if (txId.length !== TRANSACTION_ID_LENGTH) throw new RangeError(`outputId: transaction ID must be 32 bytes, got ${txId.length}`);
+  if (!Number.isInteger(index) || index < 0 || index > MAX_OUTPUT_INDEX) {
+    throw new RangeError(`outputId: index must be an integer in 0..${MAX_OUTPUT_INDEX}, got ${index}`);
+  }
+  const id = new Uint8Array(OUTPUT_ID_LENGTH);
+  id.set(txId);
+  id[32] = index & 0xff;
+  id[33] = index >> 8;
+  return id;
+}
+
+export interface OutputIdParts {
+  transactionId: Uint8Array;
+  transactionOutputIndex: number;
+}
+
+/** Wire form of an output ID; an index above 127 can never exist (iota-sdk OutputIndex is bounded at decode). */
+const outputIdCodec = struct<OutputIdParts>('OutputId', {
+  transactionId: fixedBytes(TRANSACTION_ID_LENGTH),
+  transactionOutputIndex: uintRange(u16, 0, MAX_OUTPUT_INDEX),
+});
+
+/** Splits a 34-byte output ID. @throws CodecError TRUNCATED, TRAILING_BYTES, VALUE_OUT_OF_RANGE */
+export function parseOutputId(id: Uint8Array): OutputIdParts {
+  return decode(outputIdCodec, id);
+}
+
+/**
+ * Inputs commitment = BLAKE2b-256( BLAKE2b-256(O1) ‖ … ‖ BLAKE2b-256(On) ), Oi the full serialized output consumed
+ * by input i, in input order (TIP-20). Outputs may be given as models or as their exact bytes.
+ */
+export function inputsCommitment(consumedOutputs: readonly (Output | Uint8Array)[]): Uint8Array {
+  if (!Array.isArray(consumedOutputs)) throw new TypeError('inputsCommitment: expected an array of outputs');
+  const hashes = new Uint8Array(32 * consumedOutputs.length);
+  consumedOutputs.forEach((o, i) => {
+    try {
+      hashes.set(blake2b256(o instanceof Uint8Array ? o : encode(output, o)), 32 * i);
+    } catch (e) {
+      throw e instanceof CodecError ? e.prefix(`[${i}]`) : e;
+    }
+  });
+  return blake2b256(hashes);
+}
+
+const utf8 = new TextEncoder();
+
+/** Network ID = uint64 little-endian of the first 8 bytes of BLAKE2b-256(UTF-8 network name) (TIP-20, SPEC A §11.1). */
+export function networkIdFromName(name: string): bigint {
+  if (typeof name !== 'string') throw new TypeError('networkIdFromName: expected a string');
+  const h = blake2b256(utf8.encode(name));
+  return new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0, true);
+}

@@ -1,0 +1,33 @@
+import { arrayOf, type Codec, struct, tag, u64, u8, union } from '../codec/index.js';
+import { feature, type Feature } from './feature.js';
+import { MAX_FEATURES, MAX_NATIVE_TOKENS, MAX_UNLOCK_CONDITIONS, MIN_UNLOCK_CONDITIONS } from './limits.js';
+import { nativeToken, type NativeToken } from './native-token.js';
+import { unlockCondition, type UnlockCondition } from './unlock-condition.js';
+
+/** TIP-18 outputs. Alias (4), Foundry (5) and NFT (6) are valid Stardust outputs not implemented yet. */
+export const OutputType = { Basic: 3 } as const;
+
+/** TIP-18 Basic Output. Simplest form: 46 bytes. */
+export interface BasicOutput {
+  type: 3;
+  amount: bigint;
+  nativeTokens: NativeToken[];
+  unlockConditions: UnlockCondition[];
+  features: Feature[];
+}
+export type Output = BasicOutput;
+
+export const basicOutput = struct<BasicOutput>('BasicOutput', {
+  type: tag(u8, OutputType.Basic, 'output'),
+  amount: u64,
+  nativeTokens: arrayOf(nativeToken, { prefix: u8, min: 0, max: MAX_NATIVE_TOKENS, omitEmptyInJson: true }),
+  unlockConditions: arrayOf(unlockCondition, { prefix: u8, min: MIN_UNLOCK_CONDITIONS, max: MAX_UNLOCK_CONDITIONS }),
+  features: arrayOf(feature, { prefix: u8, min: 0, max: MAX_FEATURES, omitEmptyInJson: true }),
+});
+
+/** Treasury output (2) exists only in milestone receipts, so it is an unknown type in a transaction. */
+export const output: Codec<Output> = union<Output>('output', u8, [basicOutput], [OutputType.Basic], {
+  4: 'Alias Output',
+  5: 'Foundry Output',
+  6: 'NFT Output',
+});

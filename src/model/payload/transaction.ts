@@ -1,0 +1,20 @@
+import { arrayOf, struct, tag, u16, u32 } from '../../codec/index.js';
+import { transactionEssence, type TransactionEssence } from '../essence.js';
+import { MAX_INPUTS } from '../limits.js';
+import { unlock, type Unlock } from '../unlock.js';
+
+/**
+ * TIP-20 Transaction payload (type 6). Its ID is BLAKE2b-256 of these bytes, from the uint32 type on (the
+ * enclosing block's length prefix is not part of it). Unlock count = input count is checked by `validateBlock`.
+ */
+export interface TransactionPayload {
+  type: 6;
+  essence: TransactionEssence;
+  unlocks: Unlock[];
+}
+
+export const transactionPayload = struct<TransactionPayload>('TransactionPayload', {
+  type: tag(u32, 6, 'payload'),
+  essence: transactionEssence,
+  unlocks: arrayOf(unlock, { prefix: u16, min: 1, max: MAX_INPUTS }),
+});

@@ -1,0 +1,18 @@
+import { type Codec, fixedBytes, struct, tag, u8, union } from '../codec/index.js';
+import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH } from './limits.js';
+
+/** TIP-20 Ed25519 Signature: 97 bytes on the wire. */
+export interface Ed25519Signature {
+  type: 0;
+  publicKey: Uint8Array;
+  signature: Uint8Array;
+}
+export type Signature = Ed25519Signature;
+
+export const ed25519Signature = struct<Ed25519Signature>('Ed25519Signature', {
+  type: tag(u8, 0, 'signature'),
+  publicKey: fixedBytes(ED25519_PUBLIC_KEY_LENGTH),
+  signature: fixedBytes(ED25519_SIGNATURE_LENGTH),
+});
+
+export const signature: Codec<Signature> = union<Signature>('signature', u8, [ed25519Signature], [0]);

@@ -1,0 +1,36 @@
+import { type Codec, struct, tag, u16, u8, union } from '../codec/index.js';
+import { signature, type Signature } from './signature.js';
+
+/** TIP-20 unlocks. Alias (2) and NFT (3) unlocks are valid Stardust but not implemented yet. */
+export const UnlockType = { Signature: 0, Reference: 1 } as const;
+
+export interface SignatureUnlock {
+  type: 0;
+  signature: Signature;
+}
+/**
+ * Points back to an earlier Signature Unlock. The wire allows any u16; "reference < own index ≤ 127" is a
+ * transaction rule checked by `validateBlock` (iota.js and iota.go decode 23456; the SDK refuses it at decode).
+ */
+export interface ReferenceUnlock {
+  type: 1;
+  reference: number;
+}
+export type Unlock = SignatureUnlock | ReferenceUnlock;
+
+export const signatureUnlock = struct<SignatureUnlock>('SignatureUnlock', {
+  type: tag(u8, UnlockType.Signature, 'unlock'),
+  signature,
+});
+export const referenceUnlock = struct<ReferenceUnlock>('ReferenceUnlock', {
+  type: tag(u8, UnlockType.Reference, 'unlock'),
+  reference: u16,
+});
+
+export const unlock: Codec<Unlock> = union<Unlock>(
+  'unlock',
+  u8,
+  [signatureUnlock, referenceUnlock] as Codec<Unlock>[],
+  [UnlockType.Signature, UnlockType.Reference],
+  { 2: 'Alias Unlock', 3: 'NFT Unlock' },
+);

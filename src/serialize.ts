@@ -1,0 +1,83 @@
+import { CodecError, decode, encode, type Codec, type Json } from './codec/index.js';
+import { block, type Block } from './model/block.js';
+import { transactionEssence, type TransactionEssence } from './model/essence.js';
+import { MAX_BLOCK_LENGTH } from './model/limits.js';
+import { output, type Output } from './model/output.js';
+import { transactionPayload, type TransactionPayload } from './model/payload/transaction.js';
+
+// The public codec entry points: bytes ⇄ model ⇄ canonical JSON (SPEC A §10) for the four top-level types.
+// Decoding is strict (whole input consumed, every count and length bounded); decoded byte fields are views into
+// the input, so copy the input first if you will overwrite it while keeping the model.
+
+function toJsonObject<T>(codec: Codec<T>, value: T): { [key: string]: Json } {
+  return codec.toJson(value) as { [key: string]: Json };
+}
+
+/**
+ * Decodes a block. Inputs longer than 32768 bytes are refused before parsing.
+ * @throws CodecError TRUNCATED, TRAILING_BYTES, LENGTH_OUT_OF_RANGE, LENGTH_MISMATCH, UNKNOWN_TYPE, UNSUPPORTED_TYPE
+ */
+export function decodeBlock(bytes: Uint8Array): Block {
+  if (bytes instanceof Uint8Array && bytes.length > MAX_BLOCK_LENGTH) {
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, MAX_BLOCK_LENGTH);
+  }
+  return decode(block, bytes);
+}
+
+/** Encodes a block. @throws CodecError (a value out of range, a list too long, or a block over 32768 bytes) */
+export function encodeBlock(value: Block): Uint8Array {
+  const bytes = encode(block, value);
+  if (bytes.length > MAX_BLOCK_LENGTH) {
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, MAX_BLOCK_LENGTH);
+  }
+  return bytes;
+}
+
+/** Canonical JSON: TIP-25 key order, empty optional lists and absent payloads omitted, u64 as decimal strings. */
+export function blockToJson(value: Block): { [key: string]: Json } {
+  return toJsonObject(block, value);
+}
+
+/** Parses block JSON; accepts `"payload": null`, empty lists, and a missing nonce (0). @throws CodecError */
+export function blockFromJson(json: unknown): Block {
+  return block.fromJson(json);
+}
+
+export function decodeTransactionPayload(bytes: Uint8Array): TransactionPayload {
+  return decode(transactionPayload, bytes);
+}
+export function encodeTransactionPayload(value: TransactionPayload): Uint8Array {
+  return encode(transactionPayload, value);
+}
+export function transactionPayloadToJson(value: TransactionPayload): { [key: string]: Json } {
+  return toJsonObject(transactionPayload, value);
+}
+export function transactionPayloadFromJson(json: unknown): TransactionPayload {
+  return transactionPayload.fromJson(json);
+}
+
+export function decodeEssence(bytes: Uint8Array): TransactionEssence {
+  return decode(transactionEssence, bytes);
+}
+export function encodeEssence(value: TransactionEssence): Uint8Array {
+  return encode(transactionEssence, value);
+}
+export function essenceToJson(value: TransactionEssence): { [key: string]: Json } {
+  return toJsonObject(transactionEssence, value);
+}
+export function essenceFromJson(json: unknown): TransactionEssence {
+  return transactionEssence.fromJson(json);
+}
+
+export function decodeOutput(bytes: Uint8Array): Output {
+  return decode(output, bytes);
+}
+export function encodeOutput(value: Output): Uint8Array {
+  return encode(output, value);
+}
+export function outputToJson(value: Output): { [key: string]: Json } {
+  return toJsonObject(output, value);
+}
+export function outputFromJson(json: unknown): Output {
+  return output.fromJson(json);
+}

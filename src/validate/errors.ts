@@ -1,0 +1,39 @@
+/**
+ * Raised when bytes decode but break a protocol rule (SPEC A §9). One code per rule; codes are documented in the
+ * README and never renamed. `path` names the offending field as in CodecError.
+ */
+export type ValidationErrorCode =
+  | 'PROTOCOL_VERSION_MISMATCH'
+  | 'PARENTS_NOT_SORTED'
+  | 'BLOCK_TOO_LONG'
+  | 'NETWORK_ID_MISMATCH'
+  | 'INPUT_INDEX_OUT_OF_RANGE'
+  | 'INPUTS_NOT_UNIQUE'
+  | 'AMOUNT_OUT_OF_RANGE'
+  | 'TOTAL_AMOUNT_EXCEEDS_SUPPLY'
+  | 'STORAGE_DEPOSIT_INSUFFICIENT'
+  | 'NATIVE_TOKENS_NOT_SORTED'
+  | 'NATIVE_TOKEN_AMOUNT_ZERO'
+  | 'NATIVE_TOKEN_COUNT_EXCEEDED'
+  | 'UNLOCK_CONDITIONS_NOT_SORTED'
+  | 'ADDRESS_UNLOCK_CONDITION_MISSING'
+  | 'UNIX_TIME_ZERO'
+  | 'STORAGE_DEPOSIT_RETURN_INVALID'
+  | 'FEATURES_NOT_SORTED'
+  | 'UNLOCK_COUNT_MISMATCH'
+  | 'SIGNATURE_UNLOCK_DUPLICATE'
+  | 'REFERENCE_UNLOCK_INVALID';
+
+export class ValidationError extends Error {
+  override name = 'ValidationError';
+  readonly code: ValidationErrorCode;
+  readonly path: string;
+  readonly detail: string;
+
+  constructor(code: ValidationErrorCode, path: string, detail: string) {
+    super(`${code} at ${path === '' ? '(root)' : path}: ${detail}`);
+    this.code = code;
+    this.path = path;
+    this.detail = detail;
+  }
+}

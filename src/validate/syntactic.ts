@@ -1,0 +1,156 @@
+import { toHex } from '../json/hex.js';
+import { block as blockCodec, type Block } from '../model/block.js';
+import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
+import type { Output } from '../model/output.js';
+import type { TransactionPayload } from '../model/payload/transaction.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { Unlock } from '../model/unlock.js';
+import { compareBytes } from '../util/bytes.js';
+import { ValidationError } from './errors.js';
+import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.js';
+
+// The syntactic rules of SPEC A §9 that need protocol parameters but no ledger. Shape rules (counts, lengths,
+// type tags) are already enforced by decoding; these functions take a well-formed model (as decode or fromJson
+// return it) and throw the first broken rule as a ValidationError.
+
+const join = (base: string, key: string) => (base === '' ? key : key.startsWith('[') ? base + key : `${base}.${key}`);
+
+export interface ValidateBlockOptions {
+  /** Skip the proof-of-work check (TIP-12). */
+  skipPow?: boolean;
+}
+
+/**
+ * Every syntactic rule of a block that needs no ledger: protocol version, parents sorted and unique, length,
+ * and the payload's rules. Proof of work is not checked here yet (the crypto issue adds it; `skipPow` is
+ * accepted now so callers need not change).
+ * @throws ValidationError
+ */
+export function validateBlock(block: Block, params: ProtocolParameters, _options: ValidateBlockOptions = {}): void {
+  if (block.protocolVersion !== params.protocolVersion) {
+    throw new ValidationError('PROTOCOL_VERSION_MISMATCH', 'protocolVersion', `expected ${params.protocolVersion}, got ${block.protocolVersion}`);
+  }
+  for (let i = 1; i < block.parents.length; i++) {
+    if (compareBytes(block.parents[i - 1]!, block.parents[i]!) >= 0) {
+      throw new ValidationError('PARENTS_NOT_SORTED', `parents[${i}]`, 'parents must be sorted ascending and unique');
+    }
+  }
+  const length = blockCodec.sizeOf(block);
+  if (length > params.maxBlockLength) {
+    throw new ValidationError('BLOCK_TOO_LONG', '', `block is ${length} bytes, at most ${params.maxBlockLength}`);
+  }
+  if (block.payload?.type === 6) validateTransactionPayload(block.payload, params, 'payload');
+}
+
+/** TIP-20 syntactic rules of a transaction payload. @throws ValidationError */
+export function validateTransactionPayload(tx: TransactionPayload, params: ProtocolParameters, path = ''): void {
+  const essence = tx.essence;
+  const ep = join(path, 'essence');
+  if (essence.networkId !== params.networkId) {
+    throw new ValidationError('NETWORK_ID_MISMATCH', join(ep, 'networkId'), `expected ${params.networkId} (${params.networkName}), got ${essence.networkId}`);
+  }
+
+  const spent = new Set<string>();
+  essence.inputs.forEach((input, i) => {
+    const at = join(ep, `inputs[${i}]`);
+    if (input.transactionOutputIndex > MAX_OUTPUT_INDEX) {
+      throw new ValidationError('INPUT_INDEX_OUT_OF_RANGE', join(at, 'transactionOutputIndex'), `index ${input.transactionOutputIndex} > ${MAX_OUTPUT_INDEX}`);
+    }
+    const key = toHex(input.transactionId) + input.transactionOutputIndex;
+    if (spent.has(key)) throw new ValidationError('INPUTS_NOT_UNIQUE', at, 'the same output is spent twice');
+    spent.add(key);
+  });
+
+  let total = 0n;
+  const tokenIds = new Set<string>();
+  essence.outputs.forEach((output, i) => {
+    const at = join(ep, `outputs[${i}]`);
+    validateOutput(output, params, at);
+    total += output.amount;
+    if (total > params.tokenSupply) {
+      throw new ValidationError('TOTAL_AMOUNT_EXCEEDS_SUPPLY', join(at, 'amount'), `outputs sum to more than the token supply ${params.tokenSupply}`);
+    }
+    for (const t of output.nativeTokens) tokenIds.add(toHex(t.id));
+    if (tokenIds.size > MAX_NATIVE_TOKENS) {
+      throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', join(at, 'nativeTokens'), `more than ${MAX_NATIVE_TOKENS} distinct native tokens`);
+    }
+  });
+
+  validateUnlocks(tx.unlocks, essence.inputs.length, join(path, 'unlocks'));
+}
+
+/**
+ * TIP-20 unlock rules: one unlock per input; Signature Unlocks pairwise distinct (GO compares the whole
+ * unlock); a Reference Unlock points to an earlier Signature Unlock (no chains). @throws ValidationError
+ */
+export function validateUnlocks(unlocks: readonly Unlock[], inputCount: number, path = 'unlocks'): void {
+  if (unlocks.length !== inputCount) {
+    throw new ValidationError('UNLOCK_COUNT_MISMATCH', path, `${unlocks.length} unlock(s) for ${inputCount} input(s)`);
+  }
+  const signatures = new Set<string>();
+  unlocks.forEach((u, i) => {
+    if (u.type === 0) {
+      const key = toHex(u.signature.publicKey) + toHex(u.signature.signature);
+      if (signatures.has(key)) throw new ValidationError('SIGNATURE_UNLOCK_DUPLICATE', `${path}[${i}]`, 'repeats an earlier signature unlock; use a reference unlock');
+      signatures.add(key);
+    } else {
+      const ref = u.reference;
+      if (ref >= i || unlocks[ref]?.type !== 0) {
+        throw new ValidationError('REFERENCE_UNLOCK_INVALID', `${path}[${i}].reference`, `reference ${ref} must point to an earlier signature unlock`);
+      }
+    }
+  });
+}
+
+/** TIP-18/19 rules of a Basic Output. @throws ValidationError */
+export function validateOutput(output: Output, params: ProtocolParameters, path = ''): void {
+  const { amount } = output;
+  if (amount === 0n || amount > params.tokenSupply) {
+    throw new ValidationError('AMOUNT_OUT_OF_RANGE', join(path, 'amount'), `amount ${amount} outside 1..${params.tokenSupply}`);
+  }
+
+  output.nativeTokens.forEach((t, i) => {
+    if (t.amount === 0n) throw new ValidationError('NATIVE_TOKEN_AMOUNT_ZERO', join(path, `nativeTokens[${i}].amount`), 'native token amount must not be zero');
+    if (i > 0 && compareBytes(output.nativeTokens[i - 1]!.id, t.id) >= 0) {
+      throw new ValidationError('NATIVE_TOKENS_NOT_SORTED', join(path, `nativeTokens[${i}]`), 'native tokens must be sorted by ID and unique');
+    }
+  });
+
+  let hasAddress = false;
+  output.unlockConditions.forEach((uc, i) => {
+    const at = join(path, `unlockConditions[${i}]`);
+    if (i > 0 && output.unlockConditions[i - 1]!.type >= uc.type) {
+      throw new ValidationError('UNLOCK_CONDITIONS_NOT_SORTED', at, 'unlock conditions must be sorted by type and unique');
+    }
+    switch (uc.type) {
+      case 0:
+        hasAddress = true;
+        break;
+      case 1: {
+        const min = minStorageDepositReturn(uc.returnAddress, params.rentStructure);
+        if (uc.amount < min || uc.amount > amount) {
+          throw new ValidationError('STORAGE_DEPOSIT_RETURN_INVALID', join(at, 'amount'), `return amount ${uc.amount} outside ${min}..${amount}`);
+        }
+        break;
+      }
+      case 2:
+      case 3:
+        if (uc.unixTime === 0) throw new ValidationError('UNIX_TIME_ZERO', join(at, 'unixTime'), 'unix time must be greater than 0');
+        break;
+    }
+  });
+  if (!hasAddress) {
+    throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', join(path, 'unlockConditions'), 'a basic output needs an Address unlock condition');
+  }
+
+  output.features.forEach((f, i) => {
+    if (i > 0 && output.features[i - 1]!.type >= f.type) {
+      throw new ValidationError('FEATURES_NOT_SORTED', join(path, `features[${i}]`), 'features must be sorted by type and unique');
+    }
+  });
+
+  const min = minStorageDeposit(output, params.rentStructure);
+  if (amount < min) {
+    throw new ValidationError('STORAGE_DEPOSIT_INSUFFICIENT', join(path, 'amount'), `amount ${amount} below the storage deposit ${min}`);
+  }
+}
