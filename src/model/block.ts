@@ -34,10 +34,13 @@ export const blockPayload: Codec<Payload> = union<Payload>(
 
 export const parents = arrayOf(fixedBytes(BLOCK_ID_LENGTH), { prefix: u8, min: MIN_PARENTS, max: MAX_PARENTS });
 
+/** The block's `uint32 length` + payload field. */
+export const optionalBlockPayload = optionalPayload(blockPayload);
+
 export const block = struct<Block>('Block', {
   protocolVersion: u8,
   parents,
-  payload: optionalPayload(blockPayload),
+  payload: optionalBlockPayload,
   // Submit requests may leave the nonce to the node; GO decodes a missing nonce as 0.
   nonce: u64WithJsonDefault(0n),
 });

@@ -17,11 +17,14 @@ export interface TransactionEssence {
 /** Only Tagged Data may ride inside an essence (TIP-20). */
 const essencePayload: Codec<TaggedDataPayload> = union<TaggedDataPayload>('essence payload', u32, [taggedDataPayload], [5]);
 
+export const inputs = arrayOf(input, { prefix: u16, min: 1, max: MAX_INPUTS });
+export const outputs = arrayOf(output, { prefix: u16, min: 1, max: MAX_OUTPUTS });
+
 export const transactionEssence = struct<TransactionEssence>('TransactionEssence', {
   type: tag(u8, 1, 'essence'),
   networkId: u64,
-  inputs: arrayOf(input, { prefix: u16, min: 1, max: MAX_INPUTS }),
+  inputs,
   inputsCommitment: fixedBytes(32),
-  outputs: arrayOf(output, { prefix: u16, min: 1, max: MAX_OUTPUTS }),
+  outputs,
   payload: optionalPayload(essencePayload),
 });

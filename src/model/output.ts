@@ -17,12 +17,20 @@ export interface BasicOutput {
 }
 export type Output = BasicOutput;
 
+export const nativeTokens = arrayOf(nativeToken, { prefix: u8, min: 0, max: MAX_NATIVE_TOKENS, omitEmptyInJson: true });
+export const unlockConditions = arrayOf(unlockCondition, {
+  prefix: u8,
+  min: MIN_UNLOCK_CONDITIONS,
+  max: MAX_UNLOCK_CONDITIONS,
+});
+export const features = arrayOf(feature, { prefix: u8, min: 0, max: MAX_FEATURES, omitEmptyInJson: true });
+
 export const basicOutput = struct<BasicOutput>('BasicOutput', {
   type: tag(u8, OutputType.Basic, 'output'),
   amount: u64,
-  nativeTokens: arrayOf(nativeToken, { prefix: u8, min: 0, max: MAX_NATIVE_TOKENS, omitEmptyInJson: true }),
-  unlockConditions: arrayOf(unlockCondition, { prefix: u8, min: MIN_UNLOCK_CONDITIONS, max: MAX_UNLOCK_CONDITIONS }),
-  features: arrayOf(feature, { prefix: u8, min: 0, max: MAX_FEATURES, omitEmptyInJson: true }),
+  nativeTokens,
+  unlockConditions,
+  features,
 });
 
 /** Treasury output (2) exists only in milestone receipts, so it is an unknown type in a transaction. */

@@ -13,8 +13,10 @@ export interface TransactionPayload {
   unlocks: Unlock[];
 }
 
+export const unlocks = arrayOf(unlock, { prefix: u16, min: 1, max: MAX_INPUTS });
+
 export const transactionPayload = struct<TransactionPayload>('TransactionPayload', {
   type: tag(u32, 6, 'payload'),
   essence: transactionEssence,
-  unlocks: arrayOf(unlock, { prefix: u16, min: 1, max: MAX_INPUTS }),
+  unlocks,
 });
