@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decode, encode, type Codec } from '../../src/codec/index.js';
+import { address } from '../../src/model/address.js';
+import { block } from '../../src/model/block.js';
+import { transactionEssence } from '../../src/model/essence.js';
+import { feature } from '../../src/model/feature.js';
+import { input } from '../../src/model/input.js';
+import { nativeToken } from '../../src/model/native-token.js';
+import { output } from '../../src/model/output.js';
+import { taggedDataPayload } from '../../src/model/payload/tagged-data.js';
+import { transactionPayload } from '../../src/model/payload/transaction.js';
+import { unlockCondition } from '../../src/model/unlock-condition.js';
+import { unlock } from '../../src/model/unlock.js';
+import { blockFromJson, blockToJson, decodeBlock, encodeBlock } from '../../src/index.js';
+import * as A from '../helpers/arbitraries.js';
+
+const seed = Number(process.env.FC_SEED ?? 0x7a9c1e);
+
+function roundTrips<T>(name: string, codec: Codec<T>, arb: fc.Arbitrary<T>, numRuns = 200) {
+  it(`${name}: decode(encode(x)) = x, encode(decode(b)) = b, sizeOf = length, JSON round-trips`, () => {
+    fc.assert(
+      fc.property(arb, (x) => {
+        const b = encode(codec, x);
+        expect(b.length).toBe(codec.sizeOf(x));
+        expect(b.length).toBeLessThanOrEqual(codec.maxSize);
+        const y = decode(codec, b);
+        expect(y).toEqual(x);
+        expect(encode(codec, y)).toEqual(b);
+        const json = JSON.parse(JSON.stringify(codec.toJson(x)));
+        expect(codec.fromJson(json)).toEqual(x);
+      }),
+      { seed, numRuns },
+    );
+  });
+}
+
+describe('round trips of every type', () => {
+  roundTrips('address', address, A.address);
+  roundTrips('native token', nativeToken, A.nativeToken);
+  roundTrips('unlock condition', unlockCondition, A.unlockCondition);
+  roundTrips('feature', feature, A.feature);
+  roundTrips('basic output', output, A.output, 100);
+  roundTrips('UTXO input', input, A.input);
+  roundTrips('unlock', unlock, A.unlock);
+  roundTrips('tagged data', taggedDataPayload, A.taggedData(), 100);
+  roundTrips('essence (up to 128 inputs/outputs)', transactionEssence, A.essence(A.smallOutput), 40);
+  roundTrips('transaction payload', transactionPayload, A.transactionPayload(A.essence(A.smallOutput, 16)), 60);
+  roundTrips('block', block, A.block, 150);
+
+  it('the public block API agrees with the codec, within 32768 bytes', () => {
+    fc.assert(
+      fc.property(A.block, (x) => {
+        fc.pre(block.sizeOf(x) <= 32768);
+        const b = encodeBlock(x);
+        expect(decodeBlock(b)).toEqual(x);
+        expect(encodeBlock(blockFromJson(JSON.parse(JSON.stringify(blockToJson(x)))))).toEqual(b);
+      }),
+      { seed, numRuns: 100 },
+    );
+  });
+});
