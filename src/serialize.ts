@@ -10,7 +10,15 @@ import { transactionPayload, type TransactionPayload } from './model/payload/tra
 // the input, so copy the input first if you will overwrite it while keeping the model.
 
 function toJsonObject<T>(codec: Codec<T>, value: T): { [key: string]: Json } {
+  assertModel(value, codec.name);
   return codec.toJson(value) as { [key: string]: Json };
+}
+
+/** The models are plain objects; anything else is a caller's mistake (TypeError), not bad data. */
+export function assertModel(value: unknown, what: string): asserts value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
+    throw new TypeError(`${what}: expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+  }
 }
 
 /**

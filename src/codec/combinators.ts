@@ -8,8 +8,9 @@ type Fields<T> = { readonly [K in keyof T]-?: Codec<T[K]> };
 
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-function notObject(name: string, v: unknown, pos?: number): CodecError {
-  const code = pos === undefined ? 'INVALID_VALUE' : 'VALUE_OUT_OF_RANGE';
+/** A model value that is not an object: VALUE_OUT_OF_RANGE when encoding a model, INVALID_VALUE when reading JSON. */
+function notObject(name: string, v: unknown, pos?: number, model = pos !== undefined): CodecError {
+  const code = model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE';
   return new CodecError(code, `expected a ${name} object, got ${describeValue(v)}`, pos);
 }
 
@@ -50,9 +51,10 @@ export function struct<T extends object>(name: string, fields: Fields<T>): Codec
     ';';
 
   const toJsonBody =
-    `const o = {}; let j;\n` +
-    keys.map((k, i) => `j = ${c(i)}.toJson(v.${k}); if (j !== undefined) o.${k} = j;`).join('\n') +
-    `\nreturn o;`;
+    `if (typeof v !== 'object' || v === null) throw notObject(name, v, undefined, true);\n` +
+    `const o = {}; let j; let i = 0; try {\n` +
+    keys.map((k, i) => `j = ${c(i)}.toJson(v.${k}); if (j !== undefined) o.${k} = j; i = ${i + 1};`).join('\n') +
+    `\n} catch (e) { throw atPath(e, keys[i]); }\nreturn o;`;
 
   const fromJsonBody =
     `if (typeof j !== 'object' || j === null || Array.isArray(j)) throw notObject(name, j);\n` +
@@ -138,9 +140,16 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
       return out;
     },
     toJson(v: T[]) {
+      if (!Array.isArray(v)) throw new CodecError('VALUE_OUT_OF_RANGE', `expected an array, got ${describeValue(v)}`);
+      checkCount(v.length);
       if (omitEmptyInJson && v.length === 0) return undefined;
       const out: Json[] = new Array(v.length);
-      for (let i = 0; i < v.length; i++) out[i] = elem.toJson(v[i]!) as Json;
+      let i = 0;
+      try {
+        for (; i < v.length; i++) out[i] = elem.toJson(v[i]!) as Json;
+      } catch (e) {
+        throw atPath(e, `[${i}]`);
+      }
       return out;
     },
     fromJson(j: unknown) {
@@ -205,8 +214,8 @@ export function union<T extends { type: number }>(
         if (r.pos + 4 > r.end) throw r.truncated(4);
         return pick(r.view.getUint32(r.pos, true), r.pos);
       };
-  const typeOf = (v: unknown, pos?: number): Codec<T> => {
-    if (typeof v !== 'object' || v === null) throw notObject(name, v, pos);
+  const typeOf = (v: unknown, pos?: number, model = true): Codec<T> => {
+    if (typeof v !== 'object' || v === null) throw notObject(name, v, pos, model);
     return pick((v as { type?: unknown }).type, pos);
   };
   return Object.freeze({
@@ -221,7 +230,7 @@ export function union<T extends { type: number }>(
       if (j === undefined) throw new CodecError('MISSING_FIELD', 'required');
       let variant: Codec<T>;
       try {
-        variant = typeOf(j);
+        variant = typeOf(j, undefined, false);
       } catch (e) {
         throw j !== null && typeof j === 'object' && !Array.isArray(j) ? atPath(e, 'type') : e;
       }

@@ -9,7 +9,7 @@ function missing(): CodecError {
   return new CodecError('MISSING_FIELD', 'required');
 }
 
-function checkInt(v: unknown, max: number, pos: number): asserts v is number {
+function checkInt(v: unknown, max: number, pos: number | undefined): asserts v is number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
     throw new CodecError('VALUE_OUT_OF_RANGE', `expected an integer in 0..${max}, got ${describeValue(v)}`, pos);
   }
@@ -53,7 +53,10 @@ function uint(width: 1 | 2 | 4, max: number, min = 0): UintCodec {
           return v;
         }
       : read,
-    toJson: (v: number) => v,
+    toJson(v: number) {
+      checkInt(v, max, undefined);
+      return v;
+    },
     fromJson(j: unknown) {
       if (j === undefined) throw missing();
       const v = parseInteger(j, max);
@@ -83,7 +86,10 @@ export const u64: Codec<bigint> = Object.freeze({
     w.u64(v);
   },
   read: (r: Reader) => r.u64(),
-  toJson: (v: bigint) => v.toString(),
+  toJson(v: bigint) {
+    checkU64(v, undefined);
+    return v.toString();
+  },
   fromJson(j: unknown) {
     if (j === undefined) throw missing();
     return parseDecimal(j, MAX_U64);
@@ -106,14 +112,17 @@ export const u256: Codec<bigint> = Object.freeze({
     w.u256(v);
   },
   read: (r: Reader) => r.u256(),
-  toJson: (v: bigint) => '0x' + v.toString(16),
+  toJson(v: bigint) {
+    checkU256(v, undefined);
+    return '0x' + v.toString(16);
+  },
   fromJson(j: unknown) {
     if (j === undefined) throw missing();
     return parseMinimalHex(j, MAX_U256);
   },
 });
 
-function checkBytes(v: unknown, pos: number): asserts v is Uint8Array {
+function checkBytes(v: unknown, pos: number | undefined): asserts v is Uint8Array {
   if (!(v instanceof Uint8Array)) {
     throw new CodecError('VALUE_OUT_OF_RANGE', `expected a Uint8Array, got ${describeValue(v)}`, pos);
   }
@@ -132,7 +141,11 @@ export function fixedBytes(n: number): Codec<Uint8Array> {
       w.bytes(v);
     },
     read: (r: Reader) => r.take(n),
-    toJson: (v: Uint8Array) => toHex(v),
+    toJson(v: Uint8Array) {
+      checkBytes(v, undefined);
+      if (v.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`);
+      return toHex(v);
+    },
     fromJson(j: unknown) {
       if (j === undefined) throw missing();
       const b = fromHex(j);
@@ -160,7 +173,7 @@ export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
   const width = prefix.width;
   const readLen = prefix.read;
   const EMPTY = new Uint8Array(0);
-  const checkLen = (len: number, pos: number) => {
+  const checkLen = (len: number, pos: number | undefined) => {
     if (len < min || len > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} outside ${min}..${max}`, pos);
   };
   return Object.freeze({
@@ -180,14 +193,18 @@ export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
       checkLen(len, at);
       return r.take(len);
     },
-    toJson: (v: Uint8Array) => (omitEmptyInJson && v.length === 0 ? undefined : toHex(v)),
+    toJson(v: Uint8Array) {
+      checkBytes(v, undefined);
+      checkLen(v.length, undefined);
+      return omitEmptyInJson && v.length === 0 ? undefined : toHex(v);
+    },
     fromJson(j: unknown) {
       if (j === undefined) {
         if (omitEmptyInJson) return EMPTY;
         throw missing();
       }
       const b = fromHex(j);
-      checkLen(b.length, 0);
+      checkLen(b.length, undefined);
       return b;
     },
   });
@@ -217,7 +234,10 @@ export function tag<V extends number>(prefix: UintCodec, value: V, typeName: str
       if (v !== value) throw wrong(v, at);
       return value;
     },
-    toJson: () => value as Json,
+    toJson(v: V) {
+      if (v !== value) throw wrong(v);
+      return value as Json;
+    },
     fromJson(j: unknown) {
       if (j === undefined) throw missing();
       if (j !== value) throw wrong(j);

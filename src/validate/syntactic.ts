@@ -1,17 +1,26 @@
 import { toHex } from '../json/hex.js';
+import { encode } from '../codec/index.js';
 import { block as blockCodec, type Block } from '../model/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
-import type { Output } from '../model/output.js';
-import type { TransactionPayload } from '../model/payload/transaction.js';
+import { output as outputCodec, type Output } from '../model/output.js';
+import { transactionPayload as transactionCodec, unlocks as unlocksCodec, type TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
+import { assertModel } from '../serialize.js';
 import { ValidationError } from './errors.js';
 import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.js';
 
 // The syntactic rules of SPEC A §9 that need protocol parameters but no ledger. Shape rules (counts, lengths,
-// type tags) are already enforced by decoding; these functions take a well-formed model (as decode or fromJson
-// return it) and throw the first broken rule as a ValidationError.
+// type tags, JavaScript types) belong to the codec: each public function first encodes its argument, so a
+// malformed model is refused with a CodecError and a path, and the rules (the `check*` functions) can trust it.
+// They throw the first broken rule as a ValidationError.
+
+function assertParams(params: unknown): asserts params is ProtocolParameters {
+  if (typeof params !== 'object' || params === null || typeof (params as ProtocolParameters).networkId !== 'bigint') {
+    throw new TypeError('expected protocol parameters (e.g. PROTOCOL_PARAMETERS.shimmer)');
+  }
+}
 
 const join = (base: string, key: string) => (base === '' ? key : key.startsWith('[') ? base + key : `${base}.${key}`);
 
@@ -27,6 +36,12 @@ export interface ValidateBlockOptions {
  * @throws ValidationError
  */
 export function validateBlock(block: Block, params: ProtocolParameters, _options: ValidateBlockOptions = {}): void {
+  assertModel(block, 'Block');
+  assertParams(params);
+  checkBlock(block, encode(blockCodec, block).length, params);
+}
+
+function checkBlock(block: Block, length: number, params: ProtocolParameters): void {
   if (block.protocolVersion !== params.protocolVersion) {
     throw new ValidationError('PROTOCOL_VERSION_MISMATCH', 'protocolVersion', `expected ${params.protocolVersion}, got ${block.protocolVersion}`);
   }
@@ -35,15 +50,21 @@ export function validateBlock(block: Block, params: ProtocolParameters, _options
       throw new ValidationError('PARENTS_NOT_SORTED', `parents[${i}]`, 'parents must be sorted ascending and unique');
     }
   }
-  const length = blockCodec.sizeOf(block);
   if (length > params.maxBlockLength) {
     throw new ValidationError('BLOCK_TOO_LONG', '', `block is ${length} bytes, at most ${params.maxBlockLength}`);
   }
-  if (block.payload?.type === 6) validateTransactionPayload(block.payload, params, 'payload');
+  if (block.payload?.type === 6) checkTransaction(block.payload, params, 'payload');
 }
 
 /** TIP-20 syntactic rules of a transaction payload. @throws ValidationError */
-export function validateTransactionPayload(tx: TransactionPayload, params: ProtocolParameters, path = ''): void {
+export function validateTransactionPayload(tx: TransactionPayload, params: ProtocolParameters): void {
+  assertModel(tx, 'TransactionPayload');
+  assertParams(params);
+  encode(transactionCodec, tx);
+  checkTransaction(tx, params, '');
+}
+
+function checkTransaction(tx: TransactionPayload, params: ProtocolParameters, path: string): void {
   const essence = tx.essence;
   const ep = join(path, 'essence');
   if (essence.networkId !== params.networkId) {
@@ -65,7 +86,7 @@ export function validateTransactionPayload(tx: TransactionPayload, params: Proto
   const tokenIds = new Set<string>();
   essence.outputs.forEach((output, i) => {
     const at = join(ep, `outputs[${i}]`);
-    validateOutput(output, params, at);
+    checkOutput(output, params, at);
     total += output.amount;
     if (total > params.tokenSupply) {
       throw new ValidationError('TOTAL_AMOUNT_EXCEEDS_SUPPLY', join(at, 'amount'), `outputs sum to more than the token supply ${params.tokenSupply}`);
@@ -76,14 +97,21 @@ export function validateTransactionPayload(tx: TransactionPayload, params: Proto
     }
   });
 
-  validateUnlocks(tx.unlocks, essence.inputs.length, join(path, 'unlocks'));
+  checkUnlocks(tx.unlocks, essence.inputs.length, join(path, 'unlocks'));
 }
 
 /**
  * TIP-20 unlock rules: one unlock per input; Signature Unlocks pairwise distinct (GO compares the whole
  * unlock); a Reference Unlock points to an earlier Signature Unlock (no chains). @throws ValidationError
  */
-export function validateUnlocks(unlocks: readonly Unlock[], inputCount: number, path = 'unlocks'): void {
+export function validateUnlocks(unlocks: readonly Unlock[], inputCount: number): void {
+  if (!Array.isArray(unlocks)) throw new TypeError('validateUnlocks: expected an array of unlocks');
+  if (!Number.isInteger(inputCount) || inputCount < 0) throw new RangeError('validateUnlocks: inputCount must be a whole number');
+  encode(unlocksCodec, unlocks);
+  checkUnlocks(unlocks, inputCount, 'unlocks');
+}
+
+function checkUnlocks(unlocks: readonly Unlock[], inputCount: number, path: string): void {
   if (unlocks.length !== inputCount) {
     throw new ValidationError('UNLOCK_COUNT_MISMATCH', path, `${unlocks.length} unlock(s) for ${inputCount} input(s)`);
   }
@@ -103,7 +131,14 @@ export function validateUnlocks(unlocks: readonly Unlock[], inputCount: number, 
 }
 
 /** TIP-18/19 rules of a Basic Output. @throws ValidationError */
-export function validateOutput(output: Output, params: ProtocolParameters, path = ''): void {
+export function validateOutput(output: Output, params: ProtocolParameters): void {
+  assertModel(output, 'Output');
+  assertParams(params);
+  encode(outputCodec, output);
+  checkOutput(output, params, '');
+}
+
+function checkOutput(output: Output, params: ProtocolParameters, path: string): void {
   const { amount } = output;
   if (amount === 0n || amount > params.tokenSupply) {
     throw new ValidationError('AMOUNT_OUT_OF_RANGE', join(path, 'amount'), `amount ${amount} outside 1..${params.tokenSupply}`);
