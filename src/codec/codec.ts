@@ -46,6 +46,21 @@ export function decode<T>(codec: Codec<T>, bytes: Uint8Array): T {
   return value;
 }
 
+/**
+ * Encodes `value` and hands `use` a view of the bytes in the shared scratch buffer, valid only during the call:
+ * hashing an encoding (IDs) then needs no copy.
+ */
+export function withEncoding<T, R>(codec: Codec<T>, value: T, use: (bytes: Uint8Array) => R): R {
+  const w = scratch;
+  w.pos = 0;
+  try {
+    codec.write(value, w);
+    return use(w.buf.subarray(0, w.pos));
+  } finally {
+    if (w.buf.length > SCRATCH_SIZE) scratch = new Writer(SCRATCH_SIZE);
+  }
+}
+
 /** Encodes `value` into a new Uint8Array of exactly its serialized size. */
 export function encode<T>(codec: Codec<T>, value: T): Uint8Array {
   const w = scratch;

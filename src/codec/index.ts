@@ -1,5 +1,5 @@
 export type { Codec, Infer, Json } from './codec.js';
-export { assertBytes, decode, encode } from './codec.js';
+export { assertBytes, decode, encode, withEncoding } from './codec.js';
 export { arrayOf, optionalPayload, struct, union, type ArrayOptions, type Unsupported } from './combinators.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
 export {

@@ -1,4 +1,4 @@
-import { assertBytes, CodecError, decode, encode, fixedBytes, struct, u16, uintRange } from '../codec/index.js';
+import { assertBytes, CodecError, decode, fixedBytes, struct, u16, uintRange, withEncoding } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { block, type Block } from './block.js';
 import { transactionEssence, type TransactionEssence } from './essence.js';
@@ -11,17 +11,17 @@ import { transactionPayload, type TransactionPayload } from './payload/transacti
 
 /** Block ID = BLAKE2b-256 of the whole serialized block, nonce included (TIP-24). */
 export function blockId(bytesOrBlock: Uint8Array | Block): Uint8Array {
-  return blake2b256(bytesOrBlock instanceof Uint8Array ? bytesOrBlock : encode(block, bytesOrBlock));
+  return bytesOrBlock instanceof Uint8Array ? blake2b256(bytesOrBlock) : withEncoding(block, bytesOrBlock, blake2b256);
 }
 
 /** Transaction ID = BLAKE2b-256 of the transaction payload from its uint32 type 6 on, unlocks included (TIP-20). */
 export function transactionId(payload: Uint8Array | TransactionPayload): Uint8Array {
-  return blake2b256(payload instanceof Uint8Array ? payload : encode(transactionPayload, payload));
+  return payload instanceof Uint8Array ? blake2b256(payload) : withEncoding(transactionPayload, payload, blake2b256);
 }
 
 /** The 32 bytes every Signature Unlock signs: BLAKE2b-256 of the serialized essence (TIP-20). */
 export function transactionSigningHash(essence: Uint8Array | TransactionEssence): Uint8Array {
-  return blake2b256(essence instanceof Uint8Array ? essence : encode(transactionEssence, essence));
+  return essence instanceof Uint8Array ? blake2b256(essence) : withEncoding(transactionEssence, essence, blake2b256);
 }
 
 /** Output ID = transaction ID ‖ uint16 LE output index (34 bytes). */
@@ -63,7 +63,7 @@ export function inputsCommitment(consumedOutputs: readonly (Output | Uint8Array)
   const hashes = new Uint8Array(32 * consumedOutputs.length);
   consumedOutputs.forEach((o, i) => {
     try {
-      hashes.set(blake2b256(o instanceof Uint8Array ? o : encode(output, o)), 32 * i);
+      hashes.set(o instanceof Uint8Array ? blake2b256(o) : withEncoding(output, o, blake2b256), 32 * i);
     } catch (e) {
       throw e instanceof CodecError ? e.prefix(`[${i}]`) : e;
     }
