@@ -34,6 +34,7 @@ export {
   type OutputIdParts,
 } from './model/ids.js';
 export { blake2b256, ready } from './crypto/hash.js';
+export { ed25519Address, ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
 
 // Protocol parameters and limits
 export {
