@@ -35,6 +35,7 @@ export {
 } from './model/ids.js';
 export { blake2b256, ready } from './crypto/hash.js';
 export { ed25519Address, ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
+export { findNonce, powScore, type FindNonceOptions } from './crypto/pow.js';
 
 // Protocol parameters and limits
 export {

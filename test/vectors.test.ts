@@ -128,7 +128,7 @@ describe('blocks.json', () => {
 
 describe('chronicle-shimmer-block-corpus.json: 198 real Shimmer blocks', () => {
   const corpus = loadVectors('stardust/chronicle-shimmer-block-corpus.json');
-  it('round-trips every in-scope block byte for byte, with its id, and each passes Shimmer validation', () => {
+  it('round-trips every in-scope block byte for byte, with its id, and each passes Shimmer validation with PoW', () => {
     let inScope = 0;
     for (const v of corpus.blocks) {
       const bytes = hex(v.bytes);
@@ -141,7 +141,7 @@ describe('chronicle-shimmer-block-corpus.json: 198 real Shimmer blocks', () => {
       expect(h(encodeBlock(block)), v.id).toBe(v.bytes);
       expect(h(blockId(bytes)), v.id).toBe(v.id);
       expect(h(encodeBlock(blockFromJson(JSON.parse(JSON.stringify(blockToJson(block)))))), v.id).toBe(v.bytes);
-      validateBlock(block, PROTOCOL_PARAMETERS.shimmer, { skipPow: true });
+      validateBlock(block, PROTOCOL_PARAMETERS.shimmer); // real blocks: proof of work ≥ 1500 included
     }
     expect(inScope).toBe(corpus.count - 7);
   });

@@ -22,7 +22,8 @@ export type ValidationErrorCode =
   | 'FEATURES_NOT_SORTED'
   | 'UNLOCK_COUNT_MISMATCH'
   | 'SIGNATURE_UNLOCK_DUPLICATE'
-  | 'REFERENCE_UNLOCK_INVALID';
+  | 'REFERENCE_UNLOCK_INVALID'
+  | 'POW_SCORE_TOO_LOW';
 
 export class ValidationError extends Error {
   override name = 'ValidationError';

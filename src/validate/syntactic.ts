@@ -1,5 +1,6 @@
 import { toHex } from '../json/hex.js';
 import { encode } from '../codec/index.js';
+import { powScore } from '../crypto/pow.js';
 import { block as blockCodec, type Block } from '../model/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
 import { output as outputCodec, type Output } from '../model/output.js';
@@ -30,15 +31,22 @@ export interface ValidateBlockOptions {
 }
 
 /**
- * Every syntactic rule of a block that needs no ledger: protocol version, parents sorted and unique, length,
- * and the payload's rules. Proof of work is not checked here yet (the crypto issue adds it; `skipPow` is
- * accepted now so callers need not change).
- * @throws ValidationError
+ * Every syntactic rule of a block that needs no ledger: protocol version, parents sorted and unique, length, the
+ * payload's rules, and last the TIP-12 proof of work (score ≥ `params.minPowScore`; skipped when that is 0 or
+ * `skipPow` is set), so that a block breaking a structural rule is reported for that rule.
+ * @throws ValidationError, CodecError (a malformed model)
  */
-export function validateBlock(block: Block, params: ProtocolParameters, _options: ValidateBlockOptions = {}): void {
+export function validateBlock(block: Block, params: ProtocolParameters, options: ValidateBlockOptions = {}): void {
   assertModel(block, 'Block');
   assertParams(params);
-  checkBlock(block, encode(blockCodec, block).length, params);
+  const bytes = encode(blockCodec, block);
+  checkBlock(block, bytes.length, params);
+  if (options.skipPow !== true && params.minPowScore > 0) {
+    const score = powScore(bytes);
+    if (score < params.minPowScore) {
+      throw new ValidationError('POW_SCORE_TOO_LOW', 'nonce', `proof-of-work score ${score.toFixed(2)} below ${params.minPowScore}`);
+    }
+  }
 }
 
 function checkBlock(block: Block, length: number, params: ProtocolParameters): void {

@@ -33,8 +33,16 @@ function violation(block: Block): [string, string] {
 }
 
 describe('validateBlock on a real Shimmer transaction', () => {
-  it('accepts it as it is', () => {
-    expect(() => validateBlock(realBlock(), shimmer, { skipPow: true })).not.toThrow();
+  it('accepts it as it is, proof of work included', () => {
+    expect(() => validateBlock(realBlock(), shimmer)).not.toThrow();
+  });
+
+  it('POW_SCORE_TOO_LOW: another nonce; skipPow and minPowScore 0 skip the check', () => {
+    const b = realBlock();
+    b.nonce += 1n;
+    expect(() => validateBlock(b, shimmer)).toThrow(expect.objectContaining({ code: 'POW_SCORE_TOO_LOW', path: 'nonce' }));
+    expect(() => validateBlock(b, shimmer, { skipPow: true })).not.toThrow();
+    expect(() => validateBlock({ ...b, payload: { type: 5, tag: new Uint8Array(0), data: new Uint8Array(0) } }, PROTOCOL_PARAMETERS.testnet)).not.toThrow();
   });
 
   it('TOTAL_AMOUNT_EXCEEDS_SUPPLY: outputs each within supply but summing above it', () => {
