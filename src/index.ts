@@ -37,6 +37,8 @@ export { blake2b256, ready } from './crypto/hash.js';
 export { ed25519Address, ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
 export { findNonce, powScore, type FindNonceOptions } from './crypto/pow.js';
 
+export { addressToBech32, bech32ToAddress } from './model/address-bech32.js';
+
 // Protocol parameters and limits
 export {
   PROTOCOL_PARAMETERS,

@@ -26,7 +26,11 @@ export type CodecErrorCode =
   /** JSON: a field that the type does not have. */
   | 'UNEXPECTED_FIELD'
   /** JSON: a value of the wrong shape (not a string, bad hex, bad decimal, leading zeros…). */
-  | 'INVALID_VALUE';
+  | 'INVALID_VALUE'
+  /** Bech32: the checksum does not match. */
+  | 'INVALID_CHECKSUM'
+  /** Bech32: the human-readable part is not the expected network's. */
+  | 'HRP_MISMATCH';
 
 /** Joins a parent segment (`outputs`, `[3]`) onto a child path (`amount`, `[0].type`, ``). */
 export function joinPath(segment: string, path: string): string {
