@@ -58,7 +58,18 @@ export {
   validateUnlocks,
   type ValidateBlockOptions,
 } from './validate/syntactic.js';
+export { unlockAddress, validateTransaction, type TransactionContext } from './validate/semantic.js';
 export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
+
+// Building and signing
+export {
+  buildBlock,
+  buildTransaction,
+  signTransaction,
+  type BuildBlockOptions,
+  type BuildTransactionInput,
+  type BuildTransactionOptions,
+} from './build/builder.js';
 export { minStorageDeposit, minStorageDepositReturn } from './validate/storage-deposit.js';
 
 // Model types

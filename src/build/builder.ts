@@ -1,0 +1,91 @@
+import { encode } from '../codec/index.js';
+import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
+import { findNonce } from '../crypto/pow.js';
+import { toHex } from '../json/hex.js';
+import { block as blockCodec, type Block, type Payload } from '../model/block.js';
+import type { TransactionEssence } from '../model/essence.js';
+import { inputsCommitment, parseOutputId, transactionSigningHash } from '../model/ids.js';
+import type { Output } from '../model/output.js';
+import type { TaggedDataPayload } from '../model/payload/tagged-data.js';
+import type { TransactionPayload } from '../model/payload/transaction.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { Unlock } from '../model/unlock.js';
+import { compareBytes } from '../util/bytes.js';
+import { validateOutput } from '../validate/syntactic.js';
+
+export interface BuildTransactionInput {
+  /** 34-byte output ID of the output to spend. */
+  outputId: Uint8Array;
+  /** The output itself (its bytes enter the inputs commitment). */
+  output: Output;
+}
+
+export interface BuildTransactionOptions {
+  inputs: readonly BuildTransactionInput[];
+  outputs: readonly Output[];
+  taggedData?: { tag: Uint8Array; data: Uint8Array };
+  params: ProtocolParameters;
+}
+
+/**
+ * An unsigned transaction essence: inputs from the output IDs, the inputs commitment of the consumed outputs, the
+ * network ID of `params`. Each output is checked syntactically (deposit, ordering…) so mistakes surface here.
+ * @throws ValidationError, CodecError
+ */
+export function buildTransaction(options: BuildTransactionOptions): TransactionEssence {
+  const { inputs, outputs, taggedData, params } = options;
+  outputs.forEach((o) => validateOutput(o, params));
+  const payload: TaggedDataPayload | undefined = taggedData === undefined ? undefined : { type: 5, tag: taggedData.tag, data: taggedData.data };
+  return {
+    type: 1,
+    networkId: params.networkId,
+    inputs: inputs.map((i) => ({ type: 0, ...parseOutputId(i.outputId) })),
+    inputsCommitment: inputsCommitment(inputs.map((i) => i.output)),
+    outputs: [...outputs],
+    payload,
+  };
+}
+
+/**
+ * Signs an essence. `secretKeys[i]` is the 32-byte Ed25519 secret key that owns input i. The first input of each
+ * key gets a Signature Unlock over the signing hash; later inputs of the same key get a Reference Unlock to it.
+ * @throws RangeError (one key per input), TypeError
+ */
+export function signTransaction(essence: TransactionEssence, secretKeys: readonly Uint8Array[]): TransactionPayload {
+  if (!Array.isArray(secretKeys) || secretKeys.length !== essence.inputs.length) {
+    throw new RangeError(`signTransaction: expected one secret key per input (${essence.inputs.length})`);
+  }
+  const hash = transactionSigningHash(essence);
+  const first = new Map<string, number>();
+  const unlocks: Unlock[] = secretKeys.map((sk, i) => {
+    const seen = first.get(toHex(sk));
+    if (seen !== undefined) return { type: 1, reference: seen };
+    first.set(toHex(sk), i);
+    return { type: 0, signature: { type: 0, publicKey: ed25519PublicKey(sk), signature: signEd25519(sk, hash) } };
+  });
+  return { type: 6, essence, unlocks };
+}
+
+export interface BuildBlockOptions {
+  parents: readonly Uint8Array[];
+  payload?: Payload;
+  params: ProtocolParameters;
+}
+
+/**
+ * A block with its parents sorted and deduplicated and, when the network asks for proof of work
+ * (`minPowScore > 0`), a nonce that meets it (TIP-12; seconds of CPU on mainnet parameters).
+ * @throws CodecError (a malformed payload or too many parents), RangeError
+ */
+export function buildBlock(options: BuildBlockOptions): Block {
+  const { params } = options;
+  const parents = [...options.parents].sort(compareBytes).filter((p, i, all) => i === 0 || compareBytes(all[i - 1]!, p) !== 0);
+  const block: Block = { protocolVersion: params.protocolVersion, parents, payload: options.payload, nonce: 0n };
+  if (params.minPowScore > 0) {
+    const bytes = encode(blockCodec, block);
+    const nonce = findNonce(bytes.subarray(0, bytes.length - 8), params.minPowScore);
+    if (nonce === undefined) throw new RangeError('buildBlock: no nonce found');
+    block.nonce = nonce;
+  }
+  return block;
+}

@@ -1,0 +1,154 @@
+import { blake2b256 } from '../crypto/hash.js';
+import { verifyEd25519 } from '../crypto/ed25519.js';
+import { toHex } from '../json/hex.js';
+import type { Address } from '../model/address.js';
+import { inputsCommitment, transactionSigningHash } from '../model/ids.js';
+import { MAX_NATIVE_TOKENS } from '../model/limits.js';
+import type { Output } from '../model/output.js';
+import type { TransactionPayload } from '../model/payload/transaction.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { equalBytes } from '../util/bytes.js';
+import { ValidationError } from './errors.js';
+import { validateTransactionPayload } from './syntactic.js';
+
+// TIP-20 semantic validation of a transaction against the outputs it consumes, at a point in time (the confirming
+// milestone's timestamp in Stardust; the slot's time in the ledger). The order of the checks follows iota-sdk
+// (Stardust) semantic_validation: inputs commitment; per input its unlock, timelock and storage deposit return
+// obligation; per output its sender; then storage deposit returns, base-token balance, native-token balance.
+
+export interface TransactionContext {
+  /** The outputs the inputs consume, in input order (models as stored by the ledger). */
+  consumedOutputs: readonly Output[];
+  params: ProtocolParameters;
+  /** Unix time in seconds against which timelocks and expirations are judged. */
+  time: number;
+}
+
+const addressKey = (a: Address): string => String(a.type) + toHex(a.type === 0 ? a.pubKeyHash : a.type === 8 ? a.aliasId : a.nftId);
+
+/** The address that must unlock an output at `time`: the return address once an expiration has passed. */
+export function unlockAddress(output: Output, time: number): Address {
+  let owner: Address | undefined;
+  for (const uc of output.unlockConditions) {
+    if (uc.type === 0) owner = uc.address;
+    else if (uc.type === 3 && time >= uc.unixTime) return uc.returnAddress;
+  }
+  if (owner === undefined) throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'unlockConditions', 'no Address unlock condition');
+  return owner;
+}
+
+/**
+ * Syntactic rules (as `validateTransactionPayload`), then every semantic rule of TIP-20 for Basic outputs and
+ * Ed25519 unlocks. Throws the first broken rule.
+ * @throws ValidationError (one code per rule), CodecError (a malformed model), TypeError (bad arguments)
+ */
+export function validateTransaction(tx: TransactionPayload, context: TransactionContext): void {
+  if (typeof context !== 'object' || context === null) throw new TypeError('validateTransaction: expected { consumedOutputs, params, time }');
+  const { consumedOutputs, params, time } = context;
+  if (!Array.isArray(consumedOutputs)) throw new TypeError('validateTransaction: consumedOutputs must be an array of outputs');
+  if (!Number.isInteger(time) || time < 0) throw new TypeError('validateTransaction: time must be a unix time in seconds');
+  validateTransactionPayload(tx, params);
+
+  const { essence, unlocks } = tx;
+  if (consumedOutputs.length !== essence.inputs.length) {
+    throw new ValidationError('CONSUMED_OUTPUTS_MISMATCH', 'essence.inputs', `${essence.inputs.length} input(s) but ${consumedOutputs.length} consumed output(s)`);
+  }
+  if (!equalBytes(inputsCommitment(consumedOutputs), essence.inputsCommitment)) {
+    throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'essence.inputsCommitment', 'does not commit to the consumed outputs');
+  }
+
+  const signingHash = transactionSigningHash(essence);
+  const unlocked = new Set<string>();
+  const returns = new Map<string, bigint>();
+  const tokensIn = new Map<string, bigint>();
+  let amountIn = 0n;
+
+  consumedOutputs.forEach((output, i) => {
+    const at = `unlocks[${i}]`;
+    const address = unlockAddress(output, time);
+    if (address.type !== 0) {
+      throw new ValidationError('UNLOCK_INVALID', at, `input ${i} is owned by an ${address.type === 8 ? 'Alias' : 'NFT'} address, which needs an Alias/NFT unlock (not supported yet)`);
+    }
+    const key = addressKey(address);
+    const unlock = unlocks[i]!;
+    if (unlock.type === 0) {
+      if (unlocked.has(key)) throw new ValidationError('UNLOCK_INVALID', at, 'this address is already unlocked by an earlier signature; use a reference unlock');
+      const { publicKey, signature } = unlock.signature;
+      if (!equalBytes(blake2b256(publicKey), address.pubKeyHash)) {
+        throw new ValidationError('SIGNATURE_ADDRESS_MISMATCH', `${at}.signature.publicKey`, `the public key does not hash to the address of input ${i}`);
+      }
+      if (!verifyEd25519(publicKey, signingHash, signature)) {
+        throw new ValidationError('SIGNATURE_INVALID', `${at}.signature.signature`, 'not a valid Ed25519 signature of the transaction (ZIP-215)');
+      }
+      unlocked.add(key);
+    } else {
+      // validateTransactionPayload guarantees the target is an earlier Signature Unlock, verified when it was reached.
+      const target = unlocks[unlock.reference]!;
+      if (target.type !== 0 || !equalBytes(blake2b256(target.signature.publicKey), address.pubKeyHash)) {
+        throw new ValidationError('UNLOCK_INVALID', `${at}.reference`, `the referenced signature is not for the address of input ${i}`);
+      }
+    }
+
+    let expired = false;
+    for (const uc of output.unlockConditions) {
+      if (uc.type === 2 && time < uc.unixTime) {
+        throw new ValidationError('TIMELOCK_NOT_EXPIRED', `essence.inputs[${i}]`, `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`);
+      }
+      if (uc.type === 3 && time >= uc.unixTime) expired = true;
+    }
+    if (!expired) {
+      for (const uc of output.unlockConditions) {
+        if (uc.type === 1) {
+          const r = addressKey(uc.returnAddress);
+          returns.set(r, (returns.get(r) ?? 0n) + uc.amount);
+        }
+      }
+    }
+    amountIn += output.amount;
+    for (const t of output.nativeTokens) {
+      const id = toHex(t.id);
+      tokensIn.set(id, (tokensIn.get(id) ?? 0n) + t.amount);
+    }
+  });
+
+  // Outputs that can receive a storage deposit return: only an Address UC, no native tokens, no features.
+  const simpleDeposits = new Map<string, bigint>();
+  const tokensOut = new Map<string, bigint>();
+  let amountOut = 0n;
+  essence.outputs.forEach((output, j) => {
+    output.features.forEach((f, k) => {
+      if (f.type === 0 && !unlocked.has(addressKey(f.address))) {
+        throw new ValidationError('SENDER_NOT_UNLOCKED', `essence.outputs[${j}].features[${k}].address`, 'the sender address is not unlocked by this transaction');
+      }
+    });
+    const [only] = output.unlockConditions;
+    if (output.unlockConditions.length === 1 && only?.type === 0 && output.nativeTokens.length === 0 && output.features.length === 0) {
+      const a = addressKey(only.address);
+      simpleDeposits.set(a, (simpleDeposits.get(a) ?? 0n) + output.amount);
+    }
+    amountOut += output.amount;
+    for (const t of output.nativeTokens) {
+      const id = toHex(t.id);
+      tokensOut.set(id, (tokensOut.get(id) ?? 0n) + t.amount);
+    }
+  });
+
+  for (const [address, amount] of returns) {
+    if ((simpleDeposits.get(address) ?? 0n) < amount) {
+      throw new ValidationError('STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs', `${amount} must be returned to ${address.slice(1, 13)}… in a simple output`);
+    }
+  }
+  if (amountIn !== amountOut) {
+    throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', 'essence.outputs', `inputs hold ${amountIn}, outputs ${amountOut}`);
+  }
+  // Without foundries (not supported yet) native tokens cannot be minted: no output amount may exceed the input's.
+  // Burning (outputs below inputs) is allowed, as in iota-sdk.
+  for (const [id, out] of tokensOut) {
+    if (out > (tokensIn.get(id) ?? 0n)) {
+      throw new ValidationError('NATIVE_TOKEN_BALANCE_MISMATCH', 'essence.outputs', `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}`);
+    }
+  }
+  if (new Set([...tokensIn.keys(), ...tokensOut.keys()]).size > MAX_NATIVE_TOKENS) {
+    throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', 'essence.outputs', `more than ${MAX_NATIVE_TOKENS} distinct native tokens in inputs and outputs`);
+  }
+}

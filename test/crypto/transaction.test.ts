@@ -1,0 +1,259 @@
+// Semantic validation: real Shimmer transactions validate; one mutation per rule is refused with that rule's code;
+// random build → sign → validate passes and any change to a signed byte fails.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  buildBlock,
+  buildTransaction,
+  decodeBlock,
+  decodeEssence,
+  ed25519Address,
+  ed25519PublicKey,
+  encodeEssence,
+  minStorageDeposit,
+  outputFromJson,
+  outputId,
+  PROTOCOL_PARAMETERS,
+  signTransaction,
+  validateBlock,
+  validateTransaction,
+  ValidationError,
+  CodecError,
+  type Address,
+  type Output,
+  type TransactionPayload,
+  type UnlockCondition,
+  type Feature,
+  type NativeToken,
+} from '../../src/index.js';
+import { hex, loadVectors } from '../helpers/vectors.js';
+
+const shimmer = PROTOCOL_PARAMETERS.shimmer;
+const blocks = loadVectors('stardust/blocks.json').vectors;
+
+/** Milestone index → timestamp, from the milestone payloads in blocks.json (essence: u32 index, u32 timestamp). */
+const milestoneTime = new Map<number, number>();
+for (const v of blocks) {
+  if (!v.milestone) continue;
+  const e = hex(v.milestone.essenceBytes);
+  const view = new DataView(e.buffer, e.byteOffset);
+  milestoneTime.set(view.getUint32(0, true), view.getUint32(4, true));
+}
+/** The confirming milestone's timestamp, or the nearest earlier milestone in the vectors. */
+function timeOf(index: number): number {
+  const known = [...milestoneTime.keys()].filter((i) => i <= index).sort((a, b) => b - a);
+  return milestoneTime.get(known[0] ?? Math.min(...milestoneTime.keys()))!;
+}
+
+function refusal(fn: () => unknown): [string, string] {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ValidationError) return [e.code, e.path];
+    throw e;
+  }
+  throw new Error('accepted');
+}
+
+describe('real Shimmer transactions with their consumed outputs', () => {
+  const real = blocks.filter((v: any) => v.transaction?.consumedOutputs && !v.outOfScope);
+  it('there are at least 10 of them', () => expect(real.length).toBeGreaterThanOrEqual(10));
+  for (const v of real) {
+    it(`${v.name} validates at its milestone's time`, () => {
+      const block = decodeBlock(hex(v.bytes));
+      const tx = block.payload as TransactionPayload;
+      const consumedOutputs = v.transaction.consumedOutputs.map((c: any) => outputFromJson(c.output));
+      validateTransaction(tx, { consumedOutputs, params: shimmer, time: timeOf(v.nodeMetadata.referencedByMilestoneIndex) });
+      validateBlock(block, shimmer);
+    });
+  }
+  it('the flipped-signature vector (one bit of a real signature) is refused as SIGNATURE_INVALID', () => {
+    const v = real[0];
+    const bytes = hex(v.bytes).slice();
+    const tx0 = decodeBlock(bytes).payload as TransactionPayload;
+    const u = tx0.unlocks[0]!;
+    if (u.type !== 0) throw new Error('expected a signature unlock first');
+    u.signature.signature[10]! ^= 0x04;
+    const consumedOutputs = v.transaction.consumedOutputs.map((c: any) => outputFromJson(c.output));
+    expect(refusal(() => validateTransaction(tx0, { consumedOutputs, params: shimmer, time: timeOf(v.nodeMetadata.referencedByMilestoneIndex) }))).toEqual([
+      'SIGNATURE_INVALID',
+      'unlocks[0].signature.signature',
+    ]);
+  });
+});
+
+// ---- a small wallet to build transactions whose every other rule holds ----------------------------------------
+const key = (n: number) => new Uint8Array(32).fill(n);
+const addr = (n: number): Address => ed25519Address(ed25519PublicKey(key(n)));
+const TIME = 1_700_000_000;
+
+function out(address: Address, amount: bigint, extra: { ucs?: UnlockCondition[]; features?: Feature[]; tokens?: NativeToken[] } = {}): Output {
+  return {
+    type: 3,
+    amount,
+    nativeTokens: extra.tokens ?? [],
+    unlockConditions: [{ type: 0, address }, ...(extra.ucs ?? [])],
+    features: extra.features ?? [],
+  };
+}
+const txId = (n: number) => new Uint8Array(32).fill(0x80 + n);
+
+function transact(consumed: Output[], keys: number[], outputs: Output[]): { tx: TransactionPayload; consumed: Output[] } {
+  const essence = buildTransaction({
+    inputs: consumed.map((output, i) => ({ outputId: outputId(txId(i), i), output })),
+    outputs,
+    params: shimmer,
+  });
+  return { tx: signTransaction(essence, keys.map(key)), consumed };
+}
+const check = ({ tx, consumed }: { tx: TransactionPayload; consumed: Output[] }, time = TIME) =>
+  validateTransaction(tx, { consumedOutputs: consumed, params: shimmer, time });
+
+describe('one mutation per semantic rule', () => {
+  const A = addr(1);
+  const B = addr(2);
+
+  it('a well-formed two-key transaction with a reference unlock validates', () => {
+    const t = transact([out(A, 100_000n), out(B, 50_000n), out(A, 60_000n)], [1, 2, 1], [out(B, 210_000n)]);
+    expect(t.tx.unlocks.map((u) => u.type)).toEqual([0, 0, 1]);
+    check(t);
+  });
+  it('CONSUMED_OUTPUTS_MISMATCH', () => {
+    const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n)]);
+    expect(refusal(() => check({ ...t, consumed: [] }))).toEqual(['CONSUMED_OUTPUTS_MISMATCH', 'essence.inputs']);
+  });
+  it('INPUTS_COMMITMENT_MISMATCH', () => {
+    const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n)]);
+    expect(refusal(() => check({ ...t, consumed: [out(A, 100_001n)] }))).toEqual(['INPUTS_COMMITMENT_MISMATCH', 'essence.inputsCommitment']);
+  });
+  it('SIGNATURE_ADDRESS_MISMATCH: signed by a key that does not own the input', () => {
+    expect(refusal(() => check(transact([out(A, 100_000n)], [2], [out(B, 100_000n)])))).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+  });
+  it('SIGNATURE_INVALID: a signature of another message', () => {
+    const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n)]);
+    const other = transact([out(A, 100_000n)], [1], [out(A, 100_000n)]);
+    t.tx.unlocks[0] = other.tx.unlocks[0]!;
+    expect(refusal(() => check(t))).toEqual(['SIGNATURE_INVALID', 'unlocks[0].signature.signature']);
+  });
+  it('UNLOCK_INVALID: a reference to the signature of another address', () => {
+    const t = transact([out(A, 100_000n), out(B, 50_000n), out(B, 60_000n)], [1, 2, 2], [out(B, 210_000n)]);
+    t.tx.unlocks[2] = { type: 1, reference: 0 };
+    expect(refusal(() => check(t))).toEqual(['UNLOCK_INVALID', 'unlocks[2].reference']);
+  });
+  it('UNLOCK_INVALID: an input owned by an Alias address', () => {
+    const alias: Address = { type: 8, aliasId: new Uint8Array(32).fill(3) };
+    expect(refusal(() => check(transact([out(alias, 100_000n)], [1], [out(B, 100_000n)])))).toEqual(['UNLOCK_INVALID', 'unlocks[0]']);
+  });
+  it('TIMELOCK_NOT_EXPIRED: locked until one second after `time`; fine at that second', () => {
+    const t = transact([out(A, 100_000n, { ucs: [{ type: 2, unixTime: TIME + 1 }] })], [1], [out(B, 100_000n)]);
+    expect(refusal(() => check(t))).toEqual(['TIMELOCK_NOT_EXPIRED', 'essence.inputs[0]']);
+    check(t, TIME + 1);
+  });
+  it('expiration: before it the owner unlocks; from it on only the return address does', () => {
+    const expiring = out(A, 100_000n, { ucs: [{ type: 3, returnAddress: B, unixTime: TIME }] });
+    expect(refusal(() => check(transact([expiring], [1], [out(A, 100_000n)]), TIME))).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+    check(transact([expiring], [1], [out(A, 100_000n)]), TIME - 1);
+    check(transact([expiring], [2], [out(B, 100_000n)]), TIME);
+  });
+  it('SENDER_NOT_UNLOCKED', () => {
+    const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n, { features: [{ type: 0, address: B }] })]);
+    expect(refusal(() => check(t))).toEqual(['SENDER_NOT_UNLOCKED', 'essence.outputs[0].features[0].address']);
+    check(transact([out(A, 100_000n)], [1], [out(B, 100_000n, { features: [{ type: 0, address: A }] })]));
+  });
+  it('STORAGE_DEPOSIT_RETURN_UNFULFILLED; fulfilled by a simple output; not owed once expired', () => {
+    const sdr = (amount: bigint): UnlockCondition[] => [
+      { type: 1, returnAddress: B, amount },
+      { type: 3, returnAddress: B, unixTime: TIME + 100 },
+    ];
+    const input = out(A, 150_000n, { ucs: sdr(42_600n) });
+    expect(refusal(() => check(transact([input], [1], [out(A, 150_000n)])))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    // A return output with a feature is not a simple deposit.
+    expect(refusal(() => check(transact([input], [1], [out(A, 100_000n), out(B, 50_000n, { features: [{ type: 3, tag: Uint8Array.of(1) }] })])))).toEqual([
+      'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
+      'essence.outputs',
+    ]);
+    check(transact([input], [1], [out(A, 100_000n), out(B, 50_000n)]));
+    check(transact([input], [2], [out(B, 150_000n)]), TIME + 100); // expired: the return address takes it all
+  });
+  it('BASE_TOKEN_BALANCE_MISMATCH', () => {
+    expect(refusal(() => check(transact([out(A, 100_000n)], [1], [out(B, 99_999n)])))).toEqual(['BASE_TOKEN_BALANCE_MISMATCH', 'essence.outputs']);
+  });
+  const token = (n: number, amount: bigint): NativeToken => ({ id: Uint8Array.of(8, ...new Uint8Array(32).fill(n), 1, 0, 0, 0, 0), amount });
+  it('NATIVE_TOKEN_BALANCE_MISMATCH: minting without a foundry; burning is allowed', () => {
+    const withTokens = out(A, 100_000n, { tokens: [token(1, 10n)] });
+    expect(refusal(() => check(transact([withTokens], [1], [out(B, 100_000n, { tokens: [token(1, 11n)] })])))).toEqual(['NATIVE_TOKEN_BALANCE_MISMATCH', 'essence.outputs']);
+    check(transact([withTokens], [1], [out(B, 100_000n, { tokens: [token(1, 9n)] })]));
+  });
+  it('NATIVE_TOKEN_COUNT_EXCEEDED: 66 distinct tokens across the inputs', () => {
+    const many = (from: number) => Array.from({ length: 33 }, (_, i) => token(from + i, 1n));
+    const rich = (a: Address, from: number) => {
+      const o = out(a, 0n, { tokens: many(from) });
+      o.amount = minStorageDeposit(o, shimmer.rentStructure);
+      return o;
+    };
+    const inputs = [rich(A, 0), rich(A, 33)];
+    const total = inputs.reduce((s, o) => s + o.amount, 0n);
+    expect(refusal(() => check(transact(inputs, [1, 1], [out(B, total)])))).toEqual(['NATIVE_TOKEN_COUNT_EXCEEDED', 'essence.outputs']);
+  });
+});
+
+describe('property: build → sign → validate', () => {
+  interface Plan {
+    inputs: { owner: number; amount: bigint }[];
+    splits: number;
+    to: number;
+    tag: Uint8Array | undefined;
+  }
+  const plan: fc.Arbitrary<Plan> = fc.record({
+    inputs: fc.array(fc.record({ owner: fc.integer({ min: 1, max: 3 }), amount: fc.bigInt({ min: 50_000n, max: 10n ** 12n }) }), { minLength: 1, maxLength: 6 }),
+    splits: fc.integer({ min: 1, max: 4 }),
+    to: fc.integer({ min: 1, max: 5 }),
+    tag: fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }),
+  });
+  const build = (p: Plan) => {
+    const consumed = p.inputs.map((i) => out(addr(i.owner), i.amount));
+    const total = consumed.reduce((s, o) => s + o.amount, 0n);
+    const splits = Math.max(1, Math.min(p.splits, Number(total / 50_000n))); // every output keeps its deposit
+    const part = total / BigInt(splits);
+    const outputs = Array.from({ length: splits }, (_, k) => out(addr(p.to), k === 0 ? total - part * BigInt(splits - 1) : part));
+    const essence = buildTransaction({
+      inputs: consumed.map((output, i) => ({ outputId: outputId(txId(i), i), output })),
+      outputs,
+      params: shimmer,
+      ...(p.tag ? { taggedData: { tag: p.tag, data: Uint8Array.of(1, 2, 3) } } : {}),
+    });
+    return { tx: signTransaction(essence, p.inputs.map((i) => key(i.owner))), consumed };
+  };
+
+  it('random transactions validate', () => {
+    fc.assert(fc.property(plan, (p) => void check(build(p))), { seed: 20, numRuns: 40 });
+  });
+
+  it('changing any one byte of the signed essence makes validation fail', () => {
+    fc.assert(
+      fc.property(plan, fc.nat(), fc.integer({ min: 1, max: 255 }), (p, at, xor) => {
+        const t = build(p);
+        const bytes = encodeEssence(t.tx.essence).slice();
+        bytes[at % bytes.length]! ^= xor;
+        let mutated;
+        try {
+          mutated = decodeEssence(bytes);
+        } catch (e) {
+          expect(e).toBeInstanceOf(CodecError); // no longer an essence at all: refused at decode
+          return;
+        }
+        expect(() => check({ tx: { ...t.tx, essence: mutated }, consumed: t.consumed })).toThrow(ValidationError);
+      }),
+      { seed: 21, numRuns: 150 },
+    );
+  });
+
+  it('buildBlock sorts parents and meets the network PoW', () => {
+    const t = build({ inputs: [{ owner: 1, amount: 100_000n }], splits: 1, to: 2, tag: undefined });
+    const parents = [key(9), key(3), key(9)];
+    const lowPow = { ...shimmer, minPowScore: 20 };
+    const block = buildBlock({ parents, payload: t.tx, params: lowPow });
+    expect(block.parents).toEqual([key(3), key(9)]);
+    validateBlock(block, lowPow);
+  });
+});
