@@ -4,6 +4,7 @@ export { arrayOf, optionalPayload, struct, union, type ArrayOptions, type Unsupp
 export { CodecError, type CodecErrorCode } from './errors.js';
 export {
   fixedBytes,
+  i64,
   tag,
   u16,
   u256,

@@ -96,6 +96,42 @@ export const u64: Codec<bigint> = Object.freeze({
   },
 });
 
+const MIN_I64 = -(1n << 63n);
+const MAX_I64 = (1n << 63n) - 1n;
+const I64_RE = /^-?(?:0|[1-9][0-9]*)$/;
+
+function checkI64(v: unknown, pos: number | undefined): asserts v is bigint {
+  if (typeof v !== 'bigint' || v < MIN_I64 || v > MAX_I64) {
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in -2^63..2^63-1, got ${describeValue(v)}`, pos);
+  }
+}
+
+/** int64 (two's complement LE) as bigint; JSON: signed decimal string (block issuance credits may be negative). */
+export const i64: Codec<bigint> = Object.freeze({
+  name: 'i64',
+  fixedSize: 8,
+  maxSize: 8,
+  sizeOf: () => 8,
+  write(v: bigint, w: Writer) {
+    checkI64(v, w.pos);
+    w.u64(BigInt.asUintN(64, v));
+  },
+  read: (r: Reader) => BigInt.asIntN(64, r.u64()),
+  toJson(v: bigint) {
+    checkI64(v, undefined);
+    return v.toString();
+  },
+  fromJson(j: unknown) {
+    if (j === undefined) throw missing();
+    if (typeof j !== 'string' || j.length > 21 || !I64_RE.test(j) || j === '-0') {
+      throw new CodecError('INVALID_VALUE', `expected a signed decimal string, got ${describeValue(j)}`);
+    }
+    const v = BigInt(j);
+    checkI64(v, undefined);
+    return v;
+  },
+});
+
 /** A u64 that JSON may omit, reading as `fallback` (GO decodes a missing block nonce as 0). */
 export function u64WithJsonDefault(fallback: bigint): Codec<bigint> {
   return Object.freeze({ ...u64, fromJson: (j: unknown) => (j === undefined ? fallback : u64.fromJson(j)) });

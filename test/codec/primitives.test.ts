@@ -6,6 +6,7 @@ import {
   decode,
   encode,
   fixedBytes,
+  i64,
   optionalPayload,
   Reader,
   struct,
@@ -60,6 +61,13 @@ describe('unsigned integers', () => {
     fixture(u256, 0x2540be400n, '0x00e40b5402' + '00'.repeat(27), '0x2540be400');
     fixture(u256, 2n ** 256n - 1n, '0x' + 'ff'.repeat(32), '0x' + 'f'.repeat(64));
     fixture(u256, 1n << 200n, '0x' + '00'.repeat(25) + '01' + '00'.repeat(6), '0x1' + '0'.repeat(50));
+  });
+  it('int64 is two\'s complement little-endian; JSON is a signed decimal string', () => {
+    fixture(i64, -110000n, '0x5052feffffffffff', '-110000'); // = Buffer.writeBigInt64LE(-110000n)
+    fixture(i64, (1n << 63n) - 1n, '0xffffffffffffff7f', '9223372036854775807');
+    fixture(i64, -(1n << 63n), '0x0000000000000080', '-9223372036854775808');
+    expect(codeOf(() => encode(i64, 1n << 63n))).toEqual(['VALUE_OUT_OF_RANGE', '']);
+    for (const bad of ['-0', '+1', '01', '1.0', '']) expect(codeOf(() => i64.fromJson(bad))[0]).toBe('INVALID_VALUE');
   });
   it('refuse max+1, negatives, non-integers and wrong JavaScript types on encode', () => {
     expect(codeOf(() => encode(u8, 256))).toEqual(['VALUE_OUT_OF_RANGE', '']);
