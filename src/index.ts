@@ -61,6 +61,24 @@ export {
 export { unlockAddress, validateTransaction, type TransactionContext } from './validate/semantic.js';
 export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
 
+// Ledger index
+export {
+  Ledger,
+  openLedger,
+  type AcceptOptions,
+  type AcceptResult,
+  type CommittedSlot,
+  type Congestion,
+  type GenesisState,
+  type IncludedBlock,
+  type OpenLedgerOptions,
+  type UtxoChanges,
+} from './ledger/ledger.js';
+export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledger/errors.js';
+export { commitmentId, merkleRoot, slotCommitment, type SlotCommitment } from './ledger/commitment.js';
+export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
+export type { OutputRecord } from './ledger/records.js';
+
 // Building and signing
 export {
   buildBlock,

@@ -1,0 +1,48 @@
+import { blockPayload, type Block } from '../model/block.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+
+/**
+ * SPEC B2 work score of a block: the iota-core weights applied to Stardust blocks.
+ * block + dataByte × payload size + input × inputs + output × outputs + nativeToken × native tokens
+ * + signatureEd25519 × signature unlocks.
+ */
+export function workScore(block: Block, params: ProtocolParameters): bigint {
+  const w = params.workScore;
+  let score = w.block;
+  const p = block.payload;
+  if (p !== undefined) {
+    score += w.dataByte * blockPayload.sizeOf(p);
+    if (p.type === 6) {
+      const { inputs, outputs } = p.essence;
+      score += w.input * inputs.length + w.output * outputs.length;
+      for (const o of outputs) score += w.nativeToken * o.nativeTokens.length;
+      for (const u of p.unlocks) if (u.type === 0) score += w.signatureEd25519;
+    }
+  }
+  return BigInt(score);
+}
+
+/**
+ * SPEC B3 / iota-core rmc.go: the reference mana cost of a slot from the previous one and the slot's total work.
+ * Strict comparisons, as in the node.
+ */
+export function nextReferenceManaCost(previous: bigint, slotWork: bigint, params: ProtocolParameters): bigint {
+  const c = params.congestion;
+  if (slotWork < c.decreaseThreshold && previous > c.minReferenceManaCost) {
+    const lowered = previous - c.decrease;
+    return lowered > c.minReferenceManaCost ? lowered : c.minReferenceManaCost;
+  }
+  if (slotWork > c.increaseThreshold) return previous + c.increase;
+  return previous;
+}
+
+/** SPEC B3 clock: slot(t) = genesisSlot + floor((t − genesisUnixTime) / duration) + 1, or genesisSlot before it. */
+export function slotAt(unixSeconds: number, params: ProtocolParameters): number {
+  if (unixSeconds < params.genesisUnixTime) return params.genesisSlot;
+  return params.genesisSlot + Math.floor((unixSeconds - params.genesisUnixTime) / params.slotDurationSeconds) + 1;
+}
+
+/** The first second of a slot (the time a transaction in it is judged at: timelocks, expirations). */
+export function slotStartTime(slot: number, params: ProtocolParameters): number {
+  return params.genesisUnixTime + Math.max(0, slot - params.genesisSlot - 1) * params.slotDurationSeconds;
+}

@@ -1,0 +1,68 @@
+/**
+ * Errors of the ledger index. `kind` says how a caller (the HTTP layer) should answer; `code` names the cause
+ * precisely and is stable (README).
+ */
+export type LedgerErrorKind = 'not-found' | 'invalid' | 'not-synced' | 'internal';
+
+export type LedgerErrorCode =
+  // acceptBlock refusals (the block changes nothing)
+  | 'SLOT_ALREADY_COMMITTED'
+  | 'BLOCK_ALREADY_ACCEPTED'
+  | 'TRANSACTION_ALREADY_APPLIED'
+  | 'INPUT_NOT_FOUND'
+  | 'INPUT_ALREADY_SPENT'
+  | 'ISSUER_NOT_FOUND'
+  | 'ISSUER_LOCKED'
+  // account events and slot commits
+  | 'ACCOUNT_EXISTS'
+  | 'ACCOUNT_NOT_FOUND'
+  | 'SLOT_NOT_NEXT'
+  | 'SLOT_NOT_COMMITTED'
+  | 'INVALID_ARGUMENT'
+  // reads
+  | 'NOT_FOUND'
+  | 'BEFORE_GENESIS'
+  | 'NOT_SYNCED'
+  | 'COMMITMENT_MISMATCH'
+  | 'OUTSIDE_HISTORY'
+  // the store
+  | 'STORE_FAILURE'
+  | 'STORE_CORRUPT'
+  | 'PARAMETERS_MISMATCH'
+  | 'CLOSED';
+
+const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
+  SLOT_ALREADY_COMMITTED: 'invalid',
+  BLOCK_ALREADY_ACCEPTED: 'invalid',
+  TRANSACTION_ALREADY_APPLIED: 'invalid',
+  INPUT_NOT_FOUND: 'invalid',
+  INPUT_ALREADY_SPENT: 'invalid',
+  ISSUER_NOT_FOUND: 'invalid',
+  ISSUER_LOCKED: 'invalid',
+  ACCOUNT_EXISTS: 'invalid',
+  ACCOUNT_NOT_FOUND: 'not-found',
+  SLOT_NOT_NEXT: 'invalid',
+  SLOT_NOT_COMMITTED: 'invalid',
+  INVALID_ARGUMENT: 'invalid',
+  NOT_FOUND: 'not-found',
+  BEFORE_GENESIS: 'invalid',
+  NOT_SYNCED: 'not-synced',
+  COMMITMENT_MISMATCH: 'internal',
+  OUTSIDE_HISTORY: 'internal',
+  STORE_FAILURE: 'internal',
+  STORE_CORRUPT: 'internal',
+  PARAMETERS_MISMATCH: 'internal',
+  CLOSED: 'internal',
+};
+
+export class LedgerError extends Error {
+  override name = 'LedgerError';
+  readonly code: LedgerErrorCode;
+  readonly kind: LedgerErrorKind;
+
+  constructor(code: LedgerErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+    this.kind = KIND[code];
+  }
+}

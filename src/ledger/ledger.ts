@@ -1,0 +1,688 @@
+import { decode, encode, type Json } from '../codec/index.js';
+import { toHex } from '../json/hex.js';
+import type { Block } from '../model/block.js';
+import { blockId as computeBlockId, outputId as makeOutputId, transactionId as computeTransactionId } from '../model/ids.js';
+import type { Output } from '../model/output.js';
+import type { TransactionPayload } from '../model/payload/transaction.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { blockToJson, decodeBlock } from '../serialize.js';
+import { compareBytes, equalBytes } from '../util/bytes.js';
+import { validateTransaction } from '../validate/semantic.js';
+import { validateBlock } from '../validate/syntactic.js';
+import { commitmentId, COMMITMENT_ID_LENGTH, rootsId, slotCommitment, slotOfCommitmentId, sortedRoot, type SlotCommitment } from './commitment.js';
+import { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './congestion.js';
+import { LedgerError } from './errors.js';
+import {
+  accountRecord,
+  keys,
+  LIVE,
+  meta as metaCodec,
+  outputRecord,
+  slotDiff,
+  transactionRecord,
+  UNSPENT,
+  type AccountRecord,
+  type Meta,
+  type OutputRecord,
+} from './records.js';
+import type { KeyValueStore, Write } from './store/kv.js';
+import { LmdbStore } from './store/lmdb.js';
+import { MemoryStore } from './store/memory.js';
+
+// The ledger index of SPEC B3. Committed state lives in the store and changes only in `commitSlot` (one atomic
+// batch per slot) and `prune`; blocks accepted into slots not yet committed live in memory until their slot is
+// committed (like a node's unconfirmed tangle, they are not kept across a restart). Reads combine both.
+
+export interface GenesisState {
+  outputs?: readonly { outputId: Uint8Array; output: Output }[];
+  accounts?: readonly { accountId: Uint8Array; blockIssuanceCredits: bigint }[];
+}
+
+export interface OpenLedgerOptions {
+  /** Directory of an LMDB environment; without it, an in-memory store with the same behaviour. */
+  path?: string;
+  params: ProtocolParameters;
+  /** Outputs and accounts that exist at genesis; used only when the store is new. */
+  genesis?: GenesisState;
+  /** Unix time in seconds, for the sync rule (tests inject one). */
+  clock?: () => number;
+}
+
+export interface AcceptOptions {
+  slot: number;
+  /** The block-issuing account that pays for the block (burned at commit: work score × RMC). */
+  issuerId?: Uint8Array;
+}
+
+export interface AcceptResult {
+  blockId: Uint8Array;
+  transactionId: Uint8Array | undefined;
+  workScore: bigint;
+}
+
+export interface CommittedSlot {
+  slot: number;
+  commitmentId: Uint8Array;
+  commitment: SlotCommitment;
+}
+
+export interface UtxoChanges {
+  commitmentId: Uint8Array;
+  createdOutputs: Uint8Array[];
+  consumedOutputs: Uint8Array[];
+}
+
+export interface IncludedBlock {
+  blockId: Uint8Array;
+  slot: number;
+  bytes: Uint8Array;
+  json: { [key: string]: Json };
+}
+
+export interface Congestion {
+  slot: number;
+  ready: boolean;
+  referenceManaCost: bigint;
+  blockIssuanceCredits: bigint;
+}
+
+interface PendingBlock {
+  blockId: Uint8Array;
+  bytes: Uint8Array;
+  slot: number;
+  issuerId: Uint8Array | undefined;
+  workScore: bigint;
+  transactionId: Uint8Array | undefined;
+  /** Outputs the transaction creates, with their IDs. */
+  created: [Uint8Array, Output][];
+  /** Output IDs the transaction consumes. */
+  consumed: Uint8Array[];
+}
+
+interface PendingSlot {
+  blocks: PendingBlock[];
+  creations: { accountId: Uint8Array; blockIssuanceCredits: bigint }[];
+  allotments: { accountId: Uint8Array; mana: bigint }[];
+  destructions: Uint8Array[];
+}
+
+const ZERO_32 = new Uint8Array(32);
+const ZERO_36 = new Uint8Array(36);
+const key = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
+const fromKey = (k: string) => Uint8Array.from(Buffer.from(k, 'latin1'));
+const MAX_SLOT = 0xfffffffe;
+
+function checkId(id: unknown, length: number, what: string): asserts id is Uint8Array {
+  if (!(id instanceof Uint8Array) || id.length !== length) throw new LedgerError('INVALID_ARGUMENT', `${what} must be ${length} bytes`);
+}
+
+function checkSlot(slot: unknown): asserts slot is number {
+  if (!Number.isInteger(slot) || (slot as number) < 0 || (slot as number) > MAX_SLOT) throw new LedgerError('INVALID_ARGUMENT', `slot must be a uint32, got ${String(slot)}`);
+}
+
+/** The index. Create it with `openLedger`. */
+export class Ledger {
+  readonly params: ProtocolParameters;
+  private readonly store: KeyValueStore;
+  private readonly clock: () => number;
+  private meta: Meta;
+  private latest: SlotCommitment;
+  private closed = false;
+  private syncOverride: boolean | undefined;
+  /** Every account ever created and not pruned from history, by latin1 key of its ID. */
+  private readonly accounts = new Map<string, AccountRecord>();
+  private readonly commitmentCache = new Map<number, SlotCommitment>();
+  // Pending (accepted, not committed) state.
+  private readonly pending = new Map<number, PendingSlot>();
+  private readonly pendingBlocks = new Map<string, PendingBlock>();
+  private readonly pendingTransactions = new Map<string, PendingBlock>();
+  private readonly pendingCreated = new Map<string, { output: Output; slot: number; block: PendingBlock }>();
+  private readonly pendingSpent = new Map<string, number>();
+
+  /** @internal use openLedger */
+  constructor(store: KeyValueStore, params: ProtocolParameters, genesis: GenesisState, clock: () => number) {
+    this.store = store;
+    this.params = params;
+    this.clock = clock;
+    const stored = store.get(keys.meta);
+    if (stored === undefined) {
+      if (!isEmpty(store)) throw new LedgerError('STORE_CORRUPT', 'the store has data but no ledger metadata');
+      this.meta = this.writeGenesis(genesis);
+    } else {
+      this.meta = this.readRecord(metaCodec, stored, 'metadata');
+      if (this.meta.networkId !== params.networkId || this.meta.genesisSlot !== params.genesisSlot || this.meta.genesisUnixTime !== params.genesisUnixTime) {
+        throw new LedgerError(
+          'PARAMETERS_MISMATCH',
+          `the store belongs to network ${this.meta.networkId} (genesis slot ${this.meta.genesisSlot} at ${this.meta.genesisUnixTime}); opened with ${params.networkName} (${params.networkId}, genesis slot ${params.genesisSlot} at ${params.genesisUnixTime})`,
+        );
+      }
+    }
+    const latest = this.commitment(this.meta.latestSlot);
+    if (latest === undefined || !equalBytes(commitmentId(latest), this.meta.latestCommitmentId)) {
+      throw new LedgerError('STORE_CORRUPT', `the latest commitment (slot ${this.meta.latestSlot}) is missing or does not match the metadata`);
+    }
+    this.latest = latest;
+    for (const [k, v] of store.entries(Uint8Array.of(keys.tables.account))) {
+      this.accounts.set(key(k.subarray(1)), this.readRecord(accountRecord, v, 'account'));
+    }
+  }
+
+  private readRecord<T>(codec: Parameters<typeof decode<T>>[0], bytes: Uint8Array, what: string): T {
+    try {
+      return decode(codec, bytes);
+    } catch (e) {
+      throw new LedgerError('STORE_CORRUPT', `a stored ${what} record does not decode: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  private writeGenesis(genesis: GenesisState): Meta {
+    const p = this.params;
+    const commitment: SlotCommitment = {
+      protocolVersion: p.protocolVersion,
+      slot: p.genesisSlot,
+      previousCommitmentId: ZERO_36,
+      rootsId: ZERO_32,
+      cumulativeWeight: 0n,
+      referenceManaCost: p.congestion.minReferenceManaCost,
+    };
+    const m: Meta = {
+      networkId: p.networkId,
+      genesisSlot: p.genesisSlot,
+      genesisUnixTime: p.genesisUnixTime,
+      latestSlot: p.genesisSlot,
+      latestCommitmentId: commitmentId(commitment),
+      prunedUntil: p.genesisSlot + 1,
+    };
+    const batch: Write[] = [
+      { key: keys.commitment(p.genesisSlot), value: encode(slotCommitment, commitment) },
+      { key: keys.meta, value: encode(metaCodec, m) },
+    ];
+    for (const { outputId, output } of genesis.outputs ?? []) {
+      checkId(outputId, 34, 'genesis output ID');
+      const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, blockId: ZERO_32, output };
+      batch.push({ key: keys.output(outputId), value: encode(outputRecord, record) });
+    }
+    for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
+      checkId(accountId, 32, 'genesis account ID');
+      const record: AccountRecord = {
+        createdSlot: p.genesisSlot,
+        destroyedSlot: LIVE,
+        blockIssuanceCredits,
+        history: [{ slot: p.genesisSlot, blockIssuanceCredits }],
+      };
+      batch.push({ key: keys.account(accountId), value: encode(accountRecord, record) });
+    }
+    this.store.write(batch);
+    return m;
+  }
+
+  private open(): void {
+    if (this.closed) throw new LedgerError('CLOSED', 'the ledger is closed');
+  }
+
+  private commitment(slot: number): SlotCommitment | undefined {
+    const cached = this.commitmentCache.get(slot);
+    if (cached !== undefined) return cached;
+    const bytes = this.store.get(keys.commitment(slot));
+    if (bytes === undefined) return undefined;
+    const c = this.readRecord(slotCommitment, bytes, 'commitment');
+    if (this.commitmentCache.size > 4 * this.params.maxCommittableAge + 16) this.commitmentCache.delete(this.commitmentCache.keys().next().value!);
+    this.commitmentCache.set(slot, c);
+    return c;
+  }
+
+  private pendingSlot(slot: number): PendingSlot {
+    let p = this.pending.get(slot);
+    if (p === undefined) {
+      p = { blocks: [], creations: [], allotments: [], destructions: [] };
+      this.pending.set(slot, p);
+    }
+    return p;
+  }
+
+  private checkUncommitted(slot: unknown): asserts slot is number {
+    checkSlot(slot);
+    if (slot <= this.meta.latestSlot) {
+      throw new LedgerError('SLOT_ALREADY_COMMITTED', `slot ${slot} is committed already (latest ${this.meta.latestSlot})`);
+    }
+  }
+
+  /** Whether an account exists now, counting creations and destructions accepted for slots up to `slot`. */
+  private accountLiveAt(accountId: Uint8Array, slot: number): boolean {
+    const id = key(accountId);
+    const record = this.accounts.get(id);
+    let live = record !== undefined && record.destroyedSlot === LIVE;
+    for (const [s, p] of [...this.pending].sort((a, b) => a[0] - b[0])) {
+      if (s > slot) break;
+      if (p.creations.some((c) => key(c.accountId) === id)) live = true;
+      if (p.destructions.some((d) => key(d) === id)) live = false;
+    }
+    return live;
+  }
+
+  /**
+   * Accepts a block into a slot not yet committed: strict decode, syntactic validation with proof of work, and for a
+   * transaction semantic validation against the UTXO set (at the slot's start time). A refused block changes
+   * nothing. @throws CodecError, ValidationError, LedgerError
+   */
+  acceptBlock(bytes: Uint8Array, options: AcceptOptions): AcceptResult {
+    this.open();
+    if (!(bytes instanceof Uint8Array)) throw new LedgerError('INVALID_ARGUMENT', 'block bytes must be a Uint8Array');
+    const { slot, issuerId } = options ?? ({} as AcceptOptions);
+    this.checkUncommitted(slot);
+    if (issuerId !== undefined) checkId(issuerId, 32, 'issuer ID');
+
+    // Own copy: the models decoded from it stay valid whatever the caller does with its buffer.
+    const own = bytes.slice();
+    const block = decodeBlock(own);
+    validateBlock(block, this.params);
+    const id = computeBlockId(own);
+    const idKey = key(id);
+    if (this.pendingBlocks.has(idKey) || this.store.get(keys.block(id)) !== undefined) {
+      throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
+    }
+    if (issuerId !== undefined) {
+      if (!this.accountLiveAt(issuerId, slot)) throw new LedgerError('ISSUER_NOT_FOUND', `issuer account ${toHex(issuerId)} does not exist`);
+      const record = this.accounts.get(key(issuerId));
+      if (record !== undefined && record.blockIssuanceCredits < 0n) {
+        throw new LedgerError('ISSUER_LOCKED', `issuer account ${toHex(issuerId)} has negative block issuance credits`);
+      }
+    }
+
+    const entry: PendingBlock = { blockId: id, bytes: own, slot, issuerId: issuerId?.slice(), workScore: workScore(block, this.params), transactionId: undefined, created: [], consumed: [] };
+    if (block.payload?.type === 6) this.checkTransaction(block.payload, entry);
+
+    // Everything checked: record it.
+    const p = this.pendingSlot(slot);
+    p.blocks.push(entry);
+    this.pendingBlocks.set(idKey, entry);
+    if (entry.transactionId !== undefined) this.pendingTransactions.set(key(entry.transactionId), entry);
+    for (const o of entry.consumed) this.pendingSpent.set(key(o), slot);
+    for (const [oid, output] of entry.created) this.pendingCreated.set(key(oid), { output, slot, block: entry });
+    return { blockId: id, transactionId: entry.transactionId, workScore: entry.workScore };
+  }
+
+  private checkTransaction(tx: TransactionPayload, entry: PendingBlock): void {
+    const txId = computeTransactionId(tx);
+    if (this.pendingTransactions.has(key(txId)) || this.store.get(keys.transaction(txId)) !== undefined) {
+      throw new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
+    }
+    const consumedOutputs = tx.essence.inputs.map((input, i) => {
+      const oid = makeOutputIdUnchecked(input.transactionId, input.transactionOutputIndex);
+      const ok = key(oid);
+      const pendingOutput = this.pendingCreated.get(ok);
+      let output: Output;
+      if (pendingOutput !== undefined && pendingOutput.slot <= entry.slot) {
+        output = pendingOutput.output;
+      } else {
+        const stored = this.store.get(keys.output(oid));
+        if (stored === undefined) throw new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`);
+        const record = this.readRecord(outputRecord, stored, 'output');
+        if (record.spentSlot !== UNSPENT) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`);
+        output = record.output;
+      }
+      if (this.pendingSpent.has(ok)) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
+      entry.consumed.push(oid);
+      return output;
+    });
+    validateTransaction(tx, { consumedOutputs, params: this.params, time: slotStartTime(entry.slot, this.params) });
+    entry.transactionId = txId;
+    entry.created = tx.essence.outputs.map((o, i) => [makeOutputId(txId, i), o]);
+  }
+
+  /** A block-issuing account that exists from the commit of `slot` on. @throws LedgerError */
+  createAccount(accountId: Uint8Array, options: { blockIssuanceCredits: bigint; slot: number }): void {
+    this.open();
+    checkId(accountId, 32, 'account ID');
+    const { blockIssuanceCredits, slot } = options;
+    this.checkUncommitted(slot);
+    if (typeof blockIssuanceCredits !== 'bigint') throw new LedgerError('INVALID_ARGUMENT', 'blockIssuanceCredits must be a bigint');
+    if (this.accounts.has(key(accountId)) || [...this.pending.values()].some((p) => p.creations.some((c) => equalBytes(c.accountId, accountId)))) {
+      throw new LedgerError('ACCOUNT_EXISTS', `account ${toHex(accountId)} exists already`);
+    }
+    this.pendingSlot(slot).creations.push({ accountId: accountId.slice(), blockIssuanceCredits });
+  }
+
+  /** Allots mana to an account at the commit of `slot`; burned if the account did not exist before that slot (iota-core). */
+  allot(accountId: Uint8Array, mana: bigint, slot: number): void {
+    this.open();
+    checkId(accountId, 32, 'account ID');
+    this.checkUncommitted(slot);
+    if (typeof mana !== 'bigint' || mana < 0n) throw new LedgerError('INVALID_ARGUMENT', 'mana must be a non-negative bigint');
+    this.pendingSlot(slot).allotments.push({ accountId: accountId.slice(), mana });
+  }
+
+  /** Destroys an account at the commit of `slot`. @throws LedgerError ACCOUNT_NOT_FOUND */
+  destroyAccount(accountId: Uint8Array, slot: number): void {
+    this.open();
+    checkId(accountId, 32, 'account ID');
+    this.checkUncommitted(slot);
+    if (!this.accountLiveAt(accountId, slot)) throw new LedgerError('ACCOUNT_NOT_FOUND', `account ${toHex(accountId)} does not exist`);
+    this.pendingSlot(slot).destructions.push(accountId.slice());
+  }
+
+  /**
+   * Commits the next slot, in one atomic write (SPEC B3): its reference mana cost from the slot's work, account
+   * creations, allotments, burns and destructions, the UTXO changes, and the commitment. @throws LedgerError
+   */
+  commitSlot(slot: number): CommittedSlot {
+    this.open();
+    checkSlot(slot);
+    if (slot !== this.meta.latestSlot + 1) throw new LedgerError('SLOT_NOT_NEXT', `the next slot to commit is ${this.meta.latestSlot + 1}, not ${slot}`);
+    const p = this.params;
+    const pend = this.pending.get(slot) ?? { blocks: [], creations: [], allotments: [], destructions: [] };
+    const batch: Write[] = [];
+
+    // 1. Reference mana cost from the slot's total work.
+    let work = 0n;
+    for (const b of pend.blocks) work += b.workScore;
+    const rmc = nextReferenceManaCost(this.latest.referenceManaCost, work, p);
+
+    // 2. Accounts: creations, allotments (to accounts that existed before this slot), burns, destructions.
+    const changed = new Map<string, AccountRecord>();
+    const current = (id: string) => changed.get(id) ?? this.accounts.get(id);
+    const liveBefore = (id: string) => this.accounts.get(id)?.destroyedSlot === LIVE;
+    const update = (id: string, f: (r: AccountRecord) => AccountRecord) => {
+      const r = current(id);
+      if (r !== undefined) changed.set(id, f(r));
+    };
+    for (const c of pend.creations) {
+      changed.set(key(c.accountId), { createdSlot: slot, destroyedSlot: LIVE, blockIssuanceCredits: c.blockIssuanceCredits, history: [] });
+    }
+    for (const a of pend.allotments) {
+      const id = key(a.accountId);
+      if (liveBefore(id)) update(id, (r) => ({ ...r, blockIssuanceCredits: r.blockIssuanceCredits + a.mana }));
+    }
+    const burnSlot = Math.max(slot - p.maxCommittableAge, p.genesisSlot);
+    const burnRmc = burnSlot === slot ? rmc : this.commitment(burnSlot)?.referenceManaCost ?? p.congestion.minReferenceManaCost;
+    for (const b of pend.blocks) {
+      if (b.issuerId === undefined) continue;
+      const id = key(b.issuerId);
+      if (current(id)?.destroyedSlot === LIVE) update(id, (r) => ({ ...r, blockIssuanceCredits: r.blockIssuanceCredits - b.workScore * burnRmc }));
+    }
+    for (const d of pend.destructions) update(key(d), (r) => ({ ...r, destroyedSlot: slot }));
+    const horizon = slot - p.maxCommittableAge;
+    for (const [id, r] of changed) {
+      const history = [...r.history.filter((e) => e.slot !== slot), { slot, blockIssuanceCredits: r.blockIssuanceCredits }];
+      // Keep what a query within the last maxCommittableAge slots can ask for: entries inside the window plus the
+      // newest one before it.
+      const firstInside = history.findIndex((e) => e.slot >= horizon);
+      const kept = firstInside <= 0 ? history : history.slice(firstInside - 1);
+      changed.set(id, { ...r, history: kept });
+    }
+
+    // 3. The UTXO changes.
+    const created: Uint8Array[] = [];
+    const consumed: Uint8Array[] = [];
+    const blockIds: Uint8Array[] = [];
+    const txIds: Uint8Array[] = [];
+    const written = new Map<string, OutputRecord>();
+    for (const b of pend.blocks) {
+      blockIds.push(b.blockId);
+      batch.push({ key: keys.block(b.blockId), value: b.bytes });
+      if (b.transactionId === undefined) continue;
+      txIds.push(b.transactionId);
+      batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, { blockId: b.blockId, slot }) });
+      for (const oid of b.consumed) {
+        consumed.push(oid);
+        const record = written.get(key(oid)) ?? this.readRecord(outputRecord, this.store.get(keys.output(oid))!, 'output');
+        written.set(key(oid), { ...record, spentSlot: slot });
+      }
+      for (const [oid, output] of b.created) {
+        created.push(oid);
+        written.set(key(oid), { createdSlot: slot, spentSlot: written.get(key(oid))?.spentSlot ?? UNSPENT, blockId: b.blockId, output });
+      }
+    }
+    for (const [oid, record] of written) batch.push({ key: keys.output(fromKey(oid)), value: encode(outputRecord, record) });
+    created.sort(compareBytes);
+    consumed.sort(compareBytes);
+    batch.push({ key: keys.diff(slot), value: encode(slotDiff, { blocks: [...blockIds].sort(compareBytes), transactions: [...txIds].sort(compareBytes), created, consumed }) });
+
+    // 4. The commitment.
+    const accountsAfter = new Map(this.accounts);
+    for (const [id, r] of changed) accountsAfter.set(id, r);
+    const accountLeaves: Uint8Array[] = [];
+    for (const [id, r] of accountsAfter) {
+      if (r.destroyedSlot !== LIVE) continue;
+      const leaf = new Uint8Array(40);
+      leaf.set(fromKey(id));
+      new DataView(leaf.buffer).setBigInt64(32, r.blockIssuanceCredits, true);
+      accountLeaves.push(leaf);
+    }
+    const commitment: SlotCommitment = {
+      protocolVersion: p.protocolVersion,
+      slot,
+      previousCommitmentId: this.meta.latestCommitmentId,
+      rootsId: rootsId(sortedRoot(blockIds), sortedRoot(txIds), sortedRoot(accountLeaves)),
+      cumulativeWeight: this.latest.cumulativeWeight + BigInt(pend.blocks.length),
+      referenceManaCost: rmc,
+    };
+    const id = commitmentId(commitment);
+    const nextMeta: Meta = { ...this.meta, latestSlot: slot, latestCommitmentId: id };
+    batch.push({ key: keys.commitment(slot), value: encode(slotCommitment, commitment) });
+    for (const [aid, r] of changed) batch.push({ key: keys.account(fromKey(aid)), value: encode(accountRecord, r) });
+    batch.push({ key: keys.meta, value: encode(metaCodec, nextMeta) });
+
+    this.store.write(batch); // all of the slot, or (on a throw) none of it: memory is updated only after this
+
+    this.meta = nextMeta;
+    this.latest = commitment;
+    this.commitmentCache.set(slot, commitment);
+    for (const [aid, r] of changed) this.accounts.set(aid, r);
+    this.pending.delete(slot);
+    for (const b of pend.blocks) {
+      this.pendingBlocks.delete(key(b.blockId));
+      if (b.transactionId !== undefined) this.pendingTransactions.delete(key(b.transactionId));
+      for (const oid of b.consumed) this.pendingSpent.delete(key(oid));
+      for (const [oid] of b.created) this.pendingCreated.delete(key(oid));
+    }
+    return { slot, commitmentId: id, commitment };
+  }
+
+  /**
+   * Drops the diffs, blocks, transaction index entries and spent outputs of committed slots below `untilSlot`
+   * (unspent outputs stay: they are the ledger). Their queries answer not found afterwards. One atomic write.
+   */
+  prune(untilSlot: number): void {
+    this.open();
+    checkSlot(untilSlot);
+    const until = Math.min(untilSlot, this.meta.latestSlot + 1);
+    if (until <= this.meta.prunedUntil) return;
+    const batch: Write[] = [];
+    for (let s = this.meta.prunedUntil; s < until; s++) {
+      const bytes = this.store.get(keys.diff(s));
+      if (bytes === undefined) continue;
+      const diff = this.readRecord(slotDiff, bytes, 'diff');
+      for (const b of diff.blocks) batch.push({ key: keys.block(b), value: undefined });
+      for (const t of diff.transactions) batch.push({ key: keys.transaction(t), value: undefined });
+      for (const o of diff.consumed) batch.push({ key: keys.output(o), value: undefined });
+      batch.push({ key: keys.diff(s), value: undefined });
+    }
+    const nextMeta = { ...this.meta, prunedUntil: until };
+    batch.push({ key: keys.meta, value: encode(metaCodec, nextMeta) });
+    this.store.write(batch);
+    this.meta = nextMeta;
+  }
+
+  /** Overrides the sync rule (an import of historic data, an embedding node that knows better); undefined clears it. */
+  setSynced(synced: boolean | undefined): void {
+    if (synced !== undefined && typeof synced !== 'boolean') throw new LedgerError('INVALID_ARGUMENT', 'setSynced takes a boolean or undefined');
+    this.syncOverride = synced;
+  }
+
+  /** SPEC B3: synced when the latest committed slot ≥ current slot − maxCommittableAge, unless overridden. */
+  isSynced(): boolean {
+    if (this.syncOverride !== undefined) return this.syncOverride;
+    return this.meta.latestSlot >= slotAt(this.clock(), this.params) - this.params.maxCommittableAge;
+  }
+
+  latestCommitment(): CommittedSlot {
+    this.open();
+    return { slot: this.meta.latestSlot, commitmentId: this.meta.latestCommitmentId, commitment: this.latest };
+  }
+
+  /** The commitment of a committed slot, if it is stored. */
+  commitmentOf(slot: number): CommittedSlot | undefined {
+    this.open();
+    checkSlot(slot);
+    if (slot > this.meta.latestSlot) return undefined;
+    const c = this.commitment(slot);
+    return c === undefined ? undefined : { slot, commitmentId: commitmentId(c), commitment: c };
+  }
+
+  /** An output by ID, with the slots that created and spent it (committed state only). */
+  output(outputId: Uint8Array): OutputRecord | undefined {
+    this.open();
+    checkId(outputId, 34, 'output ID');
+    const bytes = this.store.get(keys.output(outputId));
+    return bytes === undefined ? undefined : this.readRecord(outputRecord, bytes, 'output');
+  }
+
+  /** Every unspent output of the committed state, in output-ID order. */
+  *unspentOutputs(): Iterable<[Uint8Array, OutputRecord]> {
+    this.open();
+    for (const [k, v] of this.store.entries(Uint8Array.of(keys.tables.output))) {
+      const record = this.readRecord(outputRecord, v, 'output');
+      if (record.spentSlot === UNSPENT) yield [k.subarray(1), record];
+    }
+  }
+
+  /** 4.1: the block that applied a transaction (accepted or committed). @throws LedgerError NOT_FOUND */
+  includedBlock(txId: Uint8Array): IncludedBlock {
+    this.open();
+    checkId(txId, 32, 'transaction ID');
+    const pendingBlock = this.pendingTransactions.get(key(txId));
+    let found: { blockId: Uint8Array; slot: number; bytes: Uint8Array | undefined };
+    if (pendingBlock !== undefined) {
+      found = { blockId: pendingBlock.blockId, slot: pendingBlock.slot, bytes: pendingBlock.bytes };
+    } else {
+      const stored = this.store.get(keys.transaction(txId));
+      if (stored === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+      const record = this.readRecord(transactionRecord, stored, 'transaction');
+      found = { ...record, bytes: this.store.get(keys.block(record.blockId)) };
+    }
+    if (found.bytes === undefined) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(found.blockId)}`);
+    const block: Block = decodeBlock(found.bytes);
+    return { blockId: found.blockId, slot: found.slot, bytes: found.bytes, json: blockToJson(block) };
+  }
+
+  /** 4.2: the UTXO changes of a committed slot. @throws LedgerError BEFORE_GENESIS, NOT_FOUND */
+  utxoChanges(slot: number): UtxoChanges {
+    this.open();
+    checkSlot(slot);
+    if (slot < this.params.genesisSlot) throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${this.params.genesisSlot}`);
+    if (slot > this.meta.latestSlot) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${this.meta.latestSlot})`);
+    const c = this.commitment(slot);
+    if (c === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
+    const bytes = this.store.get(keys.diff(slot));
+    if (bytes === undefined) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
+    const diff = this.readRecord(slotDiff, bytes, 'diff');
+    return { commitmentId: commitmentId(c), createdOutputs: diff.created, consumedOutputs: diff.consumed };
+  }
+
+  /**
+   * 4.3: an account's congestion as of a commitment (default the latest). `ready`: the account can pay, at the latest
+   * RMC, for a block of `workScore` (default a minimal signed transaction block) on top of its blocks in uncommitted
+   * slots, without going negative. @throws LedgerError NOT_SYNCED, NOT_FOUND, BEFORE_GENESIS, COMMITMENT_MISMATCH, OUTSIDE_HISTORY
+   */
+  congestion(accountId: Uint8Array, options: { workScore?: number; commitmentId?: Uint8Array } = {}): Congestion {
+    this.open();
+    if (!this.isSynced()) throw new LedgerError('NOT_SYNCED', 'node is not synced');
+    checkId(accountId, 32, 'account ID');
+    const latestSlot = this.meta.latestSlot;
+    let slot = latestSlot;
+    let c = this.latest;
+    const wanted = options.commitmentId;
+    if (wanted !== undefined && !equalBytes(wanted, ZERO_36)) {
+      checkId(wanted, COMMITMENT_ID_LENGTH, 'commitment ID');
+      slot = slotOfCommitmentId(wanted);
+      if (slot > latestSlot) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${latestSlot})`);
+      if (slot < this.params.genesisSlot) throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${this.params.genesisSlot}`);
+      const stored = this.commitment(slot);
+      if (stored === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
+      if (!equalBytes(commitmentId(stored), wanted)) {
+        throw new LedgerError('COMMITMENT_MISMATCH', `commitment in the store for slot ${slot} does not match the given commitmentID (${toHex(commitmentId(stored))} != ${toHex(wanted)})`);
+      }
+      c = stored;
+    }
+    if (slot + this.params.maxCommittableAge < latestSlot) {
+      throw new LedgerError('OUTSIDE_HISTORY', `can't calculate account, target slot index older than allowed (${slot}<${latestSlot}-${this.params.maxCommittableAge})`);
+    }
+    const record = this.accounts.get(key(accountId));
+    const entry = record?.history.filter((e) => e.slot <= slot).at(-1);
+    if (record === undefined || record.createdSlot > slot || record.destroyedSlot <= slot || entry === undefined) {
+      throw new LedgerError('NOT_FOUND', `account ${toHex(accountId)} not found`);
+    }
+    const work = options.workScore ?? this.minimalTransactionWorkScore();
+    if (!Number.isInteger(work) || work < 0 || work > 0xffffffff) throw new LedgerError('INVALID_ARGUMENT', 'workScore must be a uint32');
+    const rmcNow = this.latest.referenceManaCost;
+    let pendingCost = 0n;
+    for (const p of this.pending.values()) for (const b of p.blocks) if (b.issuerId !== undefined && equalBytes(b.issuerId, accountId)) pendingCost += b.workScore * rmcNow;
+    const ready = record.destroyedSlot === LIVE && record.blockIssuanceCredits - pendingCost >= BigInt(work) * rmcNow;
+    return { slot, ready, referenceManaCost: c.referenceManaCost, blockIssuanceCredits: entry.blockIssuanceCredits };
+  }
+
+  private minimalWork: number | undefined;
+  /** Work score of a block with one parent and a transaction of one input, one output and one signature. */
+  minimalTransactionWorkScore(): number {
+    if (this.minimalWork === undefined) {
+      const address = { type: 0 as const, pubKeyHash: ZERO_32 };
+      const block: Block = {
+        protocolVersion: this.params.protocolVersion,
+        parents: [ZERO_32],
+        payload: {
+          type: 6,
+          essence: {
+            type: 1,
+            networkId: this.params.networkId,
+            inputs: [{ type: 0, transactionId: ZERO_32, transactionOutputIndex: 0 }],
+            inputsCommitment: ZERO_32,
+            outputs: [{ type: 3, amount: 1n, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] }],
+          },
+          unlocks: [{ type: 0, signature: { type: 0, publicKey: ZERO_32, signature: new Uint8Array(64) } }],
+        },
+        nonce: 0n,
+      };
+      this.minimalWork = Number(workScore(block, this.params));
+    }
+    return this.minimalWork;
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.store.close();
+  }
+}
+
+function isEmpty(store: KeyValueStore): boolean {
+  for (const _ of store.entries(new Uint8Array(0))) return false;
+  return true;
+}
+
+/** Output ID without the public function's argument checks (the index came from a decoded input, any u16). */
+function makeOutputIdUnchecked(txId: Uint8Array, index: number): Uint8Array {
+  const id = new Uint8Array(34);
+  id.set(txId);
+  id[32] = index & 0xff;
+  id[33] = index >> 8;
+  return id;
+}
+
+/**
+ * Opens a ledger: an LMDB environment at `path` (created if new), or an in-memory store with the same behaviour.
+ * @throws LedgerError STORE_CORRUPT, PARAMETERS_MISMATCH
+ */
+export function openLedger(options: OpenLedgerOptions): Ledger {
+  if (typeof options !== 'object' || options === null || typeof options.params?.networkId !== 'bigint') {
+    throw new LedgerError('INVALID_ARGUMENT', 'openLedger needs { params } (e.g. PROTOCOL_PARAMETERS.testnet)');
+  }
+  const store = options.path === undefined ? new MemoryStore() : new LmdbStore(options.path);
+  try {
+    return new Ledger(store, options.params, options.genesis ?? {}, options.clock ?? (() => Math.floor(Date.now() / 1000)));
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+}
+

@@ -1,0 +1,106 @@
+import { arrayOf, fixedBytes, i64, struct, u32, u64 } from '../codec/index.js';
+import { output, type Output } from '../model/output.js';
+
+// What the ledger keeps in its store, each record declared once like the wire types (encode, decode, size).
+// Keys are a one-byte table prefix and the record's id; slots are big-endian in keys so that they sort.
+
+const BIG = 0x7fffffff; // list lengths in records are bounded by the store, not by the protocol
+const id32 = fixedBytes(32);
+const id34 = fixedBytes(34);
+
+/** Spent slot of an output that is still unspent. */
+export const UNSPENT = 0xffffffff;
+/** Destroyed slot of an account that still exists. */
+export const LIVE = 0xffffffff;
+
+export interface OutputRecord {
+  createdSlot: number;
+  spentSlot: number;
+  /** The block whose transaction created it (zeros for genesis outputs). */
+  blockId: Uint8Array;
+  output: Output;
+}
+export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: u32, spentSlot: u32, blockId: id32, output });
+
+export interface TransactionRecord {
+  blockId: Uint8Array;
+  slot: number;
+}
+export const transactionRecord = struct<TransactionRecord>('TransactionRecord', { blockId: id32, slot: u32 });
+
+/** Everything one committed slot changed, in byte order (intermediate outputs are in both output lists). */
+export interface SlotDiff {
+  blocks: Uint8Array[];
+  transactions: Uint8Array[];
+  created: Uint8Array[];
+  consumed: Uint8Array[];
+}
+export const slotDiff = struct<SlotDiff>('SlotDiff', {
+  blocks: arrayOf(id32, { prefix: u32, min: 0, max: BIG }),
+  transactions: arrayOf(id32, { prefix: u32, min: 0, max: BIG }),
+  created: arrayOf(id34, { prefix: u32, min: 0, max: BIG }),
+  consumed: arrayOf(id34, { prefix: u32, min: 0, max: BIG }),
+});
+
+export interface CreditEntry {
+  slot: number;
+  blockIssuanceCredits: bigint;
+}
+/** A block-issuing account: its credits now, and their recent history (for queries at older commitments). */
+export interface AccountRecord {
+  createdSlot: number;
+  destroyedSlot: number;
+  blockIssuanceCredits: bigint;
+  history: CreditEntry[];
+}
+export const accountRecord = struct<AccountRecord>('AccountRecord', {
+  createdSlot: u32,
+  destroyedSlot: u32,
+  blockIssuanceCredits: i64,
+  history: arrayOf(struct<CreditEntry>('CreditEntry', { slot: u32, blockIssuanceCredits: i64 }), { prefix: u32, min: 0, max: BIG }),
+});
+
+/** The store's identity and progress. */
+export interface Meta {
+  networkId: bigint;
+  genesisSlot: number;
+  genesisUnixTime: number;
+  latestSlot: number;
+  latestCommitmentId: Uint8Array;
+  /** Slots below this have been pruned. */
+  prunedUntil: number;
+}
+export const meta = struct<Meta>('Meta', {
+  networkId: u64,
+  genesisSlot: u32,
+  genesisUnixTime: u32,
+  latestSlot: u32,
+  latestCommitmentId: fixedBytes(36),
+  prunedUntil: u32,
+});
+
+const TABLE = { block: 0x42, transaction: 0x54, output: 0x4f, diff: 0x44, commitment: 0x43, account: 0x41, meta: 0x4d } as const;
+
+const prefixed = (table: number, body: Uint8Array) => {
+  const k = new Uint8Array(1 + body.length);
+  k[0] = table;
+  k.set(body, 1);
+  return k;
+};
+const slotKey = (table: number, slot: number) => {
+  const k = new Uint8Array(5);
+  k[0] = table;
+  new DataView(k.buffer).setUint32(1, slot, false);
+  return k;
+};
+
+export const keys = {
+  block: (blockId: Uint8Array) => prefixed(TABLE.block, blockId),
+  transaction: (txId: Uint8Array) => prefixed(TABLE.transaction, txId),
+  output: (outputId: Uint8Array) => prefixed(TABLE.output, outputId),
+  diff: (slot: number) => slotKey(TABLE.diff, slot),
+  commitment: (slot: number) => slotKey(TABLE.commitment, slot),
+  account: (accountId: Uint8Array) => prefixed(TABLE.account, accountId),
+  meta: Uint8Array.of(TABLE.meta),
+  tables: TABLE,
+};

@@ -1,0 +1,14 @@
+/**
+ * The ordered key-value store under the ledger. Both implementations (LMDB on disk, a Map in memory) behave the
+ * same: the ledger never knows which one it has, which is what the determinism test relies on.
+ */
+export type Write = { key: Uint8Array; value: Uint8Array } | { key: Uint8Array; value: undefined };
+
+export interface KeyValueStore {
+  get(key: Uint8Array): Uint8Array | undefined;
+  /** All entries whose key starts with `prefix`, in key order. */
+  entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  /** Applies every write, or none of them: one atomic, durable transaction. `value: undefined` deletes. */
+  write(batch: readonly Write[]): void;
+  close(): void;
+}

@@ -1,0 +1,248 @@
+import { describe, expect, it } from 'vitest';
+import {
+  blake2b256,
+  commitmentId,
+  decodeBlock,
+  encodeBlock,
+  LedgerError,
+  merkleRoot,
+  openLedger,
+  outputId,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  slotCommitment,
+  transactionId,
+  ValidationError,
+  workScore,
+  type Ledger,
+  type TransactionPayload,
+} from '../../src/index.js';
+import { encode } from '../../src/codec/index.js';
+import { concatBytes } from '../../src/util/bytes.js';
+import { hex, loadVectors, toHexString as h } from '../helpers/vectors.js';
+import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
+
+const GENESIS_TIME = 1_700_000_000;
+const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });
+const genesis = genesisOutputs([1, 2, 3]);
+const accountA = new Uint8Array(32).fill(0xaa);
+
+function fresh(overrides: Partial<typeof params> = {}, clock = () => GENESIS_TIME): Ledger {
+  return openLedger({ params: { ...params, ...overrides }, genesis: { outputs: genesis, accounts: [{ accountId: accountA, blockIssuanceCredits: 10_000_000_000n }] }, clock });
+}
+
+function refusal(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof LedgerError || e instanceof ValidationError) return e.code;
+    throw e;
+  }
+  return 'accepted';
+}
+
+describe('slot commitment', () => {
+  it('reproduces the TIP-46 vector: 89 bytes and commitment ID', () => {
+    const v = loadVectors('api/nova-slot-commitment-id.json');
+    const c = {
+      protocolVersion: v.commitment.protocolVersion,
+      slot: v.commitment.slot,
+      previousCommitmentId: hex(v.commitment.previousCommitmentId),
+      rootsId: hex(v.commitment.rootsId),
+      cumulativeWeight: BigInt(v.commitment.cumulativeWeight),
+      referenceManaCost: BigInt(v.commitment.referenceManaCost),
+    };
+    expect(h(encode(slotCommitment, c))).toBe(v.bytes);
+    expect(h(commitmentId(c))).toBe(v.commitmentId);
+  });
+  it('TIP-4 Merkle roots: empty, one leaf, and the split at the largest power of two', () => {
+    const H = blake2b256;
+    const leaf = (x: Uint8Array) => H(concatBytes([Uint8Array.of(0), x]));
+    const node = (a: Uint8Array, b: Uint8Array) => H(concatBytes([Uint8Array.of(1), a, b]));
+    const [a, b, c] = [Uint8Array.of(1), Uint8Array.of(2), Uint8Array.of(3)];
+    expect(merkleRoot([])).toEqual(H(new Uint8Array(0)));
+    expect(merkleRoot([a])).toEqual(leaf(a));
+    expect(merkleRoot([a, b, c])).toEqual(node(node(leaf(a), leaf(b)), leaf(c)));
+  });
+});
+
+describe('accept and commit', () => {
+  it('genesis: commitment of the genesis slot, min RMC, and the genesis outputs unspent', () => {
+    const l = fresh();
+    const g = l.latestCommitment();
+    expect(g.slot).toBe(0);
+    expect(g.commitment.referenceManaCost).toBe(1n);
+    expect(g.commitment.previousCommitmentId).toEqual(new Uint8Array(36));
+    expect([...l.unspentOutputs()]).toHaveLength(3);
+    expect(refusal(() => l.utxoChanges(0))).toBe('NOT_FOUND'); // the genesis slot has no diff
+  });
+
+  it('a transaction is applied once; its block answers includedBlock before and after the commit', () => {
+    const l = fresh();
+    const bytes = transferBlock(params, [genesis[0]!], [basic(owner(2), 600_000_000n), basic(owner(1), 400_000_000n)]);
+    const r = l.acceptBlock(bytes, { slot: 1 });
+    const tx = decodeBlock(bytes).payload as TransactionPayload;
+    expect(r.transactionId).toEqual(transactionId(tx));
+    expect(l.includedBlock(r.transactionId!).bytes).toEqual(bytes);
+    // the same transaction in another block (a reattachment) is refused; the first block stays the answer
+    const again = encodeBlock({ ...decodeBlock(bytes), parents: [new Uint8Array(32).fill(9)] });
+    expect(refusal(() => l.acceptBlock(again, { slot: 1 }))).toBe('TRANSACTION_ALREADY_APPLIED');
+    expect(refusal(() => l.acceptBlock(bytes, { slot: 2 }))).toBe('BLOCK_ALREADY_ACCEPTED');
+    const c1 = l.commitSlot(1);
+    const changes = l.utxoChanges(1);
+    expect(changes.commitmentId).toEqual(c1.commitmentId);
+    expect(changes.consumedOutputs).toEqual([genesis[0]!.outputId]);
+    expect(changes.createdOutputs).toEqual([outputId(r.transactionId!, 0), outputId(r.transactionId!, 1)].sort((a, b) => Buffer.compare(a, b)));
+    const included = l.includedBlock(r.transactionId!);
+    expect(included.blockId).toEqual(r.blockId);
+    expect(included.slot).toBe(1);
+    expect(included.json).toEqual(JSON.parse(JSON.stringify(included.json)));
+    expect(refusal(() => l.acceptBlock(again, { slot: 2 }))).toBe('TRANSACTION_ALREADY_APPLIED');
+    expect(l.output(genesis[0]!.outputId)!.spentSlot).toBe(1);
+  });
+
+  it('a refused block changes nothing: double spends, unknown inputs, committed slots, bad signatures', () => {
+    const l = fresh();
+    l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]), { slot: 1 });
+    const before = JSON.stringify({ latest: h(l.latestCommitment().commitmentId) });
+    expect(refusal(() => l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(3), 1_000_000_000n)], 1n), { slot: 1 }))).toBe('INPUT_ALREADY_SPENT');
+    const ghost = { ...genesis[1]!, outputId: outputId(new Uint8Array(32).fill(0x77), 0) };
+    expect(refusal(() => l.acceptBlock(transferBlock(params, [ghost], [basic(owner(3), 1_000_000_000n)]), { slot: 1 }))).toBe('INPUT_NOT_FOUND');
+    const wrongKey = { ...genesis[1]!, key: 3 };
+    expect(refusal(() => l.acceptBlock(transferBlock(params, [wrongKey], [basic(owner(3), 1_000_000_000n)]), { slot: 1 }))).toBe('SIGNATURE_ADDRESS_MISMATCH');
+    l.commitSlot(1);
+    expect(refusal(() => l.acceptBlock(taggedBlock('late'), { slot: 1 }))).toBe('SLOT_ALREADY_COMMITTED');
+    expect(l.utxoChanges(1).consumedOutputs).toEqual([genesis[0]!.outputId]);
+    expect(before).toBeTruthy();
+    // the outputs the refused blocks named are untouched
+    expect(l.output(genesis[1]!.outputId)!.spentSlot).toBe(0xffffffff);
+  });
+
+  it('an output created and spent in the same slot is in both lists; it cannot be spent from an earlier slot', () => {
+    const l = fresh();
+    const first = l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]), { slot: 2 });
+    const middle = { outputId: outputId(first.transactionId!, 0), output: basic(owner(2), 1_000_000_000n), key: 2 };
+    expect(refusal(() => l.acceptBlock(transferBlock(params, [middle], [basic(owner(3), 1_000_000_000n)]), { slot: 1 }))).toBe('INPUT_NOT_FOUND');
+    const second = l.acceptBlock(transferBlock(params, [middle], [basic(owner(3), 1_000_000_000n)]), { slot: 2 });
+    l.commitSlot(1);
+    l.commitSlot(2);
+    const changes = l.utxoChanges(2);
+    expect(changes.createdOutputs.map(h)).toContain(h(middle.outputId));
+    expect(changes.consumedOutputs.map(h)).toContain(h(middle.outputId));
+    expect(changes.createdOutputs.map(h)).toContain(h(outputId(second.transactionId!, 0)));
+    expect(l.output(middle.outputId)).toMatchObject({ createdSlot: 2, spentSlot: 2 });
+  });
+
+  it('commits only the next slot; each commitment chains to the previous one; weight counts blocks', () => {
+    const l = fresh();
+    expect(refusal(() => l.commitSlot(2))).toBe('SLOT_NOT_NEXT');
+    l.acceptBlock(taggedBlock('a'), { slot: 1 });
+    l.acceptBlock(taggedBlock('b'), { slot: 1 });
+    const c1 = l.commitSlot(1);
+    const c2 = l.commitSlot(2);
+    expect(c2.commitment.previousCommitmentId).toEqual(c1.commitmentId);
+    expect(c1.commitment.previousCommitmentId).toEqual(commitmentId(l.commitmentOf(0)!.commitment));
+    expect(c1.commitment.cumulativeWeight).toBe(2n);
+    expect(c2.commitment.cumulativeWeight).toBe(2n);
+    expect(l.utxoChanges(2)).toEqual({ commitmentId: c2.commitmentId, createdOutputs: [], consumedOutputs: [] });
+    expect(refusal(() => l.utxoChanges(3))).toBe('NOT_FOUND');
+  });
+});
+
+describe('congestion: RMC, burns, allotments, history', () => {
+  it('RMC rises above the increase threshold, falls below the decrease threshold, never under the minimum', () => {
+    const block = taggedBlock('work');
+    const w = workScore(decodeBlock(block), params);
+    // thresholds in units of this block's work: more than 2 blocks raise, fewer than 1 lowers
+    const l = fresh({ congestion: { ...params.congestion, increaseThreshold: 2n * w, decreaseThreshold: w } });
+    const fill = (slot: number, n: number) => {
+      for (let i = 0; i < n; i++) l.acceptBlock(taggedBlock(`s${slot}-${i}`), { slot });
+      return l.commitSlot(slot).commitment.referenceManaCost;
+    };
+    expect([fill(1, 3), fill(2, 3), fill(3, 2), fill(4, 1), fill(5, 0), fill(6, 0), fill(7, 0)]).toEqual([2n, 3n, 3n, 3n, 2n, 1n, 1n]);
+  });
+
+  it('burns work × RMC(slot − MCA), allotments credit existing accounts, and the history answers older commitments', () => {
+    const l = fresh({ maxCommittableAge: 3 });
+    const block = taggedBlock('paid');
+    const w = workScore(decodeBlock(block), params);
+    l.acceptBlock(block, { slot: 1, issuerId: accountA });
+    l.allot(accountA, 5n, 1);
+    const c1 = l.commitSlot(1);
+    expect(l.congestion(accountA).blockIssuanceCredits).toBe(10_000_000_000n - w * 1n + 5n);
+    expect(l.congestion(accountA, { commitmentId: l.commitmentOf(0)!.commitmentId }).blockIssuanceCredits).toBe(10_000_000_000n);
+    for (let s = 2; s <= 4; s++) l.commitSlot(s);
+    // 1 + MCA = 4: the slot-1 commitment is still in the window; one more and it is not
+    expect(l.congestion(accountA, { commitmentId: c1.commitmentId })).toMatchObject({ slot: 1, referenceManaCost: 1n, blockIssuanceCredits: 10_000_000_000n - w + 5n });
+    l.commitSlot(5);
+    expect(refusal(() => l.congestion(accountA, { commitmentId: c1.commitmentId }))).toBe('OUTSIDE_HISTORY');
+  });
+
+  it('a new account: allotment in its creation slot is burned (iota-core); credits can go negative; locked issuers are refused', () => {
+    const l = fresh();
+    const b = new Uint8Array(32).fill(0xbb);
+    l.createAccount(b, { blockIssuanceCredits: 100n, slot: 1 });
+    l.allot(b, 1000n, 1);
+    l.acceptBlock(taggedBlock('by b'), { slot: 1, issuerId: b });
+    l.commitSlot(1);
+    const credits = l.congestion(b).blockIssuanceCredits;
+    expect(credits).toBeLessThan(0n);
+    expect(credits).toBe(100n - workScore(decodeBlock(taggedBlock('by b')), params));
+    expect(l.congestion(b).ready).toBe(false);
+    expect(refusal(() => l.acceptBlock(taggedBlock('again'), { slot: 2, issuerId: b }))).toBe('ISSUER_LOCKED');
+    expect(refusal(() => l.acceptBlock(taggedBlock('nobody'), { slot: 2, issuerId: new Uint8Array(32) }))).toBe('ISSUER_NOT_FOUND');
+    expect(refusal(() => l.createAccount(b, { blockIssuanceCredits: 0n, slot: 2 }))).toBe('ACCOUNT_EXISTS');
+    l.destroyAccount(b, 2);
+    l.commitSlot(2);
+    expect(refusal(() => l.congestion(b))).toBe('NOT_FOUND');
+    expect(l.congestion(b, { commitmentId: l.commitmentOf(1)!.commitmentId }).slot).toBe(1);
+  });
+
+  it('ready: credits minus pending blocks cover the asked work at the latest RMC', () => {
+    const l = fresh();
+    const minimal = l.minimalTransactionWorkScore();
+    expect(minimal).toBeGreaterThan(300_000);
+    expect(l.congestion(accountA)).toMatchObject({ slot: 0, ready: true, referenceManaCost: 1n, blockIssuanceCredits: 10_000_000_000n });
+    expect(l.congestion(accountA, { workScore: 2 ** 32 - 1 }).ready).toBe(true);
+    const poor = new Uint8Array(32).fill(0xcc);
+    l.createAccount(poor, { blockIssuanceCredits: BigInt(minimal), slot: 1 });
+    l.commitSlot(1);
+    expect(l.congestion(poor).ready).toBe(true);
+    l.acceptBlock(taggedBlock('pending'), { slot: 2, issuerId: poor });
+    expect(l.congestion(poor).ready).toBe(false);
+    expect(l.congestion(poor, { workScore: 0 }).ready).toBe(true);
+  });
+
+  it('errors: not synced first; future, before-genesis and mismatching commitment IDs', () => {
+    let now = GENESIS_TIME + 10_000;
+    const l = fresh({}, () => now);
+    expect(l.isSynced()).toBe(false); // slot ~1001 now, nothing committed
+    expect(refusal(() => l.congestion(accountA))).toBe('NOT_SYNCED');
+    l.setSynced(true);
+    const future = new Uint8Array(36);
+    new DataView(future.buffer).setUint32(32, 9, true);
+    expect(refusal(() => l.congestion(accountA, { commitmentId: future }))).toBe('NOT_FOUND');
+    const bad = l.latestCommitment().commitmentId.slice();
+    bad[0]! ^= 1;
+    expect(refusal(() => l.congestion(accountA, { commitmentId: bad }))).toBe('COMMITMENT_MISMATCH');
+    expect(refusal(() => l.congestion(new Uint8Array(32).fill(1)))).toBe('NOT_FOUND');
+    l.setSynced(undefined);
+    now = GENESIS_TIME; // at genesis: synced by the rule
+    expect(l.isSynced()).toBe(true);
+  });
+});
+
+describe('prune', () => {
+  it('drops diffs, blocks and spent outputs of older slots; their queries answer not found; unspent outputs stay', () => {
+    const l = fresh();
+    const r = l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]), { slot: 1 });
+    l.commitSlot(1);
+    l.commitSlot(2);
+    l.prune(2);
+    expect(refusal(() => l.utxoChanges(1))).toBe('NOT_FOUND');
+    expect(refusal(() => l.includedBlock(r.transactionId!))).toBe('NOT_FOUND');
+    expect(l.output(genesis[0]!.outputId)).toBeUndefined();
+    expect(l.output(outputId(r.transactionId!, 0))!.spentSlot).toBe(0xffffffff);
+    expect(l.utxoChanges(2).createdOutputs).toEqual([]);
+  });
+});
