@@ -1,0 +1,60 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { LmdbStore } from '../../src/ledger/store/lmdb.js';
+import { keys } from '../../src/ledger/records.js';
+import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
+
+const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
+const genesis = genesisOutputs([1, 2]);
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'tangle-persist-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as LedgerError).code;
+  }
+  return 'opened';
+};
+
+it('a reopened LMDB ledger answers as before; genesis is applied only once', () => {
+  const dir = tempDir();
+  const l = openLedger({ path: dir, params, genesis: { outputs: genesis } });
+  const r = l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]), { slot: 1 });
+  const c1 = l.commitSlot(1);
+  l.close();
+  const again = openLedger({ path: dir, params, genesis: { outputs: genesisOutputs([3]) } });
+  expect(again.latestCommitment().commitmentId).toEqual(c1.commitmentId);
+  expect(again.includedBlock(r.transactionId!).slot).toBe(1);
+  expect([...again.unspentOutputs()]).toHaveLength(2); // output of key 2 from genesis + the new one; no key-3 output
+  again.close();
+});
+
+it('another network or genesis is refused at open; damaged metadata is detected at open', () => {
+  const dir = tempDir();
+  openLedger({ path: dir, params }).close();
+  expect(code(() => openLedger({ path: dir, params: PROTOCOL_PARAMETERS.shimmer }))).toBe('PARAMETERS_MISMATCH');
+  expect(code(() => openLedger({ path: dir, params: { ...params, genesisUnixTime: 1 } }))).toBe('PARAMETERS_MISMATCH');
+  const store = new LmdbStore(dir);
+  store.write([{ key: keys.meta, value: Uint8Array.of(1, 2, 3) }]);
+  store.close();
+  const e = (() => {
+    try {
+      openLedger({ path: dir, params });
+    } catch (err) {
+      return err as LedgerError;
+    }
+  })();
+  expect(e).toBeInstanceOf(LedgerError);
+  expect(e!.code).toBe('STORE_CORRUPT');
+  expect(e!.message).toMatch(/metadata/);
+});
