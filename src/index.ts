@@ -66,6 +66,7 @@ export {
   Ledger,
   openLedger,
   type AcceptOptions,
+  type AcceptOutcome,
   type AcceptResult,
   type CommittedSlot,
   type Congestion,

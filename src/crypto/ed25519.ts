@@ -53,6 +53,20 @@ export function verifyEd25519Zip215(publicKey: Uint8Array, message: Uint8Array, 
   }
 }
 
+// Signatures that OpenSSL has already accepted on another thread (VerifyPool), each usable once. An entry is the
+// exact (public key, message, signature) bytes, so a hit is the same verdict OpenSSL would give here; and since an
+// OpenSSL "yes" is a ZIP-215 "yes", answering true for it changes nothing.
+const PRE_VERIFIED_LIMIT = 1 << 17;
+const preVerified = new Set<string>();
+const tripleKey = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) =>
+  Buffer.concat([publicKey, signature, message]).toString('latin1');
+
+/** @internal Records a triple that OpenSSL accepted (VerifyPool only). */
+export function rememberVerified(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
+  if (preVerified.size >= PRE_VERIFIED_LIMIT) preVerified.delete(preVerified.values().next().value!);
+  preVerified.add(tripleKey(publicKey, message, signature));
+}
+
 /**
  * Verifies an Ed25519 signature with the network's ZIP-215 rules. Returns false for an invalid signature; throws
  * only for arguments of the wrong type or length.
@@ -62,28 +76,41 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
   check(publicKey, 32, 'verifyEd25519 publicKey');
   check(message, -1, 'verifyEd25519 message');
   check(signature, 64, 'verifyEd25519 signature');
+  if (preVerified.size > 0 && preVerified.delete(tripleKey(publicKey, message, signature))) return true;
   return verifyEd25519Strict(publicKey, message, signature) || verifyEd25519Zip215(publicKey, message, signature);
 }
 
-function privateKey(secretKey: Uint8Array): KeyObject {
-  const der = new Uint8Array(48);
-  der.set(PKCS8_PREFIX);
-  der.set(secretKey, 16);
-  return createPrivateKey({ key: Buffer.from(der.buffer), format: 'der', type: 'pkcs8' });
+/** Signing keys repeat (a wallet signs many inputs with few keys): keep their imported form, bounded. */
+const SIGNING_CACHE_SIZE = 256;
+const signingKeys = new Map<string, { key: KeyObject; publicKey: Uint8Array }>();
+
+function signingKey(secretKey: Uint8Array): { key: KeyObject; publicKey: Uint8Array } {
+  const id = Buffer.from(secretKey.buffer, secretKey.byteOffset, 32).toString('latin1');
+  let entry = signingKeys.get(id);
+  if (entry === undefined) {
+    const der = new Uint8Array(48);
+    der.set(PKCS8_PREFIX);
+    der.set(secretKey, 16);
+    const key = createPrivateKey({ key: Buffer.from(der.buffer), format: 'der', type: 'pkcs8' });
+    const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
+    entry = { key, publicKey: new Uint8Array(spki.subarray(12)) };
+    if (signingKeys.size >= SIGNING_CACHE_SIZE) signingKeys.delete(signingKeys.keys().next().value!);
+    signingKeys.set(id, entry);
+  }
+  return entry;
 }
 
 /** Signs `message` with a 32-byte Ed25519 secret key (RFC 8032 seed). @throws TypeError, RangeError */
 export function signEd25519(secretKey: Uint8Array, message: Uint8Array): Uint8Array {
   check(secretKey, 32, 'signEd25519 secretKey');
   check(message, -1, 'signEd25519 message');
-  return new Uint8Array(osslSign(null, message, privateKey(secretKey)));
+  return new Uint8Array(osslSign(null, message, signingKey(secretKey).key));
 }
 
 /** The 32-byte public key of a secret key. @throws TypeError, RangeError */
 export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
   check(secretKey, 32, 'ed25519PublicKey secretKey');
-  const spki = createPublicKey(privateKey(secretKey)).export({ format: 'der', type: 'spki' });
-  return new Uint8Array(spki.subarray(12));
+  return signingKey(secretKey).publicKey.slice();
 }
 
 /** The Ed25519 address of a public key: BLAKE2b-256 of the key (TIP-18). @throws TypeError, RangeError */

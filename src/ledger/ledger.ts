@@ -1,14 +1,17 @@
-import { decode, encode, type Json } from '../codec/index.js';
+import { decode, encode, u32, type Json } from '../codec/index.js';
 import { toHex } from '../json/hex.js';
 import type { Block } from '../model/block.js';
-import { blockId as computeBlockId, outputId as makeOutputId, transactionId as computeTransactionId } from '../model/ids.js';
+import { VerifyPool, type SignatureToCheck } from '../crypto/verify-pool.js';
+import { blockId as computeBlockId, outputId as makeOutputId, transactionSigningHash } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { blockToJson, decodeBlock } from '../serialize.js';
 import { compareBytes, equalBytes } from '../util/bytes.js';
-import { validateTransaction } from '../validate/semantic.js';
-import { validateBlock } from '../validate/syntactic.js';
+import { checkSemantics } from '../validate/semantic.js';
+import { validateDecodedBlock } from '../validate/syntactic.js';
+import { blake2b256 } from '../crypto/hash.js';
+import { transactionEssence } from '../model/essence.js';
 import { commitmentId, COMMITMENT_ID_LENGTH, rootsId, slotCommitment, slotOfCommitmentId, sortedRoot, type SlotCommitment } from './commitment.js';
 import { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
@@ -24,6 +27,8 @@ import {
   type AccountRecord,
   type Meta,
   type OutputRecord,
+  type TransactionRecord,
+  OUTPUT_RECORD_HEADER,
 } from './records.js';
 import type { KeyValueStore, Write } from './store/kv.js';
 import { LmdbStore } from './store/lmdb.js';
@@ -59,6 +64,9 @@ export interface AcceptResult {
   transactionId: Uint8Array | undefined;
   workScore: bigint;
 }
+
+/** One block's outcome in `acceptBlocks`: accepted, or refused with the error `acceptBlock` would have thrown. */
+export type AcceptOutcome = { ok: true; result: AcceptResult } | { ok: false; error: Error };
 
 export interface CommittedSlot {
   slot: number;
@@ -199,7 +207,7 @@ export class Ledger {
     ];
     for (const { outputId, output } of genesis.outputs ?? []) {
       checkId(outputId, 34, 'genesis output ID');
-      const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, blockId: ZERO_32, output };
+      const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, output };
       batch.push({ key: keys.output(outputId), value: encode(outputRecord, record) });
     }
     for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
@@ -275,10 +283,10 @@ export class Ledger {
     // Own copy: the models decoded from it stay valid whatever the caller does with its buffer.
     const own = bytes.slice();
     const block = decodeBlock(own);
-    validateBlock(block, this.params);
+    validateDecodedBlock(block, own, this.params); // syntactic rules (the transaction's too) and proof of work
     const id = computeBlockId(own);
     const idKey = key(id);
-    if (this.pendingBlocks.has(idKey) || this.store.get(keys.block(id)) !== undefined) {
+    if (this.pendingBlocks.has(idKey) || this.store.get(keys.blockIndex(id)) !== undefined) {
       throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
     }
     if (issuerId !== undefined) {
@@ -290,7 +298,12 @@ export class Ledger {
     }
 
     const entry: PendingBlock = { blockId: id, bytes: own, slot, issuerId: issuerId?.slice(), workScore: workScore(block, this.params), transactionId: undefined, created: [], consumed: [] };
-    if (block.payload?.type === 6) this.checkTransaction(block.payload, entry);
+    if (block.payload?.type === 6) {
+      // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
+      const start = 2 + 32 * block.parents.length + 4;
+      const length = new DataView(own.buffer, own.byteOffset + start - 4, 4).getUint32(0, true);
+      this.checkTransaction(block.payload, entry, own.subarray(start, start + length));
+    }
 
     // Everything checked: record it.
     const p = this.pendingSlot(slot);
@@ -302,11 +315,56 @@ export class Ledger {
     return { blockId: id, transactionId: entry.transactionId, workScore: entry.workScore };
   }
 
-  private checkTransaction(tx: TransactionPayload, entry: PendingBlock): void {
-    const txId = computeTransactionId(tx);
-    if (this.pendingTransactions.has(key(txId)) || this.store.get(keys.transaction(txId)) !== undefined) {
+  private pool: VerifyPool | undefined;
+
+  /**
+   * Verifies the signatures of these blocks on worker threads (all cores but one), so that `acceptBlock` later finds
+   * them done. It changes no state and no verdict: only signatures OpenSSL accepts are remembered (each once), and
+   * `acceptBlock` still checks everything else. Call it for the next batch while accepting and committing this one.
+   */
+  async verifySignatures(blocks: readonly Uint8Array[]): Promise<void> {
+    this.open();
+    const signatures = signaturesOf(blocks);
+    if (signatures.length === 0) return;
+    this.pool ??= new VerifyPool();
+    await this.pool.verify(signatures);
+  }
+
+  /**
+   * Accepts blocks in order, exactly as `acceptBlock` one by one, with their signatures verified on worker threads
+   * in a pipeline: while this thread accepts one chunk, the workers check the next. Refusals are per block.
+   */
+  async acceptBlocks(items: readonly ({ bytes: Uint8Array } & AcceptOptions)[]): Promise<AcceptOutcome[]> {
+    this.open();
+    const CHUNK = 128;
+    const outcomes: AcceptOutcome[] = [];
+    const verifyChunk = (from: number) => (from < items.length ? this.verifySignatures(items.slice(from, from + CHUNK).map((i) => i.bytes)) : undefined);
+    let verified = verifyChunk(0);
+    for (let from = 0; from < items.length; from += CHUNK) {
+      await verified;
+      verified = verifyChunk(from + CHUNK);
+      for (const item of items.slice(from, from + CHUNK)) {
+        try {
+          outcomes.push({ ok: true, result: this.acceptBlock(item.bytes, item) });
+        } catch (e) {
+          outcomes.push({ ok: false, error: e as Error });
+        }
+      }
+    }
+    return outcomes;
+  }
+
+  private checkTransaction(tx: TransactionPayload, entry: PendingBlock, payloadBytes: Uint8Array): void {
+    const txId = blake2b256(payloadBytes);
+    const applied = this.pendingTransactions.get(key(txId))?.blockId ?? this.storedTransaction(txId)?.blockId;
+    if (applied !== undefined) {
+      // A committed transaction block is found through its transaction (it has no block index entry).
+      if (equalBytes(applied, entry.blockId)) throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(entry.blockId)} is known already`);
       throw new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
     }
+    // The consumed outputs as models (for the rules) and as bytes for the inputs commitment: stored ones as they
+    // are in the store, pending ones re-encoded.
+    const committed: (Output | Uint8Array)[] = [];
     const consumedOutputs = tx.essence.inputs.map((input, i) => {
       const oid = makeOutputIdUnchecked(input.transactionId, input.transactionOutputIndex);
       const ok = key(oid);
@@ -314,20 +372,28 @@ export class Ledger {
       let output: Output;
       if (pendingOutput !== undefined && pendingOutput.slot <= entry.slot) {
         output = pendingOutput.output;
+        committed.push(output);
       } else {
         const stored = this.store.get(keys.output(oid));
         if (stored === undefined) throw new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`);
         const record = this.readRecord(outputRecord, stored, 'output');
         if (record.spentSlot !== UNSPENT) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`);
         output = record.output;
+        committed.push(stored.subarray(OUTPUT_RECORD_HEADER));
       }
       if (this.pendingSpent.has(ok)) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
       entry.consumed.push(oid);
       return output;
     });
-    validateTransaction(tx, { consumedOutputs, params: this.params, time: slotStartTime(entry.slot, this.params) });
+    const essenceBytes = payloadBytes.subarray(4, 4 + transactionEssence.sizeOf(tx.essence));
+    checkSemantics(tx, { consumedOutputs, params: this.params, time: slotStartTime(entry.slot, this.params) }, blake2b256(essenceBytes), committed);
     entry.transactionId = txId;
     entry.created = tx.essence.outputs.map((o, i) => [makeOutputId(txId, i), o]);
+  }
+
+  private storedTransaction(txId: Uint8Array): TransactionRecord | undefined {
+    const bytes = this.store.get(keys.transaction(txId));
+    return bytes === undefined ? undefined : this.readRecord(transactionRecord, bytes, 'transaction');
   }
 
   /** A block-issuing account that exists from the commit of `slot` on. @throws LedgerError */
@@ -419,8 +485,11 @@ export class Ledger {
     const written = new Map<string, OutputRecord>();
     for (const b of pend.blocks) {
       blockIds.push(b.blockId);
-      batch.push({ key: keys.block(b.blockId), value: b.bytes });
-      if (b.transactionId === undefined) continue;
+      batch.push({ key: keys.block(slot, b.blockId), value: b.bytes });
+      if (b.transactionId === undefined) {
+        batch.push({ key: keys.blockIndex(b.blockId), value: encode(u32, slot) });
+        continue;
+      }
       txIds.push(b.transactionId);
       batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, { blockId: b.blockId, slot }) });
       for (const oid of b.consumed) {
@@ -430,7 +499,7 @@ export class Ledger {
       }
       for (const [oid, output] of b.created) {
         created.push(oid);
-        written.set(key(oid), { createdSlot: slot, spentSlot: written.get(key(oid))?.spentSlot ?? UNSPENT, blockId: b.blockId, output });
+        written.set(key(oid), { createdSlot: slot, spentSlot: written.get(key(oid))?.spentSlot ?? UNSPENT, output });
       }
     }
     for (const [oid, record] of written) batch.push({ key: keys.output(fromKey(oid)), value: encode(outputRecord, record) });
@@ -493,7 +562,10 @@ export class Ledger {
       const bytes = this.store.get(keys.diff(s));
       if (bytes === undefined) continue;
       const diff = this.readRecord(slotDiff, bytes, 'diff');
-      for (const b of diff.blocks) batch.push({ key: keys.block(b), value: undefined });
+      for (const b of diff.blocks) {
+        batch.push({ key: keys.block(s, b), value: undefined });
+        batch.push({ key: keys.blockIndex(b), value: undefined });
+      }
       for (const t of diff.transactions) batch.push({ key: keys.transaction(t), value: undefined });
       for (const o of diff.consumed) batch.push({ key: keys.output(o), value: undefined });
       batch.push({ key: keys.diff(s), value: undefined });
@@ -556,10 +628,9 @@ export class Ledger {
     if (pendingBlock !== undefined) {
       found = { blockId: pendingBlock.blockId, slot: pendingBlock.slot, bytes: pendingBlock.bytes };
     } else {
-      const stored = this.store.get(keys.transaction(txId));
-      if (stored === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
-      const record = this.readRecord(transactionRecord, stored, 'transaction');
-      found = { ...record, bytes: this.store.get(keys.block(record.blockId)) };
+      const record = this.storedTransaction(txId);
+      if (record === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+      found = { ...record, bytes: this.store.get(keys.block(record.slot, record.blockId)) };
     }
     if (found.bytes === undefined) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(found.blockId)}`);
     const block: Block = decodeBlock(found.bytes);
@@ -651,8 +722,25 @@ export class Ledger {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    void this.pool?.close();
     this.store.close();
   }
+}
+
+/** The (key, signing hash, signature) of every Signature Unlock in these blocks; undecodable blocks are skipped. */
+function signaturesOf(blocks: readonly Uint8Array[]): SignatureToCheck[] {
+  const out: SignatureToCheck[] = [];
+  for (const bytes of blocks) {
+    try {
+      const b = decodeBlock(bytes);
+      if (b.payload?.type !== 6) continue;
+      const message = transactionSigningHash(b.payload.essence);
+      for (const u of b.payload.unlocks) if (u.type === 0) out.push({ publicKey: u.signature.publicKey, message, signature: u.signature.signature });
+    } catch {
+      // acceptBlock reports it
+    }
+  }
+  return out;
 }
 
 function isEmpty(store: KeyValueStore): boolean {

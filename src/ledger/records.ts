@@ -16,11 +16,11 @@ export const LIVE = 0xffffffff;
 export interface OutputRecord {
   createdSlot: number;
   spentSlot: number;
-  /** The block whose transaction created it (zeros for genesis outputs). */
-  blockId: Uint8Array;
   output: Output;
 }
-export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: u32, spentSlot: u32, blockId: id32, output });
+export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: u32, spentSlot: u32, output });
+/** The serialized output starts here in a stored output record (its bytes enter inputs commitments as they are). */
+export const OUTPUT_RECORD_HEADER = 8;
 
 export interface TransactionRecord {
   blockId: Uint8Array;
@@ -79,12 +79,18 @@ export const meta = struct<Meta>('Meta', {
   prunedUntil: u32,
 });
 
-const TABLE = { block: 0x42, transaction: 0x54, output: 0x4f, diff: 0x44, commitment: 0x43, account: 0x41, meta: 0x4d } as const;
+const TABLE = { block: 0x42, blockIndex: 0x49, transaction: 0x54, output: 0x4f, diff: 0x44, commitment: 0x43, account: 0x41, meta: 0x4d } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
   const k = new Uint8Array(1 + body.length);
   k[0] = table;
   k.set(body, 1);
+  return k;
+};
+const concat = (a: Uint8Array, b: Uint8Array) => {
+  const k = new Uint8Array(a.length + b.length);
+  k.set(a);
+  k.set(b, a.length);
   return k;
 };
 const slotKey = (table: number, slot: number) => {
@@ -95,7 +101,16 @@ const slotKey = (table: number, slot: number) => {
 };
 
 export const keys = {
-  block: (blockId: Uint8Array) => prefixed(TABLE.block, blockId),
+  /**
+   * Blocks are keyed by slot first: they are written in slot order, so LMDB appends them to full pages instead of
+   * splitting pages at random hash positions (which left them half empty). Transaction records hold the slot.
+   */
+  block: (slot: number, blockId: Uint8Array) => {
+    const k = slotKey(TABLE.block, slot);
+    return concat(k, blockId);
+  },
+  /** blockId → slot, for blocks without a transaction (those with one are found through their transaction). */
+  blockIndex: (blockId: Uint8Array) => prefixed(TABLE.blockIndex, blockId),
   transaction: (txId: Uint8Array) => prefixed(TABLE.transaction, txId),
   output: (outputId: Uint8Array) => prefixed(TABLE.output, outputId),
   diff: (slot: number) => slotKey(TABLE.diff, slot),

@@ -48,16 +48,28 @@ export function validateTransaction(tx: TransactionPayload, context: Transaction
   if (!Array.isArray(consumedOutputs)) throw new TypeError('validateTransaction: consumedOutputs must be an array of outputs');
   if (!Number.isInteger(time) || time < 0) throw new TypeError('validateTransaction: time must be a unix time in seconds');
   validateTransactionPayload(tx, params);
+  checkSemantics(tx, context, transactionSigningHash(tx.essence), consumedOutputs);
+}
 
+/**
+ * @internal The semantic rules for a transaction that passed the syntactic ones, with its signing hash, and the
+ * consumed outputs as models (`context`) and in any form `inputsCommitment` takes (their stored bytes avoid
+ * re-encoding). The ledger's hot path.
+ */
+export function checkSemantics(
+  tx: TransactionPayload,
+  context: TransactionContext,
+  signingHash: Uint8Array,
+  committed: readonly (Output | Uint8Array)[],
+): void {
+  const { consumedOutputs, time } = context;
   const { essence, unlocks } = tx;
   if (consumedOutputs.length !== essence.inputs.length) {
     throw new ValidationError('CONSUMED_OUTPUTS_MISMATCH', 'essence.inputs', `${essence.inputs.length} input(s) but ${consumedOutputs.length} consumed output(s)`);
   }
-  if (!equalBytes(inputsCommitment(consumedOutputs), essence.inputsCommitment)) {
+  if (!equalBytes(inputsCommitment(committed), essence.inputsCommitment)) {
     throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'essence.inputsCommitment', 'does not commit to the consumed outputs');
   }
-
-  const signingHash = transactionSigningHash(essence);
   const unlocked = new Set<string>();
   const returns = new Map<string, bigint>();
   const tokensIn = new Map<string, bigint>();

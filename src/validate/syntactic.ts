@@ -39,7 +39,14 @@ export interface ValidateBlockOptions {
 export function validateBlock(block: Block, params: ProtocolParameters, options: ValidateBlockOptions = {}): void {
   assertModel(block, 'Block');
   assertParams(params);
-  const bytes = encode(blockCodec, block);
+  validateDecodedBlock(block, encode(blockCodec, block), params, options);
+}
+
+/**
+ * @internal `validateBlock` for a block decoded from `bytes` (so well-formed, and those are its exact bytes): no
+ * re-encoding. The ledger's hot path.
+ */
+export function validateDecodedBlock(block: Block, bytes: Uint8Array, params: ProtocolParameters, options: ValidateBlockOptions = {}): void {
   checkBlock(block, bytes.length, params);
   if (options.skipPow !== true && params.minPowScore > 0) {
     const score = powScore(bytes);
@@ -72,7 +79,8 @@ export function validateTransactionPayload(tx: TransactionPayload, params: Proto
   checkTransaction(tx, params, '');
 }
 
-function checkTransaction(tx: TransactionPayload, params: ProtocolParameters, path: string): void {
+/** @internal The rules of `validateTransactionPayload` for a model known to be well-formed (decoded). */
+export function checkTransaction(tx: TransactionPayload, params: ProtocolParameters, path: string): void {
   const essence = tx.essence;
   const ep = join(path, 'essence');
   if (essence.networkId !== params.networkId) {

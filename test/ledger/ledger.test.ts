@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   blake2b256,
+  CodecError,
   commitmentId,
   decodeBlock,
   encodeBlock,
@@ -35,7 +36,7 @@ function refusal(fn: () => unknown): string {
   try {
     fn();
   } catch (e) {
-    if (e instanceof LedgerError || e instanceof ValidationError) return e.code;
+    if (e instanceof LedgerError || e instanceof ValidationError || e instanceof CodecError) return e.code;
     throw e;
   }
   return 'accepted';
@@ -146,6 +147,23 @@ describe('accept and commit', () => {
     expect(c2.commitment.cumulativeWeight).toBe(2n);
     expect(l.utxoChanges(2)).toEqual({ commitmentId: c2.commitmentId, createdOutputs: [], consumedOutputs: [] });
     expect(refusal(() => l.utxoChanges(3))).toBe('NOT_FOUND');
+  });
+});
+
+describe('acceptBlocks (signatures verified on worker threads)', () => {
+  it('gives exactly the outcomes of acceptBlock one by one, refusals included', async () => {
+    const good = transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]);
+    const forged = decodeBlock(transferBlock(params, [genesis[1]!], [basic(owner(3), 1_000_000_000n)]));
+    const u = (forged.payload as TransactionPayload).unlocks[0]!;
+    if (u.type === 0) u.signature.signature[5]! ^= 1;
+    const doubleSpend = transferBlock(params, [genesis[0]!], [basic(owner(3), 1_000_000_000n)], 5n);
+    const third = transferBlock(params, [genesis[2]!], [basic(owner(1), 1_000_000_000n)]);
+    const items = [good, encodeBlock(forged), doubleSpend, third, Uint8Array.of(1, 2, 3)].map((bytes) => ({ bytes, slot: 1 }));
+    const parallel = await fresh().acceptBlocks(items);
+    const serial = fresh();
+    const expected = items.map((i) => refusal(() => serial.acceptBlock(i.bytes, i)));
+    expect(parallel.map((o) => (o.ok ? 'accepted' : (o.error as LedgerError).code))).toEqual(expected);
+    expect(expected).toEqual(['accepted', 'SIGNATURE_INVALID', 'INPUT_ALREADY_SPENT', 'accepted', 'TRUNCATED']);
   });
 });
 
