@@ -1,17 +1,15 @@
 // npm run bench: tangle-core against @iota/iota.js@2.0.0-rc.4 and @iota/sdk-wasm@1.1.3, side by side in one run,
 // on the built package (what users install). Writes bench/RESULTS.md.
 //   node bench/run.mjs [--time MS] [--no-write]
-import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { createBLAKE2b } from 'hash-wasm';
 import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import * as tc from '../dist/index.js';
 import { largeTaggedDataBlock, TIME, typicalBlock, typicalTransaction } from './fixtures.mjs';
+import { writeSection } from './results-file.mjs';
 
 const require = createRequire(import.meta.url);
 const iota = require('@iota/iota.js');
@@ -173,7 +171,12 @@ console.log(table);
 
 if (write) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  const doc = `# Benchmarks
+  writeSection('intro', `# Benchmarks
+
+Two scripts write this file, each its own section: \`npm run bench\` (codec, signatures, PoW) and \`npm run bench:ledger\`
+(the ledger index at 1,000,000 transactions). Ratios above 1 mean tangle-core is faster.
+`);
+  const doc = `## Codec, signatures and proof of work
 
 Produced by \`npm run bench\` (= \`npm run build && node bench/run.mjs\`), all implementations side by side in one
 process and one run, on the built package. Each case runs ${time} ms after a 200 ms warm-up (tinybench); ratios above 1
@@ -192,6 +195,6 @@ it that one field without the prefix; the bytes it produces are checked equal to
 
 ${table}
 `;
-  writeFileSync(resolve(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md'), doc);
-  console.log('wrote bench/RESULTS.md');
+  writeSection('codec', doc);
+  console.log('wrote bench/RESULTS.md (codec section)');
 }

@@ -208,7 +208,7 @@ export class Ledger {
     for (const { outputId, output } of genesis.outputs ?? []) {
       checkId(outputId, 34, 'genesis output ID');
       const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, output };
-      batch.push({ key: keys.output(outputId), value: encode(outputRecord, record) });
+      batch.push({ key: keys.output(p.genesisSlot, outputId), value: encode(outputRecord, record) });
     }
     for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
       checkId(accountId, 32, 'genesis account ID');
@@ -374,7 +374,7 @@ export class Ledger {
         output = pendingOutput.output;
         committed.push(output);
       } else {
-        const stored = this.store.get(keys.output(oid));
+        const stored = this.locateOutput(oid)?.bytes;
         if (stored === undefined) throw new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`);
         const record = this.readRecord(outputRecord, stored, 'output');
         if (record.spentSlot !== UNSPENT) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`);
@@ -389,6 +389,13 @@ export class Ledger {
     checkSemantics(tx, { consumedOutputs, params: this.params, time: slotStartTime(entry.slot, this.params) }, blake2b256(essenceBytes), committed);
     entry.transactionId = txId;
     entry.created = tx.essence.outputs.map((o, i) => [makeOutputId(txId, i), o]);
+  }
+
+  /** A committed output: its creating slot (from its transaction's record, else genesis) and stored bytes. */
+  private locateOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array } | undefined {
+    const slot = this.storedTransaction(outputId.subarray(0, 32))?.slot ?? this.params.genesisSlot;
+    const bytes = this.store.get(keys.output(slot, outputId));
+    return bytes === undefined ? undefined : { slot, bytes };
   }
 
   private storedTransaction(txId: Uint8Array): TransactionRecord | undefined {
@@ -482,30 +489,38 @@ export class Ledger {
     const consumed: Uint8Array[] = [];
     const blockIds: Uint8Array[] = [];
     const txIds: Uint8Array[] = [];
-    const written = new Map<string, OutputRecord>();
+    const written = new Map<string, { slot: number; record: OutputRecord }>();
     for (const b of pend.blocks) {
       blockIds.push(b.blockId);
-      batch.push({ key: keys.block(slot, b.blockId), value: b.bytes });
+      batch.push({ key: keys.block(slot, b.blockId), value: b.bytes, append: true });
       if (b.transactionId === undefined) {
         batch.push({ key: keys.blockIndex(b.blockId), value: encode(u32, slot) });
         continue;
       }
       txIds.push(b.transactionId);
-      batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, { blockId: b.blockId, slot }) });
+      batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, { blockId: b.blockId, slot, storedOutputs: b.created.length }) });
       for (const oid of b.consumed) {
         consumed.push(oid);
-        const record = written.get(key(oid)) ?? this.readRecord(outputRecord, this.store.get(keys.output(oid))!, 'output');
-        written.set(key(oid), { ...record, spentSlot: slot });
+        const earlier = written.get(key(oid));
+        if (earlier !== undefined) {
+          earlier.record = { ...earlier.record, spentSlot: slot }; // created by an earlier block of this slot
+        } else {
+          const located = this.locateOutput(oid)!; // acceptBlock found it
+          written.set(key(oid), { slot: located.slot, record: { ...this.readRecord(outputRecord, located.bytes, 'output'), spentSlot: slot } });
+        }
       }
       for (const [oid, output] of b.created) {
         created.push(oid);
-        written.set(key(oid), { createdSlot: slot, spentSlot: written.get(key(oid))?.spentSlot ?? UNSPENT, output });
+        written.set(key(oid), { slot, record: { createdSlot: slot, spentSlot: UNSPENT, output } });
       }
     }
-    for (const [oid, record] of written) batch.push({ key: keys.output(fromKey(oid)), value: encode(outputRecord, record) });
+    for (const [oid, { slot: createdSlot, record }] of written) {
+      // Outputs created in this slot are new keys past all stored ones; spent older outputs are updates.
+      batch.push({ key: keys.output(createdSlot, fromKey(oid)), value: encode(outputRecord, record), append: createdSlot === slot });
+    }
     created.sort(compareBytes);
     consumed.sort(compareBytes);
-    batch.push({ key: keys.diff(slot), value: encode(slotDiff, { blocks: [...blockIds].sort(compareBytes), transactions: [...txIds].sort(compareBytes), created, consumed }) });
+    batch.push({ key: keys.diff(slot), value: encode(slotDiff, { created, consumed }), append: true });
 
     // 4. The commitment.
     const accountsAfter = new Map(this.accounts);
@@ -528,7 +543,7 @@ export class Ledger {
     };
     const id = commitmentId(commitment);
     const nextMeta: Meta = { ...this.meta, latestSlot: slot, latestCommitmentId: id };
-    batch.push({ key: keys.commitment(slot), value: encode(slotCommitment, commitment) });
+    batch.push({ key: keys.commitment(slot), value: encode(slotCommitment, commitment), append: true });
     for (const [aid, r] of changed) batch.push({ key: keys.account(fromKey(aid)), value: encode(accountRecord, r) });
     batch.push({ key: keys.meta, value: encode(metaCodec, nextMeta) });
 
@@ -558,18 +573,36 @@ export class Ledger {
     const until = Math.min(untilSlot, this.meta.latestSlot + 1);
     if (until <= this.meta.prunedUntil) return;
     const batch: Write[] = [];
+    // Transaction records touched by this prune (undefined: deleted), written once at the end.
+    const txs = new Map<string, TransactionRecord | undefined>();
+    const txRecord = (txId: Uint8Array) => {
+      const k = key(txId);
+      return txs.has(k) ? txs.get(k) : this.storedTransaction(txId);
+    };
+    // A transaction record goes once its own slot is pruned and none of its outputs is stored any more.
+    const settle = (txId: Uint8Array, r: TransactionRecord | undefined) =>
+      txs.set(key(txId), r === undefined || (r.slot < until && r.storedOutputs === 0) ? undefined : r);
     for (let s = this.meta.prunedUntil; s < until; s++) {
       const bytes = this.store.get(keys.diff(s));
       if (bytes === undefined) continue;
       const diff = this.readRecord(slotDiff, bytes, 'diff');
-      for (const b of diff.blocks) {
-        batch.push({ key: keys.block(s, b), value: undefined });
-        batch.push({ key: keys.blockIndex(b), value: undefined });
+      for (const o of diff.consumed) {
+        const creator = o.subarray(0, 32);
+        const r = txRecord(creator);
+        batch.push({ key: keys.output(r?.slot ?? this.params.genesisSlot, o), value: undefined });
+        if (r !== undefined) settle(creator, { ...r, storedOutputs: r.storedOutputs - 1 });
       }
-      for (const t of diff.transactions) batch.push({ key: keys.transaction(t), value: undefined });
-      for (const o of diff.consumed) batch.push({ key: keys.output(o), value: undefined });
+      // The slot's blocks, and through their bytes its transactions.
+      for (const [k, blockBytes] of this.store.entries(keys.blocksOfSlot(s))) {
+        const id = k.subarray(5);
+        batch.push({ key: k, value: undefined });
+        batch.push({ key: keys.blockIndex(id), value: undefined });
+        const txId = transactionIdOfBlock(blockBytes);
+        if (txId !== undefined) settle(txId, txRecord(txId));
+      }
       batch.push({ key: keys.diff(s), value: undefined });
     }
+    for (const [t, r] of txs) batch.push({ key: keys.transaction(fromKey(t)), value: r === undefined ? undefined : encode(transactionRecord, r) });
     const nextMeta = { ...this.meta, prunedUntil: until };
     batch.push({ key: keys.meta, value: encode(metaCodec, nextMeta) });
     this.store.write(batch);
@@ -606,16 +639,16 @@ export class Ledger {
   output(outputId: Uint8Array): OutputRecord | undefined {
     this.open();
     checkId(outputId, 34, 'output ID');
-    const bytes = this.store.get(keys.output(outputId));
-    return bytes === undefined ? undefined : this.readRecord(outputRecord, bytes, 'output');
+    const located = this.locateOutput(outputId);
+    return located === undefined ? undefined : this.readRecord(outputRecord, located.bytes, 'output');
   }
 
-  /** Every unspent output of the committed state, in output-ID order. */
+  /** Every unspent output of the committed state, by creating slot, then output ID. */
   *unspentOutputs(): Iterable<[Uint8Array, OutputRecord]> {
     this.open();
     for (const [k, v] of this.store.entries(Uint8Array.of(keys.tables.output))) {
       const record = this.readRecord(outputRecord, v, 'output');
-      if (record.spentSlot === UNSPENT) yield [k.subarray(1), record];
+      if (record.spentSlot === UNSPENT) yield [k.subarray(5), record]; // key: table, u32 slot, output ID
     }
   }
 
@@ -741,6 +774,15 @@ function signaturesOf(blocks: readonly Uint8Array[]): SignatureToCheck[] {
     }
   }
   return out;
+}
+
+/** The transaction ID of a stored block's payload, hashed from its bytes (undefined for other payloads). */
+function transactionIdOfBlock(bytes: Uint8Array): Uint8Array | undefined {
+  const parents = bytes[1]!;
+  const start = 2 + 32 * parents + 4;
+  const length = new DataView(bytes.buffer, bytes.byteOffset + start - 4, 4).getUint32(0, true);
+  if (length === 0 || new DataView(bytes.buffer, bytes.byteOffset + start, 4).getUint32(0, true) !== 6) return undefined;
+  return blake2b256(bytes.subarray(start, start + length));
 }
 
 function isEmpty(store: KeyValueStore): boolean {

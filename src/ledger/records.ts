@@ -1,11 +1,10 @@
-import { arrayOf, fixedBytes, i64, struct, u32, u64 } from '../codec/index.js';
+import { arrayOf, fixedBytes, i64, struct, u16, u32, u64 } from '../codec/index.js';
 import { output, type Output } from '../model/output.js';
 
 // What the ledger keeps in its store, each record declared once like the wire types (encode, decode, size).
 // Keys are a one-byte table prefix and the record's id; slots are big-endian in keys so that they sort.
 
 const BIG = 0x7fffffff; // list lengths in records are bounded by the store, not by the protocol
-const id32 = fixedBytes(32);
 const id34 = fixedBytes(34);
 
 /** Spent slot of an output that is still unspent. */
@@ -22,22 +21,26 @@ export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: 
 /** The serialized output starts here in a stored output record (its bytes enter inputs commitments as they are). */
 export const OUTPUT_RECORD_HEADER = 8;
 
+/**
+ * A transaction the ledger applied: its block, its slot, and how many of its outputs are still stored. The record
+ * is also how an output is found (its key starts with the creating slot), so prune keeps it while any output remains.
+ */
 export interface TransactionRecord {
   blockId: Uint8Array;
   slot: number;
+  storedOutputs: number;
 }
-export const transactionRecord = struct<TransactionRecord>('TransactionRecord', { blockId: id32, slot: u32 });
+export const transactionRecord = struct<TransactionRecord>('TransactionRecord', { blockId: fixedBytes(32), slot: u32, storedOutputs: u16 });
 
-/** Everything one committed slot changed, in byte order (intermediate outputs are in both output lists). */
+/**
+ * The UTXO changes of one committed slot, in byte order (intermediate outputs are in both lists). The slot's blocks
+ * and transactions need no list: blocks are keyed by slot, and their transactions are in their bytes.
+ */
 export interface SlotDiff {
-  blocks: Uint8Array[];
-  transactions: Uint8Array[];
   created: Uint8Array[];
   consumed: Uint8Array[];
 }
 export const slotDiff = struct<SlotDiff>('SlotDiff', {
-  blocks: arrayOf(id32, { prefix: u32, min: 0, max: BIG }),
-  transactions: arrayOf(id32, { prefix: u32, min: 0, max: BIG }),
   created: arrayOf(id34, { prefix: u32, min: 0, max: BIG }),
   consumed: arrayOf(id34, { prefix: u32, min: 0, max: BIG }),
 });
@@ -105,17 +108,20 @@ export const keys = {
    * Blocks are keyed by slot first: they are written in slot order, so LMDB appends them to full pages instead of
    * splitting pages at random hash positions (which left them half empty). Transaction records hold the slot.
    */
-  block: (slot: number, blockId: Uint8Array) => {
-    const k = slotKey(TABLE.block, slot);
-    return concat(k, blockId);
-  },
+  block: (slot: number, blockId: Uint8Array) => concat(slotKey(TABLE.block, slot), blockId),
+  /** Prefix of every block of a slot. */
+  blocksOfSlot: (slot: number) => slotKey(TABLE.block, slot),
   /** blockId → slot, for blocks without a transaction (those with one are found through their transaction). */
   blockIndex: (blockId: Uint8Array) => prefixed(TABLE.blockIndex, blockId),
   transaction: (txId: Uint8Array) => prefixed(TABLE.transaction, txId),
-  output: (outputId: Uint8Array) => prefixed(TABLE.output, outputId),
+  /**
+   * Outputs are keyed by their creating slot first, for the same reason as blocks: written in slot order, they fill
+   * LMDB pages densely. The slot is found through the transaction record (genesis outputs: the genesis slot).
+   */
+  output: (createdSlot: number, outputId: Uint8Array) => concat(slotKey(TABLE.output, createdSlot), outputId),
   diff: (slot: number) => slotKey(TABLE.diff, slot),
   commitment: (slot: number) => slotKey(TABLE.commitment, slot),
   account: (accountId: Uint8Array) => prefixed(TABLE.account, accountId),
-  meta: Uint8Array.of(TABLE.meta),
+  meta: Uint8Array.of(TABLE.meta, 0), // one key in its table; LMDB keys cannot be empty
   tables: TABLE,
 };

@@ -24,6 +24,11 @@ export interface TransactionContext {
   time: number;
 }
 
+/** Adds `amount` to the running sum under `key`. */
+function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
+  sums.set(key, (sums.get(key) ?? 0n) + amount);
+}
+
 const addressKey = (a: Address): string => String(a.type) + toHex(a.type === 0 ? a.pubKeyHash : a.type === 8 ? a.aliasId : a.nftId);
 
 /** The address that must unlock an output at `time`: the return address once an expiration has passed. */
@@ -110,17 +115,11 @@ export function checkSemantics(
     }
     if (!expired) {
       for (const uc of output.unlockConditions) {
-        if (uc.type === 1) {
-          const r = addressKey(uc.returnAddress);
-          returns.set(r, (returns.get(r) ?? 0n) + uc.amount);
-        }
+        if (uc.type === 1) addTo(returns, addressKey(uc.returnAddress), uc.amount);
       }
     }
     amountIn += output.amount;
-    for (const t of output.nativeTokens) {
-      const id = toHex(t.id);
-      tokensIn.set(id, (tokensIn.get(id) ?? 0n) + t.amount);
-    }
+    for (const t of output.nativeTokens) addTo(tokensIn, toHex(t.id), t.amount);
   });
 
   // Outputs that can receive a storage deposit return: only an Address UC, no native tokens, no features.
@@ -135,14 +134,10 @@ export function checkSemantics(
     });
     const [only] = output.unlockConditions;
     if (output.unlockConditions.length === 1 && only?.type === 0 && output.nativeTokens.length === 0 && output.features.length === 0) {
-      const a = addressKey(only.address);
-      simpleDeposits.set(a, (simpleDeposits.get(a) ?? 0n) + output.amount);
+      addTo(simpleDeposits, addressKey(only.address), output.amount);
     }
     amountOut += output.amount;
-    for (const t of output.nativeTokens) {
-      const id = toHex(t.id);
-      tokensOut.set(id, (tokensOut.get(id) ?? 0n) + t.amount);
-    }
+    for (const t of output.nativeTokens) addTo(tokensOut, toHex(t.id), t.amount);
   });
 
   for (const [address, amount] of returns) {

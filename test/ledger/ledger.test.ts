@@ -263,4 +263,27 @@ describe('prune', () => {
     expect(l.output(outputId(r.transactionId!, 0))!.spentSlot).toBe(0xffffffff);
     expect(l.utxoChanges(2).createdOutputs).toEqual([]);
   });
+
+  it('an unspent output of a pruned slot stays spendable; once spent and pruned, its transaction is forgotten', () => {
+    const l = fresh();
+    const firstBytes = transferBlock(params, [genesis[0]!], [basic(owner(2), 600_000_000n), basic(owner(2), 400_000_000n)]);
+    const first = l.acceptBlock(firstBytes, { slot: 1 });
+    const [out0, out1] = [0, 1].map((i) => ({ outputId: outputId(first.transactionId!, i), output: basic(owner(2), i === 0 ? 600_000_000n : 400_000_000n), key: 2 }));
+    l.commitSlot(1);
+    l.acceptBlock(transferBlock(params, [out0!], [basic(owner(3), 600_000_000n)]), { slot: 2 });
+    l.commitSlot(2);
+    l.prune(3); // slots 1 and 2: out0 (spent in 2) goes, out1 (unspent) stays, and so must its locator
+    expect(l.output(out0!.outputId)).toBeUndefined();
+    expect(l.output(out1!.outputId)).toMatchObject({ createdSlot: 1, spentSlot: 0xffffffff });
+    expect(refusal(() => l.includedBlock(first.transactionId!))).toBe('NOT_FOUND'); // its block is pruned
+    l.acceptBlock(transferBlock(params, [out1!], [basic(owner(1), 400_000_000n)]), { slot: 3 });
+    l.commitSlot(3);
+    expect(l.utxoChanges(3).consumedOutputs).toEqual([out1!.outputId]);
+    l.prune(4);
+    expect(l.output(out1!.outputId)).toBeUndefined();
+    // the first transaction's record went with its last output: replaying it is refused for its pruned input, not as
+    // an applied transaction; the slot-3 transaction, whose output is unspent, is still known
+    expect(refusal(() => l.acceptBlock(firstBytes, { slot: 5 }))).toBe('INPUT_NOT_FOUND');
+    expect(refusal(() => l.acceptBlock(transferBlock(params, [out1!], [basic(owner(1), 400_000_000n)], 9n), { slot: 5 }))).toBe('TRANSACTION_ALREADY_APPLIED');
+  });
 });

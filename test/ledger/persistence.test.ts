@@ -58,3 +58,23 @@ it('another network or genesis is refused at open; damaged metadata is detected 
   expect(e!.code).toBe('STORE_CORRUPT');
   expect(e!.message).toMatch(/metadata/);
 });
+
+it('LMDB store: an append that is not past the last key aborts the whole batch (nothing written)', () => {
+  const store = new LmdbStore(tempDir());
+  store.write([{ key: Uint8Array.of(0x42, 5), value: Uint8Array.of(1), append: true }]);
+  const e = (() => {
+    try {
+      store.write([
+        { key: Uint8Array.of(0x41, 1), value: Uint8Array.of(2) },
+        { key: Uint8Array.of(0x42, 3), value: Uint8Array.of(3), append: true },
+      ]);
+    } catch (err) {
+      return err as LedgerError;
+    }
+  })();
+  expect(e?.code).toBe('STORE_FAILURE');
+  expect(store.get(Uint8Array.of(0x41, 1))).toBeUndefined();
+  expect(store.get(Uint8Array.of(0x42, 3))).toBeUndefined();
+  expect([...store.entries(new Uint8Array(0))].map(([k]) => [...k])).toEqual([[0x42, 5]]);
+  store.close();
+});

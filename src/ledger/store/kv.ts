@@ -2,7 +2,12 @@
  * The ordered key-value store under the ledger. Both implementations (LMDB on disk, a Map in memory) behave the
  * same: the ledger never knows which one it has, which is what the determinism test relies on.
  */
-export type Write = { key: Uint8Array; value: Uint8Array } | { key: Uint8Array; value: undefined };
+/**
+ * One change in a batch. `append` promises that the key is greater than every key already stored in its table (the
+ * first key byte): the ledger knows it for records keyed by the slot being committed. LMDB then fills pages densely
+ * (MDB_APPEND); a broken promise aborts the batch.
+ */
+export type Write = { key: Uint8Array; value: Uint8Array; append?: boolean } | { key: Uint8Array; value: undefined };
 
 export interface KeyValueStore {
   get(key: Uint8Array): Uint8Array | undefined;
