@@ -63,8 +63,10 @@ export { ValidationError, type ValidationErrorCode } from './validate/errors.js'
 
 // Ledger index
 export {
+  inspectStore,
   Ledger,
   openLedger,
+  type StoreInfo,
   type AcceptOptions,
   type AcceptOutcome,
   type AcceptResult,
@@ -79,6 +81,10 @@ export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledge
 export { commitmentId, merkleRoot, slotCommitment, type SlotCommitment } from './ledger/commitment.js';
 export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
 export type { OutputRecord } from './ledger/records.js';
+
+// HTTP serving core
+export { createServer, type ServerOptions } from './http/server.js';
+export { congestionResponse, utxoChangesResponse, type CongestionResponse, type UtxoChangesResponse } from './http/responses.js';
 
 // Building and signing
 export {

@@ -3,6 +3,7 @@ export { assertBytes, decode, encode, withEncoding } from './codec.js';
 export { arrayOf, optionalPayload, struct, union, type ArrayOptions, type Unsupported } from './combinators.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
 export {
+  bool,
   fixedBytes,
   i64,
   tag,

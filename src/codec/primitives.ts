@@ -96,6 +96,33 @@ export const u64: Codec<bigint> = Object.freeze({
   },
 });
 
+/** A boolean as one byte (0 or 1; other bytes refused); JSON: true/false. */
+export const bool: Codec<boolean> = Object.freeze({
+  name: 'bool',
+  fixedSize: 1,
+  maxSize: 1,
+  sizeOf: () => 1,
+  write(v: boolean, w: Writer) {
+    if (typeof v !== 'boolean') throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`, w.pos);
+    w.u8(v ? 1 : 0);
+  },
+  read(r: Reader) {
+    const at = r.pos;
+    const b = r.u8();
+    if (b > 1) throw new CodecError('VALUE_OUT_OF_RANGE', `expected 0 or 1, got ${b}`, at);
+    return b === 1;
+  },
+  toJson(v: boolean) {
+    if (typeof v !== 'boolean') throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`);
+    return v;
+  },
+  fromJson(j: unknown) {
+    if (j === undefined) throw missing();
+    if (typeof j !== 'boolean') throw new CodecError('INVALID_VALUE', `expected true or false, got ${describeValue(j)}`);
+    return j;
+  },
+});
+
 const MIN_I64 = -(1n << 63n);
 const MAX_I64 = (1n << 63n) - 1n;
 const I64_RE = /^-?(?:0|[1-9][0-9]*)$/;

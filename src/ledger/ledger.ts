@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { decode, encode, u32, type Json } from '../codec/index.js';
 import { toHex } from '../json/hex.js';
 import type { Block } from '../model/block.js';
@@ -797,6 +798,38 @@ function makeOutputIdUnchecked(txId: Uint8Array, index: number): Uint8Array {
   id[32] = index & 0xff;
   id[33] = index >> 8;
   return id;
+}
+
+export interface StoreInfo {
+  networkId: bigint;
+  genesisSlot: number;
+  genesisUnixTime: number;
+  latestSlot: number;
+}
+
+/**
+ * What an existing LMDB store at `path` belongs to (to reopen it with the right parameters), or undefined for a path
+ * with no ledger yet. @throws LedgerError STORE_CORRUPT
+ */
+export function inspectStore(path: string): StoreInfo | undefined {
+  if (!existsSync(path)) return undefined;
+  const store = new LmdbStore(path);
+  try {
+    const bytes = store.get(keys.meta);
+    if (bytes === undefined) {
+      if (!isEmpty(store)) throw new LedgerError('STORE_CORRUPT', 'the store has data but no ledger metadata');
+      return undefined;
+    }
+    let m: Meta;
+    try {
+      m = decode(metaCodec, bytes);
+    } catch (e) {
+      throw new LedgerError('STORE_CORRUPT', `the ledger metadata does not decode: ${(e as Error).message}`, { cause: e });
+    }
+    return { networkId: m.networkId, genesisSlot: m.genesisSlot, genesisUnixTime: m.genesisUnixTime, latestSlot: m.latestSlot };
+  } finally {
+    store.close();
+  }
 }
 
 /**

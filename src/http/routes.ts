@@ -1,0 +1,107 @@
+import { encode } from '../codec/index.js';
+import { fromHex } from '../json/hex.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { bech32ToAddress } from '../model/address-bech32.js';
+import { HttpProblem, quote } from './problem.js';
+import { congestionResponse, utxoChangesResponse } from './responses.js';
+
+/** What a handler answers with: a body and its content type. */
+export interface Reply {
+  body: Uint8Array | string;
+  contentType: string;
+}
+
+export interface RouteContext {
+  ledger: Ledger;
+  params: string[];
+  query: URLSearchParams;
+  /** The request's Accept header, for the binary forms. */
+  accept: string;
+}
+
+export interface Route {
+  /** The public-route pattern that names it (for `publicRoutes`). */
+  pattern: string;
+  path: RegExp;
+  /** Runs before any parameter is read (503 for the congestion route). */
+  precheck?: (ctx: RouteContext) => void;
+  handle: (ctx: RouteContext) => Reply;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+const BINARY_V1 = 'application/vnd.iota.serializer-v1';
+const BINARY_V2 = 'application/vnd.iota.serializer-v2';
+const UINT32 = /^[0-9]{1,10}$/;
+
+/** hornet/iota-core: the binary form only when the whole Accept header starts with the vendor type. */
+const wants = (accept: string, type: string) => accept.startsWith(type);
+
+function parseTransactionId(text: string): Uint8Array {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(text)) throw new HttpProblem(400, `invalid transaction ID: ${quote(text)}`);
+  return fromHex(text.toLowerCase());
+}
+
+function parseUint32(text: string, what: string): number {
+  if (!UINT32.test(text) || Number(text) > 0xffffffff) throw new HttpProblem(400, `invalid ${what}: ${quote(text)}`);
+  return Number(text);
+}
+
+/** The included-block body exactly as hornet writes it: compact JSON with a trailing newline. */
+export function includedBlockJson(json: object): string {
+  return `${JSON.stringify(json)}\n`;
+}
+
+export const routes: Route[] = [
+  {
+    pattern: '/api/core/v2/transactions/*/included-block',
+    path: /^\/api\/core\/v2\/transactions\/([^/]*)\/included-block$/,
+    handle({ ledger, params, accept }) {
+      const found = ledger.includedBlock(parseTransactionId(params[0]!));
+      if (wants(accept, BINARY_V1)) return { body: found.bytes, contentType: BINARY_V1 };
+      return { body: includedBlockJson(found.json), contentType: JSON_TYPE };
+    },
+  },
+  {
+    pattern: '/api/core/v3/commitments/by-slot/*/utxo-changes',
+    path: /^\/api\/core\/v3\/commitments\/by-slot\/([^/]*)\/utxo-changes$/,
+    handle({ ledger, params, accept }) {
+      const changes = ledger.utxoChanges(parseUint32(params[0]!, 'slot'));
+      if (wants(accept, BINARY_V2)) return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2 };
+      return { body: JSON.stringify(utxoChangesResponse.toJson(changes)), contentType: JSON_TYPE };
+    },
+  },
+  {
+    pattern: '/api/core/v3/accounts/*/congestion',
+    path: /^\/api\/core\/v3\/accounts\/([^/]*)\/congestion$/,
+    precheck({ ledger }) {
+      // SPEC B4: 503 before any parameter is looked at.
+      if (!ledger.isSynced()) throw new HttpProblem(503, 'node is not synced');
+    },
+    handle({ ledger, params, query, accept }) {
+      const text = params[0]!.toLowerCase(); // iota-core lower-cases the whole parameter
+      let accountId: Uint8Array;
+      try {
+        const address = bech32ToAddress(text, ledger.params.bech32Hrp);
+        if (address.type !== 8) throw new HttpProblem(400, `address ${quote(text)} is not an account address`);
+        accountId = address.aliasId;
+      } catch (e) {
+        if (e instanceof HttpProblem) throw e;
+        throw new HttpProblem(400, `invalid bech32 address ${quote(text)} (expected prefix ${ledger.params.bech32Hrp}): ${(e as Error).message}`);
+      }
+      const options: { workScore?: number; commitmentId?: Uint8Array } = {};
+      const workScore = query.get('workScore');
+      if (workScore !== null && workScore !== '') options.workScore = parseUint32(workScore, 'workScore');
+      const commitmentId = query.get('commitmentId');
+      if (commitmentId !== null && commitmentId !== '') {
+        if (!/^0x[0-9a-fA-F]{72}$/.test(commitmentId)) throw new HttpProblem(400, `invalid commitmentId: ${quote(commitmentId)}`);
+        options.commitmentId = fromHex(commitmentId.toLowerCase());
+      }
+      const c = ledger.congestion(accountId, options);
+      if (wants(accept, BINARY_V2)) return { body: encode(congestionResponse, c), contentType: BINARY_V2 };
+      return { body: JSON.stringify(congestionResponse.toJson(c)), contentType: JSON_TYPE };
+    },
+  },
+];
+
+/** The three route patterns: every route is public unless `publicRoutes` says otherwise. */
+export const ALL_ROUTES = routes.map((r) => r.pattern);

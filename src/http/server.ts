@@ -1,0 +1,99 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import type { Ledger } from '../ledger/ledger.js';
+import { bearerIsValid, routeMatcher } from './auth.js';
+import { errorBody, HttpProblem, toProblem } from './problem.js';
+import { ALL_ROUTES, routes, type Reply } from './routes.js';
+
+export interface ServerOptions {
+  ledger: Ledger;
+  /** Route patterns open without a token (default: all three). Others need `Authorization: Bearer <JWT>`. */
+  publicRoutes?: readonly string[];
+  /** HS256 secret for JWTs on protected routes; without it protected routes answer 403 to everyone. */
+  jwtSecret?: string;
+  /** Write the error `code` as a string, as hornet and iota-core do (for their clients). Default: a number. */
+  errorCodeAsString?: boolean;
+}
+
+const MAX_URL = 8 * 1024;
+const GZIP_ABOVE = 1024;
+
+/**
+ * The node API of SPEC B4 on `node:http`: three GET routes, JSON or binary bodies, every error in the
+ * `{ error: { code, message } }` envelope, never a stack trace. Returns the server unstarted: call `listen`.
+ */
+export function createServer(options: ServerOptions): Server {
+  const { ledger } = options;
+  const isPublic = routeMatcher(options.publicRoutes ?? ALL_ROUTES);
+  const secret = options.jwtSecret === undefined ? undefined : new TextEncoder().encode(options.jwtSecret);
+  const codeAsString = options.errorCodeAsString === true;
+
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+    handle(req, res).catch(() => {
+      // handle() answers every error itself; this only guards against a failure while writing the answer.
+      if (!res.headersSent) send(req, res, 500, JSON.stringify(errorBody(new HttpProblem(500), codeAsString)) + '\n', 'application/json');
+      else res.destroy();
+    });
+  });
+  // Slow clients: whole headers within 10 s, the whole request within 30 s.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  server.keepAliveTimeout = 5_000;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A GET has no body: whatever a client sends is drained, never buffered.
+    req.resume();
+    try {
+      const url = req.url ?? '/';
+      if (url.length > MAX_URL) throw new HttpProblem(414, `the URL is ${url.length} bytes, at most ${MAX_URL}`);
+      const q = url.indexOf('?');
+      const rawPath = q < 0 ? url : url.slice(0, q);
+      let path: string;
+      try {
+        path = decodeURIComponent(rawPath);
+      } catch {
+        throw new HttpProblem(400, 'the path is not valid percent-encoding');
+      }
+      const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
+      let route: (typeof routes)[number] | undefined;
+      let params: string[] = [];
+      for (const r of routes) {
+        const m = r.path.exec(path);
+        if (m !== null) {
+          route = r;
+          params = m.slice(1);
+          break;
+        }
+      }
+      if (route === undefined) throw new HttpProblem(404, 'no such route');
+      if (req.method !== 'GET') {
+        res.setHeader('Allow', 'GET');
+        throw new HttpProblem(405);
+      }
+      if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret))) throw new HttpProblem(403);
+      const ctx = { ledger, params, query, accept: req.headers.accept ?? '' };
+      route.precheck?.(ctx);
+      const reply: Reply = route.handle(ctx);
+      send(req, res, 200, reply.body, reply.contentType);
+    } catch (e) {
+      const problem = toProblem(e);
+      send(req, res, problem.status, JSON.stringify(errorBody(problem, codeAsString)) + '\n', 'application/json');
+    }
+  }
+
+  return server;
+}
+
+function send(req: IncomingMessage, res: ServerResponse, status: number, body: Uint8Array | string, contentType: string): void {
+  let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  res.statusCode = status;
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Vary', 'Origin, Accept-Encoding');
+  if (req.headers.origin !== undefined) res.setHeader('Access-Control-Allow-Origin', '*');
+  if (bytes.length > GZIP_ABOVE && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+    bytes = gzipSync(bytes);
+    res.setHeader('Content-Encoding', 'gzip');
+  }
+  res.setHeader('Content-Length', bytes.length);
+  res.end(bytes);
+}

@@ -1,0 +1,169 @@
+import { blake2b256 } from '../crypto/hash.js';
+import { ed25519Address, ed25519PublicKey } from '../crypto/ed25519.js';
+import { buildTransaction, signTransaction } from '../build/builder.js';
+import { workScore } from '../ledger/congestion.js';
+import type { GenesisState } from '../ledger/ledger.js';
+import type { Address } from '../model/address.js';
+import type { Block } from '../model/block.js';
+import { outputId as makeOutputId, transactionId } from '../model/ids.js';
+import type { Output } from '../model/output.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { encodeBlock } from '../serialize.js';
+import { minStorageDeposit } from '../validate/storage-deposit.js';
+
+// A deterministic, valid ledger history for demos, imports and tests: wallets sending signed transfers, tagged data,
+// block-issuing accounts that pay for their blocks, allotments, congestion waves that push the reference mana cost
+// up and let it fall again, and an account whose credits go negative. Everything it emits is accepted by a ledger
+// that receives it in order.
+
+export type SimEvent =
+  | { type: 'block'; slot: number; bytes: Uint8Array; issuerId?: Uint8Array }
+  | { type: 'account'; slot: number; accountId: Uint8Array; blockIssuanceCredits: bigint }
+  | { type: 'allot'; slot: number; accountId: Uint8Array; mana: bigint }
+  | { type: 'commit'; slot: number };
+
+export interface SimulationOptions {
+  params: ProtocolParameters;
+  seed?: number;
+  wallets?: number;
+}
+
+interface Coin {
+  outputId: Uint8Array;
+  output: Output;
+  key: number;
+}
+
+/** mulberry32: small, fast, deterministic. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const utf8 = new TextEncoder();
+/** Slots of a congestion wave within each period: work above the increase threshold. */
+const WAVE_PERIOD = 24;
+const WAVE_SLOTS = 5;
+
+export class Simulation {
+  readonly params: ProtocolParameters;
+  readonly secrets: Uint8Array[];
+  readonly addresses: Address[];
+  /** whale: pays for the waves; worker: pays for everyday blocks; poor: goes negative; late: created later. */
+  readonly accounts: { whale: Uint8Array; worker: Uint8Array; poor: Uint8Array; late: Uint8Array };
+  private readonly random: () => number;
+  private coins: Coin[] = [];
+  private nonce = 0n;
+  private poorSpent = false;
+  private readonly bigBlockWork: bigint;
+
+  constructor(options: SimulationOptions) {
+    this.params = options.params;
+    const seed = options.seed ?? 1;
+    this.random = prng(seed);
+    const n = options.wallets ?? 8;
+    const seedBytes = utf8.encode(`tangle-core simulation ${seed}`);
+    this.secrets = Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(...seedBytes, i)));
+    this.addresses = this.secrets.map((s) => ed25519Address(ed25519PublicKey(s)));
+    const account = (name: string) => blake2b256(utf8.encode(`tangle-core simulation ${seed} account ${name}`));
+    this.accounts = { whale: account('whale'), worker: account('worker'), poor: account('poor'), late: account('late') };
+    this.bigBlockWork = workScore(this.bigBlock(0), this.params);
+  }
+
+  private basic(key: number, amount: bigint): Output {
+    return { type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address: this.addresses[key]! }], features: [] };
+  }
+
+  /** Genesis: a large output per wallet and three accounts (the poor one with barely any credits). */
+  genesis(): GenesisState {
+    const outputs = this.addresses.map((_, key) => {
+      const outputId = makeOutputId(blake2b256(utf8.encode(`genesis output ${key}`)), 0);
+      const output = this.basic(key, 100_000_000_000n);
+      this.coins.push({ outputId, output, key });
+      return { outputId, output };
+    });
+    return {
+      outputs,
+      accounts: [
+        { accountId: this.accounts.whale, blockIssuanceCredits: 1n << 50n },
+        { accountId: this.accounts.worker, blockIssuanceCredits: 10_000_000_000_000n },
+        { accountId: this.accounts.poor, blockIssuanceCredits: 1_000_000n },
+      ],
+    };
+  }
+
+  private parent(): Uint8Array {
+    return blake2b256(utf8.encode(`parent ${this.nonce}`));
+  }
+
+  private bigBlock(i: number): Block {
+    const data = new Uint8Array(32_000);
+    for (let k = 0; k < data.length; k += 997) data[k] = (i + k) & 0xff;
+    return { protocolVersion: this.params.protocolVersion, parents: [this.parent()], payload: { type: 5, tag: utf8.encode('wave'), data }, nonce: this.nonce++ };
+  }
+
+  private transfer(slot: number): Uint8Array | undefined {
+    if (this.coins.length === 0) return undefined;
+    const pick = Math.floor(this.random() * this.coins.length);
+    const coin = this.coins.splice(pick, 1)[0]!;
+    const to = Math.floor(this.random() * this.addresses.length);
+    const deposit = minStorageDeposit(this.basic(0, 0n), this.params.rentStructure);
+    const amount = coin.output.amount;
+    const send = amount > 4n * deposit ? deposit + BigInt(Math.floor(this.random() * Number((amount - 2n * deposit) / 1000n))) : amount;
+    const outputs = send < amount ? [this.basic(to, send), this.basic(coin.key, amount - send)] : [this.basic(to, amount)];
+    const keys = send < amount ? [to, coin.key] : [to];
+    const essence = buildTransaction({
+      inputs: [coin],
+      outputs,
+      params: this.params,
+      taggedData: { tag: utf8.encode('transfer'), data: utf8.encode(`slot ${slot}`) },
+    });
+    const payload = signTransaction(essence, [this.secrets[coin.key]!]);
+    const txId = transactionId(payload);
+    outputs.forEach((output, i) => this.coins.push({ outputId: makeOutputId(txId, i), output, key: keys[i]! }));
+    return encodeBlock({ protocolVersion: this.params.protocolVersion, parents: [this.parent()], payload, nonce: this.nonce++ });
+  }
+
+  private tagged(slot: number, text: string): Uint8Array {
+    return encodeBlock({
+      protocolVersion: this.params.protocolVersion,
+      parents: [this.parent()],
+      payload: { type: 5, tag: utf8.encode('tangle-core'), data: utf8.encode(`${text} in slot ${slot}`) },
+      nonce: this.nonce++,
+    });
+  }
+
+  /** Everything that happens in `slot`, ending with its commit. */
+  slot(slot: number): SimEvent[] {
+    const events: SimEvent[] = [];
+    const { whale, worker, poor, late } = this.accounts;
+    const phase = slot % WAVE_PERIOD;
+    if (phase >= 1 && phase <= WAVE_SLOTS) {
+      // A congestion wave: more work than the increase threshold, paid by the whale.
+      const blocks = Number(this.params.congestion.increaseThreshold / this.bigBlockWork) + 1;
+      for (let i = 0; i < blocks; i++) events.push({ type: 'block', slot, bytes: encodeBlock(this.bigBlock(i)), issuerId: whale });
+    }
+    const transfers = 2 + Math.floor(this.random() * 4);
+    for (let i = 0; i < transfers; i++) {
+      const bytes = this.transfer(slot);
+      if (bytes !== undefined) events.push({ type: 'block', slot, bytes, ...(i === 0 ? { issuerId: worker } : {}) });
+    }
+    events.push({ type: 'block', slot, bytes: this.tagged(slot, 'hello from the simulation') });
+    if (slot % 7 === 0) events.push({ type: 'allot', slot, accountId: worker, mana: 1_000_000n * BigInt(slot) });
+    if (slot === 3) events.push({ type: 'account', slot, accountId: late, blockIssuanceCredits: 50_000_000n });
+    if (slot === 4 && !this.poorSpent) {
+      // The poor account issues one block it cannot afford: its credits go negative and it is locked from then on.
+      events.push({ type: 'block', slot, bytes: encodeBlock(this.bigBlock(999)), issuerId: poor });
+      this.poorSpent = true;
+    }
+    if (slot > 4 && slot % 11 === 0) events.push({ type: 'allot', slot, accountId: poor, mana: 2_000_000n });
+    events.push({ type: 'commit', slot });
+    return events;
+  }
+}
