@@ -10,8 +10,8 @@ export default defineConfig([
     splitting: false,
   },
   {
-    // The CLI (package bin): ESM only, bundled with the library code it uses.
-    entry: { cli: 'src/cli/bin.ts' },
+    // The CLI (package bin) and the simulator the benchmarks use: ESM only, bundled with the library code they use.
+    entry: { cli: 'src/cli/bin.ts', sim: 'src/sim/index.ts' },
     format: ['esm'],
     sourcemap: true,
     target: 'node20',

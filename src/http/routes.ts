@@ -9,6 +9,11 @@ import { congestionResponse, utxoChangesResponse } from './responses.js';
 export interface Reply {
   body: Uint8Array | string;
   contentType: string;
+  /**
+   * The answer can never change while no slot is pruned (a committed slot's UTXO changes, the block that applied a
+   * transaction): the server may keep it, keyed by the request's path and Accept type.
+   */
+  immutable?: boolean;
 }
 
 export interface RouteContext {
@@ -57,8 +62,9 @@ export const routes: Route[] = [
     path: /^\/api\/core\/v2\/transactions\/([^/]*)\/included-block$/,
     handle({ ledger, params, accept }) {
       const found = ledger.includedBlock(parseTransactionId(params[0]!));
-      if (wants(accept, BINARY_V1)) return { body: found.bytes, contentType: BINARY_V1 };
-      return { body: includedBlockJson(found.json), contentType: JSON_TYPE };
+      // A transaction is applied once, by one block: the answer stays until that block is pruned.
+      if (wants(accept, BINARY_V1)) return { body: found.bytes, contentType: BINARY_V1, immutable: true };
+      return { body: includedBlockJson(found.json), contentType: JSON_TYPE, immutable: true };
     },
   },
   {
@@ -66,8 +72,9 @@ export const routes: Route[] = [
     path: /^\/api\/core\/v3\/commitments\/by-slot\/([^/]*)\/utxo-changes$/,
     handle({ ledger, params, accept }) {
       const changes = ledger.utxoChanges(parseUint32(params[0]!, 'slot'));
-      if (wants(accept, BINARY_V2)) return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2 };
-      return { body: JSON.stringify(utxoChangesResponse.toJson(changes)), contentType: JSON_TYPE };
+      // Only committed slots answer, and a committed slot never changes.
+      if (wants(accept, BINARY_V2)) return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2, immutable: true };
+      return { body: JSON.stringify(utxoChangesResponse.toJson(changes)), contentType: JSON_TYPE, immutable: true };
     },
   },
   {

@@ -27,6 +27,7 @@ export function createServer(options: ServerOptions): Server {
   const isPublic = routeMatcher(options.publicRoutes ?? ALL_ROUTES);
   const secret = options.jwtSecret === undefined ? undefined : new TextEncoder().encode(options.jwtSecret);
   const codeAsString = options.errorCodeAsString === true;
+  const cache = new ReplyCache(ledger);
 
   const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
     handle(req, res).catch(() => {
@@ -73,7 +74,9 @@ export function createServer(options: ServerOptions): Server {
       if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret))) throw new HttpProblem(403);
       const ctx = { ledger, params, query, accept: req.headers.accept ?? '' };
       route.precheck?.(ctx);
-      const reply: Reply = route.handle(ctx);
+      const cacheKey = `${path}\n${ctx.accept.startsWith('application/vnd.iota.serializer-v') ? ctx.accept.slice(0, 35) : ''}`;
+      const reply: Reply = cache.get(cacheKey) ?? route.handle(ctx);
+      if (reply.immutable === true) cache.set(cacheKey, reply);
       send(req, res, 200, reply.body, reply.contentType);
     } catch (e) {
       const problem = toProblem(e);
@@ -84,16 +87,47 @@ export function createServer(options: ServerOptions): Server {
   return server;
 }
 
+/**
+ * Rendered answers that cannot change (see `Reply.immutable`), most recently used first, bounded; emptied when the
+ * ledger prunes, since pruning is the one thing that takes such an answer away.
+ */
+class ReplyCache {
+  private readonly entries = new Map<string, Reply>();
+  private prunedUntil: number;
+  constructor(
+    private readonly ledger: Ledger,
+    private readonly size = 1024,
+  ) {
+    this.prunedUntil = ledger.prunedUntil;
+  }
+  get(key: string): Reply | undefined {
+    if (this.ledger.prunedUntil !== this.prunedUntil) {
+      this.entries.clear();
+      this.prunedUntil = this.ledger.prunedUntil;
+      return undefined;
+    }
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+  set(key: string, reply: Reply): void {
+    if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, reply);
+  }
+}
+
 function send(req: IncomingMessage, res: ServerResponse, status: number, body: Uint8Array | string, contentType: string): void {
   let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  res.statusCode = status;
-  res.setHeader('Content-Type', contentType);
-  res.setHeader('Vary', 'Origin, Accept-Encoding');
-  if (req.headers.origin !== undefined) res.setHeader('Access-Control-Allow-Origin', '*');
+  const headers: Record<string, string | number> = { 'Content-Type': contentType, Vary: 'Origin, Accept-Encoding' };
+  if (req.headers.origin !== undefined) headers['Access-Control-Allow-Origin'] = '*';
   if (bytes.length > GZIP_ABOVE && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
     bytes = gzipSync(bytes);
-    res.setHeader('Content-Encoding', 'gzip');
+    headers['Content-Encoding'] = 'gzip';
   }
-  res.setHeader('Content-Length', bytes.length);
+  headers['Content-Length'] = bytes.length;
+  res.writeHead(status, headers);
   res.end(bytes);
 }

@@ -610,6 +610,11 @@ export class Ledger {
     this.meta = nextMeta;
   }
 
+  /** Slots below this are pruned (their diffs, blocks and spent outputs are gone). */
+  get prunedUntil(): number {
+    return this.meta.prunedUntil;
+  }
+
   /** Overrides the sync rule (an import of historic data, an embedding node that knows better); undefined clears it. */
   setSynced(synced: boolean | undefined): void {
     if (synced !== undefined && typeof synced !== 'boolean') throw new LedgerError('INVALID_ARGUMENT', 'setSynced takes a boolean or undefined');
