@@ -173,8 +173,9 @@ if (write) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   writeSection('intro', `# Benchmarks
 
-Two scripts write this file, each its own section: \`npm run bench\` (codec, signatures, PoW) and \`npm run bench:ledger\`
-(the ledger index at 1,000,000 transactions). Ratios above 1 mean tangle-core is faster.
+Three scripts write this file, each its own section: \`npm run bench\` (codec, signatures, PoW), \`npm run bench:ledger\`
+(the ledger index at 1,000,000 transactions) and \`npm run bench:http\` (the API under load). Ratios above 1 mean
+tangle-core is faster.
 `);
   const doc = `## Codec, signatures and proof of work
 

@@ -367,7 +367,8 @@ export class Ledger {
     // are in the store, pending ones re-encoded.
     const committed: (Output | Uint8Array)[] = [];
     const consumedOutputs = tx.essence.inputs.map((input, i) => {
-      const oid = makeOutputIdUnchecked(input.transactionId, input.transactionOutputIndex);
+      // validateDecodedBlock refused indices above 127 already, so outputId's argument checks hold.
+      const oid = makeOutputId(input.transactionId, input.transactionOutputIndex);
       const ok = key(oid);
       const pendingOutput = this.pendingCreated.get(ok);
       let output: Output;
@@ -794,15 +795,6 @@ function transactionIdOfBlock(bytes: Uint8Array): Uint8Array | undefined {
 function isEmpty(store: KeyValueStore): boolean {
   for (const _ of store.entries(new Uint8Array(0))) return false;
   return true;
-}
-
-/** Output ID without the public function's argument checks (the index came from a decoded input, any u16). */
-function makeOutputIdUnchecked(txId: Uint8Array, index: number): Uint8Array {
-  const id = new Uint8Array(34);
-  id.set(txId);
-  id[32] = index & 0xff;
-  id[33] = index >> 8;
-  return id;
 }
 
 export interface StoreInfo {
