@@ -6,7 +6,9 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   403: 'not available for public use',
   404: 'could not find data',
   405: 'method not allowed',
+  408: 'request timeout',
   414: 'request URI too long',
+  431: 'request headers too large',
   500: 'internal server error',
   503: 'service unavailable',
 };

@@ -13,9 +13,13 @@ export interface ServerOptions {
   jwtSecret?: string;
   /** Write the error `code` as a string, as hornet and iota-core do (for their clients). Default: a number. */
   errorCodeAsString?: boolean;
+  /** Slow clients: milliseconds to send all headers (default 10 s) and the whole request (default 30 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 const MAX_URL = 8 * 1024;
+const STATUS_LINE: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
 const GZIP_ABOVE = 1024;
 
 /**
@@ -29,7 +33,11 @@ export function createServer(options: ServerOptions): Server {
   const codeAsString = options.errorCodeAsString === true;
   const cache = new ReplyCache(ledger);
 
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024 }, (req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  // Node enforces the timeouts below only when it checks connections: check often enough for them to mean something.
+  const checkEvery = Math.max(100, Math.min(1000, Math.floor(headersTimeout / 2)));
+  const server = createHttpServer({ maxHeaderSize: 16 * 1024, connectionsCheckingInterval: checkEvery }, (req, res) => {
     handle(req, res).catch(() => {
       // handle() answers every error itself; this only guards against a failure while writing the answer.
       if (!res.headersSent) send(req, res, 500, JSON.stringify(errorBody(new HttpProblem(500), codeAsString)) + '\n', 'application/json');
@@ -37,9 +45,17 @@ export function createServer(options: ServerOptions): Server {
     });
   });
   // Slow clients: whole headers within 10 s, the whole request within 30 s.
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = requestTimeout;
   server.keepAliveTimeout = 5_000;
+  // Requests Node's parser refuses before a handler runs (oversize headers, malformed request lines, timeouts) get
+  // the same envelope; the connection is closed after it.
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const body = JSON.stringify(errorBody(new HttpProblem(status), codeAsString)) + '\n';
+    socket.end(`HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A GET has no body: whatever a client sends is drained, never buffered.

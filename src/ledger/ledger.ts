@@ -52,6 +52,10 @@ export interface OpenLedgerOptions {
   genesis?: GenesisState;
   /** Unix time in seconds, for the sync rule (tests inject one). */
   clock?: () => number;
+  /** LMDB only: the largest size the store may grow to, in bytes (default 64 GiB). */
+  mapSize?: number;
+  /** LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system). */
+  readOnly?: boolean;
 }
 
 export interface AcceptOptions {
@@ -837,7 +841,8 @@ export function openLedger(options: OpenLedgerOptions): Ledger {
   if (typeof options !== 'object' || options === null || typeof options.params?.networkId !== 'bigint') {
     throw new LedgerError('INVALID_ARGUMENT', 'openLedger needs { params } (e.g. PROTOCOL_PARAMETERS.testnet)');
   }
-  const store = options.path === undefined ? new MemoryStore() : new LmdbStore(options.path);
+  const lmdbOptions = { ...(options.mapSize !== undefined ? { mapSize: options.mapSize } : {}), ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}) };
+  const store = options.path === undefined ? new MemoryStore() : new LmdbStore(options.path, lmdbOptions);
   try {
     return new Ledger(store, options.params, options.genesis ?? {}, options.clock ?? (() => Math.floor(Date.now() / 1000)));
   } catch (e) {
