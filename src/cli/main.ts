@@ -133,8 +133,12 @@ async function importHistory(argv: string[]): Promise<void> {
   if (file === undefined || values.db === undefined) throw new UsageError('import FILE --db DIR');
   const total = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  // Resumable: after a crash the same command continues where the store stopped (committed slots are skipped; the
+  // uncommitted slot was lost with the crash and is applied again).
+  const existing = inspectStore(values.db);
   let ledger: Ledger | undefined;
   let n = 0;
+  let skipped = 0;
   const tty = process.stderr.isTTY;
   const progress = () => {
     const width = 40;
@@ -148,11 +152,12 @@ async function importHistory(argv: string[]): Promise<void> {
       if (e.type === 'genesis') {
         if (ledger !== undefined) throw new Error(`line ${n + 1}: a second genesis`);
         const params = protocolParameters(network(values.network ?? e.network), { genesisUnixTime: e.genesisUnixTime });
-        ledger = openLedger({ path: values.db, params, genesis: e.genesis });
+        ledger = openLedger({ path: values.db, params, genesis: e.genesis }); // refuses a store of another network
         ledger.setSynced(true); // historic data: the importer says what it is
       } else {
         if (ledger === undefined) throw new Error('the file does not start with a genesis line');
-        applyEvent(ledger, e);
+        if (existing !== undefined && e.slot <= existing.latestSlot) skipped++;
+        else applyEvent(ledger, e);
       }
       n++;
       if (tty && n % 100 === 0) progress();
@@ -164,7 +169,7 @@ async function importHistory(argv: string[]): Promise<void> {
     }
     ledger?.close();
   }
-  process.stdout.write(`imported ${n} events into ${values.db}\n`);
+  process.stdout.write(`imported ${n - skipped} events into ${values.db}${skipped > 0 ? ` (${skipped} of committed slots skipped)` : ''}\n`);
 }
 
 async function simulate(argv: string[]): Promise<void> {
