@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     pool: 'forks',
+    // The allocation-bound test measures memory across many calls: it needs gc() and a young generation large enough
+    // that no collection runs inside its loops.
+    poolOptions: { forks: { execArgv: ['--expose-gc', '--max-semi-space-size=64'] } },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
   },
 });

@@ -1,0 +1,139 @@
+// The fuzzer behind `npm run fuzz` and its CI slice (test/property/fuzz.test.ts). Coverage-style: it keeps a corpus
+// and favours inputs whose outcome is new (accepted, or a new error code at a new path shape), mutating those further.
+// Targets: every decoder on bytes (mutations of the real vectors, random bytes) and every fromJson (mutated real JSON,
+// random JSON). Only CodecError and ValidationError may escape; an accepted input must re-encode exactly; no call may
+// take longer than a second (a hang).
+import fc from 'fast-check';
+
+export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () => {} }) {
+  let state = seed >>> 0 || 1;
+  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const pick = (a) => a[Math.floor(random() * a.length)];
+  const byteTargets = [
+    { name: 'block', decode: tc.decodeBlock, encode: tc.encodeBlock, validate: (b) => tc.validateBlock(b, tc.PROTOCOL_PARAMETERS.shimmer, { skipPow: true }) },
+    { name: 'transaction', decode: tc.decodeTransactionPayload, encode: tc.encodeTransactionPayload, validate: (t) => tc.validateTransactionPayload(t, tc.PROTOCOL_PARAMETERS.shimmer) },
+    { name: 'essence', decode: tc.decodeEssence, encode: tc.encodeEssence },
+    { name: 'output', decode: tc.decodeOutput, encode: tc.encodeOutput, validate: (o) => tc.validateOutput(o, tc.PROTOCOL_PARAMETERS.shimmer) },
+  ];
+  const jsonTargets = [
+    { name: 'blockFromJson', parse: tc.blockFromJson, encode: tc.encodeBlock },
+    { name: 'transactionPayloadFromJson', parse: tc.transactionPayloadFromJson, encode: tc.encodeTransactionPayload },
+    { name: 'essenceFromJson', parse: tc.essenceFromJson, encode: tc.encodeEssence },
+    { name: 'outputFromJson', parse: tc.outputFromJson, encode: tc.encodeOutput },
+  ];
+  const corpus = { block: [...vectors.blocks], transaction: [...vectors.transactions], essence: [...vectors.essences], output: [...vectors.outputs] };
+  const jsonCorpus = [...vectors.json];
+  const seen = new Set();
+  const stats = { runs: 0, accepted: 0, refused: 0, outcomes: 0 };
+  const allowed = (e) => e instanceof tc.CodecError || e instanceof tc.ValidationError;
+  const shape = (path) => path.replace(/\[\d+\]/g, '[]');
+
+  const mutateBytes = (b) => {
+    const m = Uint8Array.from(b);
+    const ops = 1 + Math.floor(random() * 4);
+    let out = m;
+    for (let k = 0; k < ops; k++) {
+      const at = Math.floor(random() * Math.max(1, out.length));
+      switch (Math.floor(random() * 6)) {
+        case 0: out[at] = Math.floor(random() * 256); break;
+        case 1: out[at] ^= 1 << Math.floor(random() * 8); break;
+        case 2: out = out.subarray(0, at); break;
+        case 3: out = Uint8Array.from([...out.subarray(0, at), ...Array.from({ length: 1 + Math.floor(random() * 8) }, () => Math.floor(random() * 256)), ...out.subarray(at)]); break;
+        case 4: out = Uint8Array.from([...out.subarray(0, at), ...out.subarray(at + 1 + Math.floor(random() * 8))]); break;
+        case 5: out[at] = pick([0, 1, 0x7f, 0x80, 0xff, 64, 65, 128, 129]); break;
+      }
+    }
+    return out;
+  };
+  const mutateJson = (j) => {
+    const copy = structuredClone(j);
+    const paths = [];
+    const walk = (v, p) => {
+      if (v !== null && typeof v === 'object') for (const [k, c] of Object.entries(v)) walk(c, [...p, Array.isArray(v) ? Number(k) : k]);
+      paths.push(p);
+    };
+    walk(copy, []);
+    const p = pick(paths);
+    if (p.length === 0) return pick([null, 1, 'x', [], {}]);
+    let parent = copy;
+    for (const k of p.slice(0, -1)) parent = parent[k];
+    const last = p.at(-1);
+    const value = pick([undefined, null, -1, 0, 2 ** 53, 1.5, '', '0x', '0x00', '01', '-1', '18446744073709551616', 'x'.repeat(200), [], {}, true, '0x' + 'ab'.repeat(70)]);
+    if (value === undefined && !Array.isArray(parent)) delete parent[last];
+    else parent[last] = value;
+    return copy;
+  };
+  const timed = (fn) => {
+    const t = performance.now();
+    const r = fn();
+    const ms = performance.now() - t;
+    if (ms > 1000) throw new Error(`a call took ${ms.toFixed(0)} ms (a hang)`);
+    return r;
+  };
+  // Bounded corpora: once full, a new interesting input replaces a random old one.
+  const CAP = 4000;
+  const keepIn = (list, item) => (list.length < CAP ? list.push(item) : (list[Math.floor(random() * CAP)] = item));
+  const note = (key, keep) => {
+    if (!seen.has(key)) {
+      if (seen.size < 100_000) seen.add(key);
+      stats.outcomes++;
+      keep();
+    }
+  };
+
+  const deadline = performance.now() + seconds * 1000;
+  while (performance.now() < deadline) {
+    stats.runs++;
+    if (random() < 0.7) {
+      const t = pick(byteTargets);
+      const source = random() < 0.1 ? Uint8Array.from({ length: Math.floor(random() * 600) }, () => Math.floor(random() * 256)) : mutateBytes(pick(corpus[t.name]));
+      let value;
+      try {
+        value = timed(() => t.decode(source));
+      } catch (e) {
+        if (!allowed(e)) throw Object.assign(new Error(`${t.name}: decode threw ${e}`), { input: source });
+        stats.refused++;
+        note(`${t.name}:${e.code}:${shape(e.path)}`, () => keepIn(corpus[t.name], source));
+        continue;
+      }
+      const again = t.encode(value);
+      if (Buffer.compare(Buffer.from(again), Buffer.from(source)) !== 0) throw Object.assign(new Error(`${t.name}: accepted input does not re-encode to itself`), { input: source });
+      stats.accepted++;
+      try {
+        t.validate?.(value);
+        note(`${t.name}:valid`, () => keepIn(corpus[t.name], source));
+      } catch (e) {
+        if (!allowed(e)) throw Object.assign(new Error(`${t.name}: validate threw ${e}`), { input: source });
+        note(`${t.name}:${e.code}:${shape(e.path)}`, () => keepIn(corpus[t.name], source));
+      }
+    } else {
+      const t = pick(jsonTargets);
+      const json = random() < 0.15 ? fc.sample(fc.jsonValue(), { numRuns: 1, seed: Math.floor(random() * 2 ** 31) })[0] : mutateJson(pick(jsonCorpus));
+      try {
+        const value = timed(() => t.parse(json));
+        t.encode(value);
+        stats.accepted++;
+        note(`${t.name}:ok`, () => keepIn(jsonCorpus, json));
+      } catch (e) {
+        if (!allowed(e)) throw Object.assign(new Error(`${t.name}: threw ${e}`), { input: JSON.stringify(json)?.slice(0, 2000) });
+        stats.refused++;
+        note(`${t.name}:${e.code}:${shape(e.path)}`, () => keepIn(jsonCorpus, json));
+      }
+    }
+    if (stats.runs % 20000 === 0) log(stats);
+  }
+  return stats;
+}
+
+/** The real vectors as fuzzing seeds. */
+export function seedsFrom(blocksJson, corpusJson) {
+  const hex = (s) => Uint8Array.from(Buffer.from(s.slice(2), 'hex'));
+  const inScope = blocksJson.vectors.filter((v) => !v.outOfScope);
+  return {
+    blocks: [...inScope.map((v) => hex(v.bytes)), ...corpusJson.blocks.filter((b) => !b.outOfScope).slice(0, 40).map((b) => hex(b.bytes))],
+    transactions: inScope.filter((v) => v.transaction).map((v) => hex(v.transaction.payloadBytes)),
+    essences: inScope.filter((v) => v.transaction).map((v) => hex(v.transaction.essenceBytes)),
+    outputs: inScope.flatMap((v) => (v.transaction?.consumedOutputs ?? []).map((c) => hex(c.outputBytes))),
+    json: inScope.map((v) => v.json),
+  };
+}

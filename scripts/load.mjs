@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// npm run load — the API under sustained mixed load (issue 6): autocannon against `serve --demo` in a child process,
+// the three routes mixed with bad requests, 100 connections for 30 s. Passes when no answer is a 5xx and the server's
+// resident memory afterwards is within 10 % of before. Writes the result to bench/RESULTS.md.
+//   node scripts/load.mjs [--seconds 30] [--connections 100] [--no-write]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { writeSection } from '../bench/results-file.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const SECONDS = arg('--seconds', 30);
+const CONNECTIONS = arg('--connections', 100);
+
+const db = mkdtempSync(join(os.tmpdir(), 'tangle-load-'));
+const server = spawn(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', '--demo', '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+const printed = await new Promise((done, fail) => {
+  let out = '';
+  server.stdout.on('data', (d) => {
+    out += d.toString();
+    if ((out.match(/curl /g) ?? []).length === 3) done(out);
+  });
+  server.on('exit', (code) => fail(new Error(`server exited ${code}`)));
+});
+const [included, utxo, congestion] = [...printed.matchAll(/curl (\S+)/g)].map((m) => new URL(m[1]));
+const origin = included.origin;
+const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) * 1024;
+const latestSlot = Number(/by-slot\/(\d+)\//.exec(utxo.pathname)[1]);
+
+// The mix: good requests for each route, and the bad ones a public node sees.
+const requests = [
+  { path: included.pathname },
+  { path: included.pathname, headers: { accept: 'application/vnd.iota.serializer-v1' } },
+  { path: utxo.pathname },
+  { path: `/api/core/v3/commitments/by-slot/${latestSlot - 5}/utxo-changes`, headers: { 'accept-encoding': 'gzip' } },
+  { path: congestion.pathname },
+  { path: `${congestion.pathname}?workScore=100000` },
+  { path: '/api/core/v2/transactions/0x1234/included-block' },
+  { path: `/api/core/v2/transactions/0x${'ab'.repeat(32)}/included-block` },
+  { path: '/api/core/v3/commitments/by-slot/99999999/utxo-changes' },
+  { path: '/api/core/v3/accounts/rms1invalid/congestion' },
+  { path: '/api/unknown/route' },
+  { method: 'POST', path: utxo.pathname, body: 'x'.repeat(200) },
+];
+
+const run = (seconds) => autocannon({ url: origin, connections: CONNECTIONS, duration: seconds, requests });
+await run(3); // warm-up
+await new Promise((r) => setTimeout(r, 1000));
+const before = rss();
+const result = await run(SECONDS);
+await new Promise((r) => setTimeout(r, 2000));
+const after = rss();
+server.kill('SIGTERM');
+await new Promise((r) => server.on('exit', r));
+rmSync(db, { recursive: true, force: true });
+
+const growth = (after - before) / before;
+const ok = result['5xx'] === 0 && result.errors === 0 && Math.abs(growth) <= 0.1;
+const md = `## Load (issue 6)
+
+Produced by \`npm run load\` (= \`npm run build && node scripts/load.mjs --seconds ${SECONDS} --connections ${CONNECTIONS}\`) on
+${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}: autocannon, ${CONNECTIONS} connections for ${SECONDS} s against
+\`serve --demo\` (LMDB, a new slot every 10 s) in its own process, cycling ${requests.length} requests: the three routes (JSON,
+binary, gzip, query parameters) and malformed IDs, a future slot, a bad address, an unknown path and a POST with a body.
+
+| measure | value | required |
+|---|---:|---|
+| requests | ${result.requests.total.toLocaleString('en-US')} (${Math.round(result.requests.average).toLocaleString('en-US')}/s) | |
+| 2xx / 4xx / 5xx | ${result['2xx']} / ${result['4xx']} / ${result['5xx']} | no 5xx ${result['5xx'] === 0 ? '✔' : '✘'} |
+| connection errors / timeouts | ${result.errors} / ${result.timeouts} | |
+| latency p50 / p99 | ${result.latency.p50} ms / ${result.latency.p99} ms | |
+| server RSS before → after | ${(before / 2 ** 20).toFixed(1)} MiB → ${(after / 2 ** 20).toFixed(1)} MiB (${(growth * 100).toFixed(1)} %) | within 10 % ${Math.abs(growth) <= 0.1 ? '✔' : '✘'} |
+`;
+console.log(md);
+if (!args.includes('--no-write')) writeSection('load', md);
+process.exit(ok ? 0 : 1);
