@@ -1,8 +1,8 @@
-// The CI slice of `npm run fuzz`: a few seconds with a fixed seed, on the built package.
+// The CI slice of `npm run fuzz`: a few seconds with a fixed seed (on the source; the script runs the build).
 import { expect, it } from 'vitest';
 // @ts-expect-error plain ESM helpers shared with the fuzz script
 import { fuzz, seedsFrom } from '../../scripts/fuzzer.mjs';
-import * as tc from '../../dist/index.js';
+import * as tc from '../../src/index.js';
 import { loadVectors } from '../helpers/vectors.js';
 
 it('fuzzes every decoder and fromJson for 4 s (seed 20261121): only typed errors, exact re-encoding, no hang', async () => {
