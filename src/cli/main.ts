@@ -131,7 +131,9 @@ async function importHistory(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { db: { type: 'string' }, network: { type: 'string' } } });
   const file = positionals[0];
   if (file === undefined || values.db === undefined) throw new UsageError('import FILE --db DIR');
-  const total = readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+  const tty = process.stderr.isTTY;
+  // The total is only for the progress bar: count the lines only when there is a terminal to show it on.
+  const total = tty ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   // Resumable: after a crash the same command continues where the store stopped (committed slots are skipped; the
   // uncommitted slot was lost with the crash and is applied again).
@@ -139,7 +141,6 @@ async function importHistory(argv: string[]): Promise<void> {
   let ledger: Ledger | undefined;
   let n = 0;
   let skipped = 0;
-  const tty = process.stderr.isTTY;
   const progress = () => {
     const width = 40;
     const done = Math.round((n / Math.max(1, total)) * width);

@@ -5,7 +5,7 @@ const MAX_U256 = (1n << 256n) - 1n;
 const MASK64 = MAX_U64;
 
 /**
- * Growable output buffer. Encoders write straight into it; `finish()` copies out exactly the bytes written.
+ * Growable output buffer. Encoders write straight into it; `encode` copies out exactly the bytes written.
  * The module keeps one instance for all top-level encodes (encoding is synchronous and never re-entered), so
  * steady-state encoding allocates only the result.
  */
@@ -69,12 +69,6 @@ export class Writer {
     this.pos += b.length;
   }
 
-  /** A fresh copy of what was written. (Not `slice`: its species-constructor lookup made it the costliest step.) */
-  finish(): Uint8Array {
-    const out = new Uint8Array(this.pos);
-    out.set(this.buf.subarray(0, this.pos));
-    return out;
-  }
 }
 
 export function checkU64(v: unknown, pos: number | undefined): asserts v is bigint {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { decode, encode, u32, type Json } from '../codec/index.js';
+import { decode, encode, u32, type Codec, type Json } from '../codec/index.js';
 import { toHex } from '../json/hex.js';
 import type { Block } from '../model/block.js';
 import { VerifyPool, type SignatureToCheck } from '../crypto/verify-pool.js';
@@ -110,6 +110,11 @@ interface PendingBlock {
   created: [Uint8Array, Output][];
   /** Output IDs the transaction consumes. */
   consumed: Uint8Array[];
+  /**
+   * The stored records of consumed outputs as acceptBlock read them, by output ID, so that the commit need not read
+   * them again (nothing else can change them: commits run in slot order and these outputs are pending-spent).
+   */
+  storedInputs: Map<string, { slot: number; record: OutputRecord }>;
 }
 
 interface PendingSlot {
@@ -180,7 +185,7 @@ export class Ledger {
     }
   }
 
-  private readRecord<T>(codec: Parameters<typeof decode<T>>[0], bytes: Uint8Array, what: string): T {
+  private readRecord<T>(codec: Codec<T>, bytes: Uint8Array, what: string): T {
     try {
       return decode(codec, bytes);
     } catch (e) {
@@ -302,7 +307,7 @@ export class Ledger {
       }
     }
 
-    const entry: PendingBlock = { blockId: id, bytes: own, slot, issuerId: issuerId?.slice(), workScore: workScore(block, this.params), transactionId: undefined, created: [], consumed: [] };
+    const entry: PendingBlock = { blockId: id, bytes: own, slot, issuerId: issuerId?.slice(), workScore: workScore(block, this.params), transactionId: undefined, created: [], consumed: [], storedInputs: new Map() };
     if (block.payload?.type === 6) {
       // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
       const start = 2 + 32 * block.parents.length + 4;
@@ -380,12 +385,13 @@ export class Ledger {
         output = pendingOutput.output;
         committed.push(output);
       } else {
-        const stored = this.locateOutput(oid)?.bytes;
-        if (stored === undefined) throw new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`);
-        const record = this.readRecord(outputRecord, stored, 'output');
+        const located = this.locateOutput(oid);
+        if (located === undefined) throw new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`);
+        const record = this.readRecord(outputRecord, located.bytes, 'output');
         if (record.spentSlot !== UNSPENT) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`);
         output = record.output;
-        committed.push(stored.subarray(OUTPUT_RECORD_HEADER));
+        committed.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
+        entry.storedInputs.set(ok, { slot: located.slot, record });
       }
       if (this.pendingSpent.has(ok)) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
       entry.consumed.push(oid);
@@ -511,8 +517,13 @@ export class Ledger {
         if (earlier !== undefined) {
           earlier.record = { ...earlier.record, spentSlot: slot }; // created by an earlier block of this slot
         } else {
-          const located = this.locateOutput(oid)!; // acceptBlock found it
-          written.set(key(oid), { slot: located.slot, record: { ...this.readRecord(outputRecord, located.bytes, 'output'), spentSlot: slot } });
+          // Read at acceptance; an output of a slot that was still pending then is in the store now.
+          let read = b.storedInputs.get(key(oid));
+          if (read === undefined) {
+            const located = this.locateOutput(oid)!;
+            read = { slot: located.slot, record: this.readRecord(outputRecord, located.bytes, 'output') };
+          }
+          written.set(key(oid), { slot: read.slot, record: { ...read.record, spentSlot: slot } });
         }
       }
       for (const [oid, output] of b.created) {

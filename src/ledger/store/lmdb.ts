@@ -142,8 +142,9 @@ export class LmdbStore implements KeyValueStore {
           else refused(t.put(k, asBuffer(w.value)), w.key);
         }
         for (const w of appends) {
-          const put = this.table(w.key[0]!).put as (k: Buffer, v: Buffer, options: { append: boolean }) => Promise<boolean>;
-          refused(put.call(this.table(w.key[0]!), asBuffer(w.key.subarray(1)), asBuffer(w.value!), { append: true }), w.key);
+          // The typings offer put options only on putSync; put takes them too (MDB_APPEND).
+          const t = this.table(w.key[0]!) as unknown as { put(k: Buffer, v: Buffer, options: { append: boolean }): Promise<boolean> };
+          refused(t.put(asBuffer(w.key.subarray(1)), asBuffer(w.value!), { append: true }), w.key);
         }
       });
     } catch (e) {
