@@ -35,7 +35,10 @@ export function fromHex(text: unknown): Uint8Array {
   }
   const n = (text.length - 2) >> 1;
   if (NodeBuffer !== undefined && n > LONG) {
-    // Buffer stops at the first character that is not hex, so a short result means bad input.
+    // Buffer's hex decoder reads only the low byte of each UTF-16 unit ('š' is U+0161, read as 'a'), so two different
+    // JSON texts could decode to the same bytes. Only ASCII is safe (its UTF-8 length equals its length: 5× cheaper
+    // than a regular expression); on ASCII the decoder stops at the first non-hex digit, so a short result is bad input.
+    if (NodeBuffer.byteLength(text, 'utf8') !== text.length) throw invalid(text);
     const b = NodeBuffer.from(text.slice(2), 'hex');
     if (b.length !== n) throw invalid(text);
     return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
