@@ -28,6 +28,7 @@ export type LedgerErrorCode =
   // the store
   | 'STORE_FAILURE'
   | 'STORE_CORRUPT'
+  | 'STORE_LOCKED'
   | 'PARAMETERS_MISMATCH'
   | 'CLOSED';
 
@@ -51,6 +52,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   OUTSIDE_HISTORY: 'internal',
   STORE_FAILURE: 'internal',
   STORE_CORRUPT: 'internal',
+  STORE_LOCKED: 'internal',
   PARAMETERS_MISMATCH: 'internal',
   CLOSED: 'internal',
 };

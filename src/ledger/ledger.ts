@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { decode, encode, u32, type Codec, type Json } from '../codec/index.js';
 import { toHex } from '../json/hex.js';
 import type { Block } from '../model/block.js';
@@ -824,8 +825,12 @@ export interface StoreInfo {
  * with no ledger yet. @throws LedgerError STORE_CORRUPT
  */
 export function inspectStore(path: string): StoreInfo | undefined {
-  if (!existsSync(path)) return undefined;
-  const store = new LmdbStore(path);
+  // Read-only: it creates nothing, takes no writer lock and works beside a running writer.
+  if (!existsSync(join(path, 'data.mdb'))) {
+    if (existsSync(path) && !statSync(path).isDirectory()) throw new LedgerError('INVALID_ARGUMENT', `${path} is a file: a store is a directory`);
+    return undefined;
+  }
+  const store = new LmdbStore(path, { readOnly: true });
   try {
     const bytes = store.get(keys.meta);
     if (bytes === undefined) {
@@ -858,6 +863,7 @@ export function openLedger(options: OpenLedgerOptions): Ledger {
     return new Ledger(store, options.params, options.genesis ?? {}, options.clock ?? (() => Math.floor(Date.now() / 1000)));
   } catch (e) {
     store.close();
+    if (store instanceof LmdbStore) store.discardIfNew();
     throw e;
   }
 }

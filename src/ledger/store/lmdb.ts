@@ -1,9 +1,10 @@
-import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { open, type Database, type RootDatabase } from 'lmdb';
 import { compareBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
 import type { KeyValueStore, Write } from './kv.js';
+import { WriterLock } from './writer-lock.js';
 
 /** lmdb-js reports a refused put (e.g. an append that is not past the last key) only in its settled result. */
 function refused(result: Promise<boolean>, key: Uint8Array): void {
@@ -25,26 +26,44 @@ const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength)
  */
 const META_MAGIC = 0xbeefc0de;
 const P_META = 0x08;
+// The LMDB build inside lmdb-js (mdb.master3) lays a page header out as pgno u64, txnid u64, pad u16, flags u16,
+// lower/upper u32 (24 bytes); the meta record follows: magic u32, version u32, address u64, mapsize u64, then two
+// 48-byte database records (the first one's pad field holds the page size), then last_pg u64 and txnid u64.
+const FLAGS_AT = 18;
+const MAGIC_AT = 24;
+const PAGE_SIZE_AT = 48;
+const LAST_PAGE_AT = 144;
+const TXNID_AT = 152;
+const META_BYTES = 160;
 
 /**
- * LMDB maps its file and trusts it: a damaged header can crash the process inside the native library, where no
- * exception can be caught. So before opening, check what LMDB would read first: a file long enough for two meta pages,
- * each flagged as a meta page and carrying LMDB's magic. (Damage deeper in the data pages is not detected here.)
+ * LMDB maps its file and trusts it: a damaged header can crash the process inside the native library, and a file
+ * shorter than its meta pages say raises SIGBUS on the first read past its end (at open, or on a later request);
+ * neither can be caught. So before opening, check what LMDB would read first: two meta pages, each flagged as a
+ * meta page and carrying LMDB's magic, and a file that reaches the last page the current meta page names. (Damage
+ * inside the data pages is not detected here.)
  */
-function checkDataFile(path: string): void {
-  const file = join(path, 'data.mdb');
+function checkDataFile(file: string): void {
   if (!existsSync(file)) return;
   const size = statSync(file).size;
+  const corrupt = (why: string) => new LedgerError('STORE_CORRUPT', `${file} is not an intact LMDB file (${size} bytes; ${why})`);
   const fd = openSync(file, 'r');
   try {
-    const isMeta = (offset: number) => {
-      const page = Buffer.alloc(32);
-      if (offset + 32 > size || readSync(fd, page, 0, 32, offset) !== 32) return false;
-      return (page.readUInt16LE(18) & P_META) !== 0 && page.readUInt32LE(24) === META_MAGIC;
+    const metaAt = (offset: number): Buffer | undefined => {
+      const page = Buffer.alloc(META_BYTES);
+      if (offset + META_BYTES > size || readSync(fd, page, 0, META_BYTES, offset) !== META_BYTES) return undefined;
+      return (page.readUInt16LE(FLAGS_AT) & P_META) !== 0 && page.readUInt32LE(MAGIC_AT) === META_MAGIC ? page : undefined;
     };
-    if (size < 2 * 4096 || !isMeta(0)) throw new LedgerError('STORE_CORRUPT', `${file} is not an intact LMDB file (${size} bytes; its first meta page is damaged)`);
-    // The second meta page follows after one page; the page size is the system's (4 KiB, 16 KiB on some machines).
-    if (![4096, 8192, 16384, 65536].some(isMeta)) throw new LedgerError('STORE_CORRUPT', `${file} is not an intact LMDB file (its second meta page is damaged)`);
+    const first = metaAt(0);
+    if (first === undefined) throw corrupt('its first meta page is damaged');
+    const pageSize = first.readUInt32LE(PAGE_SIZE_AT);
+    if (![4096, 8192, 16384, 32768, 65536].includes(pageSize)) throw corrupt(`its page size ${pageSize} is not one LMDB uses`);
+    const second = metaAt(pageSize);
+    if (second === undefined) throw corrupt('its second meta page is damaged');
+    // LMDB uses the meta page with the higher transaction id; every page up to its last page must be in the file.
+    const current = second.readBigUInt64LE(TXNID_AT) > first.readBigUInt64LE(TXNID_AT) ? second : first;
+    const needed = (current.readBigUInt64LE(LAST_PAGE_AT) + 1n) * BigInt(pageSize);
+    if (BigInt(size) < needed) throw corrupt(`it is shorter than the ${needed} bytes its meta page names: truncated`);
   } finally {
     closeSync(fd);
   }
@@ -60,43 +79,81 @@ export interface LmdbOptions {
 export class LmdbStore implements KeyValueStore {
   private readonly root: RootDatabase<Buffer, Buffer>;
   private readonly tables = new Map<number, Database<Buffer, Buffer>>();
+  private lock: WriterLock | undefined;
+  private readonly created: string[];
   readonly readOnly: boolean;
 
   constructor(path: string, options: LmdbOptions = {}) {
-    const openAt = (readOnly: boolean) =>
-      open<Buffer, Buffer>({
-        path,
-        keyEncoding: 'binary',
-        encoding: 'binary',
-        compression: false,
-        overlappingSync: false,
-        maxDbs: 64,
-        readOnly,
-        // Room for a large index; LMDB only uses what it needs.
-        mapSize: options.mapSize ?? 64 * 1024 ** 3,
-      });
-    checkDataFile(path);
+    const readOnly = options.readOnly === true;
+    if (existsSync(path) && !statSync(path).isDirectory()) {
+      throw new LedgerError('INVALID_ARGUMENT', `${path} is a file: a store is a directory (give a new or an existing store directory)`);
+    }
+    const file = join(path, 'data.mdb');
+    checkDataFile(file);
+    if (readOnly && !existsSync(file)) throw new LedgerError('NOT_FOUND', `there is no store at ${path} to open read-only`);
+    // What this open creates, it removes again if the open fails: a failed open leaves nothing behind.
+    const created = existsSync(path) ? (existsSync(file) ? [] : [file, join(path, 'lock.mdb')]) : [path];
+    const unwritable = (e: unknown) =>
+      !(e instanceof LedgerError) && /EACCES|EROFS|EPERM|read-only|permission/i.test(String((e as Error).message));
     try {
-      let readOnly = options.readOnly === true;
-      if (!readOnly) mkdirSync(path, { recursive: true });
-      let root: RootDatabase<Buffer, Buffer>;
-      try {
-        root = openAt(readOnly);
-      } catch (e) {
-        // A read-only file system or directory: serve what is there, refuse writes.
-        if (readOnly || !/EACCES|EROFS|read-only|permission/i.test(String((e as Error).message))) throw e;
-        readOnly = true;
-        root = openAt(true);
+      let writable = !readOnly;
+      if (writable) {
+        try {
+          mkdirSync(path, { recursive: true });
+          this.lock = WriterLock.acquire(path);
+        } catch (e) {
+          // A read-only file system or directory: serve what is there, refuse writes.
+          if (!unwritable(e) || !existsSync(file)) throw e;
+          writable = false;
+        }
       }
-      this.root = root;
-      this.readOnly = readOnly;
+      try {
+        this.root = this.openAt(path, !writable, options);
+      } catch (e) {
+        if (!writable || !unwritable(e)) throw e;
+        this.lock?.release();
+        this.lock = undefined;
+        writable = false;
+        this.root = this.openAt(path, true, options);
+      }
+      this.readOnly = !writable;
+    } catch (e) {
+      this.lock?.release();
+      for (const p of created) rmSync(p, { recursive: true, force: true });
+      if (e instanceof LedgerError) throw e;
+      throw new LedgerError('STORE_CORRUPT', `cannot open the store at ${path}: ${(e as Error).message}`, { cause: e });
+    }
+    this.created = created;
+    try {
       // Tables that exist already (their names are recorded in the main database). The names are collected first:
       // opening a database while the range's read transaction is still open fails on a read-only store.
       const names = [...this.root.getKeys({})].map((k) => (k as Buffer).toString('latin1').replace(/\0$/, '')); // NUL-terminated
       for (const name of names) if (/^t[0-9]{1,3}$/.test(name)) this.table(Number(name.slice(1)));
     } catch (e) {
+      this.close();
       throw new LedgerError('STORE_CORRUPT', `cannot open the store at ${path}: ${(e as Error).message}`, { cause: e });
     }
+  }
+
+  private openAt(path: string, readOnly: boolean, options: LmdbOptions): RootDatabase<Buffer, Buffer> {
+    return open<Buffer, Buffer>({
+      path,
+      // lmdb-js takes a path with an extension ("my.db") for a single file unless told: ours is always a directory.
+      noSubdir: false,
+      keyEncoding: 'binary',
+      encoding: 'binary',
+      compression: false,
+      overlappingSync: false,
+      maxDbs: 64,
+      readOnly,
+      // Room for a large index; LMDB only uses what it needs.
+      mapSize: options.mapSize ?? 64 * 1024 ** 3,
+    });
+  }
+
+  /** Removes what opening this store created (a new store whose ledger could not be set up). Call after close. */
+  discardIfNew(): void {
+    for (const p of this.created) rmSync(p, { recursive: true, force: true });
   }
 
   private table(id: number): Database<Buffer, Buffer> {
@@ -150,12 +207,16 @@ export class LmdbStore implements KeyValueStore {
     } catch (e) {
       if (e instanceof LedgerError) throw e;
       const message = String((e as Error).message);
-      if (/MDB_MAP_FULL|ENOSPC/.test(message)) throw new LedgerError('STORE_FAILURE', 'the store is full: nothing was written (free disk space or raise mapSize)', { cause: e });
+      if (/MDB_MAP_FULL/.test(message)) throw new LedgerError('STORE_FAILURE', 'the store reached its mapSize: nothing was written (open it with a larger mapSize)', { cause: e });
+      // On a full file system LMDB reports EIO (its write of the pages fails), not ENOSPC: say both.
+      if (/ENOSPC|EIO|Input\/output error|No space/i.test(message)) throw new LedgerError('STORE_FAILURE', `the store's disk is full or failing: nothing was written (${message})`, { cause: e });
       throw new LedgerError('STORE_FAILURE', `store write failed, nothing was written: ${message}`, { cause: e });
     }
   }
 
   close(): void {
     this.root.close();
+    this.lock?.release();
+    this.lock = undefined;
   }
 }
