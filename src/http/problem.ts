@@ -8,6 +8,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   405: 'method not allowed',
   408: 'request timeout',
   414: 'request URI too long',
+  417: 'expectation failed',
   431: 'request headers too large',
   500: 'internal server error',
   503: 'service unavailable',

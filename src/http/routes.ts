@@ -1,4 +1,4 @@
-import { encode } from '../codec/index.js';
+import { CodecError, encode } from '../codec/index.js';
 import { fromHex } from '../json/hex.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
@@ -93,11 +93,17 @@ export const routes: Route[] = [
         accountId = address.aliasId;
       } catch (e) {
         if (e instanceof HttpProblem) throw e;
-        throw new HttpProblem(400, `invalid bech32 address ${quote(text)} (expected prefix ${ledger.params.bech32Hrp}): ${(e as Error).message}`);
+        // The input is quoted once, at most 100 characters: the reason names what is wrong without repeating it.
+        const why = e instanceof CodecError && e.code === 'HRP_MISMATCH' ? "another network's prefix" : e instanceof CodecError ? e.detail : 'not decodable';
+        throw new HttpProblem(400, `invalid bech32 address ${quote(text)} (expected prefix ${ledger.params.bech32Hrp}): ${why}`);
       }
       const options: { workScore?: number; commitmentId?: Uint8Array } = {};
       const workScore = query.get('workScore');
-      if (workScore !== null && workScore !== '') options.workScore = parseUint32(workScore, 'workScore');
+      // iota-core: workScore 0 and no workScore are the same (the default work, a minimal transaction block).
+      if (workScore !== null && workScore !== '') {
+        const work = parseUint32(workScore, 'workScore');
+        if (work !== 0) options.workScore = work;
+      }
       const commitmentId = query.get('commitmentId');
       if (commitmentId !== null && commitmentId !== '') {
         if (!/^0x[0-9a-fA-F]{72}$/.test(commitmentId)) throw new HttpProblem(400, `invalid commitmentId: ${quote(commitmentId)}`);

@@ -2,8 +2,8 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { gzipSync } from 'node:zlib';
 import type { Ledger } from '../ledger/ledger.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
-import { errorBody, HttpProblem, toProblem } from './problem.js';
-import { ALL_ROUTES, routes, type Reply } from './routes.js';
+import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
+import { ALL_ROUTES, routes, type Reply, type Route } from './routes.js';
 
 export interface ServerOptions {
   ledger: Ledger;
@@ -37,13 +37,17 @@ export function createServer(options: ServerOptions): Server {
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
   // Node enforces the timeouts below only when it checks connections: check often enough for them to mean something.
   const checkEvery = Math.max(100, Math.min(1000, Math.floor(headersTimeout / 2)));
-  const server = createHttpServer({ maxHeaderSize: 16 * 1024, connectionsCheckingInterval: checkEvery }, (req, res) => {
-    handle(req, res).catch(() => {
-      // handle() answers every error itself; this only guards against a failure while writing the answer.
-      if (!res.headersSent) send(req, res, 500, JSON.stringify(errorBody(new HttpProblem(500), codeAsString)) + '\n', 'application/json');
-      else res.destroy();
-    });
-  });
+  // Host is checked by the handler (requireHostHeader off), so that its absence is answered in the envelope too.
+  const server = createHttpServer(
+    { maxHeaderSize: 16 * 1024, connectionsCheckingInterval: checkEvery, requireHostHeader: false },
+    (req, res) => {
+      handle(req, res).catch(() => {
+        // handle() answers every error itself; this only guards against a failure while writing the answer.
+        if (!res.headersSent) sendProblem(req, res, new HttpProblem(500), codeAsString);
+        else res.destroy();
+      });
+    },
+  );
   // Slow clients: whole headers within 10 s, the whole request within 30 s.
   server.headersTimeout = headersTimeout;
   server.requestTimeout = requestTimeout;
@@ -56,38 +60,29 @@ export function createServer(options: ServerOptions): Server {
     const body = JSON.stringify(errorBody(new HttpProblem(status), codeAsString)) + '\n';
     socket.end(`HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
   });
+  // An Expect other than 100-continue: Node would answer 417 with an empty body; answer it in the envelope.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    req.resume();
+    res.shouldKeepAlive = false;
+    sendProblem(req, res, new HttpProblem(417, `only "Expect: 100-continue" is supported`), codeAsString);
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A GET has no body: whatever a client sends is drained, never buffered.
     req.resume();
     try {
-      const url = req.url ?? '/';
-      if (url.length > MAX_URL) throw new HttpProblem(414, `the URL is ${url.length} bytes, at most ${MAX_URL}`);
-      const q = url.indexOf('?');
-      const rawPath = q < 0 ? url : url.slice(0, q);
-      let path: string;
-      try {
-        path = decodeURIComponent(rawPath);
-      } catch {
-        throw new HttpProblem(400, 'the path is not valid percent-encoding');
-      }
-      const query = new URLSearchParams(q < 0 ? '' : url.slice(q + 1));
-      let route: (typeof routes)[number] | undefined;
-      let params: string[] = [];
-      for (const r of routes) {
-        const m = r.path.exec(path);
-        if (m !== null) {
-          route = r;
-          params = m.slice(1);
-          break;
-        }
-      }
-      if (route === undefined) throw new HttpProblem(404, 'no such route');
-      if (req.method !== 'GET') {
-        res.setHeader('Allow', 'GET');
+      if (req.headers.host === undefined && req.httpVersionMinor >= 1) throw new HttpProblem(400, 'an HTTP/1.1 request needs a Host header');
+      const { path, query } = requestTarget(req.url ?? '/');
+      if (path === '*' && req.method === 'OPTIONS') return sendPreflight(req, res);
+      const match = matchRoute(path);
+      if (match === undefined) throw new HttpProblem(404, 'no such route');
+      if (req.method === 'OPTIONS') return sendPreflight(req, res);
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.setHeader('Allow', ALLOW);
         throw new HttpProblem(405);
       }
       if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret))) throw new HttpProblem(403);
+      const { route, params } = match;
       const ctx = { ledger, params, query, accept: req.headers.accept ?? '' };
       route.precheck?.(ctx);
       const cacheKey = `${path}\n${ctx.accept.startsWith('application/vnd.iota.serializer-v') ? ctx.accept.slice(0, 35) : ''}`;
@@ -95,12 +90,51 @@ export function createServer(options: ServerOptions): Server {
       if (reply.immutable === true) cache.set(cacheKey, reply);
       send(req, res, 200, reply.body, reply.contentType);
     } catch (e) {
-      const problem = toProblem(e);
-      send(req, res, problem.status, JSON.stringify(errorBody(problem, codeAsString)) + '\n', 'application/json');
+      sendProblem(req, res, toProblem(e), codeAsString);
     }
   }
 
   return server;
+}
+
+/** Methods every route answers (405 names them in `Allow`). */
+const ALLOW = 'GET, HEAD, OPTIONS';
+
+/**
+ * The path and query of a request target: origin-form (`/a/b?c`) or absolute-form (`http://host/a/b?c`, which RFC
+ * 9112 §3.2.2 says a server must accept). The path stays percent-encoded: routes match raw segments.
+ */
+function requestTarget(url: string): { path: string; query: URLSearchParams } {
+  if (url.length > MAX_URL) throw new HttpProblem(414, `the URL is ${url.length} bytes, at most ${MAX_URL}`);
+  let target = url;
+  if (!url.startsWith('/') && url !== '*') {
+    const m = /^https?:\/\/[^/?#]*(.*)$/i.exec(url);
+    if (m === null) throw new HttpProblem(400, 'the request target is neither a path nor an absolute http URL');
+    target = m[1]!.startsWith('/') ? m[1]! : `/${m[1]!}`;
+  }
+  const q = target.indexOf('?');
+  return { path: q < 0 ? target : target.slice(0, q), query: new URLSearchParams(q < 0 ? '' : target.slice(q + 1)) };
+}
+
+/**
+ * The route whose pattern matches the raw path, and its parameters percent-decoded. Matching raw segments, as a proxy
+ * in front of the node does, means `%2F` inside a parameter is part of the parameter, never a separator: the
+ * parameter then holds a `/` and its route refuses it as malformed (400).
+ */
+function matchRoute(path: string): { route: Route; params: string[] } | undefined {
+  for (const route of routes) {
+    const m = route.path.exec(path);
+    if (m === null) continue;
+    const params = m.slice(1).map((raw) => {
+      try {
+        return decodeURIComponent(raw);
+      } catch {
+        throw new HttpProblem(400, `a path parameter is not valid percent-encoding: ${quote(raw)}`);
+      }
+    });
+    return { route, params };
+  }
+  return undefined;
 }
 
 /**
@@ -135,15 +169,52 @@ class ReplyCache {
   }
 }
 
+/**
+ * Whether an Accept-Encoding header accepts gzip (RFC 9110 §12.5.3): named with a weight above 0, or covered by `*`
+ * with a weight above 0 when gzip is not named. `gzip;q=0` refuses it.
+ */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  let star = false;
+  for (const item of header.split(',')) {
+    const [name = '', ...parameters] = item.split(';').map((p) => p.trim().toLowerCase());
+    const q = parameters.find((p) => p.startsWith('q='));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    const accepted = Number.isFinite(weight) && weight > 0;
+    if (name === 'gzip' || name === 'x-gzip') return accepted;
+    if (name === '*') star = accepted;
+  }
+  return star;
+}
+
 function send(req: IncomingMessage, res: ServerResponse, status: number, body: Uint8Array | string, contentType: string): void {
   let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const headers: Record<string, string | number> = { 'Content-Type': contentType, Vary: 'Origin, Accept-Encoding' };
   if (req.headers.origin !== undefined) headers['Access-Control-Allow-Origin'] = '*';
-  if (bytes.length > GZIP_ABOVE && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+  if (bytes.length > GZIP_ABOVE && acceptsGzip(req.headers['accept-encoding'])) {
     bytes = gzipSync(bytes);
     headers['Content-Encoding'] = 'gzip';
   }
   headers['Content-Length'] = bytes.length;
   res.writeHead(status, headers);
-  res.end(bytes);
+  // HEAD: the same status and headers (Content-Length included), no body.
+  if (req.method === 'HEAD') res.end();
+  else res.end(bytes);
+}
+
+function sendProblem(req: IncomingMessage, res: ServerResponse, problem: HttpProblem, codeAsString: boolean): void {
+  send(req, res, problem.status, JSON.stringify(errorBody(problem, codeAsString)) + '\n', 'application/json');
+}
+
+/** SPEC B5: browsers preflight the clients' requests (an Authorization header makes them ask). */
+function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
+  res.writeHead(204, {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Allow-Methods': 'GET, OPTIONS',
+    'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept',
+    'Access-Control-Max-Age': '86400',
+    Allow: ALLOW,
+    Vary: 'Origin',
+  });
+  res.end();
 }

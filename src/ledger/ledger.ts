@@ -129,14 +129,24 @@ const ZERO_32 = new Uint8Array(32);
 const ZERO_36 = new Uint8Array(36);
 const key = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1');
 const fromKey = (k: string) => Uint8Array.from(Buffer.from(k, 'latin1'));
-const MAX_SLOT = 0xfffffffe;
+/** Slots a write may name: 0xffffffff marks "never" in the records (an unspent output, a live account). */
+const MAX_WRITE_SLOT = 0xfffffffe;
 
 function checkId(id: unknown, length: number, what: string): asserts id is Uint8Array {
   if (!(id instanceof Uint8Array) || id.length !== length) throw new LedgerError('INVALID_ARGUMENT', `${what} must be ${length} bytes`);
 }
 
+/** A slot to read: any uint32. */
 function checkSlot(slot: unknown): asserts slot is number {
-  if (!Number.isInteger(slot) || (slot as number) < 0 || (slot as number) > MAX_SLOT) throw new LedgerError('INVALID_ARGUMENT', `slot must be a uint32, got ${String(slot)}`);
+  if (!Number.isInteger(slot) || (slot as number) < 0 || (slot as number) > 0xffffffff) {
+    throw new LedgerError('INVALID_ARGUMENT', `slot must be a uint32 (0 to 4294967295), got ${String(slot).slice(0, 40)}`);
+  }
+}
+
+/** A slot to write: a uint32 short of the last one, which the records use for "never". */
+function checkWriteSlot(slot: unknown): asserts slot is number {
+  checkSlot(slot);
+  if (slot > MAX_WRITE_SLOT) throw new LedgerError('INVALID_ARGUMENT', `slot ${slot} cannot be written: the last slot a ledger holds is ${MAX_WRITE_SLOT}`);
 }
 
 /** The index. Create it with `openLedger`. */
@@ -260,7 +270,7 @@ export class Ledger {
   }
 
   private checkUncommitted(slot: unknown): asserts slot is number {
-    checkSlot(slot);
+    checkWriteSlot(slot);
     if (slot <= this.meta.latestSlot) {
       throw new LedgerError('SLOT_ALREADY_COMMITTED', `slot ${slot} is committed already (latest ${this.meta.latestSlot})`);
     }
@@ -453,7 +463,7 @@ export class Ledger {
    */
   commitSlot(slot: number): CommittedSlot {
     this.open();
-    checkSlot(slot);
+    checkWriteSlot(slot);
     if (slot !== this.meta.latestSlot + 1) throw new LedgerError('SLOT_NOT_NEXT', `the next slot to commit is ${this.meta.latestSlot + 1}, not ${slot}`);
     const p = this.params;
     const pend = this.pending.get(slot) ?? { blocks: [], creations: [], allotments: [], destructions: [] };

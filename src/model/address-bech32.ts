@@ -28,7 +28,7 @@ export function bech32ToAddress(text: string, expectedHrp?: string): Address {
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     if (/checksum/i.test(reason)) throw new CodecError('INVALID_CHECKSUM', `bad bech32 checksum`);
-    throw new CodecError('INVALID_VALUE', `not a bech32 string (${reason.slice(0, 60)})`);
+    throw new CodecError('INVALID_VALUE', `not a bech32 string: ${bech32Reason(reason)}`);
   }
   if (expectedHrp !== undefined && decoded.prefix !== expectedHrp) {
     throw new CodecError('HRP_MISMATCH', `expected HRP ${JSON.stringify(expectedHrp)}, got ${JSON.stringify(decoded.prefix)}`);
@@ -40,4 +40,21 @@ export function bech32ToAddress(text: string, expectedHrp?: string): Address {
   if (raw[0] !== 0 && raw[0] !== 8 && raw[0] !== 16) throw new CodecError('UNKNOWN_TYPE', `address type ${raw[0]} is not a Stardust address type`);
   if (raw.length !== ADDRESS_LENGTH) throw new CodecError('LENGTH_OUT_OF_RANGE', `address is ${raw.length} bytes, expected ${ADDRESS_LENGTH}`);
   return decode(address, raw);
+}
+
+/**
+ * The bech32 library's reason in our words: its texts repeat the whole input ("Invalid checksum for <input>"), and a
+ * message must not echo input (SPEC B4: at most 100 characters of it, which the caller already quotes).
+ */
+function bech32Reason(reason: string): string {
+  if (/too short$/.test(reason)) return 'shorter than 8 characters';
+  if (/^Exceeds length limit/.test(reason)) return `longer than ${MAX_LENGTH} characters`;
+  if (/^Mixed-case/.test(reason)) return 'mixed upper and lower case';
+  if (/^No separator/.test(reason)) return "no separator '1'";
+  if (/^Missing prefix/.test(reason)) return 'no human-readable part before the separator';
+  if (/^Data too short/.test(reason)) return 'data part shorter than the 6-character checksum';
+  if (/^Invalid prefix/.test(reason)) return 'a character outside 33..126 in the human-readable part';
+  const unknown = /^Unknown character (.)$/su.exec(reason);
+  if (unknown !== null) return `character ${JSON.stringify(unknown[1])} is not in the bech32 alphabet`;
+  return 'not decodable';
 }

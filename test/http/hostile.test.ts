@@ -42,6 +42,25 @@ function raw(pieces: (string | number)[]): Promise<{ status: number; body: strin
   });
 }
 
+/**
+ * How many characters of `message` repeat `input`: the total length of the runs of 8 or more characters of the message
+ * that occur in the input (case-insensitive: the congestion route lower-cases its parameter). Counts every repeat.
+ */
+function echoed(message: string, input: string): number {
+  const m = message.toLowerCase();
+  const text = input.toLowerCase();
+  let total = 0;
+  for (let i = 0; i < m.length; ) {
+    let j = i;
+    while (j < m.length && text.includes(m.slice(i, j + 1))) j++;
+    if (j - i >= 8) {
+      total += j - i;
+      i = j;
+    } else i++;
+  }
+  return total;
+}
+
 const get = (path: string, headers = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`;
 const healthy = async () => expect((await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes')])).status).toBe(200);
 
@@ -70,14 +89,69 @@ describe('hostile requests', () => {
     expect([408, 0]).toContain(slow.status); // Node answers 408, or closes when the socket times out first
     await healthy();
   });
-  it('a GET that trickles a body is answered without waiting for it; POST/HEAD/OPTIONS with bodies → 405', async () => {
+  it('a GET that trickles a body is answered without waiting for it; POST/PUT/DELETE with bodies → 405; HEAD and OPTIONS with bodies are answered', async () => {
     const trickle = await raw([`GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100000\r\n\r\n`, 'a'.repeat(100), 300, 'b'.repeat(100)]);
     expect(trickle.status).toBe(200);
-    for (const method of ['POST', 'HEAD', 'OPTIONS', 'PUT']) {
+    for (const [method, status] of [['POST', 405], ['PUT', 405], ['DELETE', 405], ['HEAD', 200], ['OPTIONS', 204]] as const) {
       const a = await raw([`${method} /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello`]);
-      expect(a.status, method).toBe(405);
+      expect(a.status, method).toBe(status);
     }
     await healthy();
+  });
+  it('requests Node would refuse before a handler come in the envelope: no Host (HTTP/1.1), an unsupported Expect', async () => {
+    const noHost = await raw(['GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nConnection: close\r\n\r\n']);
+    expect(noHost.status).toBe(400);
+    expect(JSON.parse(noHost.body).error.message).toBe('invalid data provided: an HTTP/1.1 request needs a Host header');
+    // HTTP/1.0 has no Host header to require.
+    expect((await raw(['GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.0\r\n\r\n'])).status).toBe(200);
+    const expect417 = await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes', 'Expect: something-else\r\n')]);
+    expect(expect417.status).toBe(417);
+    expect(JSON.parse(expect417.body)).toEqual({ error: { code: 417, message: 'expectation failed: only "Expect: 100-continue" is supported' } });
+    const cont = await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes', 'Expect: 100-continue\r\n')]);
+    expect(cont.status).toBe(100); // the interim answer first, then the request is served
+    expect(cont.body).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    await healthy();
+  });
+  it('an absolute-form request target (RFC 9112 §3.2.2) is routed like its path', async () => {
+    const absolute = await raw([get('http://node.example:14265/api/core/v3/commitments/by-slot/10/utxo-changes?x=1')]);
+    const plain = await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes')]);
+    expect(absolute.status).toBe(200);
+    expect(absolute.body).toBe(plain.body);
+    expect((await raw([get('ftp://node.example/api')])).status).toBe(400);
+  });
+  it('%2F inside a path parameter is part of the parameter, never a separator', async () => {
+    // Raw segments: by-slot/{10%2Futxo-changes} has no utxo-changes segment after it, so no route matches: 404.
+    expect((await raw([get('/api/core/v3/commitments/by-slot/10%2Futxo-changes')])).status).toBe(404);
+    // The parameter "1/0" (a slash inside): the route matches and refuses the parameter: 400.
+    const slashed = await raw([get('/api/core/v3/commitments/by-slot/1%2F0/utxo-changes')]);
+    expect(slashed.status).toBe(400);
+    expect(JSON.parse(slashed.body).error.message).toBe('invalid data provided: invalid slot: 1/0');
+    // Other escapes decode as usual: %31%30 is "10".
+    expect((await raw([get('/api/core/v3/commitments/by-slot/%31%30/utxo-changes')])).status).toBe(200);
+    const tx = `/api/core/v2/transactions/0x${'ab'.repeat(16)}%2F${'ab'.repeat(15)}a/included-block`;
+    expect((await raw([get(tx)])).status).toBe(400);
+  });
+  it('no error message repeats more than 100 characters of its input, the bech32 reason included', async () => {
+    const long = (n: number, unit: string) => unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
+    const bech32Like = `rms1${long(86, 'qpzry9x8')}`; // right length, bad checksum: the library's reason repeats it
+    const inputs: [string, string][] = [
+      [`/api/core/v2/transactions/${long(7000, 'z')}/included-block`, long(7000, 'z')],
+      [`/api/core/v2/transactions/0x${long(6000, 'a')}/included-block`, `0x${long(6000, 'a')}`],
+      [`/api/core/v3/commitments/by-slot/${long(7000, '9')}/utxo-changes`, long(7000, '9')],
+      [`/api/core/v3/accounts/${long(7000, 'rms1q')}/congestion`, long(7000, 'rms1q')],
+      [`/api/core/v3/accounts/${bech32Like}/congestion`, bech32Like],
+      [`/api/core/v3/accounts/${bech32Like.toUpperCase().slice(0, 45)}${bech32Like.slice(45)}/congestion`, bech32Like.slice(45)],
+      [`/api/core/v3/accounts/${'smr1'}${long(86, 'qpzry9x8')}/congestion`, long(86, 'qpzry9x8')],
+      [`/api/core/v3/accounts/rms1${long(100, 'b')}/congestion`, long(100, 'b')],
+      [`/api/core/v3/accounts/rms1${long(80, 'q')}b/congestion`, long(80, 'q')],
+      [`/api/core/v3/accounts/${long(80, 'x')}/congestion`, long(80, 'x')],
+    ];
+    for (const [path, input] of inputs) {
+      const a = await raw([get(path)]);
+      expect(a.status, path.slice(0, 60)).toBe(400);
+      const message: string = JSON.parse(a.body).error.message;
+      expect(echoed(message, input), `${path.slice(0, 60)}: ${message}`).toBeLessThanOrEqual(100);
+    }
   });
   it('many connections that open and say nothing do not stop the server', async () => {
     const idle = Array.from({ length: 50 }, () => connect(port, '127.0.0.1'));

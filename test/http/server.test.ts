@@ -1,5 +1,8 @@
-// The node API over real HTTP (SPEC B4): every row of the error table, the envelope, content types, both binary forms,
-// JWT-protected routes, sync, unknown paths and methods, CORS and gzip.
+// The node API over real HTTP (SPEC B4, B5): every row of the error table, the envelope, content types, both binary
+// forms, JWT-protected routes, sync, unknown paths and methods, CORS, preflight, HEAD and gzip. Every 200 body is
+// compared with an answer computed without tangle-core: the reference implementation of SPEC B1–B3 in
+// test/helpers/reference-ledger.ts (fed the same history), the simulation's own block bytes, and @iota/sdk-wasm.
+import { createRequire } from 'node:module';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
@@ -24,7 +27,12 @@ import {
 } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { hexOf, MINIMAL_TRANSACTION_WORK, ReferenceLedger } from '../helpers/reference-ledger.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
+
+const sdk = createRequire(import.meta.url)('@iota/sdk-wasm/node') as {
+  Utils: { blockId(block: unknown): string; transactionId(payload: unknown): string; blockBytes(block: unknown): Uint8Array };
+};
 
 const GENESIS = 1_700_000_000;
 const SLOTS = 30;
@@ -62,15 +70,24 @@ async function listen(ledger: Ledger, options: Parameters<typeof createServer>[0
 
 let ledger: Ledger;
 let sim: Simulation;
+let reference: ReferenceLedger;
 let api: Awaited<ReturnType<typeof listen>>;
 let txId: Uint8Array;
 let account: string;
 
 beforeAll(async () => {
   sim = new Simulation({ params, seed: 3 });
-  ledger = openLedger({ params, genesis: sim.genesis(), clock });
-  for (let slot = 1; slot <= SLOTS; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
-  txId = ledger.utxoChanges(SLOTS).createdOutputs[0]!.subarray(0, 32);
+  const genesis = sim.genesis();
+  ledger = openLedger({ params, genesis, clock });
+  reference = new ReferenceLedger(params, genesis.accounts ?? []);
+  for (let slot = 1; slot <= SLOTS; slot++) {
+    for (const e of sim.slot(slot)) {
+      applyEvent(ledger, e);
+      reference.apply(e);
+    }
+  }
+  // The transaction with the largest block (over 1 KiB, for gzip), found from the simulation's blocks by the reference.
+  txId = hex([...reference.blocks.values()].reduce((a, b) => (b.bytes.length > a.bytes.length ? b : a)).transactionId!);
   account = addressToBech32({ type: 8, aliasId: sim.accounts.worker }, 'rms');
   api = await listen(ledger);
 });
@@ -93,19 +110,24 @@ function expectError(a: Answer, status: number) {
 }
 
 describe('GET /api/core/v2/transactions/:transactionId/included-block', () => {
-  it('200: the block that applied the transaction, as hornet writes it', async () => {
-    const a = await call(api.origin, tx());
-    expect(a.status).toBe(200);
-    expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
-    const found = ledger.includedBlock(txId);
-    expect(a.body.toString()).toBe(includedBlockJson(found.json));
-    expect(encodeBlock(blockFromJson(a.json()))).toEqual(found.bytes);
+  it('200: every transaction answers the block the simulation made for it; sdk-wasm encodes the JSON to those bytes and hashes it to its block id and the transaction id', async () => {
+    expect(reference.blocks.size).toBeGreaterThan(30);
+    for (const [id, block] of reference.blocks) {
+      const a = await call(api.origin, `/api/core/v2/transactions/${id}/included-block`);
+      expect(a.status).toBe(200);
+      expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(a.body.toString().endsWith('}\n')).toBe(true); // hornet's compact JSON with a trailing newline
+      const json = a.json();
+      expect(hexOf(sdk.Utils.blockBytes(json))).toBe(hexOf(block.bytes));
+      expect(sdk.Utils.blockId(json)).toBe(block.id);
+      expect(sdk.Utils.transactionId(json.payload)).toBe(id);
+    }
   });
-  it('200 binary (serializer-v1): the stored block bytes; upper-case IDs accepted', async () => {
+  it('200 binary (serializer-v1): the simulation\'s block bytes; upper-case IDs accepted', async () => {
     const a = await call(api.origin, tx().replace(toHex(txId).slice(2), toHex(txId).slice(2).toUpperCase()), { headers: { accept: 'application/vnd.iota.serializer-v1' } });
     expect(a.status).toBe(200);
     expect(a.headers['content-type']).toBe('application/vnd.iota.serializer-v1');
-    expect(new Uint8Array(a.body)).toEqual(ledger.includedBlock(txId).bytes);
+    expect(hexOf(a.body)).toBe(hexOf(reference.blocks.get(toHex(txId))!.bytes));
   });
   it('400: not 0x + 64 hex digits', async () => {
     for (const bad of ['0x123', 'abcd', `0x${'a'.repeat(63)}`, `0x${'a'.repeat(72)}`, `0x${'g'.repeat(64)}`]) {
@@ -123,22 +145,31 @@ describe('GET /api/core/v2/transactions/:transactionId/included-block', () => {
 });
 
 describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
-  it('200 JSON and binary (serializer-v2) agree with the ledger', async () => {
-    const expected = ledger.utxoChanges(SLOTS);
-    const a = await call(api.origin, utxo(SLOTS));
-    expect(a.status).toBe(200);
-    expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(a.json()).toEqual({ commitmentId: toHex(expected.commitmentId), createdOutputs: expected.createdOutputs.map(toHex), consumedOutputs: expected.consumedOutputs.map(toHex) });
-    const b = await call(api.origin, utxo(SLOTS), { headers: { accept: 'application/vnd.iota.serializer-v2' } });
-    expect(b.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
-    expect(decode(utxoChangesResponse, new Uint8Array(b.body))).toEqual(expected);
-    expect((await call(api.origin, utxo(`000${SLOTS}`))).status).toBe(200); // leading zeros, as iota-core
+  it('200 for every committed slot: the commitment id, created and consumed outputs of the reference implementation, in JSON and binary (serializer-v2)', async () => {
+    for (let slot = 1; slot <= SLOTS; slot++) {
+      const expected = reference.commitment(slot)!;
+      const a = await call(api.origin, utxo(slot));
+      expect(a.status).toBe(200);
+      expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(a.json()).toEqual({ commitmentId: expected.id, createdOutputs: expected.created, consumedOutputs: expected.consumed });
+      const b = await call(api.origin, utxo(slot), { headers: { accept: 'application/vnd.iota.serializer-v2' } });
+      expect(b.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
+      // [36] commitmentId | u32 n | n × [34] | u32 m | m × [34], little-endian counts (SPEC B4).
+      const count = (n: number) => hexOf(Uint8Array.of(n & 0xff, (n >> 8) & 0xff, 0, 0));
+      const wire = [expected.id, count(expected.created.length), ...expected.created, count(expected.consumed.length), ...expected.consumed].map((h) => h.slice(2)).join('');
+      expect(b.body.toString('hex')).toBe(wire);
+    }
+    // Not vacuous: the history has slots that create and consume.
+    expect(reference.commitments.some((c) => c.created.length > 0 && c.consumed.length > 0)).toBe(true);
+    expect((await call(api.origin, utxo(`000${SLOTS}`))).json().commitmentId).toBe(reference.commitment(SLOTS)!.id); // leading zeros, as iota-core
   });
   it('400: not a base-10 uint32', async () => {
     for (const bad of ['abc', '-1', '4294967296', '0x10', '1.5', '']) expectError(await call(api.origin, utxo(bad)), bad === '' ? 400 : 400);
   });
-  it('404: after the latest commitment, the genesis slot', async () => {
-    expect(expectError(await call(api.origin, utxo(SLOTS + 1)), 404)).toMatch(/future slot/);
+  it('404: after the latest commitment, up to the last uint32, and the genesis slot', async () => {
+    expect(expectError(await call(api.origin, utxo(SLOTS + 1)), 404)).toBe(`could not find data: commitment is from a future slot (${SLOTS + 1} > ${SLOTS})`);
+    expect(expectError(await call(api.origin, utxo(4294967294)), 404)).toBe(`could not find data: commitment is from a future slot (4294967294 > ${SLOTS})`);
+    expect(expectError(await call(api.origin, utxo(4294967295)), 404)).toBe(`could not find data: commitment is from a future slot (4294967295 > ${SLOTS})`);
     expectError(await call(api.origin, utxo(0)), 404);
   });
   it('400 before genesis; 404 for a pruned slot', async () => {
@@ -156,20 +187,60 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
 });
 
 describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
-  it('200 JSON and binary agree with the ledger; workScore and commitmentId are honoured', async () => {
-    const a = await call(api.origin, congestion(account));
-    expect(a.status).toBe(200);
-    const expected = ledger.congestion(sim.accounts.worker);
-    expect(a.json()).toEqual({ slot: expected.slot, ready: expected.ready, referenceManaCost: String(expected.referenceManaCost), blockIssuanceCredits: String(expected.blockIssuanceCredits) });
-    const b = await call(api.origin, congestion(account), { headers: { accept: 'application/vnd.iota.serializer-v2' } });
-    expect(b.body.length).toBe(21);
-    expect(decode(congestionResponse, new Uint8Array(b.body))).toEqual(expected);
-    const older = ledger.commitmentOf(SLOTS - 3)!;
-    const c = await call(api.origin, congestion(account.toUpperCase(), `?workScore=4294967295&commitmentId=${toHex(older.commitmentId)}`));
-    expect(c.json()).toMatchObject({ slot: SLOTS - 3, ready: true, referenceManaCost: String(older.commitment.referenceManaCost) });
-    // the simulation's poor account went negative: not ready
-    const poor = addressToBech32({ type: 8, aliasId: sim.accounts.poor }, 'rms');
-    expect((await call(api.origin, congestion(poor))).json()).toMatchObject({ ready: false });
+  it('200 for every account, at the latest commitment and at each older one it may ask for: the reference implementation\'s slot, RMC and credits', async () => {
+    for (const [name, id] of Object.entries(sim.accounts)) {
+      const address = addressToBech32({ type: 8, aliasId: id }, 'rms');
+      for (let slot = SLOTS - params.maxCommittableAge; slot <= SLOTS; slot++) {
+        const expected = reference.congestion(id, MINIMAL_TRANSACTION_WORK, slot);
+        const query = slot === SLOTS ? '' : `?commitmentId=${reference.commitment(slot)!.id}`;
+        const a = await call(api.origin, congestion(address, query));
+        if (expected === undefined) expectError(a, 404);
+        else expect(a.json(), `${name} at ${slot}`).toEqual(expected);
+      }
+    }
+    // Not vacuous: the RMC moved and the poor account went negative, so it is not ready.
+    expect(new Set(reference.commitments.map((c) => c.rmc)).size).toBeGreaterThan(1);
+    expect(reference.congestion(sim.accounts.poor, MINIMAL_TRANSACTION_WORK)).toMatchObject({ ready: false });
+    expect(BigInt(reference.congestion(sim.accounts.poor, MINIMAL_TRANSACTION_WORK)!.blockIssuanceCredits)).toBeLessThan(0n);
+  });
+  it('binary (serializer-v2): u32 slot | u8 ready | u64 RMC | i64 credits, little-endian', async () => {
+    const expected = reference.congestion(sim.accounts.poor, MINIMAL_TRANSACTION_WORK)!;
+    const b = await call(api.origin, congestion(addressToBech32({ type: 8, aliasId: sim.accounts.poor }, 'rms')), { headers: { accept: 'application/vnd.iota.serializer-v2' } });
+    expect(b.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
+    const wire = Buffer.alloc(21);
+    wire.writeUInt32LE(expected.slot, 0);
+    wire.writeUInt8(expected.ready ? 1 : 0, 4);
+    wire.writeBigUInt64LE(BigInt(expected.referenceManaCost), 5);
+    wire.writeBigInt64LE(BigInt(expected.blockIssuanceCredits), 13);
+    expect(b.body.toString('hex')).toBe(wire.toString('hex'));
+  });
+  it('workScore decides ready at the exact boundary the reference computes; 0 and absent mean the default work (as in iota-core)', async () => {
+    // The late account's credits put the boundary inside the uint32 range.
+    const late = addressToBech32({ type: 8, aliasId: sim.accounts.late }, 'rms');
+    const at = (q: string, who = late) => call(api.origin, congestion(who, q)).then((a) => a.json());
+    const credits = BigInt(reference.congestion(sim.accounts.late, 0n)!.blockIssuanceCredits);
+    // The largest work the account can still pay for at the latest RMC, and the next one.
+    const affordable = credits / reference.latest.rmc;
+    expect(affordable).toBeGreaterThan(MINIMAL_TRANSACTION_WORK);
+    expect(affordable).toBeLessThan(4294967295n);
+    expect((await at(`?workScore=${affordable}`)).ready).toBe(true);
+    expect((await at(`?workScore=${affordable + 1n}`)).ready).toBe(false);
+    expect((await at('?workScore=4294967295')).ready).toBe(false);
+    // Where 0 and the default differ: an account with 100 credits cannot pay the default work, but "work 0" it could.
+    const small = new Uint8Array(32).fill(7);
+    const l = openLedger({ params, genesis: { accounts: [{ accountId: small, blockIssuanceCredits: 100n }] }, clock: () => GENESIS });
+    l.setSynced(true);
+    const s = await listen(l);
+    const ref = new ReferenceLedger(params, [{ accountId: small, blockIssuanceCredits: 100n }]);
+    const smallAt = (q: string) => call(s.origin, congestion(addressToBech32({ type: 8, aliasId: small }, 'rms'), q)).then((a) => a.json());
+    const absent = await smallAt('');
+    expect(absent).toEqual(ref.congestion(small, MINIMAL_TRANSACTION_WORK));
+    expect(absent.ready).toBe(false);
+    expect(await smallAt('?workScore=0')).toEqual(absent);
+    expect(await smallAt('?workScore=')).toEqual(absent);
+    expect((await smallAt('?workScore=100')).ready).toBe(true);
+    expect((await smallAt('?workScore=101')).ready).toBe(false);
+    await s.close();
   });
   it('400: bad bech32, wrong HRP, not an account address, bad workScore or commitmentId', async () => {
     const ed = addressToBech32({ type: 0, pubKeyHash: new Uint8Array(32) }, 'rms');
@@ -232,12 +303,35 @@ describe('access, methods, paths, headers', () => {
   it('404 for unknown paths, 405 with Allow for other methods, 414 for long URLs', async () => {
     expectError(await call(api.origin, '/api/core/v2/info'), 404);
     expectError(await call(api.origin, tx() + '/'), 404);
-    for (const method of ['POST', 'PUT', 'DELETE', 'HEAD', 'OPTIONS']) {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const a = await call(api.origin, tx(), { method });
-      expect(a.status).toBe(405);
-      expect(a.headers.allow).toBe('GET');
+      expectError(a, 405);
+      expect(a.headers.allow).toBe('GET, HEAD, OPTIONS');
     }
     expectError(await call(api.origin, `/api/core/v2/transactions/${'x'.repeat(9000)}/included-block`), 414);
+  });
+  it('OPTIONS answers a browser\'s preflight with 204 and the CORS headers of SPEC B5, without a token even on a protected route', async () => {
+    const s = await listen(ledger, { publicRoutes: [], jwtSecret: 'a secret of the node operator, long enough for HS256' });
+    for (const path of [tx(), utxo(SLOTS), congestion(account)]) {
+      const a = await call(s.origin, path, { method: 'OPTIONS', headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      expect(a.status).toBe(204);
+      expect(a.body.length).toBe(0);
+      expect(a.headers['access-control-allow-origin']).toBe('*');
+      expect(a.headers['access-control-allow-methods']).toBe('GET, OPTIONS');
+      expect(a.headers['access-control-allow-headers']).toBe('Authorization, Content-Type, Accept');
+    }
+    expectError(await call(s.origin, '/api/nothing/here', { method: 'OPTIONS' }), 404);
+    await s.close();
+  });
+  it('HEAD answers the status and headers of the GET, Content-Length included, with no body', async () => {
+    for (const [path, headers] of [[tx(), {}], [tx(), { 'accept-encoding': 'gzip' }], [utxo(SLOTS), { accept: 'application/vnd.iota.serializer-v2' }], [utxo(SLOTS + 1), {}], [congestion('rms1bad'), {}]] as const) {
+      const get = await call(api.origin, path, { headers });
+      const head = await call(api.origin, path, { method: 'HEAD', headers });
+      expect(head.status).toBe(get.status);
+      expect(head.body.length).toBe(0);
+      for (const h of ['content-type', 'content-length', 'content-encoding', 'vary']) expect(head.headers[h], h).toBe(get.headers[h]);
+      expect(Number(head.headers['content-length'])).toBe(get.body.length);
+    }
   });
   it('CORS when an Origin is sent; gzip for bodies over 1 KiB when asked', async () => {
     expect((await call(api.origin, utxo(SLOTS))).headers['access-control-allow-origin']).toBeUndefined();
@@ -249,6 +343,10 @@ describe('access, methods, paths, headers', () => {
     expect(gunzipSync(zipped.body)).toEqual(plain.body);
     const small = await call(api.origin, congestion(account), { headers: { 'accept-encoding': 'gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();
+    // RFC 9110 weights: q=0 refuses gzip, also against a wildcard; a wildcard with a weight accepts it.
+    for (const [header, zipped] of [['gzip;q=0', false], ['gzip; q=0.0, deflate', false], ['*;q=0.5, gzip;q=0', false], ['*', true], ['identity, *;q=0.1', true], ['GZIP;Q=1', true], ['x-gzip', true], ['gzipped', false]] as const) {
+      expect((await call(api.origin, tx(), { headers: { 'accept-encoding': header } })).headers['content-encoding'], header).toBe(zipped ? 'gzip' : undefined);
+    }
     expect(plain.headers.vary).toBe('Origin, Accept-Encoding');
   });
   it('error codes as strings when configured (hornet/iota-core clients)', async () => {
