@@ -107,7 +107,7 @@ export class ReferenceLedger {
 
   constructor(
     private readonly params: ProtocolParameters,
-    genesisAccounts: { accountId: Uint8Array; blockIssuanceCredits: bigint }[] = [],
+    genesisAccounts: readonly { accountId: Uint8Array; blockIssuanceCredits: bigint }[] = [],
   ) {
     for (const a of genesisAccounts) {
       this.credits.set(hexOf(a.accountId), a.blockIssuanceCredits);
