@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
 export default defineConfig([
   {
@@ -13,6 +16,7 @@ export default defineConfig([
     // The CLI (package bin) and the simulator the benchmarks use: ESM only, bundled with the library code they use.
     entry: { cli: 'src/cli/bin.ts', sim: 'src/sim/index.ts' },
     format: ['esm'],
+    define: { __TANGLE_CORE_VERSION__: JSON.stringify(version) },
     sourcemap: true,
     target: 'node20',
     splitting: false,

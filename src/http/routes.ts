@@ -82,7 +82,12 @@ export const routes: Route[] = [
     path: /^\/api\/core\/v3\/accounts\/([^/]*)\/congestion$/,
     precheck({ ledger }) {
       // SPEC B4: 503 before any parameter is looked at.
-      if (!ledger.isSynced()) throw new HttpProblem(503, 'node is not synced');
+      if (!ledger.isSynced()) {
+        throw new HttpProblem(
+          503,
+          `node is not synced: its latest committed slot ${ledger.latestCommitment().slot} is behind the clock (to serve imported history, start the server with --synced; an embedding node calls setSynced(true))`,
+        );
+      }
     },
     handle({ ledger, params, query, accept }) {
       const text = params[0]!.toLowerCase(); // iota-core lower-cases the whole parameter

@@ -1,0 +1,102 @@
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { parseArgs } from 'node:util';
+import { powScore } from '../crypto/pow.js';
+import { inspectStore, openLedger, type Ledger } from '../ledger/ledger.js';
+import { protocolParameters, type ProtocolParameters } from '../model/protocol-parameters.js';
+import { applyEvent, parseLine } from '../sim/events.js';
+import { network, UsageError } from './io.js';
+
+export const IMPORT_USAGE = `tangle-core import FILE --db DIR [--network NAME] [--verbose]
+  Applies a history file (from \`simulate\`, or any file of the same events) to the store at DIR, creating it if new.
+  Resumable: run the same command again after a crash and it goes on from the last committed slot.
+  --db DIR          the store directory (created if it does not exist)
+  --network NAME    testnet, shimmer or iota (default: the network the file names)
+  --verbose         print "committed slot N" on standard error as each slot lands
+`;
+
+/**
+ * The first block of the file, if the network wants proof of work: a history without it (as `simulate` writes)
+ * is refused before anything is written, rather than at its first block.
+ */
+async function refuseWithoutPow(file: string, params: ProtocolParameters): Promise<void> {
+  if (params.minPowScore <= 0) return;
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      const e = parseLine(line);
+      if (e.type !== 'block') continue;
+      const score = powScore(e.bytes);
+      if (score < params.minPowScore) {
+        throw new UsageError(
+          `${file} cannot be imported on ${params.networkName}: its blocks need a proof-of-work score of ${params.minPowScore} (TIP-12) and the first one scores ${score.toFixed(1)} (simulated histories do no proof of work: import them with --network testnet)`,
+        );
+      }
+      return;
+    }
+  } finally {
+    lines.close();
+  }
+}
+
+export async function importCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { db: { type: 'string' }, network: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+  });
+  const file = positionals[0];
+  if (file === undefined || values.db === undefined) throw new UsageError('import needs FILE and --db DIR');
+  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no history file at ${file}`);
+  const first = readFileSync(file, 'utf8').slice(0, 1 << 20).split('\n', 1)[0] ?? '';
+  const head = first.trim() === '' ? undefined : parseLine(first);
+  if (head?.type !== 'genesis') throw new UsageError(`${file} does not start with a genesis line`);
+  const params = protocolParameters(network(values.network ?? head.network), { genesisUnixTime: head.genesisUnixTime });
+  await refuseWithoutPow(file, params);
+
+  const tty = process.stderr.isTTY;
+  // The total is only for the progress bar: count the lines only when there is a terminal to show it on.
+  const total = tty ? readFileSync(file, 'utf8').split('\n').filter(Boolean).length : 0;
+  // Resumable: after a crash the same command continues where the store stopped (committed slots are skipped; the
+  // uncommitted slot was lost with the crash and is applied again).
+  const existing = inspectStore(values.db);
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  let ledger: Ledger | undefined;
+  let n = 0;
+  let applied = 0;
+  const progress = () => {
+    const width = 40;
+    const done = Math.round((n / Math.max(1, total)) * width);
+    process.stderr.write(`\r[${'#'.repeat(done)}${'.'.repeat(width - done)}] ${n}/${total} events`);
+  };
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      const e = parseLine(line);
+      if (e.type === 'genesis') {
+        if (ledger !== undefined) throw new Error(`line ${n + 1}: a second genesis`);
+        ledger = openLedger({ path: values.db, params, genesis: e.genesis }); // refuses a store of another network
+        ledger.setSynced(true); // historic data: the importer says what it is
+      } else if (existing === undefined || e.slot > existing.latestSlot) {
+        applyEvent(ledger!, e);
+        applied++;
+        if (values.verbose && e.type === 'commit') process.stderr.write(`committed slot ${e.slot}\n`);
+      }
+      n++;
+      if (tty && n % 100 === 0) progress();
+    }
+  } finally {
+    if (tty) {
+      progress();
+      process.stderr.write('\n');
+    }
+    ledger?.close();
+  }
+  if (applied === 0 && existing !== undefined) {
+    process.stdout.write(`nothing to import: ${values.db} holds every slot of ${file} already (latest slot ${existing.latestSlot})\n`);
+  } else {
+    const skipped = n - 1 - applied;
+    process.stdout.write(`imported ${applied} events into ${values.db}${skipped > 0 ? ` (${skipped} of committed slots skipped)` : ''}\n`);
+  }
+}

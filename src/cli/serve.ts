@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createServer } from '../http/server.js';
+import { toHex } from '../json/hex.js';
+import { inspectStore, openLedger, type Ledger } from '../ledger/ledger.js';
+import { addressToBech32 } from '../model/address-bech32.js';
+import { protocolParameters } from '../model/protocol-parameters.js';
+import { Simulation } from '../sim/simulator.js';
+import { runDemo } from './demo.js';
+import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
+
+export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
+  Serves the node API (SPEC B4, B5) over the store at DIR (in memory without --db).
+  --port N                port to listen on (default 14265; 0 picks a free one)
+  --host ADDR             address to listen on (default 127.0.0.1)
+  --db DIR                the store directory (created if it does not exist)
+  --network NAME          testnet, shimmer or iota (default testnet; an existing store keeps its own)
+  --demo                  a live simulated network: seeds a new store, then commits a slot every 10 s
+  --demo-slots N          slots the demo seeds before it listens (default 120)
+  --genesis-time UNIX     genesis time of a new store, unix seconds (default: now; for --demo, so that the
+                          seeded slots end now)
+  --synced                answer as synced even when the latest slot is old (serving imported history)
+  --jwt-secret S          HS256 secret: requests with a valid "Authorization: Bearer <JWT>" may use every route
+  --public-routes a,b     route patterns open without a token (default: all; e.g. /api/core/v3/*)
+  --error-code-as-string  write error codes as strings, as hornet and iota-core do
+`;
+
+export async function serveCommand(argv: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      port: { type: 'string', default: '14265' },
+      host: { type: 'string', default: '127.0.0.1' },
+      db: { type: 'string' },
+      network: { type: 'string', default: 'testnet' },
+      demo: { type: 'boolean', default: false },
+      'jwt-secret': { type: 'string' },
+      'public-routes': { type: 'string' },
+      synced: { type: 'boolean', default: false },
+      'error-code-as-string': { type: 'boolean', default: false },
+      'demo-slots': { type: 'string', default: '120' },
+      'genesis-time': { type: 'string' },
+    },
+  });
+  const base = network(values.network);
+  const port = wholeNumber(values.port, '--port', 0, 65535);
+  const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
+  const genesisTime = values['genesis-time'] === undefined ? undefined : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
+  if (values.demo) refuseSimulatedOn(base, 'the demo');
+  const existing = values.db === undefined ? undefined : inspectStore(values.db);
+  if (values.demo && existing !== undefined) throw new UsageError(`--demo needs a new store; ${values.db} holds a ledger already`);
+  // An existing store keeps its genesis time; the demo's lies so far back that its seeded history reaches the
+  // current slot (so the node is synced); a new store starts its genesis now unless told otherwise.
+  const now = Math.floor(Date.now() / 1000);
+  const genesisUnixTime =
+    genesisTime ?? existing?.genesisUnixTime ?? (values.demo ? now - seedSlots * base.slotDurationSeconds - 1 : base.genesisUnixTime || now);
+  const params = protocolParameters(base, { genesisUnixTime });
+  const temporary = values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
+  const path = values.db ?? temporary;
+  let ledger: Ledger;
+  let demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined;
+  if (values.demo) {
+    const simulation = new Simulation({ params, seed: 1 });
+    ledger = openLedger({ ...(path === undefined ? {} : { path }), params, genesis: simulation.genesis() });
+    demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
+  } else {
+    ledger = openLedger({ ...(path === undefined ? {} : { path }), params });
+  }
+  if (values.synced) ledger.setSynced(true);
+
+  const server = createServer({
+    ledger,
+    ...(values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {}),
+    ...(values['public-routes'] !== undefined ? { publicRoutes: values['public-routes'].split(',').filter(Boolean) } : {}),
+    errorCodeAsString: values['error-code-as-string'],
+  });
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail);
+    server.listen(port, values.host, done);
+  });
+  const address = server.address();
+  const origin = `http://${values.host}:${typeof address === 'object' && address !== null ? address.port : port}`;
+  const latest = ledger.latestCommitment().slot;
+  process.stdout.write(`tangle-core listening on ${origin}\n`);
+  process.stdout.write(
+    `store: ${values.db ?? (temporary !== undefined ? 'a temporary directory' : 'in memory')} (${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ${ledger.isSynced() ? 'synced' : 'not synced'})\n`,
+  );
+  if (latest <= params.genesisSlot) {
+    process.stderr.write('warning: the store is empty (no slot committed after genesis): every query answers 404 until an import or an embedding node fills it\n');
+  }
+  if (values['public-routes'] !== undefined && values['jwt-secret'] === undefined) {
+    process.stderr.write('warning: --public-routes without --jwt-secret: every route not listed answers 403 to everyone\n');
+  }
+  if (demo !== undefined) {
+    let txId: Uint8Array | undefined;
+    for (let s = latest; s > 0 && txId === undefined; s--) {
+      const created = ledger.utxoChanges(s).createdOutputs[0];
+      if (created !== undefined) txId = created.subarray(0, 32);
+    }
+    const account = addressToBech32({ type: 8, aliasId: demo.simulation.accounts.worker }, params.bech32Hrp);
+    process.stdout.write(`demo network: ${latest} slots committed, a new slot every ${params.slotDurationSeconds} s. Try:\n`);
+    process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${toHex(txId!)}/included-block\n`);
+    process.stdout.write(`  curl ${origin}/api/core/v3/commitments/by-slot/${latest}/utxo-changes\n`);
+    process.stdout.write(`  curl ${origin}/api/core/v3/accounts/${account}/congestion\n`);
+  }
+
+  // SIGINT/SIGTERM: stop taking connections, let requests in flight finish, close the ledger.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    demo?.stop();
+    server.close(() => {
+      const slot = ledger.latestCommitment().slot;
+      ledger.close();
+      if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
+      process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
