@@ -1,9 +1,12 @@
-// The built package (what users install) loads as ESM and as CJS and answers like the source.
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+// The built package (what users install) loads as ESM and as CJS and answers like the source; `npm pack` from a
+// clean checkout ships it; the README's links and its library example work from what is shipped.
+import { execFileSync, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { blake2b } from '@noble/hashes/blake2.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVectors } from './helpers/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -29,4 +32,85 @@ describe('built package', () => {
       expect(out).toEqual({ id: v.id, tx: v.transaction.transactionId, same: true });
     });
   }
+});
+
+describe('npm pack from a clean checkout', () => {
+  // A clean checkout: the files git tracks (and new ones it does not ignore), no dist/, the installed node_modules.
+  const clean = mkdtempSync(join(tmpdir(), 'tangle-pack-'));
+  afterAll(() => rmSync(clean, { recursive: true, force: true }));
+  let files: string[] = [];
+  let tarball = '';
+
+  beforeAll(() => {
+    const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+    for (const f of tracked) {
+      if (!existsSync(resolve(root, f))) continue; // deleted in the working tree
+      mkdirSync(dirname(join(clean, f)), { recursive: true });
+      cpSync(resolve(root, f), join(clean, f));
+    }
+    symlinkSync(resolve(root, 'node_modules'), join(clean, 'node_modules'));
+    expect(existsSync(join(clean, 'dist'))).toBe(false);
+    // prepack builds: the tarball must hold the built package although the checkout had none.
+    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', clean], { cwd: clean, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    // The build's own output comes first on stdout; npm's JSON report is the array at the end.
+    const [packed] = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1));
+    files = packed.files.map((f: { path: string }) => f.path);
+    tarball = join(clean, packed.filename);
+  }, 120_000);
+
+  it('ships the built ESM and CJS library, their types, the CLI, README, LICENSE and SECURITY.md', () => {
+    for (const f of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'README.md', 'LICENSE', 'SECURITY.md', 'package.json']) {
+      expect(files, f).toContain(f);
+    }
+    expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
+    expect(existsSync(tarball)).toBe(true);
+  });
+
+  it('every relative link of the README points at a file in the tarball', () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
+    for (const link of links) expect(files, link).toContain(link.replace(/^\.\//, ''));
+  });
+
+  it('npm start builds only when a source is newer than dist/, then serves the demo', async () => {
+    const start = () =>
+      new Promise<string>((done, fail) => {
+        const child = spawn(process.execPath, [join(clean, 'scripts/start.mjs'), '--port', '0', '--demo-slots', '2'], { cwd: clean, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => {
+          out += d.toString();
+          if (/listening on/.test(out)) child.kill('SIGINT');
+        });
+        child.on('exit', () => (/listening on/.test(out) ? done(out) : fail(new Error(out))));
+      });
+    expect(await start()).not.toMatch(/building/); // npm pack built it just now
+    // A source edited after the build (a second later than dist/cli.js, still in the past).
+    const later = new Date(statSync(join(clean, 'dist/cli.js')).mtimeMs + 1000);
+    utimesSync(join(clean, 'src/http/problem.ts'), later, later);
+    expect(await start()).toMatch(/^sources changed since the last build: building tangle-core/);
+    expect(await start()).not.toMatch(/building/);
+  }, 120_000);
+
+  it('package.json names the repository, its home page and where to report bugs; the license file is Apache-2.0', () => {
+    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8'));
+    expect(pkg.repository?.url).toMatch(/^git\+https:\/\//);
+    expect(pkg.homepage).toMatch(/^https:\/\//);
+    expect(pkg.bugs?.url).toMatch(/^https:\/\//);
+    expect(pkg.license).toBe('Apache-2.0');
+    expect(readFileSync(resolve(root, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004/);
+  });
+});
+
+describe("the README's library example", () => {
+  it('runs as written against the built package', () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Using the library'));
+    const code = /```js\n([\s\S]*?)```/.exec(section)![1]!.replace("from 'tangle-core'", `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`);
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }).split('\n');
+    // The block id of that block, computed by @noble/hashes from the bytes written by hand (SPEC A §3).
+    const bytes = Buffer.concat([Buffer.from([2, 1]), Buffer.alloc(32, 0x11), Buffer.from('13000000050000000568656c6c6f05000000776f726c64', 'hex'), Buffer.alloc(8)]);
+    expect(out[0]).toBe(`0x${Buffer.from(blake2b(bytes, { dkLen: 32 })).toString('hex')}`);
+    expect(out[1]).toBe('true');
+    expect(out[2]).toBe('TRUNCATED parents 1');
+  });
 });
