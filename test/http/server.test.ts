@@ -266,16 +266,18 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     expectError(await call(api.origin, congestion(account, `?commitmentId=${toHex(future)}`)), 404);
   });
   it('500: a commitment ID that does not match the store; one older than latest − maxCommittableAge', async () => {
-    const wrong = ledger.latestCommitment().commitmentId.slice();
+    const wrong = hex(reference.latest.id);
     wrong[3]! ^= 1;
     expectError(await call(api.origin, congestion(account, `?commitmentId=${toHex(wrong)}`)), 500);
-    const old = ledger.commitmentOf(SLOTS - params.maxCommittableAge - 1)!.commitmentId;
-    expectError(await call(api.origin, congestion(account, `?commitmentId=${toHex(old)}`)), 500);
+    const old = reference.commitment(SLOTS - params.maxCommittableAge - 1)!.id;
+    expectError(await call(api.origin, congestion(account, `?commitmentId=${old}`)), 500);
   });
   it('503 when not synced, before any parameter is checked', async () => {
     ledger.setSynced(false);
     try {
-      expectError(await call(api.origin, congestion('not-even-bech32')), 503);
+      const message = expectError(await call(api.origin, congestion('not-even-bech32')), 503);
+      // It says what is true and what an operator can do about it.
+      expect(message).toBe(`service unavailable: node is not synced: its latest committed slot ${SLOTS} is behind the clock (to serve imported history, start the server with --synced; an embedding node calls setSynced(true))`);
       expect((await call(api.origin, utxo(SLOTS))).status).toBe(200); // only the congestion route
     } finally {
       ledger.setSynced(undefined);
