@@ -9,6 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { ledgerFailure } from '../helpers/failure.js';
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
 const dirs: string[] = [];
@@ -20,15 +21,6 @@ const tempDir = () => {
 afterEach(() => dirs.splice(0).filter((d) => d !== smallFsDir()).forEach((d) => rmSync(d, { recursive: true, force: true })));
 const smallFsDir = () => smallFs;
 
-function failure(fn: () => unknown): LedgerError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof LedgerError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 function fill(dir: string, slots: number) {
   const sim = new Simulation({ params, seed: 9 });
@@ -88,7 +80,7 @@ describe('a read-only store', () => {
     l.close();
     const ro = openLedger({ path: dir, params, clock: () => 1_700_000_000, readOnly: true });
     expect(ro.utxoChanges(5)).toEqual(changes);
-    const e = failure(() => ro.commitSlot(6));
+    const e = ledgerFailure(() => ro.commitSlot(6));
     expect(e.code).toBe('STORE_FAILURE');
     expect(e.message).toMatch(/read-only/);
     expect(ro.utxoChanges(5)).toEqual(changes);
@@ -114,7 +106,7 @@ describe('damaged store files', () => {
       const dir = tempDir();
       fill(dir, 2).l.close();
       damage(join(dir, 'data.mdb'));
-      const e = failure(() => openLedger({ path: dir, params }));
+      const e = ledgerFailure(() => openLedger({ path: dir, params }));
       expect(e.code).toBe('STORE_CORRUPT');
       expect(e.message).toMatch(/not an intact LMDB file/);
     });

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inspectStore, LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { ledgerFailure } from '../helpers/failure.js';
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
 const root = mkdtempSync(join(tmpdir(), 'tangle-store-'));
@@ -16,15 +17,6 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const fresh = (name = 'db') => join(mkdtempSync(join(root, `${n++}-`)), name);
 
-function failure(fn: () => unknown): LedgerError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof LedgerError) return e;
-    throw e;
-  }
-  throw new Error('no error');
-}
 
 function fill(path: string, slots: number): number {
   const sim = new Simulation({ params, seed: 9 });
@@ -53,10 +45,10 @@ describe('the store path', () => {
   it('a path that is a file is refused with a clear error, and the file is left as it was', () => {
     const path = fresh('a-file.db');
     writeFileSync(path, 'not a store');
-    const e = failure(() => openLedger({ path, params }));
+    const e = ledgerFailure(() => openLedger({ path, params }));
     expect(e.code).toBe('INVALID_ARGUMENT');
     expect(e.message).toContain('is a file: a store is a directory');
-    expect(failure(() => inspectStore(path)).code).toBe('INVALID_ARGUMENT');
+    expect(ledgerFailure(() => inspectStore(path)).code).toBe('INVALID_ARGUMENT');
     expect(readFileSync(path, 'utf8')).toBe('not a store');
   });
 
@@ -92,10 +84,10 @@ describe('a truncated data file', () => {
       spawnSync('cp', ['-r', original, path]);
       const size = Math.floor((bytes.length * percent) / 100);
       truncateSync(join(path, 'data.mdb'), size);
-      const e = failure(() => openLedger({ path, params }));
+      const e = ledgerFailure(() => openLedger({ path, params }));
       expect(e.code).toBe('STORE_CORRUPT');
       expect(e.message).toMatch(/not an intact LMDB file/);
-      expect(failure(() => inspectStore(path)).code).toBe('STORE_CORRUPT');
+      expect(ledgerFailure(() => inspectStore(path)).code).toBe('STORE_CORRUPT');
       // Opening refused, the file is as the damage left it (nothing "repaired" over it).
       expect(statSync(join(path, 'data.mdb')).size).toBe(size);
     });
@@ -105,7 +97,7 @@ describe('a truncated data file', () => {
     const path = fresh();
     spawnSync('cp', ['-r', original, path]);
     truncateSync(join(path, 'data.mdb'), bytes.length - 4096);
-    expect(failure(() => openLedger({ path, params })).code).toBe('STORE_CORRUPT');
+    expect(ledgerFailure(() => openLedger({ path, params })).code).toBe('STORE_CORRUPT');
     writeFileSync(join(path, 'data.mdb'), bytes);
     const l = openLedger({ path, params });
     expect(l.latestCommitment().slot).toBe(40);
@@ -148,7 +140,7 @@ describe('one writer per store', () => {
     const path = fresh();
     fill(path, 2);
     const first = openLedger({ path, params });
-    const e = failure(() => openLedger({ path, params }));
+    const e = ledgerFailure(() => openLedger({ path, params }));
     expect(e.code).toBe('STORE_LOCKED');
     expect(e.message).toMatch(/open for writing by this process already/);
     // Readers are not writers: a read-only open and inspectStore work beside the writer.
@@ -164,11 +156,11 @@ describe('one writer per store', () => {
     const path = fresh();
     fill(path, 2);
     const writer = await holdOpen(path);
-    const e = failure(() => openLedger({ path, params }));
+    const e = ledgerFailure(() => openLedger({ path, params }));
     expect(e.code).toBe('STORE_LOCKED');
     expect(e.message).toContain(`process ${writer.pid}`);
     rmSync(join(path, 'lock.mdb'));
-    expect(failure(() => openLedger({ path, params })).code).toBe('STORE_LOCKED');
+    expect(ledgerFailure(() => openLedger({ path, params })).code).toBe('STORE_LOCKED');
     await writer.kill();
     // The killed writer's lock file is still there, naming a process that no longer runs: stale, taken over.
     expect(readFileSync(join(path, 'writer.lock'), 'latin1')).toContain(String(writer.pid));
