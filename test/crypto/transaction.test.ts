@@ -25,7 +25,9 @@ import {
   type UnlockCondition,
   type Feature,
   type NativeToken,
+  transactionSigningHash,
 } from '../../src/index.js';
+import { checkSemantics } from '../../src/validate/semantic.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
 
 const shimmer = PROTOCOL_PARAMETERS.shimmer;
@@ -194,6 +196,88 @@ describe('one mutation per semantic rule', () => {
     const inputs = [rich(A, 0), rich(A, 33)];
     const total = inputs.reduce((s, o) => s + o.amount, 0n);
     expect(refusal(() => check(transact(inputs, [1, 1], [out(B, total)])))).toEqual(['NATIVE_TOKEN_COUNT_EXCEEDED', 'essence.outputs']);
+  });
+});
+
+describe('the edges of each semantic rule (each test fails when its rule is changed: npm run mutate)', () => {
+  const A = addr(1);
+  const B = addr(2);
+  const C = addr(3);
+  const token = (n: number, amount: bigint): NativeToken => ({ id: Uint8Array.of(8, ...new Uint8Array(32).fill(n), 1, 0, 0, 0, 0), amount });
+
+  it('expiration at its exact second: from then on the return address unlocks and no storage deposit return is owed', () => {
+    const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: B, amount: 50_000n }, { type: 3, returnAddress: B, unixTime: TIME }] });
+    // One second before: the owner unlocks and must return 50 000 to B; sending it all to C is refused.
+    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)]), TIME - 1))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    // At the second itself: B unlocks, owes nobody, and may send it all to C.
+    check(transact([input], [2], [out(C, 150_000n)]), TIME);
+    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)]), TIME))).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+  });
+
+  it('a storage deposit return is met by exactly its amount, and not by one less', () => {
+    const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: B, amount: 50_000n }] });
+    check(transact([input], [1], [out(A, 100_000n), out(B, 50_000n)]));
+    expect(refusal(() => check(transact([input], [1], [out(A, 100_001n), out(B, 49_999n)])))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    // Two simple outputs to B add up.
+    check(transact([input], [1], [out(A, 50_000n), out(B, 50_000n), out(B, 50_000n)]));
+  });
+
+  it('only a simple output (one Address condition, no native tokens, no features) meets a return', () => {
+    const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: B, amount: 50_000n }], tokens: [token(1, 5n)] });
+    const notSimple: [string, Output][] = [
+      ['a native token', out(B, 60_000n, { tokens: [token(1, 5n)] })],
+      ['a second unlock condition', out(B, 60_000n, { ucs: [{ type: 2, unixTime: 1 }] })],
+      ['a feature', out(B, 60_000n, { features: [{ type: 2, data: Uint8Array.of(1) }] })],
+    ];
+    for (const [what, toB] of notSimple) {
+      const rest = out(A, 90_000n, what === 'a native token' ? {} : { tokens: [token(1, 5n)] });
+      expect(refusal(() => check(transact([input], [1], [rest, toB]))), what).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    }
+    check(transact([input], [1], [out(A, 90_000n, { tokens: [token(1, 5n)] }), out(B, 60_000n)]));
+  });
+
+  it('64 distinct native tokens across inputs and outputs are allowed; 65 are not', () => {
+    const rich = (from: number, count: number) => {
+      const o = out(A, 0n, { tokens: Array.from({ length: count }, (_, i) => token(from + i, 1n)) });
+      o.amount = minStorageDeposit(o, shimmer.rentStructure);
+      return o;
+    };
+    for (const [counts, ok] of [[[32, 32], true], [[32, 33], false]] as const) {
+      const inputs = [rich(0, counts[0]), rich(100, counts[1])];
+      const total = inputs.reduce((s, o) => s + o.amount, 0n);
+      const t = transact(inputs, [1, 1], [out(B, total)]); // every token burnt: allowed
+      if (ok) check(t);
+      else expect(refusal(() => check(t))).toEqual(['NATIVE_TOKEN_COUNT_EXCEEDED', 'essence.outputs']);
+    }
+  });
+
+  it('a Sender feature naming an Alias or NFT address is not unlocked by Ed25519 signatures', () => {
+    for (const sender of [{ type: 8, aliasId: new Uint8Array(32).fill(1) }, { type: 16, nftId: new Uint8Array(32).fill(1) }] as Address[]) {
+      const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n, { features: [{ type: 0, address: sender }] })]);
+      expect(refusal(() => check(t))).toEqual(['SENDER_NOT_UNLOCKED', 'essence.outputs[0].features[0].address']);
+    }
+  });
+
+  it('one address, two signature unlocks: refused even where the syntactic rule (identical unlocks) does not reach', () => {
+    // Syntax refuses two identical signature unlocks, and Ed25519 signatures by one key of one message are identical;
+    // the semantic rule is the second line of defence. checkSemantics is what the ledger runs after the syntax.
+    const t = transact([out(A, 100_000n), out(A, 100_000n)], [1, 1], [out(B, 200_000n)]);
+    t.tx.unlocks[1] = t.tx.unlocks[0]!;
+    const hash = transactionSigningHash(t.tx.essence);
+    expect(refusal(() => checkSemantics(t.tx, { consumedOutputs: t.consumed, params: shimmer, time: TIME }, hash, t.consumed))).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
+  });
+
+  it('bad arguments are TypeErrors; time 0 is a time', () => {
+    const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n)]);
+    const cases: [string, unknown][] = [
+      ['null', null],
+      ['a string', 'x'],
+      ['outputs not an array', { consumedOutputs: 'no', params: shimmer, time: TIME }],
+      ['a negative time', { consumedOutputs: t.consumed, params: shimmer, time: -1 }],
+      ['a fractional time', { consumedOutputs: t.consumed, params: shimmer, time: 1.5 }],
+    ];
+    for (const [what, context] of cases) expect(() => validateTransaction(t.tx, context as never), what).toThrow(TypeError);
+    check(t, 0);
   });
 });
 
