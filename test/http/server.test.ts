@@ -129,9 +129,10 @@ describe('GET /api/core/v2/transactions/:transactionId/included-block', () => {
     expect(a.headers['content-type']).toBe('application/vnd.iota.serializer-v1');
     expect(hexOf(a.body)).toBe(hexOf(reference.blocks.get(toHex(txId))!.bytes));
   });
-  it('400: not 0x + 64 hex digits', async () => {
-    for (const bad of ['0x123', 'abcd', `0x${'a'.repeat(63)}`, `0x${'a'.repeat(72)}`, `0x${'g'.repeat(64)}`]) {
-      expectError(await call(api.origin, `/api/core/v2/transactions/${bad}/included-block`), 400);
+  it('400: not 0x + 64 hex digits, refused by the route with its own message', async () => {
+    for (const bad of ['0x123', 'abcd', `0x${'a'.repeat(63)}`, `0x${'a'.repeat(72)}`, `0x${'g'.repeat(64)}`, `x0x${'a'.repeat(64)}`, `0x${'a'.repeat(64)}zz`]) {
+      const message = expectError(await call(api.origin, `/api/core/v2/transactions/${bad}/included-block`), 400);
+      expect(message).toBe(`invalid data provided: invalid transaction ID: ${bad}`);
     }
   });
   it('404: unknown transaction', async () => {
@@ -242,22 +243,41 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     expect((await smallAt('?workScore=101')).ready).toBe(false);
     await s.close();
   });
-  it('400: bad bech32, wrong HRP, not an account address, bad workScore or commitmentId', async () => {
+  it('400: bad bech32, wrong HRP, not an account address, bad workScore or commitmentId, each with its message', async () => {
     const ed = addressToBech32({ type: 0, pubKeyHash: new Uint8Array(32) }, 'rms');
     const smr = addressToBech32({ type: 8, aliasId: sim.accounts.worker }, 'smr');
-    for (const path of [
-      congestion('rms1notbech32'),
-      congestion(account.slice(0, -1) + (account.endsWith('q') ? 'p' : 'q')),
-      congestion(smr),
-      congestion(ed),
-      congestion(account, '?workScore=-1'),
-      congestion(account, '?workScore=4294967296'),
-      congestion(account, '?workScore=abc'),
-      congestion(account, '?commitmentId=0x1234'),
-      congestion(account, `?commitmentId=${'0'.repeat(74)}`),
-    ]) {
-      expectError(await call(api.origin, path), 400);
-    }
+    const flipped = account.slice(0, -1) + (account.endsWith('q') ? 'p' : 'q');
+    const cases: [string, string][] = [
+      [congestion('rms1notbech32'), 'invalid bech32 address rms1notbech32 (expected prefix rms): not a bech32 string: character "o" is not in the bech32 alphabet'],
+      [congestion(flipped), `invalid bech32 address ${flipped} (expected prefix rms): bad bech32 checksum`],
+      [congestion(smr), `invalid bech32 address ${smr} (expected prefix rms): another network's prefix`],
+      [congestion(ed), `address ${ed} is not an account address`],
+      [congestion(account, '?workScore=-1'), 'invalid workScore: -1'],
+      [congestion(account, '?workScore=4294967296'), 'invalid workScore: 4294967296'],
+      [congestion(account, '?workScore=abc'), 'invalid workScore: abc'],
+      [congestion(account, '?commitmentId=0x1234'), 'invalid commitmentId: 0x1234'],
+      [congestion(account, `?commitmentId=${'0'.repeat(74)}`), `invalid commitmentId: ${'0'.repeat(74)}`],
+      [congestion(account, `?commitmentId=${reference.latest.id}00`), `invalid commitmentId: ${reference.latest.id}00`],
+      [congestion(account, `?commitmentId=x${reference.latest.id}`), `invalid commitmentId: x${reference.latest.id}`],
+    ];
+    for (const [path, message] of cases) expect(expectError(await call(api.origin, path), 400)).toBe(`invalid data provided: ${message}`);
+  });
+  it('the bech32 parameter is read lower-cased (iota-core): an upper-case address answers the same', async () => {
+    const lower = await call(api.origin, congestion(account));
+    const upper = await call(api.origin, congestion(account.toUpperCase()));
+    expect(upper.status).toBe(200);
+    expect(upper.body.toString()).toBe(lower.body.toString());
+  });
+  it('an empty commitmentId means the latest, like none', async () => {
+    expect((await call(api.origin, congestion(account, '?commitmentId='))).body.toString()).toBe((await call(api.origin, congestion(account))).body.toString());
+  });
+  it('the binary forms only when Accept starts with the vendor type (hornet, iota-core)', async () => {
+    const first = await call(api.origin, utxo(SLOTS), { headers: { accept: 'application/vnd.iota.serializer-v2, application/json' } });
+    expect(first.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
+    const second = await call(api.origin, utxo(SLOTS), { headers: { accept: 'application/json, application/vnd.iota.serializer-v2' } });
+    expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
+    const v1 = await call(api.origin, tx(), { headers: { accept: 'text/html, application/vnd.iota.serializer-v1' } });
+    expect(v1.headers['content-type']).toBe('application/json; charset=utf-8');
   });
   it('404: unknown account, commitment of a future slot', async () => {
     expectError(await call(api.origin, congestion(addressToBech32({ type: 8, aliasId: new Uint8Array(32).fill(9) }, 'rms'))), 404);
