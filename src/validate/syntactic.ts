@@ -23,7 +23,8 @@ function assertParams(params: unknown): asserts params is ProtocolParameters {
   }
 }
 
-const join = (base: string, key: string) => (base === '' ? key : key.startsWith('[') ? base + key : `${base}.${key}`);
+/** A field path: `base.key`, or `key` at the root. */
+const join = (base: string, key: string) => (base === '' ? key : `${base}.${key}`);
 
 export interface ValidateBlockOptions {
   /** Skip the proof-of-work check (TIP-12). */

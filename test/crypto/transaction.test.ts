@@ -26,6 +26,7 @@ import {
   type Feature,
   type NativeToken,
   transactionSigningHash,
+  unlockAddress,
 } from '../../src/index.js';
 import { checkSemantics } from '../../src/validate/semantic.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
@@ -212,6 +213,26 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
     // At the second itself: B unlocks, owes nobody, and may send it all to C.
     check(transact([input], [2], [out(C, 150_000n)]), TIME);
     expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)]), TIME))).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+  });
+
+  it('a timelock that has passed is not an expiration: the storage deposit return is still owed', () => {
+    const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: B, amount: 50_000n }, { type: 2, unixTime: TIME - 10 }] });
+    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)])))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    check(transact([input], [1], [out(C, 100_000n), out(B, 50_000n)]));
+  });
+
+  it('unlockAddress (public): the owner, the return address from the expiration on, and a typed error without an owner', () => {
+    const expiring = out(A, 100_000n, { ucs: [{ type: 3, returnAddress: B, unixTime: TIME }] });
+    expect(unlockAddress(expiring, TIME - 1)).toEqual(A);
+    expect(unlockAddress(expiring, TIME)).toEqual(B);
+    const ownerless = { ...expiring, unlockConditions: [{ type: 3, returnAddress: B, unixTime: TIME }] } as Output;
+    expect(refusal(() => unlockAddress(ownerless, TIME - 1))).toEqual(['ADDRESS_UNLOCK_CONDITION_MISSING', 'unlockConditions']);
+    expect(unlockAddress(ownerless, TIME)).toEqual(B);
+  });
+
+  it('a ValidationError says its code, its path ("(root)" when empty) and what is wrong', () => {
+    expect(new ValidationError('BLOCK_TOO_LONG', '', 'too long').message).toBe('BLOCK_TOO_LONG at (root): too long');
+    expect(new ValidationError('AMOUNT_OUT_OF_RANGE', 'outputs[1].amount', 'zero').message).toBe('AMOUNT_OUT_OF_RANGE at outputs[1].amount: zero');
   });
 
   it('a storage deposit return is met by exactly its amount, and not by one less', () => {
