@@ -197,9 +197,7 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, body: U
   }
   headers['Content-Length'] = bytes.length;
   res.writeHead(status, headers);
-  // HEAD: the same status and headers (Content-Length included), no body.
-  if (req.method === 'HEAD') res.end();
-  else res.end(bytes);
+  res.end(bytes); // for HEAD, Node sends the headers (Content-Length included) and drops the body
 }
 
 function sendProblem(req: IncomingMessage, res: ServerResponse, problem: HttpProblem, codeAsString: boolean): void {

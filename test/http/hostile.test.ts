@@ -112,12 +112,25 @@ describe('hostile requests', () => {
     expect(cont.body).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     await healthy();
   });
+  it('the asterisk form: OPTIONS * describes the server (204), any other method on * is not a route (404)', async () => {
+    expect((await raw(['OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'])).status).toBe(204);
+    const star = await raw(['GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+    expect(star.status).toBe(404);
+    expect(JSON.parse(star.body).error.code).toBe(404);
+  });
+  it('a URL of exactly 8 KiB is served; one byte more is 414', async () => {
+    const path = '/api/core/v3/commitments/by-slot/10/utxo-changes?';
+    const at = (n: number) => raw([get(`${path}${'x'.repeat(n - path.length)}`)]);
+    expect((await at(8192)).status).toBe(200);
+    expect((await at(8193)).status).toBe(414);
+  });
   it('an absolute-form request target (RFC 9112 §3.2.2) is routed like its path', async () => {
     const absolute = await raw([get('http://node.example:14265/api/core/v3/commitments/by-slot/10/utxo-changes?x=1')]);
     const plain = await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes')]);
     expect(absolute.status).toBe(200);
     expect(absolute.body).toBe(plain.body);
     expect((await raw([get('ftp://node.example/api')])).status).toBe(400);
+    expect((await raw([get('junkhttp://node.example/api/core/v3/commitments/by-slot/10/utxo-changes')])).status).toBe(400);
   });
   it('%2F inside a path parameter is part of the parameter, never a separator', async () => {
     // Raw segments: by-slot/{10%2Futxo-changes} has no utxo-changes segment after it, so no route matches: 404.

@@ -178,8 +178,10 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
     const l = openLedger({ params: late, clock });
     l.commitSlot(6);
     l.commitSlot(7);
-    l.prune(7);
+    l.commitSlot(8);
     const s = await listen(l);
+    expect((await call(s.origin, utxo(6))).status).toBe(200); // answered, and kept by the server (it cannot change…)
+    l.prune(7); // …until a prune takes it away: the kept answer must go with it
     expectError(await call(s.origin, utxo(3)), 400);
     expectError(await call(s.origin, utxo(6)), 404);
     expect((await call(s.origin, utxo(7))).status).toBe(200);
@@ -318,7 +320,13 @@ describe('access, methods, paths, headers', () => {
     expectError(await call(s.origin, tx(), { headers: bearer(await token(key, '-1m')) }), 403);
     expectError(await call(s.origin, tx(), { headers: bearer(new UnsecuredJWT({}).encode()) }), 403);
     expectError(await call(s.origin, tx(), { headers: { authorization: 'Basic abc' } }), 403);
-    expect((await call(s.origin, tx(), { headers: bearer(await token()) })).status).toBe(200);
+    // HS256 only (SPEC B4): the same secret under HS512 is refused; nothing may stand before or after the token.
+    const hs512 = await new SignJWT({}).setProtectedHeader({ alg: 'HS512' }).setExpirationTime('1h').sign(key);
+    expectError(await call(s.origin, tx(), { headers: bearer(hs512) }), 403);
+    const good = await token();
+    expectError(await call(s.origin, tx(), { headers: { authorization: `xBearer ${good}` } }), 403);
+    expectError(await call(s.origin, tx(), { headers: { authorization: `Bearer ${good} trailing` } }), 403);
+    expect((await call(s.origin, tx(), { headers: bearer(good) })).status).toBe(200);
     expect((await call(s.origin, utxo(SLOTS))).status).toBe(200); // still public
     await s.close();
   });
