@@ -197,7 +197,9 @@ export class ReferenceLedger {
 
 /**
  * Work score of a minimal signed transaction block (one parent; one input, one 46-byte basic output, one signature
- * unlock; no essence payload), checked by hand: the payload is 4 (type) + 129 (essence: 1 + 8 + 2 + 34 + 32 + 2 + 46
- * + 4) + 2 + 98 (unlock) = 233 bytes, so 110000 + 500 × 233 + 7500 + 90000 + 15000 = 339000 with the B2 weights.
+ * unlock; no essence payload), checked by hand: the payload is 4 (type) + 130 (essence: type 1 + network id 8 +
+ * input count 2 + input 35 (type, transaction id, index) + inputs commitment 32 + output count 2 + output 46 + payload
+ * length 4) + unlock count 2 + unlock 98 = 234 bytes, so 110000 + 500 × 234 + 7500 + 90000 + 15000 = 339500 with the
+ * B2 weights.
  */
-export const MINIMAL_TRANSACTION_WORK = 339_000n;
+export const MINIMAL_TRANSACTION_WORK = 339_500n;

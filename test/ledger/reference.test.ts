@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex, type Ledger } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
-import { MINIMAL_TRANSACTION_WORK, ReferenceLedger, type ReferenceEvent } from '../helpers/reference-ledger.js';
+import { MINIMAL_TRANSACTION_WORK, parseBlock, ReferenceLedger, type ReferenceEvent } from '../helpers/reference-ledger.js';
+import { taggedBlock } from '../helpers/wallet.js';
 
 const GENESIS = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS });
@@ -60,6 +61,36 @@ describe('the ledger agrees with a second implementation of SPEC B3', () => {
       ledger.close();
     });
   }
+
+  it('blocks in uncommitted slots cost their work at the latest RMC, above the minimum: ready flips at the exact work', () => {
+    const sim = new Simulation({ params, seed: 1 });
+    const genesis = sim.genesis();
+    const ledger = openLedger({ params, genesis, clock: () => GENESIS });
+    ledger.setSynced(true); // the clock is not the point here
+    const reference = new ReferenceLedger(params, genesis.accounts ?? []);
+    const issuer = new Uint8Array(32).fill(0x1e);
+    let slot = 0;
+    // Run into the first congestion wave: until the RMC is above its minimum.
+    while (reference.latest.rmc <= params.congestion.minReferenceManaCost && slot < 200) {
+      slot++;
+      const events: ReferenceEvent[] = sim.slot(slot);
+      if (slot === 1) events.unshift({ type: 'account', slot, accountId: issuer, blockIssuanceCredits: 50_000_000n });
+      for (const e of events) apply(ledger, reference, e);
+    }
+    const rmc = reference.latest.rmc;
+    expect(rmc).toBeGreaterThan(params.congestion.minReferenceManaCost);
+    // The next slot's blocks, and two of our issuer's, accepted but not committed.
+    for (const e of sim.slot(slot + 1)) if (e.type === 'block') apply(ledger, reference, e);
+    for (const text of ['one', 'two']) apply(ledger, reference, { type: 'block', slot: slot + 1, bytes: taggedBlock(text, 9), issuerId: issuer });
+    compare(ledger, reference, [...Object.values(sim.accounts), issuer]);
+    // The largest work the issuer can still pay for, by the reference's numbers: credits less pending, over the RMC.
+    const credits = BigInt(reference.congestion(issuer, 0n)!.blockIssuanceCredits);
+    const pending = (parseBlock(taggedBlock('one', 9), params).work + parseBlock(taggedBlock('two', 9), params).work) * rmc;
+    const most = (credits - pending) / rmc;
+    expect(ledger.congestion(issuer, { workScore: Number(most) }).ready).toBe(true);
+    expect(ledger.congestion(issuer, { workScore: Number(most) + 1 }).ready).toBe(false);
+    ledger.close();
+  });
 
   it('account life cycles: created and allotted in one slot (the allotment burns), destroyed, issuing in uncommitted slots', () => {
     const sim = new Simulation({ params, seed: 5 });
