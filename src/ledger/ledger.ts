@@ -53,7 +53,7 @@ export interface OpenLedgerOptions {
   genesis?: GenesisState;
   /** Unix time in seconds, for the sync rule (tests inject one). */
   clock?: () => number;
-  /** LMDB only: the largest size the store may grow to, in bytes (default 64 GiB). */
+  /** LMDB only: the initial size of its map, in bytes (default 64 GiB); lmdb-js grows it as writes need. */
   mapSize?: number;
   /** LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system). */
   readOnly?: boolean;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { inspectStore, type LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { ledgerFailure } from '../helpers/failure.js';
@@ -106,6 +106,80 @@ describe('a truncated data file', () => {
 });
 
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.js'); // npm test builds it first
+
+describe('which meta page decides (LMDB uses the one with the higher transaction id)', () => {
+  // The meta record's layout in the LMDB inside lmdb-js (mdb.master3), read off a real file: page size at byte 48 of
+  // page 0, last page at 144 and transaction id at 152 of each meta page.
+  const meta = (file: Buffer, at: number) => ({ lastPage: Number(file.readBigUInt64LE(at + 144)), txn: file.readBigUInt64LE(at + 152) });
+  for (const commits of [6, 7]) {
+    it(`after ${commits} writes: a file long enough for the older meta page but not the current one is refused`, () => {
+      const path = fresh();
+      fill(path, commits);
+      const bytes = readFileSync(join(path, 'data.mdb'));
+      const pageSize = bytes.readUInt32LE(48);
+      const [first, second] = [meta(bytes, 0), meta(bytes, pageSize)];
+      const [current, older] = second.txn > first.txn ? [second, first] : [first, second];
+      expect(current.lastPage).toBeGreaterThan(older.lastPage); // the store grew between the two
+      truncateSync(join(path, 'data.mdb'), (older.lastPage + 1) * pageSize);
+      expect(ledgerFailure(() => openLedger({ path, params })).message).toMatch(/truncated/);
+    });
+  }
+  it('one of each parity was tested: the current meta page was page 0 once and page 1 once', () => {
+    const parity = [6, 7].map((commits) => {
+      const path = fresh();
+      fill(path, commits);
+      const bytes = readFileSync(join(path, 'data.mdb'));
+      return meta(bytes, bytes.readUInt32LE(48)).txn > meta(bytes, 0).txn ? 1 : 0;
+    });
+    expect(parity.sort()).toEqual([0, 1]);
+  });
+  it('a meta page without its meta flag, or naming a page size LMDB never uses, is refused', () => {
+    const path = fresh();
+    fill(path, 2);
+    const file = join(path, 'data.mdb');
+    const bytes = readFileSync(file);
+    const flags = Buffer.from(bytes);
+    flags.writeUInt16LE(0, 18);
+    writeFileSync(file, flags);
+    expect(ledgerFailure(() => openLedger({ path, params })).message).toMatch(/first meta page is damaged/);
+    const size = Buffer.from(bytes);
+    size.writeUInt32LE(12345, 48);
+    writeFileSync(file, size);
+    expect(ledgerFailure(() => openLedger({ path, params })).message).toMatch(/page size 12345/);
+    writeFileSync(file, bytes);
+    openLedger({ path, params }).close();
+  });
+  it('opening read-only where there is no store is NOT_FOUND, and creates nothing', () => {
+    const path = fresh();
+    expect(ledgerFailure(() => openLedger({ path, params, readOnly: true })).code).toBe('NOT_FOUND');
+    expect(existsSync(path)).toBe(false);
+  });
+});
+
+describe('the writer lock file', () => {
+  for (const [what, content, taken] of [
+    ['a live pid without a start time (no /proc when it was written)', `${process.ppid}\n`, false],
+    ['pid 0 (would name our own process group)', '0 1\n', true],
+    ['garbage', 'not a pid\n', true],
+    ['an empty file', '', true],
+  ] as const) {
+    it(`${what}: ${taken ? 'stale, taken over' : 'held, refused'}`, () => {
+      const path = fresh();
+      fill(path, 1);
+      writeFileSync(join(path, 'writer.lock'), content);
+      if (taken) openLedger({ path, params }).close();
+      else expect(ledgerFailure(() => openLedger({ path, params })).code).toBe('STORE_LOCKED');
+    });
+  }
+  it("closing removes our lock only: a lock that is no longer ours is left alone", () => {
+    const path = fresh();
+    fill(path, 1);
+    const l = openLedger({ path, params });
+    writeFileSync(join(path, 'writer.lock'), `${process.ppid} someone-else\n`);
+    l.close();
+    expect(readFileSync(join(path, 'writer.lock'), 'latin1')).toBe(`${process.ppid} someone-else\n`);
+  });
+});
 
 /** A child process that opens the store for writing, says "open", and waits to be killed. */
 function holdOpen(path: string): Promise<{ pid: number; kill: () => Promise<void> }> {

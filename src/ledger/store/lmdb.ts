@@ -70,7 +70,7 @@ function checkDataFile(file: string): void {
 }
 
 export interface LmdbOptions {
-  /** Largest size the store may grow to, in bytes (default 64 GiB). Past it, writes fail: "the store is full". */
+  /** Initial size of LMDB's map, in bytes (default 64 GiB). lmdb-js grows the map when a write needs more: the disk is the limit. */
   mapSize?: number;
   /** Open for reading only: every write fails with a clear error. Chosen by itself on a read-only file system. */
   readOnly?: boolean;
@@ -207,7 +207,8 @@ export class LmdbStore implements KeyValueStore {
     } catch (e) {
       if (e instanceof LedgerError) throw e;
       const message = String((e as Error).message);
-      if (/MDB_MAP_FULL/.test(message)) throw new LedgerError('STORE_FAILURE', 'the store reached its mapSize: nothing was written (open it with a larger mapSize)', { cause: e });
+      // lmdb-js grows the map itself; should that fail, say what LMDB said.
+      if (/MDB_MAP_FULL/.test(message)) throw new LedgerError('STORE_FAILURE', 'the store could not grow its map: nothing was written', { cause: e });
       // On a full file system LMDB reports EIO (its write of the pages fails), not ENOSPC: say both.
       if (/ENOSPC|EIO|Input\/output error|No space/i.test(message)) throw new LedgerError('STORE_FAILURE', `the store's disk is full or failing: nothing was written (${message})`, { cause: e });
       throw new LedgerError('STORE_FAILURE', `store write failed, nothing was written: ${message}`, { cause: e });
