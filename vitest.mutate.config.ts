@@ -1,0 +1,15 @@
+import { defineConfig, mergeConfig } from 'vitest/config';
+import base from './vitest.config.js';
+
+// The suite Stryker runs against each mutant: every test that imports the sources. Tests that spawn the built CLI or
+// load dist/ cannot see a mutant (Stryker changes the sources, not the build), and the fuzz and allocation tests
+// cover the codec, which is not mutated here; leaving them out only saves time.
+export default mergeConfig(
+  base,
+  defineConfig({
+    test: {
+      exclude: ['test/cli/**', 'test/ledger/crash.test.ts', 'test/package.test.ts', 'test/property/fuzz.test.ts', 'test/property/allocation.test.ts'],
+      reporters: ['default'],
+    },
+  }),
+);
