@@ -80,6 +80,26 @@ export async function serveCommand(argv: string[]): Promise<void> {
     server.once('error', fail);
     server.listen(port, values.host, done);
   });
+  // SIGINT/SIGTERM: stop taking connections, let requests in flight finish, close the ledger. Installed before
+  // anything is printed, so that whoever reads our output and then signals us is answered by this, not by a kill.
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    demo?.stop();
+    server.close(() => {
+      const slot = ledger.latestCommitment().slot;
+      ledger.close();
+      if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
+      process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+
   const address = server.address();
   const origin = `http://${values.host}:${typeof address === 'object' && address !== null ? address.port : port}`;
   const latest = ledger.latestCommitment().slot;
@@ -106,22 +126,4 @@ export async function serveCommand(argv: string[]): Promise<void> {
     process.stdout.write(`  curl ${origin}/api/core/v3/accounts/${account}/congestion\n`);
   }
 
-  // SIGINT/SIGTERM: stop taking connections, let requests in flight finish, close the ledger.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    demo?.stop();
-    server.close(() => {
-      const slot = ledger.latestCommitment().slot;
-      ledger.close();
-      if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
-      process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
-      process.exit(0);
-    });
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 5000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
