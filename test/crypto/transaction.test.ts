@@ -30,6 +30,7 @@ import {
 } from '../../src/index.js';
 import { checkSemantics } from '../../src/validate/semantic.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
+import { violation } from '../helpers/failure.js';
 
 const shimmer = PROTOCOL_PARAMETERS.shimmer;
 const blocks = loadVectors('stardust/blocks.json').vectors;
@@ -48,15 +49,7 @@ function timeOf(index: number): number {
   return milestoneTime.get(known[0] ?? Math.min(...milestoneTime.keys()))!;
 }
 
-function refusal(fn: () => unknown): [string, string] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ValidationError) return [e.code, e.path];
-    throw e;
-  }
-  throw new Error('accepted');
-}
+const refusal = violation;
 
 describe('real Shimmer transactions with their consumed outputs', () => {
   const real = blocks.filter((v: any) => v.transaction?.consumedOutputs && !v.outOfScope);

@@ -5,9 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CodecError, LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex, ValidationError, type Ledger } from '../../src/index.js';
+import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex, type Ledger } from '../../src/index.js';
 import { MINIMAL_TRANSACTION_WORK } from '../helpers/reference-ledger.js';
 import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
+import { errorCode } from '../helpers/failure.js';
 
 const G = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: G });
@@ -19,15 +20,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 const fresh = (credits = 10_000_000_000n): Ledger => openLedger({ params, genesis: { outputs: genesis, accounts: [{ accountId: A, blockIssuanceCredits: credits }] }, clock: () => G });
 
-function code(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof LedgerError || e instanceof ValidationError || e instanceof CodecError) return e.code;
-    throw e;
-  }
-  return 'accepted';
-}
+const code = errorCode;
 
 describe('arguments', () => {
   const l = fresh();

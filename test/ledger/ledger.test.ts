@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   blake2b256,
-  CodecError,
   commitmentId,
   decodeBlock,
   encodeBlock,
@@ -13,7 +12,6 @@ import {
   protocolParameters,
   slotCommitment,
   transactionId,
-  ValidationError,
   workScore,
   type Ledger,
   type TransactionPayload,
@@ -22,6 +20,7 @@ import { encode } from '../../src/codec/index.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { hex, loadVectors, toHexString as h } from '../helpers/vectors.js';
 import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
+import { errorCode } from '../helpers/failure.js';
 
 const GENESIS_TIME = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });
@@ -32,15 +31,7 @@ function fresh(overrides: Partial<typeof params> = {}, clock = () => GENESIS_TIM
   return openLedger({ params: { ...params, ...overrides }, genesis: { outputs: genesis, accounts: [{ accountId: accountA, blockIssuanceCredits: 10_000_000_000n }] }, clock });
 }
 
-function refusal(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof LedgerError || e instanceof ValidationError || e instanceof CodecError) return e.code;
-    throw e;
-  }
-  return 'accepted';
-}
+const refusal = errorCode;
 
 describe('slot commitment', () => {
   it('reproduces the TIP-46 vector: 89 bytes and commitment ID', () => {

@@ -15,25 +15,16 @@ import {
   validateOutput,
   validateTransactionPayload,
   validateUnlocks,
-  ValidationError,
   type Output,
   type TransactionPayload,
   type Unlock,
 } from '../../src/index.js';
 import { basic, owner, secret } from '../helpers/wallet.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
+import { violation } from '../helpers/failure.js';
 
 const shimmer = PROTOCOL_PARAMETERS.shimmer;
 
-function violation(fn: () => unknown): [string, string] {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ValidationError) return [e.code, e.path];
-    throw e;
-  }
-  throw new Error('accepted');
-}
 
 /** A signed transaction spending outputs of owner 1 (or of the given keys) into `outputs`. */
 function tx(outputs: Output[], inputs: { index: number; key?: number; amount?: bigint }[] = [{ index: 0 }]): TransactionPayload {
