@@ -15,28 +15,34 @@ export const IMPORT_USAGE = `tangle-core import FILE --db DIR [--network NAME] [
   --verbose         print "committed slot N" on standard error as each slot lands
 `;
 
+/** The first event of the history file that `wanted` accepts, reading no further than it. */
+async function firstEvent(file: string, wanted: (e: ReturnType<typeof parseLine>) => boolean): Promise<ReturnType<typeof parseLine> | undefined> {
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      const e = parseLine(line);
+      if (wanted(e)) return e;
+    }
+    return undefined;
+  } finally {
+    lines.close();
+  }
+}
+
 /**
  * The first block of the file, if the network wants proof of work: a history without it (as `simulate` writes)
  * is refused before anything is written, rather than at its first block.
  */
 async function refuseWithoutPow(file: string, params: ProtocolParameters): Promise<void> {
   if (params.minPowScore <= 0) return;
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
-  try {
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
-      const e = parseLine(line);
-      if (e.type !== 'block') continue;
-      const score = powScore(e.bytes);
-      if (score < params.minPowScore) {
-        throw new UsageError(
-          `${file} cannot be imported on ${params.networkName}: its blocks need a proof-of-work score of ${params.minPowScore} (TIP-12) and the first one scores ${score.toFixed(1)} (simulated histories do no proof of work: import them with --network testnet)`,
-        );
-      }
-      return;
-    }
-  } finally {
-    lines.close();
+  const block = await firstEvent(file, (e) => e.type === 'block');
+  if (block?.type !== 'block') return;
+  const score = powScore(block.bytes);
+  if (score < params.minPowScore) {
+    throw new UsageError(
+      `${file} cannot be imported on ${params.networkName}: its blocks need a proof-of-work score of ${params.minPowScore} (TIP-12) and the first one scores ${score.toFixed(1)} (simulated histories do no proof of work: import them with --network testnet)`,
+    );
   }
 }
 
@@ -49,8 +55,8 @@ export async function importCommand(argv: string[]): Promise<void> {
   const file = positionals[0];
   if (file === undefined || values.db === undefined) throw new UsageError('import needs FILE and --db DIR');
   if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError(`no history file at ${file}`);
-  const first = readFileSync(file, 'utf8').slice(0, 1 << 20).split('\n', 1)[0] ?? '';
-  const head = first.trim() === '' ? undefined : parseLine(first);
+  // The genesis line names the network; read it alone (a history can be far larger than memory should hold).
+  const head = await firstEvent(file, () => true);
   if (head?.type !== 'genesis') throw new UsageError(`${file} does not start with a genesis line`);
   const params = protocolParameters(network(values.network ?? head.network), { genesisUnixTime: head.genesisUnixTime });
   await refuseWithoutPow(file, params);
