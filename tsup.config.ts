@@ -9,6 +9,8 @@ export default defineConfig([
     format: ['esm', 'cjs'],
     dts: true,
     sourcemap: true,
+    // import.meta.url in the CommonJS build (the LMDB store loads lmdb on demand through createRequire).
+    shims: true,
     target: 'node20',
     splitting: false,
   },

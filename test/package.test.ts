@@ -16,7 +16,9 @@ const script = (load: string) => `
   ${load}
   const bytes = tc.fromHex(${JSON.stringify(v.bytes)});
   const block = tc.decodeBlock(bytes);
-  process.stdout.write(JSON.stringify({ id: tc.toHex(tc.blockId(bytes)), tx: tc.toHex(tc.transactionId(block.payload)), same: tc.toHex(tc.encodeBlock(block)) === ${JSON.stringify(v.bytes)} }));
+  const json = tc.blockToJson(block);
+  const again = tc.encodeBlock(tc.blockFromJson(JSON.parse(JSON.stringify(json))));
+  process.stdout.write(JSON.stringify({ id: tc.toHex(tc.blockId(bytes)), tx: tc.toHex(tc.transactionId(block.payload)), same: tc.toHex(tc.encodeBlock(block)) === ${JSON.stringify(v.bytes)}, json, fromJson: tc.toHex(again) }));
 `;
 
 describe('built package', () => {
@@ -29,7 +31,14 @@ describe('built package', () => {
   ] as const) {
     it(`loads as ${kind}`, () => {
       const out = JSON.parse(execFileSync(process.execPath, [flag, '-e', script(load)], { encoding: 'utf8' }));
-      expect(out).toEqual({ id: v.id, tx: v.transaction.transactionId, same: true });
+      expect(out).toEqual({ id: v.id, tx: v.transaction.transactionId, same: true, json: v.json, fromJson: v.bytes });
+    });
+    // A browser page with a strict Content-Security-Policy, an edge runtime: no eval, no new Function. The package
+    // must load and decode, encode and convert JSON there (lmdb, which needs eval, is loaded only to open a store).
+    it(`loads as ${kind} where code generation from strings is forbidden`, () => {
+      const args = ['--disallow-code-generation-from-strings', flag, '-e', script(load)];
+      const out = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }));
+      expect(out).toEqual({ id: v.id, tx: v.transaction.transactionId, same: true, json: v.json, fromJson: v.bytes });
     });
   }
 });

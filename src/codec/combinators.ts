@@ -1,91 +1,9 @@
 import type { Codec, Json } from './codec.js';
 import { atPath, CodecError, describeValue } from './errors.js';
+import type { StructCodec } from './struct.js';
 import type { UintCodec } from './primitives.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
-
-type Fields<T> = { readonly [K in keyof T]-?: Codec<T[K]> };
-
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-
-/** A model value that is not an object: VALUE_OUT_OF_RANGE when encoding a model, INVALID_VALUE when reading JSON. */
-function notObject(name: string, v: unknown, pos?: number, model = pos !== undefined): CodecError {
-  const code = model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE';
-  return new CodecError(code, `expected a ${name} object, got ${describeValue(v)}`, pos);
-}
-
-/**
- * A sequence of named fields, in wire order (= canonical JSON key order).
- *
- * The field list is data; the read/write/size/JSON functions are generated from it once, when the module loads,
- * as straight-line code (the avsc/protobufjs technique): a generic loop over fields costs several times more on
- * the hot path. Paths are added only when an error travels up (try/catch), so success pays nothing for them.
- */
-export function struct<T extends object>(name: string, fields: Fields<T>): Codec<T> {
-  const keys = Object.keys(fields) as (keyof T & string)[];
-  for (const k of keys) if (!IDENT.test(k)) throw new Error(`struct ${name}: field name ${k} is not an identifier`);
-  const codecs = keys.map((k) => fields[k] as Codec<unknown>);
-  const n = keys.length;
-  const c = (i: number) => `c${i}`;
-  const decl = codecs.map((_, i) => `const ${c(i)} = codecs[${i}];`).join('\n');
-
-  let fixed = 0;
-  for (const cd of codecs) fixed = cd.fixedSize === undefined || fixed === -1 ? -1 : fixed + cd.fixedSize;
-  const fixedSize = fixed === -1 ? undefined : fixed;
-  const maxSize = codecs.reduce((s, cd) => s + cd.maxSize, 0);
-
-  const readBody =
-    `let i = 0; try {\n` +
-    keys.map((_, i) => `const v${i} = ${c(i)}.read(r); i = ${i + 1};`).join('\n') +
-    `\nreturn { ${keys.map((k, i) => `${k}: v${i}`).join(', ')} };\n} catch (e) { throw atPath(e, keys[i]); }`;
-
-  const writeBody =
-    `if (typeof v !== 'object' || v === null) throw notObject(name, v, w.pos);\nlet i = 0; try {\n` +
-    keys.map((k, i) => `${c(i)}.write(v.${k}, w); i = ${i + 1};`).join('\n') +
-    `\n} catch (e) { throw atPath(e, keys[i]); }`;
-
-  const fixedPart = codecs.reduce((s, cd) => s + (cd.fixedSize ?? 0), 0);
-  const sizeBody =
-    `return ${fixedPart}` +
-    keys.map((k, i) => (codecs[i]!.fixedSize === undefined ? ` + ${c(i)}.sizeOf(v.${k})` : '')).join('') +
-    ';';
-
-  const toJsonBody =
-    `if (typeof v !== 'object' || v === null) throw notObject(name, v, undefined, true);\n` +
-    `const o = {}; let j; let i = 0; try {\n` +
-    keys.map((k, i) => `j = ${c(i)}.toJson(v.${k}); if (j !== undefined) o.${k} = j; i = ${i + 1};`).join('\n') +
-    `\n} catch (e) { throw atPath(e, keys[i]); }\nreturn o;`;
-
-  const fromJsonBody =
-    `if (typeof j !== 'object' || j === null || Array.isArray(j)) throw notObject(name, j);\n` +
-    // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-    `for (const k in j) switch (k) { ${keys.map((k) => `case '${k}':`).join(' ')} break; default: throw unexpected(k); }\n` +
-    `let i = 0; try {\n` +
-    keys.map((k, i) => `const v${i} = ${c(i)}.fromJson(j.${k}); i = ${i + 1};`).join('\n') +
-    `\nreturn { ${keys.map((k, i) => `${k}: v${i}`).join(', ')} };\n} catch (e) { throw atPath(e, keys[i]); }`;
-
-  const factory = new Function(
-    'codecs',
-    'keys',
-    'name',
-    'atPath',
-    'notObject',
-    'unexpected',
-    `${decl}
-     return {
-       read(r) { ${readBody} },
-       write(v, w) { ${writeBody} },
-       sizeOf(v) { ${sizeBody} },
-       toJson(v) { ${toJsonBody} },
-       fromJson(j) { ${fromJsonBody} },
-     };`,
-  ) as (...args: unknown[]) => Pick<Codec<T>, 'read' | 'write' | 'sizeOf' | 'toJson' | 'fromJson'>;
-
-  const unexpected = (k: string) =>
-    new CodecError('UNEXPECTED_FIELD', `${name} has no field ${JSON.stringify(k.slice(0, 40))}`).prefix(k.slice(0, 40));
-  const fns = factory(codecs, keys, name, atPath, notObject, unexpected);
-  return Object.freeze({ name, fixedSize, maxSize, ...fns });
-}
 
 export interface ArrayOptions {
   prefix: UintCodec;
@@ -169,24 +87,32 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
   });
 }
 
+type ModelOf<C> = C extends StructCodec<infer T> ? T : never;
+/** The model union of a list of variant codecs. */
+export type VariantOf<V extends readonly StructCodec<any>[]> = ModelOf<V[number]>;
+
 /** A Stardust type that is valid at a position but not implemented here yet, with the reason shown in the error. */
 export type Unsupported = Readonly<Record<number, string>>;
 
 /**
  * A tagged union. Each variant is a struct whose first field is its `type` tag, so the union only peeks at the
- * tag to dispatch and the variant reads it again (and can be used on its own). Tags not listed are refused:
- * `UNSUPPORTED_TYPE` for the known-but-unimplemented ones in `unsupported`, `UNKNOWN_TYPE` for the rest.
+ * tag to dispatch and the variant reads it again (and can be used on its own); the tags come from the variants
+ * themselves. Tags not listed are refused: `UNSUPPORTED_TYPE` for the known-but-unimplemented ones in
+ * `unsupported`, `UNKNOWN_TYPE` for the rest.
  */
-export function union<T extends { type: number }>(
+export function union<const V extends readonly StructCodec<any>[]>(
   name: string,
   prefix: UintCodec,
-  variants: readonly Codec<T>[],
-  tags: readonly number[],
+  variants: V,
   unsupported: Unsupported = {},
-): Codec<T> {
-  if (variants.length !== tags.length) throw new Error(`union ${name}: one tag per variant`);
+): Codec<VariantOf<V>> {
+  type T = VariantOf<V>;
   const table = new Map<number, Codec<T>>();
-  variants.forEach((v, i) => table.set(tags[i]!, v));
+  for (const v of variants) {
+    if (v.tag === undefined) throw new Error(`union ${name}: variant ${v.name} does not start with a tag`);
+    if (table.has(v.tag)) throw new Error(`union ${name}: two variants with tag ${v.tag}`);
+    table.set(v.tag, v);
+  }
   const small = prefix.width === 1;
   const byte: (Codec<T> | undefined)[] = small ? Array.from({ length: 256 }, (_, t) => table.get(t)) : [];
   const refuse = (t: unknown, pos?: number): CodecError => {
@@ -215,7 +141,9 @@ export function union<T extends { type: number }>(
         return pick(r.view.getUint32(r.pos, true), r.pos);
       };
   const typeOf = (v: unknown, pos?: number, model = true): Codec<T> => {
-    if (typeof v !== 'object' || v === null) throw notObject(name, v, pos, model);
+    if (typeof v !== 'object' || v === null) {
+      throw new CodecError(model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE', `expected a ${name} object, got ${describeValue(v)}`, pos);
+    }
     return pick((v as { type?: unknown }).type, pos);
   };
   return Object.freeze({

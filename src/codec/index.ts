@@ -1,6 +1,17 @@
 export type { Codec, Infer, Json } from './codec.js';
 export { assertBytes, decode, encode, withEncoding } from './codec.js';
-export { arrayOf, optionalPayload, struct, union, type ArrayOptions, type Unsupported } from './combinators.js';
+export { arrayOf, optionalPayload, union, type ArrayOptions, type Unsupported } from './combinators.js';
+export {
+  struct,
+  structShapes,
+  structsOf,
+  type GeneratedStruct,
+  type GeneratedStructs,
+  type StructCodec,
+  type StructFunctions,
+  type StructHelpers,
+  type StructShape,
+} from './struct.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
 export {
   bool,

@@ -277,13 +277,14 @@ export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
  * A type tag that must equal `value`: the first field of every union variant, so each variant decodes on its own
  * and the model carries its `type` exactly as the JSON does.
  */
-export function tag<V extends number>(prefix: UintCodec, value: V, typeName: string): Codec<V> {
+export function tag<V extends number>(prefix: UintCodec, value: V, typeName: string): Codec<V> & { readonly tagValue: V } {
   const width = prefix.width;
   const readTag = prefix.read;
   const wrong = (got: unknown, pos?: number) =>
     new CodecError('UNKNOWN_TYPE', `expected ${typeName} type ${value}, got ${describeValue(got)}`, pos);
   return Object.freeze({
     name: `${typeName}#${value}`,
+    tagValue: value,
     fixedSize: width,
     maxSize: width,
     sizeOf: () => width,

@@ -1,4 +1,7 @@
-import { arrayOf, bool, fixedBytes, i64, struct, u32, u64 } from '../codec/index.js';
+import { arrayOf, bool, fixedBytes, i64, structsOf, u32, u64 } from '../codec/index.js';
+import { generated } from './responses.gen.js';
+
+const struct = structsOf(generated);
 
 // The bodies of the v3 routes, declared once: the JSON form and the `application/vnd.iota.serializer-v2` form come
 // from the same definition (SPEC B4; iota.go api/core.go field order, serix lengths as uint32).

@@ -1,6 +1,9 @@
-import { encode, fixedBytes, struct, u32, u64, u8 } from '../codec/index.js';
+import { encode, fixedBytes, structsOf, u32, u64, u8 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { compareBytes, concatBytes } from '../util/bytes.js';
+import { generated } from './commitment.gen.js';
+
+const struct = structsOf(generated);
 
 /** SPEC B1 slot commitment: 89 bytes, the Nova layout (TIP-46). */
 export interface SlotCommitment {

@@ -1,5 +1,8 @@
-import { arrayOf, fixedBytes, i64, struct, u16, u32, u64 } from '../codec/index.js';
+import { arrayOf, fixedBytes, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
 import { output, type Output } from '../model/output.js';
+import { generated } from './records.gen.js';
+
+const struct = structsOf(generated);
 
 // What the ledger keeps in its store, each record declared once like the wire types (encode, decode, size).
 // Keys are a one-byte table prefix and the record's id; slots are big-endian in keys so that they sort.

@@ -1,20 +1,23 @@
-import { type Codec, fixedBytes, struct, tag, u8, union } from '../codec/index.js';
+import { type Codec, fixedBytes, structsOf, tag, u8, union } from '../codec/index.js';
+import { AddressType } from './type-codes.js';
+import { generated } from './address.gen.js';
 
-/** TIP-18 addresses. JSON names the 32 bytes after the type: `pubKeyHash`, `aliasId`, `nftId`. */
-export const AddressType = { Ed25519: 0, Alias: 8, Nft: 16 } as const;
+const struct = structsOf(generated);
+
+// TIP-18 addresses. JSON names the 32 bytes after the type: `pubKeyHash`, `aliasId`, `nftId`.
 
 /** BLAKE2b-256 of an Ed25519 public key. */
 export interface Ed25519Address {
-  type: 0;
+  type: typeof AddressType.Ed25519;
   pubKeyHash: Uint8Array;
 }
 /** Alias ID: BLAKE2b-256 of the output ID that created the alias. */
 export interface AliasAddress {
-  type: 8;
+  type: typeof AddressType.Alias;
   aliasId: Uint8Array;
 }
 export interface NftAddress {
-  type: 16;
+  type: typeof AddressType.Nft;
   nftId: Uint8Array;
 }
 export type Address = Ed25519Address | AliasAddress | NftAddress;
@@ -32,9 +35,4 @@ export const nftAddress = struct<NftAddress>('NftAddress', {
   nftId: fixedBytes(32),
 });
 
-export const address: Codec<Address> = union<Address>(
-  'address',
-  u8,
-  [ed25519Address, aliasAddress, nftAddress] as Codec<Address>[],
-  [AddressType.Ed25519, AddressType.Alias, AddressType.Nft],
-);
+export const address: Codec<Address> = union('address', u8, [ed25519Address, aliasAddress, nftAddress]);

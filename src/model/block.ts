@@ -3,7 +3,7 @@ import {
   type Codec,
   fixedBytes,
   optionalPayload,
-  struct,
+  structsOf,
   u32,
   u64WithJsonDefault,
   u8,
@@ -12,6 +12,10 @@ import {
 import { BLOCK_ID_LENGTH, MAX_PARENTS, MIN_PARENTS } from './limits.js';
 import { taggedDataPayload, type TaggedDataPayload } from './payload/tagged-data.js';
 import { transactionPayload, type TransactionPayload } from './payload/transaction.js';
+import { PayloadType } from './type-codes.js';
+import { generated } from './block.gen.js';
+
+const struct = structsOf(generated);
 
 export type Payload = TaggedDataPayload | TransactionPayload;
 
@@ -24,13 +28,9 @@ export interface Block {
 }
 
 /** Treasury transactions (4) are not allowed in a block; milestones (7) are valid but not implemented yet. */
-export const blockPayload: Codec<Payload> = union<Payload>(
-  'payload',
-  u32,
-  [taggedDataPayload, transactionPayload] as Codec<Payload>[],
-  [5, 6],
-  { 7: 'Milestone payload' },
-);
+export const blockPayload: Codec<Payload> = union('payload', u32, [taggedDataPayload, transactionPayload], {
+  [PayloadType.Milestone]: 'Milestone payload',
+});
 
 export const parents = arrayOf(fixedBytes(BLOCK_ID_LENGTH), { prefix: u8, min: MIN_PARENTS, max: MAX_PARENTS });
 

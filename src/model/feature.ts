@@ -1,25 +1,28 @@
-import { type Codec, struct, tag, u16, u8, union, varBytes } from '../codec/index.js';
+import { type Codec, structsOf, tag, u16, u8, union, varBytes } from '../codec/index.js';
 import { address, type Address } from './address.js';
 import { MAX_METADATA_LENGTH, MAX_TAG_LENGTH } from './limits.js';
+import { FeatureType } from './type-codes.js';
+import { generated } from './feature.gen.js';
+
+const struct = structsOf(generated);
 
 /**
  * TIP-18 features allowed in a Basic Output. The Issuer feature (1) is an immutable feature of alias/NFT
  * outputs only, so in a Basic Output it is an unknown type.
  */
-export const FeatureType = { Sender: 0, Metadata: 2, Tag: 3 } as const;
 
 export interface SenderFeature {
-  type: 0;
+  type: typeof FeatureType.Sender;
   address: Address;
 }
 /** 1..8192 bytes (empty is invalid, unlike tagged data). */
 export interface MetadataFeature {
-  type: 2;
+  type: typeof FeatureType.Metadata;
   data: Uint8Array;
 }
 /** 1..64 bytes (empty is invalid, unlike the tagged-data tag). */
 export interface TagFeature {
-  type: 3;
+  type: typeof FeatureType.Tag;
   tag: Uint8Array;
 }
 export type Feature = SenderFeature | MetadataFeature | TagFeature;
@@ -37,9 +40,4 @@ export const tagFeature = struct<TagFeature>('TagFeature', {
   tag: varBytes({ prefix: u8, min: 1, max: MAX_TAG_LENGTH }),
 });
 
-export const feature: Codec<Feature> = union<Feature>(
-  'feature',
-  u8,
-  [senderFeature, metadataFeature, tagFeature] as Codec<Feature>[],
-  [FeatureType.Sender, FeatureType.Metadata, FeatureType.Tag],
-);
+export const feature: Codec<Feature> = union('feature', u8, [senderFeature, metadataFeature, tagFeature]);

@@ -1,10 +1,13 @@
-import { assertBytes, CodecError, decode, fixedBytes, struct, u16, uintRange, withEncoding } from '../codec/index.js';
+import { assertBytes, CodecError, decode, fixedBytes, structsOf, u16, uintRange, withEncoding } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { block, type Block } from './block.js';
 import { transactionEssence, type TransactionEssence } from './essence.js';
 import { MAX_OUTPUT_INDEX, OUTPUT_ID_LENGTH, TRANSACTION_ID_LENGTH } from './limits.js';
 import { output, type Output } from './output.js';
 import { transactionPayload, type TransactionPayload } from './payload/transaction.js';
+import { generated } from './ids.gen.js';
+
+const struct = structsOf(generated);
 
 // SPEC A §7: every identifier is BLAKE2b-256 of exact canonical bytes. Passing bytes hashes them as they are
 // (fastest, and what a node does with bytes it received); passing a model encodes it first.

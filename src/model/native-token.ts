@@ -1,5 +1,8 @@
-import { fixedBytes, struct, u256 } from '../codec/index.js';
+import { fixedBytes, structsOf, u256 } from '../codec/index.js';
 import { TOKEN_ID_LENGTH } from './limits.js';
+import { generated } from './native-token.gen.js';
+
+const struct = structsOf(generated);
 
 /** TIP-18 native token: a 38-byte Foundry ID and a uint256 amount (32 bytes LE; JSON 0x minimal hex). */
 export interface NativeToken {

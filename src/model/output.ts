@@ -1,15 +1,18 @@
-import { arrayOf, type Codec, struct, tag, u64, u8, union } from '../codec/index.js';
+import { arrayOf, type Codec, structsOf, tag, u64, u8, union } from '../codec/index.js';
 import { feature, type Feature } from './feature.js';
 import { MAX_FEATURES, MAX_NATIVE_TOKENS, MAX_UNLOCK_CONDITIONS, MIN_UNLOCK_CONDITIONS } from './limits.js';
 import { nativeToken, type NativeToken } from './native-token.js';
 import { unlockCondition, type UnlockCondition } from './unlock-condition.js';
+import { OutputType } from './type-codes.js';
+import { generated } from './output.gen.js';
 
-/** TIP-18 outputs. Alias (4), Foundry (5) and NFT (6) are valid Stardust outputs not implemented yet. */
-export const OutputType = { Basic: 3 } as const;
+const struct = structsOf(generated);
+
+// TIP-18 outputs. Alias (4), Foundry (5) and NFT (6) are valid Stardust outputs not implemented yet.
 
 /** TIP-18 Basic Output. Simplest form: 46 bytes. */
 export interface BasicOutput {
-  type: 3;
+  type: typeof OutputType.Basic;
   amount: bigint;
   nativeTokens: NativeToken[];
   unlockConditions: UnlockCondition[];
@@ -34,8 +37,8 @@ export const basicOutput = struct<BasicOutput>('BasicOutput', {
 });
 
 /** Treasury output (2) exists only in milestone receipts, so it is an unknown type in a transaction. */
-export const output: Codec<Output> = union<Output>('output', u8, [basicOutput], [OutputType.Basic], {
-  4: 'Alias Output',
-  5: 'Foundry Output',
-  6: 'NFT Output',
+export const output: Codec<Output> = union('output', u8, [basicOutput], {
+  [OutputType.Alias]: 'Alias Output',
+  [OutputType.Foundry]: 'Foundry Output',
+  [OutputType.Nft]: 'NFT Output',
 });

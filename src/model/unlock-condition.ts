@@ -1,27 +1,30 @@
-import { type Codec, struct, tag, u32, u64, u8, union } from '../codec/index.js';
+import { type Codec, structsOf, tag, u32, u64, u8, union } from '../codec/index.js';
 import { address, type Address } from './address.js';
+import { UnlockConditionType } from './type-codes.js';
+import { generated } from './unlock-condition.gen.js';
+
+const struct = structsOf(generated);
 
 /**
  * TIP-18 unlock conditions allowed in a Basic Output. State Controller (4), Governor (5) and Immutable Alias
  * (6) belong to alias/foundry outputs only, so in a Basic Output they are refused as unknown types.
  */
-export const UnlockConditionType = { Address: 0, StorageDepositReturn: 1, Timelock: 2, Expiration: 3 } as const;
 
 export interface AddressUnlockCondition {
-  type: 0;
+  type: typeof UnlockConditionType.Address;
   address: Address;
 }
 export interface StorageDepositReturnUnlockCondition {
-  type: 1;
+  type: typeof UnlockConditionType.StorageDepositReturn;
   returnAddress: Address;
   amount: bigint;
 }
 export interface TimelockUnlockCondition {
-  type: 2;
+  type: typeof UnlockConditionType.Timelock;
   unixTime: number;
 }
 export interface ExpirationUnlockCondition {
-  type: 3;
+  type: typeof UnlockConditionType.Expiration;
   returnAddress: Address;
   unixTime: number;
 }
@@ -51,14 +54,9 @@ export const expirationUnlockCondition = struct<ExpirationUnlockCondition>('Expi
   unixTime: u32,
 });
 
-export const unlockCondition: Codec<UnlockCondition> = union<UnlockCondition>(
-  'unlock condition',
-  u8,
-  [
-    addressUnlockCondition,
-    storageDepositReturnUnlockCondition,
-    timelockUnlockCondition,
-    expirationUnlockCondition,
-  ] as Codec<UnlockCondition>[],
-  [0, 1, 2, 3],
-);
+export const unlockCondition: Codec<UnlockCondition> = union('unlock condition', u8, [
+  addressUnlockCondition,
+  storageDepositReturnUnlockCondition,
+  timelockUnlockCondition,
+  expirationUnlockCondition,
+]);

@@ -1,11 +1,14 @@
-import { type Codec, struct, tag, u16, u8, union } from '../codec/index.js';
+import { type Codec, structsOf, tag, u16, u8, union } from '../codec/index.js';
 import { signature, type Signature } from './signature.js';
+import { UnlockType } from './type-codes.js';
+import { generated } from './unlock.gen.js';
 
-/** TIP-20 unlocks. Alias (2) and NFT (3) unlocks are valid Stardust but not implemented yet. */
-export const UnlockType = { Signature: 0, Reference: 1 } as const;
+const struct = structsOf(generated);
+
+// TIP-20 unlocks. Alias (2) and NFT (3) unlocks are valid Stardust but not implemented yet.
 
 export interface SignatureUnlock {
-  type: 0;
+  type: typeof UnlockType.Signature;
   signature: Signature;
 }
 /**
@@ -13,7 +16,7 @@ export interface SignatureUnlock {
  * transaction rule checked by `validateBlock` (iota.js and iota.go decode 23456; the SDK refuses it at decode).
  */
 export interface ReferenceUnlock {
-  type: 1;
+  type: typeof UnlockType.Reference;
   reference: number;
 }
 export type Unlock = SignatureUnlock | ReferenceUnlock;
@@ -27,10 +30,7 @@ export const referenceUnlock = struct<ReferenceUnlock>('ReferenceUnlock', {
   reference: u16,
 });
 
-export const unlock: Codec<Unlock> = union<Unlock>(
-  'unlock',
-  u8,
-  [signatureUnlock, referenceUnlock] as Codec<Unlock>[],
-  [UnlockType.Signature, UnlockType.Reference],
-  { 2: 'Alias Unlock', 3: 'NFT Unlock' },
-);
+export const unlock: Codec<Unlock> = union('unlock', u8, [signatureUnlock, referenceUnlock], {
+  [UnlockType.Alias]: 'Alias Unlock',
+  [UnlockType.Nft]: 'NFT Unlock',
+});

@@ -1,6 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { open, type Database, type RootDatabase } from 'lmdb';
+import type { Database, RootDatabase } from 'lmdb';
 import { compareBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
 import type { KeyValueStore, Write } from './kv.js';
@@ -13,6 +14,12 @@ function refused(result: Promise<boolean>, key: Uint8Array): void {
     throw new LedgerError('STORE_FAILURE', `the store refused a write (table ${key[0]}, ${key.length} byte key)`);
   }
 }
+// lmdb-js's key encoder (ordered-binary) builds its functions with eval when it loads. Loading it only when a store
+// is opened keeps the rest of the package (the codec above all) loadable where code generation from strings is
+// forbidden; only an LMDB store needs it.
+let lmdb: typeof import('lmdb') | undefined;
+const loadLmdb = () => (lmdb ??= createRequire(import.meta.url)('lmdb') as typeof import('lmdb'));
+
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
@@ -136,7 +143,7 @@ export class LmdbStore implements KeyValueStore {
   }
 
   private openAt(path: string, readOnly: boolean, options: LmdbOptions): RootDatabase<Buffer, Buffer> {
-    return open<Buffer, Buffer>({
+    return loadLmdb().open<Buffer, Buffer>({
       path,
       // lmdb-js takes a path with an extension ("my.db") for a single file unless told: ours is always a directory.
       noSubdir: false,
