@@ -73,24 +73,38 @@ const TAKEN = new Set(
 const local = (k) => (TAKEN.has(k) ? `${k}_` : k);
 const q = (k) => `'${k}'`;
 
+/** A list on one line when it fits in 120 characters, else one item per line. */
+function list(open, items, close, indent) {
+  const line = `${open}${items.join(', ')}${close}`;
+  if (indent.length + line.length <= 110) return line;
+  return [open.trimEnd(), ...items.map((i) => `${indent}  ${i},`), `${indent}${close.trimStart()}`].join('\n');
+}
+
+/** The sum of the fixed part and each variable field's size: on one line, or one term per line. */
+function sizeOf(terms) {
+  const line = `        return ${terms.join(' + ')};`;
+  if (line.length <= 120) return line;
+  return ['        return (', `          ${terms.join(' +\n          ')}`, '        );'].join('\n');
+}
+
 function structCode({ name, keys, variable }) {
-  const codecs = keys.map((k, i) => `      const $${k} = c[${i}]!;`);
-  const steps = (line) =>
-    keys.flatMap((k, i) => (i === 0 ? [line(k)] : [`          at = ${q(k)};`, line(k)]));
+  const I = '          ';
+  // One line per field in every function: the line of a stack frame names the field.
+  const steps = (line) => keys.map((k, i) => `${I}${i === 0 ? '' : `at = ${q(k)}; `}${line(k)}`);
+  const object = list('{ ', keys.map((k) => (k === local(k) ? k : `${k}: ${local(k)}`)), ' }', I);
   const sized = keys.filter((_, i) => variable[i] === '1').map((k) => `$${k}.sizeOf(v.${k})`);
-  const object = ['{', ...keys.map((k) => `            ${k === local(k) ? k : `${k}: ${local(k)}`},`), '          }'];
   return [
     `  ${name}: {`,
-    `    keys: [${keys.map(q).join(', ')}],`,
+    `    keys: ${list('[', keys.map(q), ']', '    ')},`,
     `    variable: '${variable}',`,
     '    compile(c, h) {',
-    ...codecs,
+    ...keys.map((k, i) => `      const $${k} = c[${i}]!;`),
     '      const fixedPart = h.fixedPart;',
     `      function ${name}_read(r: Reader) {`,
     `        let at = ${q(keys[0])};`,
     '        try {',
-    ...steps((k) => `          const ${local(k)} = $${k}.read(r);`),
-    `          return ${object.join('\n')};`,
+    ...steps((k) => `const ${local(k)} = $${k}.read(r);`),
+    `${I}return ${object};`,
     '        } catch (e) {',
     '          throw h.atPath(e, at);',
     '        }',
@@ -99,13 +113,13 @@ function structCode({ name, keys, variable }) {
     "        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);",
     `        let at = ${q(keys[0])};`,
     '        try {',
-    ...steps((k) => `          $${k}.write(v.${k}, w);`),
+    ...steps((k) => `$${k}.write(v.${k}, w);`),
     '        } catch (e) {',
     '          throw h.atPath(e, at);',
     '        }',
     '      }',
     `      function ${name}_sizeOf(v: any) {`,
-    sized.length === 0 ? '        return fixedPart;' : `        return (\n          fixedPart +\n          ${sized.join(' +\n          ')}\n        );`,
+    sizeOf(['fixedPart', ...sized]),
     '      }',
     `      function ${name}_toJson(v: any) {`,
     "        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);",
@@ -113,7 +127,7 @@ function structCode({ name, keys, variable }) {
     '        let json: Json | undefined;',
     `        let at = ${q(keys[0])};`,
     '        try {',
-    ...steps((k) => `          json = $${k}.toJson(v.${k});\n          if (json !== undefined) o.${k} = json;`),
+    ...steps((k) => `json = $${k}.toJson(v.${k}); if (json !== undefined) o.${k} = json;`),
     '        } catch (e) {',
     '          throw h.atPath(e, at);',
     '        }',
@@ -122,25 +136,16 @@ function structCode({ name, keys, variable }) {
     `      function ${name}_fromJson(j: any) {`,
     "        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);",
     '        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.',
-    '        for (const k in j) {',
-    '          switch (k) {',
-    ...keys.map((k) => `            case ${q(k)}:`),
-    '              break;',
-    '            default:',
-    '              throw h.unexpected(k);',
-    '          }',
-    '        }',
+    `        for (const k in j) if (!(${keys.map((k) => `k === ${q(k)}`).join(' || ')})) throw h.unexpected(k);`,
     `        let at = ${q(keys[0])};`,
     '        try {',
-    ...steps((k) => `          const ${local(k)} = $${k}.fromJson(j.${k});`),
-    `          return ${object.join('\n')};`,
+    ...steps((k) => `const ${local(k)} = $${k}.fromJson(j.${k});`),
+    `${I}return ${object};`,
     '        } catch (e) {',
     '          throw h.atPath(e, at);',
     '        }',
     '      }',
-    '      return {',
-    ...['read', 'write', 'sizeOf', 'toJson', 'fromJson'].map((f) => `        ${f}: ${name}_${f},`),
-    '      };',
+    `      return { read: ${name}_read, write: ${name}_write, sizeOf: ${name}_sizeOf, toJson: ${name}_toJson, fromJson: ${name}_fromJson };`,
     '    },',
     '  },',
   ].join('\n');

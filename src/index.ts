@@ -76,7 +76,7 @@ export {
   type IncludedBlock,
   type OpenLedgerOptions,
   type UtxoChanges,
-} from './ledger/ledger.js';
+} from './ledger/index.js';
 export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledger/errors.js';
 export { commitmentId, merkleRoot, slotCommitment, type SlotCommitment } from './ledger/commitment.js';
 export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
@@ -97,7 +97,18 @@ export {
 } from './build/builder.js';
 export { minStorageDeposit, minStorageDepositReturn } from './validate/storage-deposit.js';
 
-// Model types
+// Model types and their type codes
+export {
+  AddressType,
+  EssenceType,
+  FeatureType,
+  InputType,
+  OutputType,
+  PayloadType,
+  SignatureType,
+  UnlockConditionType,
+  UnlockType,
+} from './model/type-codes.js';
 export type { Address, AliasAddress, Ed25519Address, NftAddress } from './model/address.js';
 export type { Block, Payload } from './model/block.js';
 export type { TransactionEssence } from './model/essence.js';

@@ -27,7 +27,7 @@ export function assertModel(value: unknown, what: string): asserts value is obje
  */
 export function decodeBlock(bytes: Uint8Array): Block {
   if (bytes instanceof Uint8Array && bytes.length > MAX_BLOCK_LENGTH) {
-    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, MAX_BLOCK_LENGTH);
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, { offset: MAX_BLOCK_LENGTH });
   }
   return decode(block, bytes);
 }
@@ -36,7 +36,7 @@ export function decodeBlock(bytes: Uint8Array): Block {
 export function encodeBlock(value: Block): Uint8Array {
   const bytes = encode(block, value);
   if (bytes.length > MAX_BLOCK_LENGTH) {
-    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, MAX_BLOCK_LENGTH);
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, { offset: MAX_BLOCK_LENGTH });
   }
   return bytes;
 }

@@ -12,6 +12,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
 import { validateOutput } from '../validate/syntactic.js';
+import { EssenceType, InputType, PayloadType, SignatureType, UnlockType } from '../model/type-codes.js';
 
 export interface BuildTransactionInput {
   /** 34-byte output ID of the output to spend. */
@@ -35,11 +36,11 @@ export interface BuildTransactionOptions {
 export function buildTransaction(options: BuildTransactionOptions): TransactionEssence {
   const { inputs, outputs, taggedData, params } = options;
   outputs.forEach((o) => validateOutput(o, params));
-  const payload: TaggedDataPayload | undefined = taggedData === undefined ? undefined : { type: 5, tag: taggedData.tag, data: taggedData.data };
+  const payload: TaggedDataPayload | undefined = taggedData === undefined ? undefined : { type: PayloadType.TaggedData, tag: taggedData.tag, data: taggedData.data };
   return {
-    type: 1,
+    type: EssenceType.Regular,
     networkId: params.networkId,
-    inputs: inputs.map((i) => ({ type: 0, ...parseOutputId(i.outputId) })),
+    inputs: inputs.map((i) => ({ type: InputType.Utxo, ...parseOutputId(i.outputId) })),
     inputsCommitment: inputsCommitment(inputs.map((i) => i.output)),
     outputs: [...outputs],
     payload,
@@ -59,11 +60,13 @@ export function signTransaction(essence: TransactionEssence, secretKeys: readonl
   const first = new Map<string, number>();
   const unlocks: Unlock[] = secretKeys.map((sk, i) => {
     const seen = first.get(toHex(sk));
-    if (seen !== undefined) return { type: 1, reference: seen };
+    if (seen !== undefined) return { type: UnlockType.Reference, reference: seen };
     first.set(toHex(sk), i);
-    return { type: 0, signature: { type: 0, publicKey: ed25519PublicKey(sk), signature: signEd25519(sk, hash) } };
+    return {
+      type: UnlockType.Signature,
+      signature: { type: SignatureType.Ed25519, publicKey: ed25519PublicKey(sk), signature: signEd25519(sk, hash) } };
   });
-  return { type: 6, essence, unlocks };
+  return { type: PayloadType.Transaction, essence, unlocks };
 }
 
 export interface BuildBlockOptions {

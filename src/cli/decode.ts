@@ -3,6 +3,7 @@ import { blockId, transactionId } from '../model/ids.js';
 import { blockToJson, decodeBlock } from '../serialize.js';
 import { CodecError } from '../codec/errors.js';
 import { argOrStdin } from './io.js';
+import { PayloadType } from '../model/type-codes.js';
 
 export const DECODE_USAGE = `tangle-core decode HEX|- [--ids]
   Prints the canonical JSON (TIP-25) of a block given as hex (0x optional; - reads standard input).
@@ -21,7 +22,7 @@ export function decodeCommand(input: string | undefined, withIds: boolean): stri
   const json = blockToJson(block);
   if (!withIds) return JSON.stringify(json, null, 2);
   const out: Record<string, unknown> = { blockId: toHex(blockId(bytes)) };
-  if (block.payload?.type === 6) out.transactionId = toHex(transactionId(block.payload));
+  if (block.payload?.type === PayloadType.Transaction) out.transactionId = toHex(transactionId(block.payload));
   out.block = json;
   return JSON.stringify(out, null, 2);
 }

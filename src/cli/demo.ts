@@ -1,4 +1,4 @@
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 import { applyEvent } from '../sim/events.js';
 import type { Simulation } from '../sim/simulator.js';
 

@@ -2,7 +2,7 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { powScore } from '../crypto/pow.js';
-import { inspectStore, openLedger, type Ledger } from '../ledger/ledger.js';
+import { inspectStore, openLedger, type Ledger } from '../ledger/index.js';
 import { protocolParameters, type ProtocolParameters } from '../model/protocol-parameters.js';
 import { applyEvent, parseLine } from '../sim/events.js';
 import { network, UsageError } from './io.js';

@@ -16,7 +16,7 @@ export function argOrStdin(value: string | undefined): string {
 /** One line for a person: the stable code and the field path, no stack. */
 export function describeError(e: unknown): string {
   if (e instanceof CodecError || e instanceof ValidationError) return `${e.code} at ${e.path === '' ? '(root)' : e.path}: ${e.detail}`;
-  if (e instanceof LedgerError) return `${e.code}: ${e.message}`;
+  if (e instanceof LedgerError) return `${e.code}: ${e.detail}`;
   if (e instanceof SyntaxError) return `INVALID_JSON: ${e.message}`;
   return e instanceof Error ? e.message : String(e);
 }

@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer } from '../http/server.js';
 import { toHex } from '../json/hex.js';
-import { inspectStore, openLedger, type Ledger } from '../ledger/ledger.js';
+import { inspectStore, openLedger, type Ledger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { Simulation } from '../sim/simulator.js';
 import { runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
+import { AddressType } from '../model/type-codes.js';
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
   Serves the node API (SPEC B4, B5) over the store at DIR (in memory without --db).
@@ -119,7 +120,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       const created = ledger.utxoChanges(s).createdOutputs[0];
       if (created !== undefined) txId = created.subarray(0, 32);
     }
-    const account = addressToBech32({ type: 8, aliasId: demo.simulation.accounts.worker }, params.bech32Hrp);
+    const account = addressToBech32({ type: AddressType.Alias, aliasId: demo.simulation.accounts.worker }, params.bech32Hrp);
     process.stdout.write(`demo network: ${latest} slots committed, a new slot every ${params.slotDurationSeconds} s. Try:\n`);
     process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${toHex(txId!)}/included-block\n`);
     process.stdout.write(`  curl ${origin}/api/core/v3/commitments/by-slot/${latest}/utxo-changes\n`);

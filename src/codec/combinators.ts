@@ -20,7 +20,7 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
   const readCount = prefix.read;
   const name = `${elem.name}[]`;
   const checkCount = (n: number, pos?: number) => {
-    if (n < min || n > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `count ${n} outside ${min}..${max}`, pos);
+    if (n < min || n > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `count ${n} outside ${min}..${max}`, { offset: pos });
   };
   const elemFixed = elem.fixedSize;
   return Object.freeze({
@@ -34,7 +34,7 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
       return s;
     },
     write(v: T[], w: Writer) {
-      if (!Array.isArray(v)) throw new CodecError('VALUE_OUT_OF_RANGE', `expected an array, got ${describeValue(v)}`, w.pos);
+      if (!Array.isArray(v)) throw new CodecError('VALUE_OUT_OF_RANGE', `expected an array, got ${describeValue(v)}`, { offset: w.pos });
       checkCount(v.length, w.pos);
       prefix.write(v.length, w);
       let i = 0;
@@ -118,8 +118,8 @@ export function union<const V extends readonly StructCodec<any>[]>(
   const refuse = (t: unknown, pos?: number): CodecError => {
     const reason = typeof t === 'number' ? unsupported[t] : undefined;
     return reason !== undefined
-      ? new CodecError('UNSUPPORTED_TYPE', `${name} type ${t} (${reason}) is not supported yet`, pos)
-      : new CodecError('UNKNOWN_TYPE', `${describeValue(t)} is not a valid ${name} type here`, pos);
+      ? new CodecError('UNSUPPORTED_TYPE', `${name} type ${t} (${reason}) is not supported yet`, { offset: pos })
+      : new CodecError('UNKNOWN_TYPE', `${describeValue(t)} is not a valid ${name} type here`, { offset: pos });
   };
   const pick = (t: unknown, pos?: number): Codec<T> => {
     const v = typeof t === 'number' ? table.get(t) : undefined;
@@ -142,7 +142,7 @@ export function union<const V extends readonly StructCodec<any>[]>(
       };
   const typeOf = (v: unknown, pos?: number, model = true): Codec<T> => {
     if (typeof v !== 'object' || v === null) {
-      throw new CodecError(model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE', `expected a ${name} object, got ${describeValue(v)}`, pos);
+      throw new CodecError(model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE', `expected a ${name} object, got ${describeValue(v)}`, { offset: pos });
     }
     return pick((v as { type?: unknown }).type, pos);
   };
@@ -190,10 +190,10 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
       const len = r.u32();
       if (len === 0) return undefined;
       if (len > payload.maxSize) {
-        throw new CodecError('LENGTH_OUT_OF_RANGE', `payload length ${len} exceeds the largest ${payload.name} (${payload.maxSize})`, at);
+        throw new CodecError('LENGTH_OUT_OF_RANGE', `payload length ${len} exceeds the largest ${payload.name} (${payload.maxSize})`, { offset: at });
       }
       if (len > r.end - r.pos) {
-        throw new CodecError('TRUNCATED', `payload length ${len} exceeds the ${r.end - r.pos} byte(s) left`, at);
+        throw new CodecError('TRUNCATED', `payload length ${len} exceeds the ${r.end - r.pos} byte(s) left`, { offset: at });
       }
       const outerEnd = r.end;
       const end = r.pos + len;
@@ -204,14 +204,14 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
       } catch (e) {
         // The declared length was within the input, so running out of bytes means the length was too short.
         if (e instanceof CodecError && e.code === 'TRUNCATED') {
-          throw new CodecError('LENGTH_MISMATCH', `payload needs more than its declared length ${len}`, at, e.path);
+          throw new CodecError('LENGTH_MISMATCH', `payload needs more than its declared length ${len}`, { offset: at, path: e.path });
         }
         throw e;
       } finally {
         r.end = outerEnd;
       }
       if (r.pos !== end) {
-        throw new CodecError('LENGTH_MISMATCH', `payload occupies ${r.pos - (at + 4)} byte(s), its length says ${len}`, at);
+        throw new CodecError('LENGTH_MISMATCH', `payload occupies ${r.pos - (at + 4)} byte(s), its length says ${len}`, { offset: at });
       }
       return v;
     },

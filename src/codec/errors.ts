@@ -1,10 +1,10 @@
+import { TangleError } from '../errors.js';
+
 /**
  * Errors raised while turning bytes or JSON into the typed model and back.
  *
- * Every error carries a stable string `code` (documented in the README, never renamed), a `path` naming the
- * field (`payload.essence.outputs[3].amount`; empty for the top-level value) and, when decoding bytes, the byte
- * `offset` where the failing read began. Messages say what was expected and what was found; they never dump
- * the input.
+ * Built like every error of the package (`TangleError`: code, path, detail, offset). Messages say what was
+ * expected and what was found; they never dump the input.
  */
 export type CodecErrorCode =
   /** The input ended before the value did. */
@@ -32,41 +32,9 @@ export type CodecErrorCode =
   /** Bech32: the human-readable part is not the expected network's. */
   | 'HRP_MISMATCH';
 
-/** Joins a parent segment (`outputs`, `[3]`) onto a child path (`amount`, `[0].type`, ``). */
-export function joinPath(segment: string, path: string): string {
-  if (path === '') return segment;
-  if (segment === '') return path;
-  return path.charCodeAt(0) === 91 /* [ */ ? segment + path : `${segment}.${path}`;
-}
-
-export class CodecError extends Error {
+/** Bytes or JSON that do not decode (or a model that does not encode). See `TangleError` for the fields. */
+export class CodecError extends TangleError<CodecErrorCode> {
   override name = 'CodecError';
-  readonly code: CodecErrorCode;
-  path: string;
-  readonly offset: number | undefined;
-  readonly detail: string;
-
-  constructor(code: CodecErrorCode, detail: string, offset?: number, path = '') {
-    super('');
-    this.code = code;
-    this.detail = detail;
-    this.offset = offset;
-    this.path = path;
-    this.message = this.describe();
-  }
-
-  /** Called by every enclosing struct/array while the error travels up, so paths cost nothing on success. */
-  prefix(segment: string): this {
-    this.path = joinPath(segment, this.path);
-    this.message = this.describe();
-    return this;
-  }
-
-  private describe(): string {
-    const at = this.path === '' ? '(root)' : this.path;
-    const off = this.offset === undefined ? '' : ` @${this.offset}`;
-    return `${this.code} at ${at}${off}: ${this.detail}`;
-  }
 }
 
 /** Adds `segment` to the path of a CodecError; anything else is a bug and is passed on untouched. */
@@ -83,8 +51,10 @@ export function describeValue(v: unknown): string {
   switch (typeof v) {
     case 'string':
       return v.length > 40 ? `string(${v.length}) "${v.slice(0, 32)}…"` : JSON.stringify(v);
-    case 'bigint':
-      return `${v}n`;
+    case 'bigint': {
+      const text = `${v}n`;
+      return text.length > 40 ? `a bigint of ${text.length - (v < 0n ? 2 : 1)} digits` : text;
+    }
     case 'number':
     case 'boolean':
     case 'undefined':

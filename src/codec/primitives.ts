@@ -11,7 +11,7 @@ function missing(): CodecError {
 
 function checkInt(v: unknown, max: number, pos: number | undefined): asserts v is number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected an integer in 0..${max}, got ${describeValue(v)}`, pos);
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected an integer in 0..${max}, got ${describeValue(v)}`, { offset: pos });
   }
 }
 
@@ -42,14 +42,14 @@ function uint(width: 1 | 2 | 4, max: number, min = 0): UintCodec {
     sizeOf: () => width,
     write(v: number, w: Writer) {
       checkInt(v, max, w.pos);
-      if (v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected at least ${min}, got ${v}`, w.pos);
+      if (v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected at least ${min}, got ${v}`, { offset: w.pos });
       put(w, v);
     },
     read: bounded
       ? (r: Reader) => {
           const at = r.pos;
           const v = read(r);
-          if (v > max || v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected ${min}..${max}, got ${v}`, at);
+          if (v > max || v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected ${min}..${max}, got ${v}`, { offset: at });
           return v;
         }
       : read,
@@ -103,13 +103,13 @@ export const bool: Codec<boolean> = Object.freeze({
   maxSize: 1,
   sizeOf: () => 1,
   write(v: boolean, w: Writer) {
-    if (typeof v !== 'boolean') throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`, w.pos);
+    if (typeof v !== 'boolean') throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`, { offset: w.pos });
     w.u8(v ? 1 : 0);
   },
   read(r: Reader) {
     const at = r.pos;
     const b = r.u8();
-    if (b > 1) throw new CodecError('VALUE_OUT_OF_RANGE', `expected 0 or 1, got ${b}`, at);
+    if (b > 1) throw new CodecError('VALUE_OUT_OF_RANGE', `expected 0 or 1, got ${b}`, { offset: at });
     return b === 1;
   },
   toJson(v: boolean) {
@@ -129,7 +129,7 @@ const I64_RE = /^-?(?:0|[1-9][0-9]*)$/;
 
 function checkI64(v: unknown, pos: number | undefined): asserts v is bigint {
   if (typeof v !== 'bigint' || v < MIN_I64 || v > MAX_I64) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in -2^63..2^63-1, got ${describeValue(v)}`, pos);
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in -2^63..2^63-1, got ${describeValue(v)}`, { offset: pos });
   }
 }
 
@@ -187,7 +187,7 @@ export const u256: Codec<bigint> = Object.freeze({
 
 function checkBytes(v: unknown, pos: number | undefined): asserts v is Uint8Array {
   if (!(v instanceof Uint8Array)) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a Uint8Array, got ${describeValue(v)}`, pos);
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a Uint8Array, got ${describeValue(v)}`, { offset: pos });
   }
 }
 
@@ -200,7 +200,7 @@ export function fixedBytes(n: number): Codec<Uint8Array> {
     sizeOf: () => n,
     write(v: Uint8Array, w: Writer) {
       checkBytes(v, w.pos);
-      if (v.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`, w.pos);
+      if (v.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`, { offset: w.pos });
       w.bytes(v);
     },
     read: (r: Reader) => r.take(n),
@@ -237,7 +237,7 @@ export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
   const readLen = prefix.read;
   const EMPTY = new Uint8Array(0);
   const checkLen = (len: number, pos: number | undefined) => {
-    if (len < min || len > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} outside ${min}..${max}`, pos);
+    if (len < min || len > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} outside ${min}..${max}`, { offset: pos });
   };
   return Object.freeze({
     name: `bytes<${min}..${max}>`,
@@ -281,7 +281,7 @@ export function tag<V extends number>(prefix: UintCodec, value: V, typeName: str
   const width = prefix.width;
   const readTag = prefix.read;
   const wrong = (got: unknown, pos?: number) =>
-    new CodecError('UNKNOWN_TYPE', `expected ${typeName} type ${value}, got ${describeValue(got)}`, pos);
+    new CodecError('UNKNOWN_TYPE', `expected ${typeName} type ${value}, got ${describeValue(got)}`, { offset: pos });
   return Object.freeze({
     name: `${typeName}#${value}`,
     tagValue: value,

@@ -24,7 +24,7 @@ export class Reader {
   }
 
   truncated(need: number): CodecError {
-    return new CodecError('TRUNCATED', `need ${need} byte(s), ${this.end - this.pos} left`, this.pos);
+    return new CodecError('TRUNCATED', `need ${need} byte(s), ${this.end - this.pos} left`, { offset: this.pos });
   }
 
   u8(): number {

@@ -70,7 +70,7 @@ export function structShapes(): readonly StructShape[] {
 /** A model value that is not an object: VALUE_OUT_OF_RANGE when encoding a model, INVALID_VALUE when reading JSON. */
 function notObject(name: string, v: unknown, pos: number | undefined, model: boolean): CodecError {
   const code = model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE';
-  return new CodecError(code, `expected a ${name} object, got ${describeValue(v)}`, pos);
+  return new CodecError(code, `expected a ${name} object, got ${describeValue(v)}`, { offset: pos });
 }
 
 /**

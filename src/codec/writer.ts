@@ -1,4 +1,4 @@
-import { CodecError } from './errors.js';
+import { CodecError, describeValue } from './errors.js';
 
 const MAX_U64 = (1n << 64n) - 1n;
 const MAX_U256 = (1n << 256n) - 1n;
@@ -73,19 +73,14 @@ export class Writer {
 
 export function checkU64(v: unknown, pos: number | undefined): asserts v is bigint {
   if (typeof v !== 'bigint' || v < 0n || v > MAX_U64) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^64-1, got ${show(v)}`, pos);
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^64-1, got ${describeValue(v)}`, { offset: pos });
   }
 }
 
 export function checkU256(v: unknown, pos: number | undefined): asserts v is bigint {
   if (typeof v !== 'bigint' || v < 0n || v > MAX_U256) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^256-1, got ${show(v)}`, pos);
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^256-1, got ${describeValue(v)}`, { offset: pos });
   }
-}
-
-function show(v: unknown): string {
-  if (typeof v === 'bigint') return v < 0n ? 'a negative bigint' : 'a bigint too large';
-  return typeof v;
 }
 
 export { MAX_U64, MAX_U256 };

@@ -3,6 +3,8 @@ import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import type { Ed25519Address } from '../model/address.js';
 import { blake2b256 } from './hash.js';
+import { bytesKey } from '../util/bytes.js';
+import { AddressType } from '../model/type-codes.js';
 
 // Ed25519 as the Stardust network verifies it: ZIP-215 (iota.go v3 ed25519, ed25519-zebra in iota-crypto).
 //
@@ -53,20 +55,6 @@ export function verifyEd25519Zip215(publicKey: Uint8Array, message: Uint8Array, 
   }
 }
 
-// Signatures that OpenSSL has already accepted on another thread (VerifyPool), each usable once. An entry is the
-// exact (public key, message, signature) bytes, so a hit is the same verdict OpenSSL would give here; and since an
-// OpenSSL "yes" is a ZIP-215 "yes", answering true for it changes nothing.
-const PRE_VERIFIED_LIMIT = 1 << 17;
-const preVerified = new Set<string>();
-const tripleKey = (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array) =>
-  Buffer.concat([publicKey, signature, message]).toString('latin1');
-
-/** @internal Records a triple that OpenSSL accepted (VerifyPool only). */
-export function rememberVerified(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
-  if (preVerified.size >= PRE_VERIFIED_LIMIT) preVerified.delete(preVerified.values().next().value!);
-  preVerified.add(tripleKey(publicKey, message, signature));
-}
-
 /**
  * Verifies an Ed25519 signature with the network's ZIP-215 rules. Returns false for an invalid signature; throws
  * only for arguments of the wrong type or length.
@@ -76,7 +64,6 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
   check(publicKey, 32, 'verifyEd25519 publicKey');
   check(message, -1, 'verifyEd25519 message');
   check(signature, 64, 'verifyEd25519 signature');
-  if (preVerified.size > 0 && preVerified.delete(tripleKey(publicKey, message, signature))) return true;
   return verifyEd25519Strict(publicKey, message, signature) || verifyEd25519Zip215(publicKey, message, signature);
 }
 
@@ -85,7 +72,7 @@ const SIGNING_CACHE_SIZE = 256;
 const signingKeys = new Map<string, { key: KeyObject; publicKey: Uint8Array }>();
 
 function signingKey(secretKey: Uint8Array): { key: KeyObject; publicKey: Uint8Array } {
-  const id = Buffer.from(secretKey.buffer, secretKey.byteOffset, 32).toString('latin1');
+  const id = bytesKey(secretKey);
   let entry = signingKeys.get(id);
   if (entry === undefined) {
     const der = new Uint8Array(48);
@@ -116,5 +103,5 @@ export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
 /** The Ed25519 address of a public key: BLAKE2b-256 of the key (TIP-18). @throws TypeError, RangeError */
 export function ed25519Address(publicKey: Uint8Array): Ed25519Address {
   check(publicKey, 32, 'ed25519Address publicKey');
-  return { type: 0, pubKeyHash: blake2b256(publicKey) };
+  return { type: AddressType.Ed25519, pubKeyHash: blake2b256(publicKey) };
 }

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { rememberVerified } from './ed25519.js';
+import type { VerifiedSignatures } from './verified-signatures.js';
 
 // Verifies batches of Ed25519 signatures on worker threads with OpenSSL, ahead of the (synchronous, single-threaded)
-// validation that will ask for them. Each signature OpenSSL accepts is remembered, once, by `verifyEd25519`; the
-// rest are left to `verifyEd25519` itself (a "no" from OpenSSL still needs the ZIP-215 check). So the pool can
+// validation that will ask for them. Each signature OpenSSL accepts is remembered, once, in the caller's
+// `VerifiedSignatures`; the rest are left to `verifyEd25519` itself (a "no" from OpenSSL still needs the ZIP-215 check). So the pool can
 // only make validation faster, never change a verdict. The worker needs nothing but node:crypto, so its code is
 // inline and works the same from the ESM and CommonJS builds.
 
@@ -52,7 +52,7 @@ export class VerifyPool {
   }
 
   /** Verifies the batch across the workers; resolves when every accepted signature has been remembered. */
-  async verify(items: readonly SignatureToCheck[]): Promise<void> {
+  async verify(items: readonly SignatureToCheck[], verified: VerifiedSignatures): Promise<void> {
     // Grouped by message length so that each message carries fixed-size records.
     const byLength = new Map<number, SignatureToCheck[]>();
     for (const it of items) {
@@ -63,12 +63,12 @@ export class VerifyPool {
     const jobs: Promise<void>[] = [];
     for (const [messageLength, group] of byLength) {
       const per = Math.ceil(group.length / this.workers.length);
-      for (let from = 0; from < group.length; from += per) jobs.push(this.send(group.slice(from, from + per), messageLength));
+      for (let from = 0; from < group.length; from += per) jobs.push(this.send(group.slice(from, from + per), messageLength, verified));
     }
     await Promise.all(jobs);
   }
 
-  private send(group: SignatureToCheck[], messageLength: number): Promise<void> {
+  private send(group: SignatureToCheck[], messageLength: number, verified: VerifiedSignatures): Promise<void> {
     const stride = 96 + messageLength;
     const data = new Uint8Array(group.length * stride);
     group.forEach((g, i) => {
@@ -84,7 +84,7 @@ export class VerifyPool {
       this.waiting.set(id, (ok) => {
         worker.off('error', onError);
         group.forEach((g, i) => {
-          if (ok[i] === 1) rememberVerified(g.publicKey, g.message, g.signature);
+          if (ok[i] === 1) verified.add(g.publicKey, g.message, g.signature);
         });
         done();
       });

@@ -1,4 +1,7 @@
-import { LedgerError } from '../ledger/errors.js';
+import { CodecError } from '../codec/errors.js';
+import type { TangleError } from '../errors.js';
+import { LedgerError, type LedgerErrorKind } from '../ledger/errors.js';
+import { ValidationError } from '../validate/errors.js';
 
 /** SPEC B4: the status of every error this API answers, and the text its message starts with. */
 export const STATUS_TEXT: Readonly<Record<number, string>> = {
@@ -30,14 +33,26 @@ export function quote(input: string, max = 100): string {
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
+/** How the ledger's kinds of error are answered. */
+const LEDGER_STATUS: Readonly<Record<LedgerErrorKind, number>> = { 'not-found': 404, invalid: 400, 'not-synced': 503, internal: 500 };
+/** Codes whose details are internals (paths, library messages): answered with the status text only. */
+const HIDDEN = new Set<string>(['STORE_FAILURE', 'STORE_CORRUPT']);
+
+/**
+ * Every error class a handler may throw, and its status: the one table from errors to answers. Data that does not
+ * decode or breaks a rule is the client's (400); a ledger error by its kind. Anything else is 500 without detail.
+ */
+const STATUS: readonly [new (...args: never[]) => TangleError, (e: never) => number][] = [
+  [CodecError, () => 400],
+  [ValidationError, () => 400],
+  [LedgerError, (e: LedgerError) => LEDGER_STATUS[e.kind]],
+];
+
 /** Maps what a handler threw to an answer. Unknown errors are 500 without detail: no internals leak. */
 export function toProblem(e: unknown): HttpProblem {
   if (e instanceof HttpProblem) return e;
-  if (e instanceof LedgerError) {
-    const status = e.kind === 'not-found' ? 404 : e.kind === 'invalid' ? 400 : e.kind === 'not-synced' ? 503 : 500;
-    // Store failures and corruption are reported without their internals.
-    const detail = e.code === 'STORE_FAILURE' || e.code === 'STORE_CORRUPT' ? undefined : e.message;
-    return new HttpProblem(status, detail);
+  for (const [type, status] of STATUS) {
+    if (e instanceof type) return new HttpProblem(status(e as never), HIDDEN.has(e.code) ? undefined : e.detail);
   }
   return new HttpProblem(500);
 }

@@ -15,15 +15,9 @@ export const generated: GeneratedStructs = {
         let at = 'commitmentId';
         try {
           const commitmentId = $commitmentId.read(r);
-          at = 'createdOutputs';
-          const createdOutputs = $createdOutputs.read(r);
-          at = 'consumedOutputs';
-          const consumedOutputs = $consumedOutputs.read(r);
-          return {
-            commitmentId,
-            createdOutputs,
-            consumedOutputs,
-          };
+          at = 'createdOutputs'; const createdOutputs = $createdOutputs.read(r);
+          at = 'consumedOutputs'; const consumedOutputs = $consumedOutputs.read(r);
+          return { commitmentId, createdOutputs, consumedOutputs };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -33,20 +27,14 @@ export const generated: GeneratedStructs = {
         let at = 'commitmentId';
         try {
           $commitmentId.write(v.commitmentId, w);
-          at = 'createdOutputs';
-          $createdOutputs.write(v.createdOutputs, w);
-          at = 'consumedOutputs';
-          $consumedOutputs.write(v.consumedOutputs, w);
+          at = 'createdOutputs'; $createdOutputs.write(v.createdOutputs, w);
+          at = 'consumedOutputs'; $consumedOutputs.write(v.consumedOutputs, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function UtxoChangesResponse_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $createdOutputs.sizeOf(v.createdOutputs) +
-          $consumedOutputs.sizeOf(v.consumedOutputs)
-        );
+        return fixedPart + $createdOutputs.sizeOf(v.createdOutputs) + $consumedOutputs.sizeOf(v.consumedOutputs);
       }
       function UtxoChangesResponse_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -54,14 +42,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'commitmentId';
         try {
-          json = $commitmentId.toJson(v.commitmentId);
-          if (json !== undefined) o.commitmentId = json;
-          at = 'createdOutputs';
-          json = $createdOutputs.toJson(v.createdOutputs);
-          if (json !== undefined) o.createdOutputs = json;
-          at = 'consumedOutputs';
-          json = $consumedOutputs.toJson(v.consumedOutputs);
-          if (json !== undefined) o.consumedOutputs = json;
+          json = $commitmentId.toJson(v.commitmentId); if (json !== undefined) o.commitmentId = json;
+          at = 'createdOutputs'; json = $createdOutputs.toJson(v.createdOutputs); if (json !== undefined) o.createdOutputs = json;
+          at = 'consumedOutputs'; json = $consumedOutputs.toJson(v.consumedOutputs); if (json !== undefined) o.consumedOutputs = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -70,39 +53,18 @@ export const generated: GeneratedStructs = {
       function UtxoChangesResponse_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'commitmentId':
-            case 'createdOutputs':
-            case 'consumedOutputs':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'commitmentId' || k === 'createdOutputs' || k === 'consumedOutputs')) throw h.unexpected(k);
         let at = 'commitmentId';
         try {
           const commitmentId = $commitmentId.fromJson(j.commitmentId);
-          at = 'createdOutputs';
-          const createdOutputs = $createdOutputs.fromJson(j.createdOutputs);
-          at = 'consumedOutputs';
-          const consumedOutputs = $consumedOutputs.fromJson(j.consumedOutputs);
-          return {
-            commitmentId,
-            createdOutputs,
-            consumedOutputs,
-          };
+          at = 'createdOutputs'; const createdOutputs = $createdOutputs.fromJson(j.createdOutputs);
+          at = 'consumedOutputs'; const consumedOutputs = $consumedOutputs.fromJson(j.consumedOutputs);
+          return { commitmentId, createdOutputs, consumedOutputs };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: UtxoChangesResponse_read,
-        write: UtxoChangesResponse_write,
-        sizeOf: UtxoChangesResponse_sizeOf,
-        toJson: UtxoChangesResponse_toJson,
-        fromJson: UtxoChangesResponse_fromJson,
-      };
+      return { read: UtxoChangesResponse_read, write: UtxoChangesResponse_write, sizeOf: UtxoChangesResponse_sizeOf, toJson: UtxoChangesResponse_toJson, fromJson: UtxoChangesResponse_fromJson };
     },
   },
   CongestionResponse: {
@@ -118,18 +80,10 @@ export const generated: GeneratedStructs = {
         let at = 'slot';
         try {
           const slot = $slot.read(r);
-          at = 'ready';
-          const ready = $ready.read(r);
-          at = 'referenceManaCost';
-          const referenceManaCost = $referenceManaCost.read(r);
-          at = 'blockIssuanceCredits';
-          const blockIssuanceCredits = $blockIssuanceCredits.read(r);
-          return {
-            slot,
-            ready,
-            referenceManaCost,
-            blockIssuanceCredits,
-          };
+          at = 'ready'; const ready = $ready.read(r);
+          at = 'referenceManaCost'; const referenceManaCost = $referenceManaCost.read(r);
+          at = 'blockIssuanceCredits'; const blockIssuanceCredits = $blockIssuanceCredits.read(r);
+          return { slot, ready, referenceManaCost, blockIssuanceCredits };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -139,12 +93,9 @@ export const generated: GeneratedStructs = {
         let at = 'slot';
         try {
           $slot.write(v.slot, w);
-          at = 'ready';
-          $ready.write(v.ready, w);
-          at = 'referenceManaCost';
-          $referenceManaCost.write(v.referenceManaCost, w);
-          at = 'blockIssuanceCredits';
-          $blockIssuanceCredits.write(v.blockIssuanceCredits, w);
+          at = 'ready'; $ready.write(v.ready, w);
+          at = 'referenceManaCost'; $referenceManaCost.write(v.referenceManaCost, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.write(v.blockIssuanceCredits, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -158,17 +109,10 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'slot';
         try {
-          json = $slot.toJson(v.slot);
-          if (json !== undefined) o.slot = json;
-          at = 'ready';
-          json = $ready.toJson(v.ready);
-          if (json !== undefined) o.ready = json;
-          at = 'referenceManaCost';
-          json = $referenceManaCost.toJson(v.referenceManaCost);
-          if (json !== undefined) o.referenceManaCost = json;
-          at = 'blockIssuanceCredits';
-          json = $blockIssuanceCredits.toJson(v.blockIssuanceCredits);
-          if (json !== undefined) o.blockIssuanceCredits = json;
+          json = $slot.toJson(v.slot); if (json !== undefined) o.slot = json;
+          at = 'ready'; json = $ready.toJson(v.ready); if (json !== undefined) o.ready = json;
+          at = 'referenceManaCost'; json = $referenceManaCost.toJson(v.referenceManaCost); if (json !== undefined) o.referenceManaCost = json;
+          at = 'blockIssuanceCredits'; json = $blockIssuanceCredits.toJson(v.blockIssuanceCredits); if (json !== undefined) o.blockIssuanceCredits = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -177,43 +121,19 @@ export const generated: GeneratedStructs = {
       function CongestionResponse_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'slot':
-            case 'ready':
-            case 'referenceManaCost':
-            case 'blockIssuanceCredits':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'slot' || k === 'ready' || k === 'referenceManaCost' || k === 'blockIssuanceCredits')) throw h.unexpected(k);
         let at = 'slot';
         try {
           const slot = $slot.fromJson(j.slot);
-          at = 'ready';
-          const ready = $ready.fromJson(j.ready);
-          at = 'referenceManaCost';
-          const referenceManaCost = $referenceManaCost.fromJson(j.referenceManaCost);
-          at = 'blockIssuanceCredits';
-          const blockIssuanceCredits = $blockIssuanceCredits.fromJson(j.blockIssuanceCredits);
-          return {
-            slot,
-            ready,
-            referenceManaCost,
-            blockIssuanceCredits,
-          };
+          at = 'ready'; const ready = $ready.fromJson(j.ready);
+          at = 'referenceManaCost'; const referenceManaCost = $referenceManaCost.fromJson(j.referenceManaCost);
+          at = 'blockIssuanceCredits'; const blockIssuanceCredits = $blockIssuanceCredits.fromJson(j.blockIssuanceCredits);
+          return { slot, ready, referenceManaCost, blockIssuanceCredits };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: CongestionResponse_read,
-        write: CongestionResponse_write,
-        sizeOf: CongestionResponse_sizeOf,
-        toJson: CongestionResponse_toJson,
-        fromJson: CongestionResponse_fromJson,
-      };
+      return { read: CongestionResponse_read, write: CongestionResponse_write, sizeOf: CongestionResponse_sizeOf, toJson: CongestionResponse_toJson, fromJson: CongestionResponse_fromJson };
     },
   },
 };

@@ -1,9 +1,10 @@
 import { CodecError, encode } from '../codec/index.js';
 import { fromHex } from '../json/hex.js';
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
 import { HttpProblem, quote } from './problem.js';
 import { congestionResponse, utxoChangesResponse } from './responses.js';
+import { AddressType } from '../model/type-codes.js';
 
 /** What a handler answers with: a body and its content type. */
 export interface Reply {
@@ -94,7 +95,7 @@ export const routes: Route[] = [
       let accountId: Uint8Array;
       try {
         const address = bech32ToAddress(text, ledger.params.bech32Hrp);
-        if (address.type !== 8) throw new HttpProblem(400, `address ${quote(text)} is not an account address`);
+        if (address.type !== AddressType.Alias) throw new HttpProblem(400, `address ${quote(text)} is not an account address`);
         accountId = address.aliasId;
       } catch (e) {
         if (e instanceof HttpProblem) throw e;

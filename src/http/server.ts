@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Ledger } from '../ledger/ledger.js';
+import type { Ledger } from '../ledger/index.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
 import { ALL_ROUTES, routes, type Reply, type Route } from './routes.js';

@@ -18,24 +18,12 @@ export const generated: GeneratedStructs = {
         let at = 'protocolVersion';
         try {
           const protocolVersion = $protocolVersion.read(r);
-          at = 'slot';
-          const slot = $slot.read(r);
-          at = 'previousCommitmentId';
-          const previousCommitmentId = $previousCommitmentId.read(r);
-          at = 'rootsId';
-          const rootsId = $rootsId.read(r);
-          at = 'cumulativeWeight';
-          const cumulativeWeight = $cumulativeWeight.read(r);
-          at = 'referenceManaCost';
-          const referenceManaCost = $referenceManaCost.read(r);
-          return {
-            protocolVersion,
-            slot,
-            previousCommitmentId,
-            rootsId,
-            cumulativeWeight,
-            referenceManaCost,
-          };
+          at = 'slot'; const slot = $slot.read(r);
+          at = 'previousCommitmentId'; const previousCommitmentId = $previousCommitmentId.read(r);
+          at = 'rootsId'; const rootsId = $rootsId.read(r);
+          at = 'cumulativeWeight'; const cumulativeWeight = $cumulativeWeight.read(r);
+          at = 'referenceManaCost'; const referenceManaCost = $referenceManaCost.read(r);
+          return { protocolVersion, slot, previousCommitmentId, rootsId, cumulativeWeight, referenceManaCost };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -45,16 +33,11 @@ export const generated: GeneratedStructs = {
         let at = 'protocolVersion';
         try {
           $protocolVersion.write(v.protocolVersion, w);
-          at = 'slot';
-          $slot.write(v.slot, w);
-          at = 'previousCommitmentId';
-          $previousCommitmentId.write(v.previousCommitmentId, w);
-          at = 'rootsId';
-          $rootsId.write(v.rootsId, w);
-          at = 'cumulativeWeight';
-          $cumulativeWeight.write(v.cumulativeWeight, w);
-          at = 'referenceManaCost';
-          $referenceManaCost.write(v.referenceManaCost, w);
+          at = 'slot'; $slot.write(v.slot, w);
+          at = 'previousCommitmentId'; $previousCommitmentId.write(v.previousCommitmentId, w);
+          at = 'rootsId'; $rootsId.write(v.rootsId, w);
+          at = 'cumulativeWeight'; $cumulativeWeight.write(v.cumulativeWeight, w);
+          at = 'referenceManaCost'; $referenceManaCost.write(v.referenceManaCost, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -68,23 +51,12 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'protocolVersion';
         try {
-          json = $protocolVersion.toJson(v.protocolVersion);
-          if (json !== undefined) o.protocolVersion = json;
-          at = 'slot';
-          json = $slot.toJson(v.slot);
-          if (json !== undefined) o.slot = json;
-          at = 'previousCommitmentId';
-          json = $previousCommitmentId.toJson(v.previousCommitmentId);
-          if (json !== undefined) o.previousCommitmentId = json;
-          at = 'rootsId';
-          json = $rootsId.toJson(v.rootsId);
-          if (json !== undefined) o.rootsId = json;
-          at = 'cumulativeWeight';
-          json = $cumulativeWeight.toJson(v.cumulativeWeight);
-          if (json !== undefined) o.cumulativeWeight = json;
-          at = 'referenceManaCost';
-          json = $referenceManaCost.toJson(v.referenceManaCost);
-          if (json !== undefined) o.referenceManaCost = json;
+          json = $protocolVersion.toJson(v.protocolVersion); if (json !== undefined) o.protocolVersion = json;
+          at = 'slot'; json = $slot.toJson(v.slot); if (json !== undefined) o.slot = json;
+          at = 'previousCommitmentId'; json = $previousCommitmentId.toJson(v.previousCommitmentId); if (json !== undefined) o.previousCommitmentId = json;
+          at = 'rootsId'; json = $rootsId.toJson(v.rootsId); if (json !== undefined) o.rootsId = json;
+          at = 'cumulativeWeight'; json = $cumulativeWeight.toJson(v.cumulativeWeight); if (json !== undefined) o.cumulativeWeight = json;
+          at = 'referenceManaCost'; json = $referenceManaCost.toJson(v.referenceManaCost); if (json !== undefined) o.referenceManaCost = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -93,51 +65,21 @@ export const generated: GeneratedStructs = {
       function SlotCommitment_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'protocolVersion':
-            case 'slot':
-            case 'previousCommitmentId':
-            case 'rootsId':
-            case 'cumulativeWeight':
-            case 'referenceManaCost':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'protocolVersion' || k === 'slot' || k === 'previousCommitmentId' || k === 'rootsId' || k === 'cumulativeWeight' || k === 'referenceManaCost')) throw h.unexpected(k);
         let at = 'protocolVersion';
         try {
           const protocolVersion = $protocolVersion.fromJson(j.protocolVersion);
-          at = 'slot';
-          const slot = $slot.fromJson(j.slot);
-          at = 'previousCommitmentId';
-          const previousCommitmentId = $previousCommitmentId.fromJson(j.previousCommitmentId);
-          at = 'rootsId';
-          const rootsId = $rootsId.fromJson(j.rootsId);
-          at = 'cumulativeWeight';
-          const cumulativeWeight = $cumulativeWeight.fromJson(j.cumulativeWeight);
-          at = 'referenceManaCost';
-          const referenceManaCost = $referenceManaCost.fromJson(j.referenceManaCost);
-          return {
-            protocolVersion,
-            slot,
-            previousCommitmentId,
-            rootsId,
-            cumulativeWeight,
-            referenceManaCost,
-          };
+          at = 'slot'; const slot = $slot.fromJson(j.slot);
+          at = 'previousCommitmentId'; const previousCommitmentId = $previousCommitmentId.fromJson(j.previousCommitmentId);
+          at = 'rootsId'; const rootsId = $rootsId.fromJson(j.rootsId);
+          at = 'cumulativeWeight'; const cumulativeWeight = $cumulativeWeight.fromJson(j.cumulativeWeight);
+          at = 'referenceManaCost'; const referenceManaCost = $referenceManaCost.fromJson(j.referenceManaCost);
+          return { protocolVersion, slot, previousCommitmentId, rootsId, cumulativeWeight, referenceManaCost };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: SlotCommitment_read,
-        write: SlotCommitment_write,
-        sizeOf: SlotCommitment_sizeOf,
-        toJson: SlotCommitment_toJson,
-        fromJson: SlotCommitment_fromJson,
-      };
+      return { read: SlotCommitment_read, write: SlotCommitment_write, sizeOf: SlotCommitment_sizeOf, toJson: SlotCommitment_toJson, fromJson: SlotCommitment_fromJson };
     },
   },
 };

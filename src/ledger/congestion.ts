@@ -1,5 +1,6 @@
 import { blockPayload, type Block } from '../model/block.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { PayloadType, UnlockType } from '../model/type-codes.js';
 
 /**
  * SPEC B2 work score of a block: the iota-core weights applied to Stardust blocks.
@@ -12,11 +13,11 @@ export function workScore(block: Block, params: ProtocolParameters): bigint {
   const p = block.payload;
   if (p !== undefined) {
     score += w.dataByte * blockPayload.sizeOf(p);
-    if (p.type === 6) {
+    if (p.type === PayloadType.Transaction) {
       const { inputs, outputs } = p.essence;
       score += w.input * inputs.length + w.output * outputs.length;
       for (const o of outputs) score += w.nativeToken * o.nativeTokens.length;
-      for (const u of p.unlocks) if (u.type === 0) score += w.signatureEd25519;
+      for (const u of p.unlocks) if (u.type === UnlockType.Signature) score += w.signatureEd25519;
     }
   }
   return BigInt(score);

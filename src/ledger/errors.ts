@@ -1,3 +1,5 @@
+import { type ErrorContext, TangleError } from '../errors.js';
+
 /**
  * Errors of the ledger index. `kind` says how a caller (the HTTP layer) should answer; `code` names the cause
  * precisely and is stable (README).
@@ -57,14 +59,13 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   CLOSED: 'internal',
 };
 
-export class LedgerError extends Error {
+/** An error of the ledger index; `kind` says how a caller (the HTTP layer) should answer. See `TangleError`. */
+export class LedgerError extends TangleError<LedgerErrorCode> {
   override name = 'LedgerError';
-  readonly code: LedgerErrorCode;
   readonly kind: LedgerErrorKind;
 
-  constructor(code: LedgerErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
+  constructor(code: LedgerErrorCode, detail: string, context?: ErrorContext) {
+    super(code, detail, context);
     this.kind = KIND[code];
   }
 }

@@ -15,15 +15,9 @@ export const generated: GeneratedStructs = {
         let at = 'createdSlot';
         try {
           const createdSlot = $createdSlot.read(r);
-          at = 'spentSlot';
-          const spentSlot = $spentSlot.read(r);
-          at = 'output';
-          const output = $output.read(r);
-          return {
-            createdSlot,
-            spentSlot,
-            output,
-          };
+          at = 'spentSlot'; const spentSlot = $spentSlot.read(r);
+          at = 'output'; const output = $output.read(r);
+          return { createdSlot, spentSlot, output };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -33,19 +27,14 @@ export const generated: GeneratedStructs = {
         let at = 'createdSlot';
         try {
           $createdSlot.write(v.createdSlot, w);
-          at = 'spentSlot';
-          $spentSlot.write(v.spentSlot, w);
-          at = 'output';
-          $output.write(v.output, w);
+          at = 'spentSlot'; $spentSlot.write(v.spentSlot, w);
+          at = 'output'; $output.write(v.output, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function OutputRecord_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $output.sizeOf(v.output)
-        );
+        return fixedPart + $output.sizeOf(v.output);
       }
       function OutputRecord_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -53,14 +42,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'createdSlot';
         try {
-          json = $createdSlot.toJson(v.createdSlot);
-          if (json !== undefined) o.createdSlot = json;
-          at = 'spentSlot';
-          json = $spentSlot.toJson(v.spentSlot);
-          if (json !== undefined) o.spentSlot = json;
-          at = 'output';
-          json = $output.toJson(v.output);
-          if (json !== undefined) o.output = json;
+          json = $createdSlot.toJson(v.createdSlot); if (json !== undefined) o.createdSlot = json;
+          at = 'spentSlot'; json = $spentSlot.toJson(v.spentSlot); if (json !== undefined) o.spentSlot = json;
+          at = 'output'; json = $output.toJson(v.output); if (json !== undefined) o.output = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -69,39 +53,18 @@ export const generated: GeneratedStructs = {
       function OutputRecord_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'createdSlot':
-            case 'spentSlot':
-            case 'output':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'createdSlot' || k === 'spentSlot' || k === 'output')) throw h.unexpected(k);
         let at = 'createdSlot';
         try {
           const createdSlot = $createdSlot.fromJson(j.createdSlot);
-          at = 'spentSlot';
-          const spentSlot = $spentSlot.fromJson(j.spentSlot);
-          at = 'output';
-          const output = $output.fromJson(j.output);
-          return {
-            createdSlot,
-            spentSlot,
-            output,
-          };
+          at = 'spentSlot'; const spentSlot = $spentSlot.fromJson(j.spentSlot);
+          at = 'output'; const output = $output.fromJson(j.output);
+          return { createdSlot, spentSlot, output };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: OutputRecord_read,
-        write: OutputRecord_write,
-        sizeOf: OutputRecord_sizeOf,
-        toJson: OutputRecord_toJson,
-        fromJson: OutputRecord_fromJson,
-      };
+      return { read: OutputRecord_read, write: OutputRecord_write, sizeOf: OutputRecord_sizeOf, toJson: OutputRecord_toJson, fromJson: OutputRecord_fromJson };
     },
   },
   TransactionRecord: {
@@ -116,15 +79,9 @@ export const generated: GeneratedStructs = {
         let at = 'blockId';
         try {
           const blockId = $blockId.read(r);
-          at = 'slot';
-          const slot = $slot.read(r);
-          at = 'storedOutputs';
-          const storedOutputs = $storedOutputs.read(r);
-          return {
-            blockId,
-            slot,
-            storedOutputs,
-          };
+          at = 'slot'; const slot = $slot.read(r);
+          at = 'storedOutputs'; const storedOutputs = $storedOutputs.read(r);
+          return { blockId, slot, storedOutputs };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -134,10 +91,8 @@ export const generated: GeneratedStructs = {
         let at = 'blockId';
         try {
           $blockId.write(v.blockId, w);
-          at = 'slot';
-          $slot.write(v.slot, w);
-          at = 'storedOutputs';
-          $storedOutputs.write(v.storedOutputs, w);
+          at = 'slot'; $slot.write(v.slot, w);
+          at = 'storedOutputs'; $storedOutputs.write(v.storedOutputs, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -151,14 +106,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'blockId';
         try {
-          json = $blockId.toJson(v.blockId);
-          if (json !== undefined) o.blockId = json;
-          at = 'slot';
-          json = $slot.toJson(v.slot);
-          if (json !== undefined) o.slot = json;
-          at = 'storedOutputs';
-          json = $storedOutputs.toJson(v.storedOutputs);
-          if (json !== undefined) o.storedOutputs = json;
+          json = $blockId.toJson(v.blockId); if (json !== undefined) o.blockId = json;
+          at = 'slot'; json = $slot.toJson(v.slot); if (json !== undefined) o.slot = json;
+          at = 'storedOutputs'; json = $storedOutputs.toJson(v.storedOutputs); if (json !== undefined) o.storedOutputs = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -167,39 +117,18 @@ export const generated: GeneratedStructs = {
       function TransactionRecord_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'blockId':
-            case 'slot':
-            case 'storedOutputs':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'blockId' || k === 'slot' || k === 'storedOutputs')) throw h.unexpected(k);
         let at = 'blockId';
         try {
           const blockId = $blockId.fromJson(j.blockId);
-          at = 'slot';
-          const slot = $slot.fromJson(j.slot);
-          at = 'storedOutputs';
-          const storedOutputs = $storedOutputs.fromJson(j.storedOutputs);
-          return {
-            blockId,
-            slot,
-            storedOutputs,
-          };
+          at = 'slot'; const slot = $slot.fromJson(j.slot);
+          at = 'storedOutputs'; const storedOutputs = $storedOutputs.fromJson(j.storedOutputs);
+          return { blockId, slot, storedOutputs };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: TransactionRecord_read,
-        write: TransactionRecord_write,
-        sizeOf: TransactionRecord_sizeOf,
-        toJson: TransactionRecord_toJson,
-        fromJson: TransactionRecord_fromJson,
-      };
+      return { read: TransactionRecord_read, write: TransactionRecord_write, sizeOf: TransactionRecord_sizeOf, toJson: TransactionRecord_toJson, fromJson: TransactionRecord_fromJson };
     },
   },
   SlotDiff: {
@@ -213,12 +142,8 @@ export const generated: GeneratedStructs = {
         let at = 'created';
         try {
           const created = $created.read(r);
-          at = 'consumed';
-          const consumed = $consumed.read(r);
-          return {
-            created,
-            consumed,
-          };
+          at = 'consumed'; const consumed = $consumed.read(r);
+          return { created, consumed };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -228,18 +153,13 @@ export const generated: GeneratedStructs = {
         let at = 'created';
         try {
           $created.write(v.created, w);
-          at = 'consumed';
-          $consumed.write(v.consumed, w);
+          at = 'consumed'; $consumed.write(v.consumed, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function SlotDiff_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $created.sizeOf(v.created) +
-          $consumed.sizeOf(v.consumed)
-        );
+        return fixedPart + $created.sizeOf(v.created) + $consumed.sizeOf(v.consumed);
       }
       function SlotDiff_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -247,11 +167,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'created';
         try {
-          json = $created.toJson(v.created);
-          if (json !== undefined) o.created = json;
-          at = 'consumed';
-          json = $consumed.toJson(v.consumed);
-          if (json !== undefined) o.consumed = json;
+          json = $created.toJson(v.created); if (json !== undefined) o.created = json;
+          at = 'consumed'; json = $consumed.toJson(v.consumed); if (json !== undefined) o.consumed = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -260,35 +177,17 @@ export const generated: GeneratedStructs = {
       function SlotDiff_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'created':
-            case 'consumed':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'created' || k === 'consumed')) throw h.unexpected(k);
         let at = 'created';
         try {
           const created = $created.fromJson(j.created);
-          at = 'consumed';
-          const consumed = $consumed.fromJson(j.consumed);
-          return {
-            created,
-            consumed,
-          };
+          at = 'consumed'; const consumed = $consumed.fromJson(j.consumed);
+          return { created, consumed };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: SlotDiff_read,
-        write: SlotDiff_write,
-        sizeOf: SlotDiff_sizeOf,
-        toJson: SlotDiff_toJson,
-        fromJson: SlotDiff_fromJson,
-      };
+      return { read: SlotDiff_read, write: SlotDiff_write, sizeOf: SlotDiff_sizeOf, toJson: SlotDiff_toJson, fromJson: SlotDiff_fromJson };
     },
   },
   AccountRecord: {
@@ -304,18 +203,10 @@ export const generated: GeneratedStructs = {
         let at = 'createdSlot';
         try {
           const createdSlot = $createdSlot.read(r);
-          at = 'destroyedSlot';
-          const destroyedSlot = $destroyedSlot.read(r);
-          at = 'blockIssuanceCredits';
-          const blockIssuanceCredits = $blockIssuanceCredits.read(r);
-          at = 'history';
-          const history = $history.read(r);
-          return {
-            createdSlot,
-            destroyedSlot,
-            blockIssuanceCredits,
-            history,
-          };
+          at = 'destroyedSlot'; const destroyedSlot = $destroyedSlot.read(r);
+          at = 'blockIssuanceCredits'; const blockIssuanceCredits = $blockIssuanceCredits.read(r);
+          at = 'history'; const history = $history.read(r);
+          return { createdSlot, destroyedSlot, blockIssuanceCredits, history };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -325,21 +216,15 @@ export const generated: GeneratedStructs = {
         let at = 'createdSlot';
         try {
           $createdSlot.write(v.createdSlot, w);
-          at = 'destroyedSlot';
-          $destroyedSlot.write(v.destroyedSlot, w);
-          at = 'blockIssuanceCredits';
-          $blockIssuanceCredits.write(v.blockIssuanceCredits, w);
-          at = 'history';
-          $history.write(v.history, w);
+          at = 'destroyedSlot'; $destroyedSlot.write(v.destroyedSlot, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.write(v.blockIssuanceCredits, w);
+          at = 'history'; $history.write(v.history, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function AccountRecord_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $history.sizeOf(v.history)
-        );
+        return fixedPart + $history.sizeOf(v.history);
       }
       function AccountRecord_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -347,17 +232,10 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'createdSlot';
         try {
-          json = $createdSlot.toJson(v.createdSlot);
-          if (json !== undefined) o.createdSlot = json;
-          at = 'destroyedSlot';
-          json = $destroyedSlot.toJson(v.destroyedSlot);
-          if (json !== undefined) o.destroyedSlot = json;
-          at = 'blockIssuanceCredits';
-          json = $blockIssuanceCredits.toJson(v.blockIssuanceCredits);
-          if (json !== undefined) o.blockIssuanceCredits = json;
-          at = 'history';
-          json = $history.toJson(v.history);
-          if (json !== undefined) o.history = json;
+          json = $createdSlot.toJson(v.createdSlot); if (json !== undefined) o.createdSlot = json;
+          at = 'destroyedSlot'; json = $destroyedSlot.toJson(v.destroyedSlot); if (json !== undefined) o.destroyedSlot = json;
+          at = 'blockIssuanceCredits'; json = $blockIssuanceCredits.toJson(v.blockIssuanceCredits); if (json !== undefined) o.blockIssuanceCredits = json;
+          at = 'history'; json = $history.toJson(v.history); if (json !== undefined) o.history = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -366,43 +244,19 @@ export const generated: GeneratedStructs = {
       function AccountRecord_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'createdSlot':
-            case 'destroyedSlot':
-            case 'blockIssuanceCredits':
-            case 'history':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'createdSlot' || k === 'destroyedSlot' || k === 'blockIssuanceCredits' || k === 'history')) throw h.unexpected(k);
         let at = 'createdSlot';
         try {
           const createdSlot = $createdSlot.fromJson(j.createdSlot);
-          at = 'destroyedSlot';
-          const destroyedSlot = $destroyedSlot.fromJson(j.destroyedSlot);
-          at = 'blockIssuanceCredits';
-          const blockIssuanceCredits = $blockIssuanceCredits.fromJson(j.blockIssuanceCredits);
-          at = 'history';
-          const history = $history.fromJson(j.history);
-          return {
-            createdSlot,
-            destroyedSlot,
-            blockIssuanceCredits,
-            history,
-          };
+          at = 'destroyedSlot'; const destroyedSlot = $destroyedSlot.fromJson(j.destroyedSlot);
+          at = 'blockIssuanceCredits'; const blockIssuanceCredits = $blockIssuanceCredits.fromJson(j.blockIssuanceCredits);
+          at = 'history'; const history = $history.fromJson(j.history);
+          return { createdSlot, destroyedSlot, blockIssuanceCredits, history };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: AccountRecord_read,
-        write: AccountRecord_write,
-        sizeOf: AccountRecord_sizeOf,
-        toJson: AccountRecord_toJson,
-        fromJson: AccountRecord_fromJson,
-      };
+      return { read: AccountRecord_read, write: AccountRecord_write, sizeOf: AccountRecord_sizeOf, toJson: AccountRecord_toJson, fromJson: AccountRecord_fromJson };
     },
   },
   CreditEntry: {
@@ -416,12 +270,8 @@ export const generated: GeneratedStructs = {
         let at = 'slot';
         try {
           const slot = $slot.read(r);
-          at = 'blockIssuanceCredits';
-          const blockIssuanceCredits = $blockIssuanceCredits.read(r);
-          return {
-            slot,
-            blockIssuanceCredits,
-          };
+          at = 'blockIssuanceCredits'; const blockIssuanceCredits = $blockIssuanceCredits.read(r);
+          return { slot, blockIssuanceCredits };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -431,8 +281,7 @@ export const generated: GeneratedStructs = {
         let at = 'slot';
         try {
           $slot.write(v.slot, w);
-          at = 'blockIssuanceCredits';
-          $blockIssuanceCredits.write(v.blockIssuanceCredits, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.write(v.blockIssuanceCredits, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -446,11 +295,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'slot';
         try {
-          json = $slot.toJson(v.slot);
-          if (json !== undefined) o.slot = json;
-          at = 'blockIssuanceCredits';
-          json = $blockIssuanceCredits.toJson(v.blockIssuanceCredits);
-          if (json !== undefined) o.blockIssuanceCredits = json;
+          json = $slot.toJson(v.slot); if (json !== undefined) o.slot = json;
+          at = 'blockIssuanceCredits'; json = $blockIssuanceCredits.toJson(v.blockIssuanceCredits); if (json !== undefined) o.blockIssuanceCredits = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -459,35 +305,17 @@ export const generated: GeneratedStructs = {
       function CreditEntry_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'slot':
-            case 'blockIssuanceCredits':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'slot' || k === 'blockIssuanceCredits')) throw h.unexpected(k);
         let at = 'slot';
         try {
           const slot = $slot.fromJson(j.slot);
-          at = 'blockIssuanceCredits';
-          const blockIssuanceCredits = $blockIssuanceCredits.fromJson(j.blockIssuanceCredits);
-          return {
-            slot,
-            blockIssuanceCredits,
-          };
+          at = 'blockIssuanceCredits'; const blockIssuanceCredits = $blockIssuanceCredits.fromJson(j.blockIssuanceCredits);
+          return { slot, blockIssuanceCredits };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: CreditEntry_read,
-        write: CreditEntry_write,
-        sizeOf: CreditEntry_sizeOf,
-        toJson: CreditEntry_toJson,
-        fromJson: CreditEntry_fromJson,
-      };
+      return { read: CreditEntry_read, write: CreditEntry_write, sizeOf: CreditEntry_sizeOf, toJson: CreditEntry_toJson, fromJson: CreditEntry_fromJson };
     },
   },
   Meta: {
@@ -505,24 +333,12 @@ export const generated: GeneratedStructs = {
         let at = 'networkId';
         try {
           const networkId = $networkId.read(r);
-          at = 'genesisSlot';
-          const genesisSlot = $genesisSlot.read(r);
-          at = 'genesisUnixTime';
-          const genesisUnixTime = $genesisUnixTime.read(r);
-          at = 'latestSlot';
-          const latestSlot = $latestSlot.read(r);
-          at = 'latestCommitmentId';
-          const latestCommitmentId = $latestCommitmentId.read(r);
-          at = 'prunedUntil';
-          const prunedUntil = $prunedUntil.read(r);
-          return {
-            networkId,
-            genesisSlot,
-            genesisUnixTime,
-            latestSlot,
-            latestCommitmentId,
-            prunedUntil,
-          };
+          at = 'genesisSlot'; const genesisSlot = $genesisSlot.read(r);
+          at = 'genesisUnixTime'; const genesisUnixTime = $genesisUnixTime.read(r);
+          at = 'latestSlot'; const latestSlot = $latestSlot.read(r);
+          at = 'latestCommitmentId'; const latestCommitmentId = $latestCommitmentId.read(r);
+          at = 'prunedUntil'; const prunedUntil = $prunedUntil.read(r);
+          return { networkId, genesisSlot, genesisUnixTime, latestSlot, latestCommitmentId, prunedUntil };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -532,16 +348,11 @@ export const generated: GeneratedStructs = {
         let at = 'networkId';
         try {
           $networkId.write(v.networkId, w);
-          at = 'genesisSlot';
-          $genesisSlot.write(v.genesisSlot, w);
-          at = 'genesisUnixTime';
-          $genesisUnixTime.write(v.genesisUnixTime, w);
-          at = 'latestSlot';
-          $latestSlot.write(v.latestSlot, w);
-          at = 'latestCommitmentId';
-          $latestCommitmentId.write(v.latestCommitmentId, w);
-          at = 'prunedUntil';
-          $prunedUntil.write(v.prunedUntil, w);
+          at = 'genesisSlot'; $genesisSlot.write(v.genesisSlot, w);
+          at = 'genesisUnixTime'; $genesisUnixTime.write(v.genesisUnixTime, w);
+          at = 'latestSlot'; $latestSlot.write(v.latestSlot, w);
+          at = 'latestCommitmentId'; $latestCommitmentId.write(v.latestCommitmentId, w);
+          at = 'prunedUntil'; $prunedUntil.write(v.prunedUntil, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -555,23 +366,12 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'networkId';
         try {
-          json = $networkId.toJson(v.networkId);
-          if (json !== undefined) o.networkId = json;
-          at = 'genesisSlot';
-          json = $genesisSlot.toJson(v.genesisSlot);
-          if (json !== undefined) o.genesisSlot = json;
-          at = 'genesisUnixTime';
-          json = $genesisUnixTime.toJson(v.genesisUnixTime);
-          if (json !== undefined) o.genesisUnixTime = json;
-          at = 'latestSlot';
-          json = $latestSlot.toJson(v.latestSlot);
-          if (json !== undefined) o.latestSlot = json;
-          at = 'latestCommitmentId';
-          json = $latestCommitmentId.toJson(v.latestCommitmentId);
-          if (json !== undefined) o.latestCommitmentId = json;
-          at = 'prunedUntil';
-          json = $prunedUntil.toJson(v.prunedUntil);
-          if (json !== undefined) o.prunedUntil = json;
+          json = $networkId.toJson(v.networkId); if (json !== undefined) o.networkId = json;
+          at = 'genesisSlot'; json = $genesisSlot.toJson(v.genesisSlot); if (json !== undefined) o.genesisSlot = json;
+          at = 'genesisUnixTime'; json = $genesisUnixTime.toJson(v.genesisUnixTime); if (json !== undefined) o.genesisUnixTime = json;
+          at = 'latestSlot'; json = $latestSlot.toJson(v.latestSlot); if (json !== undefined) o.latestSlot = json;
+          at = 'latestCommitmentId'; json = $latestCommitmentId.toJson(v.latestCommitmentId); if (json !== undefined) o.latestCommitmentId = json;
+          at = 'prunedUntil'; json = $prunedUntil.toJson(v.prunedUntil); if (json !== undefined) o.prunedUntil = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -580,51 +380,21 @@ export const generated: GeneratedStructs = {
       function Meta_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'networkId':
-            case 'genesisSlot':
-            case 'genesisUnixTime':
-            case 'latestSlot':
-            case 'latestCommitmentId':
-            case 'prunedUntil':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'networkId' || k === 'genesisSlot' || k === 'genesisUnixTime' || k === 'latestSlot' || k === 'latestCommitmentId' || k === 'prunedUntil')) throw h.unexpected(k);
         let at = 'networkId';
         try {
           const networkId = $networkId.fromJson(j.networkId);
-          at = 'genesisSlot';
-          const genesisSlot = $genesisSlot.fromJson(j.genesisSlot);
-          at = 'genesisUnixTime';
-          const genesisUnixTime = $genesisUnixTime.fromJson(j.genesisUnixTime);
-          at = 'latestSlot';
-          const latestSlot = $latestSlot.fromJson(j.latestSlot);
-          at = 'latestCommitmentId';
-          const latestCommitmentId = $latestCommitmentId.fromJson(j.latestCommitmentId);
-          at = 'prunedUntil';
-          const prunedUntil = $prunedUntil.fromJson(j.prunedUntil);
-          return {
-            networkId,
-            genesisSlot,
-            genesisUnixTime,
-            latestSlot,
-            latestCommitmentId,
-            prunedUntil,
-          };
+          at = 'genesisSlot'; const genesisSlot = $genesisSlot.fromJson(j.genesisSlot);
+          at = 'genesisUnixTime'; const genesisUnixTime = $genesisUnixTime.fromJson(j.genesisUnixTime);
+          at = 'latestSlot'; const latestSlot = $latestSlot.fromJson(j.latestSlot);
+          at = 'latestCommitmentId'; const latestCommitmentId = $latestCommitmentId.fromJson(j.latestCommitmentId);
+          at = 'prunedUntil'; const prunedUntil = $prunedUntil.fromJson(j.prunedUntil);
+          return { networkId, genesisSlot, genesisUnixTime, latestSlot, latestCommitmentId, prunedUntil };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: Meta_read,
-        write: Meta_write,
-        sizeOf: Meta_sizeOf,
-        toJson: Meta_toJson,
-        fromJson: Meta_fromJson,
-      };
+      return { read: Meta_read, write: Meta_write, sizeOf: Meta_sizeOf, toJson: Meta_toJson, fromJson: Meta_fromJson };
     },
   },
 };

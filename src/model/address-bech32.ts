@@ -1,6 +1,7 @@
 import { bech32 } from 'bech32';
 import { CodecError, decode, encode } from '../codec/index.js';
 import { address, type Address } from './address.js';
+import { AddressType } from './type-codes.js';
 
 // Bech32 (BIP-173) addresses, TIP-31: human-readable part (network HRP) + the serialized address (type byte ‖
 // 32 bytes). Stardust knows Ed25519 (0), Alias/Account (8) and NFT (16); the Nova-only types (24 anchor, 32 implicit
@@ -37,7 +38,7 @@ export function bech32ToAddress(text: string, expectedHrp?: string): Address {
   if (bytes === undefined) throw new CodecError('INVALID_VALUE', 'bech32 data has invalid padding');
   const raw = Uint8Array.from(bytes);
   if (raw.length === 0) throw new CodecError('LENGTH_OUT_OF_RANGE', 'empty address');
-  if (raw[0] !== 0 && raw[0] !== 8 && raw[0] !== 16) throw new CodecError('UNKNOWN_TYPE', `address type ${raw[0]} is not a Stardust address type`);
+  if (raw[0] !== AddressType.Ed25519 && raw[0] !== AddressType.Alias && raw[0] !== AddressType.Nft) throw new CodecError('UNKNOWN_TYPE', `address type ${raw[0]} is not a Stardust address type`);
   if (raw.length !== ADDRESS_LENGTH) throw new CodecError('LENGTH_OUT_OF_RANGE', `address is ${raw.length} bytes, expected ${ADDRESS_LENGTH}`);
   return decode(address, raw);
 }

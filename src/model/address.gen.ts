@@ -14,12 +14,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'pubKeyHash';
-          const pubKeyHash = $pubKeyHash.read(r);
-          return {
-            type,
-            pubKeyHash,
-          };
+          at = 'pubKeyHash'; const pubKeyHash = $pubKeyHash.read(r);
+          return { type, pubKeyHash };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -29,8 +25,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'pubKeyHash';
-          $pubKeyHash.write(v.pubKeyHash, w);
+          at = 'pubKeyHash'; $pubKeyHash.write(v.pubKeyHash, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -44,11 +39,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'pubKeyHash';
-          json = $pubKeyHash.toJson(v.pubKeyHash);
-          if (json !== undefined) o.pubKeyHash = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'pubKeyHash'; json = $pubKeyHash.toJson(v.pubKeyHash); if (json !== undefined) o.pubKeyHash = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -57,35 +49,17 @@ export const generated: GeneratedStructs = {
       function Ed25519Address_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'pubKeyHash':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'pubKeyHash')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'pubKeyHash';
-          const pubKeyHash = $pubKeyHash.fromJson(j.pubKeyHash);
-          return {
-            type,
-            pubKeyHash,
-          };
+          at = 'pubKeyHash'; const pubKeyHash = $pubKeyHash.fromJson(j.pubKeyHash);
+          return { type, pubKeyHash };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: Ed25519Address_read,
-        write: Ed25519Address_write,
-        sizeOf: Ed25519Address_sizeOf,
-        toJson: Ed25519Address_toJson,
-        fromJson: Ed25519Address_fromJson,
-      };
+      return { read: Ed25519Address_read, write: Ed25519Address_write, sizeOf: Ed25519Address_sizeOf, toJson: Ed25519Address_toJson, fromJson: Ed25519Address_fromJson };
     },
   },
   AliasAddress: {
@@ -99,12 +73,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'aliasId';
-          const aliasId = $aliasId.read(r);
-          return {
-            type,
-            aliasId,
-          };
+          at = 'aliasId'; const aliasId = $aliasId.read(r);
+          return { type, aliasId };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -114,8 +84,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'aliasId';
-          $aliasId.write(v.aliasId, w);
+          at = 'aliasId'; $aliasId.write(v.aliasId, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -129,11 +98,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'aliasId';
-          json = $aliasId.toJson(v.aliasId);
-          if (json !== undefined) o.aliasId = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'aliasId'; json = $aliasId.toJson(v.aliasId); if (json !== undefined) o.aliasId = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -142,35 +108,17 @@ export const generated: GeneratedStructs = {
       function AliasAddress_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'aliasId':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'aliasId')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'aliasId';
-          const aliasId = $aliasId.fromJson(j.aliasId);
-          return {
-            type,
-            aliasId,
-          };
+          at = 'aliasId'; const aliasId = $aliasId.fromJson(j.aliasId);
+          return { type, aliasId };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: AliasAddress_read,
-        write: AliasAddress_write,
-        sizeOf: AliasAddress_sizeOf,
-        toJson: AliasAddress_toJson,
-        fromJson: AliasAddress_fromJson,
-      };
+      return { read: AliasAddress_read, write: AliasAddress_write, sizeOf: AliasAddress_sizeOf, toJson: AliasAddress_toJson, fromJson: AliasAddress_fromJson };
     },
   },
   NftAddress: {
@@ -184,12 +132,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'nftId';
-          const nftId = $nftId.read(r);
-          return {
-            type,
-            nftId,
-          };
+          at = 'nftId'; const nftId = $nftId.read(r);
+          return { type, nftId };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -199,8 +143,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'nftId';
-          $nftId.write(v.nftId, w);
+          at = 'nftId'; $nftId.write(v.nftId, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -214,11 +157,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'nftId';
-          json = $nftId.toJson(v.nftId);
-          if (json !== undefined) o.nftId = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'nftId'; json = $nftId.toJson(v.nftId); if (json !== undefined) o.nftId = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -227,35 +167,17 @@ export const generated: GeneratedStructs = {
       function NftAddress_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'nftId':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'nftId')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'nftId';
-          const nftId = $nftId.fromJson(j.nftId);
-          return {
-            type,
-            nftId,
-          };
+          at = 'nftId'; const nftId = $nftId.fromJson(j.nftId);
+          return { type, nftId };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: NftAddress_read,
-        write: NftAddress_write,
-        sizeOf: NftAddress_sizeOf,
-        toJson: NftAddress_toJson,
-        fromJson: NftAddress_fromJson,
-      };
+      return { read: NftAddress_read, write: NftAddress_write, sizeOf: NftAddress_sizeOf, toJson: NftAddress_toJson, fromJson: NftAddress_fromJson };
     },
   },
 };

@@ -16,18 +16,10 @@ export const generated: GeneratedStructs = {
         let at = 'protocolVersion';
         try {
           const protocolVersion = $protocolVersion.read(r);
-          at = 'parents';
-          const parents = $parents.read(r);
-          at = 'payload';
-          const payload = $payload.read(r);
-          at = 'nonce';
-          const nonce = $nonce.read(r);
-          return {
-            protocolVersion,
-            parents,
-            payload,
-            nonce,
-          };
+          at = 'parents'; const parents = $parents.read(r);
+          at = 'payload'; const payload = $payload.read(r);
+          at = 'nonce'; const nonce = $nonce.read(r);
+          return { protocolVersion, parents, payload, nonce };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -37,22 +29,15 @@ export const generated: GeneratedStructs = {
         let at = 'protocolVersion';
         try {
           $protocolVersion.write(v.protocolVersion, w);
-          at = 'parents';
-          $parents.write(v.parents, w);
-          at = 'payload';
-          $payload.write(v.payload, w);
-          at = 'nonce';
-          $nonce.write(v.nonce, w);
+          at = 'parents'; $parents.write(v.parents, w);
+          at = 'payload'; $payload.write(v.payload, w);
+          at = 'nonce'; $nonce.write(v.nonce, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function Block_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $parents.sizeOf(v.parents) +
-          $payload.sizeOf(v.payload)
-        );
+        return fixedPart + $parents.sizeOf(v.parents) + $payload.sizeOf(v.payload);
       }
       function Block_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -60,17 +45,10 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'protocolVersion';
         try {
-          json = $protocolVersion.toJson(v.protocolVersion);
-          if (json !== undefined) o.protocolVersion = json;
-          at = 'parents';
-          json = $parents.toJson(v.parents);
-          if (json !== undefined) o.parents = json;
-          at = 'payload';
-          json = $payload.toJson(v.payload);
-          if (json !== undefined) o.payload = json;
-          at = 'nonce';
-          json = $nonce.toJson(v.nonce);
-          if (json !== undefined) o.nonce = json;
+          json = $protocolVersion.toJson(v.protocolVersion); if (json !== undefined) o.protocolVersion = json;
+          at = 'parents'; json = $parents.toJson(v.parents); if (json !== undefined) o.parents = json;
+          at = 'payload'; json = $payload.toJson(v.payload); if (json !== undefined) o.payload = json;
+          at = 'nonce'; json = $nonce.toJson(v.nonce); if (json !== undefined) o.nonce = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -79,43 +57,19 @@ export const generated: GeneratedStructs = {
       function Block_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'protocolVersion':
-            case 'parents':
-            case 'payload':
-            case 'nonce':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'protocolVersion' || k === 'parents' || k === 'payload' || k === 'nonce')) throw h.unexpected(k);
         let at = 'protocolVersion';
         try {
           const protocolVersion = $protocolVersion.fromJson(j.protocolVersion);
-          at = 'parents';
-          const parents = $parents.fromJson(j.parents);
-          at = 'payload';
-          const payload = $payload.fromJson(j.payload);
-          at = 'nonce';
-          const nonce = $nonce.fromJson(j.nonce);
-          return {
-            protocolVersion,
-            parents,
-            payload,
-            nonce,
-          };
+          at = 'parents'; const parents = $parents.fromJson(j.parents);
+          at = 'payload'; const payload = $payload.fromJson(j.payload);
+          at = 'nonce'; const nonce = $nonce.fromJson(j.nonce);
+          return { protocolVersion, parents, payload, nonce };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: Block_read,
-        write: Block_write,
-        sizeOf: Block_sizeOf,
-        toJson: Block_toJson,
-        fromJson: Block_fromJson,
-      };
+      return { read: Block_read, write: Block_write, sizeOf: Block_sizeOf, toJson: Block_toJson, fromJson: Block_fromJson };
     },
   },
 };

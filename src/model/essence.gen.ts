@@ -18,24 +18,12 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'networkId';
-          const networkId = $networkId.read(r);
-          at = 'inputs';
-          const inputs = $inputs.read(r);
-          at = 'inputsCommitment';
-          const inputsCommitment = $inputsCommitment.read(r);
-          at = 'outputs';
-          const outputs = $outputs.read(r);
-          at = 'payload';
-          const payload = $payload.read(r);
-          return {
-            type,
-            networkId,
-            inputs,
-            inputsCommitment,
-            outputs,
-            payload,
-          };
+          at = 'networkId'; const networkId = $networkId.read(r);
+          at = 'inputs'; const inputs = $inputs.read(r);
+          at = 'inputsCommitment'; const inputsCommitment = $inputsCommitment.read(r);
+          at = 'outputs'; const outputs = $outputs.read(r);
+          at = 'payload'; const payload = $payload.read(r);
+          return { type, networkId, inputs, inputsCommitment, outputs, payload };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -45,27 +33,17 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'networkId';
-          $networkId.write(v.networkId, w);
-          at = 'inputs';
-          $inputs.write(v.inputs, w);
-          at = 'inputsCommitment';
-          $inputsCommitment.write(v.inputsCommitment, w);
-          at = 'outputs';
-          $outputs.write(v.outputs, w);
-          at = 'payload';
-          $payload.write(v.payload, w);
+          at = 'networkId'; $networkId.write(v.networkId, w);
+          at = 'inputs'; $inputs.write(v.inputs, w);
+          at = 'inputsCommitment'; $inputsCommitment.write(v.inputsCommitment, w);
+          at = 'outputs'; $outputs.write(v.outputs, w);
+          at = 'payload'; $payload.write(v.payload, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function TransactionEssence_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $inputs.sizeOf(v.inputs) +
-          $outputs.sizeOf(v.outputs) +
-          $payload.sizeOf(v.payload)
-        );
+        return fixedPart + $inputs.sizeOf(v.inputs) + $outputs.sizeOf(v.outputs) + $payload.sizeOf(v.payload);
       }
       function TransactionEssence_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -73,23 +51,12 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'networkId';
-          json = $networkId.toJson(v.networkId);
-          if (json !== undefined) o.networkId = json;
-          at = 'inputs';
-          json = $inputs.toJson(v.inputs);
-          if (json !== undefined) o.inputs = json;
-          at = 'inputsCommitment';
-          json = $inputsCommitment.toJson(v.inputsCommitment);
-          if (json !== undefined) o.inputsCommitment = json;
-          at = 'outputs';
-          json = $outputs.toJson(v.outputs);
-          if (json !== undefined) o.outputs = json;
-          at = 'payload';
-          json = $payload.toJson(v.payload);
-          if (json !== undefined) o.payload = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'networkId'; json = $networkId.toJson(v.networkId); if (json !== undefined) o.networkId = json;
+          at = 'inputs'; json = $inputs.toJson(v.inputs); if (json !== undefined) o.inputs = json;
+          at = 'inputsCommitment'; json = $inputsCommitment.toJson(v.inputsCommitment); if (json !== undefined) o.inputsCommitment = json;
+          at = 'outputs'; json = $outputs.toJson(v.outputs); if (json !== undefined) o.outputs = json;
+          at = 'payload'; json = $payload.toJson(v.payload); if (json !== undefined) o.payload = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -98,51 +65,21 @@ export const generated: GeneratedStructs = {
       function TransactionEssence_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'networkId':
-            case 'inputs':
-            case 'inputsCommitment':
-            case 'outputs':
-            case 'payload':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'networkId' || k === 'inputs' || k === 'inputsCommitment' || k === 'outputs' || k === 'payload')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'networkId';
-          const networkId = $networkId.fromJson(j.networkId);
-          at = 'inputs';
-          const inputs = $inputs.fromJson(j.inputs);
-          at = 'inputsCommitment';
-          const inputsCommitment = $inputsCommitment.fromJson(j.inputsCommitment);
-          at = 'outputs';
-          const outputs = $outputs.fromJson(j.outputs);
-          at = 'payload';
-          const payload = $payload.fromJson(j.payload);
-          return {
-            type,
-            networkId,
-            inputs,
-            inputsCommitment,
-            outputs,
-            payload,
-          };
+          at = 'networkId'; const networkId = $networkId.fromJson(j.networkId);
+          at = 'inputs'; const inputs = $inputs.fromJson(j.inputs);
+          at = 'inputsCommitment'; const inputsCommitment = $inputsCommitment.fromJson(j.inputsCommitment);
+          at = 'outputs'; const outputs = $outputs.fromJson(j.outputs);
+          at = 'payload'; const payload = $payload.fromJson(j.payload);
+          return { type, networkId, inputs, inputsCommitment, outputs, payload };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: TransactionEssence_read,
-        write: TransactionEssence_write,
-        sizeOf: TransactionEssence_sizeOf,
-        toJson: TransactionEssence_toJson,
-        fromJson: TransactionEssence_fromJson,
-      };
+      return { read: TransactionEssence_read, write: TransactionEssence_write, sizeOf: TransactionEssence_sizeOf, toJson: TransactionEssence_toJson, fromJson: TransactionEssence_fromJson };
     },
   },
 };

@@ -14,12 +14,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'address';
-          const address = $address.read(r);
-          return {
-            type,
-            address,
-          };
+          at = 'address'; const address = $address.read(r);
+          return { type, address };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -29,8 +25,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'address';
-          $address.write(v.address, w);
+          at = 'address'; $address.write(v.address, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -44,11 +39,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'address';
-          json = $address.toJson(v.address);
-          if (json !== undefined) o.address = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'address'; json = $address.toJson(v.address); if (json !== undefined) o.address = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -57,35 +49,17 @@ export const generated: GeneratedStructs = {
       function SenderFeature_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'address':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'address';
-          const address = $address.fromJson(j.address);
-          return {
-            type,
-            address,
-          };
+          at = 'address'; const address = $address.fromJson(j.address);
+          return { type, address };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: SenderFeature_read,
-        write: SenderFeature_write,
-        sizeOf: SenderFeature_sizeOf,
-        toJson: SenderFeature_toJson,
-        fromJson: SenderFeature_fromJson,
-      };
+      return { read: SenderFeature_read, write: SenderFeature_write, sizeOf: SenderFeature_sizeOf, toJson: SenderFeature_toJson, fromJson: SenderFeature_fromJson };
     },
   },
   MetadataFeature: {
@@ -99,12 +73,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'data';
-          const data = $data.read(r);
-          return {
-            type,
-            data,
-          };
+          at = 'data'; const data = $data.read(r);
+          return { type, data };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -114,17 +84,13 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'data';
-          $data.write(v.data, w);
+          at = 'data'; $data.write(v.data, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function MetadataFeature_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $data.sizeOf(v.data)
-        );
+        return fixedPart + $data.sizeOf(v.data);
       }
       function MetadataFeature_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -132,11 +98,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'data';
-          json = $data.toJson(v.data);
-          if (json !== undefined) o.data = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'data'; json = $data.toJson(v.data); if (json !== undefined) o.data = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -145,35 +108,17 @@ export const generated: GeneratedStructs = {
       function MetadataFeature_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'data':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'data')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'data';
-          const data = $data.fromJson(j.data);
-          return {
-            type,
-            data,
-          };
+          at = 'data'; const data = $data.fromJson(j.data);
+          return { type, data };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: MetadataFeature_read,
-        write: MetadataFeature_write,
-        sizeOf: MetadataFeature_sizeOf,
-        toJson: MetadataFeature_toJson,
-        fromJson: MetadataFeature_fromJson,
-      };
+      return { read: MetadataFeature_read, write: MetadataFeature_write, sizeOf: MetadataFeature_sizeOf, toJson: MetadataFeature_toJson, fromJson: MetadataFeature_fromJson };
     },
   },
   TagFeature: {
@@ -187,12 +132,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'tag';
-          const tag = $tag.read(r);
-          return {
-            type,
-            tag,
-          };
+          at = 'tag'; const tag = $tag.read(r);
+          return { type, tag };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -202,17 +143,13 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'tag';
-          $tag.write(v.tag, w);
+          at = 'tag'; $tag.write(v.tag, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function TagFeature_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $tag.sizeOf(v.tag)
-        );
+        return fixedPart + $tag.sizeOf(v.tag);
       }
       function TagFeature_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -220,11 +157,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'tag';
-          json = $tag.toJson(v.tag);
-          if (json !== undefined) o.tag = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'tag'; json = $tag.toJson(v.tag); if (json !== undefined) o.tag = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -233,35 +167,17 @@ export const generated: GeneratedStructs = {
       function TagFeature_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'tag':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'tag')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'tag';
-          const tag = $tag.fromJson(j.tag);
-          return {
-            type,
-            tag,
-          };
+          at = 'tag'; const tag = $tag.fromJson(j.tag);
+          return { type, tag };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: TagFeature_read,
-        write: TagFeature_write,
-        sizeOf: TagFeature_sizeOf,
-        toJson: TagFeature_toJson,
-        fromJson: TagFeature_fromJson,
-      };
+      return { read: TagFeature_read, write: TagFeature_write, sizeOf: TagFeature_sizeOf, toJson: TagFeature_toJson, fromJson: TagFeature_fromJson };
     },
   },
 };

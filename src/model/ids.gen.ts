@@ -14,12 +14,8 @@ export const generated: GeneratedStructs = {
         let at = 'transactionId';
         try {
           const transactionId = $transactionId.read(r);
-          at = 'transactionOutputIndex';
-          const transactionOutputIndex = $transactionOutputIndex.read(r);
-          return {
-            transactionId,
-            transactionOutputIndex,
-          };
+          at = 'transactionOutputIndex'; const transactionOutputIndex = $transactionOutputIndex.read(r);
+          return { transactionId, transactionOutputIndex };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -29,8 +25,7 @@ export const generated: GeneratedStructs = {
         let at = 'transactionId';
         try {
           $transactionId.write(v.transactionId, w);
-          at = 'transactionOutputIndex';
-          $transactionOutputIndex.write(v.transactionOutputIndex, w);
+          at = 'transactionOutputIndex'; $transactionOutputIndex.write(v.transactionOutputIndex, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -44,11 +39,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'transactionId';
         try {
-          json = $transactionId.toJson(v.transactionId);
-          if (json !== undefined) o.transactionId = json;
-          at = 'transactionOutputIndex';
-          json = $transactionOutputIndex.toJson(v.transactionOutputIndex);
-          if (json !== undefined) o.transactionOutputIndex = json;
+          json = $transactionId.toJson(v.transactionId); if (json !== undefined) o.transactionId = json;
+          at = 'transactionOutputIndex'; json = $transactionOutputIndex.toJson(v.transactionOutputIndex); if (json !== undefined) o.transactionOutputIndex = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -57,35 +49,17 @@ export const generated: GeneratedStructs = {
       function OutputId_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'transactionId':
-            case 'transactionOutputIndex':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'transactionId' || k === 'transactionOutputIndex')) throw h.unexpected(k);
         let at = 'transactionId';
         try {
           const transactionId = $transactionId.fromJson(j.transactionId);
-          at = 'transactionOutputIndex';
-          const transactionOutputIndex = $transactionOutputIndex.fromJson(j.transactionOutputIndex);
-          return {
-            transactionId,
-            transactionOutputIndex,
-          };
+          at = 'transactionOutputIndex'; const transactionOutputIndex = $transactionOutputIndex.fromJson(j.transactionOutputIndex);
+          return { transactionId, transactionOutputIndex };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: OutputId_read,
-        write: OutputId_write,
-        sizeOf: OutputId_sizeOf,
-        toJson: OutputId_toJson,
-        fromJson: OutputId_fromJson,
-      };
+      return { read: OutputId_read, write: OutputId_write, sizeOf: OutputId_sizeOf, toJson: OutputId_toJson, fromJson: OutputId_fromJson };
     },
   },
 };

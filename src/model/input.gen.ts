@@ -15,15 +15,9 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'transactionId';
-          const transactionId = $transactionId.read(r);
-          at = 'transactionOutputIndex';
-          const transactionOutputIndex = $transactionOutputIndex.read(r);
-          return {
-            type,
-            transactionId,
-            transactionOutputIndex,
-          };
+          at = 'transactionId'; const transactionId = $transactionId.read(r);
+          at = 'transactionOutputIndex'; const transactionOutputIndex = $transactionOutputIndex.read(r);
+          return { type, transactionId, transactionOutputIndex };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -33,10 +27,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'transactionId';
-          $transactionId.write(v.transactionId, w);
-          at = 'transactionOutputIndex';
-          $transactionOutputIndex.write(v.transactionOutputIndex, w);
+          at = 'transactionId'; $transactionId.write(v.transactionId, w);
+          at = 'transactionOutputIndex'; $transactionOutputIndex.write(v.transactionOutputIndex, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -50,14 +42,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'transactionId';
-          json = $transactionId.toJson(v.transactionId);
-          if (json !== undefined) o.transactionId = json;
-          at = 'transactionOutputIndex';
-          json = $transactionOutputIndex.toJson(v.transactionOutputIndex);
-          if (json !== undefined) o.transactionOutputIndex = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'transactionId'; json = $transactionId.toJson(v.transactionId); if (json !== undefined) o.transactionId = json;
+          at = 'transactionOutputIndex'; json = $transactionOutputIndex.toJson(v.transactionOutputIndex); if (json !== undefined) o.transactionOutputIndex = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -66,39 +53,18 @@ export const generated: GeneratedStructs = {
       function UtxoInput_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'transactionId':
-            case 'transactionOutputIndex':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'transactionId' || k === 'transactionOutputIndex')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'transactionId';
-          const transactionId = $transactionId.fromJson(j.transactionId);
-          at = 'transactionOutputIndex';
-          const transactionOutputIndex = $transactionOutputIndex.fromJson(j.transactionOutputIndex);
-          return {
-            type,
-            transactionId,
-            transactionOutputIndex,
-          };
+          at = 'transactionId'; const transactionId = $transactionId.fromJson(j.transactionId);
+          at = 'transactionOutputIndex'; const transactionOutputIndex = $transactionOutputIndex.fromJson(j.transactionOutputIndex);
+          return { type, transactionId, transactionOutputIndex };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: UtxoInput_read,
-        write: UtxoInput_write,
-        sizeOf: UtxoInput_sizeOf,
-        toJson: UtxoInput_toJson,
-        fromJson: UtxoInput_fromJson,
-      };
+      return { read: UtxoInput_read, write: UtxoInput_write, sizeOf: UtxoInput_sizeOf, toJson: UtxoInput_toJson, fromJson: UtxoInput_fromJson };
     },
   },
 };

@@ -14,12 +14,8 @@ export const generated: GeneratedStructs = {
         let at = 'id';
         try {
           const id = $id.read(r);
-          at = 'amount';
-          const amount = $amount.read(r);
-          return {
-            id,
-            amount,
-          };
+          at = 'amount'; const amount = $amount.read(r);
+          return { id, amount };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -29,8 +25,7 @@ export const generated: GeneratedStructs = {
         let at = 'id';
         try {
           $id.write(v.id, w);
-          at = 'amount';
-          $amount.write(v.amount, w);
+          at = 'amount'; $amount.write(v.amount, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -44,11 +39,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'id';
         try {
-          json = $id.toJson(v.id);
-          if (json !== undefined) o.id = json;
-          at = 'amount';
-          json = $amount.toJson(v.amount);
-          if (json !== undefined) o.amount = json;
+          json = $id.toJson(v.id); if (json !== undefined) o.id = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -57,35 +49,17 @@ export const generated: GeneratedStructs = {
       function NativeToken_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'id':
-            case 'amount':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'id' || k === 'amount')) throw h.unexpected(k);
         let at = 'id';
         try {
           const id = $id.fromJson(j.id);
-          at = 'amount';
-          const amount = $amount.fromJson(j.amount);
-          return {
-            id,
-            amount,
-          };
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          return { id, amount };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: NativeToken_read,
-        write: NativeToken_write,
-        sizeOf: NativeToken_sizeOf,
-        toJson: NativeToken_toJson,
-        fromJson: NativeToken_fromJson,
-      };
+      return { read: NativeToken_read, write: NativeToken_write, sizeOf: NativeToken_sizeOf, toJson: NativeToken_toJson, fromJson: NativeToken_fromJson };
     },
   },
 };

@@ -17,21 +17,11 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'amount';
-          const amount = $amount.read(r);
-          at = 'nativeTokens';
-          const nativeTokens = $nativeTokens.read(r);
-          at = 'unlockConditions';
-          const unlockConditions = $unlockConditions.read(r);
-          at = 'features';
-          const features = $features.read(r);
-          return {
-            type,
-            amount,
-            nativeTokens,
-            unlockConditions,
-            features,
-          };
+          at = 'amount'; const amount = $amount.read(r);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.read(r);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.read(r);
+          at = 'features'; const features = $features.read(r);
+          return { type, amount, nativeTokens, unlockConditions, features };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -41,14 +31,10 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'amount';
-          $amount.write(v.amount, w);
-          at = 'nativeTokens';
-          $nativeTokens.write(v.nativeTokens, w);
-          at = 'unlockConditions';
-          $unlockConditions.write(v.unlockConditions, w);
-          at = 'features';
-          $features.write(v.features, w);
+          at = 'amount'; $amount.write(v.amount, w);
+          at = 'nativeTokens'; $nativeTokens.write(v.nativeTokens, w);
+          at = 'unlockConditions'; $unlockConditions.write(v.unlockConditions, w);
+          at = 'features'; $features.write(v.features, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -67,20 +53,11 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'amount';
-          json = $amount.toJson(v.amount);
-          if (json !== undefined) o.amount = json;
-          at = 'nativeTokens';
-          json = $nativeTokens.toJson(v.nativeTokens);
-          if (json !== undefined) o.nativeTokens = json;
-          at = 'unlockConditions';
-          json = $unlockConditions.toJson(v.unlockConditions);
-          if (json !== undefined) o.unlockConditions = json;
-          at = 'features';
-          json = $features.toJson(v.features);
-          if (json !== undefined) o.features = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
+          at = 'nativeTokens'; json = $nativeTokens.toJson(v.nativeTokens); if (json !== undefined) o.nativeTokens = json;
+          at = 'unlockConditions'; json = $unlockConditions.toJson(v.unlockConditions); if (json !== undefined) o.unlockConditions = json;
+          at = 'features'; json = $features.toJson(v.features); if (json !== undefined) o.features = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -89,47 +66,20 @@ export const generated: GeneratedStructs = {
       function BasicOutput_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'amount':
-            case 'nativeTokens':
-            case 'unlockConditions':
-            case 'features':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'unlockConditions' || k === 'features')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'amount';
-          const amount = $amount.fromJson(j.amount);
-          at = 'nativeTokens';
-          const nativeTokens = $nativeTokens.fromJson(j.nativeTokens);
-          at = 'unlockConditions';
-          const unlockConditions = $unlockConditions.fromJson(j.unlockConditions);
-          at = 'features';
-          const features = $features.fromJson(j.features);
-          return {
-            type,
-            amount,
-            nativeTokens,
-            unlockConditions,
-            features,
-          };
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.fromJson(j.nativeTokens);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.fromJson(j.unlockConditions);
+          at = 'features'; const features = $features.fromJson(j.features);
+          return { type, amount, nativeTokens, unlockConditions, features };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: BasicOutput_read,
-        write: BasicOutput_write,
-        sizeOf: BasicOutput_sizeOf,
-        toJson: BasicOutput_toJson,
-        fromJson: BasicOutput_fromJson,
-      };
+      return { read: BasicOutput_read, write: BasicOutput_write, sizeOf: BasicOutput_sizeOf, toJson: BasicOutput_toJson, fromJson: BasicOutput_fromJson };
     },
   },
 };

@@ -15,15 +15,9 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'publicKey';
-          const publicKey = $publicKey.read(r);
-          at = 'signature';
-          const signature = $signature.read(r);
-          return {
-            type,
-            publicKey,
-            signature,
-          };
+          at = 'publicKey'; const publicKey = $publicKey.read(r);
+          at = 'signature'; const signature = $signature.read(r);
+          return { type, publicKey, signature };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -33,10 +27,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'publicKey';
-          $publicKey.write(v.publicKey, w);
-          at = 'signature';
-          $signature.write(v.signature, w);
+          at = 'publicKey'; $publicKey.write(v.publicKey, w);
+          at = 'signature'; $signature.write(v.signature, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -50,14 +42,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'publicKey';
-          json = $publicKey.toJson(v.publicKey);
-          if (json !== undefined) o.publicKey = json;
-          at = 'signature';
-          json = $signature.toJson(v.signature);
-          if (json !== undefined) o.signature = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'publicKey'; json = $publicKey.toJson(v.publicKey); if (json !== undefined) o.publicKey = json;
+          at = 'signature'; json = $signature.toJson(v.signature); if (json !== undefined) o.signature = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -66,39 +53,18 @@ export const generated: GeneratedStructs = {
       function Ed25519Signature_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'publicKey':
-            case 'signature':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'publicKey' || k === 'signature')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'publicKey';
-          const publicKey = $publicKey.fromJson(j.publicKey);
-          at = 'signature';
-          const signature = $signature.fromJson(j.signature);
-          return {
-            type,
-            publicKey,
-            signature,
-          };
+          at = 'publicKey'; const publicKey = $publicKey.fromJson(j.publicKey);
+          at = 'signature'; const signature = $signature.fromJson(j.signature);
+          return { type, publicKey, signature };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: Ed25519Signature_read,
-        write: Ed25519Signature_write,
-        sizeOf: Ed25519Signature_sizeOf,
-        toJson: Ed25519Signature_toJson,
-        fromJson: Ed25519Signature_fromJson,
-      };
+      return { read: Ed25519Signature_read, write: Ed25519Signature_write, sizeOf: Ed25519Signature_sizeOf, toJson: Ed25519Signature_toJson, fromJson: Ed25519Signature_fromJson };
     },
   },
 };

@@ -14,12 +14,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'address';
-          const address = $address.read(r);
-          return {
-            type,
-            address,
-          };
+          at = 'address'; const address = $address.read(r);
+          return { type, address };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -29,8 +25,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'address';
-          $address.write(v.address, w);
+          at = 'address'; $address.write(v.address, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -44,11 +39,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'address';
-          json = $address.toJson(v.address);
-          if (json !== undefined) o.address = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'address'; json = $address.toJson(v.address); if (json !== undefined) o.address = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -57,35 +49,17 @@ export const generated: GeneratedStructs = {
       function AddressUnlockCondition_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'address':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'address';
-          const address = $address.fromJson(j.address);
-          return {
-            type,
-            address,
-          };
+          at = 'address'; const address = $address.fromJson(j.address);
+          return { type, address };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: AddressUnlockCondition_read,
-        write: AddressUnlockCondition_write,
-        sizeOf: AddressUnlockCondition_sizeOf,
-        toJson: AddressUnlockCondition_toJson,
-        fromJson: AddressUnlockCondition_fromJson,
-      };
+      return { read: AddressUnlockCondition_read, write: AddressUnlockCondition_write, sizeOf: AddressUnlockCondition_sizeOf, toJson: AddressUnlockCondition_toJson, fromJson: AddressUnlockCondition_fromJson };
     },
   },
   StorageDepositReturnUnlockCondition: {
@@ -100,15 +74,9 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'returnAddress';
-          const returnAddress = $returnAddress.read(r);
-          at = 'amount';
-          const amount = $amount.read(r);
-          return {
-            type,
-            returnAddress,
-            amount,
-          };
+          at = 'returnAddress'; const returnAddress = $returnAddress.read(r);
+          at = 'amount'; const amount = $amount.read(r);
+          return { type, returnAddress, amount };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -118,10 +86,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'returnAddress';
-          $returnAddress.write(v.returnAddress, w);
-          at = 'amount';
-          $amount.write(v.amount, w);
+          at = 'returnAddress'; $returnAddress.write(v.returnAddress, w);
+          at = 'amount'; $amount.write(v.amount, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -135,14 +101,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'returnAddress';
-          json = $returnAddress.toJson(v.returnAddress);
-          if (json !== undefined) o.returnAddress = json;
-          at = 'amount';
-          json = $amount.toJson(v.amount);
-          if (json !== undefined) o.amount = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'returnAddress'; json = $returnAddress.toJson(v.returnAddress); if (json !== undefined) o.returnAddress = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -151,39 +112,18 @@ export const generated: GeneratedStructs = {
       function StorageDepositReturnUnlockCondition_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'returnAddress':
-            case 'amount':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'returnAddress' || k === 'amount')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'returnAddress';
-          const returnAddress = $returnAddress.fromJson(j.returnAddress);
-          at = 'amount';
-          const amount = $amount.fromJson(j.amount);
-          return {
-            type,
-            returnAddress,
-            amount,
-          };
+          at = 'returnAddress'; const returnAddress = $returnAddress.fromJson(j.returnAddress);
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          return { type, returnAddress, amount };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: StorageDepositReturnUnlockCondition_read,
-        write: StorageDepositReturnUnlockCondition_write,
-        sizeOf: StorageDepositReturnUnlockCondition_sizeOf,
-        toJson: StorageDepositReturnUnlockCondition_toJson,
-        fromJson: StorageDepositReturnUnlockCondition_fromJson,
-      };
+      return { read: StorageDepositReturnUnlockCondition_read, write: StorageDepositReturnUnlockCondition_write, sizeOf: StorageDepositReturnUnlockCondition_sizeOf, toJson: StorageDepositReturnUnlockCondition_toJson, fromJson: StorageDepositReturnUnlockCondition_fromJson };
     },
   },
   TimelockUnlockCondition: {
@@ -197,12 +137,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'unixTime';
-          const unixTime = $unixTime.read(r);
-          return {
-            type,
-            unixTime,
-          };
+          at = 'unixTime'; const unixTime = $unixTime.read(r);
+          return { type, unixTime };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -212,8 +148,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'unixTime';
-          $unixTime.write(v.unixTime, w);
+          at = 'unixTime'; $unixTime.write(v.unixTime, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -227,11 +162,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'unixTime';
-          json = $unixTime.toJson(v.unixTime);
-          if (json !== undefined) o.unixTime = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'unixTime'; json = $unixTime.toJson(v.unixTime); if (json !== undefined) o.unixTime = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -240,35 +172,17 @@ export const generated: GeneratedStructs = {
       function TimelockUnlockCondition_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'unixTime':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'unixTime')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'unixTime';
-          const unixTime = $unixTime.fromJson(j.unixTime);
-          return {
-            type,
-            unixTime,
-          };
+          at = 'unixTime'; const unixTime = $unixTime.fromJson(j.unixTime);
+          return { type, unixTime };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: TimelockUnlockCondition_read,
-        write: TimelockUnlockCondition_write,
-        sizeOf: TimelockUnlockCondition_sizeOf,
-        toJson: TimelockUnlockCondition_toJson,
-        fromJson: TimelockUnlockCondition_fromJson,
-      };
+      return { read: TimelockUnlockCondition_read, write: TimelockUnlockCondition_write, sizeOf: TimelockUnlockCondition_sizeOf, toJson: TimelockUnlockCondition_toJson, fromJson: TimelockUnlockCondition_fromJson };
     },
   },
   ExpirationUnlockCondition: {
@@ -283,15 +197,9 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'returnAddress';
-          const returnAddress = $returnAddress.read(r);
-          at = 'unixTime';
-          const unixTime = $unixTime.read(r);
-          return {
-            type,
-            returnAddress,
-            unixTime,
-          };
+          at = 'returnAddress'; const returnAddress = $returnAddress.read(r);
+          at = 'unixTime'; const unixTime = $unixTime.read(r);
+          return { type, returnAddress, unixTime };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -301,10 +209,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'returnAddress';
-          $returnAddress.write(v.returnAddress, w);
-          at = 'unixTime';
-          $unixTime.write(v.unixTime, w);
+          at = 'returnAddress'; $returnAddress.write(v.returnAddress, w);
+          at = 'unixTime'; $unixTime.write(v.unixTime, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -318,14 +224,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'returnAddress';
-          json = $returnAddress.toJson(v.returnAddress);
-          if (json !== undefined) o.returnAddress = json;
-          at = 'unixTime';
-          json = $unixTime.toJson(v.unixTime);
-          if (json !== undefined) o.unixTime = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'returnAddress'; json = $returnAddress.toJson(v.returnAddress); if (json !== undefined) o.returnAddress = json;
+          at = 'unixTime'; json = $unixTime.toJson(v.unixTime); if (json !== undefined) o.unixTime = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -334,39 +235,18 @@ export const generated: GeneratedStructs = {
       function ExpirationUnlockCondition_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'returnAddress':
-            case 'unixTime':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'returnAddress' || k === 'unixTime')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'returnAddress';
-          const returnAddress = $returnAddress.fromJson(j.returnAddress);
-          at = 'unixTime';
-          const unixTime = $unixTime.fromJson(j.unixTime);
-          return {
-            type,
-            returnAddress,
-            unixTime,
-          };
+          at = 'returnAddress'; const returnAddress = $returnAddress.fromJson(j.returnAddress);
+          at = 'unixTime'; const unixTime = $unixTime.fromJson(j.unixTime);
+          return { type, returnAddress, unixTime };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: ExpirationUnlockCondition_read,
-        write: ExpirationUnlockCondition_write,
-        sizeOf: ExpirationUnlockCondition_sizeOf,
-        toJson: ExpirationUnlockCondition_toJson,
-        fromJson: ExpirationUnlockCondition_fromJson,
-      };
+      return { read: ExpirationUnlockCondition_read, write: ExpirationUnlockCondition_write, sizeOf: ExpirationUnlockCondition_sizeOf, toJson: ExpirationUnlockCondition_toJson, fromJson: ExpirationUnlockCondition_fromJson };
     },
   },
 };

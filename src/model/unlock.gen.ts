@@ -14,12 +14,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'signature';
-          const signature = $signature.read(r);
-          return {
-            type,
-            signature,
-          };
+          at = 'signature'; const signature = $signature.read(r);
+          return { type, signature };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -29,8 +25,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'signature';
-          $signature.write(v.signature, w);
+          at = 'signature'; $signature.write(v.signature, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -44,11 +39,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'signature';
-          json = $signature.toJson(v.signature);
-          if (json !== undefined) o.signature = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'signature'; json = $signature.toJson(v.signature); if (json !== undefined) o.signature = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -57,35 +49,17 @@ export const generated: GeneratedStructs = {
       function SignatureUnlock_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'signature':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'signature')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'signature';
-          const signature = $signature.fromJson(j.signature);
-          return {
-            type,
-            signature,
-          };
+          at = 'signature'; const signature = $signature.fromJson(j.signature);
+          return { type, signature };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: SignatureUnlock_read,
-        write: SignatureUnlock_write,
-        sizeOf: SignatureUnlock_sizeOf,
-        toJson: SignatureUnlock_toJson,
-        fromJson: SignatureUnlock_fromJson,
-      };
+      return { read: SignatureUnlock_read, write: SignatureUnlock_write, sizeOf: SignatureUnlock_sizeOf, toJson: SignatureUnlock_toJson, fromJson: SignatureUnlock_fromJson };
     },
   },
   ReferenceUnlock: {
@@ -99,12 +73,8 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'reference';
-          const reference = $reference.read(r);
-          return {
-            type,
-            reference,
-          };
+          at = 'reference'; const reference = $reference.read(r);
+          return { type, reference };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -114,8 +84,7 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'reference';
-          $reference.write(v.reference, w);
+          at = 'reference'; $reference.write(v.reference, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -129,11 +98,8 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'reference';
-          json = $reference.toJson(v.reference);
-          if (json !== undefined) o.reference = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'reference'; json = $reference.toJson(v.reference); if (json !== undefined) o.reference = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -142,35 +108,17 @@ export const generated: GeneratedStructs = {
       function ReferenceUnlock_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'reference':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'reference')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'reference';
-          const reference = $reference.fromJson(j.reference);
-          return {
-            type,
-            reference,
-          };
+          at = 'reference'; const reference = $reference.fromJson(j.reference);
+          return { type, reference };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: ReferenceUnlock_read,
-        write: ReferenceUnlock_write,
-        sizeOf: ReferenceUnlock_sizeOf,
-        toJson: ReferenceUnlock_toJson,
-        fromJson: ReferenceUnlock_fromJson,
-      };
+      return { read: ReferenceUnlock_read, write: ReferenceUnlock_write, sizeOf: ReferenceUnlock_sizeOf, toJson: ReferenceUnlock_toJson, fromJson: ReferenceUnlock_fromJson };
     },
   },
 };

@@ -1,5 +1,5 @@
 import { fromHex, toHex } from '../json/hex.js';
-import type { GenesisState, Ledger } from '../ledger/ledger.js';
+import type { GenesisState, Ledger } from '../ledger/index.js';
 import { output as outputCodec } from '../model/output.js';
 import type { SimEvent } from './simulator.js';
 

@@ -2,7 +2,7 @@ import { blake2b256 } from '../crypto/hash.js';
 import { ed25519Address, ed25519PublicKey } from '../crypto/ed25519.js';
 import { buildTransaction, signTransaction } from '../build/builder.js';
 import { workScore } from '../ledger/congestion.js';
-import type { GenesisState } from '../ledger/ledger.js';
+import type { GenesisState } from '../ledger/index.js';
 import type { Address } from '../model/address.js';
 import type { Block } from '../model/block.js';
 import { outputId as makeOutputId, transactionId } from '../model/ids.js';
@@ -10,6 +10,7 @@ import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { encodeBlock } from '../serialize.js';
 import { minStorageDeposit } from '../validate/storage-deposit.js';
+import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
 
 // A deterministic, valid ledger history for demos, imports and tests: wallets sending signed transfers, tagged data,
 // block-issuing accounts that pay for their blocks, allotments, congestion waves that push the reference mana cost
@@ -77,7 +78,13 @@ export class Simulation {
   }
 
   private basic(key: number, amount: bigint): Output {
-    return { type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address: this.addresses[key]! }], features: [] };
+    return {
+      type: OutputType.Basic,
+      amount,
+      nativeTokens: [],
+      unlockConditions: [{ type: UnlockConditionType.Address, address: this.addresses[key]! }],
+      features: [],
+    };
   }
 
   /** Genesis: a large output per wallet and three accounts (the poor one with barely any credits). */
@@ -105,7 +112,7 @@ export class Simulation {
   private bigBlock(i: number): Block {
     const data = new Uint8Array(32_000);
     for (let k = 0; k < data.length; k += 997) data[k] = (i + k) & 0xff;
-    return { protocolVersion: this.params.protocolVersion, parents: [this.parent()], payload: { type: 5, tag: utf8.encode('wave'), data }, nonce: this.nonce++ };
+    return { protocolVersion: this.params.protocolVersion, parents: [this.parent()], payload: { type: PayloadType.TaggedData, tag: utf8.encode('wave'), data }, nonce: this.nonce++ };
   }
 
   private transfer(slot: number): Uint8Array | undefined {
@@ -134,7 +141,7 @@ export class Simulation {
     return encodeBlock({
       protocolVersion: this.params.protocolVersion,
       parents: [this.parent()],
-      payload: { type: 5, tag: utf8.encode('tangle-core'), data: utf8.encode(`${text} in slot ${slot}`) },
+      payload: { type: PayloadType.TaggedData, tag: utf8.encode('tangle-core'), data: utf8.encode(`${text} in slot ${slot}`) },
       nonce: this.nonce++,
     });
   }

@@ -23,3 +23,15 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   }
   return out;
 }
+
+/**
+ * A string that stands for these bytes as a Map/Set key (one character per byte), and back. Byte arrays compare by
+ * identity in a Map; this is the one place that turns them into values.
+ */
+export function bytesKey(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
+export function keyBytes(key: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(key, 'latin1'));
+}

@@ -1,3 +1,5 @@
+import { TangleError } from '../errors.js';
+
 /**
  * Raised when bytes decode but break a protocol rule (SPEC A §9). One code per rule; codes are documented in the
  * README and never renamed. `path` names the offending field as in CodecError.
@@ -36,16 +38,7 @@ export type ValidationErrorCode =
   | 'BASE_TOKEN_BALANCE_MISMATCH'
   | 'NATIVE_TOKEN_BALANCE_MISMATCH';
 
-export class ValidationError extends Error {
+/** A decoded value that breaks a protocol rule. See `TangleError` for the fields. */
+export class ValidationError extends TangleError<ValidationErrorCode> {
   override name = 'ValidationError';
-  readonly code: ValidationErrorCode;
-  readonly path: string;
-  readonly detail: string;
-
-  constructor(code: ValidationErrorCode, path: string, detail: string) {
-    super(`${code} at ${path === '' ? '(root)' : path}: ${detail}`);
-    this.code = code;
-    this.path = path;
-    this.detail = detail;
-  }
 }

@@ -10,6 +10,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { equalBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 import { validateTransactionPayload } from './syntactic.js';
+import { AddressType, FeatureType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 
 // TIP-20 semantic validation of a transaction against the outputs it consumes, at a point in time (the confirming
 // milestone's timestamp in Stardust; the slot's time in the ledger). The order of the checks follows iota-sdk
@@ -29,16 +30,17 @@ function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
   sums.set(key, (sums.get(key) ?? 0n) + amount);
 }
 
-const addressKey = (a: Address): string => String(a.type) + toHex(a.type === 0 ? a.pubKeyHash : a.type === 8 ? a.aliasId : a.nftId);
+const addressKey = (a: Address): string =>
+  String(a.type) + toHex(a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
 
 /** The address that must unlock an output at `time`: the return address once an expiration has passed. */
 export function unlockAddress(output: Output, time: number): Address {
   let owner: Address | undefined;
   for (const uc of output.unlockConditions) {
-    if (uc.type === 0) owner = uc.address;
-    else if (uc.type === 3 && time >= uc.unixTime) return uc.returnAddress;
+    if (uc.type === UnlockConditionType.Address) owner = uc.address;
+    else if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) return uc.returnAddress;
   }
-  if (owner === undefined) throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'unlockConditions', 'no Address unlock condition');
+  if (owner === undefined) throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'no Address unlock condition', { path: 'unlockConditions' });
   return owner;
 }
 
@@ -59,21 +61,22 @@ export function validateTransaction(tx: TransactionPayload, context: Transaction
 /**
  * @internal The semantic rules for a transaction that passed the syntactic ones, with its signing hash, and the
  * consumed outputs as models (`context`) and in any form `inputsCommitment` takes (their stored bytes avoid
- * re-encoding). The ledger's hot path.
+ * re-encoding), and the verifier to use (the ledger's answers from signatures verified ahead). The ledger's hot path.
  */
 export function checkSemantics(
   tx: TransactionPayload,
   context: TransactionContext,
   signingHash: Uint8Array,
   committed: readonly (Output | Uint8Array)[],
+  verify: typeof verifyEd25519 = verifyEd25519,
 ): void {
   const { consumedOutputs, time } = context;
   const { essence, unlocks } = tx;
   if (consumedOutputs.length !== essence.inputs.length) {
-    throw new ValidationError('CONSUMED_OUTPUTS_MISMATCH', 'essence.inputs', `${essence.inputs.length} input(s) but ${consumedOutputs.length} consumed output(s)`);
+    throw new ValidationError('CONSUMED_OUTPUTS_MISMATCH', `${essence.inputs.length} input(s) but ${consumedOutputs.length} consumed output(s)`, { path: 'essence.inputs' });
   }
   if (!equalBytes(inputsCommitment(committed), essence.inputsCommitment)) {
-    throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'essence.inputsCommitment', 'does not commit to the consumed outputs');
+    throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'does not commit to the consumed outputs', { path: 'essence.inputsCommitment' });
   }
   const unlocked = new Set<string>();
   const returns = new Map<string, bigint>();
@@ -83,39 +86,39 @@ export function checkSemantics(
   consumedOutputs.forEach((output, i) => {
     const at = `unlocks[${i}]`;
     const address = unlockAddress(output, time);
-    if (address.type !== 0) {
-      throw new ValidationError('UNLOCK_INVALID', at, `input ${i} is owned by an ${address.type === 8 ? 'Alias' : 'NFT'} address, which needs an Alias/NFT unlock (not supported yet)`);
+    if (address.type !== AddressType.Ed25519) {
+      throw new ValidationError('UNLOCK_INVALID', `input ${i} is owned by an ${address.type === AddressType.Alias ? 'Alias' : 'NFT'} address, which needs an Alias/NFT unlock (not supported yet)`, { path: at });
     }
     const key = addressKey(address);
     const unlock = unlocks[i]!;
-    if (unlock.type === 0) {
-      if (unlocked.has(key)) throw new ValidationError('UNLOCK_INVALID', at, 'this address is already unlocked by an earlier signature; use a reference unlock');
+    if (unlock.type === UnlockType.Signature) {
+      if (unlocked.has(key)) throw new ValidationError('UNLOCK_INVALID', 'this address is already unlocked by an earlier signature; use a reference unlock', { path: at });
       const { publicKey, signature } = unlock.signature;
       if (!equalBytes(blake2b256(publicKey), address.pubKeyHash)) {
-        throw new ValidationError('SIGNATURE_ADDRESS_MISMATCH', `${at}.signature.publicKey`, `the public key does not hash to the address of input ${i}`);
+        throw new ValidationError('SIGNATURE_ADDRESS_MISMATCH', `the public key does not hash to the address of input ${i}`, { path: `${at}.signature.publicKey` });
       }
-      if (!verifyEd25519(publicKey, signingHash, signature)) {
-        throw new ValidationError('SIGNATURE_INVALID', `${at}.signature.signature`, 'not a valid Ed25519 signature of the transaction (ZIP-215)');
+      if (!verify(publicKey, signingHash, signature)) {
+        throw new ValidationError('SIGNATURE_INVALID', 'not a valid Ed25519 signature of the transaction (ZIP-215)', { path: `${at}.signature.signature` });
       }
       unlocked.add(key);
     } else {
       // validateTransactionPayload guarantees the target is an earlier Signature Unlock, verified when it was reached.
       const target = unlocks[unlock.reference]!;
-      if (target.type !== 0 || !equalBytes(blake2b256(target.signature.publicKey), address.pubKeyHash)) {
-        throw new ValidationError('UNLOCK_INVALID', `${at}.reference`, `the referenced signature is not for the address of input ${i}`);
+      if (target.type !== UnlockType.Signature || !equalBytes(blake2b256(target.signature.publicKey), address.pubKeyHash)) {
+        throw new ValidationError('UNLOCK_INVALID', `the referenced signature is not for the address of input ${i}`, { path: `${at}.reference` });
       }
     }
 
     let expired = false;
     for (const uc of output.unlockConditions) {
-      if (uc.type === 2 && time < uc.unixTime) {
-        throw new ValidationError('TIMELOCK_NOT_EXPIRED', `essence.inputs[${i}]`, `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`);
+      if (uc.type === UnlockConditionType.Timelock && time < uc.unixTime) {
+        throw new ValidationError('TIMELOCK_NOT_EXPIRED', `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`, { path: `essence.inputs[${i}]` });
       }
-      if (uc.type === 3 && time >= uc.unixTime) expired = true;
+      if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) expired = true;
     }
     if (!expired) {
       for (const uc of output.unlockConditions) {
-        if (uc.type === 1) addTo(returns, addressKey(uc.returnAddress), uc.amount);
+        if (uc.type === UnlockConditionType.StorageDepositReturn) addTo(returns, addressKey(uc.returnAddress), uc.amount);
       }
     }
     amountIn += output.amount;
@@ -128,12 +131,12 @@ export function checkSemantics(
   let amountOut = 0n;
   essence.outputs.forEach((output, j) => {
     output.features.forEach((f, k) => {
-      if (f.type === 0 && !unlocked.has(addressKey(f.address))) {
-        throw new ValidationError('SENDER_NOT_UNLOCKED', `essence.outputs[${j}].features[${k}].address`, 'the sender address is not unlocked by this transaction');
+      if (f.type === FeatureType.Sender && !unlocked.has(addressKey(f.address))) {
+        throw new ValidationError('SENDER_NOT_UNLOCKED', 'the sender address is not unlocked by this transaction', { path: `essence.outputs[${j}].features[${k}].address` });
       }
     });
     const [only] = output.unlockConditions;
-    if (output.unlockConditions.length === 1 && only?.type === 0 && output.nativeTokens.length === 0 && output.features.length === 0) {
+    if (output.unlockConditions.length === 1 && only?.type === UnlockConditionType.Address && output.nativeTokens.length === 0 && output.features.length === 0) {
       addTo(simpleDeposits, addressKey(only.address), output.amount);
     }
     amountOut += output.amount;
@@ -142,20 +145,20 @@ export function checkSemantics(
 
   for (const [address, amount] of returns) {
     if ((simpleDeposits.get(address) ?? 0n) < amount) {
-      throw new ValidationError('STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs', `${amount} must be returned to ${address.slice(1, 13)}… in a simple output`);
+      throw new ValidationError('STORAGE_DEPOSIT_RETURN_UNFULFILLED', `${amount} must be returned to ${address.slice(1, 13)}… in a simple output`, { path: 'essence.outputs' });
     }
   }
   if (amountIn !== amountOut) {
-    throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', 'essence.outputs', `inputs hold ${amountIn}, outputs ${amountOut}`);
+    throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', `inputs hold ${amountIn}, outputs ${amountOut}`, { path: 'essence.outputs' });
   }
   // Without foundries (not supported yet) native tokens cannot be minted: no output amount may exceed the input's.
   // Burning (outputs below inputs) is allowed, as in iota-sdk.
   for (const [id, out] of tokensOut) {
     if (out > (tokensIn.get(id) ?? 0n)) {
-      throw new ValidationError('NATIVE_TOKEN_BALANCE_MISMATCH', 'essence.outputs', `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}`);
+      throw new ValidationError('NATIVE_TOKEN_BALANCE_MISMATCH', `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}`, { path: 'essence.outputs' });
     }
   }
   if (new Set([...tokensIn.keys(), ...tokensOut.keys()]).size > MAX_NATIVE_TOKENS) {
-    throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', 'essence.outputs', `more than ${MAX_NATIVE_TOKENS} distinct native tokens in inputs and outputs`);
+    throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', `more than ${MAX_NATIVE_TOKENS} distinct native tokens in inputs and outputs`, { path: 'essence.outputs' });
   }
 }

@@ -1,6 +1,7 @@
 import type { Address } from '../model/address.js';
 import { basicOutput, type Output } from '../model/output.js';
 import type { RentStructure } from '../model/protocol-parameters.js';
+import { OutputType, UnlockConditionType } from '../model/type-codes.js';
 
 /** TIP-19: every output is charged for an output-ID key (34 bytes) and its booking metadata (32 + 4 + 4 bytes). */
 const KEY_BYTES = 34;
@@ -22,7 +23,13 @@ export function minStorageDeposit(output: Output, rent: RentStructure): bigint {
  */
 export function minStorageDepositReturn(returnAddress: Address, rent: RentStructure): bigint {
   return minStorageDeposit(
-    { type: 3, amount: 0n, nativeTokens: [], unlockConditions: [{ type: 0, address: returnAddress }], features: [] },
+    {
+      type: OutputType.Basic,
+      amount: 0n,
+      nativeTokens: [],
+      unlockConditions: [{ type: UnlockConditionType.Address, address: returnAddress }],
+      features: [],
+    },
     rent,
   );
 }

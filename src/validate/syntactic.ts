@@ -11,6 +11,8 @@ import { compareBytes } from '../util/bytes.js';
 import { assertModel } from '../serialize.js';
 import { ValidationError } from './errors.js';
 import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.js';
+import { PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
+import { joinPath } from '../errors.js';
 
 // The syntactic rules of SPEC A §9 that need protocol parameters but no ledger. Shape rules (counts, lengths,
 // type tags, JavaScript types) belong to the codec: each public function first encodes its argument, so a
@@ -24,7 +26,6 @@ function assertParams(params: unknown): asserts params is ProtocolParameters {
 }
 
 /** A field path: `base.key`, or `key` at the root. */
-const join = (base: string, key: string) => (base === '' ? key : `${base}.${key}`);
 
 export interface ValidateBlockOptions {
   /** Skip the proof-of-work check (TIP-12). */
@@ -52,24 +53,24 @@ export function validateDecodedBlock(block: Block, bytes: Uint8Array, params: Pr
   if (options.skipPow !== true && params.minPowScore > 0) {
     const score = powScore(bytes);
     if (score < params.minPowScore) {
-      throw new ValidationError('POW_SCORE_TOO_LOW', 'nonce', `proof-of-work score ${score.toFixed(2)} below ${params.minPowScore}`);
+      throw new ValidationError('POW_SCORE_TOO_LOW', `proof-of-work score ${score.toFixed(2)} below ${params.minPowScore}`, { path: 'nonce' });
     }
   }
 }
 
 function checkBlock(block: Block, length: number, params: ProtocolParameters): void {
   if (block.protocolVersion !== params.protocolVersion) {
-    throw new ValidationError('PROTOCOL_VERSION_MISMATCH', 'protocolVersion', `expected ${params.protocolVersion}, got ${block.protocolVersion}`);
+    throw new ValidationError('PROTOCOL_VERSION_MISMATCH', `expected ${params.protocolVersion}, got ${block.protocolVersion}`, { path: 'protocolVersion' });
   }
   for (let i = 1; i < block.parents.length; i++) {
     if (compareBytes(block.parents[i - 1]!, block.parents[i]!) >= 0) {
-      throw new ValidationError('PARENTS_NOT_SORTED', `parents[${i}]`, 'parents must be sorted ascending and unique');
+      throw new ValidationError('PARENTS_NOT_SORTED', 'parents must be sorted ascending and unique', { path: `parents[${i}]` });
     }
   }
   if (length > params.maxBlockLength) {
-    throw new ValidationError('BLOCK_TOO_LONG', '', `block is ${length} bytes, at most ${params.maxBlockLength}`);
+    throw new ValidationError('BLOCK_TOO_LONG', `block is ${length} bytes, at most ${params.maxBlockLength}`);
   }
-  if (block.payload?.type === 6) checkTransaction(block.payload, params, 'payload');
+  if (block.payload?.type === PayloadType.Transaction) checkTransaction(block.payload, params, 'payload');
 }
 
 /** TIP-20 syntactic rules of a transaction payload. @throws ValidationError */
@@ -83,38 +84,38 @@ export function validateTransactionPayload(tx: TransactionPayload, params: Proto
 /** @internal The rules of `validateTransactionPayload` for a model known to be well-formed (decoded). */
 export function checkTransaction(tx: TransactionPayload, params: ProtocolParameters, path: string): void {
   const essence = tx.essence;
-  const ep = join(path, 'essence');
+  const ep = joinPath(path, 'essence');
   if (essence.networkId !== params.networkId) {
-    throw new ValidationError('NETWORK_ID_MISMATCH', join(ep, 'networkId'), `expected ${params.networkId} (${params.networkName}), got ${essence.networkId}`);
+    throw new ValidationError('NETWORK_ID_MISMATCH', `expected ${params.networkId} (${params.networkName}), got ${essence.networkId}`, { path: joinPath(ep, 'networkId') });
   }
 
   const spent = new Set<string>();
   essence.inputs.forEach((input, i) => {
-    const at = join(ep, `inputs[${i}]`);
+    const at = joinPath(ep, `inputs[${i}]`);
     if (input.transactionOutputIndex > MAX_OUTPUT_INDEX) {
-      throw new ValidationError('INPUT_INDEX_OUT_OF_RANGE', join(at, 'transactionOutputIndex'), `index ${input.transactionOutputIndex} > ${MAX_OUTPUT_INDEX}`);
+      throw new ValidationError('INPUT_INDEX_OUT_OF_RANGE', `index ${input.transactionOutputIndex} > ${MAX_OUTPUT_INDEX}`, { path: joinPath(at, 'transactionOutputIndex') });
     }
     const key = toHex(input.transactionId) + input.transactionOutputIndex;
-    if (spent.has(key)) throw new ValidationError('INPUTS_NOT_UNIQUE', at, 'the same output is spent twice');
+    if (spent.has(key)) throw new ValidationError('INPUTS_NOT_UNIQUE', 'the same output is spent twice', { path: at });
     spent.add(key);
   });
 
   let total = 0n;
   const tokenIds = new Set<string>();
   essence.outputs.forEach((output, i) => {
-    const at = join(ep, `outputs[${i}]`);
+    const at = joinPath(ep, `outputs[${i}]`);
     checkOutput(output, params, at);
     total += output.amount;
     if (total > params.tokenSupply) {
-      throw new ValidationError('TOTAL_AMOUNT_EXCEEDS_SUPPLY', join(at, 'amount'), `outputs sum to more than the token supply ${params.tokenSupply}`);
+      throw new ValidationError('TOTAL_AMOUNT_EXCEEDS_SUPPLY', `outputs sum to more than the token supply ${params.tokenSupply}`, { path: joinPath(at, 'amount') });
     }
     for (const t of output.nativeTokens) tokenIds.add(toHex(t.id));
     if (tokenIds.size > MAX_NATIVE_TOKENS) {
-      throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', join(at, 'nativeTokens'), `more than ${MAX_NATIVE_TOKENS} distinct native tokens`);
+      throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', `more than ${MAX_NATIVE_TOKENS} distinct native tokens`, { path: joinPath(at, 'nativeTokens') });
     }
   });
 
-  checkUnlocks(tx.unlocks, essence.inputs.length, join(path, 'unlocks'));
+  checkUnlocks(tx.unlocks, essence.inputs.length, joinPath(path, 'unlocks'));
 }
 
 /**
@@ -130,18 +131,18 @@ export function validateUnlocks(unlocks: readonly Unlock[], inputCount: number):
 
 function checkUnlocks(unlocks: readonly Unlock[], inputCount: number, path: string): void {
   if (unlocks.length !== inputCount) {
-    throw new ValidationError('UNLOCK_COUNT_MISMATCH', path, `${unlocks.length} unlock(s) for ${inputCount} input(s)`);
+    throw new ValidationError('UNLOCK_COUNT_MISMATCH', `${unlocks.length} unlock(s) for ${inputCount} input(s)`, { path });
   }
   const signatures = new Set<string>();
   unlocks.forEach((u, i) => {
-    if (u.type === 0) {
+    if (u.type === UnlockType.Signature) {
       const key = toHex(u.signature.publicKey) + toHex(u.signature.signature);
-      if (signatures.has(key)) throw new ValidationError('SIGNATURE_UNLOCK_DUPLICATE', `${path}[${i}]`, 'repeats an earlier signature unlock; use a reference unlock');
+      if (signatures.has(key)) throw new ValidationError('SIGNATURE_UNLOCK_DUPLICATE', 'repeats an earlier signature unlock; use a reference unlock', { path: `${path}[${i}]` });
       signatures.add(key);
     } else {
       const ref = u.reference;
-      if (ref >= i || unlocks[ref]?.type !== 0) {
-        throw new ValidationError('REFERENCE_UNLOCK_INVALID', `${path}[${i}].reference`, `reference ${ref} must point to an earlier signature unlock`);
+      if (ref >= i || unlocks[ref]?.type !== UnlockType.Signature) {
+        throw new ValidationError('REFERENCE_UNLOCK_INVALID', `reference ${ref} must point to an earlier signature unlock`, { path: `${path}[${i}].reference` });
       }
     }
   });
@@ -158,51 +159,51 @@ export function validateOutput(output: Output, params: ProtocolParameters): void
 function checkOutput(output: Output, params: ProtocolParameters, path: string): void {
   const { amount } = output;
   if (amount === 0n || amount > params.tokenSupply) {
-    throw new ValidationError('AMOUNT_OUT_OF_RANGE', join(path, 'amount'), `amount ${amount} outside 1..${params.tokenSupply}`);
+    throw new ValidationError('AMOUNT_OUT_OF_RANGE', `amount ${amount} outside 1..${params.tokenSupply}`, { path: joinPath(path, 'amount') });
   }
 
   output.nativeTokens.forEach((t, i) => {
-    if (t.amount === 0n) throw new ValidationError('NATIVE_TOKEN_AMOUNT_ZERO', join(path, `nativeTokens[${i}].amount`), 'native token amount must not be zero');
+    if (t.amount === 0n) throw new ValidationError('NATIVE_TOKEN_AMOUNT_ZERO', 'native token amount must not be zero', { path: joinPath(path, `nativeTokens[${i}].amount`) });
     if (i > 0 && compareBytes(output.nativeTokens[i - 1]!.id, t.id) >= 0) {
-      throw new ValidationError('NATIVE_TOKENS_NOT_SORTED', join(path, `nativeTokens[${i}]`), 'native tokens must be sorted by ID and unique');
+      throw new ValidationError('NATIVE_TOKENS_NOT_SORTED', 'native tokens must be sorted by ID and unique', { path: joinPath(path, `nativeTokens[${i}]`) });
     }
   });
 
   let hasAddress = false;
   output.unlockConditions.forEach((uc, i) => {
-    const at = join(path, `unlockConditions[${i}]`);
+    const at = joinPath(path, `unlockConditions[${i}]`);
     if (i > 0 && output.unlockConditions[i - 1]!.type >= uc.type) {
-      throw new ValidationError('UNLOCK_CONDITIONS_NOT_SORTED', at, 'unlock conditions must be sorted by type and unique');
+      throw new ValidationError('UNLOCK_CONDITIONS_NOT_SORTED', 'unlock conditions must be sorted by type and unique', { path: at });
     }
     switch (uc.type) {
-      case 0:
+      case UnlockConditionType.Address:
         hasAddress = true;
         break;
-      case 1: {
+      case UnlockConditionType.StorageDepositReturn: {
         const min = minStorageDepositReturn(uc.returnAddress, params.rentStructure);
         if (uc.amount < min || uc.amount > amount) {
-          throw new ValidationError('STORAGE_DEPOSIT_RETURN_INVALID', join(at, 'amount'), `return amount ${uc.amount} outside ${min}..${amount}`);
+          throw new ValidationError('STORAGE_DEPOSIT_RETURN_INVALID', `return amount ${uc.amount} outside ${min}..${amount}`, { path: joinPath(at, 'amount') });
         }
         break;
       }
-      case 2:
-      case 3:
-        if (uc.unixTime === 0) throw new ValidationError('UNIX_TIME_ZERO', join(at, 'unixTime'), 'unix time must be greater than 0');
+      case UnlockConditionType.Timelock:
+      case UnlockConditionType.Expiration:
+        if (uc.unixTime === 0) throw new ValidationError('UNIX_TIME_ZERO', 'unix time must be greater than 0', { path: joinPath(at, 'unixTime') });
         break;
     }
   });
   if (!hasAddress) {
-    throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', join(path, 'unlockConditions'), 'a basic output needs an Address unlock condition');
+    throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'a basic output needs an Address unlock condition', { path: joinPath(path, 'unlockConditions') });
   }
 
   output.features.forEach((f, i) => {
     if (i > 0 && output.features[i - 1]!.type >= f.type) {
-      throw new ValidationError('FEATURES_NOT_SORTED', join(path, `features[${i}]`), 'features must be sorted by type and unique');
+      throw new ValidationError('FEATURES_NOT_SORTED', 'features must be sorted by type and unique', { path: joinPath(path, `features[${i}]`) });
     }
   });
 
   const min = minStorageDeposit(output, params.rentStructure);
   if (amount < min) {
-    throw new ValidationError('STORAGE_DEPOSIT_INSUFFICIENT', join(path, 'amount'), `amount ${amount} below the storage deposit ${min}`);
+    throw new ValidationError('STORAGE_DEPOSIT_INSUFFICIENT', `amount ${amount} below the storage deposit ${min}`, { path: joinPath(path, 'amount') });
   }
 }

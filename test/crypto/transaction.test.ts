@@ -224,8 +224,8 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
   });
 
   it('a ValidationError says its code, its path ("(root)" when empty) and what is wrong', () => {
-    expect(new ValidationError('BLOCK_TOO_LONG', '', 'too long').message).toBe('BLOCK_TOO_LONG at (root): too long');
-    expect(new ValidationError('AMOUNT_OUT_OF_RANGE', 'outputs[1].amount', 'zero').message).toBe('AMOUNT_OUT_OF_RANGE at outputs[1].amount: zero');
+    expect(new ValidationError('BLOCK_TOO_LONG', 'too long').message).toBe('BLOCK_TOO_LONG at (root): too long');
+    expect(new ValidationError('AMOUNT_OUT_OF_RANGE', 'zero', { path: 'outputs[1].amount' }).message).toBe('AMOUNT_OUT_OF_RANGE at outputs[1].amount: zero');
   });
 
   it('a storage deposit return is met by exactly its amount, and not by one less', () => {

@@ -2,7 +2,7 @@
 // internals withheld, input quoted at most 100 characters with control characters masked.
 import { describe, expect, it } from 'vitest';
 import { errorBody, HttpProblem, quote, toProblem } from '../../src/http/problem.js';
-import { LedgerError, type LedgerErrorCode } from '../../src/index.js';
+import { CodecError, LedgerError, type LedgerErrorCode, ValidationError } from '../../src/index.js';
 
 describe('toProblem: every ledger error code to the status SPEC B4 gives it', () => {
   const table: [LedgerErrorCode, number][] = [
@@ -28,6 +28,12 @@ describe('toProblem: every ledger error code to the status SPEC B4 gives it', ()
       expect(problem.detail).toBe(hidden ? undefined : `what happened (${code})`);
     });
   }
+  it('bad data (a CodecError or a ValidationError) is the client\'s: 400 with its detail, path-free', () => {
+    const codec = toProblem(new CodecError('TRUNCATED', 'need 8 byte(s), 1 left', { path: 'b', offset: 3 }));
+    expect([codec.status, codec.detail]).toEqual([400, 'need 8 byte(s), 1 left']);
+    const rule = toProblem(new ValidationError('PARENTS_NOT_SORTED', 'parents must be sorted', { path: 'parents[1]' }));
+    expect([rule.status, rule.detail]).toEqual([400, 'parents must be sorted']);
+  });
   it('an HttpProblem passes through; anything else is a bare 500', () => {
     const p = new HttpProblem(414, 'long');
     expect(toProblem(p)).toBe(p);

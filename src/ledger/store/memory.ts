@@ -1,6 +1,5 @@
+import { bytesKey as keyOf, keyBytes } from '../../util/bytes.js';
 import type { KeyValueStore, Write } from './kv.js';
-
-const keyOf = (k: Uint8Array) => Buffer.from(k.buffer, k.byteOffset, k.byteLength).toString('latin1');
 
 /** The in-memory store: same behaviour as LMDB, nothing on disk. Values are copied in and out. */
 export class MemoryStore implements KeyValueStore {
@@ -14,7 +13,7 @@ export class MemoryStore implements KeyValueStore {
   *entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     const p = keyOf(prefix);
     const keys = [...this.map.keys()].filter((k) => k.startsWith(p)).sort();
-    for (const k of keys) yield [Uint8Array.from(Buffer.from(k, 'latin1')), this.map.get(k)!.slice()];
+    for (const k of keys) yield [keyBytes(k), this.map.get(k)!.slice()];
   }
 
   write(batch: readonly Write[]): void {

@@ -15,15 +15,9 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'tag';
-          const tag = $tag.read(r);
-          at = 'data';
-          const data = $data.read(r);
-          return {
-            type,
-            tag,
-            data,
-          };
+          at = 'tag'; const tag = $tag.read(r);
+          at = 'data'; const data = $data.read(r);
+          return { type, tag, data };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -33,20 +27,14 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'tag';
-          $tag.write(v.tag, w);
-          at = 'data';
-          $data.write(v.data, w);
+          at = 'tag'; $tag.write(v.tag, w);
+          at = 'data'; $data.write(v.data, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function TaggedDataPayload_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $tag.sizeOf(v.tag) +
-          $data.sizeOf(v.data)
-        );
+        return fixedPart + $tag.sizeOf(v.tag) + $data.sizeOf(v.data);
       }
       function TaggedDataPayload_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -54,14 +42,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'tag';
-          json = $tag.toJson(v.tag);
-          if (json !== undefined) o.tag = json;
-          at = 'data';
-          json = $data.toJson(v.data);
-          if (json !== undefined) o.data = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'tag'; json = $tag.toJson(v.tag); if (json !== undefined) o.tag = json;
+          at = 'data'; json = $data.toJson(v.data); if (json !== undefined) o.data = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -70,39 +53,18 @@ export const generated: GeneratedStructs = {
       function TaggedDataPayload_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'tag':
-            case 'data':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'tag' || k === 'data')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'tag';
-          const tag = $tag.fromJson(j.tag);
-          at = 'data';
-          const data = $data.fromJson(j.data);
-          return {
-            type,
-            tag,
-            data,
-          };
+          at = 'tag'; const tag = $tag.fromJson(j.tag);
+          at = 'data'; const data = $data.fromJson(j.data);
+          return { type, tag, data };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: TaggedDataPayload_read,
-        write: TaggedDataPayload_write,
-        sizeOf: TaggedDataPayload_sizeOf,
-        toJson: TaggedDataPayload_toJson,
-        fromJson: TaggedDataPayload_fromJson,
-      };
+      return { read: TaggedDataPayload_read, write: TaggedDataPayload_write, sizeOf: TaggedDataPayload_sizeOf, toJson: TaggedDataPayload_toJson, fromJson: TaggedDataPayload_fromJson };
     },
   },
 };

@@ -15,15 +15,9 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           const type = $type.read(r);
-          at = 'essence';
-          const essence = $essence.read(r);
-          at = 'unlocks';
-          const unlocks = $unlocks.read(r);
-          return {
-            type,
-            essence,
-            unlocks,
-          };
+          at = 'essence'; const essence = $essence.read(r);
+          at = 'unlocks'; const unlocks = $unlocks.read(r);
+          return { type, essence, unlocks };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -33,20 +27,14 @@ export const generated: GeneratedStructs = {
         let at = 'type';
         try {
           $type.write(v.type, w);
-          at = 'essence';
-          $essence.write(v.essence, w);
-          at = 'unlocks';
-          $unlocks.write(v.unlocks, w);
+          at = 'essence'; $essence.write(v.essence, w);
+          at = 'unlocks'; $unlocks.write(v.unlocks, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function TransactionPayload_sizeOf(v: any) {
-        return (
-          fixedPart +
-          $essence.sizeOf(v.essence) +
-          $unlocks.sizeOf(v.unlocks)
-        );
+        return fixedPart + $essence.sizeOf(v.essence) + $unlocks.sizeOf(v.unlocks);
       }
       function TransactionPayload_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -54,14 +42,9 @@ export const generated: GeneratedStructs = {
         let json: Json | undefined;
         let at = 'type';
         try {
-          json = $type.toJson(v.type);
-          if (json !== undefined) o.type = json;
-          at = 'essence';
-          json = $essence.toJson(v.essence);
-          if (json !== undefined) o.essence = json;
-          at = 'unlocks';
-          json = $unlocks.toJson(v.unlocks);
-          if (json !== undefined) o.unlocks = json;
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'essence'; json = $essence.toJson(v.essence); if (json !== undefined) o.essence = json;
+          at = 'unlocks'; json = $unlocks.toJson(v.unlocks); if (json !== undefined) o.unlocks = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -70,39 +53,18 @@ export const generated: GeneratedStructs = {
       function TransactionPayload_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) {
-          switch (k) {
-            case 'type':
-            case 'essence':
-            case 'unlocks':
-              break;
-            default:
-              throw h.unexpected(k);
-          }
-        }
+        for (const k in j) if (!(k === 'type' || k === 'essence' || k === 'unlocks')) throw h.unexpected(k);
         let at = 'type';
         try {
           const type = $type.fromJson(j.type);
-          at = 'essence';
-          const essence = $essence.fromJson(j.essence);
-          at = 'unlocks';
-          const unlocks = $unlocks.fromJson(j.unlocks);
-          return {
-            type,
-            essence,
-            unlocks,
-          };
+          at = 'essence'; const essence = $essence.fromJson(j.essence);
+          at = 'unlocks'; const unlocks = $unlocks.fromJson(j.unlocks);
+          return { type, essence, unlocks };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
-      return {
-        read: TransactionPayload_read,
-        write: TransactionPayload_write,
-        sizeOf: TransactionPayload_sizeOf,
-        toJson: TransactionPayload_toJson,
-        fromJson: TransactionPayload_fromJson,
-      };
+      return { read: TransactionPayload_read, write: TransactionPayload_write, sizeOf: TransactionPayload_sizeOf, toJson: TransactionPayload_toJson, fromJson: TransactionPayload_fromJson };
     },
   },
 };

@@ -1,0 +1,152 @@
+import type { SignatureToCheck } from '../crypto/verify-pool.js';
+import type { VerifiedSignatures } from '../crypto/verified-signatures.js';
+import { blake2b256 } from '../crypto/hash.js';
+import { toHex } from '../json/hex.js';
+import { transactionPayloadBytes } from '../model/block-layout.js';
+import { transactionEssence } from '../model/essence.js';
+import { blockId as computeBlockId, outputId as makeOutputId, transactionSigningHash } from '../model/ids.js';
+import type { Output } from '../model/output.js';
+import type { TransactionPayload } from '../model/payload/transaction.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { PayloadType, UnlockType } from '../model/type-codes.js';
+import { decodeBlock } from '../serialize.js';
+import { bytesKey, equalBytes } from '../util/bytes.js';
+import { checkSemantics } from '../validate/semantic.js';
+import { validateDecodedBlock } from '../validate/syntactic.js';
+import { checkId, checkWriteSlot } from './arguments.js';
+import { type CommittedState, readRecord } from './committed.js';
+import { slotStartTime, workScore } from './congestion.js';
+import { LedgerError } from './errors.js';
+import type { PendingBlock, PendingState } from './pending.js';
+import { keys, LIVE, OUTPUT_RECORD_HEADER, outputRecord, UNSPENT } from './records.js';
+import type { AcceptOptions, AcceptResult } from './types.js';
+
+// Accepting a block into a slot not yet committed: strict decode, syntactic validation with proof of work, and for a
+// transaction semantic validation against the UTXO set (committed, then pending), at the slot's start time. Nothing
+// is recorded until every check has passed, so a refused block changes nothing.
+
+export interface AcceptContext {
+  readonly committed: CommittedState;
+  readonly pending: PendingState;
+  readonly params: ProtocolParameters;
+  /** Signatures verified ahead on worker threads (`Ledger.verifySignatures`). */
+  readonly verified: VerifiedSignatures;
+}
+
+/** A slot that blocks and account events may still name. */
+export function checkUncommitted(committed: CommittedState, slot: unknown): asserts slot is number {
+  checkWriteSlot(slot);
+  if (slot <= committed.meta.latestSlot) {
+    throw new LedgerError('SLOT_ALREADY_COMMITTED', `slot ${slot} is committed already (latest ${committed.meta.latestSlot})`);
+  }
+}
+
+/** Whether an account exists at `slot`, counting creations and destructions accepted for slots up to it. */
+export function accountLiveAt(ctx: AcceptContext, accountId: Uint8Array, slot: number): boolean {
+  const record = ctx.committed.accounts.get(bytesKey(accountId));
+  return ctx.pending.liveAt(accountId, slot, record !== undefined && record.destroyedSlot === LIVE);
+}
+
+/** @throws CodecError, ValidationError, LedgerError */
+export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: AcceptOptions): AcceptResult {
+  const { committed, pending, params } = ctx;
+  if (!(bytes instanceof Uint8Array)) throw new LedgerError('INVALID_ARGUMENT', 'block bytes must be a Uint8Array');
+  const { slot, issuerId } = options ?? ({} as AcceptOptions);
+  checkUncommitted(committed, slot);
+  if (issuerId !== undefined) checkId(issuerId, 32, 'issuer ID');
+
+  // Own copy: the models decoded from it stay valid whatever the caller does with its buffer.
+  const own = bytes.slice();
+  const block = decodeBlock(own);
+  validateDecodedBlock(block, own, params); // syntactic rules (the transaction's too) and proof of work
+  const id = computeBlockId(own);
+  if (pending.blocks.has(bytesKey(id)) || committed.store.get(keys.blockIndex(id)) !== undefined) {
+    throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
+  }
+  if (issuerId !== undefined) {
+    if (!accountLiveAt(ctx, issuerId, slot)) throw new LedgerError('ISSUER_NOT_FOUND', `issuer account ${toHex(issuerId)} does not exist`);
+    const record = committed.accounts.get(bytesKey(issuerId));
+    if (record !== undefined && record.blockIssuanceCredits < 0n) {
+      throw new LedgerError('ISSUER_LOCKED', `issuer account ${toHex(issuerId)} has negative block issuance credits`);
+    }
+  }
+
+  const entry: PendingBlock = {
+    blockId: id,
+    bytes: own,
+    slot,
+    issuerId: issuerId?.slice(),
+    workScore: workScore(block, params),
+    transactionId: undefined,
+    created: [],
+    consumed: [],
+    storedInputs: new Map(),
+  };
+  if (block.payload?.type === PayloadType.Transaction) {
+    // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
+    checkTransaction(ctx, block.payload, entry, transactionPayloadBytes(own)!);
+  }
+  pending.addBlock(entry); // everything checked: record it
+  return { blockId: id, transactionId: entry.transactionId, workScore: entry.workScore };
+}
+
+function checkTransaction(ctx: AcceptContext, tx: TransactionPayload, entry: PendingBlock, payloadBytes: Uint8Array): void {
+  const { committed, pending, params } = ctx;
+  const txId = blake2b256(payloadBytes);
+  const applied = pending.transactions.get(bytesKey(txId))?.blockId ?? committed.transaction(txId)?.blockId;
+  if (applied !== undefined) {
+    // A committed transaction block is found through its transaction (it has no block index entry).
+    if (equalBytes(applied, entry.blockId)) throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(entry.blockId)} is known already`);
+    throw new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
+  }
+  // The consumed outputs as models (for the rules) and as bytes for the inputs commitment: stored ones as they
+  // are in the store, pending ones re-encoded.
+  const commitmentInputs: (Output | Uint8Array)[] = [];
+  const consumedOutputs = tx.essence.inputs.map((input, i) => {
+    // validateDecodedBlock refused indices above 127 already, so outputId's argument checks hold.
+    const oid = makeOutputId(input.transactionId, input.transactionOutputIndex);
+    const ok = bytesKey(oid);
+    const pendingOutput = pending.created.get(ok);
+    let output: Output;
+    if (pendingOutput !== undefined && pendingOutput.slot <= entry.slot) {
+      output = pendingOutput.output;
+      commitmentInputs.push(output);
+    } else {
+      const located = committed.locateOutput(oid);
+      if (located === undefined) throw new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`);
+      const record = readRecord(outputRecord, located.bytes, 'output');
+      if (record.spentSlot !== UNSPENT) {
+        throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`);
+      }
+      output = record.output;
+      commitmentInputs.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
+      entry.storedInputs.set(ok, { slot: located.slot, record });
+    }
+    if (pending.spent.has(ok)) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
+    entry.consumed.push(oid);
+    return output;
+  });
+  const essenceBytes = payloadBytes.subarray(4, 4 + transactionEssence.sizeOf(tx.essence));
+  const context = { consumedOutputs, params, time: slotStartTime(entry.slot, params) };
+  checkSemantics(tx, context, blake2b256(essenceBytes), commitmentInputs, ctx.verified.verify);
+  entry.transactionId = txId;
+  entry.created = tx.essence.outputs.map((o, i) => [makeOutputId(txId, i), o]);
+}
+
+/** The (key, signing hash, signature) of every Signature Unlock in these blocks; undecodable blocks are skipped. */
+export function signaturesOf(blocks: readonly Uint8Array[]): SignatureToCheck[] {
+  const out: SignatureToCheck[] = [];
+  for (const bytes of blocks) {
+    try {
+      const b = decodeBlock(bytes);
+      if (b.payload?.type !== PayloadType.Transaction) continue;
+      const message = transactionSigningHash(b.payload.essence);
+      for (const u of b.payload.unlocks) {
+        if (u.type === UnlockType.Signature) out.push({ publicKey: u.signature.publicKey, message, signature: u.signature.signature });
+      }
+    } catch {
+      // acceptBlock reports it
+    }
+  }
+  return out;
+}

@@ -1,0 +1,163 @@
+import { type Codec, decode, encode } from '../codec/index.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { bytesKey, equalBytes } from '../util/bytes.js';
+import { checkId } from './arguments.js';
+import { commitmentId, type SlotCommitment, slotCommitment } from './commitment.js';
+import { LedgerError } from './errors.js';
+import {
+  type AccountRecord,
+  accountRecord,
+  keys,
+  LIVE,
+  type Meta,
+  meta as metaCodec,
+  type OutputRecord,
+  outputRecord,
+  type TransactionRecord,
+  transactionRecord,
+  UNSPENT,
+} from './records.js';
+import type { KeyValueStore, Write } from './store/kv.js';
+import type { GenesisState } from './types.js';
+
+const ZERO_32 = new Uint8Array(32);
+const ZERO_36 = new Uint8Array(36);
+
+/**
+ * The committed state: what the store holds, and what the ledger keeps of it in memory (the metadata, the latest
+ * commitment, every account, a window of commitments). It changes only through `write`, which updates memory after
+ * the store has taken the batch: a failed write leaves both as they were.
+ */
+export class CommittedState {
+  meta: Meta;
+  latest: SlotCommitment;
+  /** Every account ever created and not pruned from history, by `bytesKey` of its ID. */
+  readonly accounts = new Map<string, AccountRecord>();
+  private readonly commitments = new Map<number, SlotCommitment>();
+
+  constructor(
+    readonly store: KeyValueStore,
+    readonly params: ProtocolParameters,
+    genesis: GenesisState,
+  ) {
+    const stored = store.get(keys.meta);
+    if (stored === undefined) {
+      if (!isEmpty(store)) throw new LedgerError('STORE_CORRUPT', 'the store has data but no ledger metadata');
+      this.meta = this.writeGenesis(genesis);
+    } else {
+      this.meta = readRecord(metaCodec, stored, 'metadata');
+      const m = this.meta;
+      if (m.networkId !== params.networkId || m.genesisSlot !== params.genesisSlot || m.genesisUnixTime !== params.genesisUnixTime) {
+        throw new LedgerError(
+          'PARAMETERS_MISMATCH',
+          `the store belongs to network ${m.networkId} (genesis slot ${m.genesisSlot} at ${m.genesisUnixTime}); opened with ` +
+            `${params.networkName} (${params.networkId}, genesis slot ${params.genesisSlot} at ${params.genesisUnixTime})`,
+        );
+      }
+    }
+    const latest = this.commitment(this.meta.latestSlot);
+    if (latest === undefined || !equalBytes(commitmentId(latest), this.meta.latestCommitmentId)) {
+      throw new LedgerError('STORE_CORRUPT', `the latest commitment (slot ${this.meta.latestSlot}) is missing or does not match the metadata`);
+    }
+    this.latest = latest;
+    for (const [k, v] of store.entries(Uint8Array.of(keys.tables.account))) {
+      this.accounts.set(bytesKey(k.subarray(1)), readRecord(accountRecord, v, 'account'));
+    }
+  }
+
+  private writeGenesis(genesis: GenesisState): Meta {
+    const p = this.params;
+    const commitment: SlotCommitment = {
+      protocolVersion: p.protocolVersion,
+      slot: p.genesisSlot,
+      previousCommitmentId: ZERO_36,
+      rootsId: ZERO_32,
+      cumulativeWeight: 0n,
+      referenceManaCost: p.congestion.minReferenceManaCost,
+    };
+    const m: Meta = {
+      networkId: p.networkId,
+      genesisSlot: p.genesisSlot,
+      genesisUnixTime: p.genesisUnixTime,
+      latestSlot: p.genesisSlot,
+      latestCommitmentId: commitmentId(commitment),
+      prunedUntil: p.genesisSlot + 1,
+    };
+    const batch: Write[] = [
+      { key: keys.commitment(p.genesisSlot), value: encode(slotCommitment, commitment) },
+      { key: keys.meta, value: encode(metaCodec, m) },
+    ];
+    for (const { outputId, output } of genesis.outputs ?? []) {
+      checkId(outputId, 34, 'genesis output ID');
+      const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, output };
+      batch.push({ key: keys.output(p.genesisSlot, outputId), value: encode(outputRecord, record) });
+    }
+    for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
+      checkId(accountId, 32, 'genesis account ID');
+      const record: AccountRecord = {
+        createdSlot: p.genesisSlot,
+        destroyedSlot: LIVE,
+        blockIssuanceCredits,
+        history: [{ slot: p.genesisSlot, blockIssuanceCredits }],
+      };
+      batch.push({ key: keys.account(accountId), value: encode(accountRecord, record) });
+    }
+    this.store.write(batch);
+    return m;
+  }
+
+  /** The commitment of a stored slot, from a window kept in memory (commits and congestion queries reread them). */
+  commitment(slot: number): SlotCommitment | undefined {
+    const cached = this.commitments.get(slot);
+    if (cached !== undefined) return cached;
+    const bytes = this.store.get(keys.commitment(slot));
+    if (bytes === undefined) return undefined;
+    const c = readRecord(slotCommitment, bytes, 'commitment');
+    if (this.commitments.size > 4 * this.params.maxCommittableAge + 16) this.commitments.delete(this.commitments.keys().next().value!);
+    this.commitments.set(slot, c);
+    return c;
+  }
+
+  /** A committed output: its creating slot (from its transaction's record, else genesis) and stored bytes. */
+  locateOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array } | undefined {
+    const slot = this.transaction(outputId.subarray(0, 32))?.slot ?? this.params.genesisSlot;
+    const bytes = this.store.get(keys.output(slot, outputId));
+    return bytes === undefined ? undefined : { slot, bytes };
+  }
+
+  /** A committed output's record and creating slot. */
+  output(outputId: Uint8Array): { slot: number; record: OutputRecord } | undefined {
+    const located = this.locateOutput(outputId);
+    return located === undefined ? undefined : { slot: located.slot, record: readRecord(outputRecord, located.bytes, 'output') };
+  }
+
+  transaction(txId: Uint8Array): TransactionRecord | undefined {
+    const bytes = this.store.get(keys.transaction(txId));
+    return bytes === undefined ? undefined : readRecord(transactionRecord, bytes, 'transaction');
+  }
+
+  /** Writes a batch that moves the state to `meta` (one atomic write), then takes the new state into memory. */
+  write(batch: readonly Write[], meta: Meta, update?: { commitment: SlotCommitment; accounts: ReadonlyMap<string, AccountRecord> }): void {
+    this.store.write(batch);
+    this.meta = meta;
+    if (update !== undefined) {
+      this.latest = update.commitment;
+      this.commitments.set(meta.latestSlot, update.commitment);
+      for (const [id, r] of update.accounts) this.accounts.set(id, r);
+    }
+  }
+}
+
+/** Decodes a stored record; one that does not decode means a damaged store. */
+export function readRecord<T>(codec: Codec<T>, bytes: Uint8Array, what: string): T {
+  try {
+    return decode(codec, bytes);
+  } catch (e) {
+    throw new LedgerError('STORE_CORRUPT', `a stored ${what} record does not decode: ${(e as Error).message}`, { cause: e });
+  }
+}
+
+export function isEmpty(store: KeyValueStore): boolean {
+  for (const _ of store.entries(new Uint8Array(0))) return false;
+  return true;
+}

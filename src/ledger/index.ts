@@ -1,0 +1,15 @@
+// The ledger index's public face: the Ledger front, how to open one, and the shapes its API uses.
+export { Ledger } from './ledger.js';
+export { inspectStore, openLedger } from './open.js';
+export type {
+  AcceptOptions,
+  AcceptOutcome,
+  AcceptResult,
+  CommittedSlot,
+  Congestion,
+  GenesisState,
+  IncludedBlock,
+  OpenLedgerOptions,
+  StoreInfo,
+  UtxoChanges,
+} from './types.js';

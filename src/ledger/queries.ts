@@ -1,0 +1,154 @@
+import { toHex } from '../json/hex.js';
+import type { Block } from '../model/block.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import {
+  AddressType,
+  EssenceType,
+  InputType,
+  OutputType,
+  PayloadType,
+  SignatureType,
+  UnlockConditionType,
+  UnlockType,
+} from '../model/type-codes.js';
+import { blockToJson, decodeBlock } from '../serialize.js';
+import { bytesKey, equalBytes } from '../util/bytes.js';
+import { checkId } from './arguments.js';
+import { COMMITMENT_ID_LENGTH, commitmentId, type SlotCommitment, slotOfCommitmentId } from './commitment.js';
+import { type CommittedState, readRecord } from './committed.js';
+import { workScore } from './congestion.js';
+import { LedgerError } from './errors.js';
+import type { PendingState } from './pending.js';
+import { keys, LIVE, slotDiff } from './records.js';
+import type { Congestion, IncludedBlock, UtxoChanges } from './types.js';
+
+// The three queries of SPEC B4, over the committed state and (for included blocks and readiness) the pending one.
+
+const ZERO_32 = new Uint8Array(32);
+const ZERO_36 = new Uint8Array(36);
+
+/** 4.1: the block that applied a transaction (accepted or committed). @throws LedgerError NOT_FOUND */
+export function includedBlock(committed: CommittedState, pending: PendingState, txId: Uint8Array): IncludedBlock {
+  checkId(txId, 32, 'transaction ID');
+  const pendingBlock = pending.transactions.get(bytesKey(txId));
+  let found: { blockId: Uint8Array; slot: number; bytes: Uint8Array | undefined };
+  if (pendingBlock !== undefined) {
+    found = { blockId: pendingBlock.blockId, slot: pendingBlock.slot, bytes: pendingBlock.bytes };
+  } else {
+    const record = committed.transaction(txId);
+    if (record === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+    found = { ...record, bytes: committed.store.get(keys.block(record.slot, record.blockId)) };
+  }
+  if (found.bytes === undefined) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(found.blockId)}`);
+  const block: Block = decodeBlock(found.bytes);
+  return { blockId: found.blockId, slot: found.slot, bytes: found.bytes, json: blockToJson(block) };
+}
+
+/** 4.2: the UTXO changes of a committed slot. @throws LedgerError BEFORE_GENESIS, NOT_FOUND */
+export function utxoChanges(committed: CommittedState, slot: number): UtxoChanges {
+  const { params, meta } = committed;
+  if (slot < params.genesisSlot) throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
+  if (slot > meta.latestSlot) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${meta.latestSlot})`);
+  const c = committed.commitment(slot);
+  if (c === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
+  const bytes = committed.store.get(keys.diff(slot));
+  if (bytes === undefined) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
+  const diff = readRecord(slotDiff, bytes, 'diff');
+  return { commitmentId: commitmentId(c), createdOutputs: diff.created, consumedOutputs: diff.consumed };
+}
+
+export interface CongestionQuery {
+  workScore?: number;
+  commitmentId?: Uint8Array;
+}
+
+/**
+ * 4.3: an account's congestion as of a commitment (default the latest). `ready`: the account can pay, at the latest
+ * RMC, for a block of `workScore` (default a minimal signed transaction block) on top of its blocks in uncommitted
+ * slots, without going negative. The caller checks the sync rule first.
+ * @throws LedgerError NOT_FOUND, BEFORE_GENESIS, COMMITMENT_MISMATCH, OUTSIDE_HISTORY, INVALID_ARGUMENT
+ */
+export function congestion(
+  committed: CommittedState,
+  pending: PendingState,
+  accountId: Uint8Array,
+  options: CongestionQuery,
+  defaultWork: () => number,
+): Congestion {
+  const { params } = committed;
+  checkId(accountId, 32, 'account ID');
+  const latestSlot = committed.meta.latestSlot;
+  const { slot, commitment } = commitmentFor(committed, options.commitmentId);
+  if (slot + params.maxCommittableAge < latestSlot) {
+    throw new LedgerError(
+      'OUTSIDE_HISTORY',
+      `can't calculate account, target slot index older than allowed (${slot}<${latestSlot}-${params.maxCommittableAge})`,
+    );
+  }
+  const record = committed.accounts.get(bytesKey(accountId));
+  const entry = record?.history.filter((e) => e.slot <= slot).at(-1);
+  if (record === undefined || record.createdSlot > slot || record.destroyedSlot <= slot || entry === undefined) {
+    throw new LedgerError('NOT_FOUND', `account ${toHex(accountId)} not found`);
+  }
+  const work = options.workScore ?? defaultWork();
+  if (!Number.isInteger(work) || work < 0 || work > 0xffffffff) throw new LedgerError('INVALID_ARGUMENT', 'workScore must be a uint32');
+  const rmcNow = committed.latest.referenceManaCost;
+  const pendingCost = pending.issuedCost(accountId, rmcNow);
+  const ready = record.destroyedSlot === LIVE && record.blockIssuanceCredits - pendingCost >= BigInt(work) * rmcNow;
+  return { slot, ready, referenceManaCost: commitment.referenceManaCost, blockIssuanceCredits: entry.blockIssuanceCredits };
+}
+
+/** The commitment a query names (all zeros or none: the latest), checked against the store. */
+function commitmentFor(committed: CommittedState, wanted: Uint8Array | undefined): { slot: number; commitment: SlotCommitment } {
+  const { params } = committed;
+  const latestSlot = committed.meta.latestSlot;
+  if (wanted === undefined || equalBytes(wanted, ZERO_36)) return { slot: latestSlot, commitment: committed.latest };
+  checkId(wanted, COMMITMENT_ID_LENGTH, 'commitment ID');
+  const slot = slotOfCommitmentId(wanted);
+  if (slot > latestSlot) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${latestSlot})`);
+  if (slot < params.genesisSlot) throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
+  const stored = committed.commitment(slot);
+  if (stored === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
+  if (!equalBytes(commitmentId(stored), wanted)) {
+    throw new LedgerError(
+      'COMMITMENT_MISMATCH',
+      `commitment in the store for slot ${slot} does not match the given commitmentID (${toHex(commitmentId(stored))} != ${toHex(wanted)})`,
+    );
+  }
+  return { slot, commitment: stored };
+}
+
+/** Work score of a block with one parent and a transaction of one input, one output and one signature. */
+export function minimalTransactionWorkScore(params: ProtocolParameters): number {
+  const address = { type: AddressType.Ed25519, pubKeyHash: ZERO_32 };
+  const block: Block = {
+    protocolVersion: params.protocolVersion,
+    parents: [ZERO_32],
+    payload: {
+      type: PayloadType.Transaction,
+      essence: {
+        type: EssenceType.Regular,
+        networkId: params.networkId,
+        inputs: [{ type: InputType.Utxo, transactionId: ZERO_32, transactionOutputIndex: 0 }],
+        inputsCommitment: ZERO_32,
+        outputs: [
+          {
+            type: OutputType.Basic,
+            amount: 1n,
+            nativeTokens: [],
+            unlockConditions: [{ type: UnlockConditionType.Address, address }],
+            features: [],
+          },
+        ],
+      },
+      unlocks: [
+        {
+          type: UnlockType.Signature,
+          signature: { type: SignatureType.Ed25519, publicKey: ZERO_32, signature: new Uint8Array(64) },
+        },
+      ],
+    },
+    nonce: 0n,
+  };
+  return Number(workScore(block, params));
+}

@@ -1,0 +1,73 @@
+import type { Json } from '../codec/index.js';
+import type { Output } from '../model/output.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { SlotCommitment } from './commitment.js';
+
+// The shapes the ledger's public API takes and returns.
+
+export interface GenesisState {
+  outputs?: readonly { outputId: Uint8Array; output: Output }[];
+  accounts?: readonly { accountId: Uint8Array; blockIssuanceCredits: bigint }[];
+}
+
+export interface OpenLedgerOptions {
+  /** Directory of an LMDB environment; without it, an in-memory store with the same behaviour. */
+  path?: string;
+  params: ProtocolParameters;
+  /** Outputs and accounts that exist at genesis; used only when the store is new. */
+  genesis?: GenesisState;
+  /** Unix time in seconds, for the sync rule (tests inject one). */
+  clock?: () => number;
+  /** LMDB only: the initial size of its map, in bytes (default 64 GiB); lmdb-js grows it as writes need. */
+  mapSize?: number;
+  /** LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system). */
+  readOnly?: boolean;
+}
+
+export interface AcceptOptions {
+  slot: number;
+  /** The block-issuing account that pays for the block (burned at commit: work score × RMC). */
+  issuerId?: Uint8Array;
+}
+
+export interface AcceptResult {
+  blockId: Uint8Array;
+  transactionId: Uint8Array | undefined;
+  workScore: bigint;
+}
+
+/** One block's outcome in `acceptBlocks`: accepted, or refused with the error `acceptBlock` would have thrown. */
+export type AcceptOutcome = { ok: true; result: AcceptResult } | { ok: false; error: Error };
+
+export interface CommittedSlot {
+  slot: number;
+  commitmentId: Uint8Array;
+  commitment: SlotCommitment;
+}
+
+export interface UtxoChanges {
+  commitmentId: Uint8Array;
+  createdOutputs: Uint8Array[];
+  consumedOutputs: Uint8Array[];
+}
+
+export interface IncludedBlock {
+  blockId: Uint8Array;
+  slot: number;
+  bytes: Uint8Array;
+  json: { [key: string]: Json };
+}
+
+export interface Congestion {
+  slot: number;
+  ready: boolean;
+  referenceManaCost: bigint;
+  blockIssuanceCredits: bigint;
+}
+
+export interface StoreInfo {
+  networkId: bigint;
+  genesisSlot: number;
+  genesisUnixTime: number;
+  latestSlot: number;
+}
