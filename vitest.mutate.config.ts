@@ -8,7 +8,13 @@ export default mergeConfig(
   base,
   defineConfig({
     test: {
-      exclude: ['test/cli/**', 'test/ledger/crash.test.ts', 'test/package.test.ts', 'test/property/fuzz.test.ts', 'test/property/allocation.test.ts'],
+      exclude: [
+        'test/cli/**',
+        'test/ledger/crash.test.ts',
+        'test/package.test.ts',
+        'test/property/fuzz.test.ts',
+        'test/property/allocation.test.ts',
+      ],
       reporters: ['default'],
     },
   }),

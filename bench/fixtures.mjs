@@ -12,7 +12,13 @@ export function typicalTransaction(tc) {
   const owners = keys.map((k) => tc.ed25519Address(tc.ed25519PublicKey(k)));
   const token = (b, amount) => ({ id: Uint8Array.of(8, ...fill(32, b), 1, 0, 0, 0, 0), amount });
   const out = (address, sender, tokens, extra = 0n) => {
-    const o = { type: 3, amount: 0n, nativeTokens: tokens, unlockConditions: [{ type: 0, address }], features: [{ type: 0, address: sender }] };
+    const o = {
+      type: 3,
+      amount: 0n,
+      nativeTokens: tokens,
+      unlockConditions: [{ type: 0, address }],
+      features: [{ type: 0, address: sender }],
+    };
     o.amount = tc.minStorageDeposit(o, params.rentStructure) + extra;
     return o;
   };
@@ -30,11 +36,19 @@ export function typicalTransaction(tc) {
   const essence = tc.buildTransaction({
     inputs: consumed.map((output, i) => ({ outputId: tc.outputId(fill(32, 0x41 + i), i), output })),
     outputs,
-    taggedData: { tag: fill(64, 0x74), data: new TextEncoder().encode('tangle-core benchmark: a typical transfer with a 64-byte tag') },
+    taggedData: {
+      tag: fill(64, 0x74),
+      data: new TextEncoder().encode('tangle-core benchmark: a typical transfer with a 64-byte tag'),
+    },
     params,
   });
   const payload = tc.signTransaction(essence, keys);
-  const block = { protocolVersion: 2, parents: [0x01, 0x55, 0xaa, 0xfe].map((b) => fill(32, b)), payload, nonce: 1234567890123n };
+  const block = {
+    protocolVersion: 2,
+    parents: [0x01, 0x55, 0xaa, 0xfe].map((b) => fill(32, b)),
+    payload,
+    nonce: 1234567890123n,
+  };
   tc.validateTransaction(payload, { consumedOutputs: consumed, params, time: TIME });
   tc.validateBlock(block, params, { skipPow: true });
   return { block, consumed, params };
@@ -43,7 +57,12 @@ export function typicalTransaction(tc) {
 export const typicalBlock = (tc) => typicalTransaction(tc).block;
 
 export function largeTaggedDataBlock(tc) {
-  const base = { protocolVersion: 2, parents: [1, 2, 3, 4].map((b) => fill(32, b)), payload: { type: 5, tag: Uint8Array.of(0x41), data: new Uint8Array(0) }, nonce: 7n };
+  const base = {
+    protocolVersion: 2,
+    parents: [1, 2, 3, 4].map((b) => fill(32, b)),
+    payload: { type: 5, tag: Uint8Array.of(0x41), data: new Uint8Array(0) },
+    nonce: 7n,
+  };
   const room = 32768 - tc.encodeBlock(base).length;
   const data = new Uint8Array(room);
   for (let i = 0; i < room; i++) data[i] = (i * 131) & 0xff;

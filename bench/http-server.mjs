@@ -17,8 +17,8 @@ if (kind === 'tangle-core') {
   server = tc.createServer({ ledger });
 } else {
   // The same body as the included-block answer, prepared once.
-  const body = Buffer.from(JSON.stringify(ledger.includedBlock(tc.fromHex(txId)).json) + '\n');
-  server = bareServer((req, res) => {
+  const body = Buffer.from(`${JSON.stringify(ledger.includedBlock(tc.fromHex(txId)).json)}\n`);
+  server = bareServer((_req, res) => {
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length });
     res.end(body);
   });

@@ -16,7 +16,9 @@ const CONNECTIONS = arg('--connections', 50);
 
 function startServer(kind) {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(here, 'http-server.mjs'), kind], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [resolve(here, 'http-server.mjs'), kind], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.on('data', (d) => {
       const m = /^ready (\d+) (.*)$/m.exec(d.toString());
       if (m) done({ child, port: Number(m[1]), paths: m[2].trim().split(' ') });
@@ -35,11 +37,15 @@ const results = {};
 for (const kind of ['bare', 'tangle-core']) {
   const { child, port, paths } = await startServer(kind);
   await load(port, paths[0]); // warm-up
-  results[kind] = kind === 'bare' ? { fixed: await load(port, paths[0]) } : { included: await load(port, paths[0]), utxo: await load(port, paths[1]) };
+  results[kind] =
+    kind === 'bare'
+      ? { fixed: await load(port, paths[0]) }
+      : { included: await load(port, paths[0]), utxo: await load(port, paths[1]) };
   child.kill();
 }
 const bare = results.bare.fixed;
-const row = (name, r) => `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} / ${r.p99} | **${(r.rps / bare.rps).toFixed(2)}** ${r.rps / bare.rps >= 0.7 ? '✔' : '✘'} |`;
+const row = (name, r) =>
+  `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} / ${r.p99} | **${(r.rps / bare.rps).toFixed(2)}** ${r.rps / bare.rps >= 0.7 ? '✔' : '✘'} |`;
 const md = `## HTTP serving core (issue 5)
 
 Produced by \`npm run bench:http\` (= \`npm run build && node bench/http.mjs --seconds ${SECONDS} --connections ${CONNECTIONS}\`) on

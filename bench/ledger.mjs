@@ -24,7 +24,10 @@ await tc.ready();
 const fx = ledgerFixture(tc);
 
 // Generation on worker threads, in chunks, in order.
-const workers = Array.from({ length: Math.max(1, os.availableParallelism()) }, () => new Worker(resolve(here, 'ledger-gen-worker.mjs')));
+const workers = Array.from(
+  { length: Math.max(1, os.availableParallelism()) },
+  () => new Worker(resolve(here, 'ledger-gen-worker.mjs')),
+);
 function generate(from, to) {
   const chunk = 5000;
   const jobs = [];
@@ -52,7 +55,10 @@ function generate(from, to) {
 
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-ledger-bench-'));
 const diskBytes = () => readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).blocks * 512, 0);
-const genesis = { outputs: Array.from({ length: 2 * N }, (_, n) => fx.genesisOutput(n)), accounts: [{ accountId: fx.accountId, blockIssuanceCredits: 1n << 60n }] };
+const genesis = {
+  outputs: Array.from({ length: 2 * N }, (_, n) => fx.genesisOutput(n)),
+  accounts: [{ accountId: fx.accountId, blockIssuanceCredits: 1n << 60n }],
+};
 let t0 = performance.now();
 const ledger = tc.openLedger({ path: dir, params: fx.params, genesis, clock: () => fx.params.genesisUnixTime });
 const genesisSeconds = (performance.now() - t0) / 1000;
@@ -105,7 +111,10 @@ const sample = await generate(0, RATE_SAMPLE);
 const half = Math.floor(RATE_SAMPLE / 2 / PER_SLOT) * PER_SLOT;
 t0 = performance.now();
 for (let i = 0; i < half; i++) {
-  record(ledger.acceptBlock(sample[i], { slot: slotOf(accepted), issuerId: i % 10 === 0 ? fx.accountId : undefined }), sample[i]);
+  record(
+    ledger.acceptBlock(sample[i], { slot: slotOf(accepted), issuerId: i % 10 === 0 ? fx.accountId : undefined }),
+    sample[i],
+  );
   commitFullSlots();
 }
 const serialRate = half / ((performance.now() - t0) / 1000);
@@ -123,7 +132,9 @@ for (let from = RATE_SAMPLE; from < N; from += STEP) {
   const to = Math.min(N, from + STEP);
   next = to < N ? generate(to, Math.min(N, to + STEP)) : undefined;
   await acceptParallel(blocks);
-  process.stdout.write(`\rindexed ${to}/${N} transactions (${Math.round((to - RATE_SAMPLE) / ((performance.now() - t0) / 1000))}/s)   `);
+  process.stdout.write(
+    `\rindexed ${to}/${N} transactions (${Math.round((to - RATE_SAMPLE) / ((performance.now() - t0) / 1000))}/s)   `,
+  );
 }
 commitFullSlots(true);
 console.log();
@@ -144,7 +155,10 @@ function latency(name, fn, count = 20_000) {
   return { name, p50: samples[Math.floor(count * 0.5)], p99: samples[Math.floor(count * 0.99)] };
 }
 let seed = 7;
-const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+const rand = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2 ** 31;
+  return seed % n;
+};
 const queries = [
   latency('includedBlock (random transaction)', () => ledger.includedBlock(txId(rand(N)))),
   latency(`utxoChanges (random slot, ${PER_SLOT} transactions each)`, () => ledger.utxoChanges(1 + rand(latestSlot))),

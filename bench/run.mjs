@@ -3,13 +3,19 @@
 //   node bench/run.mjs [--time MS] [--no-write]
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { Bench } from 'tinybench';
-import { createBLAKE2b } from 'hash-wasm';
 import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
+import { createBLAKE2b } from 'hash-wasm';
+import { Bench } from 'tinybench';
 import * as tc from '../dist/index.js';
 import { largeTaggedDataBlock, TIME, typicalBlock, typicalTransaction } from './fixtures.mjs';
 import { writeSection } from './results-file.mjs';
+
+// The same package a second time, with every struct on the generic loop instead of its generated code (a separate
+// module instance: the URL differs), for the "generated vs generic loop" rows.
+process.env.TANGLE_GENERIC_STRUCTS = '1';
+const generic = await import('../dist/index.js?generic-structs');
+delete process.env.TANGLE_GENERIC_STRUCTS;
 
 const require = createRequire(import.meta.url);
 const iota = require('@iota/iota.js');
@@ -27,7 +33,7 @@ function check(cond, what) {
   if (!cond) throw new Error(`bench fixture check failed: ${what}`);
 }
 
-function suite(name, block) {
+function suite(name, block, { withGeneric = false } = {}) {
   const bytes = tc.encodeBlock(block);
   const json = tc.blockToJson(block);
   const jsonText = JSON.stringify(json);
@@ -73,6 +79,16 @@ function suite(name, block) {
     ['JSON text → bytes', 'tangle-core', () => tc.encodeBlock(tc.blockFromJson(JSON.parse(jsonText)))],
     ['JSON text → bytes', 'sdk-wasm', () => sdk.Utils.blockBytes(JSON.parse(jsonText))],
   ];
+  if (withGeneric) {
+    const loop = 'tangle-core, generic loop';
+    check(tc.toHex(generic.encodeBlock(generic.decodeBlock(bytes))) === tc.toHex(bytes), 'generic loop round trip');
+    cases.push(
+      ['decode (bytes → model)', loop, () => generic.decodeBlock(bytes)],
+      ['encode (model → bytes)', loop, () => generic.encodeBlock(block)],
+      ['bytes → JSON', loop, () => generic.blockToJson(generic.decodeBlock(bytes))],
+      ['JSON → bytes', loop, () => generic.encodeBlock(generic.blockFromJson(json))],
+    );
+  }
   return { name, size: bytes.length, cases };
 }
 
@@ -93,23 +109,50 @@ function cryptoSuite() {
     return { pk: tc.ed25519PublicKey(sk), sig: tc.signEd25519(sk, message) };
   });
   let n = 0;
-  check(tc.verifyEd25519(publicKey, message, signature) && noble.verify(signature, message, publicKey) && sdk.Utils.verifyEd25519Signature(sdkSignature, sdkMessage), 'all verifiers accept');
+  check(
+    tc.verifyEd25519(publicKey, message, signature) &&
+      noble.verify(signature, message, publicKey) &&
+      sdk.Utils.verifyEd25519Signature(sdkSignature, sdkMessage),
+    'all verifiers accept',
+  );
   const cases = [
     ['Ed25519 verify (same key)', 'tangle-core', () => tc.verifyEd25519(publicKey, message, signature)],
     ['Ed25519 verify (same key)', '@noble/ed25519', () => noble.verify(signature, message, publicKey)],
     ['Ed25519 verify (same key)', 'sdk-wasm', () => sdk.Utils.verifyEd25519Signature(sdkSignature, sdkMessage)],
-    ['Ed25519 verify (new key each call)', 'tangle-core', () => { const f = fresh[n++ & 8191]; return tc.verifyEd25519(f.pk, message, f.sig); }],
-    ['Ed25519 verify (new key each call)', '@noble/ed25519', () => { const f = fresh[n++ & 8191]; return noble.verify(f.sig, message, f.pk); }],
-    ['validateTransaction (2 signatures)', 'tangle-core', () => tc.validateTransaction(tx, { consumedOutputs: consumed, params, time: TIME })],
+    [
+      'Ed25519 verify (new key each call)',
+      'tangle-core',
+      () => {
+        const f = fresh[n++ & 8191];
+        return tc.verifyEd25519(f.pk, message, f.sig);
+      },
+    ],
+    [
+      'Ed25519 verify (new key each call)',
+      '@noble/ed25519',
+      () => {
+        const f = fresh[n++ & 8191];
+        return noble.verify(f.sig, message, f.pk);
+      },
+    ],
+    [
+      'validateTransaction (2 signatures)',
+      'tangle-core',
+      () => tc.validateTransaction(tx, { consumedOutputs: consumed, params, time: TIME }),
+    ],
     ['powScore', 'tangle-core', () => tc.powScore(bytes)],
     // 32 nonces per call (one bit-sliced Curl transform) against an unreachable target.
-    ['findNonce, 32 nonces', 'tangle-core', () => tc.findNonce(bytes.subarray(0, bytes.length - 8), 1e100, { maxAttempts: 32 })],
+    [
+      'findNonce, 32 nonces',
+      'tangle-core',
+      () => tc.findNonce(bytes.subarray(0, bytes.length - 8), 1e100, { maxAttempts: 32 }),
+    ],
   ];
   return { name: 'signatures, PoW and validation (typical transaction)', size: bytes.length, cases };
 }
 
 const suites = [
-  suite('typical transaction block', typicalBlock(tc)),
+  suite('typical transaction block', typicalBlock(tc), { withGeneric: true }),
   suite('32 KiB tagged-data block', largeTaggedDataBlock(tc)),
   cryptoSuite(),
 ];
@@ -119,43 +162,97 @@ for (const s of suites) {
   for (const [op, impl, fn] of s.cases) bench.add(`${op}|${impl}`, fn);
   await bench.run();
   for (const task of bench.tasks) {
-    if (!task.result || task.result.state !== 'completed') throw new Error(`${task.name} did not complete: ${task.result?.error ?? task.result?.state}`);
+    if (task.result?.state !== 'completed')
+      throw new Error(`${task.name} did not complete: ${task.result?.error ?? task.result?.state}`);
     const [op, impl] = task.name.split('|');
-    results.push({ suite: s.name, size: s.size, op, impl, opsPerSec: 1000 / task.result.period, rme: task.result.latency.rme });
+    results.push({
+      suite: s.name,
+      size: s.size,
+      op,
+      impl,
+      opsPerSec: 1000 / task.result.period,
+      rme: task.result.latency.rme,
+    });
   }
 }
 
 const fmt = (n) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(1));
 const lines = [];
 for (const s of suites) {
-  lines.push(`### ${s.name} (${s.size} bytes)`, '', '| operation | tangle-core ops/s | peer | peer ops/s | ratio (tangle-core ÷ peer) |', '|---|---:|---|---:|---:|');
+  lines.push(
+    `### ${s.name} (${s.size} bytes)`,
+    '',
+    '| operation | tangle-core ops/s | peer | peer ops/s | ratio (tangle-core ÷ peer) |',
+    '|---|---:|---|---:|---:|',
+  );
   const rows = results.filter((r) => r.suite === s.name);
   for (const op of [...new Set(rows.map((r) => r.op))]) {
     const ours = rows.find((r) => r.op === op && r.impl === 'tangle-core');
     const peers = rows.filter((r) => r.op === op && r.impl !== 'tangle-core');
     if (peers.length === 0) lines.push(`| ${op} | ${fmt(ours.opsPerSec)} | — | — | — |`);
     for (const peer of peers) {
-      lines.push(`| ${op} | ${fmt(ours.opsPerSec)} | ${peer.impl} | ${fmt(peer.opsPerSec)} | **${(ours.opsPerSec / peer.opsPerSec).toFixed(2)}×** |`);
+      lines.push(
+        `| ${op} | ${fmt(ours.opsPerSec)} | ${peer.impl} | ${fmt(peer.opsPerSec)} | **${(ours.opsPerSec / peer.opsPerSec).toFixed(2)}×** |`,
+      );
     }
   }
   lines.push('');
 }
 // The issue's targets, computed from this run.
-const ops = (suite, op, impl) => results.find((r) => r.suite === suite.name && r.op === op && r.impl === impl).opsPerSec;
+const ops = (suite, op, impl) =>
+  results.find((r) => r.suite === suite.name && r.op === op && r.impl === impl).opsPerSec;
 const codecSuites = suites.slice(0, 2);
-const targets = ['| target | ' + codecSuites.map((s) => s.name).join(' | ') + ' |', '|---|' + codecSuites.map(() => '---:|').join('')];
-const row = (label, f, goal, better) =>
-  targets.push(`| ${label} | ${codecSuites.map((s) => { const v = f(s); return `${v.toFixed(2)}× ${better(v) ? '✔' : '✘'}`; }).join(' | ')} |`);
-row('decode ≥ 10× iota.js', (s) => ops(s, 'decode (bytes → model)', 'tangle-core') / ops(s, 'decode (bytes → model)', 'iota.js'), 10, (v) => v >= 10);
-row('encode ≥ 10× iota.js', (s) => ops(s, 'encode (model → bytes)', 'tangle-core') / ops(s, 'encode (model → bytes)', 'iota.js'), 10, (v) => v >= 10);
-row('block id ≥ 5× sdk-wasm (ours from bytes, sdk-wasm from JSON: each its natural input)', (s) => ops(s, 'block id (from bytes)', 'tangle-core') / ops(s, 'block id (from JSON)', 'sdk-wasm'), 5, (v) => v >= 5);
-row('block id ≥ 5× sdk-wasm, like for like (both from JSON)', (s) => ops(s, 'block id (from JSON)', 'tangle-core') / ops(s, 'block id (from JSON)', 'sdk-wasm'), 5, (v) => v >= 5);
-row('block id cost ≤ 1.3× hashing alone', (s) => ops(s, 'block id (from bytes)', 'BLAKE2b-256 alone') / ops(s, 'block id (from bytes)', 'tangle-core'), 1.3, (v) => v <= 1.3);
+const targets = [
+  `| target | ${codecSuites.map((s) => s.name).join(' | ')} |`,
+  `|---|${codecSuites.map(() => '---:|').join('')}`,
+];
+const row = (label, f, _goal, better) =>
+  targets.push(
+    `| ${label} | ${codecSuites
+      .map((s) => {
+        const v = f(s);
+        return `${v.toFixed(2)}× ${better(v) ? '✔' : '✘'}`;
+      })
+      .join(' | ')} |`,
+  );
+row(
+  'decode ≥ 10× iota.js',
+  (s) => ops(s, 'decode (bytes → model)', 'tangle-core') / ops(s, 'decode (bytes → model)', 'iota.js'),
+  10,
+  (v) => v >= 10,
+);
+row(
+  'encode ≥ 10× iota.js',
+  (s) => ops(s, 'encode (model → bytes)', 'tangle-core') / ops(s, 'encode (model → bytes)', 'iota.js'),
+  10,
+  (v) => v >= 10,
+);
+row(
+  'block id ≥ 5× sdk-wasm (ours from bytes, sdk-wasm from JSON: each its natural input)',
+  (s) => ops(s, 'block id (from bytes)', 'tangle-core') / ops(s, 'block id (from JSON)', 'sdk-wasm'),
+  5,
+  (v) => v >= 5,
+);
+row(
+  'block id ≥ 5× sdk-wasm, like for like (both from JSON)',
+  (s) => ops(s, 'block id (from JSON)', 'tangle-core') / ops(s, 'block id (from JSON)', 'sdk-wasm'),
+  5,
+  (v) => v >= 5,
+);
+row(
+  'block id cost ≤ 1.3× hashing alone',
+  (s) => ops(s, 'block id (from bytes)', 'BLAKE2b-256 alone') / ops(s, 'block id (from bytes)', 'tangle-core'),
+  1.3,
+  (v) => v <= 1.3,
+);
 lines.push('### Targets (issue 2: codec)', '', ...targets, '');
 const c = suites[2];
 const verdict = (v, ok) => `${v.toFixed(2)}× ${ok ? '✔' : '✘'}`;
-const sameKey = ops(c, 'Ed25519 verify (same key)', 'tangle-core') / ops(c, 'Ed25519 verify (same key)', '@noble/ed25519');
-const newKey = ops(c, 'Ed25519 verify (new key each call)', 'tangle-core') / ops(c, 'Ed25519 verify (new key each call)', '@noble/ed25519');
+const sameKey =
+  ops(c, 'Ed25519 verify (same key)', 'tangle-core') / ops(c, 'Ed25519 verify (same key)', '@noble/ed25519');
+const newKey =
+  ops(c, 'Ed25519 verify (new key each call)', 'tangle-core') /
+  ops(c, 'Ed25519 verify (new key each call)', '@noble/ed25519');
 lines.push(
   '### Targets (issue 3: crypto)',
   '',
@@ -171,12 +268,15 @@ console.log(table);
 
 if (write) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  writeSection('intro', `# Benchmarks
+  writeSection(
+    'intro',
+    `# Benchmarks
 
 Three scripts write this file, each its own section: \`npm run bench\` (codec, signatures, PoW), \`npm run bench:ledger\`
 (the ledger index at 1,000,000 transactions) and \`npm run bench:http\` (the API under load). Ratios above 1 mean
 tangle-core is faster.
-`);
+`,
+  );
   const doc = `## Codec, signatures and proof of work
 
 Produced by \`npm run bench\` (= \`npm run build && node bench/run.mjs\`), all implementations side by side in one

@@ -17,10 +17,24 @@ const seed = arg('--seed', Date.now() >>> 0);
 await tc.ready();
 console.log(`fuzzing for ${seconds} s with seed ${seed}`);
 try {
-  const stats = fuzz(tc, { vectors: seedsFrom(load('stardust/blocks.json'), load('stardust/chronicle-shimmer-block-corpus.json')), seconds, seed, log: (s) => console.log(JSON.stringify(s)) });
-  console.log(`done: ${stats.runs} inputs, ${stats.accepted} accepted, ${stats.refused} refused with typed errors, ${stats.outcomes} distinct outcomes`);
+  const stats = fuzz(tc, {
+    vectors: seedsFrom(load('stardust/blocks.json'), load('stardust/chronicle-shimmer-block-corpus.json')),
+    seconds,
+    seed,
+    log: (s) => console.log(JSON.stringify(s)),
+  });
+  console.log(
+    `done: ${stats.runs} inputs, ${stats.accepted} accepted, ${stats.refused} refused with typed errors, ${stats.outcomes} distinct outcomes`,
+  );
 } catch (e) {
-  writeFileSync(resolve(root, 'fuzz-failure.json'), JSON.stringify({ seed, error: String(e), input: e.input instanceof Uint8Array ? tc.toHex(e.input) : e.input }, null, 2));
+  writeFileSync(
+    resolve(root, 'fuzz-failure.json'),
+    JSON.stringify(
+      { seed, error: String(e), input: e.input instanceof Uint8Array ? tc.toHex(e.input) : e.input },
+      null,
+      2,
+    ),
+  );
   console.error(`FAILED (seed ${seed}): ${e.message} — input in fuzz-failure.json`);
   process.exit(1);
 }

@@ -7,13 +7,28 @@ import fc from 'fast-check';
 
 export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () => {} }) {
   let state = seed >>> 0 || 1;
-  const random = () => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const pick = (a) => a[Math.floor(random() * a.length)];
   const byteTargets = [
-    { name: 'block', decode: tc.decodeBlock, encode: tc.encodeBlock, validate: (b) => tc.validateBlock(b, tc.PROTOCOL_PARAMETERS.shimmer, { skipPow: true }) },
-    { name: 'transaction', decode: tc.decodeTransactionPayload, encode: tc.encodeTransactionPayload, validate: (t) => tc.validateTransactionPayload(t, tc.PROTOCOL_PARAMETERS.shimmer) },
+    {
+      name: 'block',
+      decode: tc.decodeBlock,
+      encode: tc.encodeBlock,
+      validate: (b) => tc.validateBlock(b, tc.PROTOCOL_PARAMETERS.shimmer, { skipPow: true }),
+    },
+    {
+      name: 'transaction',
+      decode: tc.decodeTransactionPayload,
+      encode: tc.encodeTransactionPayload,
+      validate: (t) => tc.validateTransactionPayload(t, tc.PROTOCOL_PARAMETERS.shimmer),
+    },
     { name: 'essence', decode: tc.decodeEssence, encode: tc.encodeEssence },
-    { name: 'output', decode: tc.decodeOutput, encode: tc.encodeOutput, validate: (o) => tc.validateOutput(o, tc.PROTOCOL_PARAMETERS.shimmer) },
+    {
+      name: 'output',
+      decode: tc.decodeOutput,
+      encode: tc.encodeOutput,
+      validate: (o) => tc.validateOutput(o, tc.PROTOCOL_PARAMETERS.shimmer),
+    },
   ];
   const jsonTargets = [
     { name: 'blockFromJson', parse: tc.blockFromJson, encode: tc.encodeBlock },
@@ -21,7 +36,12 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
     { name: 'essenceFromJson', parse: tc.essenceFromJson, encode: tc.encodeEssence },
     { name: 'outputFromJson', parse: tc.outputFromJson, encode: tc.encodeOutput },
   ];
-  const corpus = { block: [...vectors.blocks], transaction: [...vectors.transactions], essence: [...vectors.essences], output: [...vectors.outputs] };
+  const corpus = {
+    block: [...vectors.blocks],
+    transaction: [...vectors.transactions],
+    essence: [...vectors.essences],
+    output: [...vectors.outputs],
+  };
   const jsonCorpus = [...vectors.json];
   const seen = new Set();
   const stats = { runs: 0, accepted: 0, refused: 0, outcomes: 0 };
@@ -35,12 +55,28 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
     for (let k = 0; k < ops; k++) {
       const at = Math.floor(random() * Math.max(1, out.length));
       switch (Math.floor(random() * 6)) {
-        case 0: out[at] = Math.floor(random() * 256); break;
-        case 1: out[at] ^= 1 << Math.floor(random() * 8); break;
-        case 2: out = out.subarray(0, at); break;
-        case 3: out = Uint8Array.from([...out.subarray(0, at), ...Array.from({ length: 1 + Math.floor(random() * 8) }, () => Math.floor(random() * 256)), ...out.subarray(at)]); break;
-        case 4: out = Uint8Array.from([...out.subarray(0, at), ...out.subarray(at + 1 + Math.floor(random() * 8))]); break;
-        case 5: out[at] = pick([0, 1, 0x7f, 0x80, 0xff, 64, 65, 128, 129]); break;
+        case 0:
+          out[at] = Math.floor(random() * 256);
+          break;
+        case 1:
+          out[at] ^= 1 << Math.floor(random() * 8);
+          break;
+        case 2:
+          out = out.subarray(0, at);
+          break;
+        case 3:
+          out = Uint8Array.from([
+            ...out.subarray(0, at),
+            ...Array.from({ length: 1 + Math.floor(random() * 8) }, () => Math.floor(random() * 256)),
+            ...out.subarray(at),
+          ]);
+          break;
+        case 4:
+          out = Uint8Array.from([...out.subarray(0, at), ...out.subarray(at + 1 + Math.floor(random() * 8))]);
+          break;
+        case 5:
+          out[at] = pick([0, 1, 0x7f, 0x80, 0xff, 64, 65, 128, 129]);
+          break;
       }
     }
     return out;
@@ -49,7 +85,8 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
     const copy = structuredClone(j);
     const paths = [];
     const walk = (v, p) => {
-      if (v !== null && typeof v === 'object') for (const [k, c] of Object.entries(v)) walk(c, [...p, Array.isArray(v) ? Number(k) : k]);
+      if (v !== null && typeof v === 'object')
+        for (const [k, c] of Object.entries(v)) walk(c, [...p, Array.isArray(v) ? Number(k) : k]);
       paths.push(p);
     };
     walk(copy, []);
@@ -58,7 +95,25 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
     let parent = copy;
     for (const k of p.slice(0, -1)) parent = parent[k];
     const last = p.at(-1);
-    const value = pick([undefined, null, -1, 0, 2 ** 53, 1.5, '', '0x', '0x00', '01', '-1', '18446744073709551616', 'x'.repeat(200), [], {}, true, '0x' + 'ab'.repeat(70)]);
+    const value = pick([
+      undefined,
+      null,
+      -1,
+      0,
+      2 ** 53,
+      1.5,
+      '',
+      '0x',
+      '0x00',
+      '01',
+      '-1',
+      '18446744073709551616',
+      'x'.repeat(200),
+      [],
+      {},
+      true,
+      `0x${'ab'.repeat(70)}`,
+    ]);
     if (value === undefined && !Array.isArray(parent)) delete parent[last];
     else parent[last] = value;
     return copy;
@@ -86,7 +141,10 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
     stats.runs++;
     if (random() < 0.7) {
       const t = pick(byteTargets);
-      const source = random() < 0.1 ? Uint8Array.from({ length: Math.floor(random() * 600) }, () => Math.floor(random() * 256)) : mutateBytes(pick(corpus[t.name]));
+      const source =
+        random() < 0.1
+          ? Uint8Array.from({ length: Math.floor(random() * 600) }, () => Math.floor(random() * 256))
+          : mutateBytes(pick(corpus[t.name]));
       let value;
       try {
         value = timed(() => t.decode(source));
@@ -97,7 +155,8 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
         continue;
       }
       const again = t.encode(value);
-      if (Buffer.compare(Buffer.from(again), Buffer.from(source)) !== 0) throw Object.assign(new Error(`${t.name}: accepted input does not re-encode to itself`), { input: source });
+      if (Buffer.compare(Buffer.from(again), Buffer.from(source)) !== 0)
+        throw Object.assign(new Error(`${t.name}: accepted input does not re-encode to itself`), { input: source });
       stats.accepted++;
       try {
         t.validate?.(value);
@@ -108,14 +167,18 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
       }
     } else {
       const t = pick(jsonTargets);
-      const json = random() < 0.15 ? fc.sample(fc.jsonValue(), { numRuns: 1, seed: Math.floor(random() * 2 ** 31) })[0] : mutateJson(pick(jsonCorpus));
+      const json =
+        random() < 0.15
+          ? fc.sample(fc.jsonValue(), { numRuns: 1, seed: Math.floor(random() * 2 ** 31) })[0]
+          : mutateJson(pick(jsonCorpus));
       try {
         const value = timed(() => t.parse(json));
         t.encode(value);
         stats.accepted++;
         note(`${t.name}:ok`, () => keepIn(jsonCorpus, json));
       } catch (e) {
-        if (!allowed(e)) throw Object.assign(new Error(`${t.name}: threw ${e}`), { input: JSON.stringify(json)?.slice(0, 2000) });
+        if (!allowed(e))
+          throw Object.assign(new Error(`${t.name}: threw ${e}`), { input: JSON.stringify(json)?.slice(0, 2000) });
         stats.refused++;
         note(`${t.name}:${e.code}:${shape(e.path)}`, () => keepIn(jsonCorpus, json));
       }
@@ -130,7 +193,13 @@ export function seedsFrom(blocksJson, corpusJson) {
   const hex = (s) => Uint8Array.from(Buffer.from(s.slice(2), 'hex'));
   const inScope = blocksJson.vectors.filter((v) => !v.outOfScope);
   return {
-    blocks: [...inScope.map((v) => hex(v.bytes)), ...corpusJson.blocks.filter((b) => !b.outOfScope).slice(0, 40).map((b) => hex(b.bytes))],
+    blocks: [
+      ...inScope.map((v) => hex(v.bytes)),
+      ...corpusJson.blocks
+        .filter((b) => !b.outOfScope)
+        .slice(0, 40)
+        .map((b) => hex(b.bytes)),
+    ],
     transactions: inScope.filter((v) => v.transaction).map((v) => hex(v.transaction.payloadBytes)),
     essences: inScope.filter((v) => v.transaction).map((v) => hex(v.transaction.essenceBytes)),
     outputs: inScope.flatMap((v) => (v.transaction?.consumedOutputs ?? []).map((c) => hex(c.outputBytes))),

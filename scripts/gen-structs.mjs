@@ -65,10 +65,12 @@ const shapes = new Map(structShapes().map((s) => [s.name, s]));
 
 // Names a field's local may not take: reserved words and the template's own names.
 const TAKEN = new Set(
-  ('break case catch class const continue debugger default delete do else enum export extends false finally for ' +
+  (
+    'break case catch class const continue debugger default delete do else enum export extends false finally for ' +
     'function if implements import in instanceof interface let new null package private protected public return ' +
     'static super switch this throw true try typeof var void while with yield await arguments eval undefined ' +
-    'r w v j o c h e k at json fixedPart').split(' '),
+    'r w v j o c h e k at json fixedPart'
+  ).split(' '),
 );
 const local = (k) => (TAKEN.has(k) ? `${k}_` : k);
 const q = (k) => `'${k}'`;
@@ -91,7 +93,12 @@ function structCode({ name, keys, variable }) {
   const I = '          ';
   // One line per field in every function: the line of a stack frame names the field.
   const steps = (line) => keys.map((k, i) => `${I}${i === 0 ? '' : `at = ${q(k)}; `}${line(k)}`);
-  const object = list('{ ', keys.map((k) => (k === local(k) ? k : `${k}: ${local(k)}`)), ' }', I);
+  const object = list(
+    '{ ',
+    keys.map((k) => (k === local(k) ? k : `${k}: ${local(k)}`)),
+    ' }',
+    I,
+  );
   const sized = keys.filter((_, i) => variable[i] === '1').map((k) => `$${k}.sizeOf(v.${k})`);
   return [
     `  ${name}: {`,
@@ -196,6 +203,8 @@ for (const out of readdirSync(join(root, 'src'), { recursive: true })) {
   }
 }
 if (stale.length > 0) {
-  console.error(`generated struct code is stale or missing: ${stale.join(', ')}\nrun npm run gen and commit the result`);
+  console.error(
+    `generated struct code is stale or missing: ${stale.join(', ')}\nrun npm run gen and commit the result`,
+  );
   process.exit(1);
 }

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { join, resolve, dirname } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { writeSection } from '../bench/results-file.mjs';
@@ -18,7 +18,9 @@ const SECONDS = arg('--seconds', 30);
 const CONNECTIONS = arg('--connections', 100);
 
 const db = mkdtempSync(join(os.tmpdir(), 'tangle-load-'));
-const server = spawn(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', '--demo', '--port', '0', '--db', db], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', '--demo', '--port', '0', '--db', db], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const printed = await new Promise((done, fail) => {
   let out = '';
   server.stdout.on('data', (d) => {

@@ -22,7 +22,9 @@ function newest(dir) {
 const sources = [resolve(root, 'src'), resolve(root, 'package.json'), resolve(root, 'tsup.config.ts')];
 const sourceTime = Math.max(...sources.map((p) => (statSync(p).isDirectory() ? newest(p) : statSync(p).mtimeMs)));
 if (!existsSync(built) || statSync(built).mtimeMs < sourceTime) {
-  console.log(existsSync(built) ? 'sources changed since the last build: building tangle-core…' : 'building tangle-core…');
+  console.log(
+    existsSync(built) ? 'sources changed since the last build: building tangle-core…' : 'building tangle-core…',
+  );
   execSync('npm run build', { cwd: root, stdio: 'inherit' });
 }
 const child = spawn(process.execPath, [built, 'serve', '--demo', ...process.argv.slice(2)], { stdio: 'inherit' });

@@ -1,9 +1,9 @@
-import { CodecError, decode, encode, type Codec, type Json } from './codec/index.js';
-import { block, type Block } from './model/block.js';
-import { transactionEssence, type TransactionEssence } from './model/essence.js';
+import { type Codec, CodecError, decode, encode, type Json } from './codec/index.js';
+import { type Block, block } from './model/block.js';
+import { type TransactionEssence, transactionEssence } from './model/essence.js';
 import { MAX_BLOCK_LENGTH } from './model/limits.js';
-import { output, type Output } from './model/output.js';
-import { transactionPayload, type TransactionPayload } from './model/payload/transaction.js';
+import { type Output, output } from './model/output.js';
+import { type TransactionPayload, transactionPayload } from './model/payload/transaction.js';
 
 // The public codec entry points: bytes ⇄ model ⇄ canonical JSON (SPEC A §10) for the four top-level types.
 // Decoding is strict (whole input consumed, every count and length bounded); decoded byte fields are views into
@@ -17,7 +17,9 @@ function toJsonObject<T>(codec: Codec<T>, value: T): { [key: string]: Json } {
 /** The models are plain objects; anything else is a caller's mistake (TypeError), not bad data. */
 export function assertModel(value: unknown, what: string): asserts value is object {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
-    throw new TypeError(`${what}: expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`);
+    throw new TypeError(
+      `${what}: expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+    );
   }
 }
 
@@ -27,7 +29,9 @@ export function assertModel(value: unknown, what: string): asserts value is obje
  */
 export function decodeBlock(bytes: Uint8Array): Block {
   if (bytes instanceof Uint8Array && bytes.length > MAX_BLOCK_LENGTH) {
-    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, { offset: MAX_BLOCK_LENGTH });
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, {
+      offset: MAX_BLOCK_LENGTH,
+    });
   }
   return decode(block, bytes);
 }
@@ -36,7 +40,9 @@ export function decodeBlock(bytes: Uint8Array): Block {
 export function encodeBlock(value: Block): Uint8Array {
   const bytes = encode(block, value);
   if (bytes.length > MAX_BLOCK_LENGTH) {
-    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, { offset: MAX_BLOCK_LENGTH });
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `block is ${bytes.length} bytes, at most ${MAX_BLOCK_LENGTH}`, {
+      offset: MAX_BLOCK_LENGTH,
+    });
   }
   return bytes;
 }

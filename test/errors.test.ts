@@ -20,7 +20,12 @@ describe('one error model', () => {
   it('an empty path reads (root); no offset, no @; a cause is kept', () => {
     const cause = new Error('disk');
     const e = new LedgerError('STORE_FAILURE', 'nothing was written', { cause });
-    expect([e.message, e.path, e.offset, e.cause]).toEqual(['STORE_FAILURE at (root): nothing was written', '', undefined, cause]);
+    expect([e.message, e.path, e.offset, e.cause]).toEqual([
+      'STORE_FAILURE at (root): nothing was written',
+      '',
+      undefined,
+      cause,
+    ]);
     expect(new LedgerError('NOT_SYNCED', 'node is not synced').kind).toBe('not-synced');
   });
   it('paths join with "." before a name and nothing before an index, as the error unwinds', () => {
@@ -31,6 +36,8 @@ describe('one error model', () => {
       expect(e).toBeInstanceOf(CodecError);
       expect((e as CodecError).path).toBe('payload');
     }
-    expect(new CodecError('UNKNOWN_TYPE', 'x').prefix('[3]').prefix('outputs').prefix('essence').path).toBe('essence.outputs[3]');
+    expect(new CodecError('UNKNOWN_TYPE', 'x').prefix('[3]').prefix('outputs').prefix('essence').path).toBe(
+      'essence.outputs[3]',
+    );
   });
 });

@@ -1,7 +1,17 @@
 // The built package (what users install) loads as ESM and as CJS and answers like the source; `npm pack` from a
 // clean checkout ships it; the README's links and its library example work from what is shipped.
 import { execFileSync, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +20,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadVectors } from './helpers/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const v = loadVectors('stardust/blocks.json').vectors.find((x: any) => x.name === 'chronicle-shimmer-6-86adfc27dff0e2ec');
+const v = loadVectors('stardust/blocks.json').vectors.find(
+  (x: any) => x.name === 'chronicle-shimmer-6-86adfc27dff0e2ec',
+);
 
 const script = (load: string) => `
   ${load}
@@ -51,7 +63,9 @@ describe('npm pack from a clean checkout', () => {
   let tarball = '';
 
   beforeAll(() => {
-    const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const tracked = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
     for (const f of tracked) {
       if (!existsSync(resolve(root, f))) continue; // deleted in the working tree
       mkdirSync(dirname(join(clean, f)), { recursive: true });
@@ -60,7 +74,11 @@ describe('npm pack from a clean checkout', () => {
     symlinkSync(resolve(root, 'node_modules'), join(clean, 'node_modules'));
     expect(existsSync(join(clean, 'dist'))).toBe(false);
     // prepack builds: the tarball must hold the built package although the checkout had none.
-    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', clean], { cwd: clean, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', clean], {
+      cwd: clean,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     // The build's own output comes first on stdout; npm's JSON report is the array at the end.
     const [packed] = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1));
     files = packed.files.map((f: { path: string }) => f.path);
@@ -68,7 +86,17 @@ describe('npm pack from a clean checkout', () => {
   }, 120_000);
 
   it('ships the built ESM and CJS library, their types, the CLI, README, LICENSE and SECURITY.md', () => {
-    for (const f of ['dist/index.js', 'dist/index.cjs', 'dist/index.d.ts', 'dist/index.d.cts', 'dist/cli.js', 'README.md', 'LICENSE', 'SECURITY.md', 'package.json']) {
+    for (const f of [
+      'dist/index.js',
+      'dist/index.cjs',
+      'dist/index.d.ts',
+      'dist/index.d.cts',
+      'dist/cli.js',
+      'README.md',
+      'LICENSE',
+      'SECURITY.md',
+      'package.json',
+    ]) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
@@ -77,14 +105,19 @@ describe('npm pack from a clean checkout', () => {
 
   it('every relative link of the README points at a file in the tarball', () => {
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
-    const links = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
+    const links = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((l) => !/^[a-z]+:/.test(l));
     for (const link of links) expect(files, link).toContain(link.replace(/^\.\//, ''));
   });
 
   it('npm start builds only when a source is newer than dist/, then serves the demo', async () => {
     const start = () =>
       new Promise<string>((done, fail) => {
-        const child = spawn(process.execPath, [join(clean, 'scripts/start.mjs'), '--port', '0', '--demo-slots', '2'], { cwd: clean, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [join(clean, 'scripts/start.mjs'), '--port', '0', '--demo-slots', '2'], {
+          cwd: clean,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let out = '';
         child.stdout.on('data', (d: Buffer) => {
           out += d.toString();
@@ -114,10 +147,17 @@ describe("the README's library example", () => {
   it('runs as written against the built package', () => {
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Using the library'));
-    const code = /```js\n([\s\S]*?)```/.exec(section)![1]!.replace("from 'tangle-core'", `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`);
+    const code = /```js\n([\s\S]*?)```/
+      .exec(section)![1]!
+      .replace("from 'tangle-core'", `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`);
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }).split('\n');
     // The block id of that block, computed by @noble/hashes from the bytes written by hand (SPEC A §3).
-    const bytes = Buffer.concat([Buffer.from([2, 1]), Buffer.alloc(32, 0x11), Buffer.from('13000000050000000568656c6c6f05000000776f726c64', 'hex'), Buffer.alloc(8)]);
+    const bytes = Buffer.concat([
+      Buffer.from([2, 1]),
+      Buffer.alloc(32, 0x11),
+      Buffer.from('13000000050000000568656c6c6f05000000776f726c64', 'hex'),
+      Buffer.alloc(8),
+    ]);
     expect(out[0]).toBe(`0x${Buffer.from(blake2b(bytes, { dkLen: 32 })).toString('hex')}`);
     expect(out[1]).toBe('true');
     expect(out[2]).toBe('TRUNCATED parents 1');

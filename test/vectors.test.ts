@@ -1,16 +1,6 @@
 // Drives every file of ../shared/vectors/stardust (viem's pattern: one file, vectors in, assertions out).
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decode, encode, type Codec } from '../src/codec/index.js';
-import { address } from '../src/model/address.js';
-import { optionalBlockPayload, parents } from '../src/model/block.js';
-import { inputs, outputs, transactionEssence } from '../src/model/essence.js';
-import { feature } from '../src/model/feature.js';
-import { input } from '../src/model/input.js';
-import { features, nativeTokens, output } from '../src/model/output.js';
-import { taggedDataPayload } from '../src/model/payload/tagged-data.js';
-import { unlocks } from '../src/model/payload/transaction.js';
-import { signature } from '../src/model/signature.js';
-import { unlock, type Unlock } from '../src/model/unlock.js';
+import { type Codec, decode, encode } from '../src/codec/index.js';
 import {
   blake2b256,
   blockFromJson,
@@ -31,19 +21,29 @@ import {
   networkIdFromName,
   outputFromJson,
   outputId,
-  parseOutputId,
   PROTOCOL_PARAMETERS,
+  type ProtocolParameters,
+  parseOutputId,
   ready,
   transactionId,
   transactionPayloadFromJson,
   transactionPayloadToJson,
   transactionSigningHash,
+  ValidationError,
   validateBlock,
   validateUnlocks,
-  ValidationError,
-  type ProtocolParameters,
 } from '../src/index.js';
-import { hex, loadVectors, toHexString as h } from './helpers/vectors.js';
+import { address } from '../src/model/address.js';
+import { optionalBlockPayload, parents } from '../src/model/block.js';
+import { inputs, outputs, transactionEssence } from '../src/model/essence.js';
+import { feature } from '../src/model/feature.js';
+import { input } from '../src/model/input.js';
+import { features, nativeTokens, output } from '../src/model/output.js';
+import { taggedDataPayload } from '../src/model/payload/tagged-data.js';
+import { unlocks } from '../src/model/payload/transaction.js';
+import { signature } from '../src/model/signature.js';
+import { type Unlock, unlock } from '../src/model/unlock.js';
+import { toHexString as h, hex, loadVectors } from './helpers/vectors.js';
 
 beforeAll(() => ready());
 
@@ -108,7 +108,9 @@ describe('blocks.json', () => {
           const consumed = t.consumedOutputs.map((c: any) => outputFromJson(c.output));
           t.consumedOutputs.forEach((c: any, i: number) => expect(h(encodeOutput(consumed[i]))).toBe(c.outputBytes));
           expect(h(inputsCommitment(consumed))).toBe(h(tx.essence.inputsCommitment));
-          expect(h(inputsCommitment(t.consumedOutputs.map((c: any) => hex(c.outputBytes))))).toBe(h(tx.essence.inputsCommitment));
+          expect(h(inputsCommitment(t.consumedOutputs.map((c: any) => hex(c.outputBytes))))).toBe(
+            h(tx.essence.inputsCommitment),
+          );
         }
       });
     }
@@ -161,7 +163,9 @@ describe('transactions.json', () => {
         expect(h(transactionSigningHash(tx.essence))).toBe(v.essenceHash);
         v.outputIds.forEach((id: string, i: number) => expect(h(outputId(transactionId(tx), i))).toBe(id));
         if (v.consumedOutputs) {
-          expect(h(inputsCommitment(v.consumedOutputs.map((c: any) => outputFromJson(c.output))))).toBe(v.inputsCommitmentComputed);
+          expect(h(inputsCommitment(v.consumedOutputs.map((c: any) => outputFromJson(c.output))))).toBe(
+            v.inputsCommitmentComputed,
+          );
           expect(v.inputsCommitmentComputed).toBe(h(tx.essence.inputsCommitment));
         }
       } else {
@@ -170,7 +174,9 @@ describe('transactions.json', () => {
         expect(canonical(essenceToJson(essence))).toBe(canonical(v.json));
         expect(h(encodeEssence(essenceFromJson(v.json)))).toBe(v.bytes);
         expect(h(transactionSigningHash(essence))).toBe(v.essenceHash);
-        expect(h(inputsCommitment(v.consumedOutputs.map((c: any) => outputFromJson(c.output))))).toBe(v.inputsCommitmentComputed);
+        expect(h(inputsCommitment(v.consumedOutputs.map((c: any) => outputFromJson(c.output))))).toBe(
+          v.inputsCommitmentComputed,
+        );
         expect(v.inputsCommitmentComputed).toBe(h(essence.inputsCommitment));
       }
     });
@@ -212,12 +218,19 @@ describe('components.json', () => {
     'iota.js-nft-unlock': 'UNSUPPORTED_TYPE',
     'iota.c-unlocks-list': 'UNSUPPORTED_TYPE',
     'iota.js-simple-token-scheme': { skip: 'token schemes exist only inside Foundry outputs, which have no codec yet' },
-    'iota.js-protocol-params-milestone-option': { skip: 'milestone options exist only inside milestone payloads, which have no codec yet' },
-    'iota.js-receipt-milestone-option': { skip: 'milestone options exist only inside milestone payloads, which have no codec yet' },
+    'iota.js-protocol-params-milestone-option': {
+      skip: 'milestone options exist only inside milestone payloads, which have no codec yet',
+    },
+    'iota.js-receipt-milestone-option': {
+      skip: 'milestone options exist only inside milestone payloads, which have no codec yet',
+    },
   };
 
   it('every out-of-scope vector has a decided answer', () => {
-    const oos = vectors.filter((v: any) => v.outOfScope).map((v: any) => v.name).sort();
+    const oos = vectors
+      .filter((v: any) => v.outOfScope)
+      .map((v: any) => v.name)
+      .sort();
     expect(oos).toEqual(Object.keys(outOfScope).sort());
   });
 
@@ -297,7 +310,10 @@ describe('tip25-json-examples.json', () => {
     'tip25-example-post-transaction-block-request-example-minimal': ['MISSING_FIELD', 'parents'],
     // The example's milestone payload says "type": 1 (the pre-Stardust milestone tag), not 7: unknown in a block.
     'tip25-example-get-block-by-id-milestone-response-example': ['UNKNOWN_TYPE', 'payload.type'],
-    'tip25-example-get-included-block-of-transaction-example-json': ['INVALID_VALUE', 'payload.essence.outputs[0].unlockConditions'],
+    'tip25-example-get-included-block-of-transaction-example-json': [
+      'INVALID_VALUE',
+      'payload.essence.outputs[0].unlockConditions',
+    ],
     // A bare milestone payload, not a block: its first key is not a block field.
     'tip25-example-get-milestone-response-example': ['UNEXPECTED_FIELD', 'type'],
   };
@@ -326,7 +342,7 @@ describe('pow.json: the blocks it scores are codec vectors too', () => {
     expect(blocks.length).toBeGreaterThan(20);
     for (const v of blocks) {
       const bytes = hex(v.blockBytes);
-      let block;
+      let block: ReturnType<typeof decodeBlock>;
       try {
         block = decodeBlock(bytes);
       } catch (e) {
@@ -385,11 +401,20 @@ describe('negative.json: every must-reject input is refused with the code of its
     'derived-amount-above-token-supply': ['AMOUNT_OUT_OF_RANGE', 'payload.essence.outputs[0].amount'],
     'derived-native-tokens-duplicate': ['NATIVE_TOKENS_NOT_SORTED', 'payload.essence.outputs[1].nativeTokens[1]'],
     'derived-native-token-amount-0': ['NATIVE_TOKEN_AMOUNT_ZERO', 'payload.essence.outputs[1].nativeTokens[0].amount'],
-    'derived-unlock-conditions-not-sorted': ['UNLOCK_CONDITIONS_NOT_SORTED', 'payload.essence.outputs[0].unlockConditions[1]'],
-    'derived-missing-address-unlock-condition': ['ADDRESS_UNLOCK_CONDITION_MISSING', 'payload.essence.outputs[0].unlockConditions'],
+    'derived-unlock-conditions-not-sorted': [
+      'UNLOCK_CONDITIONS_NOT_SORTED',
+      'payload.essence.outputs[0].unlockConditions[1]',
+    ],
+    'derived-missing-address-unlock-condition': [
+      'ADDRESS_UNLOCK_CONDITION_MISSING',
+      'payload.essence.outputs[0].unlockConditions',
+    ],
     'derived-state-controller-uc-in-basic': ['UNKNOWN_TYPE', 'payload.essence.outputs[0].unlockConditions[1]'],
     'derived-expiration-unixtime-0': ['UNIX_TIME_ZERO', 'payload.essence.outputs[0].unlockConditions[2].unixTime'],
-    'derived-sdruc-return-above-amount': ['STORAGE_DEPOSIT_RETURN_INVALID', 'payload.essence.outputs[0].unlockConditions[1].amount'],
+    'derived-sdruc-return-above-amount': [
+      'STORAGE_DEPOSIT_RETURN_INVALID',
+      'payload.essence.outputs[0].unlockConditions[1].amount',
+    ],
     'derived-features-not-sorted': ['FEATURES_NOT_SORTED', 'payload.essence.outputs[0].features[1]'],
     'derived-metadata-feature-8193': ['LENGTH_OUT_OF_RANGE', 'payload.essence.outputs[0].features[0].data'],
     'derived-tag-feature-empty': ['LENGTH_OUT_OF_RANGE', 'payload.essence.outputs[0].features[0].tag'],

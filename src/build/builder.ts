@@ -2,17 +2,17 @@ import { encode } from '../codec/index.js';
 import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
 import { findNonce } from '../crypto/pow.js';
 import { toHex } from '../json/hex.js';
-import { block as blockCodec, type Block, type Payload } from '../model/block.js';
+import { type Block, block as blockCodec, type Payload } from '../model/block.js';
 import type { TransactionEssence } from '../model/essence.js';
 import { inputsCommitment, parseOutputId, transactionSigningHash } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { TaggedDataPayload } from '../model/payload/tagged-data.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { EssenceType, InputType, PayloadType, SignatureType, UnlockType } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
 import { validateOutput } from '../validate/syntactic.js';
-import { EssenceType, InputType, PayloadType, SignatureType, UnlockType } from '../model/type-codes.js';
 
 export interface BuildTransactionInput {
   /** 34-byte output ID of the output to spend. */
@@ -36,7 +36,8 @@ export interface BuildTransactionOptions {
 export function buildTransaction(options: BuildTransactionOptions): TransactionEssence {
   const { inputs, outputs, taggedData, params } = options;
   outputs.forEach((o) => validateOutput(o, params));
-  const payload: TaggedDataPayload | undefined = taggedData === undefined ? undefined : { type: PayloadType.TaggedData, tag: taggedData.tag, data: taggedData.data };
+  const payload: TaggedDataPayload | undefined =
+    taggedData === undefined ? undefined : { type: PayloadType.TaggedData, tag: taggedData.tag, data: taggedData.data };
   return {
     type: EssenceType.Regular,
     networkId: params.networkId,
@@ -64,7 +65,8 @@ export function signTransaction(essence: TransactionEssence, secretKeys: readonl
     first.set(toHex(sk), i);
     return {
       type: UnlockType.Signature,
-      signature: { type: SignatureType.Ed25519, publicKey: ed25519PublicKey(sk), signature: signEd25519(sk, hash) } };
+      signature: { type: SignatureType.Ed25519, publicKey: ed25519PublicKey(sk), signature: signEd25519(sk, hash) },
+    };
   });
   return { type: PayloadType.Transaction, essence, unlocks };
 }
@@ -82,7 +84,9 @@ export interface BuildBlockOptions {
  */
 export function buildBlock(options: BuildBlockOptions): Block {
   const { params } = options;
-  const parents = [...options.parents].sort(compareBytes).filter((p, i, all) => i === 0 || compareBytes(all[i - 1]!, p) !== 0);
+  const parents = [...options.parents]
+    .sort(compareBytes)
+    .filter((p, i, all) => i === 0 || compareBytes(all[i - 1]!, p) !== 0);
   const block: Block = { protocolVersion: params.protocolVersion, parents, payload: options.payload, nonce: 0n };
   if (params.minPowScore > 0) {
     const bytes = encode(blockCodec, block);

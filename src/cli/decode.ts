@@ -1,9 +1,9 @@
+import { CodecError } from '../codec/errors.js';
 import { toHex } from '../json/hex.js';
 import { blockId, transactionId } from '../model/ids.js';
-import { blockToJson, decodeBlock } from '../serialize.js';
-import { CodecError } from '../codec/errors.js';
-import { argOrStdin } from './io.js';
 import { PayloadType } from '../model/type-codes.js';
+import { blockToJson, decodeBlock } from '../serialize.js';
+import { argOrStdin } from './io.js';
 
 export const DECODE_USAGE = `tangle-core decode HEX|- [--ids]
   Prints the canonical JSON (TIP-25) of a block given as hex (0x optional; - reads standard input).

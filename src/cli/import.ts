@@ -2,8 +2,8 @@ import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { powScore } from '../crypto/pow.js';
-import { inspectStore, openLedger, type Ledger } from '../ledger/index.js';
-import { protocolParameters, type ProtocolParameters } from '../model/protocol-parameters.js';
+import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
+import { type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import { applyEvent, parseLine } from '../sim/events.js';
 import { network, UsageError } from './io.js';
 
@@ -16,7 +16,10 @@ export const IMPORT_USAGE = `tangle-core import FILE --db DIR [--network NAME] [
 `;
 
 /** The first event of the history file that `wanted` accepts, reading no further than it. */
-async function firstEvent(file: string, wanted: (e: ReturnType<typeof parseLine>) => boolean): Promise<ReturnType<typeof parseLine> | undefined> {
+async function firstEvent(
+  file: string,
+  wanted: (e: ReturnType<typeof parseLine>) => boolean,
+): Promise<ReturnType<typeof parseLine> | undefined> {
   const lines = createInterface({ input: createReadStream(file), crlfDelay: Infinity });
   try {
     for await (const line of lines) {
@@ -100,9 +103,13 @@ export async function importCommand(argv: string[]): Promise<void> {
     ledger?.close();
   }
   if (applied === 0 && existing !== undefined) {
-    process.stdout.write(`nothing to import: ${values.db} holds every slot of ${file} already (latest slot ${existing.latestSlot})\n`);
+    process.stdout.write(
+      `nothing to import: ${values.db} holds every slot of ${file} already (latest slot ${existing.latestSlot})\n`,
+    );
   } else {
     const skipped = n - 1 - applied;
-    process.stdout.write(`imported ${applied} events into ${values.db}${skipped > 0 ? ` (${skipped} of committed slots skipped)` : ''}\n`);
+    process.stdout.write(
+      `imported ${applied} events into ${values.db}${skipped > 0 ? ` (${skipped} of committed slots skipped)` : ''}\n`,
+    );
   }
 }

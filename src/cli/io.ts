@@ -15,13 +15,18 @@ export function argOrStdin(value: string | undefined): string {
 
 /** One line for a person: the stable code and the field path, no stack. */
 export function describeError(e: unknown): string {
-  if (e instanceof CodecError || e instanceof ValidationError) return `${e.code} at ${e.path === '' ? '(root)' : e.path}: ${e.detail}`;
+  if (e instanceof CodecError || e instanceof ValidationError)
+    return `${e.code} at ${e.path === '' ? '(root)' : e.path}: ${e.detail}`;
   if (e instanceof LedgerError) return `${e.code}: ${e.detail}`;
   if (e instanceof SyntaxError) return `INVALID_JSON: ${e.message}`;
   return e instanceof Error ? e.message : String(e);
 }
 
-export const NETWORKS = { testnet: PROTOCOL_PARAMETERS.testnet, shimmer: PROTOCOL_PARAMETERS.shimmer, iota: PROTOCOL_PARAMETERS.iota } as const;
+export const NETWORKS = {
+  testnet: PROTOCOL_PARAMETERS.testnet,
+  shimmer: PROTOCOL_PARAMETERS.shimmer,
+  iota: PROTOCOL_PARAMETERS.iota,
+} as const;
 export type NetworkName = keyof typeof NETWORKS;
 
 export function network(name: string | undefined): ProtocolParameters {
@@ -43,10 +48,17 @@ export function refuseSimulatedOn(params: ProtocolParameters, what: string): voi
 }
 
 /** A whole number option within [min, max], or a usage error naming the option. */
-export function wholeNumber(value: string | undefined, option: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+export function wholeNumber(
+  value: string | undefined,
+  option: string,
+  min: number,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   const n = Number(value);
   if (value === undefined || !/^[0-9]+$/.test(value) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new UsageError(`${option} must be a whole number from ${min} to ${max}, got ${JSON.stringify(String(value).slice(0, 40))}`);
+    throw new UsageError(
+      `${option} must be a whole number from ${min} to ${max}, got ${JSON.stringify(String(value).slice(0, 40))}`,
+    );
   }
   return n;
 }

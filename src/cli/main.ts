@@ -40,7 +40,10 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(topic !== undefined && Object.hasOwn(COMMANDS, topic) ? COMMANDS[topic as Command] : USAGE);
       return command === undefined ? 2 : 0;
     }
-    if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, decode, encode, simulate; --help lists their options)`);
+    if (!Object.hasOwn(COMMANDS, command))
+      throw new UsageError(
+        `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, decode, encode, simulate; --help lists their options)`,
+      );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
       return 0;
@@ -54,7 +57,12 @@ export async function main(argv: string[]): Promise<number> {
         await importCommand(rest);
         return 0;
       case 'decode':
-        process.stdout.write(`${decodeCommand(rest.find((a) => a !== '--ids'), rest.includes('--ids'))}\n`);
+        process.stdout.write(
+          `${decodeCommand(
+            rest.find((a) => a !== '--ids'),
+            rest.includes('--ids'),
+          )}\n`,
+        );
         return 0;
       case 'encode':
         process.stdout.write(`${encodeCommand(rest[0])}\n`);
@@ -69,7 +77,9 @@ export async function main(argv: string[]): Promise<number> {
     const usage = e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
     // One line: node:util's own messages run over several.
     const text = describeError(e).split('\n')[0]!;
-    process.stderr.write(`error: ${text}${usage && command !== undefined && Object.hasOwn(COMMANDS, command) ? ` (tangle-core ${command} --help)` : ''}\n`);
+    process.stderr.write(
+      `error: ${text}${usage && command !== undefined && Object.hasOwn(COMMANDS, command) ? ` (tangle-core ${command} --help)` : ''}\n`,
+    );
     return 2;
   }
   return 0;

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer } from '../http/server.js';
 import { toHex } from '../json/hex.js';
-import { inspectStore, openLedger, type Ledger } from '../ledger/index.js';
+import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
+import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
 import { runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
-import { AddressType } from '../model/type-codes.js';
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
   Serves the node API (SPEC B4, B5) over the store at DIR (in memory without --db).
@@ -48,17 +48,24 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
   const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
-  const genesisTime = values['genesis-time'] === undefined ? undefined : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
+  const genesisTime =
+    values['genesis-time'] === undefined
+      ? undefined
+      : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
   const existing = values.db === undefined ? undefined : inspectStore(values.db);
-  if (values.demo && existing !== undefined) throw new UsageError(`--demo needs a new store; ${values.db} holds a ledger already`);
+  if (values.demo && existing !== undefined)
+    throw new UsageError(`--demo needs a new store; ${values.db} holds a ledger already`);
   // An existing store keeps its genesis time; the demo's lies so far back that its seeded history reaches the
   // current slot (so the node is synced); a new store starts its genesis now unless told otherwise.
   const now = Math.floor(Date.now() / 1000);
   const genesisUnixTime =
-    genesisTime ?? existing?.genesisUnixTime ?? (values.demo ? now - seedSlots * base.slotDurationSeconds - 1 : base.genesisUnixTime || now);
+    genesisTime ??
+    existing?.genesisUnixTime ??
+    (values.demo ? now - seedSlots * base.slotDurationSeconds - 1 : base.genesisUnixTime || now);
   const params = protocolParameters(base, { genesisUnixTime });
-  const temporary = values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
+  const temporary =
+    values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
   const path = values.db ?? temporary;
   let ledger: Ledger;
   let demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined;
@@ -74,7 +81,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const server = createServer({
     ledger,
     ...(values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {}),
-    ...(values['public-routes'] !== undefined ? { publicRoutes: values['public-routes'].split(',').filter(Boolean) } : {}),
+    ...(values['public-routes'] !== undefined
+      ? { publicRoutes: values['public-routes'].split(',').filter(Boolean) }
+      : {}),
     errorCodeAsString: values['error-code-as-string'],
   });
   await new Promise<void>((done, fail) => {
@@ -109,10 +118,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
     `store: ${values.db ?? (temporary !== undefined ? 'a temporary directory' : 'in memory')} (${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ${ledger.isSynced() ? 'synced' : 'not synced'})\n`,
   );
   if (latest <= params.genesisSlot) {
-    process.stderr.write('warning: the store is empty (no slot committed after genesis): every query answers 404 until an import or an embedding node fills it\n');
+    process.stderr.write(
+      'warning: the store is empty (no slot committed after genesis): every query answers 404 until an import or an embedding node fills it\n',
+    );
   }
   if (values['public-routes'] !== undefined && values['jwt-secret'] === undefined) {
-    process.stderr.write('warning: --public-routes without --jwt-secret: every route not listed answers 403 to everyone\n');
+    process.stderr.write(
+      'warning: --public-routes without --jwt-secret: every route not listed answers 403 to everyone\n',
+    );
   }
   if (demo !== undefined) {
     let txId: Uint8Array | undefined;
@@ -120,11 +133,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
       const created = ledger.utxoChanges(s).createdOutputs[0];
       if (created !== undefined) txId = created.subarray(0, 32);
     }
-    const account = addressToBech32({ type: AddressType.Alias, aliasId: demo.simulation.accounts.worker }, params.bech32Hrp);
-    process.stdout.write(`demo network: ${latest} slots committed, a new slot every ${params.slotDurationSeconds} s. Try:\n`);
+    const account = addressToBech32(
+      { type: AddressType.Alias, aliasId: demo.simulation.accounts.worker },
+      params.bech32Hrp,
+    );
+    process.stdout.write(
+      `demo network: ${latest} slots committed, a new slot every ${params.slotDurationSeconds} s. Try:\n`,
+    );
     process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${toHex(txId!)}/included-block\n`);
     process.stdout.write(`  curl ${origin}/api/core/v3/commitments/by-slot/${latest}/utxo-changes\n`);
     process.stdout.write(`  curl ${origin}/api/core/v3/accounts/${account}/congestion\n`);
   }
-
 }

@@ -27,13 +27,15 @@ export async function simulateCommand(argv: string[]): Promise<void> {
       'genesis-time': { type: 'string' },
     },
   });
-  if (values.slots === undefined || values.out === undefined) throw new UsageError('simulate needs --slots N and --out FILE');
+  if (values.slots === undefined || values.out === undefined)
+    throw new UsageError('simulate needs --slots N and --out FILE');
   const slots = wholeNumber(values.slots, '--slots', 1, 1_000_000);
   const seed = wholeNumber(values.seed, '--seed', 0, 2 ** 31 - 1);
   const base = network(values.network);
   refuseSimulatedOn(base, 'simulate');
   const folder = dirname(resolve(values.out));
-  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`the folder of --out, ${folder}, does not exist`);
+  if (!existsSync(folder) || !statSync(folder).isDirectory())
+    throw new UsageError(`the folder of --out, ${folder}, does not exist`);
   const genesisUnixTime =
     values['genesis-time'] !== undefined
       ? wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1)

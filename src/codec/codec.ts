@@ -41,7 +41,9 @@ export function decode<T>(codec: Codec<T>, bytes: Uint8Array): T {
   const r = new Reader(bytes);
   const value = codec.read(r);
   if (r.pos !== bytes.length) {
-    throw new CodecError('TRAILING_BYTES', `${bytes.length - r.pos} byte(s) after the end of the ${codec.name}`, { offset: r.pos });
+    throw new CodecError('TRAILING_BYTES', `${bytes.length - r.pos} byte(s) after the end of the ${codec.name}`, {
+      offset: r.pos,
+    });
   }
   return value;
 }

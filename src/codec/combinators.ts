@@ -1,8 +1,8 @@
 import type { Codec, Json } from './codec.js';
 import { atPath, CodecError, describeValue } from './errors.js';
-import type { StructCodec } from './struct.js';
 import type { UintCodec } from './primitives.js';
 import type { Reader } from './reader.js';
+import type { StructCodec } from './struct.js';
 import type { Writer } from './writer.js';
 
 export interface ArrayOptions {
@@ -20,7 +20,8 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
   const readCount = prefix.read;
   const name = `${elem.name}[]`;
   const checkCount = (n: number, pos?: number) => {
-    if (n < min || n > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `count ${n} outside ${min}..${max}`, { offset: pos });
+    if (n < min || n > max)
+      throw new CodecError('LENGTH_OUT_OF_RANGE', `count ${n} outside ${min}..${max}`, { offset: pos });
   };
   const elemFixed = elem.fixedSize;
   return Object.freeze({
@@ -34,7 +35,8 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
       return s;
     },
     write(v: T[], w: Writer) {
-      if (!Array.isArray(v)) throw new CodecError('VALUE_OUT_OF_RANGE', `expected an array, got ${describeValue(v)}`, { offset: w.pos });
+      if (!Array.isArray(v))
+        throw new CodecError('VALUE_OUT_OF_RANGE', `expected an array, got ${describeValue(v)}`, { offset: w.pos });
       checkCount(v.length, w.pos);
       prefix.write(v.length, w);
       let i = 0;
@@ -89,6 +91,7 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
 
 type ModelOf<C> = C extends StructCodec<infer T> ? T : never;
 /** The model union of a list of variant codecs. */
+// biome-ignore lint/suspicious/noExplicitAny: a codec is invariant in its model; any list of variants fits here
 export type VariantOf<V extends readonly StructCodec<any>[]> = ModelOf<V[number]>;
 
 /** A Stardust type that is valid at a position but not implemented here yet, with the reason shown in the error. */
@@ -100,6 +103,7 @@ export type Unsupported = Readonly<Record<number, string>>;
  * themselves. Tags not listed are refused: `UNSUPPORTED_TYPE` for the known-but-unimplemented ones in
  * `unsupported`, `UNKNOWN_TYPE` for the rest.
  */
+// biome-ignore lint/suspicious/noExplicitAny: a codec is invariant in its model; any list of variants fits here
 export function union<const V extends readonly StructCodec<any>[]>(
   name: string,
   prefix: UintCodec,
@@ -142,7 +146,11 @@ export function union<const V extends readonly StructCodec<any>[]>(
       };
   const typeOf = (v: unknown, pos?: number, model = true): Codec<T> => {
     if (typeof v !== 'object' || v === null) {
-      throw new CodecError(model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE', `expected a ${name} object, got ${describeValue(v)}`, { offset: pos });
+      throw new CodecError(
+        model ? 'VALUE_OUT_OF_RANGE' : 'INVALID_VALUE',
+        `expected a ${name} object, got ${describeValue(v)}`,
+        { offset: pos },
+      );
     }
     return pick((v as { type?: unknown }).type, pos);
   };
@@ -190,10 +198,16 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
       const len = r.u32();
       if (len === 0) return undefined;
       if (len > payload.maxSize) {
-        throw new CodecError('LENGTH_OUT_OF_RANGE', `payload length ${len} exceeds the largest ${payload.name} (${payload.maxSize})`, { offset: at });
+        throw new CodecError(
+          'LENGTH_OUT_OF_RANGE',
+          `payload length ${len} exceeds the largest ${payload.name} (${payload.maxSize})`,
+          { offset: at },
+        );
       }
       if (len > r.end - r.pos) {
-        throw new CodecError('TRUNCATED', `payload length ${len} exceeds the ${r.end - r.pos} byte(s) left`, { offset: at });
+        throw new CodecError('TRUNCATED', `payload length ${len} exceeds the ${r.end - r.pos} byte(s) left`, {
+          offset: at,
+        });
       }
       const outerEnd = r.end;
       const end = r.pos + len;
@@ -204,14 +218,21 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
       } catch (e) {
         // The declared length was within the input, so running out of bytes means the length was too short.
         if (e instanceof CodecError && e.code === 'TRUNCATED') {
-          throw new CodecError('LENGTH_MISMATCH', `payload needs more than its declared length ${len}`, { offset: at, path: e.path });
+          throw new CodecError('LENGTH_MISMATCH', `payload needs more than its declared length ${len}`, {
+            offset: at,
+            path: e.path,
+          });
         }
         throw e;
       } finally {
         r.end = outerEnd;
       }
       if (r.pos !== end) {
-        throw new CodecError('LENGTH_MISMATCH', `payload occupies ${r.pos - (at + 4)} byte(s), its length says ${len}`, { offset: at });
+        throw new CodecError(
+          'LENGTH_MISMATCH',
+          `payload occupies ${r.pos - (at + 4)} byte(s), its length says ${len}`,
+          { offset: at },
+        );
       }
       return v;
     },

@@ -1,33 +1,33 @@
 export type { Codec, Infer, Json } from './codec.js';
 export { assertBytes, decode, encode, withEncoding } from './codec.js';
-export { arrayOf, optionalPayload, union, type ArrayOptions, type Unsupported } from './combinators.js';
-export {
-  struct,
-  structShapes,
-  structsOf,
-  type GeneratedStruct,
-  type GeneratedStructs,
-  type StructCodec,
-  type StructFunctions,
-  type StructHelpers,
-  type StructShape,
-} from './struct.js';
+export { type ArrayOptions, arrayOf, optionalPayload, type Unsupported, union } from './combinators.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
 export {
   bool,
   fixedBytes,
   i64,
   tag,
+  type UintCodec,
+  u8,
   u16,
-  u256,
   u32,
   u64,
   u64WithJsonDefault,
-  u8,
+  u256,
   uintRange,
-  varBytes,
-  type UintCodec,
   type VarBytesOptions,
+  varBytes,
 } from './primitives.js';
 export { Reader } from './reader.js';
+export {
+  type GeneratedStruct,
+  type GeneratedStructs,
+  type StructCodec,
+  type StructFunctions,
+  type StructHelpers,
+  type StructShape,
+  struct,
+  structShapes,
+  structsOf,
+} from './struct.js';
 export { Writer } from './writer.js';

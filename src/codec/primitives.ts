@@ -1,9 +1,9 @@
+import { fromHex, toHex } from '../json/hex.js';
+import { parseDecimal, parseInteger, parseMinimalHex } from '../json/numbers.js';
 import type { Codec, Json } from './codec.js';
 import { CodecError, describeValue } from './errors.js';
 import type { Reader } from './reader.js';
-import { checkU256, checkU64, MAX_U256, MAX_U64, type Writer } from './writer.js';
-import { fromHex, toHex } from '../json/hex.js';
-import { parseDecimal, parseInteger, parseMinimalHex } from '../json/numbers.js';
+import { checkU64, checkU256, MAX_U64, MAX_U256, type Writer } from './writer.js';
 
 function missing(): CodecError {
   return new CodecError('MISSING_FIELD', 'required');
@@ -11,7 +11,9 @@ function missing(): CodecError {
 
 function checkInt(v: unknown, max: number, pos: number | undefined): asserts v is number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected an integer in 0..${max}, got ${describeValue(v)}`, { offset: pos });
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected an integer in 0..${max}, got ${describeValue(v)}`, {
+      offset: pos,
+    });
   }
 }
 
@@ -23,8 +25,7 @@ export interface UintCodec extends Codec<number> {
 
 function uint(width: 1 | 2 | 4, max: number, min = 0): UintCodec {
   const name = `u${width * 8}`;
-  const read =
-    width === 1 ? (r: Reader) => r.u8() : width === 2 ? (r: Reader) => r.u16() : (r: Reader) => r.u32();
+  const read = width === 1 ? (r: Reader) => r.u8() : width === 2 ? (r: Reader) => r.u16() : (r: Reader) => r.u32();
   const put =
     width === 1
       ? (w: Writer, v: number) => w.u8(v)
@@ -49,7 +50,8 @@ function uint(width: 1 | 2 | 4, max: number, min = 0): UintCodec {
       ? (r: Reader) => {
           const at = r.pos;
           const v = read(r);
-          if (v > max || v < min) throw new CodecError('VALUE_OUT_OF_RANGE', `expected ${min}..${max}, got ${v}`, { offset: at });
+          if (v > max || v < min)
+            throw new CodecError('VALUE_OUT_OF_RANGE', `expected ${min}..${max}, got ${v}`, { offset: at });
           return v;
         }
       : read,
@@ -103,7 +105,8 @@ export const bool: Codec<boolean> = Object.freeze({
   maxSize: 1,
   sizeOf: () => 1,
   write(v: boolean, w: Writer) {
-    if (typeof v !== 'boolean') throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`, { offset: w.pos });
+    if (typeof v !== 'boolean')
+      throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`, { offset: w.pos });
     w.u8(v ? 1 : 0);
   },
   read(r: Reader) {
@@ -113,12 +116,14 @@ export const bool: Codec<boolean> = Object.freeze({
     return b === 1;
   },
   toJson(v: boolean) {
-    if (typeof v !== 'boolean') throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`);
+    if (typeof v !== 'boolean')
+      throw new CodecError('VALUE_OUT_OF_RANGE', `expected a boolean, got ${describeValue(v)}`);
     return v;
   },
   fromJson(j: unknown) {
     if (j === undefined) throw missing();
-    if (typeof j !== 'boolean') throw new CodecError('INVALID_VALUE', `expected true or false, got ${describeValue(j)}`);
+    if (typeof j !== 'boolean')
+      throw new CodecError('INVALID_VALUE', `expected true or false, got ${describeValue(j)}`);
     return j;
   },
 });
@@ -129,7 +134,9 @@ const I64_RE = /^-?(?:0|[1-9][0-9]*)$/;
 
 function checkI64(v: unknown, pos: number | undefined): asserts v is bigint {
   if (typeof v !== 'bigint' || v < MIN_I64 || v > MAX_I64) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in -2^63..2^63-1, got ${describeValue(v)}`, { offset: pos });
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in -2^63..2^63-1, got ${describeValue(v)}`, {
+      offset: pos,
+    });
   }
 }
 
@@ -177,7 +184,7 @@ export const u256: Codec<bigint> = Object.freeze({
   read: (r: Reader) => r.u256(),
   toJson(v: bigint) {
     checkU256(v, undefined);
-    return '0x' + v.toString(16);
+    return `0x${v.toString(16)}`;
   },
   fromJson(j: unknown) {
     if (j === undefined) throw missing();
@@ -200,7 +207,8 @@ export function fixedBytes(n: number): Codec<Uint8Array> {
     sizeOf: () => n,
     write(v: Uint8Array, w: Writer) {
       checkBytes(v, w.pos);
-      if (v.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`, { offset: w.pos });
+      if (v.length !== n)
+        throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`, { offset: w.pos });
       w.bytes(v);
     },
     read: (r: Reader) => r.take(n),
@@ -237,7 +245,8 @@ export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
   const readLen = prefix.read;
   const EMPTY = new Uint8Array(0);
   const checkLen = (len: number, pos: number | undefined) => {
-    if (len < min || len > max) throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} outside ${min}..${max}`, { offset: pos });
+    if (len < min || len > max)
+      throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} outside ${min}..${max}`, { offset: pos });
   };
   return Object.freeze({
     name: `bytes<${min}..${max}>`,
@@ -277,7 +286,11 @@ export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
  * A type tag that must equal `value`: the first field of every union variant, so each variant decodes on its own
  * and the model carries its `type` exactly as the JSON does.
  */
-export function tag<V extends number>(prefix: UintCodec, value: V, typeName: string): Codec<V> & { readonly tagValue: V } {
+export function tag<V extends number>(
+  prefix: UintCodec,
+  value: V,
+  typeName: string,
+): Codec<V> & { readonly tagValue: V } {
   const width = prefix.width;
   const readTag = prefix.read;
   const wrong = (got: unknown, pos?: number) =>

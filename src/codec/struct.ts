@@ -34,6 +34,7 @@ export interface GeneratedStruct {
   readonly keys: readonly string[];
   /** One character per field: 1 when its size depends on the value (sizeOf calls it), 0 when fixed. */
   readonly variable: string;
+  // biome-ignore lint/suspicious/noExplicitAny: generated code is checked against its definition at load, not by types
   compile(codecs: readonly Codec<any>[], h: StructHelpers): StructFunctions<any>;
 }
 
@@ -58,8 +59,9 @@ const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * `TANGLE_GENERIC_STRUCTS=1` runs every struct on the generic loop instead of its generated code: the tests run the
  * vectors both ways, and the bench compares the two. Read once, when the package loads.
  */
-const GENERIC_ONLY = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env
-  ?.TANGLE_GENERIC_STRUCTS === '1';
+const GENERIC_ONLY =
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.TANGLE_GENERIC_STRUCTS ===
+  '1';
 const shapes = new Map<string, StructShape>();
 
 /** Every struct defined so far, by name (what `scripts/gen-structs.mjs` generates code for). */
@@ -131,7 +133,8 @@ export function struct<T extends object>(name: string, fields: Fields<T>, genera
  * model file, then `struct('Name', { … })` as usual.
  */
 export function structsOf(generated: GeneratedStructs) {
-  return <T extends object>(name: string, fields: Fields<T>): StructCodec<T> => struct<T>(name, fields, generated[name]);
+  return <T extends object>(name: string, fields: Fields<T>): StructCodec<T> =>
+    struct<T>(name, fields, generated[name]);
 }
 
 /** The same behaviour as generated code, as loops over the fields. */

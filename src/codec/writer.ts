@@ -68,18 +68,21 @@ export class Writer {
     this.buf.set(b, this.pos);
     this.pos += b.length;
   }
-
 }
 
 export function checkU64(v: unknown, pos: number | undefined): asserts v is bigint {
   if (typeof v !== 'bigint' || v < 0n || v > MAX_U64) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^64-1, got ${describeValue(v)}`, { offset: pos });
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^64-1, got ${describeValue(v)}`, {
+      offset: pos,
+    });
   }
 }
 
 export function checkU256(v: unknown, pos: number | undefined): asserts v is bigint {
   if (typeof v !== 'bigint' || v < 0n || v > MAX_U256) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^256-1, got ${describeValue(v)}`, { offset: pos });
+    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a bigint in 0..2^256-1, got ${describeValue(v)}`, {
+      offset: pos,
+    });
   }
 }
 

@@ -1,10 +1,10 @@
-import { createPrivateKey, createPublicKey, sign as osslSign, verify as osslVerify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject, sign as osslSign, verify as osslVerify } from 'node:crypto';
 import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import type { Ed25519Address } from '../model/address.js';
-import { blake2b256 } from './hash.js';
-import { bytesKey } from '../util/bytes.js';
 import { AddressType } from '../model/type-codes.js';
+import { bytesKey } from '../util/bytes.js';
+import { blake2b256 } from './hash.js';
 
 // Ed25519 as the Stardust network verifies it: ZIP-215 (iota.go v3 ed25519, ed25519-zebra in iota-crypto).
 //
@@ -19,11 +19,14 @@ import { AddressType } from '../model/type-codes.js';
 // and mutated signatures.
 noble.hashes.sha512 = sha512;
 
-const PKCS8_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const PKCS8_PREFIX = Uint8Array.from([
+  0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
+]);
 
 function check(bytes: unknown, length: number, what: string): asserts bytes is Uint8Array {
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what}: expected a Uint8Array`);
-  if (length >= 0 && bytes.length !== length) throw new RangeError(`${what}: expected ${length} bytes, got ${bytes.length}`);
+  if (length >= 0 && bytes.length !== length)
+    throw new RangeError(`${what}: expected ${length} bytes, got ${bytes.length}`);
 }
 
 /**

@@ -153,7 +153,11 @@ export interface FindNonceOptions {
  * Finds a nonce that gives `blockWithoutNonce ‖ nonce` a TIP-12 score ≥ `targetScore`. Returns the nonce, or
  * undefined if `maxAttempts` ran out. Runs 32 candidates per Curl transform.
  */
-export function findNonce(blockWithoutNonce: Uint8Array, targetScore: number, options: FindNonceOptions = {}): bigint | undefined {
+export function findNonce(
+  blockWithoutNonce: Uint8Array,
+  targetScore: number,
+  options: FindNonceOptions = {},
+): bigint | undefined {
   if (!(blockWithoutNonce instanceof Uint8Array)) throw new TypeError('findNonce: expected a Uint8Array');
   if (!(targetScore >= 0)) throw new RangeError('findNonce: targetScore must be a non-negative number');
   const length = blockWithoutNonce.length + 8;

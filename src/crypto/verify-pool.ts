@@ -63,7 +63,8 @@ export class VerifyPool {
     const jobs: Promise<void>[] = [];
     for (const [messageLength, group] of byLength) {
       const per = Math.ceil(group.length / this.workers.length);
-      for (let from = 0; from < group.length; from += per) jobs.push(this.send(group.slice(from, from + per), messageLength, verified));
+      for (let from = 0; from < group.length; from += per)
+        jobs.push(this.send(group.slice(from, from + per), messageLength, verified));
     }
     await Promise.all(jobs);
   }

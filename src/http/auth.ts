@@ -2,7 +2,15 @@ import { jwtVerify } from 'jose';
 
 /** Route patterns as hornet and iota-core write them: `*` matches anything; the whole path must match. */
 export function routeMatcher(patterns: readonly string[]): (path: string) => boolean {
-  const regexes = patterns.map((p) => new RegExp(`^${p.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`));
+  const regexes = patterns.map(
+    (p) =>
+      new RegExp(
+        `^${p
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+  );
   return (path) => regexes.some((r) => r.test(path));
 }
 

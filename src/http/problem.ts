@@ -29,12 +29,18 @@ export class HttpProblem extends Error {
 
 /** At most `max` characters of user input in a message (SPEC B4: never echo more than 100). */
 export function quote(input: string, max = 100): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: masking control characters is the point
   const clean = input.replace(/[\u0000-\u001f\u007f]/g, '?');
   return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
 /** How the ledger's kinds of error are answered. */
-const LEDGER_STATUS: Readonly<Record<LedgerErrorKind, number>> = { 'not-found': 404, invalid: 400, 'not-synced': 503, internal: 500 };
+const LEDGER_STATUS: Readonly<Record<LedgerErrorKind, number>> = {
+  'not-found': 404,
+  invalid: 400,
+  'not-synced': 503,
+  internal: 500,
+};
 /** Codes whose details are internals (paths, library messages): answered with the status text only. */
 const HIDDEN = new Set<string>(['STORE_FAILURE', 'STORE_CORRUPT']);
 

@@ -2,9 +2,9 @@ import { CodecError, encode } from '../codec/index.js';
 import { fromHex } from '../json/hex.js';
 import type { Ledger } from '../ledger/index.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
+import { AddressType } from '../model/type-codes.js';
 import { HttpProblem, quote } from './problem.js';
 import { congestionResponse, utxoChangesResponse } from './responses.js';
-import { AddressType } from '../model/type-codes.js';
 
 /** What a handler answers with: a body and its content type. */
 export interface Reply {
@@ -74,7 +74,8 @@ export const routes: Route[] = [
     handle({ ledger, params, accept }) {
       const changes = ledger.utxoChanges(parseUint32(params[0]!, 'slot'));
       // Only committed slots answer, and a committed slot never changes.
-      if (wants(accept, BINARY_V2)) return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2, immutable: true };
+      if (wants(accept, BINARY_V2))
+        return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2, immutable: true };
       return { body: JSON.stringify(utxoChangesResponse.toJson(changes)), contentType: JSON_TYPE, immutable: true };
     },
   },
@@ -95,13 +96,22 @@ export const routes: Route[] = [
       let accountId: Uint8Array;
       try {
         const address = bech32ToAddress(text, ledger.params.bech32Hrp);
-        if (address.type !== AddressType.Alias) throw new HttpProblem(400, `address ${quote(text)} is not an account address`);
+        if (address.type !== AddressType.Alias)
+          throw new HttpProblem(400, `address ${quote(text)} is not an account address`);
         accountId = address.aliasId;
       } catch (e) {
         if (e instanceof HttpProblem) throw e;
         // The input is quoted once, at most 100 characters: the reason names what is wrong without repeating it.
-        const why = e instanceof CodecError && e.code === 'HRP_MISMATCH' ? "another network's prefix" : e instanceof CodecError ? e.detail : 'not decodable';
-        throw new HttpProblem(400, `invalid bech32 address ${quote(text)} (expected prefix ${ledger.params.bech32Hrp}): ${why}`);
+        const why =
+          e instanceof CodecError && e.code === 'HRP_MISMATCH'
+            ? "another network's prefix"
+            : e instanceof CodecError
+              ? e.detail
+              : 'not decodable';
+        throw new HttpProblem(
+          400,
+          `invalid bech32 address ${quote(text)} (expected prefix ${ledger.params.bech32Hrp}): ${why}`,
+        );
       }
       const options: { workScore?: number; commitmentId?: Uint8Array } = {};
       const workScore = query.get('workScore');
@@ -112,7 +122,8 @@ export const routes: Route[] = [
       }
       const commitmentId = query.get('commitmentId');
       if (commitmentId !== null && commitmentId !== '') {
-        if (!/^0x[0-9a-fA-F]{72}$/.test(commitmentId)) throw new HttpProblem(400, `invalid commitmentId: ${quote(commitmentId)}`);
+        if (!/^0x[0-9a-fA-F]{72}$/.test(commitmentId))
+          throw new HttpProblem(400, `invalid commitmentId: ${quote(commitmentId)}`);
         options.commitmentId = fromHex(commitmentId.toLowerCase());
       }
       const c = ledger.congestion(accountId, options);

@@ -3,7 +3,7 @@ import { gzipSync } from 'node:zlib';
 import type { Ledger } from '../ledger/index.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
-import { ALL_ROUTES, routes, type Reply, type Route } from './routes.js';
+import { ALL_ROUTES, type Reply, type Route, routes } from './routes.js';
 
 export interface ServerOptions {
   ledger: Ledger;
@@ -19,7 +19,11 @@ export interface ServerOptions {
 }
 
 const MAX_URL = 8 * 1024;
-const STATUS_LINE: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const STATUS_LINE: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 const GZIP_ABOVE = 1024;
 
 /**
@@ -57,8 +61,10 @@ export function createServer(options: ServerOptions): Server {
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = JSON.stringify(errorBody(new HttpProblem(status), codeAsString)) + '\n';
-    socket.end(`HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    const body = `${JSON.stringify(errorBody(new HttpProblem(status), codeAsString))}\n`;
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   });
   // An Expect other than 100-continue: Node would answer 417 with an empty body; answer it in the envelope.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -71,7 +77,8 @@ export function createServer(options: ServerOptions): Server {
     // A GET has no body: whatever a client sends is drained, never buffered.
     req.resume();
     try {
-      if (req.headers.host === undefined && req.httpVersionMinor >= 1) throw new HttpProblem(400, 'an HTTP/1.1 request needs a Host header');
+      if (req.headers.host === undefined && req.httpVersionMinor >= 1)
+        throw new HttpProblem(400, 'an HTTP/1.1 request needs a Host header');
       const { path, query } = requestTarget(req.url ?? '/');
       if (path === '*' && req.method === 'OPTIONS') return sendPreflight(req, res);
       const match = matchRoute(path);
@@ -187,7 +194,13 @@ export function acceptsGzip(header: string | undefined): boolean {
   return star;
 }
 
-function send(req: IncomingMessage, res: ServerResponse, status: number, body: Uint8Array | string, contentType: string): void {
+function send(
+  req: IncomingMessage,
+  res: ServerResponse,
+  status: number,
+  body: Uint8Array | string,
+  contentType: string,
+): void {
   let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
   const headers: Record<string, string | number> = { 'Content-Type': contentType, Vary: 'Origin, Accept-Encoding' };
   if (req.headers.origin !== undefined) headers['Access-Control-Allow-Origin'] = '*';
@@ -201,11 +214,11 @@ function send(req: IncomingMessage, res: ServerResponse, status: number, body: U
 }
 
 function sendProblem(req: IncomingMessage, res: ServerResponse, problem: HttpProblem, codeAsString: boolean): void {
-  send(req, res, problem.status, JSON.stringify(errorBody(problem, codeAsString)) + '\n', 'application/json');
+  send(req, res, problem.status, `${JSON.stringify(errorBody(problem, codeAsString))}\n`, 'application/json');
 }
 
 /** SPEC B5: browsers preflight the clients' requests (an Authorization header makes them ask). */
-function sendPreflight(req: IncomingMessage, res: ServerResponse): void {
+function sendPreflight(_req: IncomingMessage, res: ServerResponse): void {
   res.writeHead(204, {
     'Access-Control-Allow-Origin': '*',
     'Access-Control-Allow-Methods': 'GET, OPTIONS',

@@ -14,7 +14,7 @@ for (let i = 0; i < 6; i++) NIBBLE[97 + i] = NIBBLE[65 + i] = 10 + i;
 /** Lowercase `0x`-prefixed hex of `bytes`. */
 export function toHex(bytes: Uint8Array): string {
   if (NodeBuffer !== undefined && bytes.length > LONG / 4) {
-    return '0x' + NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+    return `0x${NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')}`;
   }
   let s = '0x';
   for (let i = 0; i < bytes.length; i++) s += TABLE[bytes[i]!];
@@ -22,7 +22,10 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 function invalid(text: unknown): CodecError {
-  return new CodecError('INVALID_VALUE', `expected 0x-prefixed hex with an even number of digits, got ${describeValue(text)}`);
+  return new CodecError(
+    'INVALID_VALUE',
+    `expected 0x-prefixed hex with an even number of digits, got ${describeValue(text)}`,
+  );
 }
 
 /**

@@ -7,7 +7,10 @@ const MINIMAL_HEX_RE = /^0x(?:0|[1-9a-fA-F][0-9a-fA-F]*)$/;
 
 export function parseDecimal(text: unknown, max: bigint): bigint {
   if (typeof text !== 'string' || text.length > 80 || !DECIMAL_RE.test(text)) {
-    throw new CodecError('INVALID_VALUE', `expected a decimal string without sign or leading zeros, got ${describeValue(text)}`);
+    throw new CodecError(
+      'INVALID_VALUE',
+      `expected a decimal string without sign or leading zeros, got ${describeValue(text)}`,
+    );
   }
   const v = BigInt(text);
   if (v > max) throw new CodecError('VALUE_OUT_OF_RANGE', `${text} exceeds ${max}`);

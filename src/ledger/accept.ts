@@ -1,6 +1,6 @@
-import type { SignatureToCheck } from '../crypto/verify-pool.js';
-import type { VerifiedSignatures } from '../crypto/verified-signatures.js';
 import { blake2b256 } from '../crypto/hash.js';
+import type { VerifiedSignatures } from '../crypto/verified-signatures.js';
+import type { SignatureToCheck } from '../crypto/verify-pool.js';
 import { toHex } from '../json/hex.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { transactionEssence } from '../model/essence.js';
@@ -37,7 +37,10 @@ export interface AcceptContext {
 export function checkUncommitted(committed: CommittedState, slot: unknown): asserts slot is number {
   checkWriteSlot(slot);
   if (slot <= committed.meta.latestSlot) {
-    throw new LedgerError('SLOT_ALREADY_COMMITTED', `slot ${slot} is committed already (latest ${committed.meta.latestSlot})`);
+    throw new LedgerError(
+      'SLOT_ALREADY_COMMITTED',
+      `slot ${slot} is committed already (latest ${committed.meta.latestSlot})`,
+    );
   }
 }
 
@@ -64,7 +67,8 @@ export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: Acce
     throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
   }
   if (issuerId !== undefined) {
-    if (!accountLiveAt(ctx, issuerId, slot)) throw new LedgerError('ISSUER_NOT_FOUND', `issuer account ${toHex(issuerId)} does not exist`);
+    if (!accountLiveAt(ctx, issuerId, slot))
+      throw new LedgerError('ISSUER_NOT_FOUND', `issuer account ${toHex(issuerId)} does not exist`);
     const record = committed.accounts.get(bytesKey(issuerId));
     if (record !== undefined && record.blockIssuanceCredits < 0n) {
       throw new LedgerError('ISSUER_LOCKED', `issuer account ${toHex(issuerId)} has negative block issuance credits`);
@@ -90,13 +94,19 @@ export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: Acce
   return { blockId: id, transactionId: entry.transactionId, workScore: entry.workScore };
 }
 
-function checkTransaction(ctx: AcceptContext, tx: TransactionPayload, entry: PendingBlock, payloadBytes: Uint8Array): void {
+function checkTransaction(
+  ctx: AcceptContext,
+  tx: TransactionPayload,
+  entry: PendingBlock,
+  payloadBytes: Uint8Array,
+): void {
   const { committed, pending, params } = ctx;
   const txId = blake2b256(payloadBytes);
   const applied = pending.transactions.get(bytesKey(txId))?.blockId ?? committed.transaction(txId)?.blockId;
   if (applied !== undefined) {
     // A committed transaction block is found through its transaction (it has no block index entry).
-    if (equalBytes(applied, entry.blockId)) throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(entry.blockId)} is known already`);
+    if (equalBytes(applied, entry.blockId))
+      throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(entry.blockId)} is known already`);
     throw new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
   }
   // The consumed outputs as models (for the rules) and as bytes for the inputs commitment: stored ones as they
@@ -113,16 +123,24 @@ function checkTransaction(ctx: AcceptContext, tx: TransactionPayload, entry: Pen
       commitmentInputs.push(output);
     } else {
       const located = committed.locateOutput(oid);
-      if (located === undefined) throw new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`);
+      if (located === undefined)
+        throw new LedgerError(
+          'INPUT_NOT_FOUND',
+          `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`,
+        );
       const record = readRecord(outputRecord, located.bytes, 'output');
       if (record.spentSlot !== UNSPENT) {
-        throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`);
+        throw new LedgerError(
+          'INPUT_ALREADY_SPENT',
+          `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`,
+        );
       }
       output = record.output;
       commitmentInputs.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
       entry.storedInputs.set(ok, { slot: located.slot, record });
     }
-    if (pending.spent.has(ok)) throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
+    if (pending.spent.has(ok))
+      throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
     entry.consumed.push(oid);
     return output;
   });
@@ -142,7 +160,8 @@ export function signaturesOf(blocks: readonly Uint8Array[]): SignatureToCheck[] 
       if (b.payload?.type !== PayloadType.Transaction) continue;
       const message = transactionSigningHash(b.payload.essence);
       for (const u of b.payload.unlocks) {
-        if (u.type === UnlockType.Signature) out.push({ publicKey: u.signature.publicKey, message, signature: u.signature.signature });
+        if (u.type === UnlockType.Signature)
+          out.push({ publicKey: u.signature.publicKey, message, signature: u.signature.signature });
       }
     } catch {
       // acceptBlock reports it

@@ -6,13 +6,17 @@ import { LedgerError } from './errors.js';
 export const MAX_WRITE_SLOT = 0xfffffffe;
 
 export function checkId(id: unknown, length: number, what: string): asserts id is Uint8Array {
-  if (!(id instanceof Uint8Array) || id.length !== length) throw new LedgerError('INVALID_ARGUMENT', `${what} must be ${length} bytes`);
+  if (!(id instanceof Uint8Array) || id.length !== length)
+    throw new LedgerError('INVALID_ARGUMENT', `${what} must be ${length} bytes`);
 }
 
 /** A slot to read: any uint32. */
 export function checkSlot(slot: unknown): asserts slot is number {
   if (!Number.isInteger(slot) || (slot as number) < 0 || (slot as number) > 0xffffffff) {
-    throw new LedgerError('INVALID_ARGUMENT', `slot must be a uint32 (0 to 4294967295), got ${String(slot).slice(0, 40)}`);
+    throw new LedgerError(
+      'INVALID_ARGUMENT',
+      `slot must be a uint32 (0 to 4294967295), got ${String(slot).slice(0, 40)}`,
+    );
   }
 }
 
@@ -20,6 +24,9 @@ export function checkSlot(slot: unknown): asserts slot is number {
 export function checkWriteSlot(slot: unknown): asserts slot is number {
   checkSlot(slot);
   if (slot > MAX_WRITE_SLOT) {
-    throw new LedgerError('INVALID_ARGUMENT', `slot ${slot} cannot be written: the last slot a ledger holds is ${MAX_WRITE_SLOT}`);
+    throw new LedgerError(
+      'INVALID_ARGUMENT',
+      `slot ${slot} cannot be written: the last slot a ledger holds is ${MAX_WRITE_SLOT}`,
+    );
   }
 }

@@ -102,23 +102,33 @@ function accountChanges(input: CommitInput, rmc: bigint): Map<string, AccountRec
     if (r !== undefined) changed.set(id, f(r));
   };
   for (const c of pending.creations) {
-    changed.set(bytesKey(c.accountId), { createdSlot: slot, destroyedSlot: LIVE, blockIssuanceCredits: c.blockIssuanceCredits, history: [] });
+    changed.set(bytesKey(c.accountId), {
+      createdSlot: slot,
+      destroyedSlot: LIVE,
+      blockIssuanceCredits: c.blockIssuanceCredits,
+      history: [],
+    });
   }
   for (const a of pending.allotments) {
     const id = bytesKey(a.accountId);
     if (liveBefore(id)) update(id, (r) => ({ ...r, blockIssuanceCredits: r.blockIssuanceCredits + a.mana }));
   }
   const burnSlot = Math.max(slot - p.maxCommittableAge, p.genesisSlot);
-  const burnRmc = burnSlot === slot ? rmc : (input.commitmentAt(burnSlot)?.referenceManaCost ?? p.congestion.minReferenceManaCost);
+  const burnRmc =
+    burnSlot === slot ? rmc : (input.commitmentAt(burnSlot)?.referenceManaCost ?? p.congestion.minReferenceManaCost);
   for (const b of pending.blocks) {
     if (b.issuerId === undefined) continue;
     const id = bytesKey(b.issuerId);
-    if (current(id)?.destroyedSlot === LIVE) update(id, (r) => ({ ...r, blockIssuanceCredits: r.blockIssuanceCredits - b.workScore * burnRmc }));
+    if (current(id)?.destroyedSlot === LIVE)
+      update(id, (r) => ({ ...r, blockIssuanceCredits: r.blockIssuanceCredits - b.workScore * burnRmc }));
   }
   for (const d of pending.destructions) update(bytesKey(d), (r) => ({ ...r, destroyedSlot: slot }));
   const horizon = slot - p.maxCommittableAge;
   for (const [id, r] of changed) {
-    const history = [...r.history.filter((e) => e.slot !== slot), { slot, blockIssuanceCredits: r.blockIssuanceCredits }];
+    const history = [
+      ...r.history.filter((e) => e.slot !== slot),
+      { slot, blockIssuanceCredits: r.blockIssuanceCredits },
+    ];
     // Keep what a query within the last maxCommittableAge slots can ask for: entries inside the window plus the
     // newest one before it.
     const firstInside = history.findIndex((e) => e.slot >= horizon);
@@ -165,7 +175,11 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
   }
   for (const [oid, { slot: createdSlot, record }] of written) {
     // Outputs created in this slot are new keys past all stored ones; spent older outputs are updates.
-    batch.push({ key: keys.output(createdSlot, keyBytes(oid)), value: encode(outputRecord, record), append: createdSlot === slot });
+    batch.push({
+      key: keys.output(createdSlot, keyBytes(oid)),
+      value: encode(outputRecord, record),
+      append: createdSlot === slot,
+    });
   }
   return { created, consumed, blockIds, txIds };
 }

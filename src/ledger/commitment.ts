@@ -1,4 +1,4 @@
-import { encode, fixedBytes, structsOf, u32, u64, u8 } from '../codec/index.js';
+import { encode, fixedBytes, structsOf, u8, u32, u64 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { compareBytes, concatBytes } from '../util/bytes.js';
 import { generated } from './commitment.gen.js';

@@ -47,7 +47,11 @@ export class CommittedState {
     } else {
       this.meta = readRecord(metaCodec, stored, 'metadata');
       const m = this.meta;
-      if (m.networkId !== params.networkId || m.genesisSlot !== params.genesisSlot || m.genesisUnixTime !== params.genesisUnixTime) {
+      if (
+        m.networkId !== params.networkId ||
+        m.genesisSlot !== params.genesisSlot ||
+        m.genesisUnixTime !== params.genesisUnixTime
+      ) {
         throw new LedgerError(
           'PARAMETERS_MISMATCH',
           `the store belongs to network ${m.networkId} (genesis slot ${m.genesisSlot} at ${m.genesisUnixTime}); opened with ` +
@@ -57,7 +61,10 @@ export class CommittedState {
     }
     const latest = this.commitment(this.meta.latestSlot);
     if (latest === undefined || !equalBytes(commitmentId(latest), this.meta.latestCommitmentId)) {
-      throw new LedgerError('STORE_CORRUPT', `the latest commitment (slot ${this.meta.latestSlot}) is missing or does not match the metadata`);
+      throw new LedgerError(
+        'STORE_CORRUPT',
+        `the latest commitment (slot ${this.meta.latestSlot}) is missing or does not match the metadata`,
+      );
     }
     this.latest = latest;
     for (const [k, v] of store.entries(Uint8Array.of(keys.tables.account))) {
@@ -113,7 +120,8 @@ export class CommittedState {
     const bytes = this.store.get(keys.commitment(slot));
     if (bytes === undefined) return undefined;
     const c = readRecord(slotCommitment, bytes, 'commitment');
-    if (this.commitments.size > 4 * this.params.maxCommittableAge + 16) this.commitments.delete(this.commitments.keys().next().value!);
+    if (this.commitments.size > 4 * this.params.maxCommittableAge + 16)
+      this.commitments.delete(this.commitments.keys().next().value!);
     this.commitments.set(slot, c);
     return c;
   }
@@ -128,7 +136,9 @@ export class CommittedState {
   /** A committed output's record and creating slot. */
   output(outputId: Uint8Array): { slot: number; record: OutputRecord } | undefined {
     const located = this.locateOutput(outputId);
-    return located === undefined ? undefined : { slot: located.slot, record: readRecord(outputRecord, located.bytes, 'output') };
+    return located === undefined
+      ? undefined
+      : { slot: located.slot, record: readRecord(outputRecord, located.bytes, 'output') };
   }
 
   transaction(txId: Uint8Array): TransactionRecord | undefined {
@@ -137,7 +147,11 @@ export class CommittedState {
   }
 
   /** Writes a batch that moves the state to `meta` (one atomic write), then takes the new state into memory. */
-  write(batch: readonly Write[], meta: Meta, update?: { commitment: SlotCommitment; accounts: ReadonlyMap<string, AccountRecord> }): void {
+  write(
+    batch: readonly Write[],
+    meta: Meta,
+    update?: { commitment: SlotCommitment; accounts: ReadonlyMap<string, AccountRecord> },
+  ): void {
     this.store.write(batch);
     this.meta = meta;
     if (update !== undefined) {
@@ -153,7 +167,9 @@ export function readRecord<T>(codec: Codec<T>, bytes: Uint8Array, what: string):
   try {
     return decode(codec, bytes);
   } catch (e) {
-    throw new LedgerError('STORE_CORRUPT', `a stored ${what} record does not decode: ${(e as Error).message}`, { cause: e });
+    throw new LedgerError('STORE_CORRUPT', `a stored ${what} record does not decode: ${(e as Error).message}`, {
+      cause: e,
+    });
   }
 }
 

@@ -1,4 +1,4 @@
-import { blockPayload, type Block } from '../model/block.js';
+import { type Block, blockPayload } from '../model/block.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType, UnlockType } from '../model/type-codes.js';
 

@@ -3,11 +3,11 @@ import { VerifyPool } from '../crypto/verify-pool.js';
 import { toHex as hex } from '../json/hex.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey as bytesKeyOf } from '../util/bytes.js';
-import { acceptBlock, type AcceptContext, accountLiveAt, checkUncommitted, signaturesOf } from './accept.js';
+import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, signaturesOf } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
+import { planCommit } from './commit.js';
 import { commitmentId } from './commitment.js';
 import { CommittedState, readRecord } from './committed.js';
-import { planCommit } from './commit.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { emptySlot, PendingState } from './pending.js';
@@ -110,7 +110,8 @@ export class Ledger {
     checkId(accountId, 32, 'account ID');
     const { blockIssuanceCredits, slot } = options;
     checkUncommitted(this.committed, slot);
-    if (typeof blockIssuanceCredits !== 'bigint') throw new LedgerError('INVALID_ARGUMENT', 'blockIssuanceCredits must be a bigint');
+    if (typeof blockIssuanceCredits !== 'bigint')
+      throw new LedgerError('INVALID_ARGUMENT', 'blockIssuanceCredits must be a bigint');
     if (this.committed.accounts.has(bytesKeyOf(accountId)) || this.pending.creates(accountId)) {
       throw new LedgerError('ACCOUNT_EXISTS', `account ${hex(accountId)} exists already`);
     }
@@ -122,7 +123,8 @@ export class Ledger {
     this.open();
     checkId(accountId, 32, 'account ID');
     checkUncommitted(this.committed, slot);
-    if (typeof mana !== 'bigint' || mana < 0n) throw new LedgerError('INVALID_ARGUMENT', 'mana must be a non-negative bigint');
+    if (typeof mana !== 'bigint' || mana < 0n)
+      throw new LedgerError('INVALID_ARGUMENT', 'mana must be a non-negative bigint');
     this.pending.slot(slot).allotments.push({ accountId: accountId.slice(), mana });
   }
 
@@ -131,7 +133,8 @@ export class Ledger {
     this.open();
     checkId(accountId, 32, 'account ID');
     checkUncommitted(this.committed, slot);
-    if (!accountLiveAt(this.accept, accountId, slot)) throw new LedgerError('ACCOUNT_NOT_FOUND', `account ${hex(accountId)} does not exist`);
+    if (!accountLiveAt(this.accept, accountId, slot))
+      throw new LedgerError('ACCOUNT_NOT_FOUND', `account ${hex(accountId)} does not exist`);
     this.pending.slot(slot).destructions.push(accountId.slice());
   }
 
@@ -143,7 +146,8 @@ export class Ledger {
     this.open();
     checkWriteSlot(slot);
     const c = this.committed;
-    if (slot !== c.meta.latestSlot + 1) throw new LedgerError('SLOT_NOT_NEXT', `the next slot to commit is ${c.meta.latestSlot + 1}, not ${slot}`);
+    if (slot !== c.meta.latestSlot + 1)
+      throw new LedgerError('SLOT_NOT_NEXT', `the next slot to commit is ${c.meta.latestSlot + 1}, not ${slot}`);
     const plan = planCommit({
       slot,
       params: this.params,
@@ -178,7 +182,8 @@ export class Ledger {
 
   /** Overrides the sync rule (an import of historic data, an embedding node that knows better); undefined clears it. */
   setSynced(synced: boolean | undefined): void {
-    if (synced !== undefined && typeof synced !== 'boolean') throw new LedgerError('INVALID_ARGUMENT', 'setSynced takes a boolean or undefined');
+    if (synced !== undefined && typeof synced !== 'boolean')
+      throw new LedgerError('INVALID_ARGUMENT', 'setSynced takes a boolean or undefined');
     this.syncOverride = synced;
   }
 
@@ -240,7 +245,9 @@ export class Ledger {
   congestion(accountId: Uint8Array, options: queries.CongestionQuery = {}): Congestion {
     this.open();
     if (!this.isSynced()) throw new LedgerError('NOT_SYNCED', 'node is not synced');
-    return queries.congestion(this.committed, this.pending, accountId, options, () => this.minimalTransactionWorkScore());
+    return queries.congestion(this.committed, this.pending, accountId, options, () =>
+      this.minimalTransactionWorkScore(),
+    );
   }
 
   /** Work score of a block with one parent and a transaction of one input, one output and one signature. */

@@ -22,7 +22,12 @@ export function openLedger(options: OpenLedgerOptions): Ledger {
   };
   const store = options.path === undefined ? new MemoryStore() : new LmdbStore(options.path, lmdbOptions);
   try {
-    return new Ledger(store, options.params, options.genesis ?? {}, options.clock ?? (() => Math.floor(Date.now() / 1000)));
+    return new Ledger(
+      store,
+      options.params,
+      options.genesis ?? {},
+      options.clock ?? (() => Math.floor(Date.now() / 1000)),
+    );
   } catch (e) {
     store.close();
     if (store instanceof LmdbStore) store.discardIfNew();
@@ -37,7 +42,8 @@ export function openLedger(options: OpenLedgerOptions): Ledger {
 export function inspectStore(path: string): StoreInfo | undefined {
   // Read-only: it creates nothing, takes no writer lock and works beside a running writer.
   if (!existsSync(join(path, 'data.mdb'))) {
-    if (existsSync(path) && !statSync(path).isDirectory()) throw new LedgerError('INVALID_ARGUMENT', `${path} is a file: a store is a directory`);
+    if (existsSync(path) && !statSync(path).isDirectory())
+      throw new LedgerError('INVALID_ARGUMENT', `${path} is a file: a store is a directory`);
     return undefined;
   }
   const store = new LmdbStore(path, { readOnly: true });
@@ -48,7 +54,12 @@ export function inspectStore(path: string): StoreInfo | undefined {
       return undefined;
     }
     const m = readRecord(metaCodec, bytes, 'metadata');
-    return { networkId: m.networkId, genesisSlot: m.genesisSlot, genesisUnixTime: m.genesisUnixTime, latestSlot: m.latestSlot };
+    return {
+      networkId: m.networkId,
+      genesisSlot: m.genesisSlot,
+      genesisUnixTime: m.genesisUnixTime,
+      latestSlot: m.latestSlot,
+    };
   } finally {
     store.close();
   }

@@ -98,7 +98,8 @@ export class PendingState {
   issuedCost(accountId: Uint8Array, referenceManaCost: bigint): bigint {
     let cost = 0n;
     for (const p of this.slots.values()) {
-      for (const b of p.blocks) if (b.issuerId !== undefined && equalBytes(b.issuerId, accountId)) cost += b.workScore * referenceManaCost;
+      for (const b of p.blocks)
+        if (b.issuerId !== undefined && equalBytes(b.issuerId, accountId)) cost += b.workScore * referenceManaCost;
     }
     return cost;
   }

@@ -48,7 +48,10 @@ export function planPrune(committed: CommittedState, untilSlot: number): { batch
     batch.push({ key: keys.diff(s), value: undefined });
   }
   for (const [t, r] of txs) {
-    batch.push({ key: keys.transaction(keyBytes(t)), value: r === undefined ? undefined : encode(transactionRecord, r) });
+    batch.push({
+      key: keys.transaction(keyBytes(t)),
+      value: r === undefined ? undefined : encode(transactionRecord, r),
+    });
   }
   const next = { ...meta, prunedUntil: until };
   batch.push({ key: keys.meta, value: encode(metaCodec, next) });

@@ -47,8 +47,10 @@ export function includedBlock(committed: CommittedState, pending: PendingState, 
 /** 4.2: the UTXO changes of a committed slot. @throws LedgerError BEFORE_GENESIS, NOT_FOUND */
 export function utxoChanges(committed: CommittedState, slot: number): UtxoChanges {
   const { params, meta } = committed;
-  if (slot < params.genesisSlot) throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
-  if (slot > meta.latestSlot) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${meta.latestSlot})`);
+  if (slot < params.genesisSlot)
+    throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
+  if (slot > meta.latestSlot)
+    throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${meta.latestSlot})`);
   const c = committed.commitment(slot);
   if (c === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
   const bytes = committed.store.get(keys.diff(slot));
@@ -91,22 +93,33 @@ export function congestion(
     throw new LedgerError('NOT_FOUND', `account ${toHex(accountId)} not found`);
   }
   const work = options.workScore ?? defaultWork();
-  if (!Number.isInteger(work) || work < 0 || work > 0xffffffff) throw new LedgerError('INVALID_ARGUMENT', 'workScore must be a uint32');
+  if (!Number.isInteger(work) || work < 0 || work > 0xffffffff)
+    throw new LedgerError('INVALID_ARGUMENT', 'workScore must be a uint32');
   const rmcNow = committed.latest.referenceManaCost;
   const pendingCost = pending.issuedCost(accountId, rmcNow);
   const ready = record.destroyedSlot === LIVE && record.blockIssuanceCredits - pendingCost >= BigInt(work) * rmcNow;
-  return { slot, ready, referenceManaCost: commitment.referenceManaCost, blockIssuanceCredits: entry.blockIssuanceCredits };
+  return {
+    slot,
+    ready,
+    referenceManaCost: commitment.referenceManaCost,
+    blockIssuanceCredits: entry.blockIssuanceCredits,
+  };
 }
 
 /** The commitment a query names (all zeros or none: the latest), checked against the store. */
-function commitmentFor(committed: CommittedState, wanted: Uint8Array | undefined): { slot: number; commitment: SlotCommitment } {
+function commitmentFor(
+  committed: CommittedState,
+  wanted: Uint8Array | undefined,
+): { slot: number; commitment: SlotCommitment } {
   const { params } = committed;
   const latestSlot = committed.meta.latestSlot;
   if (wanted === undefined || equalBytes(wanted, ZERO_36)) return { slot: latestSlot, commitment: committed.latest };
   checkId(wanted, COMMITMENT_ID_LENGTH, 'commitment ID');
   const slot = slotOfCommitmentId(wanted);
-  if (slot > latestSlot) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${latestSlot})`);
-  if (slot < params.genesisSlot) throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
+  if (slot > latestSlot)
+    throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${latestSlot})`);
+  if (slot < params.genesisSlot)
+    throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
   const stored = committed.commitment(slot);
   if (stored === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
   if (!equalBytes(commitmentId(stored), wanted)) {

@@ -1,5 +1,5 @@
 import { arrayOf, fixedBytes, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
-import { output, type Output } from '../model/output.js';
+import { type Output, output } from '../model/output.js';
 import { generated } from './records.gen.js';
 
 const struct = structsOf(generated);
@@ -33,7 +33,11 @@ export interface TransactionRecord {
   slot: number;
   storedOutputs: number;
 }
-export const transactionRecord = struct<TransactionRecord>('TransactionRecord', { blockId: fixedBytes(32), slot: u32, storedOutputs: u16 });
+export const transactionRecord = struct<TransactionRecord>('TransactionRecord', {
+  blockId: fixedBytes(32),
+  slot: u32,
+  storedOutputs: u16,
+});
 
 /**
  * The UTXO changes of one committed slot, in byte order (intermediate outputs are in both lists). The slot's blocks
@@ -63,7 +67,11 @@ export const accountRecord = struct<AccountRecord>('AccountRecord', {
   createdSlot: u32,
   destroyedSlot: u32,
   blockIssuanceCredits: i64,
-  history: arrayOf(struct<CreditEntry>('CreditEntry', { slot: u32, blockIssuanceCredits: i64 }), { prefix: u32, min: 0, max: BIG }),
+  history: arrayOf(struct<CreditEntry>('CreditEntry', { slot: u32, blockIssuanceCredits: i64 }), {
+    prefix: u32,
+    min: 0,
+    max: BIG,
+  }),
 });
 
 /** The store's identity and progress. */
@@ -85,7 +93,16 @@ export const meta = struct<Meta>('Meta', {
   prunedUntil: u32,
 });
 
-const TABLE = { block: 0x42, blockIndex: 0x49, transaction: 0x54, output: 0x4f, diff: 0x44, commitment: 0x43, account: 0x41, meta: 0x4d } as const;
+const TABLE = {
+  block: 0x42,
+  blockIndex: 0x49,
+  transaction: 0x54,
+  output: 0x4f,
+  diff: 0x44,
+  commitment: 0x43,
+  account: 0x41,
+  meta: 0x4d,
+} as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
   const k = new Uint8Array(1 + body.length);

@@ -1,6 +1,6 @@
 import { bech32 } from 'bech32';
 import { CodecError, decode, encode } from '../codec/index.js';
-import { address, type Address } from './address.js';
+import { type Address, address } from './address.js';
 import { AddressType } from './type-codes.js';
 
 // Bech32 (BIP-173) addresses, TIP-31: human-readable part (network HRP) + the serialized address (type byte ‖
@@ -12,7 +12,8 @@ const MAX_LENGTH = 90; // BIP-173
 
 /** The bech32 string of an address for a network HRP (`smr`, `iota`, `rms`, …). @throws CodecError, TypeError */
 export function addressToBech32(value: Address, hrp: string): string {
-  if (typeof hrp !== 'string' || !/^[a-z0-9]{1,83}$/.test(hrp)) throw new TypeError('addressToBech32: hrp must be lowercase letters and digits');
+  if (typeof hrp !== 'string' || !/^[a-z0-9]{1,83}$/.test(hrp))
+    throw new TypeError('addressToBech32: hrp must be lowercase letters and digits');
   return bech32.encode(hrp, bech32.toWords(encode(address, value)), MAX_LENGTH);
 }
 
@@ -32,14 +33,19 @@ export function bech32ToAddress(text: string, expectedHrp?: string): Address {
     throw new CodecError('INVALID_VALUE', `not a bech32 string: ${bech32Reason(reason)}`);
   }
   if (expectedHrp !== undefined && decoded.prefix !== expectedHrp) {
-    throw new CodecError('HRP_MISMATCH', `expected HRP ${JSON.stringify(expectedHrp)}, got ${JSON.stringify(decoded.prefix)}`);
+    throw new CodecError(
+      'HRP_MISMATCH',
+      `expected HRP ${JSON.stringify(expectedHrp)}, got ${JSON.stringify(decoded.prefix)}`,
+    );
   }
   const bytes = bech32.fromWordsUnsafe(decoded.words);
   if (bytes === undefined) throw new CodecError('INVALID_VALUE', 'bech32 data has invalid padding');
   const raw = Uint8Array.from(bytes);
   if (raw.length === 0) throw new CodecError('LENGTH_OUT_OF_RANGE', 'empty address');
-  if (raw[0] !== AddressType.Ed25519 && raw[0] !== AddressType.Alias && raw[0] !== AddressType.Nft) throw new CodecError('UNKNOWN_TYPE', `address type ${raw[0]} is not a Stardust address type`);
-  if (raw.length !== ADDRESS_LENGTH) throw new CodecError('LENGTH_OUT_OF_RANGE', `address is ${raw.length} bytes, expected ${ADDRESS_LENGTH}`);
+  if (raw[0] !== AddressType.Ed25519 && raw[0] !== AddressType.Alias && raw[0] !== AddressType.Nft)
+    throw new CodecError('UNKNOWN_TYPE', `address type ${raw[0]} is not a Stardust address type`);
+  if (raw.length !== ADDRESS_LENGTH)
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `address is ${raw.length} bytes, expected ${ADDRESS_LENGTH}`);
   return decode(address, raw);
 }
 

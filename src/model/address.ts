@@ -1,6 +1,6 @@
 import { type Codec, fixedBytes, structsOf, tag, u8, union } from '../codec/index.js';
-import { AddressType } from './type-codes.js';
 import { generated } from './address.gen.js';
+import { AddressType } from './type-codes.js';
 
 const struct = structsOf(generated);
 

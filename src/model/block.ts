@@ -4,16 +4,16 @@ import {
   fixedBytes,
   optionalPayload,
   structsOf,
+  u8,
   u32,
   u64WithJsonDefault,
-  u8,
   union,
 } from '../codec/index.js';
-import { BLOCK_ID_LENGTH, MAX_PARENTS, MIN_PARENTS } from './limits.js';
-import { taggedDataPayload, type TaggedDataPayload } from './payload/tagged-data.js';
-import { transactionPayload, type TransactionPayload } from './payload/transaction.js';
-import { PayloadType } from './type-codes.js';
 import { generated } from './block.gen.js';
+import { BLOCK_ID_LENGTH, MAX_PARENTS, MIN_PARENTS } from './limits.js';
+import { type TaggedDataPayload, taggedDataPayload } from './payload/tagged-data.js';
+import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
+import { PayloadType } from './type-codes.js';
 
 const struct = structsOf(generated);
 

@@ -1,10 +1,10 @@
-import { arrayOf, type Codec, fixedBytes, optionalPayload, structsOf, tag, u16, u32, u64, u8, union } from '../codec/index.js';
-import { input, type Input } from './input.js';
-import { MAX_INPUTS, MAX_OUTPUTS } from './limits.js';
-import { output, type Output } from './output.js';
-import { taggedDataPayload, type TaggedDataPayload } from './payload/tagged-data.js';
-import { EssenceType } from './type-codes.js';
+import { arrayOf, fixedBytes, optionalPayload, structsOf, tag, u8, u16, u32, u64, union } from '../codec/index.js';
 import { generated } from './essence.gen.js';
+import { type Input, input } from './input.js';
+import { MAX_INPUTS, MAX_OUTPUTS } from './limits.js';
+import { type Output, output } from './output.js';
+import { type TaggedDataPayload, taggedDataPayload } from './payload/tagged-data.js';
+import { EssenceType } from './type-codes.js';
 
 const struct = structsOf(generated);
 

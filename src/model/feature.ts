@@ -1,8 +1,8 @@
-import { type Codec, structsOf, tag, u16, u8, union, varBytes } from '../codec/index.js';
-import { address, type Address } from './address.js';
+import { type Codec, structsOf, tag, u8, u16, union, varBytes } from '../codec/index.js';
+import { type Address, address } from './address.js';
+import { generated } from './feature.gen.js';
 import { MAX_METADATA_LENGTH, MAX_TAG_LENGTH } from './limits.js';
 import { FeatureType } from './type-codes.js';
-import { generated } from './feature.gen.js';
 
 const struct = structsOf(generated);
 

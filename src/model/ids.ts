@@ -1,11 +1,20 @@
-import { assertBytes, CodecError, decode, fixedBytes, structsOf, u16, uintRange, withEncoding } from '../codec/index.js';
+import {
+  assertBytes,
+  CodecError,
+  decode,
+  fixedBytes,
+  structsOf,
+  u16,
+  uintRange,
+  withEncoding,
+} from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { block, type Block } from './block.js';
-import { transactionEssence, type TransactionEssence } from './essence.js';
-import { MAX_OUTPUT_INDEX, OUTPUT_ID_LENGTH, TRANSACTION_ID_LENGTH } from './limits.js';
-import { output, type Output } from './output.js';
-import { transactionPayload, type TransactionPayload } from './payload/transaction.js';
+import { type Block, block } from './block.js';
+import { type TransactionEssence, transactionEssence } from './essence.js';
 import { generated } from './ids.gen.js';
+import { MAX_OUTPUT_INDEX, OUTPUT_ID_LENGTH, TRANSACTION_ID_LENGTH } from './limits.js';
+import { type Output, output } from './output.js';
+import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
 
 const struct = structsOf(generated);
 
@@ -30,7 +39,8 @@ export function transactionSigningHash(essence: Uint8Array | TransactionEssence)
 /** Output ID = transaction ID ‖ uint16 LE output index (34 bytes). */
 export function outputId(txId: Uint8Array, index: number): Uint8Array {
   assertBytes(txId, 'outputId');
-  if (txId.length !== TRANSACTION_ID_LENGTH) throw new RangeError(`outputId: transaction ID must be 32 bytes, got ${txId.length}`);
+  if (txId.length !== TRANSACTION_ID_LENGTH)
+    throw new RangeError(`outputId: transaction ID must be 32 bytes, got ${txId.length}`);
   if (!Number.isInteger(index) || index < 0 || index > MAX_OUTPUT_INDEX) {
     throw new RangeError(`outputId: index must be an integer in 0..${MAX_OUTPUT_INDEX}, got ${index}`);
   }

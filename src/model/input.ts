@@ -1,7 +1,7 @@
-import { type Codec, fixedBytes, structsOf, tag, u16, u8, union } from '../codec/index.js';
+import { type Codec, fixedBytes, structsOf, tag, u8, u16, union } from '../codec/index.js';
+import { generated } from './input.gen.js';
 import { TRANSACTION_ID_LENGTH } from './limits.js';
 import { InputType } from './type-codes.js';
-import { generated } from './input.gen.js';
 
 const struct = structsOf(generated);
 

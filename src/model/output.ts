@@ -1,10 +1,10 @@
-import { arrayOf, type Codec, structsOf, tag, u64, u8, union } from '../codec/index.js';
-import { feature, type Feature } from './feature.js';
+import { arrayOf, type Codec, structsOf, tag, u8, u64, union } from '../codec/index.js';
+import { type Feature, feature } from './feature.js';
 import { MAX_FEATURES, MAX_NATIVE_TOKENS, MAX_UNLOCK_CONDITIONS, MIN_UNLOCK_CONDITIONS } from './limits.js';
-import { nativeToken, type NativeToken } from './native-token.js';
-import { unlockCondition, type UnlockCondition } from './unlock-condition.js';
-import { OutputType } from './type-codes.js';
+import { type NativeToken, nativeToken } from './native-token.js';
 import { generated } from './output.gen.js';
+import { OutputType } from './type-codes.js';
+import { type UnlockCondition, unlockCondition } from './unlock-condition.js';
 
 const struct = structsOf(generated);
 

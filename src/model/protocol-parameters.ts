@@ -77,7 +77,10 @@ const COMMON = {
  * Builds a parameter set: a preset with some fields replaced (e.g. `genesisUnixTime`). The network ID is always
  * derived from the name, so the two can never disagree.
  */
-export function protocolParameters(base: Overrides & Pick<ProtocolParameters, 'networkName'>, overrides: Overrides = {}): ProtocolParameters {
+export function protocolParameters(
+  base: Overrides & Pick<ProtocolParameters, 'networkName'>,
+  overrides: Overrides = {},
+): ProtocolParameters {
   const merged = { ...COMMON, ...base, ...overrides } as Omit<ProtocolParameters, 'networkId'>;
   return Object.freeze({ ...merged, networkId: networkIdFromName(merged.networkName) });
 }

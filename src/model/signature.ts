@@ -1,7 +1,7 @@
 import { type Codec, fixedBytes, structsOf, tag, u8, union } from '../codec/index.js';
 import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH } from './limits.js';
-import { SignatureType } from './type-codes.js';
 import { generated } from './signature.gen.js';
+import { SignatureType } from './type-codes.js';
 
 const struct = structsOf(generated);
 

@@ -1,5 +1,5 @@
-import { type Codec, structsOf, tag, u32, u64, u8, union } from '../codec/index.js';
-import { address, type Address } from './address.js';
+import { type Codec, structsOf, tag, u8, u32, u64, union } from '../codec/index.js';
+import { type Address, address } from './address.js';
 import { UnlockConditionType } from './type-codes.js';
 import { generated } from './unlock-condition.gen.js';
 

@@ -1,5 +1,5 @@
-import { type Codec, structsOf, tag, u16, u8, union } from '../codec/index.js';
-import { signature, type Signature } from './signature.js';
+import { type Codec, structsOf, tag, u8, u16, union } from '../codec/index.js';
+import { type Signature, signature } from './signature.js';
 import { UnlockType } from './type-codes.js';
 import { generated } from './unlock.gen.js';
 

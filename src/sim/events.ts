@@ -17,17 +17,33 @@ export function genesisLine(h: GenesisHeader): string {
     type: 'genesis',
     network: h.network,
     genesisUnixTime: h.genesisUnixTime,
-    outputs: (h.genesis.outputs ?? []).map((o) => ({ outputId: toHex(o.outputId), output: outputCodec.toJson(o.output) })),
-    accounts: (h.genesis.accounts ?? []).map((a) => ({ accountId: toHex(a.accountId), blockIssuanceCredits: a.blockIssuanceCredits.toString() })),
+    outputs: (h.genesis.outputs ?? []).map((o) => ({
+      outputId: toHex(o.outputId),
+      output: outputCodec.toJson(o.output),
+    })),
+    accounts: (h.genesis.accounts ?? []).map((a) => ({
+      accountId: toHex(a.accountId),
+      blockIssuanceCredits: a.blockIssuanceCredits.toString(),
+    })),
   });
 }
 
 export function eventLine(e: SimEvent): string {
   switch (e.type) {
     case 'block':
-      return JSON.stringify({ type: 'block', slot: e.slot, bytes: toHex(e.bytes), ...(e.issuerId ? { issuerId: toHex(e.issuerId) } : {}) });
+      return JSON.stringify({
+        type: 'block',
+        slot: e.slot,
+        bytes: toHex(e.bytes),
+        ...(e.issuerId ? { issuerId: toHex(e.issuerId) } : {}),
+      });
     case 'account':
-      return JSON.stringify({ type: 'account', slot: e.slot, accountId: toHex(e.accountId), blockIssuanceCredits: e.blockIssuanceCredits.toString() });
+      return JSON.stringify({
+        type: 'account',
+        slot: e.slot,
+        accountId: toHex(e.accountId),
+        blockIssuanceCredits: e.blockIssuanceCredits.toString(),
+      });
     case 'allot':
       return JSON.stringify({ type: 'allot', slot: e.slot, accountId: toHex(e.accountId), mana: e.mana.toString() });
     case 'commit':
@@ -41,14 +57,30 @@ export function parseLine(line: string): ({ type: 'genesis' } & GenesisHeader) |
   const slot = Number(j.slot);
   switch (j.type) {
     case 'genesis': {
-      const outputs = (j.outputs as { outputId: string; output: unknown }[]).map((o) => ({ outputId: fromHex(o.outputId), output: outputCodec.fromJson(o.output) }));
-      const accounts = (j.accounts as { accountId: string; blockIssuanceCredits: string }[]).map((a) => ({ accountId: fromHex(a.accountId), blockIssuanceCredits: BigInt(a.blockIssuanceCredits) }));
-      return { type: 'genesis', network: String(j.network), genesisUnixTime: Number(j.genesisUnixTime), genesis: { outputs, accounts } };
+      const outputs = (j.outputs as { outputId: string; output: unknown }[]).map((o) => ({
+        outputId: fromHex(o.outputId),
+        output: outputCodec.fromJson(o.output),
+      }));
+      const accounts = (j.accounts as { accountId: string; blockIssuanceCredits: string }[]).map((a) => ({
+        accountId: fromHex(a.accountId),
+        blockIssuanceCredits: BigInt(a.blockIssuanceCredits),
+      }));
+      return {
+        type: 'genesis',
+        network: String(j.network),
+        genesisUnixTime: Number(j.genesisUnixTime),
+        genesis: { outputs, accounts },
+      };
     }
     case 'block':
       return { type: 'block', slot, bytes: fromHex(j.bytes), ...(j.issuerId ? { issuerId: fromHex(j.issuerId) } : {}) };
     case 'account':
-      return { type: 'account', slot, accountId: fromHex(j.accountId), blockIssuanceCredits: BigInt(String(j.blockIssuanceCredits)) };
+      return {
+        type: 'account',
+        slot,
+        accountId: fromHex(j.accountId),
+        blockIssuanceCredits: BigInt(String(j.blockIssuanceCredits)),
+      };
     case 'allot':
       return { type: 'allot', slot, accountId: fromHex(j.accountId), mana: BigInt(String(j.mana)) };
     case 'commit':

@@ -1,2 +1,2 @@
-export { Simulation, type SimEvent, type SimulationOptions } from './simulator.js';
 export { applyEvent, eventLine, genesisLine, parseLine } from './events.js';
+export { type SimEvent, Simulation, type SimulationOptions } from './simulator.js';

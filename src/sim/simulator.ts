@@ -1,6 +1,6 @@
-import { blake2b256 } from '../crypto/hash.js';
-import { ed25519Address, ed25519PublicKey } from '../crypto/ed25519.js';
 import { buildTransaction, signTransaction } from '../build/builder.js';
+import { ed25519Address, ed25519PublicKey } from '../crypto/ed25519.js';
+import { blake2b256 } from '../crypto/hash.js';
 import { workScore } from '../ledger/congestion.js';
 import type { GenesisState } from '../ledger/index.js';
 import type { Address } from '../model/address.js';
@@ -8,9 +8,9 @@ import type { Block } from '../model/block.js';
 import { outputId as makeOutputId, transactionId } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
 import { encodeBlock } from '../serialize.js';
 import { minStorageDeposit } from '../validate/storage-deposit.js';
-import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
 
 // A deterministic, valid ledger history for demos, imports and tests: wallets sending signed transfers, tagged data,
 // block-issuing accounts that pay for their blocks, allotments, congestion waves that push the reference mana cost
@@ -73,7 +73,12 @@ export class Simulation {
     this.secrets = Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(...seedBytes, i)));
     this.addresses = this.secrets.map((s) => ed25519Address(ed25519PublicKey(s)));
     const account = (name: string) => blake2b256(utf8.encode(`tangle-core simulation ${seed} account ${name}`));
-    this.accounts = { whale: account('whale'), worker: account('worker'), poor: account('poor'), late: account('late') };
+    this.accounts = {
+      whale: account('whale'),
+      worker: account('worker'),
+      poor: account('poor'),
+      late: account('late'),
+    };
     this.bigBlockWork = workScore(this.bigBlock(0), this.params);
   }
 
@@ -112,7 +117,12 @@ export class Simulation {
   private bigBlock(i: number): Block {
     const data = new Uint8Array(32_000);
     for (let k = 0; k < data.length; k += 997) data[k] = (i + k) & 0xff;
-    return { protocolVersion: this.params.protocolVersion, parents: [this.parent()], payload: { type: PayloadType.TaggedData, tag: utf8.encode('wave'), data }, nonce: this.nonce++ };
+    return {
+      protocolVersion: this.params.protocolVersion,
+      parents: [this.parent()],
+      payload: { type: PayloadType.TaggedData, tag: utf8.encode('wave'), data },
+      nonce: this.nonce++,
+    };
   }
 
   private transfer(slot: number): Uint8Array | undefined {
@@ -122,8 +132,12 @@ export class Simulation {
     const to = Math.floor(this.random() * this.addresses.length);
     const deposit = minStorageDeposit(this.basic(0, 0n), this.params.rentStructure);
     const amount = coin.output.amount;
-    const send = amount > 4n * deposit ? deposit + BigInt(Math.floor(this.random() * Number((amount - 2n * deposit) / 1000n))) : amount;
-    const outputs = send < amount ? [this.basic(to, send), this.basic(coin.key, amount - send)] : [this.basic(to, amount)];
+    const send =
+      amount > 4n * deposit
+        ? deposit + BigInt(Math.floor(this.random() * Number((amount - 2n * deposit) / 1000n)))
+        : amount;
+    const outputs =
+      send < amount ? [this.basic(to, send), this.basic(coin.key, amount - send)] : [this.basic(to, amount)];
     const keys = send < amount ? [to, coin.key] : [to];
     const essence = buildTransaction({
       inputs: [coin],
@@ -134,14 +148,23 @@ export class Simulation {
     const payload = signTransaction(essence, [this.secrets[coin.key]!]);
     const txId = transactionId(payload);
     outputs.forEach((output, i) => this.coins.push({ outputId: makeOutputId(txId, i), output, key: keys[i]! }));
-    return encodeBlock({ protocolVersion: this.params.protocolVersion, parents: [this.parent()], payload, nonce: this.nonce++ });
+    return encodeBlock({
+      protocolVersion: this.params.protocolVersion,
+      parents: [this.parent()],
+      payload,
+      nonce: this.nonce++,
+    });
   }
 
   private tagged(slot: number, text: string): Uint8Array {
     return encodeBlock({
       protocolVersion: this.params.protocolVersion,
       parents: [this.parent()],
-      payload: { type: PayloadType.TaggedData, tag: utf8.encode('tangle-core'), data: utf8.encode(`${text} in slot ${slot}`) },
+      payload: {
+        type: PayloadType.TaggedData,
+        tag: utf8.encode('tangle-core'),
+        data: utf8.encode(`${text} in slot ${slot}`),
+      },
       nonce: this.nonce++,
     });
   }
@@ -154,7 +177,8 @@ export class Simulation {
     if (phase >= 1 && phase <= WAVE_SLOTS) {
       // A congestion wave: more work than the increase threshold, paid by the whale.
       const blocks = Number(this.params.congestion.increaseThreshold / this.bigBlockWork) + 1;
-      for (let i = 0; i < blocks; i++) events.push({ type: 'block', slot, bytes: encodeBlock(this.bigBlock(i)), issuerId: whale });
+      for (let i = 0; i < blocks; i++)
+        events.push({ type: 'block', slot, bytes: encodeBlock(this.bigBlock(i)), issuerId: whale });
     }
     const transfers = 2 + Math.floor(this.random() * 4);
     for (let i = 0; i < transfers; i++) {

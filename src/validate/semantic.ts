@@ -1,5 +1,5 @@
-import { blake2b256 } from '../crypto/hash.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
+import { blake2b256 } from '../crypto/hash.js';
 import { toHex } from '../json/hex.js';
 import type { Address } from '../model/address.js';
 import { inputsCommitment, transactionSigningHash } from '../model/ids.js';
@@ -7,10 +7,10 @@ import { MAX_NATIVE_TOKENS } from '../model/limits.js';
 import type { Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { AddressType, FeatureType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 import { validateTransactionPayload } from './syntactic.js';
-import { AddressType, FeatureType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 
 // TIP-20 semantic validation of a transaction against the outputs it consumes, at a point in time (the confirming
 // milestone's timestamp in Stardust; the slot's time in the ledger). The order of the checks follows iota-sdk
@@ -31,7 +31,8 @@ function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
 }
 
 const addressKey = (a: Address): string =>
-  String(a.type) + toHex(a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
+  String(a.type) +
+  toHex(a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
 
 /** The address that must unlock an output at `time`: the return address once an expiration has passed. */
 export function unlockAddress(output: Output, time: number): Address {
@@ -40,7 +41,10 @@ export function unlockAddress(output: Output, time: number): Address {
     if (uc.type === UnlockConditionType.Address) owner = uc.address;
     else if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) return uc.returnAddress;
   }
-  if (owner === undefined) throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'no Address unlock condition', { path: 'unlockConditions' });
+  if (owner === undefined)
+    throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'no Address unlock condition', {
+      path: 'unlockConditions',
+    });
   return owner;
 }
 
@@ -50,10 +54,13 @@ export function unlockAddress(output: Output, time: number): Address {
  * @throws ValidationError (one code per rule), CodecError (a malformed model), TypeError (bad arguments)
  */
 export function validateTransaction(tx: TransactionPayload, context: TransactionContext): void {
-  if (typeof context !== 'object' || context === null) throw new TypeError('validateTransaction: expected { consumedOutputs, params, time }');
+  if (typeof context !== 'object' || context === null)
+    throw new TypeError('validateTransaction: expected { consumedOutputs, params, time }');
   const { consumedOutputs, params, time } = context;
-  if (!Array.isArray(consumedOutputs)) throw new TypeError('validateTransaction: consumedOutputs must be an array of outputs');
-  if (!Number.isInteger(time) || time < 0) throw new TypeError('validateTransaction: time must be a unix time in seconds');
+  if (!Array.isArray(consumedOutputs))
+    throw new TypeError('validateTransaction: consumedOutputs must be an array of outputs');
+  if (!Number.isInteger(time) || time < 0)
+    throw new TypeError('validateTransaction: time must be a unix time in seconds');
   validateTransactionPayload(tx, params);
   checkSemantics(tx, context, transactionSigningHash(tx.essence), consumedOutputs);
 }
@@ -73,10 +80,16 @@ export function checkSemantics(
   const { consumedOutputs, time } = context;
   const { essence, unlocks } = tx;
   if (consumedOutputs.length !== essence.inputs.length) {
-    throw new ValidationError('CONSUMED_OUTPUTS_MISMATCH', `${essence.inputs.length} input(s) but ${consumedOutputs.length} consumed output(s)`, { path: 'essence.inputs' });
+    throw new ValidationError(
+      'CONSUMED_OUTPUTS_MISMATCH',
+      `${essence.inputs.length} input(s) but ${consumedOutputs.length} consumed output(s)`,
+      { path: 'essence.inputs' },
+    );
   }
   if (!equalBytes(inputsCommitment(committed), essence.inputsCommitment)) {
-    throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'does not commit to the consumed outputs', { path: 'essence.inputsCommitment' });
+    throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'does not commit to the consumed outputs', {
+      path: 'essence.inputsCommitment',
+    });
   }
   const unlocked = new Set<string>();
   const returns = new Map<string, bigint>();
@@ -87,38 +100,63 @@ export function checkSemantics(
     const at = `unlocks[${i}]`;
     const address = unlockAddress(output, time);
     if (address.type !== AddressType.Ed25519) {
-      throw new ValidationError('UNLOCK_INVALID', `input ${i} is owned by an ${address.type === AddressType.Alias ? 'Alias' : 'NFT'} address, which needs an Alias/NFT unlock (not supported yet)`, { path: at });
+      throw new ValidationError(
+        'UNLOCK_INVALID',
+        `input ${i} is owned by an ${address.type === AddressType.Alias ? 'Alias' : 'NFT'} address, which needs an Alias/NFT unlock (not supported yet)`,
+        { path: at },
+      );
     }
     const key = addressKey(address);
     const unlock = unlocks[i]!;
     if (unlock.type === UnlockType.Signature) {
-      if (unlocked.has(key)) throw new ValidationError('UNLOCK_INVALID', 'this address is already unlocked by an earlier signature; use a reference unlock', { path: at });
+      if (unlocked.has(key))
+        throw new ValidationError(
+          'UNLOCK_INVALID',
+          'this address is already unlocked by an earlier signature; use a reference unlock',
+          { path: at },
+        );
       const { publicKey, signature } = unlock.signature;
       if (!equalBytes(blake2b256(publicKey), address.pubKeyHash)) {
-        throw new ValidationError('SIGNATURE_ADDRESS_MISMATCH', `the public key does not hash to the address of input ${i}`, { path: `${at}.signature.publicKey` });
+        throw new ValidationError(
+          'SIGNATURE_ADDRESS_MISMATCH',
+          `the public key does not hash to the address of input ${i}`,
+          { path: `${at}.signature.publicKey` },
+        );
       }
       if (!verify(publicKey, signingHash, signature)) {
-        throw new ValidationError('SIGNATURE_INVALID', 'not a valid Ed25519 signature of the transaction (ZIP-215)', { path: `${at}.signature.signature` });
+        throw new ValidationError('SIGNATURE_INVALID', 'not a valid Ed25519 signature of the transaction (ZIP-215)', {
+          path: `${at}.signature.signature`,
+        });
       }
       unlocked.add(key);
     } else {
       // validateTransactionPayload guarantees the target is an earlier Signature Unlock, verified when it was reached.
       const target = unlocks[unlock.reference]!;
-      if (target.type !== UnlockType.Signature || !equalBytes(blake2b256(target.signature.publicKey), address.pubKeyHash)) {
-        throw new ValidationError('UNLOCK_INVALID', `the referenced signature is not for the address of input ${i}`, { path: `${at}.reference` });
+      if (
+        target.type !== UnlockType.Signature ||
+        !equalBytes(blake2b256(target.signature.publicKey), address.pubKeyHash)
+      ) {
+        throw new ValidationError('UNLOCK_INVALID', `the referenced signature is not for the address of input ${i}`, {
+          path: `${at}.reference`,
+        });
       }
     }
 
     let expired = false;
     for (const uc of output.unlockConditions) {
       if (uc.type === UnlockConditionType.Timelock && time < uc.unixTime) {
-        throw new ValidationError('TIMELOCK_NOT_EXPIRED', `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`, { path: `essence.inputs[${i}]` });
+        throw new ValidationError(
+          'TIMELOCK_NOT_EXPIRED',
+          `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`,
+          { path: `essence.inputs[${i}]` },
+        );
       }
       if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) expired = true;
     }
     if (!expired) {
       for (const uc of output.unlockConditions) {
-        if (uc.type === UnlockConditionType.StorageDepositReturn) addTo(returns, addressKey(uc.returnAddress), uc.amount);
+        if (uc.type === UnlockConditionType.StorageDepositReturn)
+          addTo(returns, addressKey(uc.returnAddress), uc.amount);
       }
     }
     amountIn += output.amount;
@@ -132,11 +170,18 @@ export function checkSemantics(
   essence.outputs.forEach((output, j) => {
     output.features.forEach((f, k) => {
       if (f.type === FeatureType.Sender && !unlocked.has(addressKey(f.address))) {
-        throw new ValidationError('SENDER_NOT_UNLOCKED', 'the sender address is not unlocked by this transaction', { path: `essence.outputs[${j}].features[${k}].address` });
+        throw new ValidationError('SENDER_NOT_UNLOCKED', 'the sender address is not unlocked by this transaction', {
+          path: `essence.outputs[${j}].features[${k}].address`,
+        });
       }
     });
     const [only] = output.unlockConditions;
-    if (output.unlockConditions.length === 1 && only?.type === UnlockConditionType.Address && output.nativeTokens.length === 0 && output.features.length === 0) {
+    if (
+      output.unlockConditions.length === 1 &&
+      only?.type === UnlockConditionType.Address &&
+      output.nativeTokens.length === 0 &&
+      output.features.length === 0
+    ) {
       addTo(simpleDeposits, addressKey(only.address), output.amount);
     }
     amountOut += output.amount;
@@ -145,20 +190,34 @@ export function checkSemantics(
 
   for (const [address, amount] of returns) {
     if ((simpleDeposits.get(address) ?? 0n) < amount) {
-      throw new ValidationError('STORAGE_DEPOSIT_RETURN_UNFULFILLED', `${amount} must be returned to ${address.slice(1, 13)}… in a simple output`, { path: 'essence.outputs' });
+      throw new ValidationError(
+        'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
+        `${amount} must be returned to ${address.slice(1, 13)}… in a simple output`,
+        { path: 'essence.outputs' },
+      );
     }
   }
   if (amountIn !== amountOut) {
-    throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', `inputs hold ${amountIn}, outputs ${amountOut}`, { path: 'essence.outputs' });
+    throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', `inputs hold ${amountIn}, outputs ${amountOut}`, {
+      path: 'essence.outputs',
+    });
   }
   // Without foundries (not supported yet) native tokens cannot be minted: no output amount may exceed the input's.
   // Burning (outputs below inputs) is allowed, as in iota-sdk.
   for (const [id, out] of tokensOut) {
     if (out > (tokensIn.get(id) ?? 0n)) {
-      throw new ValidationError('NATIVE_TOKEN_BALANCE_MISMATCH', `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}`, { path: 'essence.outputs' });
+      throw new ValidationError(
+        'NATIVE_TOKEN_BALANCE_MISMATCH',
+        `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}`,
+        { path: 'essence.outputs' },
+      );
     }
   }
   if (new Set([...tokensIn.keys(), ...tokensOut.keys()]).size > MAX_NATIVE_TOKENS) {
-    throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', `more than ${MAX_NATIVE_TOKENS} distinct native tokens in inputs and outputs`, { path: 'essence.outputs' });
+    throw new ValidationError(
+      'NATIVE_TOKEN_COUNT_EXCEEDED',
+      `more than ${MAX_NATIVE_TOKENS} distinct native tokens in inputs and outputs`,
+      { path: 'essence.outputs' },
+    );
   }
 }

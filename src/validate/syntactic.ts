@@ -1,18 +1,22 @@
-import { toHex } from '../json/hex.js';
 import { encode } from '../codec/index.js';
 import { powScore } from '../crypto/pow.js';
-import { block as blockCodec, type Block } from '../model/block.js';
+import { joinPath } from '../errors.js';
+import { toHex } from '../json/hex.js';
+import { type Block, block as blockCodec } from '../model/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
-import { output as outputCodec, type Output } from '../model/output.js';
-import { transactionPayload as transactionCodec, unlocks as unlocksCodec, type TransactionPayload } from '../model/payload/transaction.js';
+import { type Output, output as outputCodec } from '../model/output.js';
+import {
+  type TransactionPayload,
+  transactionPayload as transactionCodec,
+  unlocks as unlocksCodec,
+} from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
-import { compareBytes } from '../util/bytes.js';
 import { assertModel } from '../serialize.js';
+import { compareBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.js';
-import { PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
-import { joinPath } from '../errors.js';
 
 // The syntactic rules of SPEC A §9 that need protocol parameters but no ledger. Shape rules (counts, lengths,
 // type tags, JavaScript types) belong to the codec: each public function first encodes its argument, so a
@@ -48,23 +52,38 @@ export function validateBlock(block: Block, params: ProtocolParameters, options:
  * @internal `validateBlock` for a block decoded from `bytes` (so well-formed, and those are its exact bytes): no
  * re-encoding. The ledger's hot path.
  */
-export function validateDecodedBlock(block: Block, bytes: Uint8Array, params: ProtocolParameters, options: ValidateBlockOptions = {}): void {
+export function validateDecodedBlock(
+  block: Block,
+  bytes: Uint8Array,
+  params: ProtocolParameters,
+  options: ValidateBlockOptions = {},
+): void {
   checkBlock(block, bytes.length, params);
   if (options.skipPow !== true && params.minPowScore > 0) {
     const score = powScore(bytes);
     if (score < params.minPowScore) {
-      throw new ValidationError('POW_SCORE_TOO_LOW', `proof-of-work score ${score.toFixed(2)} below ${params.minPowScore}`, { path: 'nonce' });
+      throw new ValidationError(
+        'POW_SCORE_TOO_LOW',
+        `proof-of-work score ${score.toFixed(2)} below ${params.minPowScore}`,
+        { path: 'nonce' },
+      );
     }
   }
 }
 
 function checkBlock(block: Block, length: number, params: ProtocolParameters): void {
   if (block.protocolVersion !== params.protocolVersion) {
-    throw new ValidationError('PROTOCOL_VERSION_MISMATCH', `expected ${params.protocolVersion}, got ${block.protocolVersion}`, { path: 'protocolVersion' });
+    throw new ValidationError(
+      'PROTOCOL_VERSION_MISMATCH',
+      `expected ${params.protocolVersion}, got ${block.protocolVersion}`,
+      { path: 'protocolVersion' },
+    );
   }
   for (let i = 1; i < block.parents.length; i++) {
     if (compareBytes(block.parents[i - 1]!, block.parents[i]!) >= 0) {
-      throw new ValidationError('PARENTS_NOT_SORTED', 'parents must be sorted ascending and unique', { path: `parents[${i}]` });
+      throw new ValidationError('PARENTS_NOT_SORTED', 'parents must be sorted ascending and unique', {
+        path: `parents[${i}]`,
+      });
     }
   }
   if (length > params.maxBlockLength) {
@@ -86,14 +105,22 @@ export function checkTransaction(tx: TransactionPayload, params: ProtocolParamet
   const essence = tx.essence;
   const ep = joinPath(path, 'essence');
   if (essence.networkId !== params.networkId) {
-    throw new ValidationError('NETWORK_ID_MISMATCH', `expected ${params.networkId} (${params.networkName}), got ${essence.networkId}`, { path: joinPath(ep, 'networkId') });
+    throw new ValidationError(
+      'NETWORK_ID_MISMATCH',
+      `expected ${params.networkId} (${params.networkName}), got ${essence.networkId}`,
+      { path: joinPath(ep, 'networkId') },
+    );
   }
 
   const spent = new Set<string>();
   essence.inputs.forEach((input, i) => {
     const at = joinPath(ep, `inputs[${i}]`);
     if (input.transactionOutputIndex > MAX_OUTPUT_INDEX) {
-      throw new ValidationError('INPUT_INDEX_OUT_OF_RANGE', `index ${input.transactionOutputIndex} > ${MAX_OUTPUT_INDEX}`, { path: joinPath(at, 'transactionOutputIndex') });
+      throw new ValidationError(
+        'INPUT_INDEX_OUT_OF_RANGE',
+        `index ${input.transactionOutputIndex} > ${MAX_OUTPUT_INDEX}`,
+        { path: joinPath(at, 'transactionOutputIndex') },
+      );
     }
     const key = toHex(input.transactionId) + input.transactionOutputIndex;
     if (spent.has(key)) throw new ValidationError('INPUTS_NOT_UNIQUE', 'the same output is spent twice', { path: at });
@@ -107,11 +134,19 @@ export function checkTransaction(tx: TransactionPayload, params: ProtocolParamet
     checkOutput(output, params, at);
     total += output.amount;
     if (total > params.tokenSupply) {
-      throw new ValidationError('TOTAL_AMOUNT_EXCEEDS_SUPPLY', `outputs sum to more than the token supply ${params.tokenSupply}`, { path: joinPath(at, 'amount') });
+      throw new ValidationError(
+        'TOTAL_AMOUNT_EXCEEDS_SUPPLY',
+        `outputs sum to more than the token supply ${params.tokenSupply}`,
+        { path: joinPath(at, 'amount') },
+      );
     }
     for (const t of output.nativeTokens) tokenIds.add(toHex(t.id));
     if (tokenIds.size > MAX_NATIVE_TOKENS) {
-      throw new ValidationError('NATIVE_TOKEN_COUNT_EXCEEDED', `more than ${MAX_NATIVE_TOKENS} distinct native tokens`, { path: joinPath(at, 'nativeTokens') });
+      throw new ValidationError(
+        'NATIVE_TOKEN_COUNT_EXCEEDED',
+        `more than ${MAX_NATIVE_TOKENS} distinct native tokens`,
+        { path: joinPath(at, 'nativeTokens') },
+      );
     }
   });
 
@@ -124,25 +159,37 @@ export function checkTransaction(tx: TransactionPayload, params: ProtocolParamet
  */
 export function validateUnlocks(unlocks: readonly Unlock[], inputCount: number): void {
   if (!Array.isArray(unlocks)) throw new TypeError('validateUnlocks: expected an array of unlocks');
-  if (!Number.isInteger(inputCount) || inputCount < 0) throw new RangeError('validateUnlocks: inputCount must be a whole number');
+  if (!Number.isInteger(inputCount) || inputCount < 0)
+    throw new RangeError('validateUnlocks: inputCount must be a whole number');
   encode(unlocksCodec, unlocks);
   checkUnlocks(unlocks, inputCount, 'unlocks');
 }
 
 function checkUnlocks(unlocks: readonly Unlock[], inputCount: number, path: string): void {
   if (unlocks.length !== inputCount) {
-    throw new ValidationError('UNLOCK_COUNT_MISMATCH', `${unlocks.length} unlock(s) for ${inputCount} input(s)`, { path });
+    throw new ValidationError('UNLOCK_COUNT_MISMATCH', `${unlocks.length} unlock(s) for ${inputCount} input(s)`, {
+      path,
+    });
   }
   const signatures = new Set<string>();
   unlocks.forEach((u, i) => {
     if (u.type === UnlockType.Signature) {
       const key = toHex(u.signature.publicKey) + toHex(u.signature.signature);
-      if (signatures.has(key)) throw new ValidationError('SIGNATURE_UNLOCK_DUPLICATE', 'repeats an earlier signature unlock; use a reference unlock', { path: `${path}[${i}]` });
+      if (signatures.has(key))
+        throw new ValidationError(
+          'SIGNATURE_UNLOCK_DUPLICATE',
+          'repeats an earlier signature unlock; use a reference unlock',
+          { path: `${path}[${i}]` },
+        );
       signatures.add(key);
     } else {
       const ref = u.reference;
       if (ref >= i || unlocks[ref]?.type !== UnlockType.Signature) {
-        throw new ValidationError('REFERENCE_UNLOCK_INVALID', `reference ${ref} must point to an earlier signature unlock`, { path: `${path}[${i}].reference` });
+        throw new ValidationError(
+          'REFERENCE_UNLOCK_INVALID',
+          `reference ${ref} must point to an earlier signature unlock`,
+          { path: `${path}[${i}].reference` },
+        );
       }
     }
   });
@@ -159,13 +206,20 @@ export function validateOutput(output: Output, params: ProtocolParameters): void
 function checkOutput(output: Output, params: ProtocolParameters, path: string): void {
   const { amount } = output;
   if (amount === 0n || amount > params.tokenSupply) {
-    throw new ValidationError('AMOUNT_OUT_OF_RANGE', `amount ${amount} outside 1..${params.tokenSupply}`, { path: joinPath(path, 'amount') });
+    throw new ValidationError('AMOUNT_OUT_OF_RANGE', `amount ${amount} outside 1..${params.tokenSupply}`, {
+      path: joinPath(path, 'amount'),
+    });
   }
 
   output.nativeTokens.forEach((t, i) => {
-    if (t.amount === 0n) throw new ValidationError('NATIVE_TOKEN_AMOUNT_ZERO', 'native token amount must not be zero', { path: joinPath(path, `nativeTokens[${i}].amount`) });
+    if (t.amount === 0n)
+      throw new ValidationError('NATIVE_TOKEN_AMOUNT_ZERO', 'native token amount must not be zero', {
+        path: joinPath(path, `nativeTokens[${i}].amount`),
+      });
     if (i > 0 && compareBytes(output.nativeTokens[i - 1]!.id, t.id) >= 0) {
-      throw new ValidationError('NATIVE_TOKENS_NOT_SORTED', 'native tokens must be sorted by ID and unique', { path: joinPath(path, `nativeTokens[${i}]`) });
+      throw new ValidationError('NATIVE_TOKENS_NOT_SORTED', 'native tokens must be sorted by ID and unique', {
+        path: joinPath(path, `nativeTokens[${i}]`),
+      });
     }
   });
 
@@ -173,7 +227,9 @@ function checkOutput(output: Output, params: ProtocolParameters, path: string): 
   output.unlockConditions.forEach((uc, i) => {
     const at = joinPath(path, `unlockConditions[${i}]`);
     if (i > 0 && output.unlockConditions[i - 1]!.type >= uc.type) {
-      throw new ValidationError('UNLOCK_CONDITIONS_NOT_SORTED', 'unlock conditions must be sorted by type and unique', { path: at });
+      throw new ValidationError('UNLOCK_CONDITIONS_NOT_SORTED', 'unlock conditions must be sorted by type and unique', {
+        path: at,
+      });
     }
     switch (uc.type) {
       case UnlockConditionType.Address:
@@ -182,28 +238,41 @@ function checkOutput(output: Output, params: ProtocolParameters, path: string): 
       case UnlockConditionType.StorageDepositReturn: {
         const min = minStorageDepositReturn(uc.returnAddress, params.rentStructure);
         if (uc.amount < min || uc.amount > amount) {
-          throw new ValidationError('STORAGE_DEPOSIT_RETURN_INVALID', `return amount ${uc.amount} outside ${min}..${amount}`, { path: joinPath(at, 'amount') });
+          throw new ValidationError(
+            'STORAGE_DEPOSIT_RETURN_INVALID',
+            `return amount ${uc.amount} outside ${min}..${amount}`,
+            { path: joinPath(at, 'amount') },
+          );
         }
         break;
       }
       case UnlockConditionType.Timelock:
       case UnlockConditionType.Expiration:
-        if (uc.unixTime === 0) throw new ValidationError('UNIX_TIME_ZERO', 'unix time must be greater than 0', { path: joinPath(at, 'unixTime') });
+        if (uc.unixTime === 0)
+          throw new ValidationError('UNIX_TIME_ZERO', 'unix time must be greater than 0', {
+            path: joinPath(at, 'unixTime'),
+          });
         break;
     }
   });
   if (!hasAddress) {
-    throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'a basic output needs an Address unlock condition', { path: joinPath(path, 'unlockConditions') });
+    throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'a basic output needs an Address unlock condition', {
+      path: joinPath(path, 'unlockConditions'),
+    });
   }
 
   output.features.forEach((f, i) => {
     if (i > 0 && output.features[i - 1]!.type >= f.type) {
-      throw new ValidationError('FEATURES_NOT_SORTED', 'features must be sorted by type and unique', { path: joinPath(path, `features[${i}]`) });
+      throw new ValidationError('FEATURES_NOT_SORTED', 'features must be sorted by type and unique', {
+        path: joinPath(path, `features[${i}]`),
+      });
     }
   });
 
   const min = minStorageDeposit(output, params.rentStructure);
   if (amount < min) {
-    throw new ValidationError('STORAGE_DEPOSIT_INSUFFICIENT', `amount ${amount} below the storage deposit ${min}`, { path: joinPath(path, 'amount') });
+    throw new ValidationError('STORAGE_DEPOSIT_INSUFFICIENT', `amount ${amount} below the storage deposit ${min}`, {
+      path: joinPath(path, 'amount'),
+    });
   }
 }

@@ -2,12 +2,30 @@
 // the reference implementation's replay of the same simulation; the store line and warnings of `serve`; help and
 // version; decode | encode; simulate then import, with every refusal one line and exit status 2.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { bech32ToAddress, blockToJson, decodeBlock, fromHex, inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import {
+  bech32ToAddress,
+  blockToJson,
+  decodeBlock,
+  fromHex,
+  inspectStore,
+  openLedger,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+} from '../../src/index.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { hexOf, ReferenceLedger } from '../helpers/reference-ledger.js';
 import { loadVectors } from '../helpers/vectors.js';
@@ -23,7 +41,10 @@ const temp = () => {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 /** Starts the CLI, resolves with its stdout once `until` matches it (and the child, to stop later). */
-function startCli(args: string[], until: RegExp): Promise<{ child: ChildProcess; out: () => string; err: () => string }> {
+function startCli(
+  args: string[],
+  until: RegExp,
+): Promise<{ child: ChildProcess; out: () => string; err: () => string }> {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -47,19 +68,30 @@ function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<
 describe('serve --demo', () => {
   it('prints where it listens, the store it opened and three URLs; each answers what the reference implementation computes from the same simulation', async () => {
     const db = temp();
-    const { child, out } = await startCli(['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '110'], /congestion\n/);
+    const { child, out } = await startCli(
+      ['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '110'],
+      /congestion\n/,
+    );
     const urls = [...out().matchAll(/curl (\S+)/g)].map((m) => m[1]!);
     expect(urls).toHaveLength(3);
     expect(out()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
-    expect(out()).toMatch(new RegExp(`store: ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(testnet, genesis \\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z, latest slot 11\\d, synced\\)`));
-    const bodies = await Promise.all(urls.map(async (u) => {
-      const r = await fetch(u);
-      return { status: r.status, text: await r.text() };
-    }));
+    expect(out()).toMatch(
+      new RegExp(
+        `store: ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(testnet, genesis \\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z, latest slot 11\\d, synced\\)`,
+      ),
+    );
+    const bodies = await Promise.all(
+      urls.map(async (u) => {
+        const r = await fetch(u);
+        return { status: r.status, text: await r.text() };
+      }),
+    );
     expect(bodies.map((b) => b.status)).toEqual([200, 200, 200]);
     expect(await stop(child, 'SIGINT')).toBe(0);
     // The demo is the simulation with seed 1 at the store's genesis time: replay it in the reference implementation.
-    const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: inspectStore(db)!.genesisUnixTime });
+    const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
+      genesisUnixTime: inspectStore(db)!.genesisUnixTime,
+    });
     const sim = new Simulation({ params, seed: 1 });
     const genesis = sim.genesis();
     const reference = new ReferenceLedger(params, genesis.accounts ?? []);
@@ -67,17 +99,32 @@ describe('serve --demo', () => {
     expect(slot).toBeGreaterThanOrEqual(110);
     for (let s = 1; s <= slot; s++) for (const e of sim.slot(s)) reference.apply(e);
     const txId = /transactions\/(0x[0-9a-f]{64})\//.exec(urls[0]!)![1]!;
-    expect(JSON.parse(bodies[0]!.text)).toEqual(JSON.parse(execFileSync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)], { encoding: 'utf8' })));
+    expect(JSON.parse(bodies[0]!.text)).toEqual(
+      JSON.parse(
+        execFileSync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)], { encoding: 'utf8' }),
+      ),
+    );
     const expected = reference.commitment(slot)!;
-    expect(JSON.parse(bodies[1]!.text)).toEqual({ commitmentId: expected.id, createdOutputs: expected.created, consumedOutputs: expected.consumed });
+    expect(JSON.parse(bodies[1]!.text)).toEqual({
+      commitmentId: expected.id,
+      createdOutputs: expected.created,
+      consumedOutputs: expected.consumed,
+    });
     const account = bech32ToAddress(/accounts\/([^/]+)\//.exec(urls[2]!)![1]!, 'rms') as { aliasId: Uint8Array };
     expect(hexOf(account.aliasId)).toBe(hexOf(sim.accounts.worker));
-    expect(JSON.parse(bodies[2]!.text)).toMatchObject({ slot, referenceManaCost: String(expected.rmc), blockIssuanceCredits: String(expected.credits.get(hexOf(sim.accounts.worker))) });
+    expect(JSON.parse(bodies[2]!.text)).toMatchObject({
+      slot,
+      referenceManaCost: String(expected.rmc),
+      blockIssuanceCredits: String(expected.credits.get(hexOf(sim.accounts.worker))),
+    });
   }, 60_000);
 
   it('Ctrl-C says it stopped; the store is left closed and whole', async () => {
     const db = temp();
-    const { child, out } = await startCli(['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '5'], /congestion\n/);
+    const { child, out } = await startCli(
+      ['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '5'],
+      /congestion\n/,
+    );
     expect(await stop(child, 'SIGINT')).toBe(0);
     expect(out()).toMatch(/tangle-core stopped \(SIGINT\); the store is closed at slot \d+\n$/);
     expect(readdirSync(db)).not.toContain('writer.lock');
@@ -86,7 +133,9 @@ describe('serve --demo', () => {
   it('on shimmer or iota the demo refuses up front, naming proof of work, and leaves nothing behind', () => {
     for (const net of ['shimmer', 'iota']) {
       const db = join(temp(), 'never');
-      const r = spawnSync(process.execPath, [cli, 'serve', '--demo', '--network', net, '--db', db], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [cli, 'serve', '--demo', '--network', net, '--db', db], {
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/proof-of-work score of 1500/);
@@ -98,15 +147,23 @@ describe('serve --demo', () => {
 describe('serve over a store', () => {
   it('an empty store: one line describing it, and a warning; --public-routes without --jwt-secret: a warning', async () => {
     const db = join(temp(), 'fresh.db');
-    const { child, out, err } = await startCli(['serve', '--port', '0', '--db', db, '--public-routes', '/api/core/v3/*', '--genesis-time', '1700000000'], /store: /);
-    expect(out()).toMatch(/store: .*fresh\.db \(testnet, genesis 2023-11-14T22:13:20\.000Z, latest slot 0, not synced\)/);
+    const { child, out, err } = await startCli(
+      ['serve', '--port', '0', '--db', db, '--public-routes', '/api/core/v3/*', '--genesis-time', '1700000000'],
+      /store: /,
+    );
+    expect(out()).toMatch(
+      /store: .*fresh\.db \(testnet, genesis 2023-11-14T22:13:20\.000Z, latest slot 0, not synced\)/,
+    );
     await stop(child);
     expect(err()).toMatch(/warning: the store is empty/);
     expect(err()).toMatch(/warning: --public-routes without --jwt-secret/);
   });
   it('a store another process writes is refused with a clear error; a path that is a file too', async () => {
     const db = temp();
-    const { child } = await startCli(['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '3'], /congestion\n/);
+    const { child } = await startCli(
+      ['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '3'],
+      /congestion\n/,
+    );
     try {
       const second = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--db', db], { encoding: 'utf8' });
       expect(second.status).toBe(2);
@@ -147,13 +204,31 @@ describe('help and version', () => {
     for (const flag of ['--help', '-h']) {
       const r = run(flag);
       expect(r.status).toBe(0);
-      for (const option of ['--port', '--host', '--db', '--network', '--demo', '--demo-slots', '--genesis-time', '--synced', '--jwt-secret', '--public-routes', '--error-code-as-string', '--verbose', '--ids', '--slots', '--out', '--seed']) {
+      for (const option of [
+        '--port',
+        '--host',
+        '--db',
+        '--network',
+        '--demo',
+        '--demo-slots',
+        '--genesis-time',
+        '--synced',
+        '--jwt-secret',
+        '--public-routes',
+        '--error-code-as-string',
+        '--verbose',
+        '--ids',
+        '--slots',
+        '--out',
+        '--seed',
+      ]) {
         expect(r.stdout, option).toContain(option);
       }
-      for (const command of ['serve', 'import', 'decode', 'encode', 'simulate']) expect(r.stdout).toContain(`tangle-core ${command}`);
+      for (const command of ['serve', 'import', 'decode', 'encode', 'simulate'])
+        expect(r.stdout).toContain(`tangle-core ${command}`);
     }
   });
-  it('<command> --help prints that command\'s usage; no command prints the usage with exit 2', () => {
+  it("<command> --help prints that command's usage; no command prints the usage with exit 2", () => {
     for (const command of ['serve', 'import', 'decode', 'encode', 'simulate']) {
       const r = run(command, '--help');
       expect(r.status).toBe(0);
@@ -165,24 +240,34 @@ describe('help and version', () => {
 });
 
 describe('decode and encode', () => {
-  const v = loadVectors('stardust/blocks.json').vectors.find((x: any) => x.name === 'chronicle-shimmer-6-86adfc27dff0e2ec');
+  const v = loadVectors('stardust/blocks.json').vectors.find(
+    (x: any) => x.name === 'chronicle-shimmer-6-86adfc27dff0e2ec',
+  );
   it('decode prints the canonical JSON; decode | encode - gives the bytes back; --ids adds the IDs', () => {
     const decoded = execFileSync(process.execPath, [cli, 'decode', v.bytes], { encoding: 'utf8' });
     expect(JSON.parse(decoded)).toEqual(blockToJson(decodeBlock(fromHex(v.bytes))));
     // The pipe, as a shell runs it.
-    const piped = execFileSync('/bin/sh', ['-c', `"${process.execPath}" "${cli}" decode ${v.bytes} | "${process.execPath}" "${cli}" encode -`], { encoding: 'utf8' });
+    const piped = execFileSync(
+      '/bin/sh',
+      ['-c', `"${process.execPath}" "${cli}" decode ${v.bytes} | "${process.execPath}" "${cli}" encode -`],
+      { encoding: 'utf8' },
+    );
     expect(piped.trim()).toBe(v.bytes);
     const withIds = JSON.parse(execFileSync(process.execPath, [cli, 'decode', v.bytes, '--ids'], { encoding: 'utf8' }));
     expect(withIds.blockId).toBe(v.id);
     expect(withIds.transactionId).toBe(v.transaction.transactionId);
-    expect(execFileSync(process.execPath, [cli, 'encode', '-'], { input: JSON.stringify(withIds), encoding: 'utf8' }).trim()).toBe(v.bytes);
+    expect(
+      execFileSync(process.execPath, [cli, 'encode', '-'], { input: JSON.stringify(withIds), encoding: 'utf8' }).trim(),
+    ).toBe(v.bytes);
   });
   it('bad input: one line with the code and path, exit status 2', () => {
     const bad = spawnSync(process.execPath, [cli, 'decode', v.bytes.slice(0, 100)], { encoding: 'utf8' });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/^error: TRUNCATED at parents\[1\]/);
-    const badJson = spawnSync(process.execPath, [cli, 'encode', '{"protocolVersion":2,"parents":[],"nonce":"1"}'], { encoding: 'utf8' });
+    const badJson = spawnSync(process.execPath, [cli, 'encode', '{"protocolVersion":2,"parents":[],"nonce":"1"}'], {
+      encoding: 'utf8',
+    });
     expect(badJson.status).toBe(2);
     expect(badJson.stderr).toMatch(/^error: LENGTH_OUT_OF_RANGE at parents/);
     expect(spawnSync(process.execPath, [cli, 'encode', '{nope'], { encoding: 'utf8' }).status).toBe(2);
@@ -194,23 +279,36 @@ describe('simulate and import', () => {
   it('a simulated history imports into an LMDB store with every slot committed; a second run has nothing to import', () => {
     const dir = temp();
     const file = join(dir, 'history.ndjson');
-    execFileSync(process.execPath, [cli, 'simulate', '--slots', '30', '--out', file, '--seed', '5', '--genesis-time', '1700000000'], { encoding: 'utf8' });
+    execFileSync(
+      process.execPath,
+      [cli, 'simulate', '--slots', '30', '--out', file, '--seed', '5', '--genesis-time', '1700000000'],
+      { encoding: 'utf8' },
+    );
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     expect(lines[0]).toMatch(/^\{"type":"genesis"/);
     const out = execFileSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'my.db')], { encoding: 'utf8' });
     expect(out).toBe(`imported ${lines.length - 1} events into ${join(dir, 'my.db')}\n`);
     expect(readdirSync(dir).sort()).toEqual(['history.ndjson', 'my.db']);
-    const ledger = openLedger({ path: join(dir, 'my.db'), params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 }) });
+    const ledger = openLedger({
+      path: join(dir, 'my.db'),
+      params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 }),
+    });
     expect(ledger.latestCommitment().slot).toBe(30);
     ledger.close();
-    const again = execFileSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'my.db')], { encoding: 'utf8' });
-    expect(again).toBe(`nothing to import: ${join(dir, 'my.db')} holds every slot of ${file} already (latest slot 30)\n`);
+    const again = execFileSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'my.db')], {
+      encoding: 'utf8',
+    });
+    expect(again).toBe(
+      `nothing to import: ${join(dir, 'my.db')} holds every slot of ${file} already (latest slot 30)\n`,
+    );
   });
   it('import --verbose reports each committed slot', () => {
     const dir = temp();
     const file = join(dir, 'h.ndjson');
     execFileSync(process.execPath, [cli, 'simulate', '--slots', '4', '--out', file, '--genesis-time', '1700000000']);
-    const r = spawnSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--verbose'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--verbose'], {
+      encoding: 'utf8',
+    });
     expect(r.stderr).toBe('committed slot 1\ncommitted slot 2\ncommitted slot 3\ncommitted slot 4\n');
   });
   it('import on shimmer or iota refuses a history without proof of work up front, naming it, and leaves nothing behind', () => {
@@ -218,7 +316,9 @@ describe('simulate and import', () => {
     const file = join(dir, 'h.ndjson');
     execFileSync(process.execPath, [cli, 'simulate', '--slots', '3', '--out', file, '--genesis-time', '1700000000']);
     for (const net of ['shimmer', 'iota']) {
-      const r = spawnSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--network', net], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--network', net], {
+        encoding: 'utf8',
+      });
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/proof-of-work score of 1500/);

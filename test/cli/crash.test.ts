@@ -20,7 +20,10 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * Runs the CLI and kills it with SIGKILL as soon as its output (stdout and stderr) matches `when`: on observed
  * progress, never after a guessed number of milliseconds, so a busy machine changes only how long it takes.
  */
-function killWhen(args: string[], when: RegExp): Promise<{ out: string; signal: NodeJS.Signals | null; code: number | null }> {
+function killWhen(
+  args: string[],
+  when: RegExp,
+): Promise<{ out: string; signal: NodeJS.Signals | null; code: number | null }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -36,14 +39,29 @@ function killWhen(args: string[], when: RegExp): Promise<{ out: string; signal: 
 
 it('import: five SIGKILLs, each right after a chosen slot was reported committed; the resumed import ends with the same commitments as an uninterrupted one', async () => {
   const file = join(dir, 'history.ndjson');
-  execFileSync(process.execPath, [cli, 'simulate', '--slots', '150', '--out', file, '--seed', '11', '--genesis-time', '1700000000']);
+  execFileSync(process.execPath, [
+    cli,
+    'simulate',
+    '--slots',
+    '150',
+    '--out',
+    file,
+    '--seed',
+    '11',
+    '--genesis-time',
+    '1700000000',
+  ]);
   const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
   const genesis = parseLine(lines[0]!);
   if (genesis.type !== 'genesis') throw new Error('genesis first');
   const genesisIds = (genesis.genesis.outputs ?? []).map((o) => o.outputId);
 
   // The reference: the same history applied without interruption, in memory.
-  const reference = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 }), genesis: genesis.genesis, clock: () => 1_700_000_000 });
+  const reference = openLedger({
+    params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 }),
+    genesis: genesis.genesis,
+    clock: () => 1_700_000_000,
+  });
   for (const line of lines.slice(1)) {
     const e = parseLine(line);
     if (e.type !== 'genesis') applyEvent(reference, e);
@@ -75,11 +93,17 @@ it('import: five SIGKILLs, each right after a chosen slot was reported committed
 
 it('the live demo: SIGKILL as soon as it listens leaves every committed slot whole and the chain intact', async () => {
   const db = join(dir, 'demo-db');
-  const { out, signal } = await killWhen(['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '60'], /listening/);
+  const { out, signal } = await killWhen(
+    ['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '60'],
+    /listening/,
+  );
   expect(out).toMatch(/listening/);
   expect(signal).toBe('SIGKILL');
   // The demo's genesis outputs: the simulation's (seed 1); their IDs do not depend on the genesis time.
   const demoGenesis = new Simulation({ params: PROTOCOL_PARAMETERS.testnet, seed: 1 }).genesis();
-  const { latest } = checkIntegrity(db, (demoGenesis.outputs ?? []).map((o) => o.outputId));
+  const { latest } = checkIntegrity(
+    db,
+    (demoGenesis.outputs ?? []).map((o) => o.outputId),
+  );
   expect(latest).toBeGreaterThanOrEqual(60);
 }, 60_000);

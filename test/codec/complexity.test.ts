@@ -6,14 +6,21 @@ function essenceWith(outputs: number): Uint8Array {
   const out: Output = {
     type: 3,
     amount: 1_000_000n,
-    nativeTokens: Array.from({ length: 64 }, (_, i) => ({ id: new Uint8Array(38).fill(i), amount: BigInt(i + 1) << 100n })),
+    nativeTokens: Array.from({ length: 64 }, (_, i) => ({
+      id: new Uint8Array(38).fill(i),
+      amount: BigInt(i + 1) << 100n,
+    })),
     unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: new Uint8Array(32) } }],
     features: [{ type: 2, data: new Uint8Array(64) }],
   };
   const essence: TransactionEssence = {
     type: 1,
     networkId: 1n,
-    inputs: Array.from({ length: outputs }, (_, i) => ({ type: 0, transactionId: new Uint8Array(32).fill(i), transactionOutputIndex: 0 })),
+    inputs: Array.from({ length: outputs }, (_, i) => ({
+      type: 0,
+      transactionId: new Uint8Array(32).fill(i),
+      transactionOutputIndex: 0,
+    })),
     inputsCommitment: new Uint8Array(32),
     outputs: Array.from({ length: outputs }, () => out),
   };

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { struct, u16, u8 } from '../../src/codec/index.js';
+import { struct, u8, u16 } from '../../src/codec/index.js';
 import { encodeOutput } from '../../src/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -30,14 +30,18 @@ const poisoned = `{
 
 describe('generated struct code', () => {
   it('is current (npm run build checks it too)', () => {
-    expect(() => execFileSync(process.execPath, ['scripts/gen-structs.mjs', '--check'], { cwd: root, stdio: 'pipe' })).not.toThrow();
+    expect(() =>
+      execFileSync(process.execPath, ['scripts/gen-structs.mjs', '--check'], { cwd: root, stdio: 'pipe' }),
+    ).not.toThrow();
   });
 
   it('is refused when its definition changed since it was generated', () => {
     const compile = () => {
       throw new Error('must not be called');
     };
-    expect(() => struct('Stale', { a: u8, b: u16 }, { keys: ['a'], variable: '0', compile })).toThrow(/stale: run npm run gen/);
+    expect(() => struct('Stale', { a: u8, b: u16 }, { keys: ['a'], variable: '0', compile })).toThrow(
+      /stale: run npm run gen/,
+    );
     expect(() => struct('Stale2', { a: u8 }, { keys: ['a'], variable: '1', compile })).toThrow(/stale/);
   });
 
@@ -67,7 +71,13 @@ describe('generated struct code', () => {
     // TANGLE_GENERIC_STRUCTS=1 swaps every struct to the generic loop; the vector and mutation tests then run on it.
     const out = execFileSync(
       process.execPath,
-      [resolve(root, 'node_modules/vitest/vitest.mjs'), 'run', 'test/vectors.test.ts', 'test/property/mutation.test.ts', 'test/property/roundtrip.test.ts'],
+      [
+        resolve(root, 'node_modules/vitest/vitest.mjs'),
+        'run',
+        'test/vectors.test.ts',
+        'test/property/mutation.test.ts',
+        'test/property/roundtrip.test.ts',
+      ],
       { cwd: root, encoding: 'utf8', env: { ...process.env, TANGLE_GENERIC_STRUCTS: '1' } },
     );
     expect(out).toMatch(/\d+ passed, 0 failed/);

@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   arrayOf,
+  type Codec,
   CodecError,
   decode,
   encode,
@@ -11,17 +12,16 @@ import {
   Reader,
   struct,
   tag,
+  u8,
   u16,
-  u256,
   u32,
   u64,
-  u8,
+  u256,
   union,
   varBytes,
-  type Codec,
 } from '../../src/codec/index.js';
 import { fromHex, toHex } from '../../src/json/hex.js';
-import { hex, toHexString as h } from '../helpers/vectors.js';
+import { toHexString as h, hex } from '../helpers/vectors.js';
 
 function codeOf(fn: () => unknown): [string, string] {
   try {
@@ -39,7 +39,7 @@ function fixture<T>(codec: Codec<T>, value: T, bytes: string, json: unknown) {
   expect(codec.toJson(value)).toEqual(json);
   expect(codec.fromJson(json)).toEqual(value);
   // decoding at an offset inside a larger buffer
-  const r = new Reader(hex('0xaa' + bytes.slice(2) + 'bb'));
+  const r = new Reader(hex(`0xaa${bytes.slice(2)}bb`));
   r.pos = 1;
   expect(codec.read(r)).toEqual(value);
   expect(r.pos).toBe(hex(bytes).length + 1);
@@ -57,12 +57,12 @@ describe('unsigned integers', () => {
     fixture(u64, 28110n, '0xce6d000000000000', '28110');
   });
   it('uint256 is 32 bytes little-endian; JSON is minimal big-endian hex', () => {
-    fixture(u256, 0n, '0x' + '00'.repeat(32), '0x0');
-    fixture(u256, 0x2540be400n, '0x00e40b5402' + '00'.repeat(27), '0x2540be400');
-    fixture(u256, 2n ** 256n - 1n, '0x' + 'ff'.repeat(32), '0x' + 'f'.repeat(64));
-    fixture(u256, 1n << 200n, '0x' + '00'.repeat(25) + '01' + '00'.repeat(6), '0x1' + '0'.repeat(50));
+    fixture(u256, 0n, `0x${'00'.repeat(32)}`, '0x0');
+    fixture(u256, 0x2540be400n, `0x00e40b5402${'00'.repeat(27)}`, '0x2540be400');
+    fixture(u256, 2n ** 256n - 1n, `0x${'ff'.repeat(32)}`, `0x${'f'.repeat(64)}`);
+    fixture(u256, 1n << 200n, `0x${'00'.repeat(25)}01${'00'.repeat(6)}`, `0x1${'0'.repeat(50)}`);
   });
-  it('int64 is two\'s complement little-endian; JSON is a signed decimal string', () => {
+  it("int64 is two's complement little-endian; JSON is a signed decimal string", () => {
     fixture(i64, -110000n, '0x5052feffffffffff', '-110000'); // = Buffer.writeBigInt64LE(-110000n)
     fixture(i64, (1n << 63n) - 1n, '0xffffffffffffff7f', '9223372036854775807');
     fixture(i64, -(1n << 63n), '0x0000000000000080', '-9223372036854775808');
@@ -84,12 +84,14 @@ describe('unsigned integers', () => {
     expect(codeOf(() => decode(u256, new Uint8Array(31)))).toEqual(['TRUNCATED', '']);
   });
   it('JSON decimals are strict: no sign, leading zeros, exponent, fraction or numbers', () => {
-    for (const bad of ['-1', '+1', '01', '1e3', '1.0', ' 1', '', '0x10']) expect(codeOf(() => u64.fromJson(bad))[0]).toBe('INVALID_VALUE');
+    for (const bad of ['-1', '+1', '01', '1e3', '1.0', ' 1', '', '0x10'])
+      expect(codeOf(() => u64.fromJson(bad))[0]).toBe('INVALID_VALUE');
     expect(codeOf(() => u64.fromJson(1))[0]).toBe('INVALID_VALUE');
     expect(codeOf(() => u64.fromJson('18446744073709551616'))[0]).toBe('VALUE_OUT_OF_RANGE');
     expect(codeOf(() => u64.fromJson(undefined))[0]).toBe('MISSING_FIELD');
-    for (const bad of ['0x', '0x00', '0x01', '10', '0xg']) expect(codeOf(() => u256.fromJson(bad))[0]).toBe('INVALID_VALUE');
-    expect(codeOf(() => u256.fromJson('0x1' + '0'.repeat(64)))[0]).toBe('VALUE_OUT_OF_RANGE');
+    for (const bad of ['0x', '0x00', '0x01', '10', '0xg'])
+      expect(codeOf(() => u256.fromJson(bad))[0]).toBe('INVALID_VALUE');
+    expect(codeOf(() => u256.fromJson(`0x1${'0'.repeat(64)}`))[0]).toBe('VALUE_OUT_OF_RANGE');
     expect(codeOf(() => u8.fromJson('1'))[0]).toBe('INVALID_VALUE');
     expect(codeOf(() => u8.fromJson(256))[0]).toBe('VALUE_OUT_OF_RANGE');
   });
@@ -117,9 +119,10 @@ describe('byte arrays', () => {
   });
   it('hex is 0x-prefixed lowercase out, either case in, and strict', () => {
     expect(toHex(hex('0x00ff10'))).toBe('0x00ff10');
-    expect(toHex(new Uint8Array(40).fill(0xab))).toBe('0x' + 'ab'.repeat(40));
+    expect(toHex(new Uint8Array(40).fill(0xab))).toBe(`0x${'ab'.repeat(40)}`);
     expect(fromHex('0xABcd')).toEqual(hex('0xabcd'));
-    for (const bad of ['abcd', '0xabc', '0xzz', '0X00', 42, null]) expect(codeOf(() => fromHex(bad))[0]).toBe('INVALID_VALUE');
+    for (const bad of ['abcd', '0xabc', '0xzz', '0X00', 42, null])
+      expect(codeOf(() => fromHex(bad))[0]).toBe('INVALID_VALUE');
   });
 });
 
@@ -171,12 +174,22 @@ describe('struct, array, union, optional payload', () => {
     const opt = optionalPayload(payload);
     fixture(opt, undefined, '0x00000000', undefined);
     expect(opt.fromJson(null)).toBeUndefined();
-    fixture(opt, { type: 7, a: 1, b: 2n }, '0x0e000000' + '07000000' + '0100' + '0200000000000000', { type: 7, a: 1, b: '2' });
+    fixture(opt, { type: 7, a: 1, b: 2n }, '0x0e000000' + '07000000' + '0100' + '0200000000000000', {
+      type: 7,
+      a: 1,
+      b: '2',
+    });
     // length one short; beyond the input; longer than any payload of this type can be. (A length longer than a
     // variable-size payload is LENGTH_MISMATCH too: negative vector derived-block-payload-length-too-large.)
-    expect(codeOf(() => decode(opt, hex('0x0d000000070000000100020000000000000000')))).toEqual(['LENGTH_MISMATCH', 'b']);
+    expect(codeOf(() => decode(opt, hex('0x0d000000070000000100020000000000000000')))).toEqual([
+      'LENGTH_MISMATCH',
+      'b',
+    ]);
     expect(codeOf(() => decode(opt, hex('0x0e000000070000000100')))).toEqual(['TRUNCATED', '']);
-    expect(codeOf(() => decode(opt, hex('0x0f00000007000000010002000000000000000000')))).toEqual(['LENGTH_OUT_OF_RANGE', '']);
+    expect(codeOf(() => decode(opt, hex('0x0f00000007000000010002000000000000000000')))).toEqual([
+      'LENGTH_OUT_OF_RANGE',
+      '',
+    ]);
     expect(codeOf(() => decode(opt, hex('0xffffffff')))).toEqual(['LENGTH_OUT_OF_RANGE', '']);
   });
   it('top-level decode must consume the whole input', () => {

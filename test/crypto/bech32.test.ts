@@ -1,7 +1,7 @@
 import { bech32 } from 'bech32';
 import { describe, expect, it } from 'vitest';
-import { addressToBech32, bech32ToAddress, CodecError, decodeBlock, type Address } from '../../src/index.js';
-import { hex, loadVectors, toHexString as h } from '../helpers/vectors.js';
+import { type Address, addressToBech32, bech32ToAddress, CodecError, decodeBlock } from '../../src/index.js';
+import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
 
 const bech32Vectors = loadVectors('api/nova-bech32-addresses.json');
 const fieldOf = { 0: 'pubKeyHash', 8: 'aliasId', 16: 'nftId' } as const;
@@ -28,14 +28,17 @@ describe('nova-bech32-addresses.json', () => {
       });
     } else {
       // Nova-only types (anchor, implicit account, restricted…) are not Stardust addresses.
-      it(`${name} is refused as an unknown type`, () => expect(codeOf(() => bech32ToAddress(v.bech32))).toBe('UNKNOWN_TYPE'));
+      it(`${name} is refused as an unknown type`, () =>
+        expect(codeOf(() => bech32ToAddress(v.bech32))).toBe('UNKNOWN_TYPE'));
     }
   }
 });
 
 describe('real Shimmer addresses', () => {
   it('every Ed25519 address of the real blocks round-trips through smr bech32', () => {
-    const blocks = loadVectors('stardust/blocks.json').vectors.filter((v: any) => v.name.startsWith('chronicle-shimmer-6') && !v.outOfScope);
+    const blocks = loadVectors('stardust/blocks.json').vectors.filter(
+      (v: any) => v.name.startsWith('chronicle-shimmer-6') && !v.outOfScope,
+    );
     let n = 0;
     for (const v of blocks) {
       const block = decodeBlock(hex(v.bytes));
@@ -57,16 +60,21 @@ describe('real Shimmer addresses', () => {
 
 describe('errors', () => {
   const good = 'smr1qpf0mlq8yxpx2nck8a0slxnzr4ef2ek8f5gqxlzd0wasgp73utryjzpklmd';
-  it('bad checksum', () => expect(codeOf(() => bech32ToAddress(good.slice(0, -1) + 'q'))).toBe('INVALID_CHECKSUM'));
+  it('bad checksum', () => expect(codeOf(() => bech32ToAddress(`${good.slice(0, -1)}q`))).toBe('INVALID_CHECKSUM'));
   it('wrong HRP', () => expect(codeOf(() => bech32ToAddress(good, 'rms'))).toBe('HRP_MISMATCH'));
   it('mixed case, bad characters, not bech32', () => {
     expect(codeOf(() => bech32ToAddress(good.slice(0, 10).toUpperCase() + good.slice(10)))).toBe('INVALID_VALUE');
     expect(codeOf(() => bech32ToAddress('smr1bio'))).toBe('INVALID_VALUE');
     expect(codeOf(() => bech32ToAddress(''))).toBe('INVALID_VALUE');
   });
-  it('upper case is accepted (BIP-173)', () => expect(bech32ToAddress(good.toUpperCase(), 'smr')).toEqual(bech32ToAddress(good)));
+  it('upper case is accepted (BIP-173)', () =>
+    expect(bech32ToAddress(good.toUpperCase(), 'smr')).toEqual(bech32ToAddress(good)));
   it('wrong length and unknown type', () => {
-    expect(codeOf(() => bech32ToAddress(bech32.encode('smr', bech32.toWords(new Uint8Array(32)))))).toBe('LENGTH_OUT_OF_RANGE');
-    expect(codeOf(() => bech32ToAddress(bech32.encode('smr', bech32.toWords(Uint8Array.of(1, ...new Uint8Array(32))))))).toBe('UNKNOWN_TYPE');
+    expect(codeOf(() => bech32ToAddress(bech32.encode('smr', bech32.toWords(new Uint8Array(32)))))).toBe(
+      'LENGTH_OUT_OF_RANGE',
+    );
+    expect(
+      codeOf(() => bech32ToAddress(bech32.encode('smr', bech32.toWords(Uint8Array.of(1, ...new Uint8Array(32)))))),
+    ).toBe('UNKNOWN_TYPE');
   });
 });

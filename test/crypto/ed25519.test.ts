@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyEd25519Strict, verifyEd25519Zip215 } from '../../src/crypto/ed25519.js';
 import { blake2b256, ed25519Address, ed25519PublicKey, signEd25519, verifyEd25519 } from '../../src/index.js';
 import { equalBytes } from '../../src/util/bytes.js';
-import { hex, loadVectors, toHexString as h } from '../helpers/vectors.js';
+import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
 
 describe('ed25519-zip215.json (iota.go v3 edge cases)', () => {
   const { vectors } = loadVectors('stardust/ed25519-zip215.json');
@@ -70,10 +70,14 @@ describe('fast path (OpenSSL) and @noble/ed25519 (ZIP-215) never disagree on the
 
   it('random keys and signatures (mostly invalid points and S ≥ L): verify = ZIP-215', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 64, maxLength: 64 }), (pk, sig) => {
-        const msg = Uint8Array.of(1, 2, 3);
-        expect(verifyEd25519(pk, msg, sig)).toBe(verifyEd25519Zip215(pk, msg, sig));
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ minLength: 64, maxLength: 64 }),
+        (pk, sig) => {
+          const msg = Uint8Array.of(1, 2, 3);
+          expect(verifyEd25519(pk, msg, sig)).toBe(verifyEd25519Zip215(pk, msg, sig));
+        },
+      ),
       { seed: 25519, numRuns: 200 },
     );
   });
@@ -93,11 +97,14 @@ describe('keys and addresses', () => {
   });
   it('wrong lengths throw RangeError, wrong types TypeError; invalid signatures return false', () => {
     expect(() => verifyEd25519(new Uint8Array(31), new Uint8Array(0), new Uint8Array(64))).toThrow(RangeError);
-    expect(() => verifyEd25519(new Uint8Array(32), 'x' as unknown as Uint8Array, new Uint8Array(64))).toThrow(TypeError);
+    expect(() => verifyEd25519(new Uint8Array(32), 'x' as unknown as Uint8Array, new Uint8Array(64))).toThrow(
+      TypeError,
+    );
     const sk = new Uint8Array(32).fill(7);
     expect(verifyEd25519(ed25519PublicKey(sk), Uint8Array.of(1), signEd25519(sk, Uint8Array.of(2)))).toBe(false);
   });
   it('ZIP-215 semantics: a small-order key and R with S = 0 verify for any message (the cofactored equation holds)', () => {
-    for (let m = 0; m < 8; m++) expect(verifyEd25519(new Uint8Array(32), Uint8Array.of(m), new Uint8Array(64))).toBe(true);
+    for (let m = 0; m < 8; m++)
+      expect(verifyEd25519(new Uint8Array(32), Uint8Array.of(m), new Uint8Array(64))).toBe(true);
   });
 });

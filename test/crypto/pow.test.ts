@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { b1t6, curlP81, curlP81x32, powTrailingZeros, tritsToTrytes } from '../../src/crypto/pow.js';
 import { blake2b256, findNonce, powScore } from '../../src/index.js';
-import { hex, loadVectors, toHexString as h } from '../helpers/vectors.js';
+import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
 
 describe('pow.json', () => {
   const { vectors } = loadVectors('stardust/pow.json');
@@ -23,7 +23,8 @@ describe('pow.json', () => {
   });
 
   it('TIP-5 b1t6 examples', () => {
-    for (const c of vectors.find((x: any) => x.type === 'b1t6').cases) expect(tritsToTrytes(b1t6(hex(c.bytes)))).toBe(c.trytes);
+    for (const c of vectors.find((x: any) => x.type === 'b1t6').cases)
+      expect(tritsToTrytes(b1t6(hex(c.bytes)))).toBe(c.trytes);
   });
 
   const blocks = vectors.filter((x: any) => x.blockBytes);
@@ -38,7 +39,9 @@ describe('pow.json', () => {
 
 describe('bit-sliced Curl', () => {
   it('equals the scalar Curl-P-81 in every lane', () => {
-    const trits = fc.array(fc.integer({ min: -1, max: 1 }), { minLength: 243, maxLength: 243 }).map((a) => Int8Array.from(a));
+    const trits = fc
+      .array(fc.integer({ min: -1, max: 1 }), { minLength: 243, maxLength: 243 })
+      .map((a) => Int8Array.from(a));
     fc.assert(
       fc.property(fc.array(trits, { minLength: 32, maxLength: 32 }), (inputs) => {
         const sliced = curlP81x32(inputs);

@@ -3,34 +3,34 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  type Address,
   buildBlock,
   buildTransaction,
+  CodecError,
   decodeBlock,
   decodeEssence,
   ed25519Address,
   ed25519PublicKey,
   encodeEssence,
+  type Feature,
   minStorageDeposit,
+  type NativeToken,
+  type Output,
   outputFromJson,
   outputId,
   PROTOCOL_PARAMETERS,
   signTransaction,
+  type TransactionPayload,
+  transactionSigningHash,
+  type UnlockCondition,
+  unlockAddress,
+  ValidationError,
   validateBlock,
   validateTransaction,
-  ValidationError,
-  CodecError,
-  type Address,
-  type Output,
-  type TransactionPayload,
-  type UnlockCondition,
-  type Feature,
-  type NativeToken,
-  transactionSigningHash,
-  unlockAddress,
 } from '../../src/index.js';
 import { checkSemantics } from '../../src/validate/semantic.js';
-import { hex, loadVectors } from '../helpers/vectors.js';
 import { violation } from '../helpers/failure.js';
+import { hex, loadVectors } from '../helpers/vectors.js';
 
 const shimmer = PROTOCOL_PARAMETERS.shimmer;
 const blocks = loadVectors('stardust/blocks.json').vectors;
@@ -59,7 +59,11 @@ describe('real Shimmer transactions with their consumed outputs', () => {
       const block = decodeBlock(hex(v.bytes));
       const tx = block.payload as TransactionPayload;
       const consumedOutputs = v.transaction.consumedOutputs.map((c: any) => outputFromJson(c.output));
-      validateTransaction(tx, { consumedOutputs, params: shimmer, time: timeOf(v.nodeMetadata.referencedByMilestoneIndex) });
+      validateTransaction(tx, {
+        consumedOutputs,
+        params: shimmer,
+        time: timeOf(v.nodeMetadata.referencedByMilestoneIndex),
+      });
       validateBlock(block, shimmer);
     });
   }
@@ -71,10 +75,15 @@ describe('real Shimmer transactions with their consumed outputs', () => {
     if (u.type !== 0) throw new Error('expected a signature unlock first');
     u.signature.signature[10]! ^= 0x04;
     const consumedOutputs = v.transaction.consumedOutputs.map((c: any) => outputFromJson(c.output));
-    expect(refusal(() => validateTransaction(tx0, { consumedOutputs, params: shimmer, time: timeOf(v.nodeMetadata.referencedByMilestoneIndex) }))).toEqual([
-      'SIGNATURE_INVALID',
-      'unlocks[0].signature.signature',
-    ]);
+    expect(
+      refusal(() =>
+        validateTransaction(tx0, {
+          consumedOutputs,
+          params: shimmer,
+          time: timeOf(v.nodeMetadata.referencedByMilestoneIndex),
+        }),
+      ),
+    ).toEqual(['SIGNATURE_INVALID', 'unlocks[0].signature.signature']);
   });
 });
 
@@ -83,7 +92,11 @@ const key = (n: number) => new Uint8Array(32).fill(n);
 const addr = (n: number): Address => ed25519Address(ed25519PublicKey(key(n)));
 const TIME = 1_700_000_000;
 
-function out(address: Address, amount: bigint, extra: { ucs?: UnlockCondition[]; features?: Feature[]; tokens?: NativeToken[] } = {}): Output {
+function out(
+  address: Address,
+  amount: bigint,
+  extra: { ucs?: UnlockCondition[]; features?: Feature[]; tokens?: NativeToken[] } = {},
+): Output {
   return {
     type: 3,
     amount,
@@ -94,7 +107,11 @@ function out(address: Address, amount: bigint, extra: { ucs?: UnlockCondition[];
 }
 const txId = (n: number) => new Uint8Array(32).fill(0x80 + n);
 
-function transact(consumed: Output[], keys: number[], outputs: Output[]): { tx: TransactionPayload; consumed: Output[] } {
+function transact(
+  consumed: Output[],
+  keys: number[],
+  outputs: Output[],
+): { tx: TransactionPayload; consumed: Output[] } {
   const essence = buildTransaction({
     inputs: consumed.map((output, i) => ({ outputId: outputId(txId(i), i), output })),
     outputs,
@@ -120,10 +137,16 @@ describe('one mutation per semantic rule', () => {
   });
   it('INPUTS_COMMITMENT_MISMATCH', () => {
     const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n)]);
-    expect(refusal(() => check({ ...t, consumed: [out(A, 100_001n)] }))).toEqual(['INPUTS_COMMITMENT_MISMATCH', 'essence.inputsCommitment']);
+    expect(refusal(() => check({ ...t, consumed: [out(A, 100_001n)] }))).toEqual([
+      'INPUTS_COMMITMENT_MISMATCH',
+      'essence.inputsCommitment',
+    ]);
   });
   it('SIGNATURE_ADDRESS_MISMATCH: signed by a key that does not own the input', () => {
-    expect(refusal(() => check(transact([out(A, 100_000n)], [2], [out(B, 100_000n)])))).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+    expect(refusal(() => check(transact([out(A, 100_000n)], [2], [out(B, 100_000n)])))).toEqual([
+      'SIGNATURE_ADDRESS_MISMATCH',
+      'unlocks[0].signature.publicKey',
+    ]);
   });
   it('SIGNATURE_INVALID: a signature of another message', () => {
     const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n)]);
@@ -138,7 +161,10 @@ describe('one mutation per semantic rule', () => {
   });
   it('UNLOCK_INVALID: an input owned by an Alias address', () => {
     const alias: Address = { type: 8, aliasId: new Uint8Array(32).fill(3) };
-    expect(refusal(() => check(transact([out(alias, 100_000n)], [1], [out(B, 100_000n)])))).toEqual(['UNLOCK_INVALID', 'unlocks[0]']);
+    expect(refusal(() => check(transact([out(alias, 100_000n)], [1], [out(B, 100_000n)])))).toEqual([
+      'UNLOCK_INVALID',
+      'unlocks[0]',
+    ]);
   });
   it('TIMELOCK_NOT_EXPIRED: locked until one second after `time`; fine at that second', () => {
     const t = transact([out(A, 100_000n, { ucs: [{ type: 2, unixTime: TIME + 1 }] })], [1], [out(B, 100_000n)]);
@@ -147,7 +173,10 @@ describe('one mutation per semantic rule', () => {
   });
   it('expiration: before it the owner unlocks; from it on only the return address does', () => {
     const expiring = out(A, 100_000n, { ucs: [{ type: 3, returnAddress: B, unixTime: TIME }] });
-    expect(refusal(() => check(transact([expiring], [1], [out(A, 100_000n)]), TIME))).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+    expect(refusal(() => check(transact([expiring], [1], [out(A, 100_000n)]), TIME))).toEqual([
+      'SIGNATURE_ADDRESS_MISMATCH',
+      'unlocks[0].signature.publicKey',
+    ]);
     check(transact([expiring], [1], [out(A, 100_000n)]), TIME - 1);
     check(transact([expiring], [2], [out(B, 100_000n)]), TIME);
   });
@@ -162,22 +191,41 @@ describe('one mutation per semantic rule', () => {
       { type: 3, returnAddress: B, unixTime: TIME + 100 },
     ];
     const input = out(A, 150_000n, { ucs: sdr(42_600n) });
-    expect(refusal(() => check(transact([input], [1], [out(A, 150_000n)])))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
-    // A return output with a feature is not a simple deposit.
-    expect(refusal(() => check(transact([input], [1], [out(A, 100_000n), out(B, 50_000n, { features: [{ type: 3, tag: Uint8Array.of(1) }] })])))).toEqual([
+    expect(refusal(() => check(transact([input], [1], [out(A, 150_000n)])))).toEqual([
       'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
       'essence.outputs',
     ]);
+    // A return output with a feature is not a simple deposit.
+    expect(
+      refusal(() =>
+        check(
+          transact(
+            [input],
+            [1],
+            [out(A, 100_000n), out(B, 50_000n, { features: [{ type: 3, tag: Uint8Array.of(1) }] })],
+          ),
+        ),
+      ),
+    ).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
     check(transact([input], [1], [out(A, 100_000n), out(B, 50_000n)]));
     check(transact([input], [2], [out(B, 150_000n)]), TIME + 100); // expired: the return address takes it all
   });
   it('BASE_TOKEN_BALANCE_MISMATCH', () => {
-    expect(refusal(() => check(transact([out(A, 100_000n)], [1], [out(B, 99_999n)])))).toEqual(['BASE_TOKEN_BALANCE_MISMATCH', 'essence.outputs']);
+    expect(refusal(() => check(transact([out(A, 100_000n)], [1], [out(B, 99_999n)])))).toEqual([
+      'BASE_TOKEN_BALANCE_MISMATCH',
+      'essence.outputs',
+    ]);
   });
-  const token = (n: number, amount: bigint): NativeToken => ({ id: Uint8Array.of(8, ...new Uint8Array(32).fill(n), 1, 0, 0, 0, 0), amount });
+  const token = (n: number, amount: bigint): NativeToken => ({
+    id: Uint8Array.of(8, ...new Uint8Array(32).fill(n), 1, 0, 0, 0, 0),
+    amount,
+  });
   it('NATIVE_TOKEN_BALANCE_MISMATCH: minting without a foundry; burning is allowed', () => {
     const withTokens = out(A, 100_000n, { tokens: [token(1, 10n)] });
-    expect(refusal(() => check(transact([withTokens], [1], [out(B, 100_000n, { tokens: [token(1, 11n)] })])))).toEqual(['NATIVE_TOKEN_BALANCE_MISMATCH', 'essence.outputs']);
+    expect(refusal(() => check(transact([withTokens], [1], [out(B, 100_000n, { tokens: [token(1, 11n)] })])))).toEqual([
+      'NATIVE_TOKEN_BALANCE_MISMATCH',
+      'essence.outputs',
+    ]);
     check(transact([withTokens], [1], [out(B, 100_000n, { tokens: [token(1, 9n)] })]));
   });
   it('NATIVE_TOKEN_COUNT_EXCEEDED: 66 distinct tokens across the inputs', () => {
@@ -189,7 +237,10 @@ describe('one mutation per semantic rule', () => {
     };
     const inputs = [rich(A, 0), rich(A, 33)];
     const total = inputs.reduce((s, o) => s + o.amount, 0n);
-    expect(refusal(() => check(transact(inputs, [1, 1], [out(B, total)])))).toEqual(['NATIVE_TOKEN_COUNT_EXCEEDED', 'essence.outputs']);
+    expect(refusal(() => check(transact(inputs, [1, 1], [out(B, total)])))).toEqual([
+      'NATIVE_TOKEN_COUNT_EXCEEDED',
+      'essence.outputs',
+    ]);
   });
 });
 
@@ -197,20 +248,42 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
   const A = addr(1);
   const B = addr(2);
   const C = addr(3);
-  const token = (n: number, amount: bigint): NativeToken => ({ id: Uint8Array.of(8, ...new Uint8Array(32).fill(n), 1, 0, 0, 0, 0), amount });
+  const token = (n: number, amount: bigint): NativeToken => ({
+    id: Uint8Array.of(8, ...new Uint8Array(32).fill(n), 1, 0, 0, 0, 0),
+    amount,
+  });
 
   it('expiration at its exact second: from then on the return address unlocks and no storage deposit return is owed', () => {
-    const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: B, amount: 50_000n }, { type: 3, returnAddress: B, unixTime: TIME }] });
+    const input = out(A, 150_000n, {
+      ucs: [
+        { type: 1, returnAddress: B, amount: 50_000n },
+        { type: 3, returnAddress: B, unixTime: TIME },
+      ],
+    });
     // One second before: the owner unlocks and must return 50 000 to B; sending it all to C is refused.
-    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)]), TIME - 1))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)]), TIME - 1))).toEqual([
+      'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
+      'essence.outputs',
+    ]);
     // At the second itself: B unlocks, owes nobody, and may send it all to C.
     check(transact([input], [2], [out(C, 150_000n)]), TIME);
-    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)]), TIME))).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)]), TIME))).toEqual([
+      'SIGNATURE_ADDRESS_MISMATCH',
+      'unlocks[0].signature.publicKey',
+    ]);
   });
 
   it('a timelock that has passed is not an expiration: the storage deposit return is still owed', () => {
-    const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: B, amount: 50_000n }, { type: 2, unixTime: TIME - 10 }] });
-    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)])))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    const input = out(A, 150_000n, {
+      ucs: [
+        { type: 1, returnAddress: B, amount: 50_000n },
+        { type: 2, unixTime: TIME - 10 },
+      ],
+    });
+    expect(refusal(() => check(transact([input], [1], [out(C, 150_000n)])))).toEqual([
+      'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
+      'essence.outputs',
+    ]);
     check(transact([input], [1], [out(C, 100_000n), out(B, 50_000n)]));
   });
 
@@ -219,19 +292,27 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
     expect(unlockAddress(expiring, TIME - 1)).toEqual(A);
     expect(unlockAddress(expiring, TIME)).toEqual(B);
     const ownerless = { ...expiring, unlockConditions: [{ type: 3, returnAddress: B, unixTime: TIME }] } as Output;
-    expect(refusal(() => unlockAddress(ownerless, TIME - 1))).toEqual(['ADDRESS_UNLOCK_CONDITION_MISSING', 'unlockConditions']);
+    expect(refusal(() => unlockAddress(ownerless, TIME - 1))).toEqual([
+      'ADDRESS_UNLOCK_CONDITION_MISSING',
+      'unlockConditions',
+    ]);
     expect(unlockAddress(ownerless, TIME)).toEqual(B);
   });
 
   it('a ValidationError says its code, its path ("(root)" when empty) and what is wrong', () => {
     expect(new ValidationError('BLOCK_TOO_LONG', 'too long').message).toBe('BLOCK_TOO_LONG at (root): too long');
-    expect(new ValidationError('AMOUNT_OUT_OF_RANGE', 'zero', { path: 'outputs[1].amount' }).message).toBe('AMOUNT_OUT_OF_RANGE at outputs[1].amount: zero');
+    expect(new ValidationError('AMOUNT_OUT_OF_RANGE', 'zero', { path: 'outputs[1].amount' }).message).toBe(
+      'AMOUNT_OUT_OF_RANGE at outputs[1].amount: zero',
+    );
   });
 
   it('a storage deposit return is met by exactly its amount, and not by one less', () => {
     const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: B, amount: 50_000n }] });
     check(transact([input], [1], [out(A, 100_000n), out(B, 50_000n)]));
-    expect(refusal(() => check(transact([input], [1], [out(A, 100_001n), out(B, 49_999n)])))).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    expect(refusal(() => check(transact([input], [1], [out(A, 100_001n), out(B, 49_999n)])))).toEqual([
+      'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
+      'essence.outputs',
+    ]);
     // Two simple outputs to B add up.
     check(transact([input], [1], [out(A, 50_000n), out(B, 50_000n), out(B, 50_000n)]));
   });
@@ -245,7 +326,10 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
     ];
     for (const [what, toB] of notSimple) {
       const rest = out(A, 90_000n, what === 'a native token' ? {} : { tokens: [token(1, 5n)] });
-      expect(refusal(() => check(transact([input], [1], [rest, toB]))), what).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+      expect(
+        refusal(() => check(transact([input], [1], [rest, toB]))),
+        what,
+      ).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
     }
     check(transact([input], [1], [out(A, 90_000n, { tokens: [token(1, 5n)] }), out(B, 60_000n)]));
   });
@@ -256,7 +340,10 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
       o.amount = minStorageDeposit(o, shimmer.rentStructure);
       return o;
     };
-    for (const [counts, ok] of [[[32, 32], true], [[32, 33], false]] as const) {
+    for (const [counts, ok] of [
+      [[32, 32], true],
+      [[32, 33], false],
+    ] as const) {
       const inputs = [rich(0, counts[0]), rich(100, counts[1])];
       const total = inputs.reduce((s, o) => s + o.amount, 0n);
       const t = transact(inputs, [1, 1], [out(B, total)]); // every token burnt: allowed
@@ -266,7 +353,10 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
   });
 
   it('a Sender feature naming an Alias or NFT address is not unlocked by Ed25519 signatures', () => {
-    for (const sender of [{ type: 8, aliasId: new Uint8Array(32).fill(1) }, { type: 16, nftId: new Uint8Array(32).fill(1) }] as Address[]) {
+    for (const sender of [
+      { type: 8, aliasId: new Uint8Array(32).fill(1) },
+      { type: 16, nftId: new Uint8Array(32).fill(1) },
+    ] as Address[]) {
       const t = transact([out(A, 100_000n)], [1], [out(B, 100_000n, { features: [{ type: 0, address: sender }] })]);
       expect(refusal(() => check(t))).toEqual(['SENDER_NOT_UNLOCKED', 'essence.outputs[0].features[0].address']);
     }
@@ -278,7 +368,11 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
     const t = transact([out(A, 100_000n), out(A, 100_000n)], [1, 1], [out(B, 200_000n)]);
     t.tx.unlocks[1] = t.tx.unlocks[0]!;
     const hash = transactionSigningHash(t.tx.essence);
-    expect(refusal(() => checkSemantics(t.tx, { consumedOutputs: t.consumed, params: shimmer, time: TIME }, hash, t.consumed))).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
+    expect(
+      refusal(() =>
+        checkSemantics(t.tx, { consumedOutputs: t.consumed, params: shimmer, time: TIME }, hash, t.consumed),
+      ),
+    ).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
   });
 
   it('bad arguments are TypeErrors; time 0 is a time', () => {
@@ -290,7 +384,8 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
       ['a negative time', { consumedOutputs: t.consumed, params: shimmer, time: -1 }],
       ['a fractional time', { consumedOutputs: t.consumed, params: shimmer, time: 1.5 }],
     ];
-    for (const [what, context] of cases) expect(() => validateTransaction(t.tx, context as never), what).toThrow(TypeError);
+    for (const [what, context] of cases)
+      expect(() => validateTransaction(t.tx, context as never), what).toThrow(TypeError);
     check(t, 0);
   });
 });
@@ -303,7 +398,10 @@ describe('property: build → sign → validate', () => {
     tag: Uint8Array | undefined;
   }
   const plan: fc.Arbitrary<Plan> = fc.record({
-    inputs: fc.array(fc.record({ owner: fc.integer({ min: 1, max: 3 }), amount: fc.bigInt({ min: 50_000n, max: 10n ** 12n }) }), { minLength: 1, maxLength: 6 }),
+    inputs: fc.array(
+      fc.record({ owner: fc.integer({ min: 1, max: 3 }), amount: fc.bigInt({ min: 50_000n, max: 10n ** 12n }) }),
+      { minLength: 1, maxLength: 6 },
+    ),
     splits: fc.integer({ min: 1, max: 4 }),
     to: fc.integer({ min: 1, max: 5 }),
     tag: fc.option(fc.uint8Array({ maxLength: 64 }), { nil: undefined }),
@@ -313,18 +411,29 @@ describe('property: build → sign → validate', () => {
     const total = consumed.reduce((s, o) => s + o.amount, 0n);
     const splits = Math.max(1, Math.min(p.splits, Number(total / 50_000n))); // every output keeps its deposit
     const part = total / BigInt(splits);
-    const outputs = Array.from({ length: splits }, (_, k) => out(addr(p.to), k === 0 ? total - part * BigInt(splits - 1) : part));
+    const outputs = Array.from({ length: splits }, (_, k) =>
+      out(addr(p.to), k === 0 ? total - part * BigInt(splits - 1) : part),
+    );
     const essence = buildTransaction({
       inputs: consumed.map((output, i) => ({ outputId: outputId(txId(i), i), output })),
       outputs,
       params: shimmer,
       ...(p.tag ? { taggedData: { tag: p.tag, data: Uint8Array.of(1, 2, 3) } } : {}),
     });
-    return { tx: signTransaction(essence, p.inputs.map((i) => key(i.owner))), consumed };
+    return {
+      tx: signTransaction(
+        essence,
+        p.inputs.map((i) => key(i.owner)),
+      ),
+      consumed,
+    };
   };
 
   it('random transactions validate', () => {
-    fc.assert(fc.property(plan, (p) => void check(build(p))), { seed: 20, numRuns: 40 });
+    fc.assert(
+      fc.property(plan, (p) => void check(build(p))),
+      { seed: 20, numRuns: 40 },
+    );
   });
 
   it('changing any one byte of the signed essence makes validation fail', () => {
@@ -333,7 +442,7 @@ describe('property: build → sign → validate', () => {
         const t = build(p);
         const bytes = encodeEssence(t.tx.essence).slice();
         bytes[at % bytes.length]! ^= xor;
-        let mutated;
+        let mutated: ReturnType<typeof decodeEssence>;
         try {
           mutated = decodeEssence(bytes);
         } catch (e) {

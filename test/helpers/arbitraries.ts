@@ -2,7 +2,19 @@
 // encodings are exercised, not only small random ones. They produce well-formed (decodable) models; protocol
 // validity (ordering, deposits) is not required by the codec and not generated here except in `validBlock`.
 import fc from 'fast-check';
-import type { Address, Block, Feature, Input, NativeToken, Output, TaggedDataPayload, TransactionEssence, TransactionPayload, Unlock, UnlockCondition } from '../../src/index.js';
+import type {
+  Address,
+  Block,
+  Feature,
+  Input,
+  NativeToken,
+  Output,
+  TaggedDataPayload,
+  TransactionEssence,
+  TransactionPayload,
+  Unlock,
+  UnlockCondition,
+} from '../../src/index.js';
 import { MAX_TAGGED_DATA_LENGTH } from '../../src/model/limits.js';
 
 const MAX_U64 = (1n << 64n) - 1n;
@@ -12,7 +24,11 @@ export const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n }
 
 /** Lengths in min..max, with the bounds themselves drawn often. */
 export const lengthIn = (min: number, max: number) =>
-  fc.oneof({ weight: 3, arbitrary: fc.integer({ min, max: Math.min(max, min + 40) }) }, fc.constantFrom(min, max), fc.integer({ min, max }));
+  fc.oneof(
+    { weight: 3, arbitrary: fc.integer({ min, max: Math.min(max, min + 40) }) },
+    fc.constantFrom(min, max),
+    fc.integer({ min, max }),
+  );
 
 export const varBytes = (min: number, max: number) => lengthIn(min, max).chain((n) => bytes(n));
 
@@ -20,7 +36,11 @@ export const u8 = fc.integer({ min: 0, max: 0xff });
 export const u16 = fc.oneof(fc.integer({ min: 0, max: 0xffff }), fc.constantFrom(0, 127, 128, 0xffff));
 export const u32 = fc.oneof(fc.integer({ min: 0, max: 0xffffffff }), fc.constantFrom(0, 1, 0xffffffff));
 export const u64 = fc.oneof(fc.bigInt({ min: 0n, max: MAX_U64 }), fc.constantFrom(0n, 1n, MAX_U64, 1n << 63n));
-export const u256 = fc.oneof(fc.bigInt({ min: 0n, max: MAX_U256 }), fc.bigInt({ min: 0n, max: MAX_U64 }), fc.constantFrom(0n, 1n, MAX_U256, 1n << 64n));
+export const u256 = fc.oneof(
+  fc.bigInt({ min: 0n, max: MAX_U256 }),
+  fc.bigInt({ min: 0n, max: MAX_U64 }),
+  fc.constantFrom(0n, 1n, MAX_U256, 1n << 64n),
+);
 
 /** Arrays of min..max elements, with the bounds drawn often. */
 export const listOf = <T>(arb: fc.Arbitrary<T>, min: number, max: number) =>
@@ -71,17 +91,27 @@ export const smallOutput: fc.Arbitrary<Output> = fc.record({
   ),
 });
 
-export const input: fc.Arbitrary<Input> = fc.record({ type: fc.constant(0 as const), transactionId: bytes(32), transactionOutputIndex: u16 });
+export const input: fc.Arbitrary<Input> = fc.record({
+  type: fc.constant(0 as const),
+  transactionId: bytes(32),
+  transactionOutputIndex: u16,
+});
 
 export const unlock: fc.Arbitrary<Unlock> = fc.oneof(
-  fc.record({ publicKey: bytes(32), signature: bytes(64) }).map((s) => ({ type: 0 as const, signature: { type: 0 as const, ...s } })),
+  fc
+    .record({ publicKey: bytes(32), signature: bytes(64) })
+    .map((s) => ({ type: 0 as const, signature: { type: 0 as const, ...s } })),
   u16.map((reference) => ({ type: 1 as const, reference })),
 );
 
 export const taggedData = (maxData = MAX_TAGGED_DATA_LENGTH): fc.Arbitrary<TaggedDataPayload> =>
   fc.record({ type: fc.constant(5 as const), tag: varBytes(0, 64), data: varBytes(0, maxData) });
 
-export const essence = (out: fc.Arbitrary<Output> = output, maxIo = 128, maxData = MAX_TAGGED_DATA_LENGTH): fc.Arbitrary<TransactionEssence> =>
+export const essence = (
+  out: fc.Arbitrary<Output> = output,
+  maxIo = 128,
+  maxData = MAX_TAGGED_DATA_LENGTH,
+): fc.Arbitrary<TransactionEssence> =>
   fc.record({
     type: fc.constant(1 as const),
     networkId: u64,
@@ -98,6 +128,8 @@ export const transactionPayload = (ess = essence()): fc.Arbitrary<TransactionPay
 export const block: fc.Arbitrary<Block> = fc.record({
   protocolVersion: u8,
   parents: listOf(bytes(32), 1, 8),
-  payload: fc.option(fc.oneof(taggedData(32_000), transactionPayload(essence(smallOutput, 6, 1000))), { nil: undefined }),
+  payload: fc.option(fc.oneof(taggedData(32_000), transactionPayload(essence(smallOutput, 6, 1000))), {
+    nil: undefined,
+  }),
   nonce: u64,
 });

@@ -1,9 +1,19 @@
 // What must hold of an LMDB store after any crash: every committed slot whole (commitment and diff), the commitment
 // chain intact from genesis, nothing beyond the latest slot, and the unspent outputs equal to genesis + the diffs.
 import { expect } from 'vitest';
-import { commitmentId, inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import {
+  commitmentId,
+  inspectStore,
+  openLedger,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  toHex,
+} from '../../src/index.js';
 
-export function checkIntegrity(dir: string, genesisOutputIds: readonly Uint8Array[]): { latest: number; ids: string[] } {
+export function checkIntegrity(
+  dir: string,
+  genesisOutputIds: readonly Uint8Array[],
+): { latest: number; ids: string[] } {
   const info = inspectStore(dir)!;
   const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: info.genesisUnixTime });
   const ledger = openLedger({ path: dir, params });

@@ -11,7 +11,10 @@ const iota = require('@iota/iota.js') as {
   deserializeBlock(stream: unknown): {
     payload?: {
       type: number;
-      essence?: { inputs: { transactionId: string; transactionOutputIndex: number }[]; outputs: { nativeTokens?: unknown[] }[] };
+      essence?: {
+        inputs: { transactionId: string; transactionOutputIndex: number }[];
+        outputs: { nativeTokens?: unknown[] }[];
+      };
       unlocks?: { type: number }[];
     };
   };
@@ -62,7 +65,14 @@ export function parseBlock(bytes: Uint8Array, params: ProtocolParameters, issuer
   const payloadLength = bytes.length - payloadStart - 8;
   const w = params.workScore;
   let work = BigInt(w.block + w.dataByte * payloadLength);
-  const parsed: ParsedBlock = { id: hexOf(H(bytes)), bytes, created: [], consumed: [], work: 0n, ...(issuer ? { issuer: hexOf(issuer) } : {}) };
+  const parsed: ParsedBlock = {
+    id: hexOf(H(bytes)),
+    bytes,
+    created: [],
+    consumed: [],
+    work: 0n,
+    ...(issuer ? { issuer: hexOf(issuer) } : {}),
+  };
   const p = block.payload;
   if (p?.type === 6 && p.essence !== undefined) {
     const txId = H(bytes.subarray(payloadStart, payloadStart + payloadLength));
@@ -72,7 +82,9 @@ export function parseBlock(bytes: Uint8Array, params: ProtocolParameters, issuer
       work += BigInt(w.output + w.nativeToken * (o.nativeTokens?.length ?? 0));
     });
     for (const input of p.essence.inputs) {
-      parsed.consumed.push(hexOf(new Uint8Array([...bytesOf(input.transactionId), ...u16le(input.transactionOutputIndex)])));
+      parsed.consumed.push(
+        hexOf(new Uint8Array([...bytesOf(input.transactionId), ...u16le(input.transactionOutputIndex)])),
+      );
       work += BigInt(w.input);
     }
     for (const u of p.unlocks ?? []) if (u.type === 0) work += BigInt(w.signatureEd25519);
@@ -115,7 +127,15 @@ export class ReferenceLedger {
     }
     // B1: the genesis commitment.
     const rmc = params.congestion.minReferenceManaCost;
-    this.commitments.push({ slot: params.genesisSlot, id: this.idOf(params.genesisSlot, new Uint8Array(36), new Uint8Array(32), 0n, rmc), rmc, weight: 0n, created: [], consumed: [], credits: new Map(this.credits) });
+    this.commitments.push({
+      slot: params.genesisSlot,
+      id: this.idOf(params.genesisSlot, new Uint8Array(36), new Uint8Array(32), 0n, rmc),
+      rmc,
+      weight: 0n,
+      created: [],
+      consumed: [],
+      credits: new Map(this.credits),
+    });
   }
 
   get latest(): Commitment {
@@ -127,7 +147,14 @@ export class ReferenceLedger {
   }
 
   private idOf(slot: number, previous: Uint8Array, roots: Uint8Array, weight: bigint, rmc: bigint): string {
-    const serialized = new Uint8Array([this.params.protocolVersion, ...u32le(slot), ...previous, ...roots, ...u64le(weight), ...u64le(rmc)]);
+    const serialized = new Uint8Array([
+      this.params.protocolVersion,
+      ...u32le(slot),
+      ...previous,
+      ...roots,
+      ...u64le(weight),
+      ...u64le(rmc),
+    ]);
     return hexOf(new Uint8Array([...H(serialized), ...u32le(slot)]));
   }
 
@@ -148,23 +175,30 @@ export class ReferenceLedger {
     const previous = this.latest.rmc;
     const c = p.congestion;
     let rmc = previous;
-    if (work < c.decreaseThreshold && previous > c.minReferenceManaCost) rmc = previous - c.decrease < c.minReferenceManaCost ? c.minReferenceManaCost : previous - c.decrease;
+    if (work < c.decreaseThreshold && previous > c.minReferenceManaCost)
+      rmc = previous - c.decrease < c.minReferenceManaCost ? c.minReferenceManaCost : previous - c.decrease;
     else if (work > c.increaseThreshold) rmc = previous + c.increase;
     // Accounts: creations, then allotments to accounts that existed before this slot, then burns, then destructions.
     const liveBefore = new Set(this.credits.keys());
-    for (const x of events) if (x.type === 'account') {
-      this.credits.set(hexOf(x.accountId), x.blockIssuanceCredits);
-      this.createdAt.set(hexOf(x.accountId), slot);
-    }
-    for (const x of events) if (x.type === 'allot' && liveBefore.has(hexOf(x.accountId))) this.credits.set(hexOf(x.accountId), this.credits.get(hexOf(x.accountId))! + x.mana);
+    for (const x of events)
+      if (x.type === 'account') {
+        this.credits.set(hexOf(x.accountId), x.blockIssuanceCredits);
+        this.createdAt.set(hexOf(x.accountId), slot);
+      }
+    for (const x of events)
+      if (x.type === 'allot' && liveBefore.has(hexOf(x.accountId)))
+        this.credits.set(hexOf(x.accountId), this.credits.get(hexOf(x.accountId))! + x.mana);
     const burnSlot = Math.max(slot - p.maxCommittableAge, p.genesisSlot);
     const burnRmc = burnSlot === slot ? rmc : this.commitment(burnSlot)!.rmc;
-    for (const b of blocks) if (b.issuer !== undefined && this.credits.has(b.issuer)) this.credits.set(b.issuer, this.credits.get(b.issuer)! - b.work * burnRmc);
+    for (const b of blocks)
+      if (b.issuer !== undefined && this.credits.has(b.issuer))
+        this.credits.set(b.issuer, this.credits.get(b.issuer)! - b.work * burnRmc);
     for (const x of events) if (x.type === 'destroy') this.credits.delete(hexOf(x.accountId));
     // UTXO changes: every output created and every input consumed, each list sorted by bytes.
     const created = blocks.flatMap((b) => b.created).sort(byBytes);
     const consumed = blocks.flatMap((b) => b.consumed).sort(byBytes);
-    for (const b of blocks) if (b.transactionId !== undefined && !this.blocks.has(b.transactionId)) this.blocks.set(b.transactionId, b);
+    for (const b of blocks)
+      if (b.transactionId !== undefined && !this.blocks.has(b.transactionId)) this.blocks.set(b.transactionId, b);
     // The commitment.
     const accountLeaves = [...this.credits].map(([id, bic]) => {
       const leaf = new Uint8Array(40);
@@ -172,7 +206,11 @@ export class ReferenceLedger {
       new DataView(leaf.buffer).setBigInt64(32, bic, true);
       return hexOf(leaf);
     });
-    const roots = H(sortedMerkle(blocks.map((b) => b.id)), sortedMerkle(blocks.flatMap((b) => (b.transactionId ? [b.transactionId] : []))), sortedMerkle(accountLeaves));
+    const roots = H(
+      sortedMerkle(blocks.map((b) => b.id)),
+      sortedMerkle(blocks.flatMap((b) => (b.transactionId ? [b.transactionId] : []))),
+      sortedMerkle(accountLeaves),
+    );
     const weight = this.latest.weight + BigInt(blocks.length);
     const id = this.idOf(slot, bytesOf(this.latest.id), roots, weight, rmc);
     this.commitments.push({ slot, id, rmc, weight, created, consumed, credits: new Map(this.credits) });
@@ -182,14 +220,21 @@ export class ReferenceLedger {
    * SPEC B3 congestion, as of a committed slot: its RMC and the credits then; `ready` when the credits now, less the
    * cost at the latest RMC of the account's blocks in uncommitted slots, pay for `work` at the latest RMC.
    */
-  congestion(accountId: Uint8Array, work: bigint, slot = this.latest.slot): { slot: number; ready: boolean; referenceManaCost: string; blockIssuanceCredits: string } | undefined {
+  congestion(
+    accountId: Uint8Array,
+    work: bigint,
+    slot = this.latest.slot,
+  ): { slot: number; ready: boolean; referenceManaCost: string; blockIssuanceCredits: string } | undefined {
     const id = hexOf(accountId);
     const at = this.commitment(slot)!;
     const then = at.credits.get(id);
     if (then === undefined) return undefined;
     const now = this.latest.credits.get(id);
     let pendingCost = 0n;
-    for (const list of this.pending.values()) for (const x of list) if (x.type === 'block' && x.issuerId !== undefined && hexOf(x.issuerId) === id) pendingCost += parseBlock(x.bytes, this.params).work * this.latest.rmc;
+    for (const list of this.pending.values())
+      for (const x of list)
+        if (x.type === 'block' && x.issuerId !== undefined && hexOf(x.issuerId) === id)
+          pendingCost += parseBlock(x.bytes, this.params).work * this.latest.rmc;
     const ready = now !== undefined && now - pendingCost >= work * this.latest.rmc;
     return { slot, ready, referenceManaCost: String(at.rmc), blockIssuanceCredits: String(then) };
   }

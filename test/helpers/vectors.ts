@@ -18,4 +18,4 @@ export function loadVectors<T = any>(relative: string): T {
 }
 
 export const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/^0x/, ''), 'hex'));
-export const toHexString = (b: Uint8Array): string => '0x' + Buffer.from(b).toString('hex');
+export const toHexString = (b: Uint8Array): string => `0x${Buffer.from(b).toString('hex')}`;

@@ -1,25 +1,35 @@
 // A tiny deterministic wallet for ledger tests: keys 1..n, genesis outputs, signed transaction blocks.
 import {
+  type Address,
+  type Block,
   buildTransaction,
   ed25519Address,
   ed25519PublicKey,
   encodeBlock,
-  outputId,
-  signTransaction,
-  type Address,
-  type Block,
   type Output,
+  outputId,
   type ProtocolParameters,
+  signTransaction,
 } from '../../src/index.js';
 
 export const secret = (n: number) => new Uint8Array(32).fill(n);
 export const owner = (n: number): Address => ed25519Address(ed25519PublicKey(secret(n)));
-export const basic = (address: Address, amount: bigint): Output => ({ type: 3, amount, nativeTokens: [], unlockConditions: [{ type: 0, address }], features: [] });
+export const basic = (address: Address, amount: bigint): Output => ({
+  type: 3,
+  amount,
+  nativeTokens: [],
+  unlockConditions: [{ type: 0, address }],
+  features: [],
+});
 export const parent = (n: number) => new Uint8Array(32).fill(n);
 
 /** Genesis outputs: one per key, with IDs 0xgg…gg:0 where g is the key number. */
 export function genesisOutputs(keys: number[], amount = 1_000_000_000n) {
-  return keys.map((k) => ({ outputId: outputId(new Uint8Array(32).fill(0xa0 + k), 0), output: basic(owner(k), amount), key: k }));
+  return keys.map((k) => ({
+    outputId: outputId(new Uint8Array(32).fill(0xa0 + k), 0),
+    output: basic(owner(k), amount),
+    key: k,
+  }));
 }
 
 export interface Spendable {
@@ -29,13 +39,27 @@ export interface Spendable {
 }
 
 /** A signed transaction block spending `inputs` into `outputs`, with a parent that makes each block unique. */
-export function transferBlock(params: ProtocolParameters, inputs: Spendable[], outputs: Output[], nonce = 0n, parentByte = 1): Uint8Array {
+export function transferBlock(
+  params: ProtocolParameters,
+  inputs: Spendable[],
+  outputs: Output[],
+  nonce = 0n,
+  parentByte = 1,
+): Uint8Array {
   const essence = buildTransaction({ inputs, outputs, params });
-  const payload = signTransaction(essence, inputs.map((i) => secret(i.key)));
+  const payload = signTransaction(
+    essence,
+    inputs.map((i) => secret(i.key)),
+  );
   const block: Block = { protocolVersion: 2, parents: [parent(parentByte)], payload, nonce };
   return encodeBlock(block);
 }
 
 export function taggedBlock(text: string, parentByte = 2): Uint8Array {
-  return encodeBlock({ protocolVersion: 2, parents: [parent(parentByte)], payload: { type: 5, tag: new TextEncoder().encode('t'), data: new TextEncoder().encode(text) }, nonce: 0n });
+  return encodeBlock({
+    protocolVersion: 2,
+    parents: [parent(parentByte)],
+    payload: { type: 5, tag: new TextEncoder().encode('t'), data: new TextEncoder().encode(text) },
+    nonce: 0n,
+  });
 }

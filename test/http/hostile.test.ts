@@ -1,8 +1,9 @@
 // Hostile HTTP (issue 6): each abuse gets its status in the usual envelope, and the server answers normally after.
-import { connect } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, openLedger, PROTOCOL_PARAMETERS, protocolParameters, type Ledger } from '../../src/index.js';
+import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 
@@ -62,20 +63,27 @@ function echoed(message: string, input: string): number {
 }
 
 const get = (path: string, headers = '') => `GET ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n${headers}\r\n`;
-const healthy = async () => expect((await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes')])).status).toBe(200);
+const healthy = async () =>
+  expect((await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes')])).status).toBe(200);
 
 describe('hostile requests', () => {
   it('oversize URL → 414; oversize headers → 431, in the envelope', async () => {
     const url = await raw([get(`/api/core/v3/commitments/by-slot/${'1'.repeat(9000)}/utxo-changes`)]);
     expect(url.status).toBe(414);
     expect(JSON.parse(url.body).error.code).toBe(414);
-    const headers = await raw([get('/api/core/v3/commitments/by-slot/1/utxo-changes', `X-Big: ${'a'.repeat(20_000)}\r\n`)]);
+    const headers = await raw([
+      get('/api/core/v3/commitments/by-slot/1/utxo-changes', `X-Big: ${'a'.repeat(20_000)}\r\n`),
+    ]);
     expect(headers.status).toBe(431);
     expect(JSON.parse(headers.body).error.code).toBe(431);
     await healthy();
   });
   it('bad percent-encoding, invalid UTF-8, control characters, garbage request lines → 400', async () => {
-    for (const path of ['/api/core/v3/commitments/by-slot/%zz/utxo-changes', '/api/core/v3/accounts/%C3%28/congestion', '/api/core/v2/transactions/%00%ff/included-block']) {
+    for (const path of [
+      '/api/core/v3/commitments/by-slot/%zz/utxo-changes',
+      '/api/core/v3/accounts/%C3%28/congestion',
+      '/api/core/v2/transactions/%00%ff/included-block',
+    ]) {
       const a = await raw([get(path)]);
       expect(a.status, path).toBe(400);
       expect(JSON.parse(a.body).error.message).toMatch(/^invalid data provided/);
@@ -85,28 +93,57 @@ describe('hostile requests', () => {
     await healthy();
   });
   it('a client that sends headers too slowly gets 408 and is disconnected', async () => {
-    const slow = await raw(['GET /api/core/v3/commitments/by-slot/1/utxo-changes HTTP/1.1\r\n', 300, 'Host: x\r\n', 700, 'X-Late: 1\r\n', 900, '\r\n']);
+    const slow = await raw([
+      'GET /api/core/v3/commitments/by-slot/1/utxo-changes HTTP/1.1\r\n',
+      300,
+      'Host: x\r\n',
+      700,
+      'X-Late: 1\r\n',
+      900,
+      '\r\n',
+    ]);
     expect([408, 0]).toContain(slow.status); // Node answers 408, or closes when the socket times out first
     await healthy();
   });
   it('a GET that trickles a body is answered without waiting for it; POST/PUT/DELETE with bodies → 405; HEAD and OPTIONS with bodies are answered', async () => {
-    const trickle = await raw([`GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100000\r\n\r\n`, 'a'.repeat(100), 300, 'b'.repeat(100)]);
+    const trickle = await raw([
+      `GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100000\r\n\r\n`,
+      'a'.repeat(100),
+      300,
+      'b'.repeat(100),
+    ]);
     expect(trickle.status).toBe(200);
-    for (const [method, status] of [['POST', 405], ['PUT', 405], ['DELETE', 405], ['HEAD', 200], ['OPTIONS', 204]] as const) {
-      const a = await raw([`${method} /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello`]);
+    for (const [method, status] of [
+      ['POST', 405],
+      ['PUT', 405],
+      ['DELETE', 405],
+      ['HEAD', 200],
+      ['OPTIONS', 204],
+    ] as const) {
+      const a = await raw([
+        `${method} /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello`,
+      ]);
       expect(a.status, method).toBe(status);
     }
     await healthy();
   });
   it('requests Node would refuse before a handler come in the envelope: no Host (HTTP/1.1), an unsupported Expect', async () => {
-    const noHost = await raw(['GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nConnection: close\r\n\r\n']);
+    const noHost = await raw([
+      'GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nConnection: close\r\n\r\n',
+    ]);
     expect(noHost.status).toBe(400);
-    expect(JSON.parse(noHost.body).error.message).toBe('invalid data provided: an HTTP/1.1 request needs a Host header');
+    expect(JSON.parse(noHost.body).error.message).toBe(
+      'invalid data provided: an HTTP/1.1 request needs a Host header',
+    );
     // HTTP/1.0 has no Host header to require.
     expect((await raw(['GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.0\r\n\r\n'])).status).toBe(200);
-    const expect417 = await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes', 'Expect: something-else\r\n')]);
+    const expect417 = await raw([
+      get('/api/core/v3/commitments/by-slot/10/utxo-changes', 'Expect: something-else\r\n'),
+    ]);
     expect(expect417.status).toBe(417);
-    expect(JSON.parse(expect417.body)).toEqual({ error: { code: 417, message: 'expectation failed: only "Expect: 100-continue" is supported' } });
+    expect(JSON.parse(expect417.body)).toEqual({
+      error: { code: 417, message: 'expectation failed: only "Expect: 100-continue" is supported' },
+    });
     const cont = await raw([get('/api/core/v3/commitments/by-slot/10/utxo-changes', 'Expect: 100-continue\r\n')]);
     expect(cont.status).toBe(100); // the interim answer first, then the request is served
     expect(cont.body).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
@@ -130,7 +167,9 @@ describe('hostile requests', () => {
     expect(absolute.status).toBe(200);
     expect(absolute.body).toBe(plain.body);
     expect((await raw([get('ftp://node.example/api')])).status).toBe(400);
-    expect((await raw([get('junkhttp://node.example/api/core/v3/commitments/by-slot/10/utxo-changes')])).status).toBe(400);
+    expect((await raw([get('junkhttp://node.example/api/core/v3/commitments/by-slot/10/utxo-changes')])).status).toBe(
+      400,
+    );
   });
   it('%2F inside a path parameter is part of the parameter, never a separator', async () => {
     // Raw segments: by-slot/{10%2Futxo-changes} has no utxo-changes segment after it, so no route matches: 404.
@@ -153,7 +192,10 @@ describe('hostile requests', () => {
       [`/api/core/v3/commitments/by-slot/${long(7000, '9')}/utxo-changes`, long(7000, '9')],
       [`/api/core/v3/accounts/${long(7000, 'rms1q')}/congestion`, long(7000, 'rms1q')],
       [`/api/core/v3/accounts/${bech32Like}/congestion`, bech32Like],
-      [`/api/core/v3/accounts/${bech32Like.toUpperCase().slice(0, 45)}${bech32Like.slice(45)}/congestion`, bech32Like.slice(45)],
+      [
+        `/api/core/v3/accounts/${bech32Like.toUpperCase().slice(0, 45)}${bech32Like.slice(45)}/congestion`,
+        bech32Like.slice(45),
+      ],
       [`/api/core/v3/accounts/${'smr1'}${long(86, 'qpzry9x8')}/congestion`, long(86, 'qpzry9x8')],
       [`/api/core/v3/accounts/rms1${long(100, 'b')}/congestion`, long(100, 'b')],
       [`/api/core/v3/accounts/rms1${long(80, 'q')}b/congestion`, long(80, 'q')],

@@ -28,7 +28,7 @@ describe('toProblem: every ledger error code to the status SPEC B4 gives it', ()
       expect(problem.detail).toBe(hidden ? undefined : `what happened (${code})`);
     });
   }
-  it('bad data (a CodecError or a ValidationError) is the client\'s: 400 with its detail, path-free', () => {
+  it("bad data (a CodecError or a ValidationError) is the client's: 400 with its detail, path-free", () => {
     const codec = toProblem(new CodecError('TRUNCATED', 'need 8 byte(s), 1 left', { path: 'b', offset: 3 }));
     expect([codec.status, codec.detail]).toEqual([400, 'need 8 byte(s), 1 left']);
     const rule = toProblem(new ValidationError('PARENTS_NOT_SORTED', 'parents must be sorted', { path: 'parents[1]' }));
@@ -44,8 +44,12 @@ describe('toProblem: every ledger error code to the status SPEC B4 gives it', ()
   });
   it('the envelope: the status text, then ": detail" (at most 300 characters of it); a string code when asked', () => {
     expect(errorBody(new HttpProblem(404), false)).toEqual({ error: { code: 404, message: 'could not find data' } });
-    expect(errorBody(new HttpProblem(400, 'bad slot'), true)).toEqual({ error: { code: '400', message: 'invalid data provided: bad slot' } });
-    expect(errorBody(new HttpProblem(400, 'x'.repeat(500)), false).error.message).toBe(`invalid data provided: ${'x'.repeat(300)}`);
+    expect(errorBody(new HttpProblem(400, 'bad slot'), true)).toEqual({
+      error: { code: '400', message: 'invalid data provided: bad slot' },
+    });
+    expect(errorBody(new HttpProblem(400, 'x'.repeat(500)), false).error.message).toBe(
+      `invalid data provided: ${'x'.repeat(300)}`,
+    );
     expect(new HttpProblem(418).message).toBe('418'); // a status without a text still says something
     expect(new HttpProblem(404).message).toBe('could not find data');
   });

@@ -2,28 +2,24 @@
 // forms, JWT-protected routes, sync, unknown paths and methods, CORS, preflight, HEAD and gzip. Every 200 body is
 // compared with an answer computed without tangle-core: the reference implementation of SPEC B1–B3 in
 // test/helpers/reference-ledger.ts (fed the same history), the simulation's own block bytes, and @iota/sdk-wasm.
-import { createRequire } from 'node:module';
+
 import { request } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decode } from '../../src/codec/index.js';
 import { includedBlockJson } from '../../src/http/routes.js';
 import {
   addressToBech32,
-  blockFromJson,
   blockToJson,
-  congestionResponse,
   createServer,
   decodeBlock,
-  encodeBlock,
+  type Ledger,
   openLedger,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   toHex,
-  utxoChangesResponse,
-  type Ledger,
 } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
@@ -31,7 +27,11 @@ import { hexOf, MINIMAL_TRANSACTION_WORK, ReferenceLedger } from '../helpers/ref
 import { hex, loadVectors } from '../helpers/vectors.js';
 
 const sdk = createRequire(import.meta.url)('@iota/sdk-wasm/node') as {
-  Utils: { blockId(block: unknown): string; transactionId(payload: unknown): string; blockBytes(block: unknown): Uint8Array };
+  Utils: {
+    blockId(block: unknown): string;
+    transactionId(payload: unknown): string;
+    blockBytes(block: unknown): Uint8Array;
+  };
 };
 
 const GENESIS = 1_700_000_000;
@@ -46,7 +46,11 @@ interface Answer {
   json: () => any;
 }
 
-function call(origin: string, path: string, init: { method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+function call(
+  origin: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
   return new Promise((done, fail) => {
     const req = request(origin + path, { method: init.method ?? 'GET', headers: init.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];
@@ -61,7 +65,10 @@ function call(origin: string, path: string, init: { method?: string; headers?: R
   });
 }
 
-async function listen(ledger: Ledger, options: Parameters<typeof createServer>[0] extends infer O ? Omit<O, 'ledger'> : never = {}) {
+async function listen(
+  ledger: Ledger,
+  options: Parameters<typeof createServer>[0] extends infer O ? Omit<O, 'ledger'> : never = {},
+) {
   const server = createServer({ ledger, ...options });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   const { port } = server.address() as AddressInfo;
@@ -103,7 +110,15 @@ function expectError(a: Answer, status: number) {
   const body = a.json();
   expect(Object.keys(body)).toEqual(['error']);
   expect(body.error.code).toBe(status);
-  const text = { 400: 'invalid data provided', 403: 'not available for public use', 404: 'could not find data', 405: 'method not allowed', 414: 'request URI too long', 500: 'internal server error', 503: 'service unavailable' }[status]!;
+  const text = {
+    400: 'invalid data provided',
+    403: 'not available for public use',
+    404: 'could not find data',
+    405: 'method not allowed',
+    414: 'request URI too long',
+    500: 'internal server error',
+    503: 'service unavailable',
+  }[status]!;
   expect(body.error.message.startsWith(text)).toBe(true);
   expect(body.error.message).not.toMatch(/\n\s+at /); // never a stack trace
   return body.error.message as string;
@@ -123,14 +138,24 @@ describe('GET /api/core/v2/transactions/:transactionId/included-block', () => {
       expect(sdk.Utils.transactionId(json.payload)).toBe(id);
     }
   });
-  it('200 binary (serializer-v1): the simulation\'s block bytes; upper-case IDs accepted', async () => {
-    const a = await call(api.origin, tx().replace(toHex(txId).slice(2), toHex(txId).slice(2).toUpperCase()), { headers: { accept: 'application/vnd.iota.serializer-v1' } });
+  it("200 binary (serializer-v1): the simulation's block bytes; upper-case IDs accepted", async () => {
+    const a = await call(api.origin, tx().replace(toHex(txId).slice(2), toHex(txId).slice(2).toUpperCase()), {
+      headers: { accept: 'application/vnd.iota.serializer-v1' },
+    });
     expect(a.status).toBe(200);
     expect(a.headers['content-type']).toBe('application/vnd.iota.serializer-v1');
     expect(hexOf(a.body)).toBe(hexOf(reference.blocks.get(toHex(txId))!.bytes));
   });
   it('400: not 0x + 64 hex digits, refused by the route with its own message', async () => {
-    for (const bad of ['0x123', 'abcd', `0x${'a'.repeat(63)}`, `0x${'a'.repeat(72)}`, `0x${'g'.repeat(64)}`, `x0x${'a'.repeat(64)}`, `0x${'a'.repeat(64)}zz`]) {
+    for (const bad of [
+      '0x123',
+      'abcd',
+      `0x${'a'.repeat(63)}`,
+      `0x${'a'.repeat(72)}`,
+      `0x${'g'.repeat(64)}`,
+      `x0x${'a'.repeat(64)}`,
+      `0x${'a'.repeat(64)}zz`,
+    ]) {
       const message = expectError(await call(api.origin, `/api/core/v2/transactions/${bad}/included-block`), 400);
       expect(message).toBe(`invalid data provided: invalid transaction ID: ${bad}`);
     }
@@ -138,10 +163,14 @@ describe('GET /api/core/v2/transactions/:transactionId/included-block', () => {
   it('404: unknown transaction', async () => {
     expectError(await call(api.origin, `/api/core/v2/transactions/0x${'ab'.repeat(32)}/included-block`), 404);
   });
-  it('the API vectors: our body is hornet\'s byte for byte (the one with an NFT output is out of scope)', () => {
+  it("the API vectors: our body is hornet's byte for byte (the one with an NFT output is out of scope)", () => {
     const [basicOnly, withNft] = loadVectors('api/stardust-included-block.json').cases;
-    expect(includedBlockJson(blockToJson(decodeBlock(hex(basicOnly.response200BinaryHex))))).toBe(basicOnly.response200JsonHornetBytes);
-    expect(() => decodeBlock(hex(withNft.response200BinaryHex))).toThrow(/UNSUPPORTED_TYPE at payload\.essence\.outputs\[0\].*NFT Output/);
+    expect(includedBlockJson(blockToJson(decodeBlock(hex(basicOnly.response200BinaryHex))))).toBe(
+      basicOnly.response200JsonHornetBytes,
+    );
+    expect(() => decodeBlock(hex(withNft.response200BinaryHex))).toThrow(
+      /UNSUPPORTED_TYPE at payload\.essence\.outputs\[0\].*NFT Output/,
+    );
   });
 });
 
@@ -152,12 +181,24 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
       const a = await call(api.origin, utxo(slot));
       expect(a.status).toBe(200);
       expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(a.json()).toEqual({ commitmentId: expected.id, createdOutputs: expected.created, consumedOutputs: expected.consumed });
+      expect(a.json()).toEqual({
+        commitmentId: expected.id,
+        createdOutputs: expected.created,
+        consumedOutputs: expected.consumed,
+      });
       const b = await call(api.origin, utxo(slot), { headers: { accept: 'application/vnd.iota.serializer-v2' } });
       expect(b.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
       // [36] commitmentId | u32 n | n × [34] | u32 m | m × [34], little-endian counts (SPEC B4).
       const count = (n: number) => hexOf(Uint8Array.of(n & 0xff, (n >> 8) & 0xff, 0, 0));
-      const wire = [expected.id, count(expected.created.length), ...expected.created, count(expected.consumed.length), ...expected.consumed].map((h) => h.slice(2)).join('');
+      const wire = [
+        expected.id,
+        count(expected.created.length),
+        ...expected.created,
+        count(expected.consumed.length),
+        ...expected.consumed,
+      ]
+        .map((h) => h.slice(2))
+        .join('');
       expect(b.body.toString('hex')).toBe(wire);
     }
     // Not vacuous: the history has slots that create and consume.
@@ -165,12 +206,19 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
     expect((await call(api.origin, utxo(`000${SLOTS}`))).json().commitmentId).toBe(reference.commitment(SLOTS)!.id); // leading zeros, as iota-core
   });
   it('400: not a base-10 uint32', async () => {
-    for (const bad of ['abc', '-1', '4294967296', '0x10', '1.5', '']) expectError(await call(api.origin, utxo(bad)), bad === '' ? 400 : 400);
+    for (const bad of ['abc', '-1', '4294967296', '0x10', '1.5', ''])
+      expectError(await call(api.origin, utxo(bad)), bad === '' ? 400 : 400);
   });
   it('404: after the latest commitment, up to the last uint32, and the genesis slot', async () => {
-    expect(expectError(await call(api.origin, utxo(SLOTS + 1)), 404)).toBe(`could not find data: commitment is from a future slot (${SLOTS + 1} > ${SLOTS})`);
-    expect(expectError(await call(api.origin, utxo(4294967294)), 404)).toBe(`could not find data: commitment is from a future slot (4294967294 > ${SLOTS})`);
-    expect(expectError(await call(api.origin, utxo(4294967295)), 404)).toBe(`could not find data: commitment is from a future slot (4294967295 > ${SLOTS})`);
+    expect(expectError(await call(api.origin, utxo(SLOTS + 1)), 404)).toBe(
+      `could not find data: commitment is from a future slot (${SLOTS + 1} > ${SLOTS})`,
+    );
+    expect(expectError(await call(api.origin, utxo(4294967294)), 404)).toBe(
+      `could not find data: commitment is from a future slot (4294967294 > ${SLOTS})`,
+    );
+    expect(expectError(await call(api.origin, utxo(4294967295)), 404)).toBe(
+      `could not find data: commitment is from a future slot (4294967295 > ${SLOTS})`,
+    );
     expectError(await call(api.origin, utxo(0)), 404);
   });
   it('400 before genesis; 404 for a pruned slot', async () => {
@@ -190,7 +238,7 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
 });
 
 describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
-  it('200 for every account, at the latest commitment and at each older one it may ask for: the reference implementation\'s slot, RMC and credits', async () => {
+  it("200 for every account, at the latest commitment and at each older one it may ask for: the reference implementation's slot, RMC and credits", async () => {
     for (const [name, id] of Object.entries(sim.accounts)) {
       const address = addressToBech32({ type: 8, aliasId: id }, 'rms');
       for (let slot = SLOTS - params.maxCommittableAge; slot <= SLOTS; slot++) {
@@ -204,11 +252,15 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     // Not vacuous: the RMC moved and the poor account went negative, so it is not ready.
     expect(new Set(reference.commitments.map((c) => c.rmc)).size).toBeGreaterThan(1);
     expect(reference.congestion(sim.accounts.poor, MINIMAL_TRANSACTION_WORK)).toMatchObject({ ready: false });
-    expect(BigInt(reference.congestion(sim.accounts.poor, MINIMAL_TRANSACTION_WORK)!.blockIssuanceCredits)).toBeLessThan(0n);
+    expect(
+      BigInt(reference.congestion(sim.accounts.poor, MINIMAL_TRANSACTION_WORK)!.blockIssuanceCredits),
+    ).toBeLessThan(0n);
   });
   it('binary (serializer-v2): u32 slot | u8 ready | u64 RMC | i64 credits, little-endian', async () => {
     const expected = reference.congestion(sim.accounts.poor, MINIMAL_TRANSACTION_WORK)!;
-    const b = await call(api.origin, congestion(addressToBech32({ type: 8, aliasId: sim.accounts.poor }, 'rms')), { headers: { accept: 'application/vnd.iota.serializer-v2' } });
+    const b = await call(api.origin, congestion(addressToBech32({ type: 8, aliasId: sim.accounts.poor }, 'rms')), {
+      headers: { accept: 'application/vnd.iota.serializer-v2' },
+    });
     expect(b.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
     const wire = Buffer.alloc(21);
     wire.writeUInt32LE(expected.slot, 0);
@@ -231,11 +283,16 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     expect((await at('?workScore=4294967295')).ready).toBe(false);
     // Where 0 and the default differ: an account with 100 credits cannot pay the default work, but "work 0" it could.
     const small = new Uint8Array(32).fill(7);
-    const l = openLedger({ params, genesis: { accounts: [{ accountId: small, blockIssuanceCredits: 100n }] }, clock: () => GENESIS });
+    const l = openLedger({
+      params,
+      genesis: { accounts: [{ accountId: small, blockIssuanceCredits: 100n }] },
+      clock: () => GENESIS,
+    });
     l.setSynced(true);
     const s = await listen(l);
     const ref = new ReferenceLedger(params, [{ accountId: small, blockIssuanceCredits: 100n }]);
-    const smallAt = (q: string) => call(s.origin, congestion(addressToBech32({ type: 8, aliasId: small }, 'rms'), q)).then((a) => a.json());
+    const smallAt = (q: string) =>
+      call(s.origin, congestion(addressToBech32({ type: 8, aliasId: small }, 'rms'), q)).then((a) => a.json());
     const absent = await smallAt('');
     expect(absent).toEqual(ref.congestion(small, MINIMAL_TRANSACTION_WORK));
     expect(absent.ready).toBe(false);
@@ -250,7 +307,10 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     const smr = addressToBech32({ type: 8, aliasId: sim.accounts.worker }, 'smr');
     const flipped = account.slice(0, -1) + (account.endsWith('q') ? 'p' : 'q');
     const cases: [string, string][] = [
-      [congestion('rms1notbech32'), 'invalid bech32 address rms1notbech32 (expected prefix rms): not a bech32 string: character "o" is not in the bech32 alphabet'],
+      [
+        congestion('rms1notbech32'),
+        'invalid bech32 address rms1notbech32 (expected prefix rms): not a bech32 string: character "o" is not in the bech32 alphabet',
+      ],
       [congestion(flipped), `invalid bech32 address ${flipped} (expected prefix rms): bad bech32 checksum`],
       [congestion(smr), `invalid bech32 address ${smr} (expected prefix rms): another network's prefix`],
       [congestion(ed), `address ${ed} is not an account address`],
@@ -262,7 +322,8 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
       [congestion(account, `?commitmentId=${reference.latest.id}00`), `invalid commitmentId: ${reference.latest.id}00`],
       [congestion(account, `?commitmentId=x${reference.latest.id}`), `invalid commitmentId: x${reference.latest.id}`],
     ];
-    for (const [path, message] of cases) expect(expectError(await call(api.origin, path), 400)).toBe(`invalid data provided: ${message}`);
+    for (const [path, message] of cases)
+      expect(expectError(await call(api.origin, path), 400)).toBe(`invalid data provided: ${message}`);
   });
   it('the bech32 parameter is read lower-cased (iota-core): an upper-case address answers the same', async () => {
     const lower = await call(api.origin, congestion(account));
@@ -271,18 +332,27 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     expect(upper.body.toString()).toBe(lower.body.toString());
   });
   it('an empty commitmentId means the latest, like none', async () => {
-    expect((await call(api.origin, congestion(account, '?commitmentId='))).body.toString()).toBe((await call(api.origin, congestion(account))).body.toString());
+    expect((await call(api.origin, congestion(account, '?commitmentId='))).body.toString()).toBe(
+      (await call(api.origin, congestion(account))).body.toString(),
+    );
   });
   it('the binary forms only when Accept starts with the vendor type (hornet, iota-core)', async () => {
-    const first = await call(api.origin, utxo(SLOTS), { headers: { accept: 'application/vnd.iota.serializer-v2, application/json' } });
+    const first = await call(api.origin, utxo(SLOTS), {
+      headers: { accept: 'application/vnd.iota.serializer-v2, application/json' },
+    });
     expect(first.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
-    const second = await call(api.origin, utxo(SLOTS), { headers: { accept: 'application/json, application/vnd.iota.serializer-v2' } });
+    const second = await call(api.origin, utxo(SLOTS), {
+      headers: { accept: 'application/json, application/vnd.iota.serializer-v2' },
+    });
     expect(second.headers['content-type']).toBe('application/json; charset=utf-8');
     const v1 = await call(api.origin, tx(), { headers: { accept: 'text/html, application/vnd.iota.serializer-v1' } });
     expect(v1.headers['content-type']).toBe('application/json; charset=utf-8');
   });
   it('404: unknown account, commitment of a future slot', async () => {
-    expectError(await call(api.origin, congestion(addressToBech32({ type: 8, aliasId: new Uint8Array(32).fill(9) }, 'rms'))), 404);
+    expectError(
+      await call(api.origin, congestion(addressToBech32({ type: 8, aliasId: new Uint8Array(32).fill(9) }, 'rms'))),
+      404,
+    );
     const future = new Uint8Array(36);
     new DataView(future.buffer).setUint32(32, SLOTS + 5, true);
     expectError(await call(api.origin, congestion(account, `?commitmentId=${toHex(future)}`)), 404);
@@ -299,7 +369,9 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     try {
       const message = expectError(await call(api.origin, congestion('not-even-bech32')), 503);
       // It says what is true and what an operator can do about it.
-      expect(message).toBe(`service unavailable: node is not synced: its latest committed slot ${SLOTS} is behind the clock (to serve imported history, start the server with --synced; an embedding node calls setSynced(true))`);
+      expect(message).toBe(
+        `service unavailable: node is not synced: its latest committed slot ${SLOTS} is behind the clock (to serve imported history, start the server with --synced; an embedding node calls setSynced(true))`,
+      );
       expect((await call(api.origin, utxo(SLOTS))).status).toBe(200); // only the congestion route
     } finally {
       ledger.setSynced(undefined);
@@ -310,13 +382,19 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
 describe('access, methods, paths, headers', () => {
   const secret = 'a secret of the node operator, long enough for HS256';
   const key = new TextEncoder().encode(secret);
-  const token = (k = key, exp = '1h') => new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(exp).sign(k);
+  const token = (k = key, exp = '1h') =>
+    new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().setExpirationTime(exp).sign(k);
 
   it('403 on a protected route without a token, with a wrong, expired or unsigned one; 200 with a valid one', async () => {
     const s = await listen(ledger, { publicRoutes: ['/api/core/v3/*'], jwtSecret: secret });
     const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
     expectError(await call(s.origin, tx()), 403);
-    expectError(await call(s.origin, tx(), { headers: bearer(await token(new TextEncoder().encode('another secret, also long enough'))) }), 403);
+    expectError(
+      await call(s.origin, tx(), {
+        headers: bearer(await token(new TextEncoder().encode('another secret, also long enough'))),
+      }),
+      403,
+    );
     expectError(await call(s.origin, tx(), { headers: bearer(await token(key, '-1m')) }), 403);
     expectError(await call(s.origin, tx(), { headers: bearer(new UnsecuredJWT({}).encode()) }), 403);
     expectError(await call(s.origin, tx(), { headers: { authorization: 'Basic abc' } }), 403);
@@ -332,7 +410,7 @@ describe('access, methods, paths, headers', () => {
   });
   it('404 for unknown paths, 405 with Allow for other methods, 414 for long URLs', async () => {
     expectError(await call(api.origin, '/api/core/v2/info'), 404);
-    expectError(await call(api.origin, tx() + '/'), 404);
+    expectError(await call(api.origin, `${tx()}/`), 404);
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const a = await call(api.origin, tx(), { method });
       expectError(a, 405);
@@ -340,10 +418,20 @@ describe('access, methods, paths, headers', () => {
     }
     expectError(await call(api.origin, `/api/core/v2/transactions/${'x'.repeat(9000)}/included-block`), 414);
   });
-  it('OPTIONS answers a browser\'s preflight with 204 and the CORS headers of SPEC B5, without a token even on a protected route', async () => {
-    const s = await listen(ledger, { publicRoutes: [], jwtSecret: 'a secret of the node operator, long enough for HS256' });
+  it("OPTIONS answers a browser's preflight with 204 and the CORS headers of SPEC B5, without a token even on a protected route", async () => {
+    const s = await listen(ledger, {
+      publicRoutes: [],
+      jwtSecret: 'a secret of the node operator, long enough for HS256',
+    });
     for (const path of [tx(), utxo(SLOTS), congestion(account)]) {
-      const a = await call(s.origin, path, { method: 'OPTIONS', headers: { origin: 'https://wallet.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+      const a = await call(s.origin, path, {
+        method: 'OPTIONS',
+        headers: {
+          origin: 'https://wallet.example',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': 'authorization',
+        },
+      });
       expect(a.status).toBe(204);
       expect(a.body.length).toBe(0);
       expect(a.headers['access-control-allow-origin']).toBe('*');
@@ -354,18 +442,29 @@ describe('access, methods, paths, headers', () => {
     await s.close();
   });
   it('HEAD answers the status and headers of the GET, Content-Length included, with no body', async () => {
-    for (const [path, headers] of [[tx(), {}], [tx(), { 'accept-encoding': 'gzip' }], [utxo(SLOTS), { accept: 'application/vnd.iota.serializer-v2' }], [utxo(SLOTS + 1), {}], [congestion('rms1bad'), {}]] as const) {
+    for (const [path, headers] of [
+      [tx(), {}],
+      [tx(), { 'accept-encoding': 'gzip' }],
+      [utxo(SLOTS), { accept: 'application/vnd.iota.serializer-v2' }],
+      [utxo(SLOTS + 1), {}],
+      [congestion('rms1bad'), {}],
+    ] as const) {
       const get = await call(api.origin, path, { headers });
       const head = await call(api.origin, path, { method: 'HEAD', headers });
       expect(head.status).toBe(get.status);
       expect(head.body.length).toBe(0);
-      for (const h of ['content-type', 'content-length', 'content-encoding', 'vary']) expect(head.headers[h], h).toBe(get.headers[h]);
+      for (const h of ['content-type', 'content-length', 'content-encoding', 'vary'])
+        expect(head.headers[h], h).toBe(get.headers[h]);
       expect(Number(head.headers['content-length'])).toBe(get.body.length);
     }
   });
   it('CORS when an Origin is sent; gzip for bodies over 1 KiB when asked', async () => {
     expect((await call(api.origin, utxo(SLOTS))).headers['access-control-allow-origin']).toBeUndefined();
-    expect((await call(api.origin, utxo(SLOTS), { headers: { origin: 'https://example.org' } })).headers['access-control-allow-origin']).toBe('*');
+    expect(
+      (await call(api.origin, utxo(SLOTS), { headers: { origin: 'https://example.org' } })).headers[
+        'access-control-allow-origin'
+      ],
+    ).toBe('*');
     const plain = await call(api.origin, tx());
     expect(plain.body.length).toBeGreaterThan(1024);
     const zipped = await call(api.origin, tx(), { headers: { 'accept-encoding': 'gzip, deflate' } });
@@ -374,8 +473,20 @@ describe('access, methods, paths, headers', () => {
     const small = await call(api.origin, congestion(account), { headers: { 'accept-encoding': 'gzip' } });
     expect(small.headers['content-encoding']).toBeUndefined();
     // RFC 9110 weights: q=0 refuses gzip, also against a wildcard; a wildcard with a weight accepts it.
-    for (const [header, zipped] of [['gzip;q=0', false], ['gzip; q=0.0, deflate', false], ['*;q=0.5, gzip;q=0', false], ['*', true], ['identity, *;q=0.1', true], ['GZIP;Q=1', true], ['x-gzip', true], ['gzipped', false]] as const) {
-      expect((await call(api.origin, tx(), { headers: { 'accept-encoding': header } })).headers['content-encoding'], header).toBe(zipped ? 'gzip' : undefined);
+    for (const [header, zipped] of [
+      ['gzip;q=0', false],
+      ['gzip; q=0.0, deflate', false],
+      ['*;q=0.5, gzip;q=0', false],
+      ['*', true],
+      ['identity, *;q=0.1', true],
+      ['GZIP;Q=1', true],
+      ['x-gzip', true],
+      ['gzipped', false],
+    ] as const) {
+      expect(
+        (await call(api.origin, tx(), { headers: { 'accept-encoding': header } })).headers['content-encoding'],
+        header,
+      ).toBe(zipped ? 'gzip' : undefined);
     }
     expect(plain.headers.vary).toBe('Origin, Accept-Encoding');
   });

@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex, type Ledger } from '../../src/index.js';
+import { type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { errorCode } from '../helpers/failure.js';
 import { MINIMAL_TRANSACTION_WORK } from '../helpers/reference-ledger.js';
 import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
-import { errorCode } from '../helpers/failure.js';
 
 const G = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: G });
@@ -18,7 +18,12 @@ const X = new Uint8Array(32).fill(0x0b);
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
-const fresh = (credits = 10_000_000_000n): Ledger => openLedger({ params, genesis: { outputs: genesis, accounts: [{ accountId: A, blockIssuanceCredits: credits }] }, clock: () => G });
+const fresh = (credits = 10_000_000_000n): Ledger =>
+  openLedger({
+    params,
+    genesis: { outputs: genesis, accounts: [{ accountId: A, blockIssuanceCredits: credits }] },
+    clock: () => G,
+  });
 
 const code = errorCode;
 
@@ -47,7 +52,8 @@ describe('arguments', () => {
   for (const [what, call] of bad) it(`${what}: INVALID_ARGUMENT`, () => expect(code(call)).toBe('INVALID_ARGUMENT'));
 
   it('openLedger without parameters, or with something else: INVALID_ARGUMENT', () => {
-    for (const options of [undefined, null, {}, { params: {} }, { params: { networkId: 1 } }]) expect(code(() => openLedger(options as never))).toBe('INVALID_ARGUMENT');
+    for (const options of [undefined, null, {}, { params: {} }, { params: { networkId: 1 } }])
+      expect(code(() => openLedger(options as never))).toBe('INVALID_ARGUMENT');
   });
 
   it('mana 0 is an allotment; work 0 and the largest uint32 are work scores', () => {
@@ -125,13 +131,23 @@ describe('blocks and inputs seen before', () => {
     expect(code(() => l.acceptBlock(tagged, { slot: 2 }))).toBe('BLOCK_ALREADY_ACCEPTED');
     expect(code(() => l.acceptBlock(transfer, { slot: 2 }))).toBe('BLOCK_ALREADY_ACCEPTED');
     // Another block with the same transaction: the transaction is applied already.
-    expect(code(() => l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), genesis[0]!.output.amount)], 7n), { slot: 2 }))).toBe('TRANSACTION_ALREADY_APPLIED');
+    expect(
+      code(() =>
+        l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), genesis[0]!.output.amount)], 7n), {
+          slot: 2,
+        }),
+      ),
+    ).toBe('TRANSACTION_ALREADY_APPLIED');
   });
   it('an output spent in a committed slot cannot be spent again', () => {
     const l = fresh();
     l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), genesis[0]!.output.amount)]), { slot: 1 });
     l.commitSlot(1);
-    expect(code(() => l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(3), genesis[0]!.output.amount)]), { slot: 2 }))).toBe('INPUT_ALREADY_SPENT');
+    expect(
+      code(() =>
+        l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(3), genesis[0]!.output.amount)]), { slot: 2 }),
+      ),
+    ).toBe('INPUT_ALREADY_SPENT');
   });
 });
 
@@ -140,8 +156,18 @@ describe('prune', () => {
     const l = fresh();
     const txs: Uint8Array[] = [];
     for (let s = 1; s <= 4; s++) {
-      const input = s === 1 ? genesis[0]! : { outputId: new Uint8Array([...txs.at(-1)!, 0, 0]), output: basic(owner(1), genesis[0]!.output.amount), key: 1 };
-      txs.push(l.acceptBlock(transferBlock(params, [input], [basic(owner(1), genesis[0]!.output.amount)]), { slot: s }).transactionId!);
+      const input =
+        s === 1
+          ? genesis[0]!
+          : {
+              outputId: new Uint8Array([...txs.at(-1)!, 0, 0]),
+              output: basic(owner(1), genesis[0]!.output.amount),
+              key: 1,
+            };
+      txs.push(
+        l.acceptBlock(transferBlock(params, [input], [basic(owner(1), genesis[0]!.output.amount)]), { slot: s })
+          .transactionId!,
+      );
       l.acceptBlock(taggedBlock(`slot ${s}`), { slot: s });
       l.commitSlot(s);
     }
@@ -150,7 +176,11 @@ describe('prune', () => {
     expect(l.prunedUntil).toBe(3);
     for (const s of [1, 2]) expect(code(() => l.utxoChanges(s))).toBe('NOT_FOUND');
     expect([3, 4].map((s) => l.utxoChanges(s))).toEqual(before);
-    for (const [i, id] of txs.entries()) expect(code(() => l.includedBlock(id)), `transaction of slot ${i + 1}`).toBe(i < 2 ? 'NOT_FOUND' : 'accepted');
+    for (const [i, id] of txs.entries())
+      expect(
+        code(() => l.includedBlock(id)),
+        `transaction of slot ${i + 1}`,
+      ).toBe(i < 2 ? 'NOT_FOUND' : 'accepted');
     // The last output of the chain is unspent: it stays, whatever the prune.
     expect(l.output(new Uint8Array([...txs[3]!, 0, 0]))?.spentSlot).toBe(0xffffffff);
     l.prune(2);
@@ -166,7 +196,10 @@ describe('prune', () => {
 
 describe('congestion', () => {
   it('ready with the default work at exactly its credits × RMC 1 (work worked out by hand), not one credit less', () => {
-    for (const [credits, ready] of [[MINIMAL_TRANSACTION_WORK, true], [MINIMAL_TRANSACTION_WORK - 1n, false]] as const) {
+    for (const [credits, ready] of [
+      [MINIMAL_TRANSACTION_WORK, true],
+      [MINIMAL_TRANSACTION_WORK - 1n, false],
+    ] as const) {
       const l = fresh(credits);
       l.setSynced(true);
       expect(l.congestion(A).ready, String(credits)).toBe(ready);
@@ -183,7 +216,10 @@ describe('congestion', () => {
     // Destroyed in slot 3: found as of slot 2, with its credits then, but never ready again.
     l.destroyAccount(X, 3);
     l.commitSlot(3);
-    expect(l.congestion(X, { commitmentId: l.commitmentOf(2)!.commitmentId, workScore: 1 })).toMatchObject({ blockIssuanceCredits: 5n, ready: false });
+    expect(l.congestion(X, { commitmentId: l.commitmentOf(2)!.commitmentId, workScore: 1 })).toMatchObject({
+      blockIssuanceCredits: 5n,
+      ready: false,
+    });
     expect(code(() => l.congestion(X))).toBe('NOT_FOUND');
   });
   it('the default clock is the wall clock: a ledger whose genesis is now is synced', () => {
@@ -200,7 +236,11 @@ describe('what a store keeps', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tangle-edges-'));
     dirs.push(dir);
     openLedger({ path: dir, params }).close();
-    for (const other of [PROTOCOL_PARAMETERS.shimmer, protocolParameters(params, { genesisUnixTime: G + 1 }), protocolParameters(params, { genesisSlot: 1 })]) {
+    for (const other of [
+      PROTOCOL_PARAMETERS.shimmer,
+      protocolParameters(params, { genesisUnixTime: G + 1 }),
+      protocolParameters(params, { genesisSlot: 1 }),
+    ]) {
       expect(code(() => openLedger({ path: dir, params: other }))).toBe('PARAMETERS_MISMATCH');
     }
     const again = openLedger({ path: dir, params });

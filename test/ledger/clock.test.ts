@@ -1,7 +1,14 @@
 // The ledger's clock (SPEC B3): which slot a unix time falls in, the time a slot's transactions are judged at, and
 // the sync rule, each checked at its boundaries against values worked out by hand.
 import { describe, expect, it } from 'vitest';
-import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, slotAt, slotStartTime, type Output } from '../../src/index.js';
+import {
+  type Output,
+  openLedger,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  slotAt,
+  slotStartTime,
+} from '../../src/index.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 
 const G = 1_700_000_000;
@@ -28,7 +35,12 @@ describe('slotAt: slot(t) = genesisSlot + floor((t − genesis) / 10) + 1, or ge
 });
 
 describe('slotStartTime: the first second of a slot, when its transactions are judged', () => {
-  for (const [slot, time] of [[0, G], [1, G], [2, G + 10], [7, G + 60]] as const) {
+  for (const [slot, time] of [
+    [0, G],
+    [1, G],
+    [2, G + 10],
+    [7, G + 60],
+  ] as const) {
     it(`slot ${slot} → genesis + ${time - G} s`, () => expect(slotStartTime(slot, params)).toBe(time));
   }
   it('with genesis slot 100: slots 100 and 101 start at genesis, 102 ten seconds later', () => {
@@ -37,10 +49,19 @@ describe('slotStartTime: the first second of a slot, when its transactions are j
 
   it("a timelock is judged at the block's slot start: locked in slot 2, spendable from slot 3", () => {
     const [g] = genesisOutputs([1]);
-    const locked: Output = { ...g!.output, unlockConditions: [...g!.output.unlockConditions, { type: 2, unixTime: G + 20 }] };
-    const ledger = openLedger({ params, genesis: { outputs: [{ outputId: g!.outputId, output: locked }] }, clock: () => G });
+    const locked: Output = {
+      ...g!.output,
+      unlockConditions: [...g!.output.unlockConditions, { type: 2, unixTime: G + 20 }],
+    };
+    const ledger = openLedger({
+      params,
+      genesis: { outputs: [{ outputId: g!.outputId, output: locked }] },
+      clock: () => G,
+    });
     const block = transferBlock(params, [{ ...g!, output: locked }], [basic(owner(2), g!.output.amount)]);
-    expect(() => ledger.acceptBlock(block, { slot: 2 })).toThrow(expect.objectContaining({ code: 'TIMELOCK_NOT_EXPIRED' }));
+    expect(() => ledger.acceptBlock(block, { slot: 2 })).toThrow(
+      expect.objectContaining({ code: 'TIMELOCK_NOT_EXPIRED' }),
+    );
     expect(ledger.acceptBlock(block, { slot: 3 }).transactionId).toBeDefined();
   });
 });

@@ -18,7 +18,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Runs the child until it has committed at least one more slot, then kills it after a random delay. */
 function runAndKill(delayMs: number): Promise<Map<number, string>> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(here, 'fixtures/crash-child.mjs'), dir, String(GENESIS_TIME)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [resolve(here, 'fixtures/crash-child.mjs'), dir, String(GENESIS_TIME)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const reported = new Map<number, string>();
     let out = '';
     let err = '';
@@ -33,14 +35,16 @@ function runAndKill(delayMs: number): Promise<Map<number, string>> {
       if (timer === undefined && reported.size > 0) timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
     });
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('exit', (code, signal) => (signal === 'SIGKILL' ? done(reported) : fail(new Error(`child exited ${code}: ${err}`))));
+    child.on('exit', (code, signal) =>
+      signal === 'SIGKILL' ? done(reported) : fail(new Error(`child exited ${code}: ${err}`)),
+    );
   });
 }
 
 it('survives ten SIGKILLs: every reported slot, no partial slot, chain intact, UTXO set = replay of the diffs', async () => {
   const allReported = new Map<number, string>();
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   for (let run = 0; run < 10; run++) {
     const reported = await runAndKill(Math.floor(random() * 400));
     for (const [s, id] of reported) allReported.set(s, id);

@@ -5,10 +5,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, toHex, type Ledger, type Output } from '../../src/index.js';
-import { basic, genesisOutputs, owner, taggedBlock, transferBlock, type Spendable } from '../helpers/wallet.js';
+import {
+  type Ledger,
+  type Output,
+  openLedger,
+  outputId,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  toHex,
+} from '../../src/index.js';
+import { basic, genesisOutputs, owner, type Spendable, taggedBlock, transferBlock } from '../helpers/wallet.js';
 
-const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000, maxCommittableAge: 4 });
+const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
+  genesisUnixTime: 1_700_000_000,
+  maxCommittableAge: 4,
+});
 const genesis = genesisOutputs([1, 2, 3, 4]);
 const accounts = [0xa1, 0xa2, 0xa3].map((b) => new Uint8Array(32).fill(b));
 
@@ -22,11 +33,51 @@ type Op =
   | { kind: 'prune'; back: number };
 
 const op: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('transfer' as const), pick: fc.nat(), to: fc.integer({ min: 1, max: 4 }), split: fc.boolean(), ahead: fc.integer({ min: 0, max: 1 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('tagged' as const), text: fc.nat(1000), issuer: fc.integer({ min: -1, max: 2 }), ahead: fc.integer({ min: 0, max: 1 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('create' as const), account: fc.integer({ min: 0, max: 2 }), credits: fc.integer({ min: -5, max: 2_000_000 }), ahead: fc.integer({ min: 0, max: 1 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('allot' as const), account: fc.integer({ min: 0, max: 2 }), mana: fc.nat(1_000_000), ahead: fc.integer({ min: 0, max: 1 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('destroy' as const), account: fc.integer({ min: 0, max: 2 }), ahead: fc.integer({ min: 0, max: 1 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant('transfer' as const),
+      pick: fc.nat(),
+      to: fc.integer({ min: 1, max: 4 }),
+      split: fc.boolean(),
+      ahead: fc.integer({ min: 0, max: 1 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('tagged' as const),
+      text: fc.nat(1000),
+      issuer: fc.integer({ min: -1, max: 2 }),
+      ahead: fc.integer({ min: 0, max: 1 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('create' as const),
+      account: fc.integer({ min: 0, max: 2 }),
+      credits: fc.integer({ min: -5, max: 2_000_000 }),
+      ahead: fc.integer({ min: 0, max: 1 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('allot' as const),
+      account: fc.integer({ min: 0, max: 2 }),
+      mana: fc.nat(1_000_000),
+      ahead: fc.integer({ min: 0, max: 1 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('destroy' as const),
+      account: fc.integer({ min: 0, max: 2 }),
+      ahead: fc.integer({ min: 0, max: 1 }),
+    }),
+  },
   { weight: 4, arbitrary: fc.constant({ kind: 'commit' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), back: fc.integer({ min: 1, max: 6 }) }) },
 );
@@ -35,7 +86,9 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 function outcome(fn: () => unknown): string {
   try {
     const value = fn();
-    return value === undefined ? 'ok' : JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? toHex(v) : v));
+    return value === undefined
+      ? 'ok'
+      : JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? toHex(v) : v));
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === undefined) throw e;
@@ -51,7 +104,8 @@ function snapshot(l: Ledger, txIds: Uint8Array[]): string[] {
   for (const t of txIds) out.push(outcome(() => l.includedBlock(t)));
   for (const a of accounts) {
     out.push(outcome(() => l.congestion(a)));
-    for (let s = Math.max(0, latest - 4); s <= latest; s++) out.push(outcome(() => l.congestion(a, { commitmentId: l.commitmentOf(s)?.commitmentId ?? new Uint8Array(36) })));
+    for (let s = Math.max(0, latest - 4); s <= latest; s++)
+      out.push(outcome(() => l.congestion(a, { commitmentId: l.commitmentOf(s)?.commitmentId ?? new Uint8Array(36) })));
   }
   out.push(outcome(() => [...l.unspentOutputs()].map(([id, r]) => [id, r.createdSlot])));
   return out;
@@ -62,7 +116,11 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
   fc.assert(
     fc.property(fc.array(op, { minLength: 10, maxLength: 45 }), (ops) => {
       const dir = mkdtempSync(join(tmpdir(), 'tangle-det-'));
-      const options = { params, genesis: { outputs: genesis, accounts: [{ accountId: accounts[0]!, blockIssuanceCredits: 1_000_000_000n }] }, clock: () => 1_700_000_000 };
+      const options = {
+        params,
+        genesis: { outputs: genesis, accounts: [{ accountId: accounts[0]!, blockIssuanceCredits: 1_000_000_000n }] },
+        clock: () => 1_700_000_000,
+      };
       const ledgers = [openLedger(options), openLedger({ ...options, path: dir })];
       try {
         // The test's own view of what is spendable (the same for both: their answers are compared at every step).
@@ -77,7 +135,10 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
               if (spendable.length === 0) continue;
               const input = spendable[o.pick % spendable.length]!;
               const amount = input.output.amount;
-              const outputs: Output[] = o.split && amount >= 200_000n ? [basic(owner(o.to), amount / 2n), basic(owner(input.key), amount - amount / 2n)] : [basic(owner(o.to), amount)];
+              const outputs: Output[] =
+                o.split && amount >= 200_000n
+                  ? [basic(owner(o.to), amount / 2n), basic(owner(input.key), amount - amount / 2n)]
+                  : [basic(owner(o.to), amount)];
               const bytes = transferBlock(params, [input], outputs, nonce++);
               results = ledgers.map((l) => outcome(() => l.acceptBlock(bytes, { slot })));
               if (!results[0]!.startsWith('error')) {
@@ -85,18 +146,28 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
                 const id = Uint8Array.from(Buffer.from(String(txId).slice(2), 'hex'));
                 txIds.push(id);
                 spendable = spendable.filter((s) => s !== input);
-                outputs.forEach((output, i) => spendable.push({ outputId: outputId(id, i), output, key: o.to === 0 ? 1 : i === 0 ? o.to : input.key }));
+                outputs.forEach((output, i) =>
+                  spendable.push({
+                    outputId: outputId(id, i),
+                    output,
+                    key: o.to === 0 ? 1 : i === 0 ? o.to : input.key,
+                  }),
+                );
               }
               break;
             }
             case 'tagged': {
               const bytes = taggedBlock(`t${o.text}-${nonce++}`);
               const issuerId = o.issuer >= 0 ? accounts[o.issuer] : undefined;
-              results = ledgers.map((l) => outcome(() => l.acceptBlock(bytes, issuerId === undefined ? { slot } : { slot, issuerId })));
+              results = ledgers.map((l) =>
+                outcome(() => l.acceptBlock(bytes, issuerId === undefined ? { slot } : { slot, issuerId })),
+              );
               break;
             }
             case 'create':
-              results = ledgers.map((l) => outcome(() => l.createAccount(accounts[o.account]!, { blockIssuanceCredits: BigInt(o.credits), slot })));
+              results = ledgers.map((l) =>
+                outcome(() => l.createAccount(accounts[o.account]!, { blockIssuanceCredits: BigInt(o.credits), slot })),
+              );
               break;
             case 'allot':
               results = ledgers.map((l) => outcome(() => l.allot(accounts[o.account]!, BigInt(o.mana), slot)));
@@ -124,5 +195,6 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
     { seed: 4242, numRuns: 25 },
   );
   // Not vacuous: every kind of operation succeeded many times across the runs.
-  for (const kind of ['transfer', 'tagged', 'create', 'allot', 'destroy', 'commit']) expect(succeeded[kind] ?? 0, kind).toBeGreaterThan(5);
+  for (const kind of ['transfer', 'tagged', 'create', 'allot', 'destroy', 'commit'])
+    expect(succeeded[kind] ?? 0, kind).toBeGreaterThan(5);
 }, 120_000);

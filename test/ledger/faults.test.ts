@@ -1,12 +1,13 @@
 // Faults (issue 6): a full store and a read-only store refuse writes with a clear error while reads go on; damaged
 // store files are detected at open, with a clear message, instead of crashing later.
+
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { type LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { ledgerFailure } from '../helpers/failure.js';
@@ -18,9 +19,13 @@ const tempDir = () => {
   dirs.push(d);
   return d;
 };
-afterEach(() => dirs.splice(0).filter((d) => d !== smallFsDir()).forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterEach(() =>
+  dirs
+    .splice(0)
+    .filter((d) => d !== smallFsDir())
+    .forEach((d) => rmSync(d, { recursive: true, force: true })),
+);
 const smallFsDir = () => smallFs;
-
 
 function fill(dir: string, slots: number) {
   const sim = new Simulation({ params, seed: 9 });
@@ -42,34 +47,37 @@ afterAll(() => {
 });
 
 describe('a full disk', () => {
-  it.skipIf(smallFs === undefined)('refuses the commit that does not fit, clearly; everything committed before still answers; nothing half-written', () => {
-    const dir = join(smallFs!, 'db');
-    const sim = new Simulation({ params, seed: 9 });
-    const l = openLedger({ path: dir, params, genesis: sim.genesis(), clock: () => 1_700_000_000 });
-    let error: LedgerError | undefined;
-    for (let slot = 1; slot < 500 && error === undefined; slot++) {
-      for (const e of sim.slot(slot)) {
-        try {
-          applyEvent(l, e);
-        } catch (err) {
-          error = err as LedgerError;
-          break;
+  it.skipIf(smallFs === undefined)(
+    'refuses the commit that does not fit, clearly; everything committed before still answers; nothing half-written',
+    () => {
+      const dir = join(smallFs!, 'db');
+      const sim = new Simulation({ params, seed: 9 });
+      const l = openLedger({ path: dir, params, genesis: sim.genesis(), clock: () => 1_700_000_000 });
+      let error: LedgerError | undefined;
+      for (let slot = 1; slot < 500 && error === undefined; slot++) {
+        for (const e of sim.slot(slot)) {
+          try {
+            applyEvent(l, e);
+          } catch (err) {
+            error = err as LedgerError;
+            break;
+          }
         }
       }
-    }
-    expect(error?.code).toBe('STORE_FAILURE');
-    // LMDB reports EIO on a full file system: the message must still say what is wrong.
-    expect(error!.message).toMatch(/the store's disk is full or failing: nothing was written/);
-    const latest = l.latestCommitment().slot;
-    expect(latest).toBeGreaterThan(0);
-    expect(l.utxoChanges(latest).commitmentId).toEqual(l.latestCommitment().commitmentId);
-    expect(l.commitmentOf(latest + 1)).toBeUndefined();
-    l.close();
-    // Reopened (read-only: there is no room to write a lock), the store holds exactly the committed slots.
-    const again = openLedger({ path: dir, params, clock: () => 1_700_000_000, readOnly: true });
-    expect(again.latestCommitment().slot).toBe(latest);
-    again.close();
-  });
+      expect(error?.code).toBe('STORE_FAILURE');
+      // LMDB reports EIO on a full file system: the message must still say what is wrong.
+      expect(error!.message).toMatch(/the store's disk is full or failing: nothing was written/);
+      const latest = l.latestCommitment().slot;
+      expect(latest).toBeGreaterThan(0);
+      expect(l.utxoChanges(latest).commitmentId).toEqual(l.latestCommitment().commitmentId);
+      expect(l.commitmentOf(latest + 1)).toBeUndefined();
+      l.close();
+      // Reopened (read-only: there is no room to write a lock), the store holds exactly the committed slots.
+      const again = openLedger({ path: dir, params, clock: () => 1_700_000_000, readOnly: true });
+      expect(again.latestCommitment().slot).toBe(latest);
+      again.close();
+    },
+  );
 });
 
 describe('a read-only store', () => {
@@ -90,17 +98,23 @@ describe('a read-only store', () => {
 
 describe('damaged store files', () => {
   for (const [name, damage] of [
-    ['garbage over the start of the file', (f: string) => {
-      const fd = openSync(f, 'r+');
-      writeSync(fd, randomBytes(8192), 0, 8192, 0);
-      closeSync(fd);
-    }],
+    [
+      'garbage over the start of the file',
+      (f: string) => {
+        const fd = openSync(f, 'r+');
+        writeSync(fd, randomBytes(8192), 0, 8192, 0);
+        closeSync(fd);
+      },
+    ],
     ['a truncated file', (f: string) => truncateSync(f, 100)],
-    ['a damaged second meta page', (f: string) => {
-      const fd = openSync(f, 'r+');
-      writeSync(fd, randomBytes(64), 0, 64, 4096);
-      closeSync(fd);
-    }],
+    [
+      'a damaged second meta page',
+      (f: string) => {
+        const fd = openSync(f, 'r+');
+        writeSync(fd, randomBytes(64), 0, 64, 4096);
+        closeSync(fd);
+      },
+    ],
   ] as const) {
     it(`${name}: refused at open with STORE_CORRUPT`, () => {
       const dir = tempDir();

@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
+import { encode } from '../../src/codec/index.js';
 import {
   blake2b256,
   commitmentId,
   decodeBlock,
   encodeBlock,
-  LedgerError,
+  type Ledger,
+  type LedgerError,
   merkleRoot,
   openLedger,
   outputId,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   slotCommitment,
+  type TransactionPayload,
   transactionId,
   workScore,
-  type Ledger,
-  type TransactionPayload,
 } from '../../src/index.js';
-import { encode } from '../../src/codec/index.js';
 import { concatBytes } from '../../src/util/bytes.js';
-import { hex, loadVectors, toHexString as h } from '../helpers/vectors.js';
-import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
 import { errorCode } from '../helpers/failure.js';
+import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
+import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
 
 const GENESIS_TIME = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });
@@ -28,7 +28,11 @@ const genesis = genesisOutputs([1, 2, 3]);
 const accountA = new Uint8Array(32).fill(0xaa);
 
 function fresh(overrides: Partial<typeof params> = {}, clock = () => GENESIS_TIME): Ledger {
-  return openLedger({ params: { ...params, ...overrides }, genesis: { outputs: genesis, accounts: [{ accountId: accountA, blockIssuanceCredits: 10_000_000_000n }] }, clock });
+  return openLedger({
+    params: { ...params, ...overrides },
+    genesis: { outputs: genesis, accounts: [{ accountId: accountA, blockIssuanceCredits: 10_000_000_000n }] },
+    clock,
+  });
 }
 
 const refusal = errorCode;
@@ -84,7 +88,9 @@ describe('accept and commit', () => {
     const changes = l.utxoChanges(1);
     expect(changes.commitmentId).toEqual(c1.commitmentId);
     expect(changes.consumedOutputs).toEqual([genesis[0]!.outputId]);
-    expect(changes.createdOutputs).toEqual([outputId(r.transactionId!, 0), outputId(r.transactionId!, 1)].sort((a, b) => Buffer.compare(a, b)));
+    expect(changes.createdOutputs).toEqual(
+      [outputId(r.transactionId!, 0), outputId(r.transactionId!, 1)].sort((a, b) => Buffer.compare(a, b)),
+    );
     const included = l.includedBlock(r.transactionId!);
     expect(included.blockId).toEqual(r.blockId);
     expect(included.slot).toBe(1);
@@ -100,11 +106,19 @@ describe('accept and commit', () => {
     // A twin that never saw the refused blocks: slot 1 must commit to the same id in both.
     const twin = fresh();
     twin.acceptBlock(accepted, { slot: 1 });
-    expect(refusal(() => l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(3), 1_000_000_000n)], 1n), { slot: 1 }))).toBe('INPUT_ALREADY_SPENT');
+    expect(
+      refusal(() =>
+        l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(3), 1_000_000_000n)], 1n), { slot: 1 }),
+      ),
+    ).toBe('INPUT_ALREADY_SPENT');
     const ghost = { ...genesis[1]!, outputId: outputId(new Uint8Array(32).fill(0x77), 0) };
-    expect(refusal(() => l.acceptBlock(transferBlock(params, [ghost], [basic(owner(3), 1_000_000_000n)]), { slot: 1 }))).toBe('INPUT_NOT_FOUND');
+    expect(
+      refusal(() => l.acceptBlock(transferBlock(params, [ghost], [basic(owner(3), 1_000_000_000n)]), { slot: 1 })),
+    ).toBe('INPUT_NOT_FOUND');
     const wrongKey = { ...genesis[1]!, key: 3 };
-    expect(refusal(() => l.acceptBlock(transferBlock(params, [wrongKey], [basic(owner(3), 1_000_000_000n)]), { slot: 1 }))).toBe('SIGNATURE_ADDRESS_MISMATCH');
+    expect(
+      refusal(() => l.acceptBlock(transferBlock(params, [wrongKey], [basic(owner(3), 1_000_000_000n)]), { slot: 1 })),
+    ).toBe('SIGNATURE_ADDRESS_MISMATCH');
     l.commitSlot(1);
     expect(refusal(() => l.acceptBlock(taggedBlock('late'), { slot: 1 }))).toBe('SLOT_ALREADY_COMMITTED');
     expect(l.utxoChanges(1).consumedOutputs).toEqual([genesis[0]!.outputId]);
@@ -117,7 +131,9 @@ describe('accept and commit', () => {
     const l = fresh();
     const first = l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]), { slot: 2 });
     const middle = { outputId: outputId(first.transactionId!, 0), output: basic(owner(2), 1_000_000_000n), key: 2 };
-    expect(refusal(() => l.acceptBlock(transferBlock(params, [middle], [basic(owner(3), 1_000_000_000n)]), { slot: 1 }))).toBe('INPUT_NOT_FOUND');
+    expect(
+      refusal(() => l.acceptBlock(transferBlock(params, [middle], [basic(owner(3), 1_000_000_000n)]), { slot: 1 })),
+    ).toBe('INPUT_NOT_FOUND');
     const second = l.acceptBlock(transferBlock(params, [middle], [basic(owner(3), 1_000_000_000n)]), { slot: 2 });
     l.commitSlot(1);
     l.commitSlot(2);
@@ -152,7 +168,10 @@ describe('acceptBlocks (signatures verified on worker threads)', () => {
     if (u.type === 0) u.signature.signature[5]! ^= 1;
     const doubleSpend = transferBlock(params, [genesis[0]!], [basic(owner(3), 1_000_000_000n)], 5n);
     const third = transferBlock(params, [genesis[2]!], [basic(owner(1), 1_000_000_000n)]);
-    const items = [good, encodeBlock(forged), doubleSpend, third, Uint8Array.of(1, 2, 3)].map((bytes) => ({ bytes, slot: 1 }));
+    const items = [good, encodeBlock(forged), doubleSpend, third, Uint8Array.of(1, 2, 3)].map((bytes) => ({
+      bytes,
+      slot: 1,
+    }));
     const parallel = await fresh().acceptBlocks(items);
     const serial = fresh();
     const expected = items.map((i) => refusal(() => serial.acceptBlock(i.bytes, i)));
@@ -171,7 +190,15 @@ describe('congestion: RMC, burns, allotments, history', () => {
       for (let i = 0; i < n; i++) l.acceptBlock(taggedBlock(`s${slot}-${i}`), { slot });
       return l.commitSlot(slot).commitment.referenceManaCost;
     };
-    expect([fill(1, 3), fill(2, 3), fill(3, 2), fill(4, 1), fill(5, 0), fill(6, 0), fill(7, 0)]).toEqual([2n, 3n, 3n, 3n, 2n, 1n, 1n]);
+    expect([fill(1, 3), fill(2, 3), fill(3, 2), fill(4, 1), fill(5, 0), fill(6, 0), fill(7, 0)]).toEqual([
+      2n,
+      3n,
+      3n,
+      3n,
+      2n,
+      1n,
+      1n,
+    ]);
   });
 
   it('burns work × RMC(slot − MCA), allotments credit existing accounts, and the history answers older commitments', () => {
@@ -182,10 +209,16 @@ describe('congestion: RMC, burns, allotments, history', () => {
     l.allot(accountA, 5n, 1);
     const c1 = l.commitSlot(1);
     expect(l.congestion(accountA).blockIssuanceCredits).toBe(10_000_000_000n - w * 1n + 5n);
-    expect(l.congestion(accountA, { commitmentId: l.commitmentOf(0)!.commitmentId }).blockIssuanceCredits).toBe(10_000_000_000n);
+    expect(l.congestion(accountA, { commitmentId: l.commitmentOf(0)!.commitmentId }).blockIssuanceCredits).toBe(
+      10_000_000_000n,
+    );
     for (let s = 2; s <= 4; s++) l.commitSlot(s);
     // 1 + MCA = 4: the slot-1 commitment is still in the window; one more and it is not
-    expect(l.congestion(accountA, { commitmentId: c1.commitmentId })).toMatchObject({ slot: 1, referenceManaCost: 1n, blockIssuanceCredits: 10_000_000_000n - w + 5n });
+    expect(l.congestion(accountA, { commitmentId: c1.commitmentId })).toMatchObject({
+      slot: 1,
+      referenceManaCost: 1n,
+      blockIssuanceCredits: 10_000_000_000n - w + 5n,
+    });
     l.commitSlot(5);
     expect(refusal(() => l.congestion(accountA, { commitmentId: c1.commitmentId }))).toBe('OUTSIDE_HISTORY');
   });
@@ -202,7 +235,9 @@ describe('congestion: RMC, burns, allotments, history', () => {
     expect(credits).toBe(100n - workScore(decodeBlock(taggedBlock('by b')), params));
     expect(l.congestion(b).ready).toBe(false);
     expect(refusal(() => l.acceptBlock(taggedBlock('again'), { slot: 2, issuerId: b }))).toBe('ISSUER_LOCKED');
-    expect(refusal(() => l.acceptBlock(taggedBlock('nobody'), { slot: 2, issuerId: new Uint8Array(32) }))).toBe('ISSUER_NOT_FOUND');
+    expect(refusal(() => l.acceptBlock(taggedBlock('nobody'), { slot: 2, issuerId: new Uint8Array(32) }))).toBe(
+      'ISSUER_NOT_FOUND',
+    );
     expect(refusal(() => l.createAccount(b, { blockIssuanceCredits: 0n, slot: 2 }))).toBe('ACCOUNT_EXISTS');
     l.destroyAccount(b, 2);
     l.commitSlot(2);
@@ -214,7 +249,12 @@ describe('congestion: RMC, burns, allotments, history', () => {
     const l = fresh();
     const minimal = l.minimalTransactionWorkScore();
     expect(minimal).toBeGreaterThan(300_000);
-    expect(l.congestion(accountA)).toMatchObject({ slot: 0, ready: true, referenceManaCost: 1n, blockIssuanceCredits: 10_000_000_000n });
+    expect(l.congestion(accountA)).toMatchObject({
+      slot: 0,
+      ready: true,
+      referenceManaCost: 1n,
+      blockIssuanceCredits: 10_000_000_000n,
+    });
     expect(l.congestion(accountA, { workScore: 2 ** 32 - 1 }).ready).toBe(true);
     const poor = new Uint8Array(32).fill(0xcc);
     l.createAccount(poor, { blockIssuanceCredits: BigInt(minimal), slot: 1 });
@@ -260,9 +300,17 @@ describe('prune', () => {
 
   it('an unspent output of a pruned slot stays spendable; once spent and pruned, its transaction is forgotten', () => {
     const l = fresh();
-    const firstBytes = transferBlock(params, [genesis[0]!], [basic(owner(2), 600_000_000n), basic(owner(2), 400_000_000n)]);
+    const firstBytes = transferBlock(
+      params,
+      [genesis[0]!],
+      [basic(owner(2), 600_000_000n), basic(owner(2), 400_000_000n)],
+    );
     const first = l.acceptBlock(firstBytes, { slot: 1 });
-    const [out0, out1] = [0, 1].map((i) => ({ outputId: outputId(first.transactionId!, i), output: basic(owner(2), i === 0 ? 600_000_000n : 400_000_000n), key: 2 }));
+    const [out0, out1] = [0, 1].map((i) => ({
+      outputId: outputId(first.transactionId!, i),
+      output: basic(owner(2), i === 0 ? 600_000_000n : 400_000_000n),
+      key: 2,
+    }));
     l.commitSlot(1);
     l.acceptBlock(transferBlock(params, [out0!], [basic(owner(3), 600_000_000n)]), { slot: 2 });
     l.commitSlot(2);
@@ -278,6 +326,8 @@ describe('prune', () => {
     // the first transaction's record went with its last output: replaying it is refused for its pruned input, not as
     // an applied transaction; the slot-3 transaction, whose output is unspent, is still known
     expect(refusal(() => l.acceptBlock(firstBytes, { slot: 5 }))).toBe('INPUT_NOT_FOUND');
-    expect(refusal(() => l.acceptBlock(transferBlock(params, [out1!], [basic(owner(1), 400_000_000n)], 9n), { slot: 5 }))).toBe('TRANSACTION_ALREADY_APPLIED');
+    expect(
+      refusal(() => l.acceptBlock(transferBlock(params, [out1!], [basic(owner(1), 400_000_000n)], 9n), { slot: 5 })),
+    ).toBe('TRANSACTION_ALREADY_APPLIED');
   });
 });

@@ -3,10 +3,15 @@
 // transaction and account roots), every UTXO diff and every congestion answer must agree. A changed rule (an RMC
 // threshold, the burn slot, an allotment to a new account, a destroyed account's leaf) changes a commitment id.
 import { describe, expect, it } from 'vitest';
-import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex, type Ledger } from '../../src/index.js';
+import { type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
-import { MINIMAL_TRANSACTION_WORK, parseBlock, ReferenceLedger, type ReferenceEvent } from '../helpers/reference-ledger.js';
+import {
+  MINIMAL_TRANSACTION_WORK,
+  parseBlock,
+  type ReferenceEvent,
+  ReferenceLedger,
+} from '../helpers/reference-ledger.js';
 import { taggedBlock } from '../helpers/wallet.js';
 
 const GENESIS = 1_700_000_000;
@@ -33,13 +38,25 @@ function compare(ledger: Ledger, reference: ReferenceLedger, accounts: Uint8Arra
     for (let slot = Math.max(0, latest - params.maxCommittableAge); slot <= latest; slot++) {
       for (const work of [undefined, 1, 339_000, 5_000_000]) {
         const expected = reference.congestion(id, work === undefined ? MINIMAL_TRANSACTION_WORK : BigInt(work), slot);
-        const ask = () => ledger.congestion(id, { ...(work === undefined ? {} : { workScore: work }), commitmentId: ledger.commitmentOf(slot)!.commitmentId });
+        const ask = () =>
+          ledger.congestion(id, {
+            ...(work === undefined ? {} : { workScore: work }),
+            commitmentId: ledger.commitmentOf(slot)!.commitmentId,
+          });
         if (expected === undefined) {
           expect(ask).toThrow(/not found/);
           continue;
         }
         const got = ask();
-        expect({ slot: got.slot, ready: got.ready, referenceManaCost: String(got.referenceManaCost), blockIssuanceCredits: String(got.blockIssuanceCredits) }, `${toHex(id)} at ${slot}, work ${work}`).toEqual(expected);
+        expect(
+          {
+            slot: got.slot,
+            ready: got.ready,
+            referenceManaCost: String(got.referenceManaCost),
+            blockIssuanceCredits: String(got.blockIssuanceCredits),
+          },
+          `${toHex(id)} at ${slot}, work ${work}`,
+        ).toEqual(expected);
       }
     }
   }
@@ -81,11 +98,13 @@ describe('the ledger agrees with a second implementation of SPEC B3', () => {
     expect(rmc).toBeGreaterThan(params.congestion.minReferenceManaCost);
     // The next slot's blocks, and two of our issuer's, accepted but not committed.
     for (const e of sim.slot(slot + 1)) if (e.type === 'block') apply(ledger, reference, e);
-    for (const text of ['one', 'two']) apply(ledger, reference, { type: 'block', slot: slot + 1, bytes: taggedBlock(text, 9), issuerId: issuer });
+    for (const text of ['one', 'two'])
+      apply(ledger, reference, { type: 'block', slot: slot + 1, bytes: taggedBlock(text, 9), issuerId: issuer });
     compare(ledger, reference, [...Object.values(sim.accounts), issuer]);
     // The largest work the issuer can still pay for, by the reference's numbers: credits less pending, over the RMC.
     const credits = BigInt(reference.congestion(issuer, 0n)!.blockIssuanceCredits);
-    const pending = (parseBlock(taggedBlock('one', 9), params).work + parseBlock(taggedBlock('two', 9), params).work) * rmc;
+    const pending =
+      (parseBlock(taggedBlock('one', 9), params).work + parseBlock(taggedBlock('two', 9), params).work) * rmc;
     const most = (credits - pending) / rmc;
     expect(ledger.congestion(issuer, { workScore: Number(most) }).ready).toBe(true);
     expect(ledger.congestion(issuer, { workScore: Number(most) + 1 }).ready).toBe(false);
@@ -102,9 +121,18 @@ describe('the ledger agrees with a second implementation of SPEC B3', () => {
     const events = (slot: number): ReferenceEvent[] => {
       const list: ReferenceEvent[] = [...sim.slot(slot)];
       const commit = list.pop()!; // the simulation ends each slot with its commit
-      if (slot === 3) list.push({ type: 'account', slot, accountId: fresh, blockIssuanceCredits: 5_000_000n }, { type: 'allot', slot, accountId: fresh, mana: 7n });
-      if (slot === 4) list.push({ type: 'account', slot, accountId: doomed, blockIssuanceCredits: 9_000_000n }, { type: 'allot', slot, accountId: fresh, mana: 11n });
-      if (slot === 9) list.push({ type: 'allot', slot, accountId: doomed, mana: 13n }, { type: 'destroy', slot, accountId: doomed });
+      if (slot === 3)
+        list.push(
+          { type: 'account', slot, accountId: fresh, blockIssuanceCredits: 5_000_000n },
+          { type: 'allot', slot, accountId: fresh, mana: 7n },
+        );
+      if (slot === 4)
+        list.push(
+          { type: 'account', slot, accountId: doomed, blockIssuanceCredits: 9_000_000n },
+          { type: 'allot', slot, accountId: fresh, mana: 11n },
+        );
+      if (slot === 9)
+        list.push({ type: 'allot', slot, accountId: doomed, mana: 13n }, { type: 'destroy', slot, accountId: doomed });
       return [...list, commit];
     };
     for (let slot = 1; slot <= 30; slot++) for (const e of events(slot)) apply(ledger, reference, e);

@@ -27,12 +27,19 @@ describe('simulation', () => {
     expect(Math.max(...rmc.map(Number))).toBeGreaterThanOrEqual(5);
     expect(rmc.at(-1)).toBeLessThan(BigInt(Math.max(...rmc.map(Number))));
     ledger.setSynced(true);
-    expect(ledger.congestion(sim.accounts.poor, { commitmentId: ledger.commitmentOf(55)!.commitmentId }).blockIssuanceCredits).toBeLessThan(0n);
+    expect(
+      ledger.congestion(sim.accounts.poor, { commitmentId: ledger.commitmentOf(55)!.commitmentId })
+        .blockIssuanceCredits,
+    ).toBeLessThan(0n);
 
     // The file form replays to the same commitments.
     const first = parseLine(lines[0]!);
     if (first.type !== 'genesis') throw new Error('genesis first');
-    const replay = openLedger({ params: { ...params, genesisUnixTime: first.genesisUnixTime }, genesis: first.genesis, clock: () => 1_700_000_000 });
+    const replay = openLedger({
+      params: { ...params, genesisUnixTime: first.genesisUnixTime },
+      genesis: first.genesis,
+      clock: () => 1_700_000_000,
+    });
     for (const line of lines.slice(1)) {
       const e = parseLine(line);
       if (e.type !== 'genesis') applyEvent(replay, e);

@@ -1,12 +1,21 @@
 // The store directory (issue 9): any directory name works, a file is refused, a failed open leaves nothing behind,
 // a truncated data file is refused before LMDB can fault on it, and one process at a time writes a store.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inspectStore, type LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { ledgerFailure } from '../helpers/failure.js';
@@ -16,7 +25,6 @@ const root = mkdtempSync(join(tmpdir(), 'tangle-store-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let n = 0;
 const fresh = (name = 'db') => join(mkdtempSync(join(root, `${n++}-`)), name);
-
 
 function fill(path: string, slots: number): number {
   const sim = new Simulation({ params, seed: 9 });
@@ -56,13 +64,21 @@ describe('the store path', () => {
     const path = fresh();
     // A store of another network cannot be opened with these parameters; here the new store itself fails to be set
     // up, because its genesis output id is malformed.
-    expect(() => openLedger({ path, params, genesis: { outputs: [{ outputId: new Uint8Array(3), output: undefined as never }] } })).toThrow();
+    expect(() =>
+      openLedger({ path, params, genesis: { outputs: [{ outputId: new Uint8Array(3), output: undefined as never }] } }),
+    ).toThrow();
     expect(existsSync(path)).toBe(false);
     // An existing empty directory is left empty.
     const empty = fresh();
     rmSync(empty, { recursive: true, force: true });
     spawnSync('mkdir', [empty]);
-    expect(() => openLedger({ path: empty, params, genesis: { outputs: [{ outputId: new Uint8Array(3), output: undefined as never }] } })).toThrow();
+    expect(() =>
+      openLedger({
+        path: empty,
+        params,
+        genesis: { outputs: [{ outputId: new Uint8Array(3), output: undefined as never }] },
+      }),
+    ).toThrow();
     expect(readdirSync(empty)).toEqual([]);
   });
 
@@ -110,7 +126,10 @@ const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/index.
 describe('which meta page decides (LMDB uses the one with the higher transaction id)', () => {
   // The meta record's layout in the LMDB inside lmdb-js (mdb.master3), read off a real file: page size at byte 48 of
   // page 0, last page at 144 and transaction id at 152 of each meta page.
-  const meta = (file: Buffer, at: number) => ({ lastPage: Number(file.readBigUInt64LE(at + 144)), txn: file.readBigUInt64LE(at + 152) });
+  const meta = (file: Buffer, at: number) => ({
+    lastPage: Number(file.readBigUInt64LE(at + 144)),
+    txn: file.readBigUInt64LE(at + 152),
+  });
   for (const commits of [6, 7]) {
     it(`after ${commits} writes: a file long enough for the older meta page but not the current one is refused`, () => {
       const path = fresh();
@@ -171,7 +190,7 @@ describe('the writer lock file', () => {
       else expect(ledgerFailure(() => openLedger({ path, params })).code).toBe('STORE_LOCKED');
     });
   }
-  it("closing removes our lock only: a lock that is no longer ours is left alone", () => {
+  it('closing removes our lock only: a lock that is no longer ours is left alone', () => {
     const path = fresh();
     fill(path, 1);
     const l = openLedger({ path, params });
@@ -198,10 +217,11 @@ function holdOpen(path: string): Promise<{ pid: number; kill: () => Promise<void
       if (out.includes('open\n')) {
         done({
           pid: child.pid!,
-          kill: () => new Promise<void>((gone) => {
-            child.once('exit', () => gone());
-            child.kill('SIGKILL');
-          }),
+          kill: () =>
+            new Promise<void>((gone) => {
+              child.once('exit', () => gone());
+              child.kill('SIGKILL');
+            }),
         });
       }
     });

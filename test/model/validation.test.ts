@@ -1,21 +1,23 @@
 // Syntactic rules that negative.json does not reach, each by one mutation of a real Shimmer transaction block.
 import { describe, expect, it } from 'vitest';
 import {
+  type Block,
   CodecError,
   decodeBlock,
   encodeBlock,
   minStorageDeposit,
   PROTOCOL_PARAMETERS,
-  validateBlock,
-  ValidationError,
-  type Block,
   type TransactionPayload,
+  ValidationError,
+  validateBlock,
 } from '../../src/index.js';
 import { MAX_BLOCK_LENGTH } from '../../src/model/limits.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
 
 const shimmer = PROTOCOL_PARAMETERS.shimmer;
-const real = loadVectors('stardust/blocks.json').vectors.find((v: any) => v.name === 'chronicle-shimmer-6-86adfc27dff0e2ec');
+const real = loadVectors('stardust/blocks.json').vectors.find(
+  (v: any) => v.name === 'chronicle-shimmer-6-86adfc27dff0e2ec',
+);
 
 /** A fresh, deep copy of the real block (decode returns views; mutating a copy keeps tests independent). */
 function realBlock(): Block & { payload: TransactionPayload } {
@@ -40,9 +42,16 @@ describe('validateBlock on a real Shimmer transaction', () => {
   it('POW_SCORE_TOO_LOW: another nonce; skipPow and minPowScore 0 skip the check', () => {
     const b = realBlock();
     b.nonce += 1n;
-    expect(() => validateBlock(b, shimmer)).toThrow(expect.objectContaining({ code: 'POW_SCORE_TOO_LOW', path: 'nonce' }));
+    expect(() => validateBlock(b, shimmer)).toThrow(
+      expect.objectContaining({ code: 'POW_SCORE_TOO_LOW', path: 'nonce' }),
+    );
     expect(() => validateBlock(b, shimmer, { skipPow: true })).not.toThrow();
-    expect(() => validateBlock({ ...b, payload: { type: 5, tag: new Uint8Array(0), data: new Uint8Array(0) } }, PROTOCOL_PARAMETERS.testnet)).not.toThrow();
+    expect(() =>
+      validateBlock(
+        { ...b, payload: { type: 5, tag: new Uint8Array(0), data: new Uint8Array(0) } },
+        PROTOCOL_PARAMETERS.testnet,
+      ),
+    ).not.toThrow();
   });
 
   it('TOTAL_AMOUNT_EXCEEDS_SUPPLY: outputs each within supply but summing above it', () => {
@@ -55,7 +64,10 @@ describe('validateBlock on a real Shimmer transaction', () => {
     const b = realBlock();
     const outs = b.payload.essence.outputs;
     const tokens = (from: number, n: number) =>
-      Array.from({ length: n }, (_, i) => ({ id: new Uint8Array(38).fill(0).map((_, j) => (j === 0 ? from + i : 0)), amount: 1n }));
+      Array.from({ length: n }, (_, i) => ({
+        id: new Uint8Array(38).fill(0).map((_, j) => (j === 0 ? from + i : 0)),
+        amount: 1n,
+      }));
     outs[0]!.nativeTokens = tokens(0, 40);
     outs[1]!.nativeTokens = tokens(40, 25);
     for (const o of outs) o.amount = minStorageDeposit(o, shimmer.rentStructure);
@@ -70,11 +82,18 @@ describe('validateBlock on a real Shimmer transaction', () => {
 
   it('STORAGE_DEPOSIT_RETURN_INVALID: return amount below the minimum deposit of the return address', () => {
     const b = realBlock();
-    b.payload.essence.outputs[0]!.unlockConditions.push({ type: 1, returnAddress: { type: 0, pubKeyHash: new Uint8Array(32) }, amount: 42_599n });
+    b.payload.essence.outputs[0]!.unlockConditions.push({
+      type: 1,
+      returnAddress: { type: 0, pubKeyHash: new Uint8Array(32) },
+      amount: 42_599n,
+    });
     b.payload.essence.outputs[0]!.unlockConditions.sort((x, y) => x.type - y.type);
     const o = b.payload.essence.outputs[0]!;
     o.amount = minStorageDeposit(o, shimmer.rentStructure);
-    expect(violation(b)).toEqual(['STORAGE_DEPOSIT_RETURN_INVALID', 'payload.essence.outputs[0].unlockConditions[1].amount']);
+    expect(violation(b)).toEqual([
+      'STORAGE_DEPOSIT_RETURN_INVALID',
+      'payload.essence.outputs[0].unlockConditions[1].amount',
+    ]);
   });
 
   it('UNIX_TIME_ZERO: a timelock at 0', () => {
@@ -95,7 +114,12 @@ describe('validateBlock on a real Shimmer transaction', () => {
 describe('block length limit (TIP-24: 32768)', () => {
   function taggedBlock(dataLength: number): Block {
     const parents = [1, 2, 3, 4].map((i) => new Uint8Array(32).fill(i));
-    return { protocolVersion: 2, parents, payload: { type: 5, tag: Uint8Array.of(0x41), data: new Uint8Array(dataLength) }, nonce: 0n };
+    return {
+      protocolVersion: 2,
+      parents,
+      payload: { type: 5, tag: Uint8Array.of(0x41), data: new Uint8Array(dataLength) },
+      nonce: 0n,
+    };
   }
   it('a block of exactly 32768 bytes encodes, decodes and validates; one byte more is refused everywhere', () => {
     const max = taggedBlock(32616); // the largest of negative.json's derived-block-too-long-32769

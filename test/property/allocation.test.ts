@@ -2,7 +2,7 @@
 // Measured as the growth of the JS heap plus ArrayBuffers across one call, after a full GC (this file's worker runs
 // with --expose-gc; see vitest.config.ts). Decoding takes views into the input, so the bound has a wide margin.
 import { describe, expect, it } from 'vitest';
-import { blockFromJson, blockToJson, decodeBlock, encodeBlock, type Block } from '../../src/index.js';
+import { type Block, blockFromJson, blockToJson, decodeBlock, encodeBlock } from '../../src/index.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 const SIZE = 32 * 1024;
@@ -35,7 +35,12 @@ function allocatedBy(fn: () => unknown, calls = 200, pick: 'least' | 'most' = 'l
 }
 
 function maxBlock(): Uint8Array {
-  const base: Block = { protocolVersion: 2, parents: [new Uint8Array(32).fill(1)], payload: { type: 5, tag: Uint8Array.of(1), data: new Uint8Array(0) }, nonce: 0n };
+  const base: Block = {
+    protocolVersion: 2,
+    parents: [new Uint8Array(32).fill(1)],
+    payload: { type: 5, tag: Uint8Array.of(1), data: new Uint8Array(0) },
+    nonce: 0n,
+  };
   const room = SIZE - encodeBlock(base).length;
   return encodeBlock({ ...base, payload: { type: 5, tag: Uint8Array.of(1), data: new Uint8Array(room).fill(7) } });
 }
@@ -45,7 +50,10 @@ describe.skipIf(gc === undefined)('allocation is bounded by the input size (need
   const hostile: [string, Uint8Array][] = [
     ['the largest valid block', valid],
     ['random bytes', Uint8Array.from({ length: SIZE }, (_, i) => (i * 2654435761) >>> 24)],
-    ['a huge length prefix', Uint8Array.of(2, 1, ...new Uint8Array(32), 0xff, 0xff, 0xff, 0x7f, ...new Uint8Array(SIZE - 38))],
+    [
+      'a huge length prefix',
+      Uint8Array.of(2, 1, ...new Uint8Array(32), 0xff, 0xff, 0xff, 0x7f, ...new Uint8Array(SIZE - 38)),
+    ],
     ['truncated in the data', valid.subarray(0, SIZE - 100)],
   ];
   it('the measure works: a call that allocates 100 KB is measured as at least that', () => {
@@ -59,7 +67,7 @@ describe.skipIf(gc === undefined)('allocation is bounded by the input size (need
       expect(allocatedBy(() => decodeBlock(input))).toBeLessThan(4 * SIZE);
     });
   }
-  it('blockFromJson of the largest block\'s JSON: under 4 × the JSON size', () => {
+  it("blockFromJson of the largest block's JSON: under 4 × the JSON size", () => {
     const json = JSON.parse(JSON.stringify(blockToJson(decodeBlock(valid))));
     const jsonSize = JSON.stringify(json).length;
     expect(allocatedBy(() => blockFromJson(json), 50)).toBeLessThan(4 * jsonSize);

@@ -7,7 +7,14 @@ import { loadVectors } from '../helpers/vectors.js';
 
 it('fuzzes every decoder and fromJson for 4 s (seed 20261121): only typed errors, exact re-encoding, no hang', async () => {
   await tc.ready();
-  const stats = fuzz(tc, { vectors: seedsFrom(loadVectors('stardust/blocks.json'), loadVectors('stardust/chronicle-shimmer-block-corpus.json')), seconds: 4, seed: 20261121 });
+  const stats = fuzz(tc, {
+    vectors: seedsFrom(
+      loadVectors('stardust/blocks.json'),
+      loadVectors('stardust/chronicle-shimmer-block-corpus.json'),
+    ),
+    seconds: 4,
+    seed: 20261121,
+  });
   expect(stats.runs).toBeGreaterThan(5000);
   expect(stats.accepted).toBeGreaterThan(100);
   expect(stats.outcomes).toBeGreaterThan(80); // many distinct refusals reached: the corpus grows, not just random noise

@@ -50,7 +50,9 @@ function decodesExactlyOrRefuses(d: Decoder, bytes: Uint8Array): 'accepted' | 'r
 const blockVectors = loadVectors('stardust/blocks.json').vectors.filter((v: any) => !v.outOfScope);
 const seeds: Record<string, Uint8Array[]> = {
   block: blockVectors.map((v: any) => hex(v.bytes)),
-  'transaction payload': blockVectors.filter((v: any) => v.transaction).map((v: any) => hex(v.transaction.payloadBytes)),
+  'transaction payload': blockVectors
+    .filter((v: any) => v.transaction)
+    .map((v: any) => hex(v.transaction.payloadBytes)),
   essence: blockVectors.filter((v: any) => v.transaction).map((v: any) => hex(v.transaction.essenceBytes)),
   output: blockVectors.flatMap((v: any) => (v.transaction?.consumedOutputs ?? []).map((c: any) => hex(c.outputBytes))),
 };
@@ -64,7 +66,13 @@ describe('every truncation and single-byte change of real bytes', () => {
       for (const b of seeds[d.name]!) {
         for (let n = 0; n < b.length; n++) count(decodesExactlyOrRefuses(d, b.subarray(0, n)));
         for (let i = 0; i < b.length; i++) {
-          for (const change of [(x: number) => x ^ 0x01, (x: number) => x ^ 0x80, () => 0x00, () => 0xff, (x: number) => (x + 1) & 0xff]) {
+          for (const change of [
+            (x: number) => x ^ 0x01,
+            (x: number) => x ^ 0x80,
+            () => 0x00,
+            () => 0xff,
+            (x: number) => (x + 1) & 0xff,
+          ]) {
             const m = b.slice();
             m[i] = change(m[i]!);
             count(decodesExactlyOrRefuses(d, m));
@@ -87,22 +95,30 @@ describe('random mutations (fast-check)', () => {
         m[i] = v;
         return m;
       }),
-      fc.tuple(fc.integer({ min: 0, max: b.length }), fc.uint8Array({ minLength: 1, maxLength: 40 })).map(([i, ins]) =>
-        Uint8Array.from([...b.subarray(0, i), ...ins, ...b.subarray(i)]),
-      ),
-      fc.tuple(fc.integer({ min: 0, max: b.length - 1 }), fc.integer({ min: 1, max: 40 })).map(([i, n]) =>
-        Uint8Array.from([...b.subarray(0, i), ...b.subarray(i + n)]),
-      ),
+      fc
+        .tuple(fc.integer({ min: 0, max: b.length }), fc.uint8Array({ minLength: 1, maxLength: 40 }))
+        .map(([i, ins]) => Uint8Array.from([...b.subarray(0, i), ...ins, ...b.subarray(i)])),
+      fc
+        .tuple(fc.integer({ min: 0, max: b.length - 1 }), fc.integer({ min: 1, max: 40 }))
+        .map(([i, n]) => Uint8Array.from([...b.subarray(0, i), ...b.subarray(i + n)])),
     );
 
   it('mutated generated blocks', () => {
-    const arb = A.block.map((x) => encodeBlockOrNull(x)).filter((b): b is Uint8Array => b !== null).chain(mutation);
-    fc.assert(fc.property(arb, (m) => void decodesExactlyOrRefuses(decoders[0]!, m)), { seed, numRuns: 400 });
+    const arb = A.block
+      .map((x) => encodeBlockOrNull(x))
+      .filter((b): b is Uint8Array => b !== null)
+      .chain(mutation);
+    fc.assert(
+      fc.property(arb, (m) => void decodesExactlyOrRefuses(decoders[0]!, m)),
+      { seed, numRuns: 400 },
+    );
   });
 
   it('random byte strings, bare and behind a valid block header', () => {
     const header = Uint8Array.of(2, 1, ...new Uint8Array(32));
-    const arb = fc.tuple(fc.boolean(), fc.uint8Array({ maxLength: 3000 })).map(([h, r]) => (h ? Uint8Array.from([...header, ...r]) : r));
+    const arb = fc
+      .tuple(fc.boolean(), fc.uint8Array({ maxLength: 3000 }))
+      .map(([h, r]) => (h ? Uint8Array.from([...header, ...r]) : r));
     fc.assert(
       fc.property(arb, (b) => {
         for (const d of decoders) decodesExactlyOrRefuses(d, b);
@@ -146,7 +162,13 @@ describe('hostile JSON', () => {
         : [path];
     const arb = fc
       .constantFrom(...jsons)
-      .chain((j) => fc.tuple(fc.constant(j), fc.constantFrom(...leaves(j)), fc.oneof(fc.jsonValue(), fc.constantFrom(undefined, -1, 2 ** 53, '0x', '0x0', '01', '18446744073709551616'))))
+      .chain((j) =>
+        fc.tuple(
+          fc.constant(j),
+          fc.constantFrom(...leaves(j)),
+          fc.oneof(fc.jsonValue(), fc.constantFrom(undefined, -1, 2 ** 53, '0x', '0x0', '01', '18446744073709551616')),
+        ),
+      )
       .map(([j, path, value]) => {
         const m = structuredClone(j);
         let t = m;
@@ -154,7 +176,10 @@ describe('hostile JSON', () => {
         t[path.at(-1)!] = value;
         return m;
       });
-    fc.assert(fc.property(arb, (j) => parsesOrRefuses(blockFromJson, encodeBlock, j)), { seed, numRuns: 1000 });
+    fc.assert(
+      fc.property(arb, (j) => parsesOrRefuses(blockFromJson, encodeBlock, j)),
+      { seed, numRuns: 1000 },
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decode, encode, type Codec } from '../../src/codec/index.js';
+import { type Codec, decode, encode } from '../../src/codec/index.js';
+import { blockFromJson, blockToJson, decodeBlock, encodeBlock } from '../../src/index.js';
 import { address } from '../../src/model/address.js';
 import { block } from '../../src/model/block.js';
 import { transactionEssence } from '../../src/model/essence.js';
@@ -10,9 +11,8 @@ import { nativeToken } from '../../src/model/native-token.js';
 import { output } from '../../src/model/output.js';
 import { taggedDataPayload } from '../../src/model/payload/tagged-data.js';
 import { transactionPayload } from '../../src/model/payload/transaction.js';
-import { unlockCondition } from '../../src/model/unlock-condition.js';
 import { unlock } from '../../src/model/unlock.js';
-import { blockFromJson, blockToJson, decodeBlock, encodeBlock } from '../../src/index.js';
+import { unlockCondition } from '../../src/model/unlock-condition.js';
 import * as A from '../helpers/arbitraries.js';
 
 const seed = Number(process.env.FC_SEED ?? 0x7a9c1e);

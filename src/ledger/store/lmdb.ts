@@ -53,18 +53,22 @@ const META_BYTES = 160;
 function checkDataFile(file: string): void {
   if (!existsSync(file)) return;
   const size = statSync(file).size;
-  const corrupt = (why: string) => new LedgerError('STORE_CORRUPT', `${file} is not an intact LMDB file (${size} bytes; ${why})`);
+  const corrupt = (why: string) =>
+    new LedgerError('STORE_CORRUPT', `${file} is not an intact LMDB file (${size} bytes; ${why})`);
   const fd = openSync(file, 'r');
   try {
     const metaAt = (offset: number): Buffer | undefined => {
       const page = Buffer.alloc(META_BYTES);
       if (offset + META_BYTES > size || readSync(fd, page, 0, META_BYTES, offset) !== META_BYTES) return undefined;
-      return (page.readUInt16LE(FLAGS_AT) & P_META) !== 0 && page.readUInt32LE(MAGIC_AT) === META_MAGIC ? page : undefined;
+      return (page.readUInt16LE(FLAGS_AT) & P_META) !== 0 && page.readUInt32LE(MAGIC_AT) === META_MAGIC
+        ? page
+        : undefined;
     };
     const first = metaAt(0);
     if (first === undefined) throw corrupt('its first meta page is damaged');
     const pageSize = first.readUInt32LE(PAGE_SIZE_AT);
-    if (![4096, 8192, 16384, 32768, 65536].includes(pageSize)) throw corrupt(`its page size ${pageSize} is not one LMDB uses`);
+    if (![4096, 8192, 16384, 32768, 65536].includes(pageSize))
+      throw corrupt(`its page size ${pageSize} is not one LMDB uses`);
     const second = metaAt(pageSize);
     if (second === undefined) throw corrupt('its second meta page is damaged');
     // LMDB uses the meta page with the higher transaction id; every page up to its last page must be in the file.
@@ -93,11 +97,15 @@ export class LmdbStore implements KeyValueStore {
   constructor(path: string, options: LmdbOptions = {}) {
     const readOnly = options.readOnly === true;
     if (existsSync(path) && !statSync(path).isDirectory()) {
-      throw new LedgerError('INVALID_ARGUMENT', `${path} is a file: a store is a directory (give a new or an existing store directory)`);
+      throw new LedgerError(
+        'INVALID_ARGUMENT',
+        `${path} is a file: a store is a directory (give a new or an existing store directory)`,
+      );
     }
     const file = join(path, 'data.mdb');
     checkDataFile(file);
-    if (readOnly && !existsSync(file)) throw new LedgerError('NOT_FOUND', `there is no store at ${path} to open read-only`);
+    if (readOnly && !existsSync(file))
+      throw new LedgerError('NOT_FOUND', `there is no store at ${path} to open read-only`);
     // What this open creates, it removes again if the open fails: a failed open leaves nothing behind.
     const created = existsSync(path) ? (existsSync(file) ? [] : [file, join(path, 'lock.mdb')]) : [path];
     const unwritable = (e: unknown) =>
@@ -166,7 +174,13 @@ export class LmdbStore implements KeyValueStore {
   private table(id: number): Database<Buffer, Buffer> {
     let t = this.tables.get(id);
     if (t === undefined) {
-      t = this.root.openDB<Buffer, Buffer>({ name: `t${id}`, keyEncoding: 'binary', encoding: 'binary', compression: false, create: !this.readOnly } as never);
+      t = this.root.openDB<Buffer, Buffer>({
+        name: `t${id}`,
+        keyEncoding: 'binary',
+        encoding: 'binary',
+        compression: false,
+        create: !this.readOnly,
+      } as never);
       this.tables.set(id, t);
     }
     return t;
@@ -193,7 +207,9 @@ export class LmdbStore implements KeyValueStore {
   write(batch: readonly Write[]): void {
     if (this.readOnly) throw new LedgerError('STORE_FAILURE', 'the store is read-only: nothing was written');
     // Appends go in key order per table; everything else in the order given.
-    const appends = batch.filter((w) => w.value !== undefined && w.append === true).sort((a, b) => compareBytes(a.key, b.key));
+    const appends = batch
+      .filter((w) => w.value !== undefined && w.append === true)
+      .sort((a, b) => compareBytes(a.key, b.key));
     const others = batch.filter((w) => !(w.value !== undefined && w.append === true));
     for (const w of batch) this.table(w.key[0]!); // LMDB cannot open a database inside a write transaction
     try {
@@ -207,7 +223,9 @@ export class LmdbStore implements KeyValueStore {
         }
         for (const w of appends) {
           // The typings offer put options only on putSync; put takes them too (MDB_APPEND).
-          const t = this.table(w.key[0]!) as unknown as { put(k: Buffer, v: Buffer, options: { append: boolean }): Promise<boolean> };
+          const t = this.table(w.key[0]!) as unknown as {
+            put(k: Buffer, v: Buffer, options: { append: boolean }): Promise<boolean>;
+          };
           refused(t.put(asBuffer(w.key.subarray(1)), asBuffer(w.value!), { append: true }), w.key);
         }
       });
@@ -215,9 +233,15 @@ export class LmdbStore implements KeyValueStore {
       if (e instanceof LedgerError) throw e;
       const message = String((e as Error).message);
       // lmdb-js grows the map itself; should that fail, say what LMDB said.
-      if (/MDB_MAP_FULL/.test(message)) throw new LedgerError('STORE_FAILURE', 'the store could not grow its map: nothing was written', { cause: e });
+      if (/MDB_MAP_FULL/.test(message))
+        throw new LedgerError('STORE_FAILURE', 'the store could not grow its map: nothing was written', { cause: e });
       // On a full file system LMDB reports EIO (its write of the pages fails), not ENOSPC: say both.
-      if (/ENOSPC|EIO|Input\/output error|No space/i.test(message)) throw new LedgerError('STORE_FAILURE', `the store's disk is full or failing: nothing was written (${message})`, { cause: e });
+      if (/ENOSPC|EIO|Input\/output error|No space/i.test(message))
+        throw new LedgerError(
+          'STORE_FAILURE',
+          `the store's disk is full or failing: nothing was written (${message})`,
+          { cause: e },
+        );
       throw new LedgerError('STORE_FAILURE', `store write failed, nothing was written: ${message}`, { cause: e });
     }
   }

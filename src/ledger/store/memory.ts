@@ -1,4 +1,4 @@
-import { bytesKey as keyOf, keyBytes } from '../../util/bytes.js';
+import { keyBytes, bytesKey as keyOf } from '../../util/bytes.js';
 import type { KeyValueStore, Write } from './kv.js';
 
 /** The in-memory store: same behaviour as LMDB, nothing on disk. Values are copied in and out. */

@@ -1,4 +1,4 @@
-import { structsOf, tag, u32, u8, varBytes } from '../../codec/index.js';
+import { structsOf, tag, u8, u32, varBytes } from '../../codec/index.js';
 import { MAX_TAG_LENGTH, MAX_TAGGED_DATA_LENGTH } from '../limits.js';
 import { PayloadType } from '../type-codes.js';
 import { generated } from './tagged-data.gen.js';

@@ -1,8 +1,8 @@
 import { arrayOf, structsOf, tag, u16, u32 } from '../../codec/index.js';
-import { transactionEssence, type TransactionEssence } from '../essence.js';
+import { type TransactionEssence, transactionEssence } from '../essence.js';
 import { MAX_INPUTS } from '../limits.js';
-import { unlock, type Unlock } from '../unlock.js';
 import { PayloadType } from '../type-codes.js';
+import { type Unlock, unlock } from '../unlock.js';
 import { generated } from './transaction.gen.js';
 
 const struct = structsOf(generated);
