@@ -45,7 +45,8 @@ for (const kind of ['bare', 'tangle-core']) {
 }
 const bare = results.bare.fixed;
 const row = (name, r) =>
-  `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} / ${r.p99} | **${(r.rps / bare.rps).toFixed(2)}** ${r.rps / bare.rps >= 0.7 ? '✔' : '✘'} |`;
+  `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} / ${r.p99} | ` +
+  `**${(r.rps / bare.rps).toFixed(2)}** ${r.rps / bare.rps >= 0.7 ? '✔' : '✘'} |`;
 const md = `## HTTP serving core (issue 5)
 
 Produced by \`npm run bench:http\` (= \`npm run build && node bench/http.mjs --seconds ${SECONDS} --connections ${CONNECTIONS}\`) on

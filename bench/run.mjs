@@ -192,7 +192,8 @@ for (const s of suites) {
     if (peers.length === 0) lines.push(`| ${op} | ${fmt(ours.opsPerSec)} | — | — | — |`);
     for (const peer of peers) {
       lines.push(
-        `| ${op} | ${fmt(ours.opsPerSec)} | ${peer.impl} | ${fmt(peer.opsPerSec)} | **${(ours.opsPerSec / peer.opsPerSec).toFixed(2)}×** |`,
+        `| ${op} | ${fmt(ours.opsPerSec)} | ${peer.impl} | ${fmt(peer.opsPerSec)} | ` +
+          `**${(ours.opsPerSec / peer.opsPerSec).toFixed(2)}×** |`,
       );
     }
   }

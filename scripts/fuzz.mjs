@@ -24,7 +24,8 @@ try {
     log: (s) => console.log(JSON.stringify(s)),
   });
   console.log(
-    `done: ${stats.runs} inputs, ${stats.accepted} accepted, ${stats.refused} refused with typed errors, ${stats.outcomes} distinct outcomes`,
+    `done: ${stats.runs} inputs, ${stats.accepted} accepted, ${stats.refused} refused with typed errors, ` +
+      `${stats.outcomes} distinct outcomes`,
   );
 } catch (e) {
   writeFileSync(

@@ -32,7 +32,10 @@ export abstract class TangleError<Code extends string = string> extends Error {
     this.message = this.describe();
   }
 
-  /** Puts a parent segment (`outputs`, `[3]`) in front of the path; called as the error unwinds, so success pays nothing. */
+  /**
+   * Puts a parent segment (`outputs`, `[3]`) in front of the path; called as the error unwinds, so success pays
+   * nothing.
+   */
   prefix(segment: string): this {
     this.path = joinPath(segment, this.path);
     this.message = this.describe();

@@ -9,8 +9,9 @@ export {
   buildTransaction,
   signTransaction,
 } from './build/builder.js';
+export { fromHex, toHex } from './codec/hex.js';
 export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
-export { ed25519Address, ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
+export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
 export { blake2b256, ready } from './crypto/hash.js';
 export { type FindNonceOptions, findNonce, powScore } from './crypto/pow.js';
 export {
@@ -21,7 +22,6 @@ export {
 } from './http/responses.js';
 // HTTP serving core
 export { createServer, type ServerOptions } from './http/server.js';
-export { fromHex, toHex } from './json/hex.js';
 export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/commitment.js';
 export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
 export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledger/errors.js';
@@ -45,6 +45,7 @@ export type { OutputRecord } from './ledger/records.js';
 export type { Address, AliasAddress, Ed25519Address, NftAddress } from './model/address.js';
 export { addressToBech32, bech32ToAddress } from './model/address-bech32.js';
 export type { Block, Payload } from './model/block.js';
+export { ed25519Address } from './model/ed25519-address.js';
 export type { TransactionEssence } from './model/essence.js';
 export type { Feature, MetadataFeature, SenderFeature, TagFeature } from './model/feature.js';
 // Identifiers and hashes

@@ -1,4 +1,4 @@
-import { type Codec, CodecError, decode, encode, type Json } from './codec/index.js';
+import { assertModel, type Codec, CodecError, decode, encode, type Json } from './codec/index.js';
 import { type Block, block } from './model/block.js';
 import { type TransactionEssence, transactionEssence } from './model/essence.js';
 import { MAX_BLOCK_LENGTH } from './model/limits.js';
@@ -12,15 +12,6 @@ import { type TransactionPayload, transactionPayload } from './model/payload/tra
 function toJsonObject<T>(codec: Codec<T>, value: T): { [key: string]: Json } {
   assertModel(value, codec.name);
   return codec.toJson(value) as { [key: string]: Json };
-}
-
-/** The models are plain objects; anything else is a caller's mistake (TypeError), not bad data. */
-export function assertModel(value: unknown, what: string): asserts value is object {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
-    throw new TypeError(
-      `${what}: expected a ${what} object, got ${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
-    );
-  }
 }
 
 /**

@@ -1,7 +1,7 @@
+import { toHex } from '../codec/hex.js';
 import { encode } from '../codec/index.js';
 import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
 import { findNonce } from '../crypto/pow.js';
-import { toHex } from '../json/hex.js';
 import { type Block, block as blockCodec, type Payload } from '../model/block.js';
 import type { TransactionEssence } from '../model/essence.js';
 import { inputsCommitment, parseOutputId, transactionSigningHash } from '../model/ids.js';

@@ -1,5 +1,5 @@
 import { CodecError } from '../codec/errors.js';
-import { toHex } from '../json/hex.js';
+import { toHex } from '../codec/hex.js';
 import { blockId, transactionId } from '../model/ids.js';
 import { PayloadType } from '../model/type-codes.js';
 import { blockToJson, decodeBlock } from '../serialize.js';

@@ -1,4 +1,4 @@
-import { toHex } from '../json/hex.js';
+import { toHex } from '../codec/hex.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import { argOrStdin } from './io.js';
 

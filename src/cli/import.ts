@@ -44,7 +44,9 @@ async function refuseWithoutPow(file: string, params: ProtocolParameters): Promi
   const score = powScore(block.bytes);
   if (score < params.minPowScore) {
     throw new UsageError(
-      `${file} cannot be imported on ${params.networkName}: its blocks need a proof-of-work score of ${params.minPowScore} (TIP-12) and the first one scores ${score.toFixed(1)} (simulated histories do no proof of work: import them with --network testnet)`,
+      `${file} cannot be imported on ${params.networkName}: its blocks need a proof-of-work score of ` +
+        `${params.minPowScore} (TIP-12) and the first one scores ${score.toFixed(1)} ` +
+        '(simulated histories do no proof of work: import them with --network testnet)',
     );
   }
 }

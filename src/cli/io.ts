@@ -42,7 +42,8 @@ export function network(name: string | undefined): ProtocolParameters {
 export function refuseSimulatedOn(params: ProtocolParameters, what: string): void {
   if (params.minPowScore > 0) {
     throw new UsageError(
-      `${what} cannot run on ${params.networkName}: its blocks need a proof-of-work score of ${params.minPowScore} (TIP-12), and the simulation does no proof of work (minutes per block here). Use --network testnet.`,
+      `${what} cannot run on ${params.networkName}: its blocks need a proof-of-work score of ${params.minPowScore} ` +
+        `(TIP-12), and the simulation does no proof of work (minutes per block here). Use --network testnet.`,
     );
   }
 }

@@ -42,7 +42,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
-        `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, decode, encode, simulate; --help lists their options)`,
+        `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, decode, encode, simulate; --help ` +
+          `lists their options)`,
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
@@ -77,9 +78,8 @@ export async function main(argv: string[]): Promise<number> {
     const usage = e instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'));
     // One line: node:util's own messages run over several.
     const text = describeError(e).split('\n')[0]!;
-    process.stderr.write(
-      `error: ${text}${usage && command !== undefined && Object.hasOwn(COMMANDS, command) ? ` (tangle-core ${command} --help)` : ''}\n`,
-    );
+    const known = usage && command !== undefined && Object.hasOwn(COMMANDS, command);
+    process.stderr.write(`error: ${text}${known ? ` (tangle-core ${command} --help)` : ''}\n`);
     return 2;
   }
   return 0;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { toHex } from '../codec/hex.js';
 import { createServer } from '../http/server.js';
-import { toHex } from '../json/hex.js';
 import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
@@ -115,11 +115,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const latest = ledger.latestCommitment().slot;
   process.stdout.write(`tangle-core listening on ${origin}\n`);
   process.stdout.write(
-    `store: ${values.db ?? (temporary !== undefined ? 'a temporary directory' : 'in memory')} (${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ${ledger.isSynced() ? 'synced' : 'not synced'})\n`,
+    `store: ${values.db ?? (temporary !== undefined ? 'a temporary directory' : 'in memory')} ` +
+      `(${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
+      `${ledger.isSynced() ? 'synced' : 'not synced'})\n`,
   );
   if (latest <= params.genesisSlot) {
     process.stderr.write(
-      'warning: the store is empty (no slot committed after genesis): every query answers 404 until an import or an embedding node fills it\n',
+      'warning: the store is empty (no slot committed after genesis): every query answers 404 until an import ' +
+        'or an embedding node fills it\n',
     );
   }
   if (values['public-routes'] !== undefined && values['jwt-secret'] === undefined) {

@@ -6,7 +6,8 @@ import { eventLine, genesisLine } from '../sim/events.js';
 import { Simulation } from '../sim/simulator.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 
-export const SIMULATE_USAGE = `tangle-core simulate --slots N --out FILE [--seed S] [--genesis-time UNIX] [--network testnet]
+export const SIMULATE_USAGE = `tangle-core simulate --slots N --out FILE [--seed S] [--genesis-time UNIX] \\
+    [--network testnet]
   Writes a history file (one JSON event per line) that \`import\` reads: signed transfers, tagged data, allotments,
   congestion waves and slot commits, the same as the live demo.
   --slots N            slots to simulate (1 to 1000000)

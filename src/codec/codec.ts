@@ -35,6 +35,16 @@ export function assertBytes(bytes: unknown, what: string): asserts bytes is Uint
   if (!(bytes instanceof Uint8Array)) throw new TypeError(`${what}: expected a Uint8Array, got ${typeof bytes}`);
 }
 
+/** The models are plain objects; anything else is a caller's mistake (TypeError), not bad data. */
+export function assertModel(value: unknown, what: string): asserts value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Uint8Array) {
+    throw new TypeError(
+      `${what}: expected a ${what} object, got ` +
+        `${value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value}`,
+    );
+  }
+}
+
 /** Strict decode: the whole input must be consumed. */
 export function decode<T>(codec: Codec<T>, bytes: Uint8Array): T {
   assertBytes(bytes, `decode ${codec.name}`);
@@ -63,7 +73,9 @@ export function withEncoding<T, R>(codec: Codec<T>, value: T, use: (bytes: Uint8
   }
 }
 
-/** A copy of exactly these bytes. (Not `slice`: its species-constructor lookup made it the costliest step of encoding.) */
+/**
+ * A copy of exactly these bytes. (Not `slice`: its species-constructor lookup made it the costliest step of encoding.)
+ */
 function copyOf(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(bytes.length);
   out.set(bytes);

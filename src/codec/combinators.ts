@@ -240,3 +240,26 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
     fromJson: (j: unknown) => (j === undefined || j === null ? undefined : payload.fromJson(j)),
   });
 }
+
+/** A value that may be absent: a u8 presence flag (0 or 1) then the value; JSON: the key is omitted when absent. */
+export function optional<T>(inner: Codec<T>): Codec<T | undefined> {
+  return Object.freeze({
+    name: `${inner.name}?`,
+    fixedSize: undefined,
+    maxSize: 1 + inner.maxSize,
+    sizeOf: (v: T | undefined) => (v === undefined ? 1 : 1 + inner.sizeOf(v)),
+    write(v: T | undefined, w: Writer) {
+      w.u8(v === undefined ? 0 : 1);
+      if (v !== undefined) inner.write(v, w);
+    },
+    read(r: Reader) {
+      const at = r.pos;
+      const flag = r.u8();
+      if (flag > 1)
+        throw new CodecError('VALUE_OUT_OF_RANGE', `presence flag must be 0 or 1, got ${flag}`, { offset: at });
+      return flag === 0 ? undefined : inner.read(r);
+    },
+    toJson: (v: T | undefined) => (v === undefined ? undefined : inner.toJson(v)),
+    fromJson: (j: unknown) => (j === undefined ? undefined : inner.fromJson(j)),
+  });
+}

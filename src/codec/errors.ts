@@ -17,7 +17,9 @@ export type CodecErrorCode =
   | 'LENGTH_MISMATCH'
   /** A type tag that the protocol does not allow at this position. */
   | 'UNKNOWN_TYPE'
-  /** A Stardust type valid at this position that tangle-core does not implement yet (alias, foundry, NFT, milestone). */
+  /**
+   * A Stardust type valid at this position that tangle-core does not implement yet (alias, foundry, NFT, milestone).
+   */
   | 'UNSUPPORTED_TYPE'
   /** A number outside its range, or a model value of the wrong JavaScript type. */
   | 'VALUE_OUT_OF_RANGE'

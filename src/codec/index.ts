@@ -1,12 +1,15 @@
 export type { Codec, Infer, Json } from './codec.js';
-export { assertBytes, decode, encode, withEncoding } from './codec.js';
-export { type ArrayOptions, arrayOf, optionalPayload, type Unsupported, union } from './combinators.js';
+export { assertBytes, assertModel, decode, encode, withEncoding } from './codec.js';
+export { type ArrayOptions, arrayOf, optional, optionalPayload, type Unsupported, union } from './combinators.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
+export { fromHex, toHex } from './hex.js';
 export {
   bool,
+  constant,
   fixedBytes,
   i64,
   tag,
+  text,
   type UintCodec,
   u8,
   u16,

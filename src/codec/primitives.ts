@@ -1,7 +1,7 @@
-import { fromHex, toHex } from '../json/hex.js';
-import { parseDecimal, parseInteger, parseMinimalHex } from '../json/numbers.js';
 import type { Codec, Json } from './codec.js';
 import { CodecError, describeValue } from './errors.js';
+import { fromHex, toHex } from './hex.js';
+import { parseDecimal, parseInteger, parseMinimalHex } from './json-numbers.js';
 import type { Reader } from './reader.js';
 import { checkU64, checkU256, MAX_U64, MAX_U256, type Writer } from './writer.js';
 
@@ -319,6 +319,71 @@ export function tag<V extends number>(
       if (j === undefined) throw missing();
       if (j !== value) throw wrong(j);
       return value;
+    },
+  });
+}
+
+/**
+ * A constant string: nothing on the wire (the position implies it), the string itself in JSON. The `type` of a line
+ * in a history file ("block", "commit") is one.
+ */
+export function constant<V extends string>(value: V): Codec<V> {
+  const wrong = (got: unknown, pos?: number) =>
+    new CodecError('UNKNOWN_TYPE', `expected ${JSON.stringify(value)}, got ${describeValue(got)}`, { offset: pos });
+  return Object.freeze({
+    name: JSON.stringify(value),
+    fixedSize: 0,
+    maxSize: 0,
+    sizeOf: () => 0,
+    write(v: V, w: Writer) {
+      if (v !== value) throw wrong(v, w.pos);
+    },
+    read: () => value,
+    toJson(v: V) {
+      if (v !== value) throw wrong(v);
+      return value;
+    },
+    fromJson(j: unknown) {
+      if (j === undefined) throw missing();
+      if (j !== value) throw wrong(j);
+      return value;
+    },
+  });
+}
+
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** A UTF-8 string with a length prefix in bytes (`max` bounds it); JSON: the string. */
+export function text(opts: { prefix: UintCodec; max: number }): Codec<string> {
+  const bytes = varBytes(opts);
+  const check = (v: unknown, pos: number | undefined): string => {
+    if (typeof v !== 'string')
+      throw new CodecError('VALUE_OUT_OF_RANGE', `expected a string, got ${describeValue(v)}`, { offset: pos });
+    return v;
+  };
+  return Object.freeze({
+    name: `text<${opts.max}>`,
+    fixedSize: undefined,
+    maxSize: bytes.maxSize,
+    sizeOf: (v: string) => bytes.sizeOf(utf8Encoder.encode(v)),
+    write: (v: string, w: Writer) => bytes.write(utf8Encoder.encode(check(v, w.pos)), w),
+    read(r: Reader) {
+      const at = r.pos;
+      try {
+        return utf8Decoder.decode(bytes.read(r));
+      } catch (e) {
+        if (e instanceof CodecError) throw e;
+        throw new CodecError('INVALID_VALUE', 'not UTF-8', { offset: at });
+      }
+    },
+    toJson: (v: string) => check(v, undefined),
+    fromJson(j: unknown) {
+      if (j === undefined) throw missing();
+      if (typeof j !== 'string') throw new CodecError('INVALID_VALUE', `expected a string, got ${describeValue(j)}`);
+      if (utf8Encoder.encode(j).length > opts.max)
+        throw new CodecError('LENGTH_OUT_OF_RANGE', `longer than ${opts.max} bytes`);
+      return j;
     },
   });
 }

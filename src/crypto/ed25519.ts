@@ -1,8 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject, sign as osslSign, verify as osslVerify } from 'node:crypto';
 import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import type { Ed25519Address } from '../model/address.js';
-import { AddressType } from '../model/type-codes.js';
 import { bytesKey } from '../util/bytes.js';
 import { blake2b256 } from './hash.js';
 
@@ -101,10 +99,4 @@ export function signEd25519(secretKey: Uint8Array, message: Uint8Array): Uint8Ar
 export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
   check(secretKey, 32, 'ed25519PublicKey secretKey');
   return signingKey(secretKey).publicKey.slice();
-}
-
-/** The Ed25519 address of a public key: BLAKE2b-256 of the key (TIP-18). @throws TypeError, RangeError */
-export function ed25519Address(publicKey: Uint8Array): Ed25519Address {
-  check(publicKey, 32, 'ed25519Address publicKey');
-  return { type: AddressType.Ed25519, pubKeyHash: blake2b256(publicKey) };
 }

@@ -4,7 +4,8 @@ import type { VerifiedSignatures } from './verified-signatures.js';
 
 // Verifies batches of Ed25519 signatures on worker threads with OpenSSL, ahead of the (synchronous, single-threaded)
 // validation that will ask for them. Each signature OpenSSL accepts is remembered, once, in the caller's
-// `VerifiedSignatures`; the rest are left to `verifyEd25519` itself (a "no" from OpenSSL still needs the ZIP-215 check). So the pool can
+// `VerifiedSignatures`; the rest are left to `verifyEd25519` itself (a "no" from OpenSSL still needs the ZIP-215
+// check). So the pool can
 // only make validation faster, never change a verdict. The worker needs nothing but node:crypto, so its code is
 // inline and works the same from the ESM and CommonJS builds.
 
@@ -18,7 +19,8 @@ parentPort.on('message', ({ id, data, count, messageLength }) => {
   for (let i = 0; i < count; i++) {
     const at = i * stride;
     try {
-      const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: bytes.subarray(at, at + 32).toString('base64url') }, format: 'jwk' });
+      const x = bytes.subarray(at, at + 32).toString('base64url');
+      const key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
       ok[i] = verify(null, bytes.subarray(at + 96, at + stride), key, bytes.subarray(at + 32, at + 96)) ? 1 : 0;
     } catch { ok[i] = 0; }
   }

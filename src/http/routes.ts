@@ -1,5 +1,5 @@
+import { fromHex } from '../codec/hex.js';
 import { CodecError, encode } from '../codec/index.js';
-import { fromHex } from '../json/hex.js';
 import type { Ledger } from '../ledger/index.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
 import { AddressType } from '../model/type-codes.js';
@@ -87,7 +87,8 @@ export const routes: Route[] = [
       if (!ledger.isSynced()) {
         throw new HttpProblem(
           503,
-          `node is not synced: its latest committed slot ${ledger.latestCommitment().slot} is behind the clock (to serve imported history, start the server with --synced; an embedding node calls setSynced(true))`,
+          `node is not synced: its latest committed slot ${ledger.latestCommitment().slot} is behind the clock (to ` +
+            `serve imported history, start the server with --synced; an embedding node calls setSynced(true))`,
         );
       }
     },

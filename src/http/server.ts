@@ -63,7 +63,8 @@ export function createServer(options: ServerOptions): Server {
     const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
     const body = `${JSON.stringify(errorBody(new HttpProblem(status), codeAsString))}\n`;
     socket.end(
-      `HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ` +
+        `${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
   // An Expect other than 100-continue: Node would answer 417 with an empty body; answer it in the envelope.
@@ -92,7 +93,8 @@ export function createServer(options: ServerOptions): Server {
       const { route, params } = match;
       const ctx = { ledger, params, query, accept: req.headers.accept ?? '' };
       route.precheck?.(ctx);
-      const cacheKey = `${path}\n${ctx.accept.startsWith('application/vnd.iota.serializer-v') ? ctx.accept.slice(0, 35) : ''}`;
+      const binary = ctx.accept.startsWith('application/vnd.iota.serializer-v');
+      const cacheKey = `${path}\n${binary ? ctx.accept.slice(0, 35) : ''}`;
       const reply: Reply = cache.get(cacheKey) ?? route.handle(ctx);
       if (reply.immutable === true) cache.set(cacheKey, reply);
       send(req, res, 200, reply.body, reply.contentType);

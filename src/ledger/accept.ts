@@ -1,7 +1,7 @@
+import { toHex } from '../codec/hex.js';
 import { blake2b256 } from '../crypto/hash.js';
 import type { VerifiedSignatures } from '../crypto/verified-signatures.js';
 import type { SignatureToCheck } from '../crypto/verify-pool.js';
-import { toHex } from '../json/hex.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { transactionEssence } from '../model/essence.js';
 import { blockId as computeBlockId, outputId as makeOutputId, transactionSigningHash } from '../model/ids.js';

@@ -54,8 +54,10 @@ export class CommittedState {
       ) {
         throw new LedgerError(
           'PARAMETERS_MISMATCH',
-          `the store belongs to network ${m.networkId} (genesis slot ${m.genesisSlot} at ${m.genesisUnixTime}); opened with ` +
-            `${params.networkName} (${params.networkId}, genesis slot ${params.genesisSlot} at ${params.genesisUnixTime})`,
+          `the store belongs to network ${m.networkId} (genesis slot ${m.genesisSlot} at ${m.genesisUnixTime}); ` +
+            'opened with ' +
+            `${params.networkName} (${params.networkId}, genesis slot ${params.genesisSlot} at ` +
+            `${params.genesisUnixTime})`,
         );
       }
     }

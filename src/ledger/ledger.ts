@@ -1,6 +1,6 @@
+import { toHex as hex } from '../codec/hex.js';
 import { VerifiedSignatures } from '../crypto/verified-signatures.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
-import { toHex as hex } from '../json/hex.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey as bytesKeyOf } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, signaturesOf } from './accept.js';
@@ -118,7 +118,10 @@ export class Ledger {
     this.pending.slot(slot).creations.push({ accountId: accountId.slice(), blockIssuanceCredits });
   }
 
-  /** Allots mana to an account at the commit of `slot`; burned if the account did not exist before that slot (iota-core). */
+  /**
+   * Allots mana to an account at the commit of `slot`; burned if the account did not exist before that slot
+   * (iota-core).
+   */
   allot(accountId: Uint8Array, mana: bigint, slot: number): void {
     this.open();
     checkId(accountId, 32, 'account ID');
@@ -240,7 +243,8 @@ export class Ledger {
   /**
    * 4.3: an account's congestion as of a commitment (default the latest). `ready`: the account can pay, at the latest
    * RMC, for a block of `workScore` (default a minimal signed transaction block) on top of its blocks in uncommitted
-   * slots, without going negative. @throws LedgerError NOT_SYNCED, NOT_FOUND, BEFORE_GENESIS, COMMITMENT_MISMATCH, OUTSIDE_HISTORY
+   * slots, without going negative. @throws LedgerError NOT_SYNCED, NOT_FOUND, BEFORE_GENESIS, COMMITMENT_MISMATCH,
+   * OUTSIDE_HISTORY
    */
   congestion(accountId: Uint8Array, options: queries.CongestionQuery = {}): Congestion {
     this.open();

@@ -83,7 +83,10 @@ export class PendingState {
     return false;
   }
 
-  /** Whether an account lives at `slot`, given whether it lived before the pending slots (their creations and destructions, in slot order). */
+  /**
+   * Whether an account lives at `slot`, given whether it lived before the pending slots (their creations and
+   * destructions, in slot order).
+   */
   liveAt(accountId: Uint8Array, slot: number, liveBefore: boolean): boolean {
     let live = liveBefore;
     for (const [s, p] of [...this.slots].sort((a, b) => a[0] - b[0])) {

@@ -8,7 +8,8 @@ import type { Write } from './store/kv.js';
 
 /**
  * The batch that drops the diffs, blocks, transaction index entries and spent outputs of committed slots below
- * `until` (unspent outputs stay: they are the ledger), and the metadata after it; undefined when there is nothing to do.
+ * `until` (unspent outputs stay: they are the ledger), and the metadata after it; undefined when there is nothing to
+ * do.
  */
 export function planPrune(committed: CommittedState, untilSlot: number): { batch: Write[]; meta: Meta } | undefined {
   const { meta, store, params } = committed;

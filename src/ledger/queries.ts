@@ -1,4 +1,4 @@
-import { toHex } from '../json/hex.js';
+import { toHex } from '../codec/hex.js';
 import type { Block } from '../model/block.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import {
@@ -84,7 +84,8 @@ export function congestion(
   if (slot + params.maxCommittableAge < latestSlot) {
     throw new LedgerError(
       'OUTSIDE_HISTORY',
-      `can't calculate account, target slot index older than allowed (${slot}<${latestSlot}-${params.maxCommittableAge})`,
+      `can't calculate account, target slot index older than allowed ` +
+        `(${slot}<${latestSlot}-${params.maxCommittableAge})`,
     );
   }
   const record = committed.accounts.get(bytesKey(accountId));
@@ -125,7 +126,8 @@ function commitmentFor(
   if (!equalBytes(commitmentId(stored), wanted)) {
     throw new LedgerError(
       'COMMITMENT_MISMATCH',
-      `commitment in the store for slot ${slot} does not match the given commitmentID (${toHex(commitmentId(stored))} != ${toHex(wanted)})`,
+      `commitment in the store for slot ${slot} does not match the given commitmentID ` +
+        `(${toHex(commitmentId(stored))} != ${toHex(wanted)})`,
     );
   }
   return { slot, commitment: stored };

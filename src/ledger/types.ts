@@ -20,7 +20,9 @@ export interface OpenLedgerOptions {
   clock?: () => number;
   /** LMDB only: the initial size of its map, in bytes (default 64 GiB); lmdb-js grows it as writes need. */
   mapSize?: number;
-  /** LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system). */
+  /**
+   * LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system).
+   */
   readOnly?: boolean;
 }
 

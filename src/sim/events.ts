@@ -1,10 +1,29 @@
-import { fromHex, toHex } from '../json/hex.js';
+import {
+  arrayOf,
+  type Codec,
+  CodecError,
+  constant,
+  fixedBytes,
+  i64,
+  optional,
+  structsOf,
+  text,
+  u8,
+  u32,
+  u64,
+  varBytes,
+} from '../codec/index.js';
 import type { GenesisState, Ledger } from '../ledger/index.js';
-import { output as outputCodec } from '../model/output.js';
+import { MAX_BLOCK_LENGTH, OUTPUT_ID_LENGTH } from '../model/limits.js';
+import { type Output, output } from '../model/output.js';
+import { generated } from './events.gen.js';
 import type { SimEvent } from './simulator.js';
+
+const struct = structsOf(generated);
 
 // The history file of `simulate` and `import`: one JSON object per line. The first line is the genesis (network,
 // genesis time, outputs, accounts); then blocks, account events and commits in the order a ledger applies them.
+// Each kind of line is declared once, like the wire types, and read and written by the same codec.
 
 export interface GenesisHeader {
   network: string;
@@ -12,82 +31,95 @@ export interface GenesisHeader {
   genesis: GenesisState;
 }
 
+const BIG = 0x7fffffff; // lists in a history file are bounded by the file, not by the protocol
+const accountId = fixedBytes(32);
+
+interface GenesisLine {
+  type: 'genesis';
+  network: string;
+  genesisUnixTime: number;
+  outputs: { outputId: Uint8Array; output: Output }[];
+  accounts: { accountId: Uint8Array; blockIssuanceCredits: bigint }[];
+}
+
+const genesisLineCodec = struct<GenesisLine>('GenesisLine', {
+  type: constant('genesis'),
+  network: text({ prefix: u8, max: 64 }),
+  genesisUnixTime: u32,
+  outputs: arrayOf(
+    struct<GenesisLine['outputs'][number]>('GenesisOutput', { outputId: fixedBytes(OUTPUT_ID_LENGTH), output }),
+    {
+      prefix: u32,
+      min: 0,
+      max: BIG,
+    },
+  ),
+  accounts: arrayOf(
+    struct<GenesisLine['accounts'][number]>('GenesisAccount', { accountId, blockIssuanceCredits: i64 }),
+    {
+      prefix: u32,
+      min: 0,
+      max: BIG,
+    },
+  ),
+});
+
+type Line<K extends SimEvent['type']> = Required<Extract<SimEvent, { type: K }>>;
+type BlockLine = Omit<Line<'block'>, 'issuerId'> & { issuerId: Uint8Array | undefined };
+
+const blockLine = struct<BlockLine>('BlockLine', {
+  type: constant('block'),
+  slot: u32,
+  bytes: varBytes({ prefix: u32, max: MAX_BLOCK_LENGTH }),
+  issuerId: optional(accountId),
+});
+const accountLine = struct<Line<'account'>>('AccountLine', {
+  type: constant('account'),
+  slot: u32,
+  accountId,
+  blockIssuanceCredits: i64,
+});
+const allotLine = struct<Line<'allot'>>('AllotLine', { type: constant('allot'), slot: u32, accountId, mana: u64 });
+const commitLine = struct<Line<'commit'>>('CommitLine', { type: constant('commit'), slot: u32 });
+
+const EVENT_LINES: Readonly<Record<SimEvent['type'], Codec<unknown>>> = {
+  block: blockLine,
+  account: accountLine,
+  allot: allotLine,
+  commit: commitLine,
+};
+
 export function genesisLine(h: GenesisHeader): string {
-  return JSON.stringify({
+  const line: GenesisLine = {
     type: 'genesis',
     network: h.network,
     genesisUnixTime: h.genesisUnixTime,
-    outputs: (h.genesis.outputs ?? []).map((o) => ({
-      outputId: toHex(o.outputId),
-      output: outputCodec.toJson(o.output),
-    })),
-    accounts: (h.genesis.accounts ?? []).map((a) => ({
-      accountId: toHex(a.accountId),
-      blockIssuanceCredits: a.blockIssuanceCredits.toString(),
-    })),
-  });
+    outputs: [...(h.genesis.outputs ?? [])],
+    accounts: [...(h.genesis.accounts ?? [])],
+  };
+  return JSON.stringify(genesisLineCodec.toJson(line));
 }
 
 export function eventLine(e: SimEvent): string {
-  switch (e.type) {
-    case 'block':
-      return JSON.stringify({
-        type: 'block',
-        slot: e.slot,
-        bytes: toHex(e.bytes),
-        ...(e.issuerId ? { issuerId: toHex(e.issuerId) } : {}),
-      });
-    case 'account':
-      return JSON.stringify({
-        type: 'account',
-        slot: e.slot,
-        accountId: toHex(e.accountId),
-        blockIssuanceCredits: e.blockIssuanceCredits.toString(),
-      });
-    case 'allot':
-      return JSON.stringify({ type: 'allot', slot: e.slot, accountId: toHex(e.accountId), mana: e.mana.toString() });
-    case 'commit':
-      return JSON.stringify({ type: 'commit', slot: e.slot });
-  }
+  const codec = EVENT_LINES[e.type];
+  return JSON.stringify(codec.toJson(e.type === 'block' ? { ...e, issuerId: e.issuerId } : e));
 }
 
-/** Parses one line; throws an Error naming what is wrong. */
+/** Parses one line. @throws SyntaxError (not JSON), CodecError (a field that does not read, with its path) */
 export function parseLine(line: string): ({ type: 'genesis' } & GenesisHeader) | SimEvent {
-  const j = JSON.parse(line) as Record<string, unknown>;
-  const slot = Number(j.slot);
-  switch (j.type) {
-    case 'genesis': {
-      const outputs = (j.outputs as { outputId: string; output: unknown }[]).map((o) => ({
-        outputId: fromHex(o.outputId),
-        output: outputCodec.fromJson(o.output),
-      }));
-      const accounts = (j.accounts as { accountId: string; blockIssuanceCredits: string }[]).map((a) => ({
-        accountId: fromHex(a.accountId),
-        blockIssuanceCredits: BigInt(a.blockIssuanceCredits),
-      }));
-      return {
-        type: 'genesis',
-        network: String(j.network),
-        genesisUnixTime: Number(j.genesisUnixTime),
-        genesis: { outputs, accounts },
-      };
-    }
-    case 'block':
-      return { type: 'block', slot, bytes: fromHex(j.bytes), ...(j.issuerId ? { issuerId: fromHex(j.issuerId) } : {}) };
-    case 'account':
-      return {
-        type: 'account',
-        slot,
-        accountId: fromHex(j.accountId),
-        blockIssuanceCredits: BigInt(String(j.blockIssuanceCredits)),
-      };
-    case 'allot':
-      return { type: 'allot', slot, accountId: fromHex(j.accountId), mana: BigInt(String(j.mana)) };
-    case 'commit':
-      return { type: 'commit', slot };
-    default:
-      throw new Error(`unknown event type ${JSON.stringify(j.type)}`);
+  const j: unknown = JSON.parse(line);
+  const type = typeof j === 'object' && j !== null ? (j as { type?: unknown }).type : undefined;
+  if (type === 'genesis') {
+    const g = genesisLineCodec.fromJson(j);
+    const genesis = { outputs: g.outputs, accounts: g.accounts };
+    return { type: 'genesis', network: g.network, genesisUnixTime: g.genesisUnixTime, genesis };
   }
+  if (typeof type !== 'string' || !Object.hasOwn(EVENT_LINES, type)) {
+    throw new CodecError('UNKNOWN_TYPE', `unknown event type ${JSON.stringify(type)?.slice(0, 40)}`, { path: 'type' });
+  }
+  const e = EVENT_LINES[type as SimEvent['type']].fromJson(j) as SimEvent;
+  if (e.type === 'block' && e.issuerId === undefined) delete e.issuerId; // absent, not undefined (the model's shape)
+  return e;
 }
 
 /** Applies one event to a ledger (the same calls an embedding node makes). */

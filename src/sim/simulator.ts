@@ -1,10 +1,11 @@
 import { buildTransaction, signTransaction } from '../build/builder.js';
-import { ed25519Address, ed25519PublicKey } from '../crypto/ed25519.js';
+import { ed25519PublicKey } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { workScore } from '../ledger/congestion.js';
 import type { GenesisState } from '../ledger/index.js';
 import type { Address } from '../model/address.js';
 import type { Block } from '../model/block.js';
+import { ed25519Address } from '../model/ed25519-address.js';
 import { outputId as makeOutputId, transactionId } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';

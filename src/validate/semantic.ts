@@ -1,6 +1,6 @@
+import { toHex } from '../codec/hex.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { toHex } from '../json/hex.js';
 import type { Address } from '../model/address.js';
 import { inputsCommitment, transactionSigningHash } from '../model/ids.js';
 import { MAX_NATIVE_TOKENS } from '../model/limits.js';
@@ -102,7 +102,8 @@ export function checkSemantics(
     if (address.type !== AddressType.Ed25519) {
       throw new ValidationError(
         'UNLOCK_INVALID',
-        `input ${i} is owned by an ${address.type === AddressType.Alias ? 'Alias' : 'NFT'} address, which needs an Alias/NFT unlock (not supported yet)`,
+        `input ${i} is owned by an ${address.type === AddressType.Alias ? 'Alias' : 'NFT'} address, which needs an ` +
+          `Alias/NFT unlock (not supported yet)`,
         { path: at },
       );
     }

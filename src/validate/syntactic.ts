@@ -1,7 +1,7 @@
-import { encode } from '../codec/index.js';
+import { toHex } from '../codec/hex.js';
+import { assertModel, encode } from '../codec/index.js';
 import { powScore } from '../crypto/pow.js';
 import { joinPath } from '../errors.js';
-import { toHex } from '../json/hex.js';
 import { type Block, block as blockCodec } from '../model/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
 import { type Output, output as outputCodec } from '../model/output.js';
@@ -13,7 +13,6 @@ import {
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
-import { assertModel } from '../serialize.js';
 import { compareBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.js';

@@ -77,7 +77,8 @@ describe('serve --demo', () => {
     expect(out()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(out()).toMatch(
       new RegExp(
-        `store: ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(testnet, genesis \\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z, latest slot 11\\d, synced\\)`,
+        `store: ${db.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(testnet, genesis \\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z, ` +
+          `latest slot 11\\d, synced\\)`,
       ),
     );
     const bodies = await Promise.all(

@@ -1,5 +1,6 @@
 // Kit-style fixtures for the primitives and combinators: encode, decode, boundaries (0, max, max+1), every error code.
 import { describe, expect, it } from 'vitest';
+import { fromHex, toHex } from '../../src/codec/hex.js';
 import {
   arrayOf,
   type Codec,
@@ -20,7 +21,6 @@ import {
   union,
   varBytes,
 } from '../../src/codec/index.js';
-import { fromHex, toHex } from '../../src/json/hex.js';
 import { toHexString as h, hex } from '../helpers/vectors.js';
 
 function codeOf(fn: () => unknown): [string, string] {

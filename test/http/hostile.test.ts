@@ -107,7 +107,8 @@ describe('hostile requests', () => {
   });
   it('a GET that trickles a body is answered without waiting for it; POST/PUT/DELETE with bodies → 405; HEAD and OPTIONS with bodies are answered', async () => {
     const trickle = await raw([
-      `GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 100000\r\n\r\n`,
+      `GET /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: ` +
+        `close\r\nContent-Length: 100000\r\n\r\n`,
       'a'.repeat(100),
       300,
       'b'.repeat(100),
@@ -121,7 +122,8 @@ describe('hostile requests', () => {
       ['OPTIONS', 204],
     ] as const) {
       const a = await raw([
-        `${method} /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 5\r\n\r\nhello`,
+        `${method} /api/core/v3/commitments/by-slot/10/utxo-changes HTTP/1.1\r\nHost: x\r\nConnection: ` +
+          `close\r\nContent-Length: 5\r\n\r\nhello`,
       ]);
       expect(a.status, method).toBe(status);
     }

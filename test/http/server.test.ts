@@ -370,7 +370,8 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
       const message = expectError(await call(api.origin, congestion('not-even-bech32')), 503);
       // It says what is true and what an operator can do about it.
       expect(message).toBe(
-        `service unavailable: node is not synced: its latest committed slot ${SLOTS} is behind the clock (to serve imported history, start the server with --synced; an embedding node calls setSynced(true))`,
+        `service unavailable: node is not synced: its latest committed slot ${SLOTS} is behind the clock (to serve ` +
+          `imported history, start the server with --synced; an embedding node calls setSynced(true))`,
       );
       expect((await call(api.origin, utxo(SLOTS))).status).toBe(200); // only the congestion route
     } finally {

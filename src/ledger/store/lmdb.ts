@@ -81,7 +81,10 @@ function checkDataFile(file: string): void {
 }
 
 export interface LmdbOptions {
-  /** Initial size of LMDB's map, in bytes (default 64 GiB). lmdb-js grows the map when a write needs more: the disk is the limit. */
+  /**
+   * Initial size of LMDB's map, in bytes (default 64 GiB). lmdb-js grows the map when a write needs more: the disk is
+   * the limit.
+   */
   mapSize?: number;
   /** Open for reading only: every write fails with a clear error. Chosen by itself on a read-only file system. */
   readOnly?: boolean;
@@ -142,7 +145,8 @@ export class LmdbStore implements KeyValueStore {
     try {
       // Tables that exist already (their names are recorded in the main database). The names are collected first:
       // opening a database while the range's read transaction is still open fails on a read-only store.
-      const names = [...this.root.getKeys({})].map((k) => (k as Buffer).toString('latin1').replace(/\0$/, '')); // NUL-terminated
+      // Names are NUL-terminated.
+      const names = [...this.root.getKeys({})].map((k) => (k as Buffer).toString('latin1').replace(/\0$/, ''));
       for (const name of names) if (/^t[0-9]{1,3}$/.test(name)) this.table(Number(name.slice(1)));
     } catch (e) {
       this.close();

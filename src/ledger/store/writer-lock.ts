@@ -62,7 +62,8 @@ export class WriterLock {
         const who = pid === process.pid ? 'this process already' : `process ${pid}`;
         throw new LedgerError(
           'STORE_LOCKED',
-          `the store at ${dir} is open for writing by ${who}: one writer per store (stop it first, or open the store read-only)`,
+          `the store at ${dir} is open for writing by ${who}: one writer per store (stop it first, or open the ` +
+            `store read-only)`,
         );
       }
       // Stale. Move it aside rather than delete it, then look at what was moved: if a racing process had already

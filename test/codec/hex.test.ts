@@ -3,8 +3,8 @@
 // a check of its own, 'š' (U+0161) would be read as 'a' and two different JSON texts would give the same block.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fromHex, toHex } from '../../src/codec/hex.js';
 import { CodecError } from '../../src/codec/index.js';
-import { fromHex, toHex } from '../../src/json/hex.js';
 
 const PLAIN = /^0x(?:[0-9a-fA-F]{2})*$/;
 

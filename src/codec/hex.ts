@@ -1,4 +1,4 @@
-import { CodecError, describeValue } from '../codec/errors.js';
+import { CodecError, describeValue } from './errors.js';
 
 // Byte ↔ 0x-hex conversion. Short strings (IDs, keys: most fields) go through a lookup table, which is faster than
 // calling into Buffer; long ones (tagged data, metadata) use Node's Buffer, an order of magnitude faster than a
@@ -40,7 +40,8 @@ export function fromHex(text: unknown): Uint8Array {
   if (NodeBuffer !== undefined && n > LONG) {
     // Buffer's hex decoder reads only the low byte of each UTF-16 unit ('š' is U+0161, read as 'a'), so two different
     // JSON texts could decode to the same bytes. Only ASCII is safe (its UTF-8 length equals its length: 5× cheaper
-    // than a regular expression); on ASCII the decoder stops at the first non-hex digit, so a short result is bad input.
+    // than a regular expression); on ASCII the decoder stops at the first non-hex digit, so a short result is bad
+    // input.
     if (NodeBuffer.byteLength(text, 'utf8') !== text.length) throw invalid(text);
     const b = NodeBuffer.from(text.slice(2), 'hex');
     if (b.length !== n) throw invalid(text);

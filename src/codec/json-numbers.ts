@@ -1,4 +1,4 @@
-import { CodecError, describeValue } from '../codec/errors.js';
+import { CodecError, describeValue } from './errors.js';
 
 // Numbers in JSON (SPEC A §10, STYLE 6.4): u8/u16/u32 are JSON numbers; u64 are decimal strings; uint256 are
 // 0x + minimal big-endian hex. Parsing is strict: no signs, no leading zeros, no exponents, no fractions.

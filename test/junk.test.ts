@@ -1,7 +1,7 @@
 // noble-style junk list: every public entry point, fed every kind of junk, answers with a typed error (CodecError,
 // ValidationError, TypeError, RangeError) and a message of its own, never an accidental crash from deep inside.
 import { describe, expect, it } from 'vitest';
-import * as tc from '../../src/index.js';
+import * as tc from '../src/index.js';
 
 const JUNK: unknown[] = [
   undefined,

@@ -1,0 +1,105 @@
+// The shape of the source tree (issue 10): rooms without import cycles, type codes by name, small files, short lines.
+// Read from the files as text, so these hold for every file added later too.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+const files = readdirSync(src, { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.ts'))
+  .sort();
+const handWritten = files.filter((f) => !f.endsWith('.gen.ts'));
+const text = new Map(files.map((f) => [f, readFileSync(join(src, f), 'utf8')]));
+
+/** The src files a file imports at run time (type-only imports leave no trace in the build). */
+function runtimeImports(file: string): string[] {
+  const out: string[] = [];
+  for (const m of text.get(file)!.matchAll(/^(import|export)\s+(type\s+)?([^;]*?)\s+from\s+'(\.[^']+)';/gms)) {
+    if (m[2] !== undefined) continue;
+    const names = /^\{([^}]*)\}$/.exec(m[3]!.trim());
+    const onlyTypes =
+      names !== null && names[1]!.split(',').every((n) => n.trim() === '' || n.trim().startsWith('type '));
+    if (!onlyTypes) out.push(normalize(join(dirname(file), m[4]!)).replace(/\.js$/, '.ts'));
+  }
+  return out;
+}
+const edges = new Map(files.map((f) => [f, runtimeImports(f)]));
+const room = (f: string) => (f.includes('/') ? f.slice(0, f.indexOf('/')) : f.replace(/\.ts$/, ''));
+
+/** A cycle in a directed graph, as the list of its nodes, or undefined. */
+function findCycle(graph: Map<string, Set<string>>): string[] | undefined {
+  const state = new Map<string, 'open' | 'done'>();
+  const stack: string[] = [];
+  const visit = (n: string): string[] | undefined => {
+    if (state.get(n) === 'done') return undefined;
+    if (state.get(n) === 'open') return [...stack.slice(stack.indexOf(n)), n];
+    state.set(n, 'open');
+    stack.push(n);
+    for (const m of graph.get(n) ?? []) {
+      const c = visit(m);
+      if (c !== undefined) return c;
+    }
+    stack.pop();
+    state.set(n, 'done');
+    return undefined;
+  };
+  for (const n of graph.keys()) {
+    const c = visit(n);
+    if (c !== undefined) return c;
+  }
+  return undefined;
+}
+
+describe('the source tree', () => {
+  it('every relative import names a file that exists (so the graph below is the real one)', () => {
+    for (const [f, deps] of edges) for (const d of deps) expect(files, `${f} imports ${d}`).toContain(d);
+  });
+
+  it('has no import cycle between files', () => {
+    const graph = new Map([...edges].map(([f, d]) => [f, new Set(d)]));
+    expect(findCycle(graph)).toBeUndefined();
+  });
+
+  it('has no import cycle between rooms (codec, model, crypto, validate, ledger, http, cli, …)', () => {
+    const graph = new Map<string, Set<string>>();
+    for (const [f, deps] of edges) {
+      for (const d of deps) if (room(f) !== room(d)) graph.set(room(f), (graph.get(room(f)) ?? new Set()).add(room(d)));
+    }
+    expect(findCycle(graph)).toBeUndefined();
+    // The domain-free core stands on nothing of the domain.
+    expect([...(graph.get('codec') ?? [])].filter((r) => r !== 'errors')).toEqual([]);
+  });
+
+  it('validate does not reach for the public entry points (serialize.ts)', () => {
+    for (const f of handWritten.filter((f) => f.startsWith('validate/')))
+      expect(edges.get(f)).not.toContain('serialize.ts');
+  });
+
+  it('compares no bare type number outside src/model: type codes go by name', () => {
+    const bare = /\.type\s*[!=]==?\s*\d|\d\s*[!=]==?\s*[\w.?]*\.type\b|case\s+\d+\s*:/;
+    for (const f of handWritten.filter((f) => !f.startsWith('model/'))) {
+      const lines = text
+        .get(f)!
+        .split('\n')
+        .filter((l) => bare.test(l));
+      expect(lines, f).toEqual([]);
+    }
+  });
+
+  it('has no hand-written file over 400 lines, and no line over 120 characters', () => {
+    for (const f of handWritten) {
+      const lines = text.get(f)!.split('\n');
+      expect(lines.length, f).toBeLessThanOrEqual(400);
+      expect(
+        lines.filter((l) => [...l].length > 120),
+        f,
+      ).toEqual([]);
+    }
+  });
+
+  it('compiles nothing from strings (no eval, no new Function): the package loads under a strict CSP', () => {
+    for (const f of files) expect(text.get(f)!, f).not.toMatch(/\bnew Function\(|\beval\(/);
+  });
+});
