@@ -30,5 +30,5 @@ export class VerifiedSignatures {
 }
 
 function tripleKey(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): string {
-  return bytesKey(publicKey) + bytesKey(signature) + bytesKey(message);
+  return bytesKey(Buffer.concat([publicKey, signature, message])); // one string, not three joined
 }
