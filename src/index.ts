@@ -47,11 +47,23 @@ export { addressToBech32, bech32ToAddress } from './model/address-bech32.js';
 export type { Block, Payload } from './model/block.js';
 export { ed25519Address } from './model/ed25519-address.js';
 export type { TransactionEssence } from './model/essence.js';
-export type { Feature, MetadataFeature, SenderFeature, TagFeature } from './model/feature.js';
+export type {
+  AliasFeature,
+  BasicFeature,
+  Feature,
+  ImmutableFeature,
+  IssuerFeature,
+  MetadataFeature,
+  SenderFeature,
+  TagFeature,
+} from './model/feature.js';
 // Identifiers and hashes
 export {
   blockId,
+  chainId,
+  foundryId,
   inputsCommitment,
+  milestoneId,
   networkIdFromName,
   type OutputIdParts,
   outputId,
@@ -59,12 +71,22 @@ export {
   transactionId,
   transactionSigningHash,
 } from './model/ids.js';
-export type { Input, UtxoInput } from './model/input.js';
+export type { Input, TreasuryInput, UtxoInput } from './model/input.js';
 export * as limits from './model/limits.js';
 export type { NativeToken } from './model/native-token.js';
-export type { BasicOutput, Output } from './model/output.js';
+export type { AliasOutput, BasicOutput, FoundryOutput, NftOutput, Output, TreasuryOutput } from './model/output.js';
+export {
+  type MigratedFundsEntry,
+  type MilestoneEssence,
+  type MilestoneOption,
+  MilestoneOptionType,
+  type MilestonePayload,
+  type ProtocolParamsMilestoneOption,
+  type ReceiptMilestoneOption,
+} from './model/payload/milestone.js';
 export type { TaggedDataPayload } from './model/payload/tagged-data.js';
 export type { TransactionPayload } from './model/payload/transaction.js';
+export type { TreasuryTransactionPayload } from './model/payload/treasury-transaction.js';
 // Protocol parameters and limits
 export {
   type CongestionParameters,
@@ -75,6 +97,7 @@ export {
   type WorkScoreWeights,
 } from './model/protocol-parameters.js';
 export type { Ed25519Signature, Signature } from './model/signature.js';
+export { type SimpleTokenScheme, type TokenScheme, TokenSchemeType } from './model/token-scheme.js';
 // Model types and their type codes
 export {
   AddressType,
@@ -87,10 +110,15 @@ export {
   UnlockConditionType,
   UnlockType,
 } from './model/type-codes.js';
-export type { ReferenceUnlock, SignatureUnlock, Unlock } from './model/unlock.js';
+export type { AliasUnlock, NftUnlock, ReferenceUnlock, SignatureUnlock, Unlock } from './model/unlock.js';
 export type {
   AddressUnlockCondition,
+  AliasUnlockCondition,
+  BasicUnlockCondition,
   ExpirationUnlockCondition,
+  GovernorAddressUnlockCondition,
+  ImmutableAliasAddressUnlockCondition,
+  StateControllerAddressUnlockCondition,
   StorageDepositReturnUnlockCondition,
   TimelockUnlockCondition,
   UnlockCondition,
@@ -101,14 +129,18 @@ export {
   blockToJson,
   decodeBlock,
   decodeEssence,
+  decodeMilestonePayload,
   decodeOutput,
   decodeTransactionPayload,
   encodeBlock,
   encodeEssence,
+  encodeMilestonePayload,
   encodeOutput,
   encodeTransactionPayload,
   essenceFromJson,
   essenceToJson,
+  milestonePayloadFromJson,
+  milestonePayloadToJson,
   outputFromJson,
   outputToJson,
   transactionPayloadFromJson,

@@ -3,6 +3,7 @@ import { type Block, block } from './model/block.js';
 import { type TransactionEssence, transactionEssence } from './model/essence.js';
 import { MAX_BLOCK_LENGTH } from './model/limits.js';
 import { type Output, output } from './model/output.js';
+import { type MilestonePayload, milestonePayload } from './model/payload/milestone.js';
 import { type TransactionPayload, transactionPayload } from './model/payload/transaction.js';
 
 // The public codec entry points: bytes ⇄ model ⇄ canonical JSON (SPEC A §10) for the four top-level types.
@@ -16,7 +17,7 @@ function toJsonObject<T>(codec: Codec<T>, value: T): { [key: string]: Json } {
 
 /**
  * Decodes a block. Inputs longer than 32768 bytes are refused before parsing.
- * @throws CodecError TRUNCATED, TRAILING_BYTES, LENGTH_OUT_OF_RANGE, LENGTH_MISMATCH, UNKNOWN_TYPE, UNSUPPORTED_TYPE
+ * @throws CodecError TRUNCATED, TRAILING_BYTES, LENGTH_OUT_OF_RANGE, LENGTH_MISMATCH, UNKNOWN_TYPE, TYPE_NOT_ALLOWED
  */
 export function decodeBlock(bytes: Uint8Array): Block {
   if (bytes instanceof Uint8Array && bytes.length > MAX_BLOCK_LENGTH) {
@@ -85,4 +86,17 @@ export function outputToJson(value: Output): { [key: string]: Json } {
 }
 export function outputFromJson(json: unknown): Output {
   return output.fromJson(json);
+}
+
+export function decodeMilestonePayload(bytes: Uint8Array): MilestonePayload {
+  return decode(milestonePayload, bytes);
+}
+export function encodeMilestonePayload(value: MilestonePayload): Uint8Array {
+  return encode(milestonePayload, value);
+}
+export function milestonePayloadToJson(value: MilestonePayload): { [key: string]: Json } {
+  return toJsonObject(milestonePayload, value);
+}
+export function milestonePayloadFromJson(json: unknown): MilestonePayload {
+  return milestonePayload.fromJson(json);
 }

@@ -94,21 +94,21 @@ type ModelOf<C> = C extends StructCodec<infer T> ? T : never;
 // biome-ignore lint/suspicious/noExplicitAny: a codec is invariant in its model; any list of variants fits here
 export type VariantOf<V extends readonly StructCodec<any>[]> = ModelOf<V[number]>;
 
-/** A Stardust type that is valid at a position but not implemented here yet, with the reason shown in the error. */
-export type Unsupported = Readonly<Record<number, string>>;
+/** Types the protocol has that a position does not allow, each with the reason shown in the error. */
+export type NotAllowed = Readonly<Record<number, string>>;
 
 /**
  * A tagged union. Each variant is a struct whose first field is its `type` tag, so the union only peeks at the
  * tag to dispatch and the variant reads it again (and can be used on its own); the tags come from the variants
- * themselves. Tags not listed are refused: `UNSUPPORTED_TYPE` for the known-but-unimplemented ones in
- * `unsupported`, `UNKNOWN_TYPE` for the rest.
+ * themselves. Tags not listed are refused: `TYPE_NOT_ALLOWED` for the types the protocol has elsewhere (listed in
+ * `notAllowed` with the reason), `UNKNOWN_TYPE` for the rest.
  */
 // biome-ignore lint/suspicious/noExplicitAny: a codec is invariant in its model; any list of variants fits here
 export function union<const V extends readonly StructCodec<any>[]>(
   name: string,
   prefix: UintCodec,
   variants: V,
-  unsupported: Unsupported = {},
+  notAllowed: NotAllowed = {},
 ): Codec<VariantOf<V>> {
   type T = VariantOf<V>;
   const table = new Map<number, Codec<T>>();
@@ -120,9 +120,9 @@ export function union<const V extends readonly StructCodec<any>[]>(
   const small = prefix.width === 1;
   const byte: (Codec<T> | undefined)[] = small ? Array.from({ length: 256 }, (_, t) => table.get(t)) : [];
   const refuse = (t: unknown, pos?: number): CodecError => {
-    const reason = typeof t === 'number' ? unsupported[t] : undefined;
+    const reason = typeof t === 'number' ? notAllowed[t] : undefined;
     return reason !== undefined
-      ? new CodecError('UNSUPPORTED_TYPE', `${name} type ${t} (${reason}) is not supported yet`, { offset: pos })
+      ? new CodecError('TYPE_NOT_ALLOWED', `${name} type ${t} is not allowed here: ${reason}`, { offset: pos })
       : new CodecError('UNKNOWN_TYPE', `${describeValue(t)} is not a valid ${name} type here`, { offset: pos });
   };
   const pick = (t: unknown, pos?: number): Codec<T> => {
@@ -262,4 +262,27 @@ export function optional<T>(inner: Codec<T>): Codec<T | undefined> {
     toJson: (v: T | undefined) => (v === undefined ? undefined : inner.toJson(v)),
     fromJson: (j: unknown) => (j === undefined ? undefined : inner.fromJson(j)),
   });
+}
+
+/**
+ * A payload that must be there, behind the same `uint32 length` as an optional one (a receipt's treasury
+ * transaction): a length of 0 is refused. JSON: the payload object, required.
+ */
+export function requiredPayload<T extends { type: number }>(payload: Codec<T>): Codec<T> {
+  const inner = optionalPayload(payload);
+  return Object.freeze({
+    ...inner,
+    name: payload.name,
+    read(r: Reader) {
+      const at = r.pos;
+      const v = inner.read(r);
+      if (v === undefined)
+        throw new CodecError('LENGTH_OUT_OF_RANGE', `a ${payload.name} is required here`, { offset: at });
+      return v;
+    },
+    fromJson(j: unknown) {
+      if (j === undefined || j === null) throw new CodecError('MISSING_FIELD', 'required');
+      return payload.fromJson(j);
+    },
+  }) as Codec<T>;
 }

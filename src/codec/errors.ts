@@ -15,12 +15,13 @@ export type CodecErrorCode =
   | 'LENGTH_OUT_OF_RANGE'
   /** A payload did not occupy exactly the number of bytes its length prefix declares. */
   | 'LENGTH_MISMATCH'
-  /** A type tag that the protocol does not allow at this position. */
+  /** A type tag the protocol does not have at this kind of position. */
   | 'UNKNOWN_TYPE'
   /**
-   * A Stardust type valid at this position that tangle-core does not implement yet (alias, foundry, NFT, milestone).
+   * A type the protocol has, in a place that does not allow it: a treasury output in a transaction, a state
+   * controller condition in a basic output, an issuer feature among an NFT's mutable features.
    */
-  | 'UNSUPPORTED_TYPE'
+  | 'TYPE_NOT_ALLOWED'
   /** A number outside its range, or a model value of the wrong JavaScript type. */
   | 'VALUE_OUT_OF_RANGE'
   /** JSON: a required field is absent. */

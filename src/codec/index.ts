@@ -1,6 +1,14 @@
 export type { Codec, Infer, Json } from './codec.js';
 export { assertBytes, assertModel, decode, encode, withEncoding } from './codec.js';
-export { type ArrayOptions, arrayOf, optional, optionalPayload, type Unsupported, union } from './combinators.js';
+export {
+  type ArrayOptions,
+  arrayOf,
+  type NotAllowed,
+  optional,
+  optionalPayload,
+  requiredPayload,
+  union,
+} from './combinators.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
 export { fromHex, toHex } from './hex.js';
 export {

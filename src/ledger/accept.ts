@@ -62,6 +62,14 @@ export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: Acce
   const own = bytes.slice();
   const block = decodeBlock(own);
   validateDecodedBlock(block, own, params); // syntactic rules (the transaction's too) and proof of work
+  if (block.payload?.type === PayloadType.Milestone) {
+    // Anyone can write a milestone; only its signatures against the network's milestone keys make it one. Until the
+    // ledger is configured with those keys (and checks them), it takes none.
+    throw new LedgerError(
+      'MILESTONE_NOT_ACCEPTED',
+      'milestone blocks are not accepted: no milestone keys are configured',
+    );
+  }
   const id = computeBlockId(own);
   if (pending.blocks.has(bytesKey(id)) || committed.store.get(keys.blockIndex(id)) !== undefined) {
     throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);

@@ -15,6 +15,7 @@ export type LedgerErrorCode =
   | 'INPUT_ALREADY_SPENT'
   | 'ISSUER_NOT_FOUND'
   | 'ISSUER_LOCKED'
+  | 'MILESTONE_NOT_ACCEPTED'
   // account events and slot commits
   | 'ACCOUNT_EXISTS'
   | 'ACCOUNT_NOT_FOUND'
@@ -42,6 +43,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   INPUT_ALREADY_SPENT: 'invalid',
   ISSUER_NOT_FOUND: 'invalid',
   ISSUER_LOCKED: 'invalid',
+  MILESTONE_NOT_ACCEPTED: 'invalid',
   ACCOUNT_EXISTS: 'invalid',
   ACCOUNT_NOT_FOUND: 'not-found',
   SLOT_NOT_NEXT: 'invalid',

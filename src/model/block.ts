@@ -11,13 +11,14 @@ import {
 } from '../codec/index.js';
 import { generated } from './block.gen.js';
 import { BLOCK_ID_LENGTH, MAX_PARENTS, MIN_PARENTS } from './limits.js';
+import { type MilestonePayload, milestonePayload } from './payload/milestone.js';
 import { type TaggedDataPayload, taggedDataPayload } from './payload/tagged-data.js';
 import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
 import { PayloadType } from './type-codes.js';
 
 const struct = structsOf(generated);
 
-export type Payload = TaggedDataPayload | TransactionPayload;
+export type Payload = TaggedDataPayload | TransactionPayload | MilestonePayload;
 
 /** TIP-24 Block. Parents must be sorted and unique, checked by `validateBlock` (GO: serializer array rules). */
 export interface Block {
@@ -27,10 +28,15 @@ export interface Block {
   nonce: bigint;
 }
 
-/** Treasury transactions (4) are not allowed in a block; milestones (7) are valid but not implemented yet. */
-export const blockPayload: Codec<Payload> = union('payload', u32, [taggedDataPayload, transactionPayload], {
-  [PayloadType.Milestone]: 'Milestone payload',
-});
+/** TIP-24: tagged data, transactions and milestones; a treasury transaction rides only inside a milestone's receipt. */
+export const blockPayload: Codec<Payload> = union(
+  'payload',
+  u32,
+  [taggedDataPayload, transactionPayload, milestonePayload],
+  {
+    [PayloadType.TreasuryTransaction]: "a treasury transaction exists only inside a milestone's receipt",
+  },
+);
 
 export const parents = arrayOf(fixedBytes(BLOCK_ID_LENGTH), { prefix: u8, min: MIN_PARENTS, max: MAX_PARENTS });
 

@@ -4,7 +4,7 @@ import { type Input, input } from './input.js';
 import { MAX_INPUTS, MAX_OUTPUTS } from './limits.js';
 import { type Output, output } from './output.js';
 import { type TaggedDataPayload, taggedDataPayload } from './payload/tagged-data.js';
-import { EssenceType } from './type-codes.js';
+import { EssenceType, PayloadType } from './type-codes.js';
 
 const struct = structsOf(generated);
 
@@ -19,7 +19,12 @@ export interface TransactionEssence {
 }
 
 /** Only Tagged Data may ride inside an essence (TIP-20). */
-const essencePayload = union('essence payload', u32, [taggedDataPayload]);
+const NOT_IN_ESSENCE = 'an essence carries only tagged data';
+const essencePayload = union('essence payload', u32, [taggedDataPayload], {
+  [PayloadType.TreasuryTransaction]: NOT_IN_ESSENCE,
+  [PayloadType.Transaction]: NOT_IN_ESSENCE,
+  [PayloadType.Milestone]: NOT_IN_ESSENCE,
+});
 
 export const inputs = arrayOf(input, { prefix: u16, min: 1, max: MAX_INPUTS });
 export const outputs = arrayOf(output, { prefix: u16, min: 1, max: MAX_OUTPUTS });

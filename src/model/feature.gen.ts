@@ -180,4 +180,63 @@ export const generated: GeneratedStructs = {
       return { read: TagFeature_read, write: TagFeature_write, sizeOf: TagFeature_sizeOf, toJson: TagFeature_toJson, fromJson: TagFeature_fromJson };
     },
   },
+  IssuerFeature: {
+    keys: ['type', 'address'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $address = c[1]!;
+      const fixedPart = h.fixedPart;
+      function IssuerFeature_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'address'; const address = $address.read(r);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function IssuerFeature_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'address'; $address.write(v.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function IssuerFeature_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function IssuerFeature_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'address'; json = $address.toJson(v.address); if (json !== undefined) o.address = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function IssuerFeature_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'address'; const address = $address.fromJson(j.address);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: IssuerFeature_read, write: IssuerFeature_write, sizeOf: IssuerFeature_sizeOf, toJson: IssuerFeature_toJson, fromJson: IssuerFeature_fromJson };
+    },
+  },
 };

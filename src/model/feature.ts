@@ -6,10 +6,8 @@ import { FeatureType } from './type-codes.js';
 
 const struct = structsOf(generated);
 
-/**
- * TIP-18 features allowed in a Basic Output. The Issuer feature (1) is an immutable feature of alias/NFT
- * outputs only, so in a Basic Output it is an unknown type.
- */
+// TIP-18 features. Which ones an output may carry, as features or as immutable features, depends on its kind (SPEC A
+// §13): one union per list below; a feature of another list is TYPE_NOT_ALLOWED there.
 
 export interface SenderFeature {
   type: typeof FeatureType.Sender;
@@ -25,7 +23,12 @@ export interface TagFeature {
   type: typeof FeatureType.Tag;
   tag: Uint8Array;
 }
-export type Feature = SenderFeature | MetadataFeature | TagFeature;
+/** The address that minted an alias or NFT: an immutable feature, checked unlocked when the chain is created. */
+export interface IssuerFeature {
+  type: typeof FeatureType.Issuer;
+  address: Address;
+}
+export type Feature = SenderFeature | IssuerFeature | MetadataFeature | TagFeature;
 
 export const senderFeature = struct<SenderFeature>('SenderFeature', {
   type: tag(u8, FeatureType.Sender, 'feature'),
@@ -40,4 +43,48 @@ export const tagFeature = struct<TagFeature>('TagFeature', {
   tag: varBytes({ prefix: u8, min: 1, max: MAX_TAG_LENGTH }),
 });
 
-export const feature: Codec<Feature> = union('feature', u8, [senderFeature, metadataFeature, tagFeature]);
+export const issuerFeature = struct<IssuerFeature>('IssuerFeature', {
+  type: tag(u8, FeatureType.Issuer, 'feature'),
+  address,
+});
+
+const IMMUTABLE = 'the Issuer feature is an immutable feature';
+const MUTABLE_ONLY = 'only Issuer and Metadata are immutable features';
+
+export type BasicFeature = SenderFeature | MetadataFeature | TagFeature;
+export type AliasFeature = SenderFeature | MetadataFeature;
+export type ImmutableFeature = IssuerFeature | MetadataFeature;
+
+/** Features of Basic and NFT outputs: Sender, Metadata, Tag. */
+export const feature: Codec<BasicFeature> = union('feature', u8, [senderFeature, metadataFeature, tagFeature], {
+  [FeatureType.Issuer]: IMMUTABLE,
+});
+/** Features of an Alias output: Sender, Metadata. */
+export const aliasFeature: Codec<AliasFeature> = union('feature', u8, [senderFeature, metadataFeature], {
+  [FeatureType.Issuer]: IMMUTABLE,
+  [FeatureType.Tag]: 'an alias has no Tag feature',
+});
+/** Features of a Foundry output, mutable or immutable: Metadata. */
+export const foundryFeature: Codec<MetadataFeature> = union('feature', u8, [metadataFeature], {
+  [FeatureType.Sender]: 'a foundry has only a Metadata feature',
+  [FeatureType.Issuer]: 'a foundry has only a Metadata feature',
+  [FeatureType.Tag]: 'a foundry has only a Metadata feature',
+});
+/** Immutable features of Alias and NFT outputs: Issuer, Metadata. */
+export const immutableFeature: Codec<ImmutableFeature> = union(
+  'immutable feature',
+  u8,
+  [issuerFeature, metadataFeature],
+  {
+    [FeatureType.Sender]: MUTABLE_ONLY,
+    [FeatureType.Tag]: MUTABLE_ONLY,
+  },
+);
+
+/** Any feature the protocol has, mutable or immutable (for tools that read features on their own). */
+export const anyFeature: Codec<Feature> = union('feature', u8, [
+  senderFeature,
+  issuerFeature,
+  metadataFeature,
+  tagFeature,
+]);

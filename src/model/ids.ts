@@ -12,9 +12,17 @@ import { blake2b256 } from '../crypto/hash.js';
 import { type Block, block } from './block.js';
 import { type TransactionEssence, transactionEssence } from './essence.js';
 import { generated } from './ids.gen.js';
-import { MAX_OUTPUT_INDEX, OUTPUT_ID_LENGTH, TRANSACTION_ID_LENGTH } from './limits.js';
+import {
+  ALIAS_ID_LENGTH,
+  MAX_OUTPUT_INDEX,
+  OUTPUT_ID_LENGTH,
+  TOKEN_ID_LENGTH,
+  TRANSACTION_ID_LENGTH,
+} from './limits.js';
 import { type Output, output } from './output.js';
+import { type MilestonePayload, milestoneEssence } from './payload/milestone.js';
 import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
+import { AddressType } from './type-codes.js';
 
 const struct = structsOf(generated);
 
@@ -91,4 +99,43 @@ export function networkIdFromName(name: string): bigint {
   if (typeof name !== 'string') throw new TypeError('networkIdFromName: expected a string');
   const h = blake2b256(utf8.encode(name));
   return new DataView(h.buffer, h.byteOffset, 8).getBigUint64(0, true);
+}
+
+/**
+ * The id of a new alias or NFT chain: BLAKE2b-256 of the 34-byte id of the output that created it (TIP-18). An output
+ * that creates a chain carries an all-zero id; every later state of the chain carries this one.
+ * @throws TypeError, RangeError
+ */
+export function chainId(createdBy: Uint8Array): Uint8Array {
+  assertBytes(createdBy, 'chainId');
+  if (createdBy.length !== OUTPUT_ID_LENGTH)
+    throw new RangeError(`chainId: an output ID is 34 bytes, got ${createdBy.length}`);
+  return blake2b256(createdBy);
+}
+
+/**
+ * Foundry ID = alias address (`08 ‖ aliasId`) ‖ u32 LE serial number ‖ u8 token scheme type (38 bytes): also the id of
+ * the native token the foundry controls (TIP-18). @throws TypeError, RangeError
+ */
+export function foundryId(aliasId: Uint8Array, serialNumber: number, tokenSchemeType = 0): Uint8Array {
+  assertBytes(aliasId, 'foundryId');
+  if (aliasId.length !== ALIAS_ID_LENGTH)
+    throw new RangeError(`foundryId: an alias ID is 32 bytes, got ${aliasId.length}`);
+  if (!Number.isInteger(serialNumber) || serialNumber < 0 || serialNumber > 0xffffffff) {
+    throw new RangeError(`foundryId: serialNumber must be a uint32, got ${serialNumber}`);
+  }
+  if (!Number.isInteger(tokenSchemeType) || tokenSchemeType < 0 || tokenSchemeType > 0xff) {
+    throw new RangeError(`foundryId: tokenSchemeType must be a uint8, got ${tokenSchemeType}`);
+  }
+  const id = new Uint8Array(TOKEN_ID_LENGTH);
+  id[0] = AddressType.Alias;
+  id.set(aliasId, 1);
+  new DataView(id.buffer).setUint32(33, serialNumber, true);
+  id[37] = tokenSchemeType;
+  return id;
+}
+
+/** Milestone ID = BLAKE2b-256 of the milestone essence (TIP-29): what every milestone signature signs. */
+export function milestoneId(payload: MilestonePayload): Uint8Array {
+  return withEncoding(milestoneEssence, payload, blake2b256);
 }

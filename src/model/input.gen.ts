@@ -67,4 +67,63 @@ export const generated: GeneratedStructs = {
       return { read: UtxoInput_read, write: UtxoInput_write, sizeOf: UtxoInput_sizeOf, toJson: UtxoInput_toJson, fromJson: UtxoInput_fromJson };
     },
   },
+  TreasuryInput: {
+    keys: ['type', 'milestoneId'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $milestoneId = c[1]!;
+      const fixedPart = h.fixedPart;
+      function TreasuryInput_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'milestoneId'; const milestoneId = $milestoneId.read(r);
+          return { type, milestoneId };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function TreasuryInput_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'milestoneId'; $milestoneId.write(v.milestoneId, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function TreasuryInput_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function TreasuryInput_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'milestoneId'; json = $milestoneId.toJson(v.milestoneId); if (json !== undefined) o.milestoneId = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function TreasuryInput_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'milestoneId')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'milestoneId'; const milestoneId = $milestoneId.fromJson(j.milestoneId);
+          return { type, milestoneId };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TreasuryInput_read, write: TreasuryInput_write, sizeOf: TreasuryInput_sizeOf, toJson: TreasuryInput_toJson, fromJson: TreasuryInput_fromJson };
+    },
+  },
 };

@@ -37,6 +37,10 @@ export const MAX_TAGGED_DATA_LENGTH = MAX_BLOCK_LENGTH - MIN_BLOCK_LENGTH - 9;
 export const BLOCK_ID_LENGTH = 32;
 export const TRANSACTION_ID_LENGTH = 32;
 export const OUTPUT_ID_LENGTH = 34;
+/** TIP-18 chain ids: BLAKE2b-256 of the output id that created the chain. */
+export const ALIAS_ID_LENGTH = 32;
+export const NFT_ID_LENGTH = 32;
+export const MILESTONE_ID_LENGTH = 32;
 /** TIP-18: Foundry ID = alias address (33) ‖ serial number (4) ‖ token scheme type (1). */
 export const TOKEN_ID_LENGTH = 38;
 export const ED25519_PUBLIC_KEY_LENGTH = 32;

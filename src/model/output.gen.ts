@@ -82,4 +82,414 @@ export const generated: GeneratedStructs = {
       return { read: BasicOutput_read, write: BasicOutput_write, sizeOf: BasicOutput_sizeOf, toJson: BasicOutput_toJson, fromJson: BasicOutput_fromJson };
     },
   },
+  AliasOutput: {
+    keys: [
+      'type',
+      'amount',
+      'nativeTokens',
+      'aliasId',
+      'stateIndex',
+      'stateMetadata',
+      'foundryCounter',
+      'unlockConditions',
+      'features',
+      'immutableFeatures',
+    ],
+    variable: '0010010111',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $amount = c[1]!;
+      const $nativeTokens = c[2]!;
+      const $aliasId = c[3]!;
+      const $stateIndex = c[4]!;
+      const $stateMetadata = c[5]!;
+      const $foundryCounter = c[6]!;
+      const $unlockConditions = c[7]!;
+      const $features = c[8]!;
+      const $immutableFeatures = c[9]!;
+      const fixedPart = h.fixedPart;
+      function AliasOutput_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'amount'; const amount = $amount.read(r);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.read(r);
+          at = 'aliasId'; const aliasId = $aliasId.read(r);
+          at = 'stateIndex'; const stateIndex = $stateIndex.read(r);
+          at = 'stateMetadata'; const stateMetadata = $stateMetadata.read(r);
+          at = 'foundryCounter'; const foundryCounter = $foundryCounter.read(r);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.read(r);
+          at = 'features'; const features = $features.read(r);
+          at = 'immutableFeatures'; const immutableFeatures = $immutableFeatures.read(r);
+          return {
+            type,
+            amount,
+            nativeTokens,
+            aliasId,
+            stateIndex,
+            stateMetadata,
+            foundryCounter,
+            unlockConditions,
+            features,
+            immutableFeatures,
+          };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function AliasOutput_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'amount'; $amount.write(v.amount, w);
+          at = 'nativeTokens'; $nativeTokens.write(v.nativeTokens, w);
+          at = 'aliasId'; $aliasId.write(v.aliasId, w);
+          at = 'stateIndex'; $stateIndex.write(v.stateIndex, w);
+          at = 'stateMetadata'; $stateMetadata.write(v.stateMetadata, w);
+          at = 'foundryCounter'; $foundryCounter.write(v.foundryCounter, w);
+          at = 'unlockConditions'; $unlockConditions.write(v.unlockConditions, w);
+          at = 'features'; $features.write(v.features, w);
+          at = 'immutableFeatures'; $immutableFeatures.write(v.immutableFeatures, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function AliasOutput_sizeOf(v: any) {
+        return (
+          fixedPart +
+          $nativeTokens.sizeOf(v.nativeTokens) +
+          $stateMetadata.sizeOf(v.stateMetadata) +
+          $unlockConditions.sizeOf(v.unlockConditions) +
+          $features.sizeOf(v.features) +
+          $immutableFeatures.sizeOf(v.immutableFeatures)
+        );
+      }
+      function AliasOutput_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
+          at = 'nativeTokens'; json = $nativeTokens.toJson(v.nativeTokens); if (json !== undefined) o.nativeTokens = json;
+          at = 'aliasId'; json = $aliasId.toJson(v.aliasId); if (json !== undefined) o.aliasId = json;
+          at = 'stateIndex'; json = $stateIndex.toJson(v.stateIndex); if (json !== undefined) o.stateIndex = json;
+          at = 'stateMetadata'; json = $stateMetadata.toJson(v.stateMetadata); if (json !== undefined) o.stateMetadata = json;
+          at = 'foundryCounter'; json = $foundryCounter.toJson(v.foundryCounter); if (json !== undefined) o.foundryCounter = json;
+          at = 'unlockConditions'; json = $unlockConditions.toJson(v.unlockConditions); if (json !== undefined) o.unlockConditions = json;
+          at = 'features'; json = $features.toJson(v.features); if (json !== undefined) o.features = json;
+          at = 'immutableFeatures'; json = $immutableFeatures.toJson(v.immutableFeatures); if (json !== undefined) o.immutableFeatures = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function AliasOutput_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'aliasId' || k === 'stateIndex' || k === 'stateMetadata' || k === 'foundryCounter' || k === 'unlockConditions' || k === 'features' || k === 'immutableFeatures')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.fromJson(j.nativeTokens);
+          at = 'aliasId'; const aliasId = $aliasId.fromJson(j.aliasId);
+          at = 'stateIndex'; const stateIndex = $stateIndex.fromJson(j.stateIndex);
+          at = 'stateMetadata'; const stateMetadata = $stateMetadata.fromJson(j.stateMetadata);
+          at = 'foundryCounter'; const foundryCounter = $foundryCounter.fromJson(j.foundryCounter);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.fromJson(j.unlockConditions);
+          at = 'features'; const features = $features.fromJson(j.features);
+          at = 'immutableFeatures'; const immutableFeatures = $immutableFeatures.fromJson(j.immutableFeatures);
+          return {
+            type,
+            amount,
+            nativeTokens,
+            aliasId,
+            stateIndex,
+            stateMetadata,
+            foundryCounter,
+            unlockConditions,
+            features,
+            immutableFeatures,
+          };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AliasOutput_read, write: AliasOutput_write, sizeOf: AliasOutput_sizeOf, toJson: AliasOutput_toJson, fromJson: AliasOutput_fromJson };
+    },
+  },
+  FoundryOutput: {
+    keys: [
+      'type',
+      'amount',
+      'nativeTokens',
+      'serialNumber',
+      'tokenScheme',
+      'unlockConditions',
+      'features',
+      'immutableFeatures',
+    ],
+    variable: '00100111',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $amount = c[1]!;
+      const $nativeTokens = c[2]!;
+      const $serialNumber = c[3]!;
+      const $tokenScheme = c[4]!;
+      const $unlockConditions = c[5]!;
+      const $features = c[6]!;
+      const $immutableFeatures = c[7]!;
+      const fixedPart = h.fixedPart;
+      function FoundryOutput_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'amount'; const amount = $amount.read(r);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.read(r);
+          at = 'serialNumber'; const serialNumber = $serialNumber.read(r);
+          at = 'tokenScheme'; const tokenScheme = $tokenScheme.read(r);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.read(r);
+          at = 'features'; const features = $features.read(r);
+          at = 'immutableFeatures'; const immutableFeatures = $immutableFeatures.read(r);
+          return {
+            type,
+            amount,
+            nativeTokens,
+            serialNumber,
+            tokenScheme,
+            unlockConditions,
+            features,
+            immutableFeatures,
+          };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function FoundryOutput_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'amount'; $amount.write(v.amount, w);
+          at = 'nativeTokens'; $nativeTokens.write(v.nativeTokens, w);
+          at = 'serialNumber'; $serialNumber.write(v.serialNumber, w);
+          at = 'tokenScheme'; $tokenScheme.write(v.tokenScheme, w);
+          at = 'unlockConditions'; $unlockConditions.write(v.unlockConditions, w);
+          at = 'features'; $features.write(v.features, w);
+          at = 'immutableFeatures'; $immutableFeatures.write(v.immutableFeatures, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function FoundryOutput_sizeOf(v: any) {
+        return (
+          fixedPart +
+          $nativeTokens.sizeOf(v.nativeTokens) +
+          $unlockConditions.sizeOf(v.unlockConditions) +
+          $features.sizeOf(v.features) +
+          $immutableFeatures.sizeOf(v.immutableFeatures)
+        );
+      }
+      function FoundryOutput_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
+          at = 'nativeTokens'; json = $nativeTokens.toJson(v.nativeTokens); if (json !== undefined) o.nativeTokens = json;
+          at = 'serialNumber'; json = $serialNumber.toJson(v.serialNumber); if (json !== undefined) o.serialNumber = json;
+          at = 'tokenScheme'; json = $tokenScheme.toJson(v.tokenScheme); if (json !== undefined) o.tokenScheme = json;
+          at = 'unlockConditions'; json = $unlockConditions.toJson(v.unlockConditions); if (json !== undefined) o.unlockConditions = json;
+          at = 'features'; json = $features.toJson(v.features); if (json !== undefined) o.features = json;
+          at = 'immutableFeatures'; json = $immutableFeatures.toJson(v.immutableFeatures); if (json !== undefined) o.immutableFeatures = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function FoundryOutput_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'serialNumber' || k === 'tokenScheme' || k === 'unlockConditions' || k === 'features' || k === 'immutableFeatures')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.fromJson(j.nativeTokens);
+          at = 'serialNumber'; const serialNumber = $serialNumber.fromJson(j.serialNumber);
+          at = 'tokenScheme'; const tokenScheme = $tokenScheme.fromJson(j.tokenScheme);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.fromJson(j.unlockConditions);
+          at = 'features'; const features = $features.fromJson(j.features);
+          at = 'immutableFeatures'; const immutableFeatures = $immutableFeatures.fromJson(j.immutableFeatures);
+          return {
+            type,
+            amount,
+            nativeTokens,
+            serialNumber,
+            tokenScheme,
+            unlockConditions,
+            features,
+            immutableFeatures,
+          };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: FoundryOutput_read, write: FoundryOutput_write, sizeOf: FoundryOutput_sizeOf, toJson: FoundryOutput_toJson, fromJson: FoundryOutput_fromJson };
+    },
+  },
+  NftOutput: {
+    keys: ['type', 'amount', 'nativeTokens', 'nftId', 'unlockConditions', 'features', 'immutableFeatures'],
+    variable: '0010111',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $amount = c[1]!;
+      const $nativeTokens = c[2]!;
+      const $nftId = c[3]!;
+      const $unlockConditions = c[4]!;
+      const $features = c[5]!;
+      const $immutableFeatures = c[6]!;
+      const fixedPart = h.fixedPart;
+      function NftOutput_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'amount'; const amount = $amount.read(r);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.read(r);
+          at = 'nftId'; const nftId = $nftId.read(r);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.read(r);
+          at = 'features'; const features = $features.read(r);
+          at = 'immutableFeatures'; const immutableFeatures = $immutableFeatures.read(r);
+          return { type, amount, nativeTokens, nftId, unlockConditions, features, immutableFeatures };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function NftOutput_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'amount'; $amount.write(v.amount, w);
+          at = 'nativeTokens'; $nativeTokens.write(v.nativeTokens, w);
+          at = 'nftId'; $nftId.write(v.nftId, w);
+          at = 'unlockConditions'; $unlockConditions.write(v.unlockConditions, w);
+          at = 'features'; $features.write(v.features, w);
+          at = 'immutableFeatures'; $immutableFeatures.write(v.immutableFeatures, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function NftOutput_sizeOf(v: any) {
+        return (
+          fixedPart +
+          $nativeTokens.sizeOf(v.nativeTokens) +
+          $unlockConditions.sizeOf(v.unlockConditions) +
+          $features.sizeOf(v.features) +
+          $immutableFeatures.sizeOf(v.immutableFeatures)
+        );
+      }
+      function NftOutput_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
+          at = 'nativeTokens'; json = $nativeTokens.toJson(v.nativeTokens); if (json !== undefined) o.nativeTokens = json;
+          at = 'nftId'; json = $nftId.toJson(v.nftId); if (json !== undefined) o.nftId = json;
+          at = 'unlockConditions'; json = $unlockConditions.toJson(v.unlockConditions); if (json !== undefined) o.unlockConditions = json;
+          at = 'features'; json = $features.toJson(v.features); if (json !== undefined) o.features = json;
+          at = 'immutableFeatures'; json = $immutableFeatures.toJson(v.immutableFeatures); if (json !== undefined) o.immutableFeatures = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function NftOutput_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'nftId' || k === 'unlockConditions' || k === 'features' || k === 'immutableFeatures')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          at = 'nativeTokens'; const nativeTokens = $nativeTokens.fromJson(j.nativeTokens);
+          at = 'nftId'; const nftId = $nftId.fromJson(j.nftId);
+          at = 'unlockConditions'; const unlockConditions = $unlockConditions.fromJson(j.unlockConditions);
+          at = 'features'; const features = $features.fromJson(j.features);
+          at = 'immutableFeatures'; const immutableFeatures = $immutableFeatures.fromJson(j.immutableFeatures);
+          return { type, amount, nativeTokens, nftId, unlockConditions, features, immutableFeatures };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: NftOutput_read, write: NftOutput_write, sizeOf: NftOutput_sizeOf, toJson: NftOutput_toJson, fromJson: NftOutput_fromJson };
+    },
+  },
+  TreasuryOutput: {
+    keys: ['type', 'amount'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $amount = c[1]!;
+      const fixedPart = h.fixedPart;
+      function TreasuryOutput_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'amount'; const amount = $amount.read(r);
+          return { type, amount };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function TreasuryOutput_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'amount'; $amount.write(v.amount, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function TreasuryOutput_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function TreasuryOutput_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function TreasuryOutput_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'amount')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          return { type, amount };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TreasuryOutput_read, write: TreasuryOutput_write, sizeOf: TreasuryOutput_sizeOf, toJson: TreasuryOutput_toJson, fromJson: TreasuryOutput_fromJson };
+    },
+  },
 };

@@ -249,4 +249,181 @@ export const generated: GeneratedStructs = {
       return { read: ExpirationUnlockCondition_read, write: ExpirationUnlockCondition_write, sizeOf: ExpirationUnlockCondition_sizeOf, toJson: ExpirationUnlockCondition_toJson, fromJson: ExpirationUnlockCondition_fromJson };
     },
   },
+  StateControllerAddressUnlockCondition: {
+    keys: ['type', 'address'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $address = c[1]!;
+      const fixedPart = h.fixedPart;
+      function StateControllerAddressUnlockCondition_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'address'; const address = $address.read(r);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function StateControllerAddressUnlockCondition_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'address'; $address.write(v.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function StateControllerAddressUnlockCondition_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function StateControllerAddressUnlockCondition_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'address'; json = $address.toJson(v.address); if (json !== undefined) o.address = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function StateControllerAddressUnlockCondition_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'address'; const address = $address.fromJson(j.address);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: StateControllerAddressUnlockCondition_read, write: StateControllerAddressUnlockCondition_write, sizeOf: StateControllerAddressUnlockCondition_sizeOf, toJson: StateControllerAddressUnlockCondition_toJson, fromJson: StateControllerAddressUnlockCondition_fromJson };
+    },
+  },
+  GovernorAddressUnlockCondition: {
+    keys: ['type', 'address'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $address = c[1]!;
+      const fixedPart = h.fixedPart;
+      function GovernorAddressUnlockCondition_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'address'; const address = $address.read(r);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function GovernorAddressUnlockCondition_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'address'; $address.write(v.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function GovernorAddressUnlockCondition_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function GovernorAddressUnlockCondition_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'address'; json = $address.toJson(v.address); if (json !== undefined) o.address = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function GovernorAddressUnlockCondition_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'address'; const address = $address.fromJson(j.address);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: GovernorAddressUnlockCondition_read, write: GovernorAddressUnlockCondition_write, sizeOf: GovernorAddressUnlockCondition_sizeOf, toJson: GovernorAddressUnlockCondition_toJson, fromJson: GovernorAddressUnlockCondition_fromJson };
+    },
+  },
+  ImmutableAliasAddressUnlockCondition: {
+    keys: ['type', 'address'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $address = c[1]!;
+      const fixedPart = h.fixedPart;
+      function ImmutableAliasAddressUnlockCondition_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'address'; const address = $address.read(r);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImmutableAliasAddressUnlockCondition_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'address'; $address.write(v.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImmutableAliasAddressUnlockCondition_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function ImmutableAliasAddressUnlockCondition_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'address'; json = $address.toJson(v.address); if (json !== undefined) o.address = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function ImmutableAliasAddressUnlockCondition_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'address'; const address = $address.fromJson(j.address);
+          return { type, address };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ImmutableAliasAddressUnlockCondition_read, write: ImmutableAliasAddressUnlockCondition_write, sizeOf: ImmutableAliasAddressUnlockCondition_sizeOf, toJson: ImmutableAliasAddressUnlockCondition_toJson, fromJson: ImmutableAliasAddressUnlockCondition_fromJson };
+    },
+  },
 };

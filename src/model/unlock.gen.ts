@@ -121,4 +121,122 @@ export const generated: GeneratedStructs = {
       return { read: ReferenceUnlock_read, write: ReferenceUnlock_write, sizeOf: ReferenceUnlock_sizeOf, toJson: ReferenceUnlock_toJson, fromJson: ReferenceUnlock_fromJson };
     },
   },
+  AliasUnlock: {
+    keys: ['type', 'reference'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $reference = c[1]!;
+      const fixedPart = h.fixedPart;
+      function AliasUnlock_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'reference'; const reference = $reference.read(r);
+          return { type, reference };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function AliasUnlock_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'reference'; $reference.write(v.reference, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function AliasUnlock_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function AliasUnlock_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'reference'; json = $reference.toJson(v.reference); if (json !== undefined) o.reference = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function AliasUnlock_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'reference')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'reference'; const reference = $reference.fromJson(j.reference);
+          return { type, reference };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AliasUnlock_read, write: AliasUnlock_write, sizeOf: AliasUnlock_sizeOf, toJson: AliasUnlock_toJson, fromJson: AliasUnlock_fromJson };
+    },
+  },
+  NftUnlock: {
+    keys: ['type', 'reference'],
+    variable: '00',
+    compile(c, h) {
+      const $type = c[0]!;
+      const $reference = c[1]!;
+      const fixedPart = h.fixedPart;
+      function NftUnlock_read(r: Reader) {
+        let at = 'type';
+        try {
+          const type = $type.read(r);
+          at = 'reference'; const reference = $reference.read(r);
+          return { type, reference };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function NftUnlock_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'type';
+        try {
+          $type.write(v.type, w);
+          at = 'reference'; $reference.write(v.reference, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function NftUnlock_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function NftUnlock_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'type';
+        try {
+          json = $type.toJson(v.type); if (json !== undefined) o.type = json;
+          at = 'reference'; json = $reference.toJson(v.reference); if (json !== undefined) o.reference = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function NftUnlock_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'type' || k === 'reference')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          const type = $type.fromJson(j.type);
+          at = 'reference'; const reference = $reference.fromJson(j.reference);
+          return { type, reference };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: NftUnlock_read, write: NftUnlock_write, sizeOf: NftUnlock_sizeOf, toJson: NftUnlock_toJson, fromJson: NftUnlock_fromJson };
+    },
+  },
 };

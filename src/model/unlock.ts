@@ -5,7 +5,7 @@ import { generated } from './unlock.gen.js';
 
 const struct = structsOf(generated);
 
-// TIP-20 unlocks. Alias (2) and NFT (3) unlocks are valid Stardust but not implemented yet.
+// TIP-20 and TIP-18 unlocks.
 
 export interface SignatureUnlock {
   type: typeof UnlockType.Signature;
@@ -19,7 +19,17 @@ export interface ReferenceUnlock {
   type: typeof UnlockType.Reference;
   reference: number;
 }
-export type Unlock = SignatureUnlock | ReferenceUnlock;
+/** Unlocks an input owned by an alias address: points to the unlock of the input that is that alias (TIP-18). */
+export interface AliasUnlock {
+  type: typeof UnlockType.Alias;
+  reference: number;
+}
+/** Unlocks an input owned by an NFT address: points to the unlock of the input that is that NFT (TIP-18). */
+export interface NftUnlock {
+  type: typeof UnlockType.Nft;
+  reference: number;
+}
+export type Unlock = SignatureUnlock | ReferenceUnlock | AliasUnlock | NftUnlock;
 
 export const signatureUnlock = struct<SignatureUnlock>('SignatureUnlock', {
   type: tag(u8, UnlockType.Signature, 'unlock'),
@@ -30,7 +40,10 @@ export const referenceUnlock = struct<ReferenceUnlock>('ReferenceUnlock', {
   reference: u16,
 });
 
-export const unlock: Codec<Unlock> = union('unlock', u8, [signatureUnlock, referenceUnlock], {
-  [UnlockType.Alias]: 'Alias Unlock',
-  [UnlockType.Nft]: 'NFT Unlock',
+export const aliasUnlock = struct<AliasUnlock>('AliasUnlock', {
+  type: tag(u8, UnlockType.Alias, 'unlock'),
+  reference: u16,
 });
+export const nftUnlock = struct<NftUnlock>('NftUnlock', { type: tag(u8, UnlockType.Nft, 'unlock'), reference: u16 });
+
+export const unlock: Codec<Unlock> = union('unlock', u8, [signatureUnlock, referenceUnlock, aliasUnlock, nftUnlock]);

@@ -26,6 +26,10 @@ export type ValidationErrorCode =
   | 'SIGNATURE_UNLOCK_DUPLICATE'
   | 'REFERENCE_UNLOCK_INVALID'
   | 'POW_SCORE_TOO_LOW'
+  | 'MILESTONE_NONCE_NOT_ZERO'
+  | 'MILESTONE_PARENTS_MISMATCH'
+  | 'MILESTONE_OPTIONS_NOT_SORTED'
+  | 'MILESTONE_SIGNATURES_NOT_SORTED'
   // semantic (validateTransaction)
   | 'CONSUMED_OUTPUTS_MISMATCH'
   | 'INPUTS_COMMITMENT_MISMATCH'
@@ -36,7 +40,8 @@ export type ValidationErrorCode =
   | 'SENDER_NOT_UNLOCKED'
   | 'STORAGE_DEPOSIT_RETURN_UNFULFILLED'
   | 'BASE_TOKEN_BALANCE_MISMATCH'
-  | 'NATIVE_TOKEN_BALANCE_MISMATCH';
+  | 'NATIVE_TOKEN_BALANCE_MISMATCH'
+  | 'CHAIN_OUTPUT_UNSUPPORTED';
 
 /** A decoded value that breaks a protocol rule. See `TangleError` for the fields. */
 export class ValidationError extends TangleError<ValidationErrorCode> {

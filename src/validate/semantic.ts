@@ -7,7 +7,7 @@ import { MAX_NATIVE_TOKENS } from '../model/limits.js';
 import type { Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { AddressType, FeatureType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
+import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 import { validateTransactionPayload } from './syntactic.js';
@@ -96,6 +96,32 @@ export function checkSemantics(
   const tokensIn = new Map<string, bigint>();
   let amountIn = 0n;
 
+  // Alias, foundry and NFT outputs decode, but their transition rules (TIP-18) are not checked yet: a transaction
+  // that creates or consumes one is refused rather than accepted unchecked.
+  const chain = (o: Output) => o.type !== OutputType.Basic;
+  consumedOutputs.forEach((o, i) => {
+    if (chain(o)) {
+      throw new ValidationError(
+        'CHAIN_OUTPUT_UNSUPPORTED',
+        'alias, foundry and NFT transitions are not validated yet',
+        {
+          path: `essence.inputs[${i}]`,
+        },
+      );
+    }
+  });
+  essence.outputs.forEach((o, i) => {
+    if (chain(o)) {
+      throw new ValidationError(
+        'CHAIN_OUTPUT_UNSUPPORTED',
+        'alias, foundry and NFT transitions are not validated yet',
+        {
+          path: `essence.outputs[${i}]`,
+        },
+      );
+    }
+  });
+
   consumedOutputs.forEach((output, i) => {
     const at = `unlocks[${i}]`;
     const address = unlockAddress(output, time);
@@ -130,6 +156,14 @@ export function checkSemantics(
         });
       }
       unlocked.add(key);
+    } else if (unlock.type !== UnlockType.Reference) {
+      throw new ValidationError(
+        'UNLOCK_INVALID',
+        `input ${i} is owned by an Ed25519 address: an alias or NFT unlock cannot unlock it`,
+        {
+          path: at,
+        },
+      );
     } else {
       // validateTransactionPayload guarantees the target is an earlier Signature Unlock, verified when it was reached.
       const target = unlocks[unlock.reference]!;

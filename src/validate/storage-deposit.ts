@@ -1,5 +1,5 @@
 import type { Address } from '../model/address.js';
-import { basicOutput, type Output } from '../model/output.js';
+import { type Output, output as outputCodec } from '../model/output.js';
 import type { RentStructure } from '../model/protocol-parameters.js';
 import { OutputType, UnlockConditionType } from '../model/type-codes.js';
 
@@ -9,11 +9,11 @@ const METADATA_BYTES = 32 + 4 + 4;
 
 /**
  * Minimum storage deposit of an output (TIP-19):
- * `vByteCost × (vByteFactorKey × 34 + vByteFactorData × (40 + len(serialized output)))`. Every byte of a Basic
- * Output is a data byte.
+ * `vByteCost × (vByteFactorKey × 34 + vByteFactorData × (40 + len(serialized output)))`, for every kind of output
+ * with its own serialized length (SPEC A §13): every byte of a Stardust output is a data byte.
  */
 export function minStorageDeposit(output: Output, rent: RentStructure): bigint {
-  const vBytes = rent.vByteFactorKey * KEY_BYTES + rent.vByteFactorData * (METADATA_BYTES + basicOutput.sizeOf(output));
+  const vBytes = rent.vByteFactorKey * KEY_BYTES + rent.vByteFactorData * (METADATA_BYTES + outputCodec.sizeOf(output));
   return BigInt(rent.vByteCost) * BigInt(vBytes);
 }
 

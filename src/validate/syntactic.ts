@@ -5,13 +5,14 @@ import { joinPath } from '../errors.js';
 import { type Block, block as blockCodec } from '../model/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
 import { type Output, output as outputCodec } from '../model/output.js';
+import type { MilestonePayload } from '../model/payload/milestone.js';
 import {
   type TransactionPayload,
   transactionPayload as transactionCodec,
   unlocks as unlocksCodec,
 } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
+import { OutputType, PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
@@ -58,7 +59,8 @@ export function validateDecodedBlock(
   options: ValidateBlockOptions = {},
 ): void {
   checkBlock(block, bytes.length, params);
-  if (options.skipPow !== true && params.minPowScore > 0) {
+  // A milestone block has no proof of work: its nonce is 0 (TIP-24), checked by checkMilestone.
+  if (options.skipPow !== true && params.minPowScore > 0 && block.payload?.type !== PayloadType.Milestone) {
     const score = powScore(bytes);
     if (score < params.minPowScore) {
       throw new ValidationError(
@@ -89,6 +91,42 @@ function checkBlock(block: Block, length: number, params: ProtocolParameters): v
     throw new ValidationError('BLOCK_TOO_LONG', `block is ${length} bytes, at most ${params.maxBlockLength}`);
   }
   if (block.payload?.type === PayloadType.Transaction) checkTransaction(block.payload, params, 'payload');
+  if (block.payload?.type === PayloadType.Milestone) checkMilestone(block, block.payload);
+}
+
+/**
+ * TIP-29 rules of a milestone that need no keys: nonce 0, the essence's parents are the block's, options sorted by
+ * type and unique, signatures sorted by public key and unique. (Whether enough of the right keys signed is
+ * `verifyMilestoneSignatures`'s question: the keys are node configuration.)
+ */
+function checkMilestone(block: Block, m: MilestonePayload): void {
+  if (block.nonce !== 0n)
+    throw new ValidationError('MILESTONE_NONCE_NOT_ZERO', 'a milestone block has nonce 0', { path: 'nonce' });
+  const same =
+    m.parents.length === block.parents.length && m.parents.every((p, i) => compareBytes(p, block.parents[i]!) === 0);
+  if (!same) {
+    throw new ValidationError('MILESTONE_PARENTS_MISMATCH', "the milestone's parents must be the block's parents", {
+      path: 'payload.parents',
+    });
+  }
+  m.options.forEach((o, i) => {
+    if (i > 0 && m.options[i - 1]!.type >= o.type) {
+      throw new ValidationError('MILESTONE_OPTIONS_NOT_SORTED', 'options must be sorted by type, at most one of each', {
+        path: `payload.options[${i}]`,
+      });
+    }
+  });
+  m.signatures.forEach((s, i) => {
+    if (i > 0 && compareBytes(m.signatures[i - 1]!.publicKey, s.publicKey) >= 0) {
+      throw new ValidationError(
+        'MILESTONE_SIGNATURES_NOT_SORTED',
+        'signatures must be sorted by public key and unique',
+        {
+          path: `payload.signatures[${i}]`,
+        },
+      );
+    }
+  });
 }
 
 /** TIP-20 syntactic rules of a transaction payload. @throws ValidationError */
@@ -181,6 +219,17 @@ function checkUnlocks(unlocks: readonly Unlock[], inputCount: number, path: stri
           { path: `${path}[${i}]` },
         );
       signatures.add(key);
+    } else if (u.type !== UnlockType.Reference) {
+      // Alias and NFT unlocks point to the unlock of the input that is their chain: any earlier unlock (TIP-18).
+      if (u.reference >= i) {
+        throw new ValidationError(
+          'REFERENCE_UNLOCK_INVALID',
+          `reference ${u.reference} must point to an earlier unlock`,
+          {
+            path: `${path}[${i}].reference`,
+          },
+        );
+      }
     } else {
       const ref = u.reference;
       if (ref >= i || unlocks[ref]?.type !== UnlockType.Signature) {
@@ -254,19 +303,28 @@ function checkOutput(output: Output, params: ProtocolParameters, path: string): 
         break;
     }
   });
-  if (!hasAddress) {
-    throw new ValidationError('ADDRESS_UNLOCK_CONDITION_MISSING', 'a basic output needs an Address unlock condition', {
-      path: joinPath(path, 'unlockConditions'),
-    });
+  // Alias and foundry outputs carry their required conditions by their codec (exactly 2 of {4, 5}, sorted; exactly 6).
+  if (!hasAddress && (output.type === OutputType.Basic || output.type === OutputType.Nft)) {
+    throw new ValidationError(
+      'ADDRESS_UNLOCK_CONDITION_MISSING',
+      'basic and NFT outputs need an Address unlock condition',
+      {
+        path: joinPath(path, 'unlockConditions'),
+      },
+    );
   }
 
-  output.features.forEach((f, i) => {
-    if (i > 0 && output.features[i - 1]!.type >= f.type) {
-      throw new ValidationError('FEATURES_NOT_SORTED', 'features must be sorted by type and unique', {
-        path: joinPath(path, `features[${i}]`),
-      });
-    }
-  });
+  const lists: [string, readonly { type: number }[]][] = [['features', output.features]];
+  if (output.type !== OutputType.Basic) lists.push(['immutableFeatures', output.immutableFeatures]);
+  for (const [list, fs] of lists) {
+    fs.forEach((f, i) => {
+      if (i > 0 && fs[i - 1]!.type >= f.type) {
+        throw new ValidationError('FEATURES_NOT_SORTED', 'features must be sorted by type and unique', {
+          path: joinPath(path, `${list}[${i}]`),
+        });
+      }
+    });
+  }
 
   const min = minStorageDeposit(output, params.rentStructure);
   if (amount < min) {

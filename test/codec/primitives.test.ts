@@ -162,10 +162,10 @@ describe('struct, array, union, optional payload', () => {
     expect(codeOf(() => decode(list, hex('0xff')))).toEqual(['LENGTH_OUT_OF_RANGE', '']);
     expect(codeOf(() => encode(list, []))).toEqual(['LENGTH_OUT_OF_RANGE', '']);
   });
-  it('unions refuse unknown tags and name unsupported ones', () => {
+  it('unions refuse unknown tags, and types not allowed at this place with their own code', () => {
     expect(codeOf(() => decode(either, hex('0x08')))).toEqual(['UNKNOWN_TYPE', '']);
-    expect(codeOf(() => decode(either, hex('0x09')))).toEqual(['UNSUPPORTED_TYPE', '']);
-    expect(codeOf(() => either.fromJson({ type: 9 }))).toEqual(['UNSUPPORTED_TYPE', 'type']);
+    expect(codeOf(() => decode(either, hex('0x09')))).toEqual(['TYPE_NOT_ALLOWED', '']);
+    expect(codeOf(() => either.fromJson({ type: 9 }))).toEqual(['TYPE_NOT_ALLOWED', 'type']);
     expect(codeOf(() => encode(either, { type: 8 } as unknown as Pair))).toEqual(['UNKNOWN_TYPE', '']);
     expect(codeOf(() => decode(either, new Uint8Array(0)))).toEqual(['TRUNCATED', '']);
   });

@@ -4,8 +4,10 @@
 import fc from 'fast-check';
 import type {
   Address,
+  BasicFeature,
+  BasicOutput,
+  BasicUnlockCondition,
   Block,
-  Feature,
   Input,
   NativeToken,
   Output,
@@ -13,7 +15,6 @@ import type {
   TransactionEssence,
   TransactionPayload,
   Unlock,
-  UnlockCondition,
 } from '../../src/index.js';
 import { MAX_TAGGED_DATA_LENGTH } from '../../src/model/limits.js';
 
@@ -54,20 +55,20 @@ export const address: fc.Arbitrary<Address> = fc.oneof(
 
 export const nativeToken: fc.Arbitrary<NativeToken> = fc.record({ id: bytes(38), amount: u256 });
 
-export const unlockCondition: fc.Arbitrary<UnlockCondition> = fc.oneof(
+export const unlockCondition: fc.Arbitrary<BasicUnlockCondition> = fc.oneof(
   address.map((a) => ({ type: 0 as const, address: a })),
   fc.record({ type: fc.constant(1 as const), returnAddress: address, amount: u64 }),
   fc.record({ type: fc.constant(2 as const), unixTime: u32 }),
   fc.record({ type: fc.constant(3 as const), returnAddress: address, unixTime: u32 }),
 );
 
-export const feature: fc.Arbitrary<Feature> = fc.oneof(
+export const feature: fc.Arbitrary<BasicFeature> = fc.oneof(
   address.map((a) => ({ type: 0 as const, address: a })),
   varBytes(1, 8192).map((data) => ({ type: 2 as const, data })),
   varBytes(1, 64).map((tag) => ({ type: 3 as const, tag })),
 );
 
-export const output: fc.Arbitrary<Output> = fc.record({
+export const output: fc.Arbitrary<BasicOutput> = fc.record({
   type: fc.constant(3 as const),
   amount: u64,
   nativeTokens: listOf(nativeToken, 0, 64),
@@ -76,7 +77,7 @@ export const output: fc.Arbitrary<Output> = fc.record({
 });
 
 /** Outputs small enough that a block holding a few of them stays under 32 KiB. */
-export const smallOutput: fc.Arbitrary<Output> = fc.record({
+export const smallOutput: fc.Arbitrary<BasicOutput> = fc.record({
   type: fc.constant(3 as const),
   amount: u64,
   nativeTokens: fc.array(nativeToken, { maxLength: 3 }),
@@ -108,7 +109,7 @@ export const taggedData = (maxData = MAX_TAGGED_DATA_LENGTH): fc.Arbitrary<Tagge
   fc.record({ type: fc.constant(5 as const), tag: varBytes(0, 64), data: varBytes(0, maxData) });
 
 export const essence = (
-  out: fc.Arbitrary<Output> = output,
+  out: fc.Arbitrary<BasicOutput> = output,
   maxIo = 128,
   maxData = MAX_TAGGED_DATA_LENGTH,
 ): fc.Arbitrary<TransactionEssence> =>

@@ -1,6 +1,7 @@
 // A tiny deterministic wallet for ledger tests: keys 1..n, genesis outputs, signed transaction blocks.
 import {
   type Address,
+  type BasicOutput,
   type Block,
   buildTransaction,
   ed25519Address,
@@ -14,7 +15,7 @@ import {
 
 export const secret = (n: number) => new Uint8Array(32).fill(n);
 export const owner = (n: number): Address => ed25519Address(ed25519PublicKey(secret(n)));
-export const basic = (address: Address, amount: bigint): Output => ({
+export const basic = (address: Address, amount: bigint): BasicOutput => ({
   type: 3,
   amount,
   nativeTokens: [],

@@ -163,14 +163,12 @@ describe('GET /api/core/v2/transactions/:transactionId/included-block', () => {
   it('404: unknown transaction', async () => {
     expectError(await call(api.origin, `/api/core/v2/transactions/0x${'ab'.repeat(32)}/included-block`), 404);
   });
-  it("the API vectors: our body is hornet's byte for byte (the one with an NFT output is out of scope)", () => {
-    const [basicOnly, withNft] = loadVectors('api/stardust-included-block.json').cases;
-    expect(includedBlockJson(blockToJson(decodeBlock(hex(basicOnly.response200BinaryHex))))).toBe(
-      basicOnly.response200JsonHornetBytes,
-    );
-    expect(() => decodeBlock(hex(withNft.response200BinaryHex))).toThrow(
-      /UNSUPPORTED_TYPE at payload\.essence\.outputs\[0\].*NFT Output/,
-    );
+  it("the API vectors: our body is hornet's byte for byte, the one with an NFT output too", () => {
+    for (const c of loadVectors('api/stardust-included-block.json').cases) {
+      expect(includedBlockJson(blockToJson(decodeBlock(hex(c.response200BinaryHex))))).toBe(
+        c.response200JsonHornetBytes,
+      );
+    }
   });
 });
 

@@ -2,7 +2,7 @@
 // the sync rule, each checked at its boundaries against values worked out by hand.
 import { describe, expect, it } from 'vitest';
 import {
-  type Output,
+  type BasicOutput,
   openLedger,
   PROTOCOL_PARAMETERS,
   protocolParameters,
@@ -49,7 +49,7 @@ describe('slotStartTime: the first second of a slot, when its transactions are j
 
   it("a timelock is judged at the block's slot start: locked in slot 2, spendable from slot 3", () => {
     const [g] = genesisOutputs([1]);
-    const locked: Output = {
+    const locked: BasicOutput = {
       ...g!.output,
       unlockConditions: [...g!.output.unlockConditions, { type: 2, unixTime: G + 20 }],
     };

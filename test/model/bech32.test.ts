@@ -46,7 +46,7 @@ describe('real Shimmer addresses', () => {
       for (const o of block.payload.essence.outputs) {
         for (const uc of o.unlockConditions) {
           if (uc.type === 2) continue;
-          const a = uc.type === 0 ? uc.address : uc.returnAddress;
+          const a = 'address' in uc ? uc.address : uc.returnAddress;
           const text = addressToBech32(a, 'smr');
           expect(text).toMatch(/^smr1/);
           expect(bech32ToAddress(text, 'smr')).toEqual(a);

@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   type Address,
+  type BasicFeature,
+  type BasicOutput,
+  type BasicUnlockCondition,
   buildBlock,
   buildTransaction,
   CodecError,
@@ -12,7 +15,6 @@ import {
   ed25519Address,
   ed25519PublicKey,
   encodeEssence,
-  type Feature,
   minStorageDeposit,
   type NativeToken,
   type Output,
@@ -22,7 +24,6 @@ import {
   signTransaction,
   type TransactionPayload,
   transactionSigningHash,
-  type UnlockCondition,
   unlockAddress,
   ValidationError,
   validateBlock,
@@ -95,8 +96,8 @@ const TIME = 1_700_000_000;
 function out(
   address: Address,
   amount: bigint,
-  extra: { ucs?: UnlockCondition[]; features?: Feature[]; tokens?: NativeToken[] } = {},
-): Output {
+  extra: { ucs?: BasicUnlockCondition[]; features?: BasicFeature[]; tokens?: NativeToken[] } = {},
+): BasicOutput {
   return {
     type: 3,
     amount,
@@ -186,7 +187,7 @@ describe('one mutation per semantic rule', () => {
     check(transact([out(A, 100_000n)], [1], [out(B, 100_000n, { features: [{ type: 0, address: A }] })]));
   });
   it('STORAGE_DEPOSIT_RETURN_UNFULFILLED; fulfilled by a simple output; not owed once expired', () => {
-    const sdr = (amount: bigint): UnlockCondition[] => [
+    const sdr = (amount: bigint): BasicUnlockCondition[] => [
       { type: 1, returnAddress: B, amount },
       { type: 3, returnAddress: B, unixTime: TIME + 100 },
     ];

@@ -1,11 +1,13 @@
 // Syntactic rules that negative.json does not reach, each by one mutation of a real Shimmer transaction block.
 import { describe, expect, it } from 'vitest';
 import {
+  type BasicOutput,
   type Block,
   CodecError,
   decodeBlock,
   encodeBlock,
   minStorageDeposit,
+  OutputType,
   PROTOCOL_PARAMETERS,
   type TransactionPayload,
   ValidationError,
@@ -22,6 +24,13 @@ const real = loadVectors('stardust/blocks.json').vectors.find(
 /** A fresh, deep copy of the real block (decode returns views; mutating a copy keeps tests independent). */
 function realBlock(): Block & { payload: TransactionPayload } {
   return decodeBlock(hex(real.bytes).slice()) as Block & { payload: TransactionPayload };
+}
+
+/** Output i of a real block, which is a Basic Output in this block (checked). */
+function basicAt(b: Block & { payload: TransactionPayload }, i: number): BasicOutput {
+  const o = b.payload.essence.outputs[i]!;
+  if (o.type !== OutputType.Basic) throw new Error(`output ${i} is not a basic output`);
+  return o;
 }
 
 function violation(block: Block): [string, string] {
@@ -82,13 +91,13 @@ describe('validateBlock on a real Shimmer transaction', () => {
 
   it('STORAGE_DEPOSIT_RETURN_INVALID: return amount below the minimum deposit of the return address', () => {
     const b = realBlock();
-    b.payload.essence.outputs[0]!.unlockConditions.push({
+    basicAt(b, 0).unlockConditions.push({
       type: 1,
       returnAddress: { type: 0, pubKeyHash: new Uint8Array(32) },
       amount: 42_599n,
     });
-    b.payload.essence.outputs[0]!.unlockConditions.sort((x, y) => x.type - y.type);
-    const o = b.payload.essence.outputs[0]!;
+    basicAt(b, 0).unlockConditions.sort((x, y) => x.type - y.type);
+    const o = basicAt(b, 0);
     o.amount = minStorageDeposit(o, shimmer.rentStructure);
     expect(violation(b)).toEqual([
       'STORAGE_DEPOSIT_RETURN_INVALID',
@@ -98,7 +107,7 @@ describe('validateBlock on a real Shimmer transaction', () => {
 
   it('UNIX_TIME_ZERO: a timelock at 0', () => {
     const b = realBlock();
-    const o = b.payload.essence.outputs[0]!;
+    const o = basicAt(b, 0);
     o.unlockConditions.push({ type: 2, unixTime: 0 });
     o.amount = minStorageDeposit(o, shimmer.rentStructure);
     expect(violation(b)).toEqual(['UNIX_TIME_ZERO', 'payload.essence.outputs[0].unlockConditions[1].unixTime']);
