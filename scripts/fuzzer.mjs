@@ -23,6 +23,7 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
       validate: (t) => tc.validateTransactionPayload(t, tc.PROTOCOL_PARAMETERS.shimmer),
     },
     { name: 'essence', decode: tc.decodeEssence, encode: tc.encodeEssence },
+    { name: 'milestone', decode: tc.decodeMilestonePayload, encode: tc.encodeMilestonePayload },
     {
       name: 'output',
       decode: tc.decodeOutput,
@@ -35,11 +36,13 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
     { name: 'transactionPayloadFromJson', parse: tc.transactionPayloadFromJson, encode: tc.encodeTransactionPayload },
     { name: 'essenceFromJson', parse: tc.essenceFromJson, encode: tc.encodeEssence },
     { name: 'outputFromJson', parse: tc.outputFromJson, encode: tc.encodeOutput },
+    { name: 'milestonePayloadFromJson', parse: tc.milestonePayloadFromJson, encode: tc.encodeMilestonePayload },
   ];
   const corpus = {
     block: [...vectors.blocks],
     transaction: [...vectors.transactions],
     essence: [...vectors.essences],
+    milestone: [...vectors.milestones],
     output: [...vectors.outputs],
   };
   const jsonCorpus = [...vectors.json];
@@ -191,18 +194,23 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
 /** The real vectors as fuzzing seeds. */
 export function seedsFrom(blocksJson, corpusJson) {
   const hex = (s) => Uint8Array.from(Buffer.from(s.slice(2), 'hex'));
-  const inScope = blocksJson.vectors.filter((v) => !v.outOfScope);
+  // Every vector (milestones and chain outputs too), and from the corpus its first 40 blocks and those that carry
+  // milestones or chain outputs (the ones marked out of scope before the full type set).
+  const inScope = blocksJson.vectors;
+  const corpus = corpusJson.blocks.filter((b, i) => i < 40 || b.outOfScope).map((b) => hex(b.bytes));
+  const all = [...inScope.map((v) => hex(v.bytes)), ...corpus];
+  // A milestone block's payload: after version, parents and the u32 length, up to the 8-byte nonce.
+  const payloadOf = (b) => b.subarray(2 + 32 * b[1] + 4, b.length - 8);
+  const isMilestone = (b) => b.length > 2 + 32 * b[1] + 8 && payloadOf(b)[0] === 7 && payloadOf(b)[1] === 0;
   return {
-    blocks: [
-      ...inScope.map((v) => hex(v.bytes)),
-      ...corpusJson.blocks
-        .filter((b) => !b.outOfScope)
-        .slice(0, 40)
-        .map((b) => hex(b.bytes)),
-    ],
+    blocks: all,
+    milestones: all.filter(isMilestone).map(payloadOf),
     transactions: inScope.filter((v) => v.transaction).map((v) => hex(v.transaction.payloadBytes)),
     essences: inScope.filter((v) => v.transaction).map((v) => hex(v.transaction.essenceBytes)),
     outputs: inScope.flatMap((v) => (v.transaction?.consumedOutputs ?? []).map((c) => hex(c.outputBytes))),
-    json: inScope.map((v) => v.json),
+    json: [
+      ...inScope.map((v) => v.json),
+      ...inScope.filter((v) => v.json.payload?.type === 7).map((v) => v.json.payload),
+    ],
   };
 }

@@ -9,6 +9,8 @@ import type {
   BasicUnlockCondition,
   Block,
   Input,
+  MilestoneOption,
+  MilestonePayload,
   NativeToken,
   Output,
   TaggedDataPayload,
@@ -133,4 +135,105 @@ export const block: fc.Arbitrary<Block> = fc.record({
     nil: undefined,
   }),
   nonce: u64,
+});
+
+// The full type set (SPEC A §13): chain outputs, their unlocks, token schemes, milestone payloads with options.
+const aliasAddr = bytes(32).map((aliasId) => ({ type: 8 as const, aliasId }));
+const metadata = varBytes(1, 8192).map((data) => ({ type: 2 as const, data }));
+const immutable = fc.oneof(
+  address.map((a) => ({ type: 1 as const, address: a })),
+  metadata,
+);
+
+export const aliasOutput = fc.record({
+  type: fc.constant(4 as const),
+  amount: u64,
+  nativeTokens: listOf(nativeToken, 0, 64),
+  aliasId: bytes(32),
+  stateIndex: u32,
+  stateMetadata: varBytes(0, 8192),
+  foundryCounter: u32,
+  unlockConditions: fc.tuple(address, address).map(([s, g]) => [
+    { type: 4 as const, address: s },
+    { type: 5 as const, address: g },
+  ]),
+  features: listOf(
+    fc.oneof(
+      address.map((a) => ({ type: 0 as const, address: a })),
+      metadata,
+    ),
+    0,
+    2,
+  ),
+  immutableFeatures: listOf(immutable, 0, 2),
+});
+
+export const foundryOutput = fc.record({
+  type: fc.constant(5 as const),
+  amount: u64,
+  nativeTokens: listOf(nativeToken, 0, 64),
+  serialNumber: u32,
+  tokenScheme: fc.record({
+    type: fc.constant(0 as const),
+    mintedTokens: u256,
+    meltedTokens: u256,
+    maximumSupply: u256,
+  }),
+  unlockConditions: aliasAddr.map((a) => [{ type: 6 as const, address: a }]),
+  features: listOf(metadata, 0, 1),
+  immutableFeatures: listOf(metadata, 0, 1),
+});
+
+export const nftOutput = fc.record({
+  type: fc.constant(6 as const),
+  amount: u64,
+  nativeTokens: listOf(nativeToken, 0, 64),
+  nftId: bytes(32),
+  unlockConditions: listOf(unlockCondition, 1, 4),
+  features: listOf(feature, 0, 3),
+  immutableFeatures: listOf(immutable, 0, 2),
+});
+
+export const anyOutput: fc.Arbitrary<Output> = fc.oneof(output, aliasOutput, foundryOutput, nftOutput);
+
+export const chainUnlock: fc.Arbitrary<Unlock> = fc.oneof(
+  u16.map((reference) => ({ type: 2 as const, reference })),
+  u16.map((reference) => ({ type: 3 as const, reference })),
+);
+
+const receipt = fc.record({
+  type: fc.constant(0 as const),
+  migratedAt: u32,
+  final: fc.boolean(),
+  funds: listOf(fc.record({ tailTransactionHash: bytes(49), address, deposit: u64 }), 1, 127),
+  transaction: fc.record({
+    type: fc.constant(4 as const),
+    input: fc.record({ type: fc.constant(1 as const), milestoneId: bytes(32) }),
+    output: fc.record({ type: fc.constant(2 as const), amount: u64 }),
+  }),
+});
+const protocolParams = fc.record({
+  type: fc.constant(1 as const),
+  targetMilestoneIndex: u32,
+  protocolVersion: u8,
+  params: varBytes(0, 8192),
+});
+
+export const milestonePayload: fc.Arbitrary<MilestonePayload> = fc.record({
+  type: fc.constant(7 as const),
+  index: u32,
+  timestamp: u32,
+  protocolVersion: u8,
+  previousMilestoneId: bytes(32),
+  parents: listOf(bytes(32), 1, 8),
+  inclusionMerkleRoot: bytes(32),
+  appliedMerkleRoot: bytes(32),
+  metadata: varBytes(0, 8192),
+  options: fc.oneof(
+    fc.constant(null).map((): MilestoneOption[] => []),
+    receipt.map((r) => [r]),
+    protocolParams.map((p) => [p]),
+    fc.tuple(receipt, protocolParams).map(([r, p]) => [r, p]),
+  ),
+  signatures: listOf(fc.record({ type: fc.constant(0 as const), publicKey: bytes(32), signature: bytes(64) }), 1, 255),
 });

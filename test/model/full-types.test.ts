@@ -18,7 +18,9 @@ import {
   milestonePayloadToJson,
   minStorageDeposit,
   PROTOCOL_PARAMETERS,
+  type ValidationError,
   validateBlock,
+  verifyMilestoneSignatures,
 } from '../../src/index.js';
 import { anyFeature, feature, immutableFeature } from '../../src/model/feature.js';
 import { output } from '../../src/model/output.js';
@@ -115,4 +117,50 @@ describe('full-types.json components', () => {
       }
     });
   }
+});
+
+describe('verifyMilestoneSignatures (TIP-29)', () => {
+  // A real Shimmer milestone: its 10 signatures verify against its own keys (the file checked them independently).
+  const v = file.components.find((c: any) => c.name === 'vc-notarization-shimmer-mainnet-milestone-3857880');
+  const m = decodeMilestonePayload(hex(v.bytes));
+  const keys = m.signatures.map((s) => ({ publicKey: s.publicKey, startIndex: 0, endIndex: 0 }));
+  const code = (f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      return [(e as ValidationError).code, (e as ValidationError).path];
+    }
+    return undefined;
+  };
+
+  it('a real milestone verifies with its keys and any threshold up to its signature count', () => {
+    verifyMilestoneSignatures(m, keys, m.signatures.length);
+    verifyMilestoneSignatures(m, keys, 1);
+  });
+  it('too few signatures for the threshold; more signatures than applicable keys', () => {
+    expect(code(() => verifyMilestoneSignatures(m, keys, m.signatures.length + 1))).toEqual([
+      'MILESTONE_SIGNATURE_COUNT',
+      'signatures',
+    ]);
+    const ended = keys.map((k, i) => (i === 0 ? { ...k, endIndex: m.index - 1 } : k));
+    expect(code(() => verifyMilestoneSignatures(m, ended, 1))).toEqual(['MILESTONE_SIGNATURE_COUNT', 'signatures']);
+  });
+  it('a key outside its range; a changed signature; a changed essence', () => {
+    const others = [...keys.slice(1), { publicKey: new Uint8Array(32).fill(9), startIndex: 0, endIndex: 0 }];
+    expect(code(() => verifyMilestoneSignatures(m, others, 1))).toEqual([
+      'MILESTONE_KEY_NOT_APPLICABLE',
+      'signatures[0].publicKey',
+    ]);
+    const forged = structuredClone(m);
+    forged.signatures[3]!.signature[5]! ^= 1;
+    expect(code(() => verifyMilestoneSignatures(forged, keys, 1))).toEqual([
+      'MILESTONE_SIGNATURE_INVALID',
+      'signatures[3].signature',
+    ]);
+    const moved = { ...m, timestamp: m.timestamp + 1 };
+    expect(code(() => verifyMilestoneSignatures(moved, keys, 1))).toEqual([
+      'MILESTONE_SIGNATURE_INVALID',
+      'signatures[0].signature',
+    ]);
+  });
 });

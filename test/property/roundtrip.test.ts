@@ -9,6 +9,7 @@ import { feature } from '../../src/model/feature.js';
 import { input } from '../../src/model/input.js';
 import { nativeToken } from '../../src/model/native-token.js';
 import { output } from '../../src/model/output.js';
+import { milestonePayload } from '../../src/model/payload/milestone.js';
 import { taggedDataPayload } from '../../src/model/payload/tagged-data.js';
 import { transactionPayload } from '../../src/model/payload/transaction.js';
 import { unlock } from '../../src/model/unlock.js';
@@ -47,6 +48,16 @@ describe('round trips of every type', () => {
   roundTrips('essence (up to 128 inputs/outputs)', transactionEssence, A.essence(A.smallOutput), 40);
   roundTrips('transaction payload', transactionPayload, A.transactionPayload(A.essence(A.smallOutput, 16)), 60);
   roundTrips('block', block, A.block, 150);
+  roundTrips('alias output', output, A.aliasOutput, 60);
+  roundTrips('foundry output', output, A.foundryOutput, 60);
+  roundTrips('NFT output', output, A.nftOutput, 60);
+  roundTrips('alias and NFT unlocks', unlock, A.chainUnlock);
+  roundTrips(
+    'milestone payload (receipts up to 127 entries, 255 signatures)',
+    milestonePayload,
+    A.milestonePayload,
+    40,
+  );
 
   it('the public block API agrees with the codec, within 32768 bytes', () => {
     fc.assert(
