@@ -5,7 +5,13 @@ import { joinPath } from '../errors.js';
 import { type Block, block as blockCodec } from '../model/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
 import { type Output, output as outputCodec } from '../model/output.js';
-import type { MilestonePayload } from '../model/payload/milestone.js';
+import {
+  MIN_MIGRATED_DEPOSIT,
+  MilestoneOptionType,
+  type MilestonePayload,
+  migratedFundsEntry,
+  type ReceiptMilestoneOption,
+} from '../model/payload/milestone.js';
 import {
   type TransactionPayload,
   transactionPayload as transactionCodec,
@@ -99,6 +105,23 @@ function checkBlock(block: Block, length: number, params: ProtocolParameters): v
  * type and unique, signatures sorted by public key and unique. (Whether enough of the right keys signed is
  * `verifyMilestoneSignatures`'s question: the keys are node configuration.)
  */
+/** TIP-34: migrated funds sorted by their serialized bytes and unique, each deposit at least 1,000,000. */
+function checkReceipt(r: ReceiptMilestoneOption, path: string): void {
+  const bytes = r.funds.map((f) => encode(migratedFundsEntry, f));
+  r.funds.forEach((f, i) => {
+    if (i > 0 && compareBytes(bytes[i - 1]!, bytes[i]!) >= 0) {
+      throw new ValidationError('RECEIPT_FUNDS_NOT_SORTED', 'migrated funds must be sorted by their bytes and unique', {
+        path: `${path}.funds[${i}]`,
+      });
+    }
+    if (f.deposit < MIN_MIGRATED_DEPOSIT) {
+      throw new ValidationError('RECEIPT_DEPOSIT_TOO_LOW', `deposit ${f.deposit} below ${MIN_MIGRATED_DEPOSIT}`, {
+        path: `${path}.funds[${i}].deposit`,
+      });
+    }
+  });
+}
+
 function checkMilestone(block: Block, m: MilestonePayload): void {
   if (block.nonce !== 0n)
     throw new ValidationError('MILESTONE_NONCE_NOT_ZERO', 'a milestone block has nonce 0', { path: 'nonce' });
@@ -116,6 +139,8 @@ function checkMilestone(block: Block, m: MilestonePayload): void {
       });
     }
   });
+  for (const [k, o] of m.options.entries())
+    if (o.type === MilestoneOptionType.Receipt) checkReceipt(o, `payload.options[${k}]`);
   m.signatures.forEach((s, i) => {
     if (i > 0 && compareBytes(m.signatures[i - 1]!.publicKey, s.publicKey) >= 0) {
       throw new ValidationError(
@@ -251,6 +276,40 @@ export function validateOutput(output: Output, params: ProtocolParameters): void
   checkOutput(output, params, '');
 }
 
+/**
+ * TIP-18 field rules of chain outputs that need no ledger: a new alias (all-zero id) starts at state index 0 with no
+ * foundries; a foundry's token scheme has a maximum supply above 0, melts no more than it minted, and keeps
+ * minted − melted within the maximum.
+ */
+function checkChainFields(output: Output, path: string): void {
+  if (output.type === OutputType.Alias && output.aliasId.every((b) => b === 0)) {
+    if (output.stateIndex !== 0 || output.foundryCounter !== 0) {
+      throw new ValidationError('ALIAS_NEW_STATE_INVALID', 'a new alias has state index 0 and foundry counter 0', {
+        path: joinPath(path, output.stateIndex !== 0 ? 'stateIndex' : 'foundryCounter'),
+      });
+    }
+  }
+  if (output.type === OutputType.Foundry) {
+    const { mintedTokens, meltedTokens, maximumSupply } = output.tokenScheme;
+    const at = joinPath(path, 'tokenScheme');
+    if (maximumSupply === 0n) {
+      throw new ValidationError('TOKEN_SCHEME_INVALID', 'maximum supply must be above 0', {
+        path: joinPath(at, 'maximumSupply'),
+      });
+    }
+    if (meltedTokens > mintedTokens) {
+      throw new ValidationError('TOKEN_SCHEME_INVALID', 'melted tokens exceed minted tokens', {
+        path: joinPath(at, 'meltedTokens'),
+      });
+    }
+    if (mintedTokens - meltedTokens > maximumSupply) {
+      throw new ValidationError('TOKEN_SCHEME_INVALID', 'minted − melted exceeds the maximum supply', {
+        path: joinPath(at, 'mintedTokens'),
+      });
+    }
+  }
+}
+
 function checkOutput(output: Output, params: ProtocolParameters, path: string): void {
   const { amount } = output;
   if (amount === 0n || amount > params.tokenSupply) {
@@ -258,6 +317,7 @@ function checkOutput(output: Output, params: ProtocolParameters, path: string): 
       path: joinPath(path, 'amount'),
     });
   }
+  checkChainFields(output, path);
 
   output.nativeTokens.forEach((t, i) => {
     if (t.amount === 0n)

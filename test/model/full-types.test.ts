@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { arrayOf, type Codec, decode, encode, u8 } from '../../src/codec/index.js';
 import {
+  type AliasOutput,
   blockFromJson,
   blockId,
   blockToJson,
@@ -12,14 +13,17 @@ import {
   decodeMilestonePayload,
   encodeBlock,
   encodeMilestonePayload,
+  type FoundryOutput,
   foundryId,
   milestoneId,
   milestonePayloadFromJson,
   milestonePayloadToJson,
   minStorageDeposit,
   PROTOCOL_PARAMETERS,
+  type ReceiptMilestoneOption,
   type ValidationError,
   validateBlock,
+  validateOutput,
   verifyMilestoneSignatures,
 } from '../../src/index.js';
 import { anyFeature, feature, immutableFeature } from '../../src/model/feature.js';
@@ -161,6 +165,82 @@ describe('verifyMilestoneSignatures (TIP-29)', () => {
     expect(code(() => verifyMilestoneSignatures(moved, keys, 1))).toEqual([
       'MILESTONE_SIGNATURE_INVALID',
       'signatures[0].signature',
+    ]);
+  });
+});
+
+describe('syntactic rules of chain outputs and receipts, each at its boundary', () => {
+  const shimmer = PROTOCOL_PARAMETERS.shimmer;
+  const component = (name: string) => file.components.find((c: any) => c.name === name);
+  const violation = (f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      return [(e as ValidationError).code, (e as ValidationError).path];
+    }
+    return undefined;
+  };
+  const alias = decode(output, hex(component('iota-sdk-python-test_output-alias-1').bytes)) as AliasOutput;
+  const foundry = decode(output, hex(component('iota-sdk-python-test_output-foundry-1').bytes)) as FoundryOutput;
+
+  it('real alias and foundry outputs are valid', () => {
+    validateOutput(alias, shimmer);
+    validateOutput(foundry, shimmer);
+  });
+  it('a new alias (zero id) starts at state index 0 with foundry counter 0', () => {
+    const fresh = { ...alias, aliasId: new Uint8Array(32), stateIndex: 0, foundryCounter: 0 };
+    validateOutput(fresh, shimmer);
+    expect(violation(() => validateOutput({ ...fresh, stateIndex: 1 }, shimmer))).toEqual([
+      'ALIAS_NEW_STATE_INVALID',
+      'stateIndex',
+    ]);
+    expect(violation(() => validateOutput({ ...fresh, foundryCounter: 1 }, shimmer))).toEqual([
+      'ALIAS_NEW_STATE_INVALID',
+      'foundryCounter',
+    ]);
+  });
+  it('token scheme: maximum supply above 0, melted ≤ minted, minted − melted ≤ maximum (exactly allowed)', () => {
+    const scheme = (s: Partial<FoundryOutput['tokenScheme']>) => ({
+      ...foundry,
+      tokenScheme: { ...foundry.tokenScheme, ...s },
+    });
+    validateOutput(scheme({ mintedTokens: 10n, meltedTokens: 0n, maximumSupply: 10n }), shimmer);
+    validateOutput(scheme({ mintedTokens: 15n, meltedTokens: 5n, maximumSupply: 10n }), shimmer);
+    validateOutput(scheme({ mintedTokens: 5n, meltedTokens: 5n, maximumSupply: 1n }), shimmer);
+    expect(violation(() => validateOutput(scheme({ mintedTokens: 0n, maximumSupply: 0n }), shimmer))).toEqual([
+      'TOKEN_SCHEME_INVALID',
+      'tokenScheme.maximumSupply',
+    ]);
+    expect(violation(() => validateOutput(scheme({ mintedTokens: 5n, meltedTokens: 6n }), shimmer))).toEqual([
+      'TOKEN_SCHEME_INVALID',
+      'tokenScheme.meltedTokens',
+    ]);
+    expect(
+      violation(() => validateOutput(scheme({ mintedTokens: 11n, meltedTokens: 0n, maximumSupply: 10n }), shimmer)),
+    ).toEqual(['TOKEN_SCHEME_INVALID', 'tokenScheme.mintedTokens']);
+  });
+  it('receipt: deposits of at least 1,000,000 (exactly allowed), funds sorted and unique', () => {
+    const m = decodeMilestonePayload(hex(component('hornet-intsnap-milestone-5-receipt').bytes));
+    const blockOf = (p: typeof m) => ({ protocolVersion: 2, parents: p.parents, payload: p, nonce: 0n });
+    const receipt = m.options[0] as ReceiptMilestoneOption;
+    const withFunds = (funds: ReceiptMilestoneOption['funds']) => ({ ...m, options: [{ ...receipt, funds }] });
+    const entry = receipt.funds[0]!;
+    validateBlock(blockOf(m), shimmer);
+    validateBlock(blockOf(withFunds([{ ...entry, deposit: 1_000_000n }])), shimmer);
+    expect(violation(() => validateBlock(blockOf(withFunds([{ ...entry, deposit: 999_999n }])), shimmer))).toEqual([
+      'RECEIPT_DEPOSIT_TOO_LOW',
+      'payload.options[0].funds[0].deposit',
+    ]);
+    expect(violation(() => validateBlock(blockOf(withFunds([entry, entry])), shimmer))).toEqual([
+      'RECEIPT_FUNDS_NOT_SORTED',
+      'payload.options[0].funds[1]',
+    ]);
+    const later = { ...entry, tailTransactionHash: new Uint8Array(49).fill(1) };
+    validateBlock(blockOf(withFunds([entry, later])), shimmer);
+    expect(violation(() => validateBlock(blockOf({ ...m, options: [] }), shimmer))).toBeUndefined();
+    expect(violation(() => validateBlock({ ...blockOf(m), nonce: 1n }, shimmer))).toEqual([
+      'MILESTONE_NONCE_NOT_ZERO',
+      'nonce',
     ]);
   });
 });

@@ -73,6 +73,8 @@ export interface MilestonePayload extends MilestoneEssence {
   signatures: Ed25519Signature[];
 }
 
+/** TIP-34: the least a migrated-funds entry may deposit. */
+export const MIN_MIGRATED_DEPOSIT = 1_000_000n;
 /** TIP-34: 1..127 migrated-funds entries per receipt. */
 export const MAX_MIGRATED_FUNDS = 127;
 /** TIP-29: the protocol parameters option carries at most 8192 bytes. */
