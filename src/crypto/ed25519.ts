@@ -2,7 +2,6 @@ import { createPrivateKey, createPublicKey, type KeyObject, sign as osslSign, ve
 import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { bytesKey } from '../util/bytes.js';
-import { blake2b256 } from './hash.js';
 
 // Ed25519 as the Stardust network verifies it: ZIP-215 (iota.go v3 ed25519, ed25519-zebra in iota-crypto).
 //
