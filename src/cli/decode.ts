@@ -1,6 +1,6 @@
 import { CodecError } from '../codec/errors.js';
 import { toHex } from '../codec/hex.js';
-import { blockId, transactionId } from '../model/ids.js';
+import { blockId, milestoneId, transactionId } from '../model/ids.js';
 import { PayloadType } from '../model/type-codes.js';
 import { blockToJson, decodeBlock } from '../serialize.js';
 import { argOrStdin } from './io.js';
@@ -8,7 +8,7 @@ import { argOrStdin } from './io.js';
 export const DECODE_USAGE = `tangle-core decode HEX|- [--ids]
   Prints the canonical JSON (TIP-25) of a block given as hex (0x optional; - reads standard input).
   The output is what \`encode\` reads, so \`decode … | encode -\` gives the bytes back.
-  --ids   print { blockId, transactionId, block } instead (encode reads that form too)
+  --ids   print { blockId, transactionId or milestoneId, block } instead (encode reads that form too)
 `;
 
 /** `decode HEX|- [--ids]`: the canonical JSON of a block; with --ids, wrapped with its block and transaction IDs. */
@@ -23,6 +23,7 @@ export function decodeCommand(input: string | undefined, withIds: boolean): stri
   if (!withIds) return JSON.stringify(json, null, 2);
   const out: Record<string, unknown> = { blockId: toHex(blockId(bytes)) };
   if (block.payload?.type === PayloadType.Transaction) out.transactionId = toHex(transactionId(block.payload));
+  if (block.payload?.type === PayloadType.Milestone) out.milestoneId = toHex(milestoneId(block.payload));
   out.block = json;
   return JSON.stringify(out, null, 2);
 }
