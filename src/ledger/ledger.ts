@@ -1,8 +1,8 @@
-import { toHex as hex } from '../codec/hex.js';
+import { toHex } from '../codec/hex.js';
 import { VerifiedSignatures } from '../crypto/verified-signatures.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { bytesKey as bytesKeyOf } from '../util/bytes.js';
+import { bytesKey } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, signaturesOf } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
 import { planCommit } from './commit.js';
@@ -112,8 +112,8 @@ export class Ledger {
     checkUncommitted(this.committed, slot);
     if (typeof blockIssuanceCredits !== 'bigint')
       throw new LedgerError('INVALID_ARGUMENT', 'blockIssuanceCredits must be a bigint');
-    if (this.committed.accounts.has(bytesKeyOf(accountId)) || this.pending.creates(accountId)) {
-      throw new LedgerError('ACCOUNT_EXISTS', `account ${hex(accountId)} exists already`);
+    if (this.committed.accounts.has(bytesKey(accountId)) || this.pending.creates(accountId)) {
+      throw new LedgerError('ACCOUNT_EXISTS', `account ${toHex(accountId)} exists already`);
     }
     this.pending.slot(slot).creations.push({ accountId: accountId.slice(), blockIssuanceCredits });
   }
@@ -137,7 +137,7 @@ export class Ledger {
     checkId(accountId, 32, 'account ID');
     checkUncommitted(this.committed, slot);
     if (!accountLiveAt(this.accept, accountId, slot))
-      throw new LedgerError('ACCOUNT_NOT_FOUND', `account ${hex(accountId)} does not exist`);
+      throw new LedgerError('ACCOUNT_NOT_FOUND', `account ${toHex(accountId)} does not exist`);
     this.pending.slot(slot).destructions.push(accountId.slice());
   }
 

@@ -102,7 +102,7 @@ export function genesisLine(h: GenesisHeader): string {
 
 export function eventLine(e: SimEvent): string {
   const codec = EVENT_LINES[e.type];
-  return JSON.stringify(codec.toJson(e.type === 'block' ? { ...e, issuerId: e.issuerId } : e));
+  return JSON.stringify(codec.toJson(e)); // an absent issuerId reads as undefined: the optional field is omitted
 }
 
 /** Parses one line. @throws SyntaxError (not JSON), CodecError (a field that does not read, with its path) */

@@ -98,29 +98,21 @@ export function checkSemantics(
 
   // Alias, foundry and NFT outputs decode, but their transition rules (TIP-18) are not checked yet: a transaction
   // that creates or consumes one is refused rather than accepted unchecked.
-  const chain = (o: Output) => o.type !== OutputType.Basic;
-  consumedOutputs.forEach((o, i) => {
-    if (chain(o)) {
+  for (const [list, where] of [
+    [consumedOutputs, 'essence.inputs'],
+    [essence.outputs, 'essence.outputs'],
+  ] as const) {
+    const i = list.findIndex((o) => o.type !== OutputType.Basic);
+    if (i !== -1) {
       throw new ValidationError(
         'CHAIN_OUTPUT_UNSUPPORTED',
         'alias, foundry and NFT transitions are not validated yet',
         {
-          path: `essence.inputs[${i}]`,
+          path: `${where}[${i}]`,
         },
       );
     }
-  });
-  essence.outputs.forEach((o, i) => {
-    if (chain(o)) {
-      throw new ValidationError(
-        'CHAIN_OUTPUT_UNSUPPORTED',
-        'alias, foundry and NFT transitions are not validated yet',
-        {
-          path: `essence.outputs[${i}]`,
-        },
-      );
-    }
-  });
+  }
 
   consumedOutputs.forEach((output, i) => {
     const at = `unlocks[${i}]`;
