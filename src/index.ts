@@ -147,7 +147,7 @@ export {
   transactionPayloadToJson,
 } from './serialize.js';
 export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
-export { type MilestoneKeyRange, verifyMilestoneSignatures } from './validate/milestone.js';
+export { type MilestoneKeyRange, validateMilestonePayload, verifyMilestoneSignatures } from './validate/milestone.js';
 export { type TransactionContext, unlockAddress, validateTransaction } from './validate/semantic.js';
 export { minStorageDeposit, minStorageDepositReturn } from './validate/storage-deposit.js';
 // Validation

@@ -1,8 +1,81 @@
+import { assertModel, encode } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
+import { joinPath } from '../errors.js';
 import { milestoneId } from '../model/ids.js';
-import type { MilestonePayload } from '../model/payload/milestone.js';
-import { bytesKey } from '../util/bytes.js';
+import {
+  MIN_MIGRATED_DEPOSIT,
+  MilestoneOptionType,
+  type MilestonePayload,
+  migratedFundsEntry,
+  milestonePayload as milestoneCodec,
+  type ReceiptMilestoneOption,
+} from '../model/payload/milestone.js';
+import { bytesKey, compareBytes, equalBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
+
+/**
+ * TIP-29 rules of a milestone payload that need no keys and no ledger: options sorted by type with at most one of
+ * each, the receipt's rules (TIP-34), signatures sorted by public key and unique, and, given the parents of the block
+ * that carries it, the essence's parents equal to them. (Whether enough of the right keys signed is
+ * `verifyMilestoneSignatures`'s question: the keys are node configuration. A milestone block's nonce 0 is
+ * `validateBlock`'s.)
+ * @throws ValidationError, CodecError (a malformed model)
+ */
+export function validateMilestonePayload(payload: MilestonePayload, blockParents?: readonly Uint8Array[]): void {
+  assertModel(payload, 'MilestonePayload');
+  encode(milestoneCodec, payload);
+  if (blockParents !== undefined && !Array.isArray(blockParents))
+    throw new TypeError('validateMilestonePayload: blockParents must be an array of 32-byte block ids');
+  checkMilestone(payload, blockParents, '');
+}
+
+/** @internal The rules of `validateMilestonePayload` for a decoded payload, with paths under `path`. */
+export function checkMilestone(m: MilestonePayload, blockParents: readonly Uint8Array[] | undefined, path: string) {
+  if (
+    blockParents !== undefined &&
+    (m.parents.length !== blockParents.length || m.parents.some((p, i) => !equalBytes(p, blockParents[i]!)))
+  ) {
+    throw new ValidationError('MILESTONE_PARENTS_MISMATCH', "the milestone's parents must be the block's parents", {
+      path: joinPath(path, 'parents'),
+    });
+  }
+  m.options.forEach((o, i) => {
+    if (i > 0 && m.options[i - 1]!.type >= o.type) {
+      throw new ValidationError('MILESTONE_OPTIONS_NOT_SORTED', 'options must be sorted by type, at most one of each', {
+        path: joinPath(path, `options[${i}]`),
+      });
+    }
+    if (o.type === MilestoneOptionType.Receipt) checkReceipt(o, joinPath(path, `options[${i}]`));
+  });
+  m.signatures.forEach((s, i) => {
+    if (i > 0 && compareBytes(m.signatures[i - 1]!.publicKey, s.publicKey) >= 0) {
+      throw new ValidationError(
+        'MILESTONE_SIGNATURES_NOT_SORTED',
+        'signatures must be sorted by public key and unique',
+        {
+          path: joinPath(path, `signatures[${i}]`),
+        },
+      );
+    }
+  });
+}
+
+/** TIP-34: migrated funds sorted by their serialized bytes and unique, each deposit at least 1,000,000. */
+function checkReceipt(r: ReceiptMilestoneOption, path: string): void {
+  const bytes = r.funds.map((f) => encode(migratedFundsEntry, f));
+  r.funds.forEach((f, i) => {
+    if (i > 0 && compareBytes(bytes[i - 1]!, bytes[i]!) >= 0) {
+      throw new ValidationError('RECEIPT_FUNDS_NOT_SORTED', 'migrated funds must be sorted by their bytes and unique', {
+        path: `${path}.funds[${i}]`,
+      });
+    }
+    if (f.deposit < MIN_MIGRATED_DEPOSIT) {
+      throw new ValidationError('RECEIPT_DEPOSIT_TOO_LOW', `deposit ${f.deposit} below ${MIN_MIGRATED_DEPOSIT}`, {
+        path: `${path}.funds[${i}].deposit`,
+      });
+    }
+  });
+}
 
 /** A milestone public key and the milestone indexes it may sign (node configuration; `endIndex` 0: no end). */
 export interface MilestoneKeyRange {

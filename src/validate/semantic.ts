@@ -34,6 +34,16 @@ const addressKey = (a: Address): string =>
   String(a.type) +
   toHex(a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
 
+function refuseChain(path: string): never {
+  throw new ValidationError(
+    'CHAIN_OUTPUT_UNSUPPORTED',
+    'alias, foundry and NFT transitions are not validated yet (creating an alias or an NFT is)',
+    { path },
+  );
+}
+
+const isZero = (id: Uint8Array): boolean => id.every((b) => b === 0);
+
 /** The address that must unlock an output at `time`: the return address once an expiration has passed. */
 export function unlockAddress(output: Output, time: number): Address {
   let owner: Address | undefined;
@@ -50,7 +60,7 @@ export function unlockAddress(output: Output, time: number): Address {
 
 /**
  * Syntactic rules (as `validateTransactionPayload`), then every semantic rule of TIP-20 for Basic outputs and
- * Ed25519 unlocks. Throws the first broken rule.
+ * Ed25519 unlocks, and TIP-18's for creating an alias or an NFT. Throws the first broken rule.
  * @throws ValidationError (one code per rule), CodecError (a malformed model), TypeError (bad arguments)
  */
 export function validateTransaction(tx: TransactionPayload, context: TransactionContext): void {
@@ -96,23 +106,17 @@ export function checkSemantics(
   const tokensIn = new Map<string, bigint>();
   let amountIn = 0n;
 
-  // Alias, foundry and NFT outputs decode, but their transition rules (TIP-18) are not checked yet: a transaction
-  // that creates or consumes one is refused rather than accepted unchecked.
-  for (const [list, where] of [
-    [consumedOutputs, 'essence.inputs'],
-    [essence.outputs, 'essence.outputs'],
-  ] as const) {
-    const i = list.findIndex((o) => o.type !== OutputType.Basic);
-    if (i !== -1) {
-      throw new ValidationError(
-        'CHAIN_OUTPUT_UNSUPPORTED',
-        'alias, foundry and NFT transitions are not validated yet',
-        {
-          path: `${where}[${i}]`,
-        },
-      );
-    }
-  }
+  // Chain transitions (TIP-18) are not checked yet: a transaction that consumes an alias, foundry or NFT output, or
+  // creates a foundry or an existing chain's next state, is refused rather than accepted unchecked. Creating an
+  // alias or an NFT (id zero) needs no chain state and is checked in full below.
+  consumedOutputs.forEach((o, i) => {
+    if (o.type !== OutputType.Basic) refuseChain(`essence.inputs[${i}]`);
+  });
+  essence.outputs.forEach((o, j) => {
+    if (o.type === OutputType.Basic) return;
+    if (o.type === OutputType.Foundry) refuseChain(`essence.outputs[${j}]`);
+    else if (!isZero(o.type === OutputType.Alias ? o.aliasId : o.nftId)) refuseChain(`essence.outputs[${j}]`);
+  });
 
   consumedOutputs.forEach((output, i) => {
     const at = `unlocks[${i}]`;
@@ -190,7 +194,7 @@ export function checkSemantics(
     for (const t of output.nativeTokens) addTo(tokensIn, toHex(t.id), t.amount);
   });
 
-  // Outputs that can receive a storage deposit return: only an Address UC, no native tokens, no features.
+  // Outputs that can receive a storage deposit return: basic, only an Address UC, no native tokens, no features.
   const simpleDeposits = new Map<string, bigint>();
   const tokensOut = new Map<string, bigint>();
   let amountOut = 0n;
@@ -202,8 +206,23 @@ export function checkSemantics(
         });
       }
     });
+    // A new chain's issuer must be unlocked by this transaction (TIP-18 alias and NFT creation).
+    if (output.type === OutputType.Alias || output.type === OutputType.Nft) {
+      output.immutableFeatures.forEach((f, k) => {
+        if (f.type === FeatureType.Issuer && !unlocked.has(addressKey(f.address))) {
+          throw new ValidationError(
+            'ISSUER_NOT_UNLOCKED',
+            "a new chain's issuer must be unlocked by this transaction",
+            {
+              path: `essence.outputs[${j}].immutableFeatures[${k}].address`,
+            },
+          );
+        }
+      });
+    }
     const [only] = output.unlockConditions;
     if (
+      output.type === OutputType.Basic && // iota-sdk counts basic outputs only
       output.unlockConditions.length === 1 &&
       only?.type === UnlockConditionType.Address &&
       output.nativeTokens.length === 0 &&

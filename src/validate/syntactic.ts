@@ -6,13 +6,6 @@ import { type Block, block as blockCodec } from '../model/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
 import { type Output, output as outputCodec } from '../model/output.js';
 import {
-  MIN_MIGRATED_DEPOSIT,
-  MilestoneOptionType,
-  type MilestonePayload,
-  migratedFundsEntry,
-  type ReceiptMilestoneOption,
-} from '../model/payload/milestone.js';
-import {
   type TransactionPayload,
   transactionPayload as transactionCodec,
   unlocks as unlocksCodec,
@@ -22,6 +15,7 @@ import { OutputType, PayloadType, UnlockConditionType, UnlockType } from '../mod
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
+import { checkMilestone } from './milestone.js';
 import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.js';
 
 // The syntactic rules of SPEC A §9 that need protocol parameters but no ledger. Shape rules (counts, lengths,
@@ -34,8 +28,6 @@ function assertParams(params: unknown): asserts params is ProtocolParameters {
     throw new TypeError('expected protocol parameters (e.g. PROTOCOL_PARAMETERS.shimmer)');
   }
 }
-
-/** A field path: `base.key`, or `key` at the root. */
 
 export interface ValidateBlockOptions {
   /** Skip the proof-of-work check (TIP-12). */
@@ -97,61 +89,11 @@ function checkBlock(block: Block, length: number, params: ProtocolParameters): v
     throw new ValidationError('BLOCK_TOO_LONG', `block is ${length} bytes, at most ${params.maxBlockLength}`);
   }
   if (block.payload?.type === PayloadType.Transaction) checkTransaction(block.payload, params, 'payload');
-  if (block.payload?.type === PayloadType.Milestone) checkMilestone(block, block.payload);
-}
-
-/**
- * TIP-29 rules of a milestone that need no keys: nonce 0, the essence's parents are the block's, options sorted by
- * type and unique, signatures sorted by public key and unique. (Whether enough of the right keys signed is
- * `verifyMilestoneSignatures`'s question: the keys are node configuration.)
- */
-/** TIP-34: migrated funds sorted by their serialized bytes and unique, each deposit at least 1,000,000. */
-function checkReceipt(r: ReceiptMilestoneOption, path: string): void {
-  const bytes = r.funds.map((f) => encode(migratedFundsEntry, f));
-  r.funds.forEach((f, i) => {
-    if (i > 0 && compareBytes(bytes[i - 1]!, bytes[i]!) >= 0) {
-      throw new ValidationError('RECEIPT_FUNDS_NOT_SORTED', 'migrated funds must be sorted by their bytes and unique', {
-        path: `${path}.funds[${i}]`,
-      });
-    }
-    if (f.deposit < MIN_MIGRATED_DEPOSIT) {
-      throw new ValidationError('RECEIPT_DEPOSIT_TOO_LOW', `deposit ${f.deposit} below ${MIN_MIGRATED_DEPOSIT}`, {
-        path: `${path}.funds[${i}].deposit`,
-      });
-    }
-  });
-}
-
-function checkMilestone(block: Block, m: MilestonePayload): void {
-  if (block.nonce !== 0n)
-    throw new ValidationError('MILESTONE_NONCE_NOT_ZERO', 'a milestone block has nonce 0', { path: 'nonce' });
-  const same =
-    m.parents.length === block.parents.length && m.parents.every((p, i) => compareBytes(p, block.parents[i]!) === 0);
-  if (!same) {
-    throw new ValidationError('MILESTONE_PARENTS_MISMATCH', "the milestone's parents must be the block's parents", {
-      path: 'payload.parents',
-    });
+  if (block.payload?.type === PayloadType.Milestone) {
+    if (block.nonce !== 0n)
+      throw new ValidationError('MILESTONE_NONCE_NOT_ZERO', 'a milestone block has nonce 0', { path: 'nonce' });
+    checkMilestone(block.payload, block.parents, 'payload');
   }
-  m.options.forEach((o, i) => {
-    if (i > 0 && m.options[i - 1]!.type >= o.type) {
-      throw new ValidationError('MILESTONE_OPTIONS_NOT_SORTED', 'options must be sorted by type, at most one of each', {
-        path: `payload.options[${i}]`,
-      });
-    }
-  });
-  for (const [k, o] of m.options.entries())
-    if (o.type === MilestoneOptionType.Receipt) checkReceipt(o, `payload.options[${k}]`);
-  m.signatures.forEach((s, i) => {
-    if (i > 0 && compareBytes(m.signatures[i - 1]!.publicKey, s.publicKey) >= 0) {
-      throw new ValidationError(
-        'MILESTONE_SIGNATURES_NOT_SORTED',
-        'signatures must be sorted by public key and unique',
-        {
-          path: `payload.signatures[${i}]`,
-        },
-      );
-    }
-  });
 }
 
 /** TIP-20 syntactic rules of a transaction payload. @throws ValidationError */

@@ -11,12 +11,15 @@ import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { includedBlockJson } from '../../src/http/routes.js';
 import {
+  type AliasOutput,
   addressToBech32,
   blockToJson,
   createServer,
   decodeBlock,
   type Ledger,
+  type NftOutput,
   openLedger,
+  outputId,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   toHex,
@@ -25,6 +28,7 @@ import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { hexOf, MINIMAL_TRANSACTION_WORK, ReferenceLedger } from '../helpers/reference-ledger.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
+import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 
 const sdk = createRequire(import.meta.url)('@iota/sdk-wasm/node') as {
   Utils: {
@@ -501,5 +505,59 @@ describe('access, methods, paths, headers', () => {
     l.close();
     expect(expectError(await call(s.origin, utxo(0)), 500)).not.toMatch(/at .*\.ts|node:/);
     await s.close();
+  });
+});
+
+describe('a transaction that mints an NFT and creates an alias, served like any other', () => {
+  it('included-block (JSON and binary) and utxo-changes answer it; sdk-wasm re-encodes the JSON to our bytes and ids', async () => {
+    const start = genesisOutputs([1]);
+    const own = openLedger({ params, genesis: { outputs: start }, clock: () => GENESIS + 10 });
+    const issuer = [{ type: 1 as const, address: owner(1) }];
+    const minted: NftOutput = {
+      type: 6,
+      amount: 100_000_000n,
+      nativeTokens: [],
+      nftId: new Uint8Array(32),
+      unlockConditions: [{ type: 0, address: owner(2) }],
+      features: [{ type: 2, data: new TextEncoder().encode('{"standard":"IRC27"}') }],
+      immutableFeatures: [...issuer, { type: 2, data: Uint8Array.of(1, 2, 3) }],
+    };
+    const created: AliasOutput = {
+      type: 4,
+      amount: 100_000_000n,
+      nativeTokens: [],
+      aliasId: new Uint8Array(32),
+      stateIndex: 0,
+      stateMetadata: Uint8Array.of(7),
+      foundryCounter: 0,
+      unlockConditions: [
+        { type: 4, address: owner(1) },
+        { type: 5, address: owner(1) },
+      ],
+      features: [],
+      immutableFeatures: issuer,
+    };
+    const bytes = transferBlock(params, start, [minted, created, basic(owner(1), 800_000_000n)]);
+    const { blockId, transactionId } = own.acceptBlock(bytes, { slot: 1 });
+    own.commitSlot(1);
+    const server = await listen(own);
+    try {
+      const path = `/api/core/v2/transactions/${toHex(transactionId!)}/included-block`;
+      const a = await call(server.origin, path);
+      expect(a.status).toBe(200);
+      const json = a.json();
+      expect(json.payload.essence.outputs.map((o: { type: number }) => o.type)).toEqual([6, 4, 3]);
+      expect(hexOf(sdk.Utils.blockBytes(json))).toBe(hexOf(bytes));
+      expect(sdk.Utils.blockId(json)).toBe(toHex(blockId));
+      expect(sdk.Utils.transactionId(json.payload)).toBe(toHex(transactionId!));
+      const b = await call(server.origin, path, { headers: { accept: 'application/vnd.iota.serializer-v1' } });
+      expect(hexOf(b.body)).toBe(hexOf(bytes));
+      const changes = (await call(server.origin, utxo(1))).json();
+      expect(changes.createdOutputs).toEqual([0, 1, 2].map((i) => toHex(outputId(transactionId!, i))));
+      expect(changes.consumedOutputs).toEqual([toHex(start[0]!.outputId)]);
+    } finally {
+      await server.close();
+      own.close();
+    }
   });
 });

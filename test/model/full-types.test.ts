@@ -8,6 +8,7 @@ import {
   blockFromJson,
   blockId,
   blockToJson,
+  CodecError,
   chainId,
   decodeBlock,
   decodeMilestonePayload,
@@ -23,6 +24,7 @@ import {
   type ReceiptMilestoneOption,
   type ValidationError,
   validateBlock,
+  validateMilestonePayload,
   validateOutput,
   verifyMilestoneSignatures,
 } from '../../src/index.js';
@@ -30,6 +32,7 @@ import { anyFeature, feature, immutableFeature } from '../../src/model/feature.j
 import { output } from '../../src/model/output.js';
 import { unlock } from '../../src/model/unlock.js';
 import { anyUnlockCondition } from '../../src/model/unlock-condition.js';
+import { compareBytes as compare } from '../../src/util/bytes.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
 
 const file = loadVectors('stardust/full-types.json');
@@ -242,5 +245,87 @@ describe('syntactic rules of chain outputs and receipts, each at its boundary', 
       'MILESTONE_NONCE_NOT_ZERO',
       'nonce',
     ]);
+  });
+});
+
+describe('validateMilestonePayload (TIP-29, TIP-34): the rules that need no keys, each refused at its path', () => {
+  const payloads = file.components
+    .filter((c: any) => c.kind === 'payload')
+    .map((c: any) => [c.name, decodeMilestonePayload(hex(c.bytes))] as const);
+  const real = decodeMilestonePayload(hex(file.components.find((c: any) => c.name.startsWith('vc-')).bytes));
+  const withParams = payloads.find(([, m]) => m.options.some((o) => o.type === 1))![1];
+  const withReceipt = payloads.find(([, m]) => m.options.some((o) => o.type === 0))![1];
+  const rule = (f: () => void) => {
+    try {
+      f();
+    } catch (e) {
+      return [(e as ValidationError).code, (e as ValidationError).path];
+    }
+    return undefined;
+  };
+
+  it('every milestone payload of the vectors is valid, alone and with its own parents', () => {
+    expect(payloads.length).toBeGreaterThanOrEqual(5);
+    for (const [, m] of payloads) {
+      validateMilestonePayload(m);
+      validateMilestonePayload(m, m.parents);
+    }
+  });
+  it("MILESTONE_PARENTS_MISMATCH: other parents, one parent fewer; in a block, at the payload's path", () => {
+    const other = real.parents.map((p) => p.map((b) => b ^ 1));
+    expect(rule(() => validateMilestonePayload(real, other))).toEqual(['MILESTONE_PARENTS_MISMATCH', 'parents']);
+    expect(rule(() => validateMilestonePayload(real, real.parents.slice(1)))).toEqual([
+      'MILESTONE_PARENTS_MISMATCH',
+      'parents',
+    ]);
+    const block = { protocolVersion: 2, parents: [...other].sort(compare), payload: real, nonce: 0n };
+    expect(rule(() => validateBlock(block, PROTOCOL_PARAMETERS.shimmer))).toEqual([
+      'MILESTONE_PARENTS_MISMATCH',
+      'payload.parents',
+    ]);
+  });
+  it('MILESTONE_OPTIONS_NOT_SORTED: a receipt after the parameters, or two of one kind', () => {
+    const receipt = withReceipt.options[0]!;
+    const params = withParams.options.find((o) => o.type === 1)!;
+    validateMilestonePayload({ ...real, options: [receipt, params] });
+    expect(rule(() => validateMilestonePayload({ ...real, options: [params, receipt] }))).toEqual([
+      'MILESTONE_OPTIONS_NOT_SORTED',
+      'options[1]',
+    ]);
+    expect(rule(() => validateMilestonePayload({ ...real, options: [params, params] }))).toEqual([
+      'MILESTONE_OPTIONS_NOT_SORTED',
+      'options[1]',
+    ]);
+    // A receipt's own rules are reached from here too, with its path.
+    const r = receipt as ReceiptMilestoneOption;
+    const low = { ...r, funds: [{ ...r.funds[0]!, deposit: 999_999n }] };
+    expect(rule(() => validateMilestonePayload({ ...real, options: [low] }))).toEqual([
+      'RECEIPT_DEPOSIT_TOO_LOW',
+      'options[0].funds[0].deposit',
+    ]);
+  });
+  it('MILESTONE_SIGNATURES_NOT_SORTED: two signatures swapped, or one repeated', () => {
+    const [a, b, ...rest] = real.signatures;
+    expect(compare(a!.publicKey, b!.publicKey)).toBeLessThan(0); // the real order is ascending
+    expect(rule(() => validateMilestonePayload({ ...real, signatures: [b!, a!, ...rest] }))).toEqual([
+      'MILESTONE_SIGNATURES_NOT_SORTED',
+      'signatures[1]',
+    ]);
+    expect(rule(() => validateMilestonePayload({ ...real, signatures: [a!, a!, b!, ...rest] }))).toEqual([
+      'MILESTONE_SIGNATURES_NOT_SORTED',
+      'signatures[1]',
+    ]);
+  });
+  it('a malformed model is a CodecError with a path; parents that are not an array, a TypeError', () => {
+    const e = (() => {
+      try {
+        validateMilestonePayload({ ...real, index: -1 });
+      } catch (x) {
+        return x as CodecError;
+      }
+    })();
+    expect(e).toBeInstanceOf(CodecError);
+    expect(e!.path).toBe('index');
+    expect(() => validateMilestonePayload(real, 'x' as never)).toThrow(TypeError);
   });
 });
