@@ -38,6 +38,8 @@ for (const [name, block] of [
     'encode (model → bytes)': (t) => () => t.encodeBlock(block),
     'bytes → JSON': (t) => () => t.blockToJson(t.decodeBlock(bytes)),
     'JSON → bytes': (t) => () => t.encodeBlock(t.blockFromJson(json)),
+    'JSON → model': (t) => () => t.blockFromJson(json),
+    'block id (from JSON)': (t) => () => t.blockId(t.blockFromJson(json)),
   };
   for (const [op, make] of Object.entries(ops)) {
     const fa = make(a);

@@ -60,6 +60,7 @@ export type {
 // Identifiers and hashes
 export {
   blockId,
+  blockIdFromJson,
   chainId,
   foundryId,
   inputsCommitment,
@@ -133,6 +134,7 @@ export {
   decodeOutput,
   decodeTransactionPayload,
   encodeBlock,
+  encodeBlockJson,
   encodeEssence,
   encodeMilestonePayload,
   encodeOutput,

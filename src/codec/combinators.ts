@@ -86,6 +86,19 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
       }
       return out;
     },
+    writeJson(j: unknown, w: Writer) {
+      if (j === undefined && omitEmptyInJson) return prefix.write(0, w);
+      if (j === undefined) throw new CodecError('MISSING_FIELD', 'required');
+      if (!Array.isArray(j)) throw new CodecError('INVALID_VALUE', `expected an array, got ${describeValue(j)}`);
+      checkCount(j.length);
+      prefix.write(j.length, w);
+      let i = 0;
+      try {
+        for (; i < j.length; i++) elem.writeJson(j[i], w);
+      } catch (e) {
+        throw atPath(e, `[${i}]`);
+      }
+    },
   });
 }
 
@@ -154,6 +167,15 @@ export function union<const V extends readonly StructCodec<any>[]>(
     }
     return pick((v as { type?: unknown }).type, pos);
   };
+  /** The variant a JSON object names by its `type`. */
+  const jsonVariant = (j: unknown): Codec<T> => {
+    if (j === undefined) throw new CodecError('MISSING_FIELD', 'required');
+    try {
+      return typeOf(j, undefined, false);
+    } catch (e) {
+      throw j !== null && typeof j === 'object' && !Array.isArray(j) ? atPath(e, 'type') : e;
+    }
+  };
   return Object.freeze({
     name,
     fixedSize: fixed,
@@ -162,16 +184,8 @@ export function union<const V extends readonly StructCodec<any>[]>(
     write: (v: T, w: Writer) => typeOf(v, w.pos).write(v, w),
     read: (r: Reader) => peek(r).read(r),
     toJson: (v: T) => typeOf(v).toJson(v),
-    fromJson(j: unknown) {
-      if (j === undefined) throw new CodecError('MISSING_FIELD', 'required');
-      let variant: Codec<T>;
-      try {
-        variant = typeOf(j, undefined, false);
-      } catch (e) {
-        throw j !== null && typeof j === 'object' && !Array.isArray(j) ? atPath(e, 'type') : e;
-      }
-      return variant.fromJson(j);
-    },
+    fromJson: (j: unknown) => jsonVariant(j).fromJson(j),
+    writeJson: (j: unknown, w: Writer) => jsonVariant(j).writeJson(j, w),
   });
 }
 
@@ -238,6 +252,13 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
     },
     toJson: (v: T | undefined) => (v === undefined ? undefined : payload.toJson(v)),
     fromJson: (j: unknown) => (j === undefined || j === null ? undefined : payload.fromJson(j)),
+    writeJson(j: unknown, w: Writer) {
+      if (j === undefined || j === null) return w.u32(0);
+      const lengthAt = w.pos;
+      w.u32(0);
+      payload.writeJson(j, w);
+      w.view.setUint32(lengthAt, w.pos - lengthAt - 4, true);
+    },
   });
 }
 
@@ -261,6 +282,10 @@ export function optional<T>(inner: Codec<T>): Codec<T | undefined> {
     },
     toJson: (v: T | undefined) => (v === undefined ? undefined : inner.toJson(v)),
     fromJson: (j: unknown) => (j === undefined ? undefined : inner.fromJson(j)),
+    writeJson(j: unknown, w: Writer) {
+      w.u8(j === undefined ? 0 : 1);
+      if (j !== undefined) inner.writeJson(j, w);
+    },
   });
 }
 
@@ -283,6 +308,10 @@ export function requiredPayload<T extends { type: number }>(payload: Codec<T>): 
     fromJson(j: unknown) {
       if (j === undefined || j === null) throw new CodecError('MISSING_FIELD', 'required');
       return payload.fromJson(j);
+    },
+    writeJson(j: unknown, w: Writer) {
+      if (j === undefined || j === null) throw new CodecError('MISSING_FIELD', 'required');
+      inner.writeJson(j, w);
     },
   }) as Codec<T>;
 }

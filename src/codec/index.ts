@@ -1,5 +1,15 @@
+export { fixedBytes, text, type VarBytesOptions, varBytes } from './bytes.js';
 export type { Codec, Infer, Json } from './codec.js';
-export { assertBytes, assertModel, decode, encode, withEncoding } from './codec.js';
+export {
+  assertBytes,
+  assertModel,
+  decode,
+  encode,
+  encodeJson,
+  viaModel,
+  withEncoding,
+  withJsonEncoding,
+} from './codec.js';
 export {
   type ArrayOptions,
   arrayOf,
@@ -14,10 +24,8 @@ export { fromHex, toHex } from './hex.js';
 export {
   bool,
   constant,
-  fixedBytes,
   i64,
   tag,
-  text,
   type UintCodec,
   u8,
   u16,
@@ -26,8 +34,6 @@ export {
   u64WithJsonDefault,
   u256,
   uintRange,
-  type VarBytesOptions,
-  varBytes,
 } from './primitives.js';
 export { Reader } from './reader.js';
 export {

@@ -1,11 +1,10 @@
-import type { Codec, Json } from './codec.js';
+import { type Codec, type Json, viaModel } from './codec.js';
 import { CodecError, describeValue } from './errors.js';
-import { fromHex, toHex } from './hex.js';
-import { parseDecimal, parseInteger, parseMinimalHex } from './json-numbers.js';
+import { parseDecimal, parseInteger, parseMinimalHex, writeDecimalU64, writeMinimalHexU256 } from './json-numbers.js';
 import type { Reader } from './reader.js';
 import { checkU64, checkU256, MAX_U64, MAX_U256, type Writer } from './writer.js';
 
-function missing(): CodecError {
+export function missing(): CodecError {
   return new CodecError('MISSING_FIELD', 'required');
 }
 
@@ -34,7 +33,7 @@ function uint(width: 1 | 2 | 4, max: number, min = 0): UintCodec {
         : (w: Writer, v: number) => w.u32(v);
   const full = 2 ** (width * 8) - 1;
   const bounded = max !== full || min !== 0;
-  return Object.freeze({
+  return viaModel({
     name,
     width,
     max,
@@ -96,10 +95,14 @@ export const u64: Codec<bigint> = Object.freeze({
     if (j === undefined) throw missing();
     return parseDecimal(j, MAX_U64);
   },
+  writeJson(j: unknown, w: Writer) {
+    if (j === undefined) throw missing();
+    writeDecimalU64(j, w);
+  },
 });
 
 /** A boolean as one byte (0 or 1; other bytes refused); JSON: true/false. */
-export const bool: Codec<boolean> = Object.freeze({
+export const bool: Codec<boolean> = viaModel({
   name: 'bool',
   fixedSize: 1,
   maxSize: 1,
@@ -141,7 +144,7 @@ function checkI64(v: unknown, pos: number | undefined): asserts v is bigint {
 }
 
 /** int64 (two's complement LE) as bigint; JSON: signed decimal string (block issuance credits may be negative). */
-export const i64: Codec<bigint> = Object.freeze({
+export const i64: Codec<bigint> = viaModel({
   name: 'i64',
   fixedSize: 8,
   maxSize: 8,
@@ -168,7 +171,11 @@ export const i64: Codec<bigint> = Object.freeze({
 
 /** A u64 that JSON may omit, reading as `fallback` (GO decodes a missing block nonce as 0). */
 export function u64WithJsonDefault(fallback: bigint): Codec<bigint> {
-  return Object.freeze({ ...u64, fromJson: (j: unknown) => (j === undefined ? fallback : u64.fromJson(j)) });
+  return Object.freeze({
+    ...u64,
+    fromJson: (j: unknown) => (j === undefined ? fallback : u64.fromJson(j)),
+    writeJson: (j: unknown, w: Writer) => (j === undefined ? w.u64(fallback) : u64.writeJson(j, w)),
+  });
 }
 
 /** uint256 as bigint (32 bytes LE); JSON: 0x + minimal big-endian hex (GO hexutil.EncodeBig). */
@@ -190,97 +197,11 @@ export const u256: Codec<bigint> = Object.freeze({
     if (j === undefined) throw missing();
     return parseMinimalHex(j, MAX_U256);
   },
+  writeJson(j: unknown, w: Writer) {
+    if (j === undefined) throw missing();
+    writeMinimalHexU256(j, w);
+  },
 });
-
-function checkBytes(v: unknown, pos: number | undefined): asserts v is Uint8Array {
-  if (!(v instanceof Uint8Array)) {
-    throw new CodecError('VALUE_OUT_OF_RANGE', `expected a Uint8Array, got ${describeValue(v)}`, { offset: pos });
-  }
-}
-
-/** `ByteArray[n]`: exactly n raw bytes; JSON: 0x hex. Decoding returns a view into the input. */
-export function fixedBytes(n: number): Codec<Uint8Array> {
-  return Object.freeze({
-    name: `bytes${n}`,
-    fixedSize: n,
-    maxSize: n,
-    sizeOf: () => n,
-    write(v: Uint8Array, w: Writer) {
-      checkBytes(v, w.pos);
-      if (v.length !== n)
-        throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`, { offset: w.pos });
-      w.bytes(v);
-    },
-    read: (r: Reader) => r.take(n),
-    toJson(v: Uint8Array) {
-      checkBytes(v, undefined);
-      if (v.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${v.length}`);
-      return toHex(v);
-    },
-    fromJson(j: unknown) {
-      if (j === undefined) throw missing();
-      const b = fromHex(j);
-      if (b.length !== n) throw new CodecError('LENGTH_OUT_OF_RANGE', `expected ${n} bytes, got ${b.length}`);
-      return b;
-    },
-  });
-}
-
-export interface VarBytesOptions {
-  prefix: UintCodec;
-  min?: number;
-  max: number;
-  /** Canonical JSON omits the key when empty (tagged-data tag/data); absent then reads as empty. */
-  omitEmptyInJson?: boolean;
-}
-
-/**
- * `(uintX)ByteArray`: a length prefix then that many bytes. The length is checked against `min..max` and
- * against the bytes left before anything is read.
- */
-export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
-  const { prefix, max, omitEmptyInJson = false } = opts;
-  const min = opts.min ?? 0;
-  const width = prefix.width;
-  const readLen = prefix.read;
-  const EMPTY = new Uint8Array(0);
-  const checkLen = (len: number, pos: number | undefined) => {
-    if (len < min || len > max)
-      throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} outside ${min}..${max}`, { offset: pos });
-  };
-  return Object.freeze({
-    name: `bytes<${min}..${max}>`,
-    fixedSize: undefined,
-    maxSize: width + max,
-    sizeOf: (v: Uint8Array) => width + v.length,
-    write(v: Uint8Array, w: Writer) {
-      checkBytes(v, w.pos);
-      checkLen(v.length, w.pos);
-      prefix.write(v.length, w);
-      w.bytes(v);
-    },
-    read(r: Reader) {
-      const at = r.pos;
-      const len = readLen(r);
-      checkLen(len, at);
-      return r.take(len);
-    },
-    toJson(v: Uint8Array) {
-      checkBytes(v, undefined);
-      checkLen(v.length, undefined);
-      return omitEmptyInJson && v.length === 0 ? undefined : toHex(v);
-    },
-    fromJson(j: unknown) {
-      if (j === undefined) {
-        if (omitEmptyInJson) return EMPTY;
-        throw missing();
-      }
-      const b = fromHex(j);
-      checkLen(b.length, undefined);
-      return b;
-    },
-  });
-}
 
 /**
  * A type tag that must equal `value`: the first field of every union variant, so each variant decodes on its own
@@ -295,7 +216,7 @@ export function tag<V extends number>(
   const readTag = prefix.read;
   const wrong = (got: unknown, pos?: number) =>
     new CodecError('UNKNOWN_TYPE', `expected ${typeName} type ${value}, got ${describeValue(got)}`, { offset: pos });
-  return Object.freeze({
+  return viaModel({
     name: `${typeName}#${value}`,
     tagValue: value,
     fixedSize: width,
@@ -330,7 +251,7 @@ export function tag<V extends number>(
 export function constant<V extends string>(value: V): Codec<V> {
   const wrong = (got: unknown, pos?: number) =>
     new CodecError('UNKNOWN_TYPE', `expected ${JSON.stringify(value)}, got ${describeValue(got)}`, { offset: pos });
-  return Object.freeze({
+  return viaModel({
     name: JSON.stringify(value),
     fixedSize: 0,
     maxSize: 0,
@@ -347,43 +268,6 @@ export function constant<V extends string>(value: V): Codec<V> {
       if (j === undefined) throw missing();
       if (j !== value) throw wrong(j);
       return value;
-    },
-  });
-}
-
-const utf8Encoder = new TextEncoder();
-const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
-
-/** A UTF-8 string with a length prefix in bytes (`max` bounds it); JSON: the string. */
-export function text(opts: { prefix: UintCodec; max: number }): Codec<string> {
-  const bytes = varBytes(opts);
-  const check = (v: unknown, pos: number | undefined): string => {
-    if (typeof v !== 'string')
-      throw new CodecError('VALUE_OUT_OF_RANGE', `expected a string, got ${describeValue(v)}`, { offset: pos });
-    return v;
-  };
-  return Object.freeze({
-    name: `text<${opts.max}>`,
-    fixedSize: undefined,
-    maxSize: bytes.maxSize,
-    sizeOf: (v: string) => bytes.sizeOf(utf8Encoder.encode(v)),
-    write: (v: string, w: Writer) => bytes.write(utf8Encoder.encode(check(v, w.pos)), w),
-    read(r: Reader) {
-      const at = r.pos;
-      try {
-        return utf8Decoder.decode(bytes.read(r));
-      } catch (e) {
-        if (e instanceof CodecError) throw e;
-        throw new CodecError('INVALID_VALUE', 'not UTF-8', { offset: at });
-      }
-    },
-    toJson: (v: string) => check(v, undefined),
-    fromJson(j: unknown) {
-      if (j === undefined) throw missing();
-      if (typeof j !== 'string') throw new CodecError('INVALID_VALUE', `expected a string, got ${describeValue(j)}`);
-      if (utf8Encoder.encode(j).length > opts.max)
-        throw new CodecError('LENGTH_OUT_OF_RANGE', `longer than ${opts.max} bytes`);
-      return j;
     },
   });
 }

@@ -12,6 +12,7 @@ export interface StructFunctions<T> {
   sizeOf(v: T): number;
   toJson(v: T): Json | undefined;
   fromJson(j: unknown): T;
+  writeJson(j: unknown, w: Writer): void;
 }
 
 /** What generated code gets besides the field codecs: the names and error helpers it needs to report a path. */
@@ -194,6 +195,16 @@ function genericStruct<T>(codecs: readonly Codec<unknown>[], h: StructHelpers): 
         throw h.atPath(e, keys[i]);
       }
       return o as T;
+    },
+    writeJson(j, w) {
+      if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+      for (const k in j) if (!known.has(k)) throw h.unexpected(k);
+      let i = 0;
+      try {
+        for (; i < n; i++) codecs[i]!.writeJson((j as Obj)[keys[i]!], w);
+      } catch (e) {
+        throw h.atPath(e, keys[i]);
+      }
     },
   };
 }

@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: UtxoChangesResponse_read, write: UtxoChangesResponse_write, sizeOf: UtxoChangesResponse_sizeOf, toJson: UtxoChangesResponse_toJson, fromJson: UtxoChangesResponse_fromJson };
+      function UtxoChangesResponse_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'commitmentId' || k === 'createdOutputs' || k === 'consumedOutputs')) throw h.unexpected(k);
+        let at = 'commitmentId';
+        try {
+          $commitmentId.writeJson(j.commitmentId, w);
+          at = 'createdOutputs'; $createdOutputs.writeJson(j.createdOutputs, w);
+          at = 'consumedOutputs'; $consumedOutputs.writeJson(j.consumedOutputs, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: UtxoChangesResponse_read, write: UtxoChangesResponse_write, sizeOf: UtxoChangesResponse_sizeOf, toJson: UtxoChangesResponse_toJson, fromJson: UtxoChangesResponse_fromJson, writeJson: UtxoChangesResponse_writeJson };
     },
   },
   CongestionResponse: {
@@ -133,7 +145,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: CongestionResponse_read, write: CongestionResponse_write, sizeOf: CongestionResponse_sizeOf, toJson: CongestionResponse_toJson, fromJson: CongestionResponse_fromJson };
+      function CongestionResponse_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'slot' || k === 'ready' || k === 'referenceManaCost' || k === 'blockIssuanceCredits')) throw h.unexpected(k);
+        let at = 'slot';
+        try {
+          $slot.writeJson(j.slot, w);
+          at = 'ready'; $ready.writeJson(j.ready, w);
+          at = 'referenceManaCost'; $referenceManaCost.writeJson(j.referenceManaCost, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.writeJson(j.blockIssuanceCredits, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: CongestionResponse_read, write: CongestionResponse_write, sizeOf: CongestionResponse_sizeOf, toJson: CongestionResponse_toJson, fromJson: CongestionResponse_fromJson, writeJson: CongestionResponse_writeJson };
     },
   },
 };

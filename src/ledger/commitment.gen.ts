@@ -79,7 +79,22 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: SlotCommitment_read, write: SlotCommitment_write, sizeOf: SlotCommitment_sizeOf, toJson: SlotCommitment_toJson, fromJson: SlotCommitment_fromJson };
+      function SlotCommitment_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'protocolVersion' || k === 'slot' || k === 'previousCommitmentId' || k === 'rootsId' || k === 'cumulativeWeight' || k === 'referenceManaCost')) throw h.unexpected(k);
+        let at = 'protocolVersion';
+        try {
+          $protocolVersion.writeJson(j.protocolVersion, w);
+          at = 'slot'; $slot.writeJson(j.slot, w);
+          at = 'previousCommitmentId'; $previousCommitmentId.writeJson(j.previousCommitmentId, w);
+          at = 'rootsId'; $rootsId.writeJson(j.rootsId, w);
+          at = 'cumulativeWeight'; $cumulativeWeight.writeJson(j.cumulativeWeight, w);
+          at = 'referenceManaCost'; $referenceManaCost.writeJson(j.referenceManaCost, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: SlotCommitment_read, write: SlotCommitment_write, sizeOf: SlotCommitment_sizeOf, toJson: SlotCommitment_toJson, fromJson: SlotCommitment_fromJson, writeJson: SlotCommitment_writeJson };
     },
   },
 };

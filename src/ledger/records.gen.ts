@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: OutputRecord_read, write: OutputRecord_write, sizeOf: OutputRecord_sizeOf, toJson: OutputRecord_toJson, fromJson: OutputRecord_fromJson };
+      function OutputRecord_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'createdSlot' || k === 'spentSlot' || k === 'output')) throw h.unexpected(k);
+        let at = 'createdSlot';
+        try {
+          $createdSlot.writeJson(j.createdSlot, w);
+          at = 'spentSlot'; $spentSlot.writeJson(j.spentSlot, w);
+          at = 'output'; $output.writeJson(j.output, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: OutputRecord_read, write: OutputRecord_write, sizeOf: OutputRecord_sizeOf, toJson: OutputRecord_toJson, fromJson: OutputRecord_fromJson, writeJson: OutputRecord_writeJson };
     },
   },
   TransactionRecord: {
@@ -128,7 +140,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TransactionRecord_read, write: TransactionRecord_write, sizeOf: TransactionRecord_sizeOf, toJson: TransactionRecord_toJson, fromJson: TransactionRecord_fromJson };
+      function TransactionRecord_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'blockId' || k === 'slot' || k === 'storedOutputs')) throw h.unexpected(k);
+        let at = 'blockId';
+        try {
+          $blockId.writeJson(j.blockId, w);
+          at = 'slot'; $slot.writeJson(j.slot, w);
+          at = 'storedOutputs'; $storedOutputs.writeJson(j.storedOutputs, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TransactionRecord_read, write: TransactionRecord_write, sizeOf: TransactionRecord_sizeOf, toJson: TransactionRecord_toJson, fromJson: TransactionRecord_fromJson, writeJson: TransactionRecord_writeJson };
     },
   },
   SlotDiff: {
@@ -187,7 +211,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: SlotDiff_read, write: SlotDiff_write, sizeOf: SlotDiff_sizeOf, toJson: SlotDiff_toJson, fromJson: SlotDiff_fromJson };
+      function SlotDiff_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'created' || k === 'consumed')) throw h.unexpected(k);
+        let at = 'created';
+        try {
+          $created.writeJson(j.created, w);
+          at = 'consumed'; $consumed.writeJson(j.consumed, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: SlotDiff_read, write: SlotDiff_write, sizeOf: SlotDiff_sizeOf, toJson: SlotDiff_toJson, fromJson: SlotDiff_fromJson, writeJson: SlotDiff_writeJson };
     },
   },
   AccountRecord: {
@@ -256,7 +291,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: AccountRecord_read, write: AccountRecord_write, sizeOf: AccountRecord_sizeOf, toJson: AccountRecord_toJson, fromJson: AccountRecord_fromJson };
+      function AccountRecord_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'createdSlot' || k === 'destroyedSlot' || k === 'blockIssuanceCredits' || k === 'history')) throw h.unexpected(k);
+        let at = 'createdSlot';
+        try {
+          $createdSlot.writeJson(j.createdSlot, w);
+          at = 'destroyedSlot'; $destroyedSlot.writeJson(j.destroyedSlot, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.writeJson(j.blockIssuanceCredits, w);
+          at = 'history'; $history.writeJson(j.history, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AccountRecord_read, write: AccountRecord_write, sizeOf: AccountRecord_sizeOf, toJson: AccountRecord_toJson, fromJson: AccountRecord_fromJson, writeJson: AccountRecord_writeJson };
     },
   },
   CreditEntry: {
@@ -315,7 +363,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: CreditEntry_read, write: CreditEntry_write, sizeOf: CreditEntry_sizeOf, toJson: CreditEntry_toJson, fromJson: CreditEntry_fromJson };
+      function CreditEntry_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'slot' || k === 'blockIssuanceCredits')) throw h.unexpected(k);
+        let at = 'slot';
+        try {
+          $slot.writeJson(j.slot, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.writeJson(j.blockIssuanceCredits, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: CreditEntry_read, write: CreditEntry_write, sizeOf: CreditEntry_sizeOf, toJson: CreditEntry_toJson, fromJson: CreditEntry_fromJson, writeJson: CreditEntry_writeJson };
     },
   },
   Meta: {
@@ -394,7 +453,22 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: Meta_read, write: Meta_write, sizeOf: Meta_sizeOf, toJson: Meta_toJson, fromJson: Meta_fromJson };
+      function Meta_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'networkId' || k === 'genesisSlot' || k === 'genesisUnixTime' || k === 'latestSlot' || k === 'latestCommitmentId' || k === 'prunedUntil')) throw h.unexpected(k);
+        let at = 'networkId';
+        try {
+          $networkId.writeJson(j.networkId, w);
+          at = 'genesisSlot'; $genesisSlot.writeJson(j.genesisSlot, w);
+          at = 'genesisUnixTime'; $genesisUnixTime.writeJson(j.genesisUnixTime, w);
+          at = 'latestSlot'; $latestSlot.writeJson(j.latestSlot, w);
+          at = 'latestCommitmentId'; $latestCommitmentId.writeJson(j.latestCommitmentId, w);
+          at = 'prunedUntil'; $prunedUntil.writeJson(j.prunedUntil, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: Meta_read, write: Meta_write, sizeOf: Meta_sizeOf, toJson: Meta_toJson, fromJson: Meta_fromJson, writeJson: Meta_writeJson };
     },
   },
 };

@@ -59,7 +59,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: Ed25519Address_read, write: Ed25519Address_write, sizeOf: Ed25519Address_sizeOf, toJson: Ed25519Address_toJson, fromJson: Ed25519Address_fromJson };
+      function Ed25519Address_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'pubKeyHash')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'pubKeyHash'; $pubKeyHash.writeJson(j.pubKeyHash, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: Ed25519Address_read, write: Ed25519Address_write, sizeOf: Ed25519Address_sizeOf, toJson: Ed25519Address_toJson, fromJson: Ed25519Address_fromJson, writeJson: Ed25519Address_writeJson };
     },
   },
   AliasAddress: {
@@ -118,7 +129,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: AliasAddress_read, write: AliasAddress_write, sizeOf: AliasAddress_sizeOf, toJson: AliasAddress_toJson, fromJson: AliasAddress_fromJson };
+      function AliasAddress_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'aliasId')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'aliasId'; $aliasId.writeJson(j.aliasId, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AliasAddress_read, write: AliasAddress_write, sizeOf: AliasAddress_sizeOf, toJson: AliasAddress_toJson, fromJson: AliasAddress_fromJson, writeJson: AliasAddress_writeJson };
     },
   },
   NftAddress: {
@@ -177,7 +199,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: NftAddress_read, write: NftAddress_write, sizeOf: NftAddress_sizeOf, toJson: NftAddress_toJson, fromJson: NftAddress_fromJson };
+      function NftAddress_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'nftId')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'nftId'; $nftId.writeJson(j.nftId, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: NftAddress_read, write: NftAddress_write, sizeOf: NftAddress_sizeOf, toJson: NftAddress_toJson, fromJson: NftAddress_fromJson, writeJson: NftAddress_writeJson };
     },
   },
 };

@@ -69,7 +69,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: Block_read, write: Block_write, sizeOf: Block_sizeOf, toJson: Block_toJson, fromJson: Block_fromJson };
+      function Block_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'protocolVersion' || k === 'parents' || k === 'payload' || k === 'nonce')) throw h.unexpected(k);
+        let at = 'protocolVersion';
+        try {
+          $protocolVersion.writeJson(j.protocolVersion, w);
+          at = 'parents'; $parents.writeJson(j.parents, w);
+          at = 'payload'; $payload.writeJson(j.payload, w);
+          at = 'nonce'; $nonce.writeJson(j.nonce, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: Block_read, write: Block_write, sizeOf: Block_sizeOf, toJson: Block_toJson, fromJson: Block_fromJson, writeJson: Block_writeJson };
     },
   },
 };

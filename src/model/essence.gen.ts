@@ -79,7 +79,22 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TransactionEssence_read, write: TransactionEssence_write, sizeOf: TransactionEssence_sizeOf, toJson: TransactionEssence_toJson, fromJson: TransactionEssence_fromJson };
+      function TransactionEssence_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'networkId' || k === 'inputs' || k === 'inputsCommitment' || k === 'outputs' || k === 'payload')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'networkId'; $networkId.writeJson(j.networkId, w);
+          at = 'inputs'; $inputs.writeJson(j.inputs, w);
+          at = 'inputsCommitment'; $inputsCommitment.writeJson(j.inputsCommitment, w);
+          at = 'outputs'; $outputs.writeJson(j.outputs, w);
+          at = 'payload'; $payload.writeJson(j.payload, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TransactionEssence_read, write: TransactionEssence_write, sizeOf: TransactionEssence_sizeOf, toJson: TransactionEssence_toJson, fromJson: TransactionEssence_fromJson, writeJson: TransactionEssence_writeJson };
     },
   },
 };

@@ -59,7 +59,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: SenderFeature_read, write: SenderFeature_write, sizeOf: SenderFeature_sizeOf, toJson: SenderFeature_toJson, fromJson: SenderFeature_fromJson };
+      function SenderFeature_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'address'; $address.writeJson(j.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: SenderFeature_read, write: SenderFeature_write, sizeOf: SenderFeature_sizeOf, toJson: SenderFeature_toJson, fromJson: SenderFeature_fromJson, writeJson: SenderFeature_writeJson };
     },
   },
   MetadataFeature: {
@@ -118,7 +129,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: MetadataFeature_read, write: MetadataFeature_write, sizeOf: MetadataFeature_sizeOf, toJson: MetadataFeature_toJson, fromJson: MetadataFeature_fromJson };
+      function MetadataFeature_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'data')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'data'; $data.writeJson(j.data, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: MetadataFeature_read, write: MetadataFeature_write, sizeOf: MetadataFeature_sizeOf, toJson: MetadataFeature_toJson, fromJson: MetadataFeature_fromJson, writeJson: MetadataFeature_writeJson };
     },
   },
   TagFeature: {
@@ -177,7 +199,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TagFeature_read, write: TagFeature_write, sizeOf: TagFeature_sizeOf, toJson: TagFeature_toJson, fromJson: TagFeature_fromJson };
+      function TagFeature_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'tag')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'tag'; $tag.writeJson(j.tag, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TagFeature_read, write: TagFeature_write, sizeOf: TagFeature_sizeOf, toJson: TagFeature_toJson, fromJson: TagFeature_fromJson, writeJson: TagFeature_writeJson };
     },
   },
   IssuerFeature: {
@@ -236,7 +269,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: IssuerFeature_read, write: IssuerFeature_write, sizeOf: IssuerFeature_sizeOf, toJson: IssuerFeature_toJson, fromJson: IssuerFeature_fromJson };
+      function IssuerFeature_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'address'; $address.writeJson(j.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: IssuerFeature_read, write: IssuerFeature_write, sizeOf: IssuerFeature_sizeOf, toJson: IssuerFeature_toJson, fromJson: IssuerFeature_fromJson, writeJson: IssuerFeature_writeJson };
     },
   },
 };

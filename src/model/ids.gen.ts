@@ -59,7 +59,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: OutputId_read, write: OutputId_write, sizeOf: OutputId_sizeOf, toJson: OutputId_toJson, fromJson: OutputId_fromJson };
+      function OutputId_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'transactionId' || k === 'transactionOutputIndex')) throw h.unexpected(k);
+        let at = 'transactionId';
+        try {
+          $transactionId.writeJson(j.transactionId, w);
+          at = 'transactionOutputIndex'; $transactionOutputIndex.writeJson(j.transactionOutputIndex, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: OutputId_read, write: OutputId_write, sizeOf: OutputId_sizeOf, toJson: OutputId_toJson, fromJson: OutputId_fromJson, writeJson: OutputId_writeJson };
     },
   },
 };

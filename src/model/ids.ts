@@ -1,5 +1,6 @@
 import {
   assertBytes,
+  type Codec,
   CodecError,
   decode,
   fixedBytes,
@@ -7,6 +8,7 @@ import {
   u16,
   uintRange,
   withEncoding,
+  withJsonEncoding,
 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { type Block, block } from './block.js';
@@ -32,6 +34,14 @@ const struct = structsOf(generated);
 /** Block ID = BLAKE2b-256 of the whole serialized block, nonce included (TIP-24). */
 export function blockId(bytesOrBlock: Uint8Array | Block): Uint8Array {
   return bytesOrBlock instanceof Uint8Array ? blake2b256(bytesOrBlock) : withEncoding(block, bytesOrBlock, blake2b256);
+}
+
+/**
+ * Block ID of block JSON (TIP-25): the same as `blockId(blockFromJson(json))`, errors included, but the JSON is
+ * written straight to bytes (no model in between). @throws CodecError
+ */
+export function blockIdFromJson(json: unknown): Uint8Array {
+  return withJsonEncoding(block as Codec<unknown>, json, blake2b256);
 }
 
 /** Transaction ID = BLAKE2b-256 of the transaction payload from its uint32 type 6 on, unlocks included (TIP-20). */

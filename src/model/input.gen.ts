@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: UtxoInput_read, write: UtxoInput_write, sizeOf: UtxoInput_sizeOf, toJson: UtxoInput_toJson, fromJson: UtxoInput_fromJson };
+      function UtxoInput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'transactionId' || k === 'transactionOutputIndex')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'transactionId'; $transactionId.writeJson(j.transactionId, w);
+          at = 'transactionOutputIndex'; $transactionOutputIndex.writeJson(j.transactionOutputIndex, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: UtxoInput_read, write: UtxoInput_write, sizeOf: UtxoInput_sizeOf, toJson: UtxoInput_toJson, fromJson: UtxoInput_fromJson, writeJson: UtxoInput_writeJson };
     },
   },
   TreasuryInput: {
@@ -123,7 +135,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TreasuryInput_read, write: TreasuryInput_write, sizeOf: TreasuryInput_sizeOf, toJson: TreasuryInput_toJson, fromJson: TreasuryInput_fromJson };
+      function TreasuryInput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'milestoneId')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'milestoneId'; $milestoneId.writeJson(j.milestoneId, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TreasuryInput_read, write: TreasuryInput_write, sizeOf: TreasuryInput_sizeOf, toJson: TreasuryInput_toJson, fromJson: TreasuryInput_fromJson, writeJson: TreasuryInput_writeJson };
     },
   },
 };

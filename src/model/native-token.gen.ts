@@ -59,7 +59,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: NativeToken_read, write: NativeToken_write, sizeOf: NativeToken_sizeOf, toJson: NativeToken_toJson, fromJson: NativeToken_fromJson };
+      function NativeToken_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'id' || k === 'amount')) throw h.unexpected(k);
+        let at = 'id';
+        try {
+          $id.writeJson(j.id, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: NativeToken_read, write: NativeToken_write, sizeOf: NativeToken_sizeOf, toJson: NativeToken_toJson, fromJson: NativeToken_fromJson, writeJson: NativeToken_writeJson };
     },
   },
 };

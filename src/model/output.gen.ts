@@ -79,7 +79,21 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: BasicOutput_read, write: BasicOutput_write, sizeOf: BasicOutput_sizeOf, toJson: BasicOutput_toJson, fromJson: BasicOutput_fromJson };
+      function BasicOutput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'unlockConditions' || k === 'features')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+          at = 'nativeTokens'; $nativeTokens.writeJson(j.nativeTokens, w);
+          at = 'unlockConditions'; $unlockConditions.writeJson(j.unlockConditions, w);
+          at = 'features'; $features.writeJson(j.features, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: BasicOutput_read, write: BasicOutput_write, sizeOf: BasicOutput_sizeOf, toJson: BasicOutput_toJson, fromJson: BasicOutput_fromJson, writeJson: BasicOutput_writeJson };
     },
   },
   AliasOutput: {
@@ -218,7 +232,26 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: AliasOutput_read, write: AliasOutput_write, sizeOf: AliasOutput_sizeOf, toJson: AliasOutput_toJson, fromJson: AliasOutput_fromJson };
+      function AliasOutput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'aliasId' || k === 'stateIndex' || k === 'stateMetadata' || k === 'foundryCounter' || k === 'unlockConditions' || k === 'features' || k === 'immutableFeatures')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+          at = 'nativeTokens'; $nativeTokens.writeJson(j.nativeTokens, w);
+          at = 'aliasId'; $aliasId.writeJson(j.aliasId, w);
+          at = 'stateIndex'; $stateIndex.writeJson(j.stateIndex, w);
+          at = 'stateMetadata'; $stateMetadata.writeJson(j.stateMetadata, w);
+          at = 'foundryCounter'; $foundryCounter.writeJson(j.foundryCounter, w);
+          at = 'unlockConditions'; $unlockConditions.writeJson(j.unlockConditions, w);
+          at = 'features'; $features.writeJson(j.features, w);
+          at = 'immutableFeatures'; $immutableFeatures.writeJson(j.immutableFeatures, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AliasOutput_read, write: AliasOutput_write, sizeOf: AliasOutput_sizeOf, toJson: AliasOutput_toJson, fromJson: AliasOutput_fromJson, writeJson: AliasOutput_writeJson };
     },
   },
   FoundryOutput: {
@@ -340,7 +373,24 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: FoundryOutput_read, write: FoundryOutput_write, sizeOf: FoundryOutput_sizeOf, toJson: FoundryOutput_toJson, fromJson: FoundryOutput_fromJson };
+      function FoundryOutput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'serialNumber' || k === 'tokenScheme' || k === 'unlockConditions' || k === 'features' || k === 'immutableFeatures')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+          at = 'nativeTokens'; $nativeTokens.writeJson(j.nativeTokens, w);
+          at = 'serialNumber'; $serialNumber.writeJson(j.serialNumber, w);
+          at = 'tokenScheme'; $tokenScheme.writeJson(j.tokenScheme, w);
+          at = 'unlockConditions'; $unlockConditions.writeJson(j.unlockConditions, w);
+          at = 'features'; $features.writeJson(j.features, w);
+          at = 'immutableFeatures'; $immutableFeatures.writeJson(j.immutableFeatures, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: FoundryOutput_read, write: FoundryOutput_write, sizeOf: FoundryOutput_sizeOf, toJson: FoundryOutput_toJson, fromJson: FoundryOutput_fromJson, writeJson: FoundryOutput_writeJson };
     },
   },
   NftOutput: {
@@ -430,7 +480,23 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: NftOutput_read, write: NftOutput_write, sizeOf: NftOutput_sizeOf, toJson: NftOutput_toJson, fromJson: NftOutput_fromJson };
+      function NftOutput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'amount' || k === 'nativeTokens' || k === 'nftId' || k === 'unlockConditions' || k === 'features' || k === 'immutableFeatures')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+          at = 'nativeTokens'; $nativeTokens.writeJson(j.nativeTokens, w);
+          at = 'nftId'; $nftId.writeJson(j.nftId, w);
+          at = 'unlockConditions'; $unlockConditions.writeJson(j.unlockConditions, w);
+          at = 'features'; $features.writeJson(j.features, w);
+          at = 'immutableFeatures'; $immutableFeatures.writeJson(j.immutableFeatures, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: NftOutput_read, write: NftOutput_write, sizeOf: NftOutput_sizeOf, toJson: NftOutput_toJson, fromJson: NftOutput_fromJson, writeJson: NftOutput_writeJson };
     },
   },
   TreasuryOutput: {
@@ -489,7 +555,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TreasuryOutput_read, write: TreasuryOutput_write, sizeOf: TreasuryOutput_sizeOf, toJson: TreasuryOutput_toJson, fromJson: TreasuryOutput_fromJson };
+      function TreasuryOutput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'amount')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TreasuryOutput_read, write: TreasuryOutput_write, sizeOf: TreasuryOutput_sizeOf, toJson: TreasuryOutput_toJson, fromJson: TreasuryOutput_fromJson, writeJson: TreasuryOutput_writeJson };
     },
   },
 };

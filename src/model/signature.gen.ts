@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: Ed25519Signature_read, write: Ed25519Signature_write, sizeOf: Ed25519Signature_sizeOf, toJson: Ed25519Signature_toJson, fromJson: Ed25519Signature_fromJson };
+      function Ed25519Signature_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'publicKey' || k === 'signature')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'publicKey'; $publicKey.writeJson(j.publicKey, w);
+          at = 'signature'; $signature.writeJson(j.signature, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: Ed25519Signature_read, write: Ed25519Signature_write, sizeOf: Ed25519Signature_sizeOf, toJson: Ed25519Signature_toJson, fromJson: Ed25519Signature_fromJson, writeJson: Ed25519Signature_writeJson };
     },
   },
 };

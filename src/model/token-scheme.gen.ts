@@ -69,7 +69,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: SimpleTokenScheme_read, write: SimpleTokenScheme_write, sizeOf: SimpleTokenScheme_sizeOf, toJson: SimpleTokenScheme_toJson, fromJson: SimpleTokenScheme_fromJson };
+      function SimpleTokenScheme_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'mintedTokens' || k === 'meltedTokens' || k === 'maximumSupply')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'mintedTokens'; $mintedTokens.writeJson(j.mintedTokens, w);
+          at = 'meltedTokens'; $meltedTokens.writeJson(j.meltedTokens, w);
+          at = 'maximumSupply'; $maximumSupply.writeJson(j.maximumSupply, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: SimpleTokenScheme_read, write: SimpleTokenScheme_write, sizeOf: SimpleTokenScheme_sizeOf, toJson: SimpleTokenScheme_toJson, fromJson: SimpleTokenScheme_fromJson, writeJson: SimpleTokenScheme_writeJson };
     },
   },
 };

@@ -59,7 +59,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: AddressUnlockCondition_read, write: AddressUnlockCondition_write, sizeOf: AddressUnlockCondition_sizeOf, toJson: AddressUnlockCondition_toJson, fromJson: AddressUnlockCondition_fromJson };
+      function AddressUnlockCondition_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'address'; $address.writeJson(j.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AddressUnlockCondition_read, write: AddressUnlockCondition_write, sizeOf: AddressUnlockCondition_sizeOf, toJson: AddressUnlockCondition_toJson, fromJson: AddressUnlockCondition_fromJson, writeJson: AddressUnlockCondition_writeJson };
     },
   },
   StorageDepositReturnUnlockCondition: {
@@ -123,7 +134,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: StorageDepositReturnUnlockCondition_read, write: StorageDepositReturnUnlockCondition_write, sizeOf: StorageDepositReturnUnlockCondition_sizeOf, toJson: StorageDepositReturnUnlockCondition_toJson, fromJson: StorageDepositReturnUnlockCondition_fromJson };
+      function StorageDepositReturnUnlockCondition_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'returnAddress' || k === 'amount')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'returnAddress'; $returnAddress.writeJson(j.returnAddress, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: StorageDepositReturnUnlockCondition_read, write: StorageDepositReturnUnlockCondition_write, sizeOf: StorageDepositReturnUnlockCondition_sizeOf, toJson: StorageDepositReturnUnlockCondition_toJson, fromJson: StorageDepositReturnUnlockCondition_fromJson, writeJson: StorageDepositReturnUnlockCondition_writeJson };
     },
   },
   TimelockUnlockCondition: {
@@ -182,7 +205,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TimelockUnlockCondition_read, write: TimelockUnlockCondition_write, sizeOf: TimelockUnlockCondition_sizeOf, toJson: TimelockUnlockCondition_toJson, fromJson: TimelockUnlockCondition_fromJson };
+      function TimelockUnlockCondition_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'unixTime')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'unixTime'; $unixTime.writeJson(j.unixTime, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TimelockUnlockCondition_read, write: TimelockUnlockCondition_write, sizeOf: TimelockUnlockCondition_sizeOf, toJson: TimelockUnlockCondition_toJson, fromJson: TimelockUnlockCondition_fromJson, writeJson: TimelockUnlockCondition_writeJson };
     },
   },
   ExpirationUnlockCondition: {
@@ -246,7 +280,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: ExpirationUnlockCondition_read, write: ExpirationUnlockCondition_write, sizeOf: ExpirationUnlockCondition_sizeOf, toJson: ExpirationUnlockCondition_toJson, fromJson: ExpirationUnlockCondition_fromJson };
+      function ExpirationUnlockCondition_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'returnAddress' || k === 'unixTime')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'returnAddress'; $returnAddress.writeJson(j.returnAddress, w);
+          at = 'unixTime'; $unixTime.writeJson(j.unixTime, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ExpirationUnlockCondition_read, write: ExpirationUnlockCondition_write, sizeOf: ExpirationUnlockCondition_sizeOf, toJson: ExpirationUnlockCondition_toJson, fromJson: ExpirationUnlockCondition_fromJson, writeJson: ExpirationUnlockCondition_writeJson };
     },
   },
   StateControllerAddressUnlockCondition: {
@@ -305,7 +351,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: StateControllerAddressUnlockCondition_read, write: StateControllerAddressUnlockCondition_write, sizeOf: StateControllerAddressUnlockCondition_sizeOf, toJson: StateControllerAddressUnlockCondition_toJson, fromJson: StateControllerAddressUnlockCondition_fromJson };
+      function StateControllerAddressUnlockCondition_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'address'; $address.writeJson(j.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: StateControllerAddressUnlockCondition_read, write: StateControllerAddressUnlockCondition_write, sizeOf: StateControllerAddressUnlockCondition_sizeOf, toJson: StateControllerAddressUnlockCondition_toJson, fromJson: StateControllerAddressUnlockCondition_fromJson, writeJson: StateControllerAddressUnlockCondition_writeJson };
     },
   },
   GovernorAddressUnlockCondition: {
@@ -364,7 +421,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: GovernorAddressUnlockCondition_read, write: GovernorAddressUnlockCondition_write, sizeOf: GovernorAddressUnlockCondition_sizeOf, toJson: GovernorAddressUnlockCondition_toJson, fromJson: GovernorAddressUnlockCondition_fromJson };
+      function GovernorAddressUnlockCondition_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'address'; $address.writeJson(j.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: GovernorAddressUnlockCondition_read, write: GovernorAddressUnlockCondition_write, sizeOf: GovernorAddressUnlockCondition_sizeOf, toJson: GovernorAddressUnlockCondition_toJson, fromJson: GovernorAddressUnlockCondition_fromJson, writeJson: GovernorAddressUnlockCondition_writeJson };
     },
   },
   ImmutableAliasAddressUnlockCondition: {
@@ -423,7 +491,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: ImmutableAliasAddressUnlockCondition_read, write: ImmutableAliasAddressUnlockCondition_write, sizeOf: ImmutableAliasAddressUnlockCondition_sizeOf, toJson: ImmutableAliasAddressUnlockCondition_toJson, fromJson: ImmutableAliasAddressUnlockCondition_fromJson };
+      function ImmutableAliasAddressUnlockCondition_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'address')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'address'; $address.writeJson(j.address, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ImmutableAliasAddressUnlockCondition_read, write: ImmutableAliasAddressUnlockCondition_write, sizeOf: ImmutableAliasAddressUnlockCondition_sizeOf, toJson: ImmutableAliasAddressUnlockCondition_toJson, fromJson: ImmutableAliasAddressUnlockCondition_fromJson, writeJson: ImmutableAliasAddressUnlockCondition_writeJson };
     },
   },
 };

@@ -59,7 +59,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: SignatureUnlock_read, write: SignatureUnlock_write, sizeOf: SignatureUnlock_sizeOf, toJson: SignatureUnlock_toJson, fromJson: SignatureUnlock_fromJson };
+      function SignatureUnlock_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'signature')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'signature'; $signature.writeJson(j.signature, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: SignatureUnlock_read, write: SignatureUnlock_write, sizeOf: SignatureUnlock_sizeOf, toJson: SignatureUnlock_toJson, fromJson: SignatureUnlock_fromJson, writeJson: SignatureUnlock_writeJson };
     },
   },
   ReferenceUnlock: {
@@ -118,7 +129,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: ReferenceUnlock_read, write: ReferenceUnlock_write, sizeOf: ReferenceUnlock_sizeOf, toJson: ReferenceUnlock_toJson, fromJson: ReferenceUnlock_fromJson };
+      function ReferenceUnlock_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'reference')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'reference'; $reference.writeJson(j.reference, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ReferenceUnlock_read, write: ReferenceUnlock_write, sizeOf: ReferenceUnlock_sizeOf, toJson: ReferenceUnlock_toJson, fromJson: ReferenceUnlock_fromJson, writeJson: ReferenceUnlock_writeJson };
     },
   },
   AliasUnlock: {
@@ -177,7 +199,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: AliasUnlock_read, write: AliasUnlock_write, sizeOf: AliasUnlock_sizeOf, toJson: AliasUnlock_toJson, fromJson: AliasUnlock_fromJson };
+      function AliasUnlock_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'reference')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'reference'; $reference.writeJson(j.reference, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AliasUnlock_read, write: AliasUnlock_write, sizeOf: AliasUnlock_sizeOf, toJson: AliasUnlock_toJson, fromJson: AliasUnlock_fromJson, writeJson: AliasUnlock_writeJson };
     },
   },
   NftUnlock: {
@@ -236,7 +269,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: NftUnlock_read, write: NftUnlock_write, sizeOf: NftUnlock_sizeOf, toJson: NftUnlock_toJson, fromJson: NftUnlock_fromJson };
+      function NftUnlock_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'reference')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'reference'; $reference.writeJson(j.reference, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: NftUnlock_read, write: NftUnlock_write, sizeOf: NftUnlock_sizeOf, toJson: NftUnlock_toJson, fromJson: NftUnlock_fromJson, writeJson: NftUnlock_writeJson };
     },
   },
 };

@@ -74,7 +74,21 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: GenesisLine_read, write: GenesisLine_write, sizeOf: GenesisLine_sizeOf, toJson: GenesisLine_toJson, fromJson: GenesisLine_fromJson };
+      function GenesisLine_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'network' || k === 'genesisUnixTime' || k === 'outputs' || k === 'accounts')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'network'; $network.writeJson(j.network, w);
+          at = 'genesisUnixTime'; $genesisUnixTime.writeJson(j.genesisUnixTime, w);
+          at = 'outputs'; $outputs.writeJson(j.outputs, w);
+          at = 'accounts'; $accounts.writeJson(j.accounts, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: GenesisLine_read, write: GenesisLine_write, sizeOf: GenesisLine_sizeOf, toJson: GenesisLine_toJson, fromJson: GenesisLine_fromJson, writeJson: GenesisLine_writeJson };
     },
   },
   GenesisOutput: {
@@ -133,7 +147,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: GenesisOutput_read, write: GenesisOutput_write, sizeOf: GenesisOutput_sizeOf, toJson: GenesisOutput_toJson, fromJson: GenesisOutput_fromJson };
+      function GenesisOutput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'outputId' || k === 'output')) throw h.unexpected(k);
+        let at = 'outputId';
+        try {
+          $outputId.writeJson(j.outputId, w);
+          at = 'output'; $output.writeJson(j.output, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: GenesisOutput_read, write: GenesisOutput_write, sizeOf: GenesisOutput_sizeOf, toJson: GenesisOutput_toJson, fromJson: GenesisOutput_fromJson, writeJson: GenesisOutput_writeJson };
     },
   },
   GenesisAccount: {
@@ -192,7 +217,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: GenesisAccount_read, write: GenesisAccount_write, sizeOf: GenesisAccount_sizeOf, toJson: GenesisAccount_toJson, fromJson: GenesisAccount_fromJson };
+      function GenesisAccount_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'accountId' || k === 'blockIssuanceCredits')) throw h.unexpected(k);
+        let at = 'accountId';
+        try {
+          $accountId.writeJson(j.accountId, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.writeJson(j.blockIssuanceCredits, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: GenesisAccount_read, write: GenesisAccount_write, sizeOf: GenesisAccount_sizeOf, toJson: GenesisAccount_toJson, fromJson: GenesisAccount_fromJson, writeJson: GenesisAccount_writeJson };
     },
   },
   BlockLine: {
@@ -261,7 +297,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: BlockLine_read, write: BlockLine_write, sizeOf: BlockLine_sizeOf, toJson: BlockLine_toJson, fromJson: BlockLine_fromJson };
+      function BlockLine_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'slot' || k === 'bytes' || k === 'issuerId')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'slot'; $slot.writeJson(j.slot, w);
+          at = 'bytes'; $bytes.writeJson(j.bytes, w);
+          at = 'issuerId'; $issuerId.writeJson(j.issuerId, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: BlockLine_read, write: BlockLine_write, sizeOf: BlockLine_sizeOf, toJson: BlockLine_toJson, fromJson: BlockLine_fromJson, writeJson: BlockLine_writeJson };
     },
   },
   AccountLine: {
@@ -330,7 +379,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: AccountLine_read, write: AccountLine_write, sizeOf: AccountLine_sizeOf, toJson: AccountLine_toJson, fromJson: AccountLine_fromJson };
+      function AccountLine_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'slot' || k === 'accountId' || k === 'blockIssuanceCredits')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'slot'; $slot.writeJson(j.slot, w);
+          at = 'accountId'; $accountId.writeJson(j.accountId, w);
+          at = 'blockIssuanceCredits'; $blockIssuanceCredits.writeJson(j.blockIssuanceCredits, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AccountLine_read, write: AccountLine_write, sizeOf: AccountLine_sizeOf, toJson: AccountLine_toJson, fromJson: AccountLine_fromJson, writeJson: AccountLine_writeJson };
     },
   },
   AllotLine: {
@@ -399,7 +461,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: AllotLine_read, write: AllotLine_write, sizeOf: AllotLine_sizeOf, toJson: AllotLine_toJson, fromJson: AllotLine_fromJson };
+      function AllotLine_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'slot' || k === 'accountId' || k === 'mana')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'slot'; $slot.writeJson(j.slot, w);
+          at = 'accountId'; $accountId.writeJson(j.accountId, w);
+          at = 'mana'; $mana.writeJson(j.mana, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AllotLine_read, write: AllotLine_write, sizeOf: AllotLine_sizeOf, toJson: AllotLine_toJson, fromJson: AllotLine_fromJson, writeJson: AllotLine_writeJson };
     },
   },
   CommitLine: {
@@ -458,7 +533,18 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: CommitLine_read, write: CommitLine_write, sizeOf: CommitLine_sizeOf, toJson: CommitLine_toJson, fromJson: CommitLine_fromJson };
+      function CommitLine_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'slot')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'slot'; $slot.writeJson(j.slot, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: CommitLine_read, write: CommitLine_write, sizeOf: CommitLine_sizeOf, toJson: CommitLine_toJson, fromJson: CommitLine_fromJson, writeJson: CommitLine_writeJson };
     },
   },
 };

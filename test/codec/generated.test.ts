@@ -77,6 +77,7 @@ describe('generated struct code', () => {
         'test/vectors.test.ts',
         'test/property/mutation.test.ts',
         'test/property/roundtrip.test.ts',
+        'test/property/json-to-bytes.test.ts',
       ],
       { cwd: root, encoding: 'utf8', env: { ...process.env, TANGLE_GENERIC_STRUCTS: '1' } },
     );

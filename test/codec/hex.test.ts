@@ -1,6 +1,10 @@
 // JSON hex (issue 9): fromHex accepts exactly what a plain regular expression calls 0x-prefixed, even-length hex, at
-// every length. Long strings go through Buffer, whose hex decoder reads only the low byte of each UTF-16 unit: without
-// a check of its own, 'š' (U+0161) would be read as 'a' and two different JSON texts would give the same block.
+// every length. Up to 1024 bytes it reads the text through TextEncoder and a pair table; longer strings go through
+// Buffer, whose hex decoder reads only the low byte of each UTF-16 unit: without a check of its own, 'š' (U+0161)
+// would be read as 'a' and two different JSON texts would give the same block. Both paths are tested at the same
+// rules, and the table path alone as it runs where Buffer is absent.
+import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../../src/codec/hex.js';
@@ -38,20 +42,54 @@ describe('fromHex', () => {
     );
   });
 
-  it('refuses one look-alike character anywhere in a long string (the Buffer path)', () => {
-    const good = 'ab'.repeat(100); // 100 bytes: past the table path
-    expect(verdict(`0x${good}`)).toBe('ok');
-    for (const c of LOOK_ALIKES) {
-      for (const at of [0, 1, 57, 199]) {
-        const text = `0x${good.slice(0, at)}${c}${good.slice(at + 1)}`;
-        expect(verdict(text), `${JSON.stringify(c)} at ${at}`).toBe('INVALID_VALUE');
+  it('agrees with the regular expression past 1024 bytes too (the Buffer path)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(unit, unit), { minLength: 1020, maxLength: 1100 }), (pairs) => {
+        const text = `0x${pairs.map(([a, b]) => a + b).join('')}`;
+        expect(verdict(text)).toBe(PLAIN.test(text) ? 'ok' : 'INVALID_VALUE');
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses one look-alike character anywhere, on either path', () => {
+    for (const bytes of [32, 64, 100, 1024, 1025, 1100]) {
+      const good = 'ab'.repeat(bytes);
+      expect(verdict(`0x${good}`)).toBe('ok');
+      for (const c of LOOK_ALIKES) {
+        for (const at of [0, 1, 57, 2 * bytes - 1]) {
+          const text = `0x${good.slice(0, at)}${c}${good.slice(at + 1)}`;
+          expect(verdict(text), `${JSON.stringify(c)} at ${at} of ${bytes} bytes`).toBe('INVALID_VALUE');
+        }
       }
     }
   });
 
+  it('without Buffer (a browser), every length decodes through the table, long ones too (the built package)', () => {
+    // A separate process: the test runner itself needs Buffer.
+    const script = `
+      delete globalThis.Buffer;
+      const { fromHex, toHex } = await import(${JSON.stringify(resolve(import.meta.dirname, '../../dist/index.js'))});
+      const out = [];
+      for (const n of [0, 1, 32, 2047, 2048, 2049, 20000]) {
+        const bytes = Uint8Array.from({ length: n }, (_, i) => (i * 151 + 7) & 0xff);
+        const text = '0x' + Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+        let refused = false;
+        try { fromHex(text.slice(0, -1) + 'š'); } catch (e) { refused = e.code === 'INVALID_VALUE'; }
+        out.push({ n, same: toHex(fromHex(text)) === text && fromHex(text).every((b, i) => b === bytes[i]),
+          refused: n === 0 || refused, hex: toHex(bytes) === text });
+      }
+      console.log(JSON.stringify({ buffer: typeof Buffer, out }));`;
+    const result = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+    );
+    expect(result.buffer).toBe('undefined');
+    for (const r of result.out) expect(r, `${r.n} bytes`).toEqual({ n: r.n, same: true, refused: true, hex: true });
+  });
+
   it('decodes to the bytes a hand-written table gives, either case, at every length', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 300, size: 'max' }), fc.boolean(), (bytes, upper) => {
+      fc.property(fc.uint8Array({ maxLength: 1200, size: 'max' }), fc.boolean(), (bytes, upper) => {
         let text = '0x';
         for (const b of bytes) text += (b < 16 ? '0' : '') + b.toString(16);
         const decoded = fromHex(upper ? `0x${text.slice(2).toUpperCase()}` : text);

@@ -16,6 +16,7 @@ import {
   encodeMilestonePayload,
   type FoundryOutput,
   foundryId,
+  type MilestonePayload,
   milestoneId,
   milestonePayloadFromJson,
   milestonePayloadToJson,
@@ -249,7 +250,7 @@ describe('syntactic rules of chain outputs and receipts, each at its boundary', 
 });
 
 describe('validateMilestonePayload (TIP-29, TIP-34): the rules that need no keys, each refused at its path', () => {
-  const payloads = file.components
+  const payloads: (readonly [string, MilestonePayload])[] = file.components
     .filter((c: any) => c.kind === 'payload')
     .map((c: any) => [c.name, decodeMilestonePayload(hex(c.bytes))] as const);
   const real = decodeMilestonePayload(hex(file.components.find((c: any) => c.name.startsWith('vc-')).bytes));

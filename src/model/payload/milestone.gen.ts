@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: MigratedFundsEntry_read, write: MigratedFundsEntry_write, sizeOf: MigratedFundsEntry_sizeOf, toJson: MigratedFundsEntry_toJson, fromJson: MigratedFundsEntry_fromJson };
+      function MigratedFundsEntry_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'tailTransactionHash' || k === 'address' || k === 'deposit')) throw h.unexpected(k);
+        let at = 'tailTransactionHash';
+        try {
+          $tailTransactionHash.writeJson(j.tailTransactionHash, w);
+          at = 'address'; $address.writeJson(j.address, w);
+          at = 'deposit'; $deposit.writeJson(j.deposit, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: MigratedFundsEntry_read, write: MigratedFundsEntry_write, sizeOf: MigratedFundsEntry_sizeOf, toJson: MigratedFundsEntry_toJson, fromJson: MigratedFundsEntry_fromJson, writeJson: MigratedFundsEntry_writeJson };
     },
   },
   ReceiptMilestoneOption: {
@@ -138,7 +150,21 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: ReceiptMilestoneOption_read, write: ReceiptMilestoneOption_write, sizeOf: ReceiptMilestoneOption_sizeOf, toJson: ReceiptMilestoneOption_toJson, fromJson: ReceiptMilestoneOption_fromJson };
+      function ReceiptMilestoneOption_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'migratedAt' || k === 'final' || k === 'funds' || k === 'transaction')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'migratedAt'; $migratedAt.writeJson(j.migratedAt, w);
+          at = 'final'; $final.writeJson(j.final, w);
+          at = 'funds'; $funds.writeJson(j.funds, w);
+          at = 'transaction'; $transaction.writeJson(j.transaction, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ReceiptMilestoneOption_read, write: ReceiptMilestoneOption_write, sizeOf: ReceiptMilestoneOption_sizeOf, toJson: ReceiptMilestoneOption_toJson, fromJson: ReceiptMilestoneOption_fromJson, writeJson: ReceiptMilestoneOption_writeJson };
     },
   },
   ProtocolParamsMilestoneOption: {
@@ -207,7 +233,20 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: ProtocolParamsMilestoneOption_read, write: ProtocolParamsMilestoneOption_write, sizeOf: ProtocolParamsMilestoneOption_sizeOf, toJson: ProtocolParamsMilestoneOption_toJson, fromJson: ProtocolParamsMilestoneOption_fromJson };
+      function ProtocolParamsMilestoneOption_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'targetMilestoneIndex' || k === 'protocolVersion' || k === 'params')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'targetMilestoneIndex'; $targetMilestoneIndex.writeJson(j.targetMilestoneIndex, w);
+          at = 'protocolVersion'; $protocolVersion.writeJson(j.protocolVersion, w);
+          at = 'params'; $params.writeJson(j.params, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ProtocolParamsMilestoneOption_read, write: ProtocolParamsMilestoneOption_write, sizeOf: ProtocolParamsMilestoneOption_sizeOf, toJson: ProtocolParamsMilestoneOption_toJson, fromJson: ProtocolParamsMilestoneOption_fromJson, writeJson: ProtocolParamsMilestoneOption_writeJson };
     },
   },
   MilestoneEssence: {
@@ -331,7 +370,25 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: MilestoneEssence_read, write: MilestoneEssence_write, sizeOf: MilestoneEssence_sizeOf, toJson: MilestoneEssence_toJson, fromJson: MilestoneEssence_fromJson };
+      function MilestoneEssence_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'index' || k === 'timestamp' || k === 'protocolVersion' || k === 'previousMilestoneId' || k === 'parents' || k === 'inclusionMerkleRoot' || k === 'appliedMerkleRoot' || k === 'metadata' || k === 'options')) throw h.unexpected(k);
+        let at = 'index';
+        try {
+          $index.writeJson(j.index, w);
+          at = 'timestamp'; $timestamp.writeJson(j.timestamp, w);
+          at = 'protocolVersion'; $protocolVersion.writeJson(j.protocolVersion, w);
+          at = 'previousMilestoneId'; $previousMilestoneId.writeJson(j.previousMilestoneId, w);
+          at = 'parents'; $parents.writeJson(j.parents, w);
+          at = 'inclusionMerkleRoot'; $inclusionMerkleRoot.writeJson(j.inclusionMerkleRoot, w);
+          at = 'appliedMerkleRoot'; $appliedMerkleRoot.writeJson(j.appliedMerkleRoot, w);
+          at = 'metadata'; $metadata.writeJson(j.metadata, w);
+          at = 'options'; $options.writeJson(j.options, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: MilestoneEssence_read, write: MilestoneEssence_write, sizeOf: MilestoneEssence_sizeOf, toJson: MilestoneEssence_toJson, fromJson: MilestoneEssence_fromJson, writeJson: MilestoneEssence_writeJson };
     },
   },
   MilestonePayload: {
@@ -477,7 +534,27 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: MilestonePayload_read, write: MilestonePayload_write, sizeOf: MilestonePayload_sizeOf, toJson: MilestonePayload_toJson, fromJson: MilestonePayload_fromJson };
+      function MilestonePayload_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'index' || k === 'timestamp' || k === 'protocolVersion' || k === 'previousMilestoneId' || k === 'parents' || k === 'inclusionMerkleRoot' || k === 'appliedMerkleRoot' || k === 'metadata' || k === 'options' || k === 'signatures')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'index'; $index.writeJson(j.index, w);
+          at = 'timestamp'; $timestamp.writeJson(j.timestamp, w);
+          at = 'protocolVersion'; $protocolVersion.writeJson(j.protocolVersion, w);
+          at = 'previousMilestoneId'; $previousMilestoneId.writeJson(j.previousMilestoneId, w);
+          at = 'parents'; $parents.writeJson(j.parents, w);
+          at = 'inclusionMerkleRoot'; $inclusionMerkleRoot.writeJson(j.inclusionMerkleRoot, w);
+          at = 'appliedMerkleRoot'; $appliedMerkleRoot.writeJson(j.appliedMerkleRoot, w);
+          at = 'metadata'; $metadata.writeJson(j.metadata, w);
+          at = 'options'; $options.writeJson(j.options, w);
+          at = 'signatures'; $signatures.writeJson(j.signatures, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: MilestonePayload_read, write: MilestonePayload_write, sizeOf: MilestonePayload_sizeOf, toJson: MilestonePayload_toJson, fromJson: MilestonePayload_fromJson, writeJson: MilestonePayload_writeJson };
     },
   },
 };

@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TaggedDataPayload_read, write: TaggedDataPayload_write, sizeOf: TaggedDataPayload_sizeOf, toJson: TaggedDataPayload_toJson, fromJson: TaggedDataPayload_fromJson };
+      function TaggedDataPayload_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'tag' || k === 'data')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'tag'; $tag.writeJson(j.tag, w);
+          at = 'data'; $data.writeJson(j.data, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TaggedDataPayload_read, write: TaggedDataPayload_write, sizeOf: TaggedDataPayload_sizeOf, toJson: TaggedDataPayload_toJson, fromJson: TaggedDataPayload_fromJson, writeJson: TaggedDataPayload_writeJson };
     },
   },
 };

@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TransactionPayload_read, write: TransactionPayload_write, sizeOf: TransactionPayload_sizeOf, toJson: TransactionPayload_toJson, fromJson: TransactionPayload_fromJson };
+      function TransactionPayload_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'essence' || k === 'unlocks')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'essence'; $essence.writeJson(j.essence, w);
+          at = 'unlocks'; $unlocks.writeJson(j.unlocks, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TransactionPayload_read, write: TransactionPayload_write, sizeOf: TransactionPayload_sizeOf, toJson: TransactionPayload_toJson, fromJson: TransactionPayload_fromJson, writeJson: TransactionPayload_writeJson };
     },
   },
 };

@@ -64,7 +64,19 @@ export const generated: GeneratedStructs = {
           throw h.atPath(e, at);
         }
       }
-      return { read: TreasuryTransactionPayload_read, write: TreasuryTransactionPayload_write, sizeOf: TreasuryTransactionPayload_sizeOf, toJson: TreasuryTransactionPayload_toJson, fromJson: TreasuryTransactionPayload_fromJson };
+      function TreasuryTransactionPayload_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'type' || k === 'input' || k === 'output')) throw h.unexpected(k);
+        let at = 'type';
+        try {
+          $type.writeJson(j.type, w);
+          at = 'input'; $input.writeJson(j.input, w);
+          at = 'output'; $output.writeJson(j.output, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: TreasuryTransactionPayload_read, write: TreasuryTransactionPayload_write, sizeOf: TreasuryTransactionPayload_sizeOf, toJson: TreasuryTransactionPayload_toJson, fromJson: TreasuryTransactionPayload_fromJson, writeJson: TreasuryTransactionPayload_writeJson };
     },
   },
 };
