@@ -3,13 +3,16 @@ import base from './vitest.config.js';
 
 // The suite Stryker runs against each mutant: every test that imports the sources. Tests that spawn the built CLI or
 // load dist/ cannot see a mutant (Stryker changes the sources, not the build), and the fuzz and allocation tests
-// cover the codec, which is not mutated here; leaving them out only saves time.
+// cover the codec, which is not mutated here; leaving them out only saves time. test/codec/generated.test.ts runs the
+// generator and whole suites in child processes: instrumented sources are not what it checks, and per mutant it would
+// cost minutes.
 export default mergeConfig(
   base,
   defineConfig({
     test: {
       exclude: [
         'test/cli/**',
+        'test/codec/generated.test.ts',
         'test/ledger/crash.test.ts',
         'test/package.test.ts',
         'test/property/fuzz.test.ts',

@@ -1,4 +1,6 @@
-import { arrayOf, bool, fixedBytes, i64, structsOf, u32, u64 } from '../codec/index.js';
+import { arrayOf, bool, fixedBytes, i64, structsOf, toHex, u32, u64 } from '../codec/index.js';
+import type { IncludedBlock, Ledger, UtxoChanges } from '../ledger/index.js';
+import { HttpProblem } from './problem.js';
 import { generated } from './responses.gen.js';
 
 const struct = structsOf(generated);
@@ -11,7 +13,8 @@ export interface UtxoChangesResponse {
   createdOutputs: Uint8Array[];
   consumedOutputs: Uint8Array[];
 }
-const outputIds = arrayOf(fixedBytes(34), { prefix: u32, min: 0, max: 0x7fffffff });
+/** v3 output ids are Nova's (SPEC B1): transactionId ‖ u32 LE slot of the applying block ‖ u16 LE index. */
+const outputIds = arrayOf(fixedBytes(38), { prefix: u32, min: 0, max: 0x7fffffff });
 export const utxoChangesResponse = struct<UtxoChangesResponse>('UtxoChangesResponse', {
   commitmentId: fixedBytes(36),
   createdOutputs: outputIds,
@@ -30,3 +33,43 @@ export const congestionResponse = struct<CongestionResponse>('CongestionResponse
   referenceManaCost: u64,
   blockIssuanceCredits: i64,
 });
+
+/** A Stardust output id (34 bytes) in the Nova form, created in `slot`. */
+function novaId(id: Uint8Array, slot: number): Uint8Array {
+  const out = new Uint8Array(38);
+  out.set(id.subarray(0, 32));
+  new DataView(out.buffer).setUint32(32, slot, true);
+  out.set(id.subarray(32, 34), 36);
+  return out;
+}
+
+/**
+ * The UTXO changes of committed `slot` with Nova output ids: an output created in the slot carries the slot, a
+ * consumed one the slot that created it (the ledger keeps a spent output until its slot's diff is pruned).
+ */
+export function novaUtxoChanges(ledger: Ledger, slot: number, changes: UtxoChanges): UtxoChangesResponse {
+  return {
+    commitmentId: changes.commitmentId,
+    createdOutputs: changes.createdOutputs.map((id) => novaId(id, slot)),
+    consumedOutputs: changes.consumedOutputs.map((id) => {
+      const record = ledger.output(id);
+      if (record === undefined) throw new HttpProblem(500, 'a consumed output of the slot is missing from the store');
+      return novaId(id, record.createdSlot);
+    }),
+  };
+}
+
+/**
+ * hornet's block metadata of the block that applied a transaction (reference/node-info.md §4): referenced by the
+ * "milestone" (committed slot) that committed it; not yet referenced while its slot is uncommitted.
+ */
+export function includedBlockMetadata(found: IncludedBlock, latestSlot: number): Record<string, unknown> {
+  const head = { blockId: toHex(found.blockId), parents: found.json.parents, isSolid: true };
+  if (found.slot > latestSlot) return { ...head, shouldPromote: false, shouldReattach: false };
+  return {
+    ...head,
+    referencedByMilestoneIndex: found.slot,
+    milestoneIndex: found.slot,
+    ledgerInclusionState: 'included',
+  };
+}

@@ -1,10 +1,11 @@
-import { fromHex } from '../codec/hex.js';
+import { fromHex, toHex } from '../codec/hex.js';
 import { CodecError, encode } from '../codec/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
 import { AddressType } from '../model/type-codes.js';
+import { infoV2, infoV3, isHealthy } from './info.js';
 import { HttpProblem, quote } from './problem.js';
-import { congestionResponse, utxoChangesResponse } from './responses.js';
+import { congestionResponse, includedBlockMetadata, novaUtxoChanges, utxoChangesResponse } from './responses.js';
 
 /** What a handler answers with: a body and its content type. */
 export interface Reply {
@@ -15,6 +16,8 @@ export interface Reply {
    * transaction): the server may keep it, keyed by the request's path and Accept type.
    */
   immutable?: boolean;
+  /** 200 unless said (`/health` answers 503 with a body). */
+  status?: number;
 }
 
 export interface RouteContext {
@@ -69,14 +72,32 @@ export const routes: Route[] = [
     },
   },
   {
+    pattern: '/api/core/v2/transactions/*/included-block/metadata',
+    path: /^\/api\/core\/v2\/transactions\/([^/]*)\/included-block\/metadata$/,
+    handle({ ledger, params }) {
+      const found = ledger.includedBlock(parseTransactionId(params[0]!));
+      const body = includedBlockMetadata(found, ledger.latestCommitment().slot);
+      // Final once the including slot is committed (referenced); before that the answer will change.
+      return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: 'ledgerInclusionState' in body };
+    },
+  },
+  {
     pattern: '/api/core/v3/commitments/by-slot/*/utxo-changes',
     path: /^\/api\/core\/v3\/commitments\/by-slot\/([^/]*)\/utxo-changes$/,
+    handle: ({ ledger, params, accept }) => utxoChangesReply(ledger, parseUint32(params[0]!, 'slot'), accept),
+  },
+  {
+    pattern: '/api/core/v3/commitments/*/utxo-changes',
+    path: /^\/api\/core\/v3\/commitments\/([^/]*)\/utxo-changes$/,
     handle({ ledger, params, accept }) {
-      const changes = ledger.utxoChanges(parseUint32(params[0]!, 'slot'));
-      // Only committed slots answer, and a committed slot never changes.
-      if (wants(accept, BINARY_V2))
-        return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2, immutable: true };
-      return { body: JSON.stringify(utxoChangesResponse.toJson(changes)), contentType: JSON_TYPE, immutable: true };
+      const text = params[0]!;
+      if (!/^0x[0-9a-fA-F]{72}$/.test(text)) throw new HttpProblem(400, `invalid commitmentId: ${quote(text)}`);
+      const id = fromHex(text.toLowerCase());
+      const slot = new DataView(id.buffer, id.byteOffset + 32, 4).getUint32(0, true);
+      const known = ledger.commitmentOf(slot);
+      if (known === undefined || toHex(known.commitmentId) !== toHex(id))
+        throw new HttpProblem(404, `commitment not found: ${quote(text)}`);
+      return utxoChangesReply(ledger, slot, accept);
     },
   },
   {
@@ -132,7 +153,39 @@ export const routes: Route[] = [
       return { body: JSON.stringify(congestionResponse.toJson(c)), contentType: JSON_TYPE };
     },
   },
+  {
+    pattern: '/health',
+    path: /^\/health$/,
+    handle: ({ ledger }) => {
+      const healthy = isHealthy(ledger);
+      return { body: JSON.stringify({ isHealthy: healthy }), contentType: JSON_TYPE, status: healthy ? 200 : 503 };
+    },
+  },
+  {
+    pattern: '/api/routes',
+    path: /^\/api\/routes$/,
+    handle: () => ({ body: JSON.stringify({ routes: ['core/v2', 'core/v3'] }), contentType: JSON_TYPE }),
+  },
+  {
+    pattern: '/api/core/v2/info',
+    path: /^\/api\/core\/v2\/info$/,
+    handle: ({ ledger }) => ({ body: JSON.stringify(infoV2(ledger)), contentType: JSON_TYPE }),
+  },
+  {
+    pattern: '/api/core/v3/info',
+    path: /^\/api\/core\/v3\/info$/,
+    handle: ({ ledger }) => ({ body: JSON.stringify(infoV3(ledger)), contentType: JSON_TYPE }),
+  },
 ];
 
-/** The three route patterns: every route is public unless `publicRoutes` says otherwise. */
+/** A committed slot's UTXO changes with Nova output ids (SPEC B1), JSON or serializer-v2. */
+function utxoChangesReply(ledger: Ledger, slot: number, accept: string): Reply {
+  const changes = novaUtxoChanges(ledger, slot, ledger.utxoChanges(slot));
+  // Only committed slots answer, and a committed slot never changes.
+  if (wants(accept, BINARY_V2))
+    return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2, immutable: true };
+  return { body: JSON.stringify(utxoChangesResponse.toJson(changes)), contentType: JSON_TYPE, immutable: true };
+}
+
+/** Every route pattern: every route is public unless `publicRoutes` says otherwise. */
 export const ALL_ROUTES = routes.map((r) => r.pattern);

@@ -7,7 +7,7 @@ import { ALL_ROUTES, type Reply, type Route, routes } from './routes.js';
 
 export interface ServerOptions {
   ledger: Ledger;
-  /** Route patterns open without a token (default: all three). Others need `Authorization: Bearer <JWT>`. */
+  /** Route patterns open without a token (default: every route). Others need `Authorization: Bearer <JWT>`. */
   publicRoutes?: readonly string[];
   /** HS256 secret for JWTs on protected routes; without it protected routes answer 403 to everyone. */
   jwtSecret?: string;
@@ -27,7 +27,7 @@ const STATUS_LINE: Record<number, string> = {
 const GZIP_ABOVE = 1024;
 
 /**
- * The node API of SPEC B4 on `node:http`: three GET routes, JSON or binary bodies, every error in the
+ * The node API of SPEC B4 and B5 on `node:http`: GET routes, JSON or binary bodies, every error in the
  * `{ error: { code, message } }` envelope, never a stack trace. Returns the server unstarted: call `listen`.
  */
 export function createServer(options: ServerOptions): Server {
@@ -97,7 +97,7 @@ export function createServer(options: ServerOptions): Server {
       const cacheKey = `${path}\n${binary ? ctx.accept.slice(0, 35) : ''}`;
       const reply: Reply = cache.get(cacheKey) ?? route.handle(ctx);
       if (reply.immutable === true) cache.set(cacheKey, reply);
-      send(req, res, 200, reply.body, reply.contentType);
+      send(req, res, reply.status ?? 200, reply.body, reply.contentType);
     } catch (e) {
       sendProblem(req, res, toProblem(e), codeAsString);
     }

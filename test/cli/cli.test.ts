@@ -107,11 +107,7 @@ describe('serve --demo', () => {
       ),
     );
     const expected = reference.commitment(slot)!;
-    expect(JSON.parse(bodies[1]!.text)).toEqual({
-      commitmentId: expected.id,
-      createdOutputs: expected.created,
-      consumedOutputs: expected.consumed,
-    });
+    expect(JSON.parse(bodies[1]!.text)).toEqual(reference.novaChanges(slot));
     const account = bech32ToAddress(/accounts\/([^/]+)\//.exec(urls[2]!)![1]!, 'rms') as { aliasId: Uint8Array };
     expect(hexOf(account.aliasId)).toBe(hexOf(sim.accounts.worker));
     expect(JSON.parse(bodies[2]!.text)).toMatchObject({

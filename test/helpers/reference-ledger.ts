@@ -110,6 +110,12 @@ export type ReferenceEvent =
   | { type: 'destroy'; slot: number; accountId: Uint8Array }
   | { type: 'commit'; slot: number };
 
+/** A 34-byte output id (hex) in the Nova form of `slot`, written out by hand: the slot as 4 little-endian bytes. */
+export function novaOutputId(id: string, slot: number): string {
+  const le32 = [0, 8, 16, 24].map((s) => ((slot >>> s) & 0xff).toString(16).padStart(2, '0')).join('');
+  return `${id.slice(0, 66)}${le32}${id.slice(66)}`;
+}
+
 export class ReferenceLedger {
   readonly commitments: Commitment[] = [];
   readonly blocks = new Map<string, ParsedBlock>(); // by transaction id: the first block that applied it
@@ -144,6 +150,22 @@ export class ReferenceLedger {
 
   commitment(slot: number): Commitment | undefined {
     return this.commitments.find((c) => c.slot === slot);
+  }
+
+  /**
+   * The v3 body of a slot's UTXO changes (SPEC B1, B4): the commitment id and each output id in the Nova form,
+   * transactionId ‖ u32 LE slot that created the output (the commitment that lists it as created; genesis outputs:
+   * the genesis slot) ‖ u16 LE index.
+   */
+  novaChanges(slot: number): { commitmentId: string; createdOutputs: string[]; consumedOutputs: string[] } {
+    const c = this.commitment(slot)!;
+    const createdIn = (id: string) =>
+      this.commitments.find((k) => k.created.includes(id))?.slot ?? this.params.genesisSlot;
+    return {
+      commitmentId: c.id,
+      createdOutputs: c.created.map((id) => novaOutputId(id, slot)),
+      consumedOutputs: c.consumed.map((id) => novaOutputId(id, createdIn(id))),
+    };
   }
 
   private idOf(slot: number, previous: Uint8Array, roots: Uint8Array, weight: bigint, rmc: bigint): string {

@@ -26,7 +26,7 @@ import {
 } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
-import { hexOf, MINIMAL_TRANSACTION_WORK, ReferenceLedger } from '../helpers/reference-ledger.js';
+import { hexOf, MINIMAL_TRANSACTION_WORK, novaOutputId, ReferenceLedger } from '../helpers/reference-ledger.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 
@@ -104,6 +104,12 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
+const nova = novaOutputId;
+/** The slot whose commitment lists `id` as created, by the reference; genesis outputs: slot 0. */
+function createdSlot(id: string): number {
+  return reference.commitments.find((c) => c.created.includes(id))?.slot ?? 0;
+}
+
 const tx = () => `/api/core/v2/transactions/${toHex(txId)}/included-block`;
 const utxo = (slot: string | number) => `/api/core/v3/commitments/by-slot/${slot}/utxo-changes`;
 const congestion = (address: string, query = '') => `/api/core/v3/accounts/${address}/congestion${query}`;
@@ -179,7 +185,13 @@ describe('GET /api/core/v2/transactions/:transactionId/included-block', () => {
 describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
   it('200 for every committed slot: the commitment id, created and consumed outputs of the reference implementation, in JSON and binary (serializer-v2)', async () => {
     for (let slot = 1; slot <= SLOTS; slot++) {
-      const expected = reference.commitment(slot)!;
+      const reference34 = reference.commitment(slot)!;
+      // Nova output ids (SPEC B1): the reference's 34-byte ids with the slot that created each output.
+      const expected = {
+        id: reference34.id,
+        created: reference34.created.map((id) => nova(id, slot)),
+        consumed: reference34.consumed.map((id) => nova(id, createdSlot(id))),
+      };
       const a = await call(api.origin, utxo(slot));
       expect(a.status).toBe(200);
       expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -190,7 +202,7 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
       });
       const b = await call(api.origin, utxo(slot), { headers: { accept: 'application/vnd.iota.serializer-v2' } });
       expect(b.headers['content-type']).toBe('application/vnd.iota.serializer-v2');
-      // [36] commitmentId | u32 n | n × [34] | u32 m | m × [34], little-endian counts (SPEC B4).
+      // [36] commitmentId | u32 n | n × [38] | u32 m | m × [38], little-endian counts (SPEC B4).
       const count = (n: number) => hexOf(Uint8Array.of(n & 0xff, (n >> 8) & 0xff, 0, 0));
       const wire = [
         expected.id,
@@ -203,8 +215,11 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
         .join('');
       expect(b.body.toString('hex')).toBe(wire);
     }
-    // Not vacuous: the history has slots that create and consume.
+    // Not vacuous: the history has slots that create and consume, and consumes outputs of earlier slots and genesis.
     expect(reference.commitments.some((c) => c.created.length > 0 && c.consumed.length > 0)).toBe(true);
+    const spentLater = reference.commitments.flatMap((c) => c.consumed.map((id) => [createdSlot(id), c.slot]));
+    expect(spentLater.some(([made, spent]) => made! > 0 && made! < spent!)).toBe(true);
+    expect(spentLater.some(([made]) => made === 0)).toBe(true);
     expect((await call(api.origin, utxo(`000${SLOTS}`))).json().commitmentId).toBe(reference.commitment(SLOTS)!.id); // leading zeros, as iota-core
   });
   it('400: not a base-10 uint32', async () => {
@@ -412,7 +427,7 @@ describe('access, methods, paths, headers', () => {
     await s.close();
   });
   it('404 for unknown paths, 405 with Allow for other methods, 414 for long URLs', async () => {
-    expectError(await call(api.origin, '/api/core/v2/info'), 404);
+    expectError(await call(api.origin, '/api/core/v9/info'), 404);
     expectError(await call(api.origin, `${tx()}/`), 404);
     for (const method of ['POST', 'PUT', 'DELETE', 'PATCH']) {
       const a = await call(api.origin, tx(), { method });
@@ -553,10 +568,92 @@ describe('a transaction that mints an NFT and creates an alias, served like any 
       const b = await call(server.origin, path, { headers: { accept: 'application/vnd.iota.serializer-v1' } });
       expect(hexOf(b.body)).toBe(hexOf(bytes));
       const changes = (await call(server.origin, utxo(1))).json();
-      expect(changes.createdOutputs).toEqual([0, 1, 2].map((i) => toHex(outputId(transactionId!, i))));
-      expect(changes.consumedOutputs).toEqual([toHex(start[0]!.outputId)]);
+      expect(changes.createdOutputs).toEqual([0, 1, 2].map((i) => nova(toHex(outputId(transactionId!, i)), 1)));
+      expect(changes.consumedOutputs).toEqual([nova(toHex(start[0]!.outputId), 0)]);
     } finally {
       await server.close();
+      own.close();
+    }
+  });
+});
+
+describe('SPEC B5 routes: edges the client tests do not reach', () => {
+  it('by commitment id: the by-slot body; 400 malformed; 404 for an unknown id of a known slot and for a future slot', async () => {
+    const c = reference.commitment(12)!;
+    const bySlot = await call(api.origin, utxo(12));
+    const byId = await call(api.origin, `/api/core/v3/commitments/${c.id}/utxo-changes`);
+    expect(byId.status).toBe(200);
+    expect(byId.body.toString()).toBe(bySlot.body.toString());
+    const upper = await call(api.origin, `/api/core/v3/commitments/0x${c.id.slice(2).toUpperCase()}/utxo-changes`);
+    expect(upper.body.toString()).toBe(bySlot.body.toString());
+    for (const bad of ['0x12', c.id.slice(0, -2), `${c.id}00`, `0x${'g'.repeat(72)}`]) {
+      const message = expectError(await call(api.origin, `/api/core/v3/commitments/${bad}/utxo-changes`), 400);
+      expect(message).toBe(`invalid data provided: invalid commitmentId: ${bad}`);
+    }
+    const otherHash = `0x${'00'.repeat(32)}${c.id.slice(66)}`; // slot 12, another hash
+    expectError(await call(api.origin, `/api/core/v3/commitments/${otherHash}/utxo-changes`), 404);
+    const future = `${c.id.slice(0, 66)}${nova('0x', SLOTS + 1).slice(2, 10)}`;
+    expectError(await call(api.origin, `/api/core/v3/commitments/${future}/utxo-changes`), 404);
+  });
+  it('/health and the info routes say unhealthy (503 for /health) when the ledger is behind the clock', async () => {
+    const behind = openLedger({ params, genesis: { outputs: genesisOutputs([1]) }, clock: () => GENESIS + 10_000 });
+    const s = await listen(behind);
+    try {
+      const health = await call(s.origin, '/health');
+      expect(health.status).toBe(503);
+      expect(health.json()).toEqual({ isHealthy: false });
+      expect((await call(s.origin, '/api/core/v2/info')).json().status.isHealthy).toBe(false);
+      expect((await call(s.origin, '/api/core/v3/info')).json().status.isHealthy).toBe(false);
+      behind.setSynced(true);
+      expect((await call(s.origin, '/health')).status).toBe(200);
+    } finally {
+      await s.close();
+      behind.close();
+    }
+  });
+  it('v3 info carries the ledger: latest commitment id, network, supply, genesis, ages, congestion parameters', async () => {
+    const info = (await call(api.origin, '/api/core/v3/info')).json();
+    expect(info.status.latestCommitmentId).toBe(reference.commitments.at(-1)!.id);
+    expect(info.status.latestFinalizedSlot).toBe(SLOTS);
+    const p = info.protocolParameters[0].parameters;
+    expect(p).toMatchObject({
+      networkName: 'testnet',
+      bech32Hrp: 'rms',
+      tokenSupply: '1813620509061365',
+      genesisSlot: 0,
+      genesisUnixTimestamp: String(GENESIS),
+      slotDurationInSeconds: 10,
+      minCommittableAge: 10,
+      maxCommittableAge: 20,
+    });
+    expect(p.congestionControlParameters).toMatchObject({
+      minReferenceManaCost: '1',
+      increase: '1',
+      decrease: '1',
+      increaseThreshold: 400_000_000,
+      decreaseThreshold: 250_000_000,
+    });
+    expect(p.workScoreParameters).toMatchObject({ block: 110_000, dataByte: 500, signatureEd25519: 15_000 });
+  });
+  it('metadata of a transaction whose slot is not committed yet: not referenced (no inclusion state), then included', async () => {
+    const start = genesisOutputs([1]);
+    const own = openLedger({ params, genesis: { outputs: start }, clock: () => GENESIS + 10 });
+    const s = await listen(own);
+    try {
+      const { transactionId } = own.acceptBlock(transferBlock(params, start, [basic(owner(2), 1_000_000_000n)]), {
+        slot: 1,
+      });
+      const path = `/api/core/v2/transactions/${toHex(transactionId!)}/included-block/metadata`;
+      const before = (await call(s.origin, path)).json();
+      expect(before).not.toHaveProperty('ledgerInclusionState');
+      expect(before).toMatchObject({ isSolid: true, shouldPromote: false, shouldReattach: false });
+      own.commitSlot(1);
+      expect((await call(s.origin, path)).json()).toMatchObject({
+        referencedByMilestoneIndex: 1,
+        ledgerInclusionState: 'included',
+      });
+    } finally {
+      await s.close();
       own.close();
     }
   });

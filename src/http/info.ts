@@ -1,0 +1,176 @@
+import { toHex } from '../codec/hex.js';
+import type { Ledger } from '../ledger/index.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+
+// The node-description bodies real clients ask for before or beside the three routes (SPEC B5,
+// reference/node-info.md): hornet's /api/core/v2/info, iota-core's /api/core/v3/info, /health and /api/routes.
+// tangle-core has committed slots where hornet has milestones: a "milestone" here is a committed slot (index = slot,
+// timestamp = the end of the slot, id = the first 32 bytes of its commitment id). Every value comes from the ledger
+// and the protocol parameters, never from the wall clock, so replicas over one store answer the same bytes.
+
+export const NODE_NAME = 'tangle-core';
+export const NODE_VERSION = '0.1.0';
+
+/** The base token of each network (hornet and iota-core configuration); the testnet (rms) is Shimmer's. */
+function baseToken(params: ProtocolParameters) {
+  return params.bech32Hrp === 'iota'
+    ? { name: 'IOTA', tickerSymbol: 'IOTA', unit: 'IOTA', subunit: 'micro', decimals: 6, useMetricPrefix: false }
+    : { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false };
+}
+
+/** Unix seconds at which `slot` ends (its commitment can exist from then on). */
+const slotEnd = (params: ProtocolParameters, slot: number) =>
+  params.genesisUnixTime + (slot - params.genesisSlot + 1) * params.slotDurationSeconds;
+
+/** Healthy: synced and the store answers (SPEC B5). */
+export function isHealthy(ledger: Ledger): boolean {
+  try {
+    ledger.latestCommitment();
+    return ledger.isSynced();
+  } catch {
+    return false;
+  }
+}
+
+/** hornet's InfoResponse: the nine fields iota-sdk 1.1.3 requires (it has no defaults for any of them). */
+export function infoV2(ledger: Ledger): object {
+  const { params } = ledger;
+  const latest = ledger.latestCommitment();
+  const milestone = {
+    index: latest.slot,
+    timestamp: slotEnd(params, latest.slot),
+    milestoneId: toHex(latest.commitmentId.subarray(0, 32)),
+  };
+  return {
+    name: NODE_NAME,
+    version: NODE_VERSION,
+    status: {
+      isHealthy: isHealthy(ledger),
+      latestMilestone: milestone,
+      confirmedMilestone: milestone,
+      pruningIndex: Math.max(ledger.prunedUntil - 1, params.genesisSlot), // hornet: the last pruned index
+    },
+    supportedProtocolVersions: [params.protocolVersion],
+    protocol: {
+      version: params.protocolVersion,
+      networkName: params.networkName,
+      bech32Hrp: params.bech32Hrp,
+      minPowScore: params.minPowScore,
+      belowMaxDepth: 15, // hornet's default; tangle-core selects no tips
+      rentStructure: { ...params.rentStructure },
+      tokenSupply: params.tokenSupply.toString(),
+    },
+    pendingProtocolParameters: [],
+    baseToken: baseToken(params),
+    metrics: { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 },
+    features: [],
+  };
+}
+
+/**
+ * iota-core's InfoResponse, with protocol parameters in the Nova shape @iota/sdk-wasm 2.0 requires. Ours fill what
+ * we have (SPEC B2: network, supply, genesis, slot length, committable ages, congestion, work weights); the rest are
+ * iota-core's defaults (iota.go api_test.go), listed in the README.
+ */
+export function infoV3(ledger: Ledger): object {
+  const { params } = ledger;
+  const latest = ledger.latestCommitment();
+  const ns = (seconds: number) => (BigInt(seconds) * 1_000_000_000n).toString();
+  const time = ns(slotEnd(params, latest.slot));
+  const c = params.congestion;
+  const w = params.workScore;
+  return {
+    name: NODE_NAME,
+    version: NODE_VERSION,
+    status: {
+      isHealthy: isHealthy(ledger),
+      isNetworkHealthy: isHealthy(ledger),
+      acceptedTangleTime: time,
+      relativeAcceptedTangleTime: time,
+      confirmedTangleTime: time,
+      relativeConfirmedTangleTime: time,
+      latestCommitmentId: toHex(latest.commitmentId),
+      latestFinalizedSlot: latest.slot,
+      latestAcceptedBlockSlot: latest.slot,
+      latestConfirmedBlockSlot: latest.slot,
+      pruningEpoch: 0,
+    },
+    protocolParameters: [
+      {
+        startEpoch: 0,
+        parameters: {
+          type: 0,
+          version: 3,
+          networkName: params.networkName,
+          bech32Hrp: params.bech32Hrp,
+          storageScoreParameters: {
+            storageCost: String(params.rentStructure.vByteCost),
+            factorData: params.rentStructure.vByteFactorData,
+            offsetOutputOverhead: '10',
+            offsetEd25519BlockIssuerKey: '100',
+            offsetStakingFeature: '100',
+            offsetDelegation: '100',
+          },
+          workScoreParameters: {
+            dataByte: w.dataByte,
+            block: w.block,
+            input: w.input,
+            contextInput: 20,
+            output: w.output,
+            nativeToken: w.nativeToken,
+            staking: 5000,
+            blockIssuer: 1000,
+            allotment: 1000,
+            signatureEd25519: w.signatureEd25519,
+          },
+          manaParameters: {
+            bitsCount: 63,
+            generationRate: 1,
+            generationRateExponent: 17,
+            decayFactors: [],
+            decayFactorsExponent: 32,
+            decayFactorEpochsSum: 2262417561,
+            decayFactorEpochsSumExponent: 21,
+            annualDecayFactorPercentage: 70,
+          },
+          tokenSupply: params.tokenSupply.toString(),
+          genesisSlot: params.genesisSlot,
+          genesisUnixTimestamp: String(params.genesisUnixTime),
+          slotDurationInSeconds: params.slotDurationSeconds,
+          slotsPerEpochExponent: 13,
+          stakingUnbondingPeriod: 10,
+          validationBlocksPerSlot: 10,
+          punishmentEpochs: 10,
+          livenessThresholdLowerBound: 15,
+          livenessThresholdUpperBound: 30,
+          minCommittableAge: params.minCommittableAge,
+          maxCommittableAge: params.maxCommittableAge,
+          epochNearingThreshold: 60,
+          congestionControlParameters: {
+            minReferenceManaCost: c.minReferenceManaCost.toString(),
+            increase: c.increase.toString(),
+            decrease: c.decrease.toString(),
+            increaseThreshold: Number(c.increaseThreshold),
+            decreaseThreshold: Number(c.decreaseThreshold),
+            schedulerRate: 50000000,
+            maxBufferSize: 1000,
+            maxValidationBufferSize: 100,
+          },
+          versionSignalingParameters: { windowSize: 7, windowTargetRatio: 5, activationOffset: 7 },
+          rewardsParameters: {
+            profitMarginExponent: 8,
+            bootstrappingDuration: 1079,
+            rewardToGenerationRatio: 2,
+            initialTargetRewardsRate: '1',
+            finalTargetRewardsRate: '1',
+            poolCoefficientExponent: 11,
+            retentionPeriod: 384,
+          },
+          targetCommitteeSize: 32,
+          chainSwitchingThreshold: 3,
+        },
+      },
+    ],
+    baseToken: baseToken(params),
+  };
+}
