@@ -171,6 +171,25 @@ describe('verifyMilestoneSignatures (TIP-29)', () => {
       'signatures[0].signature',
     ]);
   });
+  it('a key range applies from its start index to its end index, both included', () => {
+    const first = (startIndex: number, endIndex: number) =>
+      keys.map((k, i) => (i === 0 ? { ...k, startIndex, endIndex } : k));
+    verifyMilestoneSignatures(m, first(m.index, m.index), m.signatures.length); // exactly this index
+    verifyMilestoneSignatures(m, first(m.index, 0), m.signatures.length); // from this index on
+    for (const [start, end] of [
+      [m.index + 1, 0],
+      [0, m.index - 1],
+    ]) {
+      expect(code(() => verifyMilestoneSignatures(m, first(start!, end!), 1))).toEqual([
+        'MILESTONE_SIGNATURE_COUNT',
+        'signatures',
+      ]);
+    }
+  });
+  it('bad arguments are TypeError (key ranges) and RangeError (threshold)', () => {
+    expect(() => verifyMilestoneSignatures(m, 'keys' as never, 1)).toThrow(TypeError);
+    for (const t of [0, 1.5, -1]) expect(() => verifyMilestoneSignatures(m, keys, t)).toThrow(RangeError);
+  });
 });
 
 describe('syntactic rules of chain outputs and receipts, each at its boundary', () => {
@@ -279,6 +298,8 @@ describe('validateMilestonePayload (TIP-29, TIP-34): the rules that need no keys
       'MILESTONE_PARENTS_MISMATCH',
       'parents',
     ]);
+    const oneDiffers = real.parents.map((p, i) => (i === real.parents.length - 1 ? p.map((b) => b ^ 1) : p));
+    expect(rule(() => validateMilestonePayload(real, oneDiffers))).toEqual(['MILESTONE_PARENTS_MISMATCH', 'parents']);
     const block = { protocolVersion: 2, parents: [...other].sort(compare), payload: real, nonce: 0n };
     expect(rule(() => validateBlock(block, PROTOCOL_PARAMETERS.shimmer))).toEqual([
       'MILESTONE_PARENTS_MISMATCH',

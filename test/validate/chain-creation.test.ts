@@ -168,6 +168,24 @@ describe('the transitions that wait for issue 13 are refused, where iota-sdk ref
     expect(b.ours).toEqual(['CHAIN_OUTPUT_UNSUPPORTED', 'essence.outputs[0]']);
     expect(b.theirs).toBe('InvalidChainStateTransition');
   });
+  it('an id with some zero bytes is not a new chain; a foundry output is refused (its alias must transition)', () => {
+    const almost = new Uint8Array(32);
+    almost[31] = 1;
+    expect(verdicts([nft(1, { nftId: almost })]).ours).toEqual(['CHAIN_OUTPUT_UNSUPPORTED', 'essence.outputs[0]']);
+    const foundry = {
+      type: 5 as const,
+      amount: 0n,
+      nativeTokens: [],
+      serialNumber: 1,
+      tokenScheme: { type: 0 as const, mintedTokens: 0n, meltedTokens: 0n, maximumSupply: 10n },
+      unlockConditions: [{ type: 6 as const, address: { type: 8 as const, aliasId: new Uint8Array(32).fill(3) } }],
+      features: [],
+      immutableFeatures: [],
+    };
+    const { ours, theirs } = verdicts([foundry]);
+    expect(ours).toEqual(['CHAIN_OUTPUT_UNSUPPORTED', 'essence.outputs[0]']);
+    expect(theirs).not.toBe('None'); // no alias transitions in this transaction
+  });
   it('consuming an NFT output: refused (iota-sdk may accept it: its transition is issue 13)', () => {
     const owned = nft(1, {
       nftId: new Uint8Array(32).fill(7),
