@@ -201,6 +201,22 @@ describe('a JWT-protected node', () => {
     expect(sdk.Utils.blockId(await v1.getIncludedBlock(id))).toBe(block.id);
     const v2 = await nova.Client.create({ nodes: [{ url: protectedOrigin, auth: { jwt } }] });
     expect(await v2.getUtxoChangesBySlot(5)).toEqual(expectedChanges(5));
+    // Every new route follows the same rule: 403 in the error envelope without the token, 200 with it; the public
+    // ones answer without.
+    const status = (path: string, headers: Record<string, string> = {}) =>
+      fetch(protectedOrigin + path, { headers }).then(async (r) => [r.status, await r.text()] as const);
+    for (const path of [
+      '/api/core/v2/info',
+      '/api/core/v3/info',
+      `/api/core/v2/transactions/${id}/included-block/metadata`,
+      `/api/core/v3/commitments/${reference.commitment(5)!.id}/utxo-changes`,
+    ]) {
+      const [refused, body] = await status(path);
+      expect(refused, path).toBe(403);
+      expect(JSON.parse(body)).toEqual({ error: { code: 403, message: 'not available for public use' } });
+      expect((await status(path, { authorization: `Bearer ${jwt}` }))[0], path).toBe(200);
+    }
+    for (const path of ['/health', '/api/routes']) expect((await status(path))[0], path).toBe(200);
   });
 });
 
