@@ -49,6 +49,9 @@ export type ValidationErrorCode =
   | 'STORAGE_DEPOSIT_RETURN_UNFULFILLED'
   | 'BASE_TOKEN_BALANCE_MISMATCH'
   | 'NATIVE_TOKEN_BALANCE_MISMATCH'
+  | 'CHAIN_INPUT_MISSING'
+  | 'CHAIN_OUTPUT_DUPLICATED'
+  | 'CHAIN_IMMUTABLE_CHANGED'
   | 'CHAIN_OUTPUT_UNSUPPORTED';
 
 /** A decoded value that breaks a protocol rule. See `TangleError` for the fields. */

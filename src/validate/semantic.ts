@@ -9,6 +9,7 @@ import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
+import { checkChainOutputs, inputChains } from './chains.js';
 import { ValidationError } from './errors.js';
 import { validateTransactionPayload } from './syntactic.js';
 
@@ -33,16 +34,6 @@ function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
 const addressKey = (a: Address): string =>
   String(a.type) +
   toHex(a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
-
-function refuseChain(path: string): never {
-  throw new ValidationError(
-    'CHAIN_OUTPUT_UNSUPPORTED',
-    'alias, foundry and NFT transitions are not validated yet (creating an alias or an NFT is)',
-    { path },
-  );
-}
-
-const isZero = (id: Uint8Array): boolean => id.every((b) => b === 0);
 
 /** The address that must unlock an output at `time`: the return address once an expiration has passed. */
 export function unlockAddress(output: Output, time: number): Address {
@@ -106,32 +97,30 @@ export function checkSemantics(
   const tokensIn = new Map<string, bigint>();
   let amountIn = 0n;
 
-  // Chain transitions (TIP-18) are not checked yet: a transaction that consumes an alias, foundry or NFT output, or
-  // creates a foundry or an existing chain's next state, is refused rather than accepted unchecked. Creating an
-  // alias or an NFT (id zero) needs no chain state and is checked in full below.
-  consumedOutputs.forEach((o, i) => {
-    if (o.type !== OutputType.Basic) refuseChain(`essence.inputs[${i}]`);
-  });
-  essence.outputs.forEach((o, j) => {
-    if (o.type === OutputType.Basic) return;
-    if (o.type === OutputType.Foundry) refuseChain(`essence.outputs[${j}]`);
-    else if (!isZero(o.type === OutputType.Alias ? o.aliasId : o.nftId)) refuseChain(`essence.outputs[${j}]`);
-  });
+  // TIP-18: the NFTs among the inputs (alias and foundry inputs are refused until their rules exist).
+  const nfts = inputChains(consumedOutputs, essence.inputs);
+  const nftOfInput = new Map([...nfts].map(([id, i]) => [i, id]));
 
   consumedOutputs.forEach((output, i) => {
     const at = `unlocks[${i}]`;
     const address = unlockAddress(output, time);
-    if (address.type !== AddressType.Ed25519) {
-      throw new ValidationError(
-        'UNLOCK_INVALID',
-        `input ${i} is owned by an ${address.type === AddressType.Alias ? 'Alias' : 'NFT'} address, which needs an ` +
-          `Alias/NFT unlock (not supported yet)`,
-        { path: at },
-      );
-    }
-    const key = addressKey(address);
     const unlock = unlocks[i]!;
-    if (unlock.type === UnlockType.Signature) {
+    const key = addressKey(address);
+    if (address.type === AddressType.Alias) {
+      throw new ValidationError('UNLOCK_INVALID', `input ${i} is owned by an alias: alias unlocks come with issue 13`, {
+        path: at,
+      });
+    }
+    if (address.type === AddressType.Nft) {
+      // TIP-18: an NFT unlock pointing at the input that is this NFT, itself unlocked earlier (reference < i).
+      if (unlock.type !== UnlockType.Nft || nfts.get(toHex(address.nftId)) !== unlock.reference) {
+        throw new ValidationError(
+          'UNLOCK_INVALID',
+          `input ${i} is owned by an NFT: it needs an NFT unlock pointing at that NFT's input`,
+          { path: at },
+        );
+      }
+    } else if (unlock.type === UnlockType.Signature) {
       if (unlocked.has(key))
         throw new ValidationError(
           'UNLOCK_INVALID',
@@ -173,6 +162,10 @@ export function checkSemantics(
       }
     }
 
+    // An NFT that is unlocked unlocks its own address for the rest of the transaction (outputs it owns, senders).
+    const nft = nftOfInput.get(i);
+    if (nft !== undefined) unlocked.add(String(AddressType.Nft) + nft);
+
     let expired = false;
     for (const uc of output.unlockConditions) {
       if (uc.type === UnlockConditionType.Timelock && time < uc.unixTime) {
@@ -194,6 +187,8 @@ export function checkSemantics(
     for (const t of output.nativeTokens) addTo(tokensIn, toHex(t.id), t.amount);
   });
 
+  const newChains = new Set(checkChainOutputs(essence.outputs, consumedOutputs, nfts));
+
   // Outputs that can receive a storage deposit return: basic, only an Address UC, no native tokens, no features.
   const simpleDeposits = new Map<string, bigint>();
   const tokensOut = new Map<string, bigint>();
@@ -207,7 +202,7 @@ export function checkSemantics(
       }
     });
     // A new chain's issuer must be unlocked by this transaction (TIP-18 alias and NFT creation).
-    if (output.type === OutputType.Alias || output.type === OutputType.Nft) {
+    if (newChains.has(j) && (output.type === OutputType.Alias || output.type === OutputType.Nft)) {
       output.immutableFeatures.forEach((f, k) => {
         if (f.type === FeatureType.Issuer && !unlocked.has(addressKey(f.address))) {
           throw new ValidationError(

@@ -14,6 +14,7 @@ import {
   type AliasOutput,
   addressToBech32,
   blockToJson,
+  chainId,
   createServer,
   decodeBlock,
   type Ledger,
@@ -523,7 +524,7 @@ describe('access, methods, paths, headers', () => {
   });
 });
 
-describe('a transaction that mints an NFT and creates an alias, served like any other', () => {
+describe('a transaction that mints an NFT and creates an alias, then one that transfers the NFT, served like any other', () => {
   it('included-block (JSON and binary) and utxo-changes answer it; sdk-wasm re-encodes the JSON to our bytes and ids', async () => {
     const start = genesisOutputs([1]);
     const own = openLedger({ params, genesis: { outputs: start }, clock: () => GENESIS + 10 });
@@ -570,6 +571,22 @@ describe('a transaction that mints an NFT and creates an alias, served like any 
       const changes = (await call(server.origin, utxo(1))).json();
       expect(changes.createdOutputs).toEqual([0, 1, 2].map((i) => nova(toHex(outputId(transactionId!, i)), 1)));
       expect(changes.consumedOutputs).toEqual([nova(toHex(start[0]!.outputId), 0)]);
+
+      // Slot 2: its owner (key 2) passes the NFT on to key 3, under the id its minting output gave it.
+      const mintedAt = outputId(transactionId!, 0);
+      const nftId = chainId(mintedAt);
+      const onward: NftOutput = { ...minted, nftId, unlockConditions: [{ type: 0, address: owner(3) }] };
+      const transfer = transferBlock(params, [{ outputId: mintedAt, output: minted, key: 2 }], [onward], 0n, 2);
+      const second = own.acceptBlock(transfer, { slot: 2 });
+      own.commitSlot(2);
+      const json2 = (
+        await call(server.origin, `/api/core/v2/transactions/${toHex(second.transactionId!)}/included-block`)
+      ).json();
+      expect(json2.payload.essence.outputs[0].nftId).toBe(toHex(nftId));
+      expect(sdk.Utils.blockId(json2)).toBe(toHex(second.blockId));
+      const changes2 = (await call(server.origin, utxo(2))).json();
+      expect(changes2.consumedOutputs).toEqual([nova(toHex(mintedAt), 1)]);
+      expect(changes2.createdOutputs).toEqual([nova(toHex(outputId(second.transactionId!, 0)), 2)]);
     } finally {
       await server.close();
       own.close();
