@@ -4,12 +4,21 @@ import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
 import { findNonce } from '../crypto/pow.js';
 import { type Block, block as blockCodec, type Payload } from '../model/block.js';
 import type { TransactionEssence } from '../model/essence.js';
-import { inputsCommitment, parseOutputId, transactionSigningHash } from '../model/ids.js';
+import { chainId, inputsCommitment, outputId, parseOutputId, transactionSigningHash } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { TaggedDataPayload } from '../model/payload/tagged-data.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { EssenceType, InputType, PayloadType, SignatureType, UnlockType } from '../model/type-codes.js';
+import {
+  AddressType,
+  EssenceType,
+  InputType,
+  OutputType,
+  PayloadType,
+  SignatureType,
+  UnlockConditionType,
+  UnlockType,
+} from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
 import { validateOutput } from '../validate/syntactic.js';
@@ -51,15 +60,40 @@ export function buildTransaction(options: BuildTransactionOptions): TransactionE
 /**
  * Signs an essence. `secretKeys[i]` is the 32-byte Ed25519 secret key that owns input i. The first input of each
  * key gets a Signature Unlock over the signing hash; later inputs of the same key get a Reference Unlock to it.
- * @throws RangeError (one key per input), TypeError
+ *
+ * With `consumed` (the outputs the inputs spend, in input order), an input owned by an NFT that is itself an input
+ * gets an NFT Unlock pointing at that NFT's input (TIP-18); its key may be left `undefined`. The owner is read from
+ * the Address unlock condition (an expired output's return address is not considered). The NFT's input must come
+ * first.
+ * @throws RangeError (one key per input, or an NFT after the inputs it owns), TypeError
  */
-export function signTransaction(essence: TransactionEssence, secretKeys: readonly Uint8Array[]): TransactionPayload {
+export function signTransaction(
+  essence: TransactionEssence,
+  secretKeys: readonly (Uint8Array | undefined)[],
+  options: { consumed?: readonly Output[] } = {},
+): TransactionPayload {
   if (!Array.isArray(secretKeys) || secretKeys.length !== essence.inputs.length) {
     throw new RangeError(`signTransaction: expected one secret key per input (${essence.inputs.length})`);
   }
+  const nftInputs = new Map<string, number>();
+  options.consumed?.forEach((o, i) => {
+    if (o.type !== OutputType.Nft) return;
+    const input = essence.inputs[i]!;
+    const zero = o.nftId.every((b) => b === 0);
+    nftInputs.set(toHex(zero ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : o.nftId), i);
+  });
   const hash = transactionSigningHash(essence);
   const first = new Map<string, number>();
   const unlocks: Unlock[] = secretKeys.map((sk, i) => {
+    const owner = options.consumed?.[i]?.unlockConditions.find((uc) => uc.type === UnlockConditionType.Address);
+    if (owner?.type === UnlockConditionType.Address && owner.address.type === AddressType.Nft) {
+      const j = nftInputs.get(toHex(owner.address.nftId));
+      if (j !== undefined) {
+        if (j >= i) throw new RangeError(`signTransaction: input ${i} is owned by the NFT of input ${j}: put it first`);
+        return { type: UnlockType.Nft, reference: j };
+      }
+    }
+    if (!(sk instanceof Uint8Array)) throw new TypeError(`signTransaction: no secret key for input ${i}`);
     const seen = first.get(toHex(sk));
     if (seen !== undefined) return { type: UnlockType.Reference, reference: seen };
     first.set(toHex(sk), i);

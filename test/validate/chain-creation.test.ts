@@ -289,6 +289,25 @@ describe('NFT transitions (TIP-18), each verdict as iota-sdk gives it', () => {
     expect(a.ours).toEqual(['SENDER_NOT_UNLOCKED', 'essence.outputs[0].features[0].address']);
     expect(a.theirs).not.toBe('None');
   });
+  it('signTransaction, given the consumed outputs, writes the NFT unlock itself (no key needed for that input)', () => {
+    const owned = basic(nftAddress(X), 2_000_000n);
+    const consumed = [held(), owned];
+    const inputs = consumed.map((output, i) => ({ outputId: outputId(new Uint8Array(32).fill(0x81), i), output }));
+    const essence = buildTransaction({ inputs, outputs: [moved({ amount: 3_000_000n })], params: P });
+    const tx = signTransaction(essence, [secret(1), undefined], { consumed });
+    expect(tx.unlocks[1]).toEqual({ type: 3, reference: 0 });
+    validateTransaction(tx, { consumedOutputs: consumed, params: P, time: TIME });
+    // Without the consumed outputs it cannot know: the missing key is a TypeError. The NFT after what it owns: a
+    // RangeError.
+    expect(() => signTransaction(essence, [secret(1), undefined])).toThrow(TypeError);
+    const reversed = [owned, held()];
+    const backwards = buildTransaction({
+      inputs: reversed.map((output, i) => ({ outputId: outputId(new Uint8Array(32).fill(0x81), i), output })),
+      outputs: [moved({ amount: 3_000_000n })],
+      params: P,
+    });
+    expect(() => signTransaction(backwards, [undefined, secret(1)], { consumed: reversed })).toThrow(RangeError);
+  });
   it('an NFT without a successor is destroyed (TIP-18 allows it); its funds go on', () => {
     expect(verdicts([basic(owner(2), 1_000_000n)], [held(), fund])).toMatchObject({ ours: 'valid', theirs: 'None' });
   });
