@@ -61,10 +61,10 @@ export function buildTransaction(options: BuildTransactionOptions): TransactionE
  * Signs an essence. `secretKeys[i]` is the 32-byte Ed25519 secret key that owns input i. The first input of each
  * key gets a Signature Unlock over the signing hash; later inputs of the same key get a Reference Unlock to it.
  *
- * With `consumed` (the outputs the inputs spend, in input order), an input owned by an NFT that is itself an input
- * gets an NFT Unlock pointing at that NFT's input (TIP-18); its key may be left `undefined`. The owner is read from
- * the Address unlock condition (an expired output's return address is not considered). The NFT's input must come
- * first.
+ * With `consumed` (the outputs the inputs spend, in input order), an input owned by an NFT or an alias that is itself
+ * an input gets an NFT or Alias Unlock pointing at that chain's input (TIP-18; an alias unlocks only in a state
+ * transition); its key may be left `undefined`. The owner is read from the Address unlock condition (an expired
+ * output's return address is not considered). The chain's input must come first.
  * @throws RangeError (one key per input, or an NFT after the inputs it owns), TypeError
  */
 export function signTransaction(
@@ -75,22 +75,26 @@ export function signTransaction(
   if (!Array.isArray(secretKeys) || secretKeys.length !== essence.inputs.length) {
     throw new RangeError(`signTransaction: expected one secret key per input (${essence.inputs.length})`);
   }
-  const nftInputs = new Map<string, number>();
+  // Chain inputs by address key (type ‖ id): an input owned by one of them gets a chain unlock pointing at it.
+  const chainInputs = new Map<string, number>();
   options.consumed?.forEach((o, i) => {
-    if (o.type !== OutputType.Nft) return;
+    if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) return;
     const input = essence.inputs[i]!;
-    const zero = o.nftId.every((b) => b === 0);
-    nftInputs.set(toHex(zero ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : o.nftId), i);
+    const own = o.type === OutputType.Nft ? o.nftId : o.aliasId;
+    const id = own.every((b) => b === 0) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : own;
+    chainInputs.set(`${o.type === OutputType.Nft ? AddressType.Nft : AddressType.Alias}${toHex(id)}`, i);
   });
   const hash = transactionSigningHash(essence);
   const first = new Map<string, number>();
   const unlocks: Unlock[] = secretKeys.map((sk, i) => {
     const owner = options.consumed?.[i]?.unlockConditions.find((uc) => uc.type === UnlockConditionType.Address);
-    if (owner?.type === UnlockConditionType.Address && owner.address.type === AddressType.Nft) {
-      const j = nftInputs.get(toHex(owner.address.nftId));
+    if (owner?.type === UnlockConditionType.Address && owner.address.type !== AddressType.Ed25519) {
+      const a = owner.address;
+      const j = chainInputs.get(`${a.type}${toHex(a.type === AddressType.Nft ? a.nftId : a.aliasId)}`);
       if (j !== undefined) {
-        if (j >= i) throw new RangeError(`signTransaction: input ${i} is owned by the NFT of input ${j}: put it first`);
-        return { type: UnlockType.Nft, reference: j };
+        if (j >= i)
+          throw new RangeError(`signTransaction: input ${i} is owned by the chain of input ${j}: put it first`);
+        return { type: a.type === AddressType.Nft ? UnlockType.Nft : UnlockType.Alias, reference: j };
       }
     }
     if (!(sk instanceof Uint8Array)) throw new TypeError(`signTransaction: no secret key for input ${i}`);

@@ -1,14 +1,17 @@
 import { toHex } from '../codec/hex.js';
+import type { Address } from '../model/address.js';
 import { immutableFeature } from '../model/feature.js';
 import { chainId, outputId } from '../model/ids.js';
 import type { Input } from '../model/input.js';
-import type { Output } from '../model/output.js';
-import { OutputType } from '../model/type-codes.js';
+import { nativeToken } from '../model/native-token.js';
+import type { AliasOutput, Output } from '../model/output.js';
+import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
+import { anyUnlockCondition } from '../model/unlock-condition.js';
 import { ValidationError } from './errors.js';
 
-// TIP-18 chain rules of a transaction, as far as they are checked today: NFTs in full (created, transferred,
-// destroyed; owning outputs through their address), aliases when created. Alias transitions and foundries are issue
-// 13's next steps: a transaction that needs them is refused (CHAIN_OUTPUT_UNSUPPORTED) rather than accepted unchecked.
+// TIP-18 chain rules of a transaction: NFTs (created, transferred, destroyed) and aliases (created, state and
+// governance transitions, destroyed), and outputs owned by their addresses. Foundries are issue 13's next step: a
+// transaction that needs one is refused (CHAIN_OUTPUT_UNSUPPORTED) rather than accepted unchecked.
 
 export function refuseChain(path: string, what: string): never {
   throw new ValidationError('CHAIN_OUTPUT_UNSUPPORTED', `${what}: not validated yet (issue 13)`, { path });
@@ -16,70 +19,123 @@ export function refuseChain(path: string, what: string): never {
 
 const isZero = (id: Uint8Array): boolean => id.every((b) => b === 0);
 
-/**
- * The NFTs among the consumed outputs: NFT id (hex) → input index. An NFT created with id zero is known from then on
- * by BLAKE2b-256 of the id of the output that created it (TIP-18). Alias and foundry inputs are refused.
- */
-export function inputChains(consumed: readonly Output[], inputs: readonly Input[]): Map<string, number> {
-  const nfts = new Map<string, number>();
-  consumed.forEach((o, i) => {
-    if (o.type === OutputType.Basic) return;
-    if (o.type !== OutputType.Nft) refuseChain(`essence.inputs[${i}]`, 'consuming an alias or a foundry');
-    const input = inputs[i]!;
-    const id = isZero(o.nftId) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : o.nftId;
-    nfts.set(toHex(id), i);
-  });
-  return nfts;
+/** The chains among the consumed outputs, by id (hex) → input index, and each chain input's id by its index. */
+export interface InputChains {
+  nfts: Map<string, number>;
+  aliases: Map<string, number>;
+  idOf: Map<number, string>;
 }
 
-/** Canonical JSON of a list of immutable features: equal exactly when their bytes are. */
-const immutables = (o: Output): string =>
-  'immutableFeatures' in o ? JSON.stringify(o.immutableFeatures.map((f) => immutableFeature.toJson(f))) : '';
+/**
+ * The NFTs and aliases among the consumed outputs. A chain created with id zero is known from then on by
+ * BLAKE2b-256 of the id of the output that created it (TIP-18). Foundry inputs are refused.
+ */
+export function inputChains(consumed: readonly Output[], inputs: readonly Input[]): InputChains {
+  const chains: InputChains = { nfts: new Map(), aliases: new Map(), idOf: new Map() };
+  consumed.forEach((o, i) => {
+    if (o.type === OutputType.Basic) return;
+    if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) refuseChain(`essence.inputs[${i}]`, 'a foundry');
+    const input = inputs[i]!;
+    const own = o.type === OutputType.Nft ? o.nftId : o.aliasId;
+    const id = toHex(isZero(own) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : own);
+    (o.type === OutputType.Nft ? chains.nfts : chains.aliases).set(id, i);
+    chains.idOf.set(i, id);
+  });
+  return chains;
+}
+
+const controller = (o: AliasOutput, type: number): Address =>
+  o.unlockConditions.find((uc) => uc.type === type)!.address as Address;
 
 /**
- * Each chain output either starts a chain (id zero: an NFT, or an alias) or continues one of the inputs, once, with
- * its immutable features unchanged. An NFT input without a successor is destroyed, which TIP-18 allows.
+ * Who must unlock an alias input (TIP-18): its state controller when an output continues it with the next state
+ * index (a state transition: the alias's address is then unlocked too), its governor otherwise (a governance
+ * transition, or destruction).
+ */
+export function aliasUnlocker(input: AliasOutput, id: string, outputs: readonly Output[]) {
+  const next = outputs.find((o) => o.type === OutputType.Alias && toHex(o.aliasId) === id) as AliasOutput | undefined;
+  const state = next !== undefined && next.stateIndex === input.stateIndex + 1;
+  const type = state ? UnlockConditionType.StateControllerAddress : UnlockConditionType.GovernorAddress;
+  return { address: controller(input, type), state };
+}
+
+/** Canonical JSON of a list (immutable features, unlock conditions): equal exactly when their bytes are. */
+const json = <T>(list: readonly T[], codec: { toJson(v: T): unknown }) => JSON.stringify(list.map(codec.toJson));
+const metadata = (o: AliasOutput) =>
+  json(
+    o.features.filter((f) => f.type === FeatureType.Metadata),
+    immutableFeature,
+  );
+
+function invalidAlias(at: string, field: string, why: string): never {
+  throw new ValidationError('ALIAS_TRANSITION_INVALID', why, { path: `${at}.${field}` });
+}
+
+/**
+ * TIP-18 alias transition from `from` to `to`. A state transition (index + 1) may change the amount, native tokens,
+ * state metadata and features but not the controllers, and counts the foundries it creates (none yet); a governance
+ * transition (same index) may change only the controllers and features.
+ */
+function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string): void {
+  if (to.stateIndex === from.stateIndex + 1) {
+    if (json(to.unlockConditions, anyUnlockCondition) !== json(from.unlockConditions, anyUnlockCondition))
+      invalidAlias(at, 'unlockConditions', 'a state transition may not change the state controller or the governor');
+    if (metadata(to) !== metadata(from))
+      invalidAlias(at, 'features', 'a state transition may not change the metadata feature');
+    if (to.foundryCounter !== from.foundryCounter)
+      invalidAlias(at, 'foundryCounter', 'the foundry counter grows only by the foundries created (none here)');
+  } else if (to.stateIndex === from.stateIndex) {
+    if (to.amount !== from.amount) invalidAlias(at, 'amount', 'a governance transition may not change the amount');
+    if (json(to.nativeTokens, nativeToken) !== json(from.nativeTokens, nativeToken))
+      invalidAlias(at, 'nativeTokens', 'a governance transition may not change the native tokens');
+    if (toHex(to.stateMetadata) !== toHex(from.stateMetadata))
+      invalidAlias(at, 'stateMetadata', 'a governance transition may not change the state metadata');
+    if (to.foundryCounter !== from.foundryCounter)
+      invalidAlias(at, 'foundryCounter', 'a governance transition may not change the foundry counter');
+  } else {
+    invalidAlias(at, 'stateIndex', `state index ${to.stateIndex} after ${from.stateIndex}: the same or one more`);
+  }
+}
+
+/**
+ * Each chain output either starts a chain (id zero) or continues one of the inputs, once, with its immutable
+ * features unchanged (and, for an alias, by a valid transition). A chain input without a successor is destroyed.
  * @returns the indexes of the outputs that start a chain (their issuer must be unlocked)
  */
-export function checkChainOutputs(
-  outputs: readonly Output[],
-  consumed: readonly Output[],
-  nfts: ReadonlyMap<string, number>,
-): number[] {
+export function checkChainOutputs(outputs: readonly Output[], consumed: readonly Output[], chains: InputChains) {
   const created: number[] = [];
   const continued = new Set<string>();
   outputs.forEach((o, j) => {
     const at = `essence.outputs[${j}]`;
     if (o.type === OutputType.Basic) return;
     if (o.type === OutputType.Foundry) refuseChain(at, 'a foundry output');
-    if (o.type === OutputType.Alias) {
-      if (!isZero(o.aliasId)) refuseChain(at, "an existing alias's next state");
+    if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) return;
+    const own = o.type === OutputType.Nft ? o.nftId : o.aliasId;
+    const field = o.type === OutputType.Nft ? 'nftId' : 'aliasId';
+    if (isZero(own)) {
       created.push(j);
       return;
     }
-    if (o.type !== OutputType.Nft) return;
-    if (isZero(o.nftId)) {
-      created.push(j);
-      return;
-    }
-    const key = toHex(o.nftId);
-    const from = nfts.get(key);
+    const key = toHex(own);
+    const from = (o.type === OutputType.Nft ? chains.nfts : chains.aliases).get(key);
     if (from === undefined) {
-      throw new ValidationError('CHAIN_INPUT_MISSING', 'no input holds the NFT this output continues', {
-        path: `${at}.nftId`,
+      throw new ValidationError('CHAIN_INPUT_MISSING', 'no input holds the chain this output continues', {
+        path: `${at}.${field}`,
       });
     }
     if (continued.has(key)) {
-      throw new ValidationError('CHAIN_OUTPUT_DUPLICATED', 'another output already continues this NFT', {
-        path: `${at}.nftId`,
+      throw new ValidationError('CHAIN_OUTPUT_DUPLICATED', 'another output already continues this chain', {
+        path: `${at}.${field}`,
       });
     }
     continued.add(key);
-    if (immutables(o) !== immutables(consumed[from]!)) {
+    const input = consumed[from]!;
+    if (json(o.immutableFeatures, immutableFeature) !== json((input as typeof o).immutableFeatures, immutableFeature)) {
       throw new ValidationError('CHAIN_IMMUTABLE_CHANGED', `the immutable features differ from input ${from}'s`, {
         path: `${at}.immutableFeatures`,
       });
     }
+    if (o.type === OutputType.Alias) checkAliasTransition(input as AliasOutput, o, at);
   });
   return created;
 }

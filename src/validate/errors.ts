@@ -52,6 +52,7 @@ export type ValidationErrorCode =
   | 'CHAIN_INPUT_MISSING'
   | 'CHAIN_OUTPUT_DUPLICATED'
   | 'CHAIN_IMMUTABLE_CHANGED'
+  | 'ALIAS_TRANSITION_INVALID'
   | 'CHAIN_OUTPUT_UNSUPPORTED';
 
 /** A decoded value that breaks a protocol rule. See `TangleError` for the fields. */

@@ -9,7 +9,7 @@ import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
-import { checkChainOutputs, inputChains } from './chains.js';
+import { aliasUnlocker, checkChainOutputs, inputChains } from './chains.js';
 import { ValidationError } from './errors.js';
 import { validateTransactionPayload } from './syntactic.js';
 
@@ -97,26 +97,30 @@ export function checkSemantics(
   const tokensIn = new Map<string, bigint>();
   let amountIn = 0n;
 
-  // TIP-18: the NFTs among the inputs (alias and foundry inputs are refused until their rules exist).
-  const nfts = inputChains(consumedOutputs, essence.inputs);
-  const nftOfInput = new Map([...nfts].map(([id, i]) => [i, id]));
+  // TIP-18: the NFTs and aliases among the inputs (foundry inputs are refused until their rules exist).
+  const chains = inputChains(consumedOutputs, essence.inputs);
 
   consumedOutputs.forEach((output, i) => {
     const at = `unlocks[${i}]`;
-    const address = unlockAddress(output, time);
+    const chain = chains.idOf.get(i);
+    // An alias input is unlocked by its state controller in a state transition, by its governor otherwise.
+    const alias = output.type === OutputType.Alias ? aliasUnlocker(output, chain!, essence.outputs) : undefined;
+    const address = alias?.address ?? unlockAddress(output, time);
     const unlock = unlocks[i]!;
     const key = addressKey(address);
-    if (address.type === AddressType.Alias) {
-      throw new ValidationError('UNLOCK_INVALID', `input ${i} is owned by an alias: alias unlocks come with issue 13`, {
-        path: at,
-      });
-    }
-    if (address.type === AddressType.Nft) {
-      // TIP-18: an NFT unlock pointing at the input that is this NFT, itself unlocked earlier (reference < i).
-      if (unlock.type !== UnlockType.Nft || nfts.get(toHex(address.nftId)) !== unlock.reference) {
+    if (address.type === AddressType.Alias || address.type === AddressType.Nft) {
+      // TIP-18: an alias or NFT unlock pointing at the input that is this chain, unlocked earlier (reference < i);
+      // an alias unlocks what it owns only in a state transition.
+      const [wanted, index] =
+        address.type === AddressType.Alias
+          ? [UnlockType.Alias, chains.aliases.get(toHex(address.aliasId))]
+          : [UnlockType.Nft, chains.nfts.get(toHex(address.nftId))];
+      if (unlock.type !== wanted || index !== unlock.reference || !unlocked.has(key)) {
+        const kind = address.type === AddressType.Alias ? 'alias' : 'NFT';
         throw new ValidationError(
           'UNLOCK_INVALID',
-          `input ${i} is owned by an NFT: it needs an NFT unlock pointing at that NFT's input`,
+          `input ${i} is owned by an ${kind}: it needs an ${kind} unlock pointing at that ${kind}'s input, ` +
+            'unlocked before it (an alias: in a state transition)',
           { path: at },
         );
       }
@@ -162,9 +166,10 @@ export function checkSemantics(
       }
     }
 
-    // An NFT that is unlocked unlocks its own address for the rest of the transaction (outputs it owns, senders).
-    const nft = nftOfInput.get(i);
-    if (nft !== undefined) unlocked.add(String(AddressType.Nft) + nft);
+    // An unlocked NFT, or an alias in a state transition, unlocks its own address for the rest of the transaction
+    // (the outputs it owns, senders).
+    if (output.type === OutputType.Nft) unlocked.add(String(AddressType.Nft) + chain);
+    if (alias?.state === true) unlocked.add(String(AddressType.Alias) + chain);
 
     let expired = false;
     for (const uc of output.unlockConditions) {
@@ -187,7 +192,7 @@ export function checkSemantics(
     for (const t of output.nativeTokens) addTo(tokensIn, toHex(t.id), t.amount);
   });
 
-  const newChains = new Set(checkChainOutputs(essence.outputs, consumedOutputs, nfts));
+  const newChains = new Set(checkChainOutputs(essence.outputs, consumedOutputs, chains));
 
   // Outputs that can receive a storage deposit return: basic, only an Address UC, no native tokens, no features.
   const simpleDeposits = new Map<string, bigint>();

@@ -96,7 +96,8 @@ function alias(issuer: number | undefined, extra: Partial<AliasOutput> = {}): Al
 function verdicts(
   outputs: Output[],
   consumed: Output[] = [basic(owner(1), 10_000_000n)],
-  nftUnlocks: Record<number, number> = {},
+  chainUnlocks: Record<number, number | { type: 2 | 3; reference: number }> = {},
+  keys: number[] = consumed.map(() => 1),
 ) {
   const outs = outputs.map((o) => ({
     ...o,
@@ -105,12 +106,10 @@ function verdicts(
   const total = consumed.reduce((a, o) => a + o.amount, 0n) - outs.reduce((a, o) => a + o.amount, 0n);
   if (total > 0n) outs.push(basic(owner(1), total));
   const inputs = consumed.map((output, i) => ({ outputId: outputId(new Uint8Array(32).fill(0x81), i), output }));
-  const tx = signTransaction(
-    buildTransaction({ inputs, outputs: outs as Output[], params: P }),
-    consumed.map(() => secret(1)),
-  );
-  // Inputs owned by an NFT: an NFT unlock pointing at the NFT's input (TIP-18), in place of what key 1 signed.
-  for (const [i, reference] of Object.entries(nftUnlocks)) tx.unlocks[Number(i)] = { type: 3, reference };
+  const tx = signTransaction(buildTransaction({ inputs, outputs: outs as Output[], params: P }), keys.map(secret));
+  // Inputs owned by a chain: an NFT unlock (a number: its reference) or the unlock given, in place of a signature.
+  for (const [i, u] of Object.entries(chainUnlocks))
+    tx.unlocks[Number(i)] = typeof u === 'number' ? { type: 3, reference: u } : u;
   let ours: string[] | 'valid' = 'valid';
   try {
     validateTransaction(tx, { consumedOutputs: consumed, params: P, time: TIME });
@@ -186,7 +185,7 @@ describe('the transitions that wait for issue 13 are refused, where iota-sdk ref
     expect(a.ours).toEqual(['CHAIN_INPUT_MISSING', 'essence.outputs[0].nftId']);
     expect(a.theirs).toBe('InvalidChainStateTransition');
     const b = verdicts([alias(1, { aliasId: new Uint8Array(32).fill(7) })]);
-    expect(b.ours).toEqual(['CHAIN_OUTPUT_UNSUPPORTED', 'essence.outputs[0]']);
+    expect(b.ours).toEqual(['CHAIN_INPUT_MISSING', 'essence.outputs[0].aliasId']);
     expect(b.theirs).toBe('InvalidChainStateTransition');
   });
   it('an id with some zero bytes is not a new chain; a foundry output is refused (its alias must transition)', () => {
@@ -207,16 +206,118 @@ describe('the transitions that wait for issue 13 are refused, where iota-sdk ref
     expect(ours).toEqual(['CHAIN_OUTPUT_UNSUPPORTED', 'essence.outputs[0]']);
     expect(theirs).not.toBe('None'); // no alias transitions in this transaction
   });
-  it('consuming an alias output: refused', () => {
-    const held = alias(1, {
-      aliasId: new Uint8Array(32).fill(7),
+});
+
+describe('alias transitions (TIP-18), each verdict as iota-sdk gives it', () => {
+  const A = new Uint8Array(32).fill(9);
+  const aliasAddress = { type: 8 as const, aliasId: A };
+  /** Alias A: state controller key 1, governor key 3, state index 4. */
+  const held = (extra: Partial<AliasOutput> = {}) =>
+    alias(5, {
+      aliasId: A,
       amount: 1_000_000n,
+      stateIndex: 4,
+      foundryCounter: 2,
       unlockConditions: [
         { type: 4, address: owner(1) },
-        { type: 5, address: owner(1) },
+        { type: 5, address: owner(3) },
+      ],
+      ...extra,
+    });
+  const fund = basic(owner(1), 10_000_000n);
+  const governorFund = basic(owner(3), 10_000_000n);
+
+  it('a state transition by the state controller: next index, new state metadata and amount', () => {
+    const next = held({ stateIndex: 5, stateMetadata: Uint8Array.of(1, 2), amount: 2_000_000n });
+    expect(verdicts([next], [held(), fund])).toMatchObject({ ours: 'valid', theirs: 'None' });
+  });
+  it('a state transition signed by the governor: the state controller must sign', () => {
+    const a = verdicts([held({ stateIndex: 5 })], [held(), governorFund], {}, [3, 3]);
+    expect(a.ours).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+    expect(a.theirs).not.toBe('None');
+  });
+  it('a governance transition by the governor: new controllers, same state', () => {
+    const next = held({
+      unlockConditions: [
+        { type: 4, address: owner(2) },
+        { type: 5, address: owner(3) },
       ],
     });
-    expect(verdicts([basic(owner(1), 1_000_000n)], [held]).ours).toEqual([
+    expect(verdicts([next], [held(), governorFund], {}, [3, 3])).toMatchObject({ ours: 'valid', theirs: 'None' });
+  });
+  it('ALIAS_TRANSITION_INVALID: what each kind of transition may not change', () => {
+    const cases: [Partial<AliasOutput>, number, string][] = [
+      [{ amount: 2_000_000n }, 3, 'amount'],
+      [{ stateMetadata: Uint8Array.of(7) }, 3, 'stateMetadata'],
+      [{ foundryCounter: 3 }, 3, 'foundryCounter'],
+      [{ stateIndex: 6 }, 3, 'stateIndex'],
+      [{ stateIndex: 3 }, 3, 'stateIndex'],
+      [{ stateIndex: 5, foundryCounter: 3 }, 1, 'foundryCounter'],
+      [{ stateIndex: 5, features: [{ type: 2, data: Uint8Array.of(5) }] }, 1, 'features'],
+      [
+        {
+          stateIndex: 5,
+          unlockConditions: [
+            { type: 4, address: owner(1) },
+            { type: 5, address: owner(1) },
+          ],
+        },
+        1,
+        'unlockConditions',
+      ],
+    ];
+    for (const [change, key, field] of cases) {
+      const funds = key === 3 ? governorFund : fund;
+      const a = verdicts([held(change)], [held(), funds], {}, [key, key]);
+      expect(a.ours, field).toEqual(['ALIAS_TRANSITION_INVALID', `essence.outputs[0].${field}`]);
+      expect(a.theirs, field).not.toBe('None');
+    }
+  });
+  it('destroyed by its governor (no successor)', () => {
+    expect(verdicts([basic(owner(3), 1_000_000n)], [held(), governorFund], {}, [3, 3])).toMatchObject({
+      ours: 'valid',
+      theirs: 'None',
+    });
+  });
+  it('an output owned by the alias is unlocked by an alias unlock, in a state transition only', () => {
+    const owned = basic(aliasAddress, 2_000_000n);
+    const state = verdicts([held({ stateIndex: 5, amount: 3_000_000n })], [held(), owned], {
+      1: { type: 2, reference: 0 },
+    });
+    expect(state).toMatchObject({ ours: 'valid', theirs: 'None' });
+    const governance = verdicts(
+      [held({ amount: 1_000_000n }), basic(owner(3), 2_000_000n)],
+      [held(), owned],
+      {
+        1: { type: 2, reference: 0 },
+      },
+      [3, 3],
+    );
+    expect(governance.ours).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
+    expect(governance.theirs).not.toBe('None');
+  });
+  it('signTransaction, given the consumed outputs, writes the alias unlock itself', () => {
+    const consumed = [held(), basic(aliasAddress, 2_000_000n)];
+    const inputs = consumed.map((output, i) => ({ outputId: outputId(new Uint8Array(32).fill(0x81), i), output }));
+    const next = held({ stateIndex: 5, amount: 3_000_000n });
+    const tx = signTransaction(buildTransaction({ inputs, outputs: [next], params: P }), [secret(1), undefined], {
+      consumed,
+    });
+    expect(tx.unlocks[1]).toEqual({ type: 2, reference: 0 });
+    validateTransaction(tx, { consumedOutputs: consumed, params: P, time: TIME });
+  });
+  it('a foundry input is still refused', () => {
+    const foundry = {
+      type: 5 as const,
+      amount: 1_000_000n,
+      nativeTokens: [],
+      serialNumber: 1,
+      tokenScheme: { type: 0 as const, mintedTokens: 0n, meltedTokens: 0n, maximumSupply: 10n },
+      unlockConditions: [{ type: 6 as const, address: aliasAddress }],
+      features: [],
+      immutableFeatures: [],
+    };
+    expect(verdicts([basic(owner(1), 1_000_000n)], [foundry]).ours).toEqual([
       'CHAIN_OUTPUT_UNSUPPORTED',
       'essence.inputs[0]',
     ]);
