@@ -254,6 +254,7 @@ describe('alias transitions (TIP-18), each verdict as iota-sdk gives it', () => 
       [{ stateIndex: 3 }, 3, 'stateIndex'],
       [{ stateIndex: 5, foundryCounter: 3 }, 1, 'foundryCounter'],
       [{ stateIndex: 5, features: [{ type: 2, data: Uint8Array.of(5) }] }, 1, 'features'],
+      [{ nativeTokens: [] }, 3, 'nativeTokens'],
       [
         {
           stateIndex: 5,
@@ -266,12 +267,18 @@ describe('alias transitions (TIP-18), each verdict as iota-sdk gives it', () => 
         'unlockConditions',
       ],
     ];
+    const token = { id: Uint8Array.of(8, ...new Uint8Array(32).fill(4), 1, 0, 0, 0, 0), amount: 5n };
     for (const [change, key, field] of cases) {
       const funds = key === 3 ? governorFund : fund;
-      const a = verdicts([held(change)], [held(), funds], {}, [key, key]);
+      const input = field === 'nativeTokens' ? held({ nativeTokens: [token] }) : held();
+      const a = verdicts([held(change)], [input, funds], {}, [key, key]);
       expect(a.ours, field).toEqual(['ALIAS_TRANSITION_INVALID', `essence.outputs[0].${field}`]);
       expect(a.theirs, field).not.toBe('None');
     }
+  });
+  it('a state transition may add a sender feature (only the metadata feature is fixed)', () => {
+    const next = held({ stateIndex: 5, features: [{ type: 0, address: owner(1) }] });
+    expect(verdicts([next], [held(), fund])).toMatchObject({ ours: 'valid', theirs: 'None' });
   });
   it('destroyed by its governor (no successor)', () => {
     expect(verdicts([basic(owner(3), 1_000_000n)], [held(), governorFund], {}, [3, 3])).toMatchObject({
