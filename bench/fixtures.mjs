@@ -56,6 +56,77 @@ export function typicalTransaction(tc) {
 
 export const typicalBlock = (tc) => typicalTransaction(tc).block;
 
+/**
+ * A chain-heavy transaction (issue 13): an alias state transition (its state controller signs), an NFT transfer (its
+ * owner signs) and a basic output owned by the NFT (an NFT unlock), into the alias's next state, the NFT with a new
+ * owner and a basic output. Valid under Shimmer rules; its consumed outputs come with it.
+ */
+export function chainTransaction(tc) {
+  const params = tc.PROTOCOL_PARAMETERS.shimmer;
+  const keys = [fill(32, 0x11), fill(32, 0x22)];
+  const [a, b] = keys.map((k) => tc.ed25519Address(tc.ed25519PublicKey(k)));
+  const aliasId = fill(32, 0x0a);
+  const nftId = fill(32, 0x0b);
+  const deposit = (o, extra) => ({ ...o, amount: tc.minStorageDeposit(o, params.rentStructure) + extra });
+  const alias = (stateIndex, metadata) =>
+    deposit(
+      {
+        type: 4,
+        amount: 0n,
+        nativeTokens: [],
+        aliasId,
+        stateIndex,
+        stateMetadata: new TextEncoder().encode(metadata),
+        foundryCounter: 0,
+        unlockConditions: [
+          { type: 4, address: a },
+          { type: 5, address: b },
+        ],
+        features: [{ type: 2, data: fill(32, 0x6d) }],
+        immutableFeatures: [{ type: 1, address: a }],
+      },
+      1_000_000n,
+    );
+  const nft = (owner) =>
+    deposit(
+      {
+        type: 6,
+        amount: 0n,
+        nativeTokens: [],
+        nftId,
+        unlockConditions: [{ type: 0, address: owner }],
+        features: [],
+        immutableFeatures: [
+          { type: 1, address: a },
+          { type: 2, data: new TextEncoder().encode('{"standard":"IRC27","name":"bench"}') },
+        ],
+      },
+      0n,
+    );
+  const owned = deposit(
+    {
+      type: 3,
+      amount: 0n,
+      nativeTokens: [],
+      unlockConditions: [{ type: 0, address: { type: 16, nftId } }],
+      features: [],
+    },
+    3_000_000n,
+  );
+  const consumed = [alias(7, 'state 7'), nft(b), owned];
+  const outputs = [alias(8, 'state 8, a little longer'), nft(a)];
+  const total = consumed.reduce((s, o) => s + o.amount, 0n) - outputs.reduce((s, o) => s + o.amount, 0n);
+  outputs.push({ type: 3, amount: total, nativeTokens: [], unlockConditions: [{ type: 0, address: b }], features: [] });
+  const essence = tc.buildTransaction({
+    inputs: consumed.map((output, i) => ({ outputId: tc.outputId(fill(32, 0x51 + i), i), output })),
+    outputs,
+    params,
+  });
+  const payload = tc.signTransaction(essence, [keys[0], keys[1], undefined], { consumed });
+  tc.validateTransaction(payload, { consumedOutputs: consumed, params, time: TIME });
+  return { payload, consumed, params };
+}
+
 export function largeTaggedDataBlock(tc) {
   const base = {
     protocolVersion: 2,

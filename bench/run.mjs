@@ -9,7 +9,7 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import { createBLAKE2b } from 'hash-wasm';
 import { Bench } from 'tinybench';
 import * as tc from '../dist/index.js';
-import { largeTaggedDataBlock, TIME, typicalBlock, typicalTransaction } from './fixtures.mjs';
+import { chainTransaction, largeTaggedDataBlock, TIME, typicalBlock, typicalTransaction } from './fixtures.mjs';
 import { writeSection } from './results-file.mjs';
 
 // The same package a second time, with every struct on the generic loop instead of its generated code (a separate
@@ -101,6 +101,7 @@ function suite(name, block, { withGeneric = false } = {}) {
 function cryptoSuite() {
   noble.hashes.sha512 = sha512;
   const { block, consumed, params } = typicalTransaction(tc);
+  const chain = chainTransaction(tc);
   const tx = block.payload;
   const bytes = tc.encodeBlock(block);
   const message = tc.transactionSigningHash(tx.essence);
@@ -144,6 +145,11 @@ function cryptoSuite() {
       'validateTransaction (2 signatures)',
       'tangle-core',
       () => tc.validateTransaction(tx, { consumedOutputs: consumed, params, time: TIME }),
+    ],
+    [
+      'validateTransaction (alias state transition + NFT transfer + NFT unlock, 2 signatures)',
+      'tangle-core',
+      () => tc.validateTransaction(chain.payload, { consumedOutputs: chain.consumed, params, time: TIME }),
     ],
     ['powScore', 'tangle-core', () => tc.powScore(bytes)],
     // 32 nonces per call (one bit-sliced Curl transform) against an unreachable target.
