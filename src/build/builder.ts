@@ -4,7 +4,7 @@ import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
 import { findNonce } from '../crypto/pow.js';
 import { type Block, block as blockCodec, type Payload } from '../model/block.js';
 import type { TransactionEssence } from '../model/essence.js';
-import { chainId, inputsCommitment, outputId, parseOutputId, transactionSigningHash } from '../model/ids.js';
+import { inputsCommitment, parseOutputId, transactionSigningHash } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { TaggedDataPayload } from '../model/payload/tagged-data.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
@@ -21,6 +21,7 @@ import {
 } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
+import { chainIdOfInput } from '../validate/chains.js';
 import { validateOutput } from '../validate/syntactic.js';
 
 export interface BuildTransactionInput {
@@ -79,9 +80,7 @@ export function signTransaction(
   const chainInputs = new Map<string, number>();
   options.consumed?.forEach((o, i) => {
     if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) return;
-    const input = essence.inputs[i]!;
-    const own = o.type === OutputType.Nft ? o.nftId : o.aliasId;
-    const id = own.every((b) => b === 0) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : own;
+    const id = chainIdOfInput(o.type === OutputType.Nft ? o.nftId : o.aliasId, essence.inputs[i]!);
     chainInputs.set(`${o.type === OutputType.Nft ? AddressType.Nft : AddressType.Alias}${toHex(id)}`, i);
   });
   const hash = transactionSigningHash(essence);

@@ -79,12 +79,13 @@ export function infoV3(ledger: Ledger): object {
   const time = ns(slotEnd(params, latest.slot));
   const c = params.congestion;
   const w = params.workScore;
+  const healthy = isHealthy(ledger);
   return {
     name: NODE_NAME,
     version: NODE_VERSION,
     status: {
-      isHealthy: isHealthy(ledger),
-      isNetworkHealthy: isHealthy(ledger),
+      isHealthy: healthy,
+      isNetworkHealthy: healthy,
       acceptedTangleTime: time,
       relativeAcceptedTangleTime: time,
       confirmedTangleTime: time,

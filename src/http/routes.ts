@@ -1,8 +1,10 @@
-import { fromHex, toHex } from '../codec/hex.js';
+import { fromHex } from '../codec/hex.js';
 import { CodecError, encode } from '../codec/index.js';
+import { slotOfCommitmentId } from '../ledger/commitment.js';
 import type { Ledger } from '../ledger/index.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
 import { AddressType } from '../model/type-codes.js';
+import { equalBytes } from '../util/bytes.js';
 import { infoV2, infoV3, isHealthy } from './info.js';
 import { HttpProblem, quote } from './problem.js';
 import { congestionResponse, includedBlockMetadata, novaUtxoChanges, utxoChangesResponse } from './responses.js';
@@ -50,6 +52,11 @@ function parseTransactionId(text: string): Uint8Array {
   return fromHex(text.toLowerCase());
 }
 
+function parseCommitmentId(text: string): Uint8Array {
+  if (!/^0x[0-9a-fA-F]{72}$/.test(text)) throw new HttpProblem(400, `invalid commitmentId: ${quote(text)}`);
+  return fromHex(text.toLowerCase());
+}
+
 function parseUint32(text: string, what: string): number {
   if (!UINT32.test(text) || Number(text) > 0xffffffff) throw new HttpProblem(400, `invalid ${what}: ${quote(text)}`);
   return Number(text);
@@ -90,13 +97,11 @@ export const routes: Route[] = [
     pattern: '/api/core/v3/commitments/*/utxo-changes',
     path: /^\/api\/core\/v3\/commitments\/([^/]*)\/utxo-changes$/,
     handle({ ledger, params, accept }) {
-      const text = params[0]!;
-      if (!/^0x[0-9a-fA-F]{72}$/.test(text)) throw new HttpProblem(400, `invalid commitmentId: ${quote(text)}`);
-      const id = fromHex(text.toLowerCase());
-      const slot = new DataView(id.buffer, id.byteOffset + 32, 4).getUint32(0, true);
+      const id = parseCommitmentId(params[0]!);
+      const slot = slotOfCommitmentId(id);
       const known = ledger.commitmentOf(slot);
-      if (known === undefined || toHex(known.commitmentId) !== toHex(id))
-        throw new HttpProblem(404, `commitment not found: ${quote(text)}`);
+      if (known === undefined || !equalBytes(known.commitmentId, id))
+        throw new HttpProblem(404, `commitment not found: ${quote(params[0]!)}`);
       return utxoChangesReply(ledger, slot, accept);
     },
   },
@@ -143,11 +148,7 @@ export const routes: Route[] = [
         if (work !== 0) options.workScore = work;
       }
       const commitmentId = query.get('commitmentId');
-      if (commitmentId !== null && commitmentId !== '') {
-        if (!/^0x[0-9a-fA-F]{72}$/.test(commitmentId))
-          throw new HttpProblem(400, `invalid commitmentId: ${quote(commitmentId)}`);
-        options.commitmentId = fromHex(commitmentId.toLowerCase());
-      }
+      if (commitmentId !== null && commitmentId !== '') options.commitmentId = parseCommitmentId(commitmentId);
       const c = ledger.congestion(accountId, options);
       if (wants(accept, BINARY_V2)) return { body: encode(congestionResponse, c), contentType: BINARY_V2 };
       return { body: JSON.stringify(congestionResponse.toJson(c)), contentType: JSON_TYPE };

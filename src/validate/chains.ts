@@ -13,11 +13,19 @@ import { ValidationError } from './errors.js';
 // governance transitions, destroyed), and outputs owned by their addresses. Foundries are issue 13's next step: a
 // transaction that needs one is refused (CHAIN_OUTPUT_UNSUPPORTED) rather than accepted unchecked.
 
-export function refuseChain(path: string, what: string): never {
+function refuseChain(path: string, what: string): never {
   throw new ValidationError('CHAIN_OUTPUT_UNSUPPORTED', `${what}: not validated yet (issue 13)`, { path });
 }
 
 const isZero = (id: Uint8Array): boolean => id.every((b) => b === 0);
+
+/**
+ * The id of the NFT or alias an input consumes: its own, or, for one created with id zero, BLAKE2b-256 of the id of
+ * the output that created it (TIP-18).
+ */
+export function chainIdOfInput(own: Uint8Array, input: Input): Uint8Array {
+  return isZero(own) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : own;
+}
 
 /** The chains among the consumed outputs, by id (hex) → input index, and each chain input's id by its index. */
 export interface InputChains {
@@ -26,18 +34,13 @@ export interface InputChains {
   idOf: Map<number, string>;
 }
 
-/**
- * The NFTs and aliases among the consumed outputs. A chain created with id zero is known from then on by
- * BLAKE2b-256 of the id of the output that created it (TIP-18). Foundry inputs are refused.
- */
+/** The NFTs and aliases among the consumed outputs, by `chainIdOfInput`. Foundry inputs are refused. */
 export function inputChains(consumed: readonly Output[], inputs: readonly Input[]): InputChains {
   const chains: InputChains = { nfts: new Map(), aliases: new Map(), idOf: new Map() };
   consumed.forEach((o, i) => {
     if (o.type === OutputType.Basic) return;
     if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) refuseChain(`essence.inputs[${i}]`, 'a foundry');
-    const input = inputs[i]!;
-    const own = o.type === OutputType.Nft ? o.nftId : o.aliasId;
-    const id = toHex(isZero(own) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : own);
+    const id = toHex(chainIdOfInput(o.type === OutputType.Nft ? o.nftId : o.aliasId, inputs[i]!));
     (o.type === OutputType.Nft ? chains.nfts : chains.aliases).set(id, i);
     chains.idOf.set(i, id);
   });
