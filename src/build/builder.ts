@@ -63,8 +63,8 @@ export function buildTransaction(options: BuildTransactionOptions): TransactionE
  * key gets a Signature Unlock over the signing hash; later inputs of the same key get a Reference Unlock to it.
  *
  * With `consumed` (the outputs the inputs spend, in input order), an input owned by an NFT or an alias that is itself
- * an input gets an NFT or Alias Unlock pointing at that chain's input (TIP-18; an alias unlocks only in a state
- * transition); its key may be left `undefined`. The owner is read from the Address unlock condition (an expired
+ * an input (a foundry is always owned by its alias) gets an NFT or Alias Unlock pointing at that chain's input
+ * (TIP-18; an alias unlocks only in a state transition); its key may be left `undefined`. The owner is read from the Address unlock condition (an expired
  * output's return address is not considered). The chain's input must come first.
  * @throws RangeError (one key per input, or an NFT after the inputs it owns), TypeError
  */
@@ -86,8 +86,13 @@ export function signTransaction(
   const hash = transactionSigningHash(essence);
   const first = new Map<string, number>();
   const unlocks: Unlock[] = secretKeys.map((sk, i) => {
-    const owner = options.consumed?.[i]?.unlockConditions.find((uc) => uc.type === UnlockConditionType.Address);
-    if (owner?.type === UnlockConditionType.Address && owner.address.type !== AddressType.Ed25519) {
+    const owner = options.consumed?.[i]?.unlockConditions.find(
+      (uc) => uc.type === UnlockConditionType.Address || uc.type === UnlockConditionType.ImmutableAliasAddress,
+    );
+    if (
+      (owner?.type === UnlockConditionType.Address || owner?.type === UnlockConditionType.ImmutableAliasAddress) &&
+      owner.address.type !== AddressType.Ed25519
+    ) {
       const a = owner.address;
       const j = chainInputs.get(`${a.type}${toHex(a.type === AddressType.Nft ? a.nftId : a.aliasId)}`);
       if (j !== undefined) {

@@ -4,18 +4,15 @@ import { immutableFeature } from '../model/feature.js';
 import { chainId, outputId } from '../model/ids.js';
 import type { Input } from '../model/input.js';
 import { nativeToken } from '../model/native-token.js';
-import type { AliasOutput, Output } from '../model/output.js';
+import type { AliasOutput, FoundryOutput, Output } from '../model/output.js';
 import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { anyUnlockCondition } from '../model/unlock-condition.js';
 import { ValidationError } from './errors.js';
+import { type CreatedFoundries, checkFoundryOutput, foundryAlias, foundryKey } from './foundries.js';
 
-// TIP-18 chain rules of a transaction: NFTs (created, transferred, destroyed) and aliases (created, state and
-// governance transitions, destroyed), and outputs owned by their addresses. Foundries are issue 13's next step: a
-// transaction that needs one is refused (CHAIN_OUTPUT_UNSUPPORTED) rather than accepted unchecked.
-
-function refuseChain(path: string, what: string): never {
-  throw new ValidationError('CHAIN_OUTPUT_UNSUPPORTED', `${what}: not validated yet (issue 13)`, { path });
-}
+// TIP-18 chain rules of a transaction: NFTs (created, transferred, destroyed), aliases (created, state and
+// governance transitions, destroyed), foundries (created by their alias, transitioned, destroyed: foundries.ts), and
+// outputs owned by alias and NFT addresses.
 
 const isZero = (id: Uint8Array): boolean => id.every((b) => b === 0);
 
@@ -27,19 +24,20 @@ export function chainIdOfInput(own: Uint8Array, input: Input): Uint8Array {
   return isZero(own) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : own;
 }
 
-/** The chains among the consumed outputs, by id (hex) → input index, and each chain input's id by its index. */
+/** The chains among the consumed outputs, by id (hex) → input index, and each NFT's and alias's id by its index. */
 export interface InputChains {
   nfts: Map<string, number>;
   aliases: Map<string, number>;
+  foundries: Map<string, number>;
   idOf: Map<number, string>;
 }
 
-/** The NFTs and aliases among the consumed outputs, by `chainIdOfInput`. Foundry inputs are refused. */
+/** The NFTs and aliases (by `chainIdOfInput`) and the foundries (by `foundryKey`) among the consumed outputs. */
 export function inputChains(consumed: readonly Output[], inputs: readonly Input[]): InputChains {
-  const chains: InputChains = { nfts: new Map(), aliases: new Map(), idOf: new Map() };
+  const chains: InputChains = { nfts: new Map(), aliases: new Map(), foundries: new Map(), idOf: new Map() };
   consumed.forEach((o, i) => {
-    if (o.type === OutputType.Basic) return;
-    if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) refuseChain(`essence.inputs[${i}]`, 'a foundry');
+    if (o.type === OutputType.Foundry) chains.foundries.set(foundryKey(o), i);
+    if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) return;
     const id = toHex(chainIdOfInput(o.type === OutputType.Nft ? o.nftId : o.aliasId, inputs[i]!));
     (o.type === OutputType.Nft ? chains.nfts : chains.aliases).set(id, i);
     chains.idOf.set(i, id);
@@ -76,17 +74,17 @@ function invalidAlias(at: string, field: string, why: string): never {
 
 /**
  * TIP-18 alias transition from `from` to `to`. A state transition (index + 1) may change the amount, native tokens,
- * state metadata and features but not the controllers, and counts the foundries it creates (none yet); a governance
+ * state metadata and features but not the controllers, and counts the foundries it creates (`created`); a governance
  * transition (same index) may change only the controllers and features.
  */
-function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string): void {
+function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string, created: number): void {
   if (to.stateIndex === from.stateIndex + 1) {
     if (json(to.unlockConditions, anyUnlockCondition) !== json(from.unlockConditions, anyUnlockCondition))
       invalidAlias(at, 'unlockConditions', 'a state transition may not change the state controller or the governor');
     if (metadata(to) !== metadata(from))
       invalidAlias(at, 'features', 'a state transition may not change the metadata feature');
-    if (to.foundryCounter !== from.foundryCounter)
-      invalidAlias(at, 'foundryCounter', 'the foundry counter grows only by the foundries created (none here)');
+    if (to.foundryCounter !== from.foundryCounter + created)
+      invalidAlias(at, 'foundryCounter', `the foundry counter grows by the foundries created here (${created})`);
   } else if (to.stateIndex === from.stateIndex) {
     if (to.amount !== from.amount) invalidAlias(at, 'amount', 'a governance transition may not change the amount');
     if (json(to.nativeTokens, nativeToken) !== json(from.nativeTokens, nativeToken))
@@ -100,18 +98,41 @@ function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string): v
   }
 }
 
+function duplicated(at: string): never {
+  throw new ValidationError('CHAIN_OUTPUT_DUPLICATED', 'another output already continues this chain', { path: at });
+}
+
 /**
- * Each chain output either starts a chain (id zero) or continues one of the inputs, once, with its immutable
- * features unchanged (and, for an alias, by a valid transition). A chain input without a successor is destroyed.
- * @returns the indexes of the outputs that start a chain (their issuer must be unlocked)
+ * Each chain output either starts a chain (id zero; a foundry not among the inputs) or continues one of the inputs,
+ * once, with its immutable features unchanged and by a valid transition. A chain input without a successor is
+ * destroyed. Foundries come first: how many an alias creates is part of its transition.
+ * @returns the indexes of the alias and NFT outputs that start a chain (their issuer must be unlocked)
  */
 export function checkChainOutputs(outputs: readonly Output[], consumed: readonly Output[], chains: InputChains) {
   const created: number[] = [];
   const continued = new Set<string>();
+  const newFoundries: CreatedFoundries = new Map();
+  outputs.forEach((o, j) => {
+    if (o.type !== OutputType.Foundry) return;
+    const at = `essence.outputs[${j}]`;
+    const id = foundryKey(o);
+    if (continued.has(id)) duplicated(`${at}.serialNumber`);
+    continued.add(id);
+    const from = chains.foundries.get(id);
+    const aliasId = toHex(foundryAlias(o));
+    const a = chains.aliases.get(aliasId);
+    const alias = a === undefined ? undefined : (consumed[a] as AliasOutput);
+    const state = alias !== undefined && aliasUnlocker(alias, aliasId, outputs).state;
+    checkFoundryOutput(
+      o,
+      at,
+      from === undefined ? undefined : (consumed[from] as FoundryOutput),
+      alias === undefined ? undefined : { counter: alias.foundryCounter, state },
+      newFoundries,
+    );
+  });
   outputs.forEach((o, j) => {
     const at = `essence.outputs[${j}]`;
-    if (o.type === OutputType.Basic) return;
-    if (o.type === OutputType.Foundry) refuseChain(at, 'a foundry output');
     if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) return;
     const own = o.type === OutputType.Nft ? o.nftId : o.aliasId;
     const field = o.type === OutputType.Nft ? 'nftId' : 'aliasId';
@@ -126,11 +147,7 @@ export function checkChainOutputs(outputs: readonly Output[], consumed: readonly
         path: `${at}.${field}`,
       });
     }
-    if (continued.has(key)) {
-      throw new ValidationError('CHAIN_OUTPUT_DUPLICATED', 'another output already continues this chain', {
-        path: `${at}.${field}`,
-      });
-    }
+    if (continued.has(key)) duplicated(`${at}.${field}`);
     continued.add(key);
     const input = consumed[from]!;
     if (json(o.immutableFeatures, immutableFeature) !== json((input as typeof o).immutableFeatures, immutableFeature)) {
@@ -138,7 +155,7 @@ export function checkChainOutputs(outputs: readonly Output[], consumed: readonly
         path: `${at}.immutableFeatures`,
       });
     }
-    if (o.type === OutputType.Alias) checkAliasTransition(input as AliasOutput, o, at);
+    if (o.type === OutputType.Alias) checkAliasTransition(input as AliasOutput, o, at, newFoundries.get(key) ?? 0);
   });
   return created;
 }

@@ -53,7 +53,11 @@ export type ValidationErrorCode =
   | 'CHAIN_OUTPUT_DUPLICATED'
   | 'CHAIN_IMMUTABLE_CHANGED'
   | 'ALIAS_TRANSITION_INVALID'
-  | 'CHAIN_OUTPUT_UNSUPPORTED';
+  | 'FOUNDRY_ALIAS_NOT_TRANSITIONED'
+  | 'FOUNDRY_SERIAL_INVALID'
+  | 'FOUNDRY_TOKENS_DECREASED'
+  | 'FOUNDRY_TOKENS_MISMATCH'
+  | 'FOUNDRY_DESTROY_INVALID';
 
 /** A decoded value that breaks a protocol rule. See `TangleError` for the fields. */
 export class ValidationError extends TangleError<ValidationErrorCode> {

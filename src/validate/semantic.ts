@@ -11,6 +11,7 @@ import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType }
 import { equalBytes } from '../util/bytes.js';
 import { aliasUnlocker, checkChainOutputs, inputChains } from './chains.js';
 import { ValidationError } from './errors.js';
+import { checkFoundryTokens } from './foundries.js';
 import { validateTransactionPayload } from './syntactic.js';
 
 // TIP-20 semantic validation of a transaction against the outputs it consumes, at a point in time (the confirming
@@ -35,11 +36,16 @@ const addressKey = (a: Address): string =>
   String(a.type) +
   toHex(a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
 
-/** The address that must unlock an output at `time`: the return address once an expiration has passed. */
+/**
+ * The address that must unlock an output at `time`: its Address (a foundry: its Immutable Alias Address) unlock
+ * condition's, or the return address once an expiration has passed. (An alias input's unlocker depends on the
+ * transaction: `aliasUnlocker`.)
+ */
 export function unlockAddress(output: Output, time: number): Address {
   let owner: Address | undefined;
   for (const uc of output.unlockConditions) {
-    if (uc.type === UnlockConditionType.Address) owner = uc.address;
+    if (uc.type === UnlockConditionType.Address || uc.type === UnlockConditionType.ImmutableAliasAddress)
+      owner = uc.address;
     else if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) return uc.returnAddress;
   }
   if (owner === undefined)
@@ -50,8 +56,9 @@ export function unlockAddress(output: Output, time: number): Address {
 }
 
 /**
- * Syntactic rules (as `validateTransactionPayload`), then every semantic rule of TIP-20 for Basic outputs and
- * Ed25519 unlocks, and TIP-18's for creating an alias or an NFT. Throws the first broken rule.
+ * Syntactic rules (as `validateTransactionPayload`), then every semantic rule of TIP-20 and TIP-18: unlocks
+ * (signature, reference, alias, NFT), timelocks and expirations, storage deposit returns, balances, and the chains
+ * (aliases, foundries and their native tokens, NFTs). Throws the first broken rule.
  * @throws ValidationError (one code per rule), CodecError (a malformed model), TypeError (bad arguments)
  */
 export function validateTransaction(tx: TransactionPayload, context: TransactionContext): void {
@@ -97,7 +104,7 @@ export function checkSemantics(
   const tokensIn = new Map<string, bigint>();
   let amountIn = 0n;
 
-  // TIP-18: the NFTs and aliases among the inputs (foundry inputs are refused until their rules exist).
+  // TIP-18: the NFTs, aliases and foundries among the inputs.
   const chains = inputChains(consumedOutputs, essence.inputs);
 
   consumedOutputs.forEach((output, i) => {
@@ -248,13 +255,15 @@ export function checkSemantics(
       path: 'essence.outputs',
     });
   }
-  // Without foundries (not supported yet) native tokens cannot be minted: no output amount may exceed the input's.
-  // Burning (outputs below inputs) is allowed, as in iota-sdk.
+  // TIP-20: a surplus of a native token needs its foundry among the outputs, and that foundry's rules decide whether
+  // the surplus was minted; a deficit is melted by its foundry or burned (allowed, as in iota-sdk).
+  const foundries = checkFoundryTokens(essence.outputs, consumedOutputs, chains.foundries, tokensIn, tokensOut);
   for (const [id, out] of tokensOut) {
-    if (out > (tokensIn.get(id) ?? 0n)) {
+    if (out > (tokensIn.get(id) ?? 0n) && !foundries.has(id)) {
       throw new ValidationError(
         'NATIVE_TOKEN_BALANCE_MISMATCH',
-        `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}`,
+        `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}, and its foundry ` +
+          'is not among the outputs',
         { path: 'essence.outputs' },
       );
     }
