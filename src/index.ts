@@ -67,6 +67,7 @@ export {
   milestoneId,
   networkIdFromName,
   type OutputIdParts,
+  outputChainId,
   outputId,
   parseOutputId,
   transactionId,
@@ -91,6 +92,7 @@ export type { TreasuryTransactionPayload } from './model/payload/treasury-transa
 // Protocol parameters and limits
 export {
   type CongestionParameters,
+  type MilestoneKeys,
   PROTOCOL_PARAMETERS,
   type ProtocolParameters,
   protocolParameters,

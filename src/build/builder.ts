@@ -64,8 +64,9 @@ export function buildTransaction(options: BuildTransactionOptions): TransactionE
  *
  * With `consumed` (the outputs the inputs spend, in input order), an input owned by an NFT or an alias that is itself
  * an input (a foundry is always owned by its alias) gets an NFT or Alias Unlock pointing at that chain's input
- * (TIP-18; an alias unlocks only in a state transition); its key may be left `undefined`. The owner is read from the Address unlock condition (an expired
- * output's return address is not considered). The chain's input must come first.
+ * (TIP-18; an alias unlocks only in a state transition); its key may be left `undefined`. The owner is read from the
+ * Address (or Immutable Alias Address) unlock condition (an expired output's return address is not considered).
+ * The chain's input must come first.
  * @throws RangeError (one key per input, or an NFT after the inputs it owns), TypeError
  */
 export function signTransaction(

@@ -11,6 +11,8 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType, UnlockType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
+import { ValidationError } from '../validate/errors.js';
+import { verifyMilestoneSignatures } from '../validate/milestone.js';
 import { checkSemantics } from '../validate/semantic.js';
 import { validateDecodedBlock } from '../validate/syntactic.js';
 import { checkId, checkWriteSlot } from './arguments.js';
@@ -63,12 +65,20 @@ export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: Acce
   const block = decodeBlock(own);
   validateDecodedBlock(block, own, params); // syntactic rules (the transaction's too) and proof of work
   if (block.payload?.type === PayloadType.Milestone) {
-    // Anyone can write a milestone; only its signatures against the network's milestone keys make it one. Until the
-    // ledger is configured with those keys (and checks them), it takes none.
-    throw new LedgerError(
-      'MILESTONE_NOT_ACCEPTED',
-      'milestone blocks are not accepted: no milestone keys are configured',
-    );
+    // Anyone can write a milestone; only its signatures against the network's milestone keys make it one. It goes
+    // into its slot like any block (work, commitment) and changes no output.
+    const keys = params.milestoneKeys;
+    if (keys === undefined) {
+      throw new LedgerError(
+        'MILESTONE_NOT_ACCEPTED',
+        `milestone blocks are not accepted: no milestone keys are configured for ${params.networkName}`,
+      );
+    }
+    try {
+      verifyMilestoneSignatures(block.payload, keys.keyRanges, keys.threshold);
+    } catch (e) {
+      throw e instanceof ValidationError ? e.prefix('payload') : e;
+    }
   }
   const id = computeBlockId(own);
   if (pending.blocks.has(bytesKey(id)) || committed.store.get(keys.blockIndex(id)) !== undefined) {

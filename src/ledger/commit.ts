@@ -1,4 +1,5 @@
 import { encode, u32 } from '../codec/index.js';
+import { outputChainId } from '../model/ids.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, compareBytes, keyBytes } from '../util/bytes.js';
 import { commitmentId, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
@@ -146,6 +147,8 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
   const blockIds: Uint8Array[] = [];
   const txIds: Uint8Array[] = [];
   const written = new Map<string, { slot: number; record: OutputRecord }>();
+  // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
+  const chains = new Map<string, Uint8Array | undefined>();
   for (const b of pending.blocks) {
     blockIds.push(b.blockId);
     batch.push({ key: keys.block(slot, b.blockId), value: b.bytes, append: true });
@@ -167,12 +170,17 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
         const read = b.storedInputs.get(k) ?? input.storedOutput(oid);
         written.set(k, { slot: read.slot, record: { ...read.record, spentSlot: slot } });
       }
+      const chain = outputChainId(written.get(k)!.record.output, oid);
+      if (chain !== undefined) chains.set(bytesKey(chain), undefined);
     }
     for (const [oid, output] of b.created) {
       created.push(oid);
       written.set(bytesKey(oid), { slot, record: { createdSlot: slot, spentSlot: UNSPENT, output } });
+      const chain = outputChainId(output, oid);
+      if (chain !== undefined) chains.set(bytesKey(chain), oid);
     }
   }
+  for (const [chain, oid] of chains) batch.push({ key: keys.chain(keyBytes(chain)), value: oid });
   for (const [oid, { slot: createdSlot, record }] of written) {
     // Outputs created in this slot are new keys past all stored ones; spent older outputs are updates.
     batch.push({

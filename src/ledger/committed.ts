@@ -1,4 +1,5 @@
 import { type Codec, decode, encode } from '../codec/index.js';
+import { outputChainId } from '../model/ids.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
@@ -100,6 +101,8 @@ export class CommittedState {
       checkId(outputId, 34, 'genesis output ID');
       const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, output };
       batch.push({ key: keys.output(p.genesisSlot, outputId), value: encode(outputRecord, record) });
+      const chain = outputChainId(output, outputId);
+      if (chain !== undefined) batch.push({ key: keys.chain(chain), value: outputId.slice() });
     }
     for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
       checkId(accountId, 32, 'genesis account ID');
@@ -141,6 +144,11 @@ export class CommittedState {
     return located === undefined
       ? undefined
       : { slot: located.slot, record: readRecord(outputRecord, located.bytes, 'output') };
+  }
+
+  /** The id of a chain's current (unspent, committed) output. */
+  chainOutput(chainId: Uint8Array): Uint8Array | undefined {
+    return this.store.get(keys.chain(chainId));
   }
 
   transaction(txId: Uint8Array): TransactionRecord | undefined {

@@ -218,6 +218,21 @@ export class Ledger {
     return this.committed.output(outputId)?.record;
   }
 
+  /**
+   * The current output of a chain (committed state): an alias or NFT by its 32-byte id, a foundry by its 38-byte id
+   * (`outputChainId` gives an output's). Undefined once the chain is destroyed, or if it never existed.
+   * @throws LedgerError INVALID_ARGUMENT
+   */
+  chainOutput(chainId: Uint8Array): { outputId: Uint8Array; record: OutputRecord } | undefined {
+    this.open();
+    checkId(chainId, chainId instanceof Uint8Array && chainId.length === 38 ? 38 : 32, 'chain ID');
+    const outputId = this.committed.chainOutput(chainId);
+    if (outputId === undefined) return undefined;
+    const found = this.committed.output(outputId);
+    if (found === undefined) throw new LedgerError('STORE_CORRUPT', `chain ${toHex(chainId)}: its output is missing`);
+    return { outputId: outputId.slice(), record: found.record };
+  }
+
   /** Every unspent output of the committed state, by creating slot, then output ID. */
   *unspentOutputs(): Iterable<[Uint8Array, OutputRecord]> {
     this.open();

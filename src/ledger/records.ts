@@ -101,6 +101,7 @@ const TABLE = {
   diff: 0x44,
   commitment: 0x43,
   account: 0x41,
+  chain: 0x63,
   meta: 0x4d,
 } as const;
 
@@ -142,6 +143,8 @@ export const keys = {
   diff: (slot: number) => slotKey(TABLE.diff, slot),
   commitment: (slot: number) => slotKey(TABLE.commitment, slot),
   account: (accountId: Uint8Array) => prefixed(TABLE.account, accountId),
+  /** Chain id (an alias's or NFT's 32 bytes, a foundry's 38) → the 34-byte id of the chain's current output. */
+  chain: (chainId: Uint8Array) => prefixed(TABLE.chain, chainId),
   meta: Uint8Array.of(TABLE.meta, 0), // one key in its table; LMDB keys cannot be empty
   tables: TABLE,
 };

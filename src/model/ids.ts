@@ -24,7 +24,7 @@ import {
 import { type Output, output } from './output.js';
 import { type MilestonePayload, milestoneEssence } from './payload/milestone.js';
 import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
-import { AddressType } from './type-codes.js';
+import { AddressType, OutputType } from './type-codes.js';
 
 const struct = structsOf(generated);
 
@@ -143,6 +143,21 @@ export function foundryId(aliasId: Uint8Array, serialNumber: number, tokenScheme
   new DataView(id.buffer).setUint32(33, serialNumber, true);
   id[37] = tokenSchemeType;
   return id;
+}
+
+/**
+ * The chain an output belongs to: an alias's or NFT's id (32 bytes; for one created with id zero, `chainId` of
+ * `outputId`, the id of this very output) or a foundry's id (38 bytes); undefined for other outputs. The ledger keeps
+ * the current output of each chain under this id. @throws TypeError, RangeError
+ */
+export function outputChainId(o: Output, outputId: Uint8Array): Uint8Array | undefined {
+  if (o.type === OutputType.Foundry) {
+    const [owner] = o.unlockConditions;
+    return foundryId(owner!.address.aliasId, o.serialNumber, o.tokenScheme.type);
+  }
+  if (o.type !== OutputType.Alias && o.type !== OutputType.Nft) return undefined;
+  const own = o.type === OutputType.Alias ? o.aliasId : o.nftId;
+  return own.some((b) => b !== 0) ? own : chainId(outputId);
 }
 
 /** Milestone ID = BLAKE2b-256 of the milestone essence (TIP-29): what every milestone signature signs. */

@@ -12,11 +12,13 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
 import { encodeBlock } from '../serialize.js';
 import { minStorageDeposit } from '../validate/storage-deposit.js';
+import { ChainActor, type ChainStep } from './chains.js';
 
 // A deterministic, valid ledger history for demos, imports and tests: wallets sending signed transfers, tagged data,
-// block-issuing accounts that pay for their blocks, allotments, congestion waves that push the reference mana cost
-// up and let it fall again, and an account whose credits go negative. Everything it emits is accepted by a ledger
-// that receives it in order.
+// chain operations (chains.ts: aliases, foundries minting and melting native tokens, NFTs), block-issuing accounts
+// that pay for their blocks, allotments, congestion waves that push the reference mana cost up and let it fall
+// again, and an account whose credits go negative. Everything it emits is accepted by a ledger that receives it in
+// order.
 
 export type SimEvent =
   | { type: 'block'; slot: number; bytes: Uint8Array; issuerId?: Uint8Array }
@@ -64,6 +66,9 @@ export class Simulation {
   private nonce = 0n;
   private poorSpent = false;
   private readonly bigBlockWork: bigint;
+  private chains: ChainActor | undefined;
+  /** The chain transactions emitted so far, newest last: which step, and the transaction's id. */
+  readonly chainTransactions: { slot: number; step: ChainStep; transactionId: Uint8Array }[] = [];
 
   constructor(options: SimulationOptions) {
     this.params = options.params;
@@ -93,7 +98,10 @@ export class Simulation {
     };
   }
 
-  /** Genesis: a large output per wallet and three accounts (the poor one with barely any credits). */
+  /**
+   * Genesis: a large output per wallet, one more for the chain actor (wallet 0), and three accounts (the poor one
+   * with barely any credits).
+   */
   genesis(): GenesisState {
     const outputs = this.addresses.map((_, key) => {
       const outputId = makeOutputId(blake2b256(utf8.encode(`genesis output ${key}`)), 0);
@@ -101,6 +109,12 @@ export class Simulation {
       this.coins.push({ outputId, output, key });
       return { outputId, output };
     });
+    const fund = {
+      outputId: makeOutputId(blake2b256(utf8.encode('genesis output chains')), 0),
+      output: this.basic(0, 100_000_000_000n),
+    };
+    outputs.push(fund);
+    this.chains = new ChainActor(this.params, this.secrets, this.addresses, fund, this.random);
     return {
       outputs,
       accounts: [
@@ -187,6 +201,19 @@ export class Simulation {
       if (bytes !== undefined) events.push({ type: 'block', slot, bytes, ...(i === 0 ? { issuerId: worker } : {}) });
     }
     events.push({ type: 'block', slot, bytes: this.tagged(slot, 'hello from the simulation') });
+    if (this.chains !== undefined) {
+      // One chain operation per slot, in the actor's cycle (aliases, foundries and native tokens, NFTs).
+      const step = this.chains.nextStep;
+      const payload = this.chains.next();
+      this.chainTransactions.push({ slot, step, transactionId: transactionId(payload) });
+      const bytes = encodeBlock({
+        protocolVersion: this.params.protocolVersion,
+        parents: [this.parent()],
+        payload,
+        nonce: this.nonce++,
+      });
+      events.push({ type: 'block', slot, bytes });
+    }
     if (slot % 7 === 0) events.push({ type: 'allot', slot, accountId: worker, mana: 1_000_000n * BigInt(slot) });
     if (slot === 3) events.push({ type: 'account', slot, accountId: late, blockIssuanceCredits: 50_000_000n });
     if (slot === 4 && !this.poorSpent) {

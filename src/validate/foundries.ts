@@ -72,7 +72,7 @@ export function checkFoundryOutput(
   if (o.serialNumber !== alias.counter + k) {
     throw new ValidationError(
       'FOUNDRY_SERIAL_INVALID',
-      `new foundry ${k} of its alias needs serial number ${alias.counter + k} (foundry counter ${alias.counter} + ${k})`,
+      `new foundry ${k} of its alias needs serial number ${alias.counter + k} (its foundry counter + ${k})`,
       { path: `${at}.serialNumber` },
     );
   }
@@ -85,8 +85,8 @@ function mismatch(at: string, field: string, why: string): never {
 /**
  * The token rules of every foundry in the transaction, given the native-token sums of the inputs and outputs (by
  * token id, hex): a new foundry's outputs hold exactly what it minted; a continued one mints exactly the surplus
- * (melted unchanged), or melts at most the deficit (minted unchanged: TIP-18; iota-sdk lets minted grow there), or
- * changes neither; a destroyed one has all its circulating supply among the inputs and none among the outputs.
+ * (melted unchanged), or else melts at most the deficit (minted unchanged: TIP-18; iota-sdk lets minted grow there);
+ * a destroyed one has all its circulating supply among the inputs and none among the outputs.
  */
 export function checkFoundryTokens(
   outputs: readonly Output[],
@@ -119,16 +119,11 @@ export function checkFoundryTokens(
       if (melted !== 0n) mismatch(at, 'meltedTokens', 'a foundry that mints may not melt in the same transaction');
       if (minted !== outT - inT)
         mismatch(at, 'mintedTokens', `minted grows by ${minted}; the outputs hold ${outT - inT} more than the inputs`);
-    } else if (outT < inT) {
-      if (minted !== 0n) mismatch(at, 'mintedTokens', 'a foundry that melts may not mint in the same transaction');
+    } else {
+      // Tokens leave the transaction (or none move): they may be melted, the rest is burned; nothing is minted.
+      if (minted !== 0n) mismatch(at, 'mintedTokens', 'minted grows only by the tokens the outputs gain');
       if (melted > inT - outT)
         mismatch(at, 'meltedTokens', `melted grows by ${melted}; only ${inT - outT} tokens leave the transaction`);
-    } else if (minted !== 0n || melted !== 0n) {
-      mismatch(
-        at,
-        minted !== 0n ? 'mintedTokens' : 'meltedTokens',
-        'the token balance is even: minted and melted stay',
-      );
     }
   });
   for (const [id, i] of inputFoundries) {

@@ -10,6 +10,7 @@ import {
   milestonePayload as milestoneCodec,
   type ReceiptMilestoneOption,
 } from '../model/payload/milestone.js';
+import type { MilestoneKeyRange } from '../model/protocol-parameters.js';
 import { bytesKey, compareBytes, equalBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 
@@ -77,12 +78,7 @@ function checkReceipt(r: ReceiptMilestoneOption, path: string): void {
   });
 }
 
-/** A milestone public key and the milestone indexes it may sign (node configuration; `endIndex` 0: no end). */
-export interface MilestoneKeyRange {
-  publicKey: Uint8Array;
-  startIndex: number;
-  endIndex: number;
-}
+export type { MilestoneKeyRange } from '../model/protocol-parameters.js';
 
 /**
  * TIP-29: a milestone is signed when it carries at least `threshold` signatures, no more than the keys that apply to

@@ -1,6 +1,6 @@
 // Crash safety (issue 4): a child commits slots on LMDB and is killed with SIGKILL at random moments, ten times.
-// Each reopen must find every slot the child reported committed, no partial slot, an intact commitment chain, and
-// an unspent set equal to a replay of the stored diffs.
+// Each reopen must find every slot the child reported committed, no partial slot, an intact commitment chain, an
+// unspent set equal to a replay of the stored diffs, and each chain (alias, foundry, NFT) at its unspent output.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { commitmentId, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { expectChainState } from '../helpers/chain-state.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const GENESIS_TIME = 1_700_000_000;
@@ -74,6 +75,8 @@ it('survives ten SIGKILLs: every reported slot, no partial slot, chain intact, U
       }
       const unspent = new Set([...ledger.unspentOutputs()].map(([id]) => toHex(id)));
       expect(unspent).toEqual(replay);
+      // the chains (the child's alias, its foundry, its NFT) are found by id at their unspent outputs
+      if (latest >= 2) expectChainState(ledger, latest, 3);
     } finally {
       ledger.close();
     }

@@ -6,26 +6,45 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import {
+  encodeBlock,
   type Ledger,
   type Output,
   openLedger,
+  outputChainId,
   outputId,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   toHex,
+  transactionId,
 } from '../../src/index.js';
-import { basic, genesisOutputs, owner, type Spendable, taggedBlock, transferBlock } from '../helpers/wallet.js';
+import { ChainActor } from '../../src/sim/chains.js';
+import {
+  basic,
+  genesisOutputs,
+  owner,
+  parent,
+  type Spendable,
+  secret,
+  taggedBlock,
+  transferBlock,
+} from '../helpers/wallet.js';
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
   genesisUnixTime: 1_700_000_000,
   maxCommittableAge: 4,
 });
 const genesis = genesisOutputs([1, 2, 3, 4]);
+// The chain actor's wallets (controller 5, governor 6, NFT holders 7 and 8) and its fund, a genesis output of key 5.
+const secrets = Array.from({ length: 9 }, (_, k) => secret(k + 5));
+const addresses = secrets.map((_, k) => owner(k + 5));
+const chainFund = genesisOutputs([5])[0]!;
+genesis.push(chainFund);
 const accounts = [0xa1, 0xa2, 0xa3].map((b) => new Uint8Array(32).fill(b));
 
 type Op =
   | { kind: 'transfer'; pick: number; to: number; split: boolean; ahead: number }
   | { kind: 'tagged'; text: number; issuer: number; ahead: number }
+  | { kind: 'chain'; ahead: 0 }
   | { kind: 'create'; account: number; credits: number; ahead: number }
   | { kind: 'allot'; account: number; mana: number; ahead: number }
   | { kind: 'destroy'; account: number; ahead: number }
@@ -78,6 +97,7 @@ const op: fc.Arbitrary<Op> = fc.oneof(
       ahead: fc.integer({ min: 0, max: 1 }),
     }),
   },
+  { weight: 3, arbitrary: fc.constant({ kind: 'chain' as const, ahead: 0 as const }) },
   { weight: 4, arbitrary: fc.constant({ kind: 'commit' as const }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('prune' as const), back: fc.integer({ min: 1, max: 6 }) }) },
 );
@@ -96,8 +116,8 @@ function outcome(fn: () => unknown): string {
   }
 }
 
-/** Everything the queries can say about the ledger now. */
-function snapshot(l: Ledger, txIds: Uint8Array[]): string[] {
+/** Everything the queries can say about the ledger now, chain state included. */
+function snapshot(l: Ledger, txIds: Uint8Array[], chainIds: Uint8Array[]): string[] {
   const latest = l.latestCommitment().slot;
   const out = [outcome(() => l.latestCommitment())];
   for (let s = 0; s <= latest + 1; s++) out.push(outcome(() => l.utxoChanges(s)));
@@ -108,6 +128,7 @@ function snapshot(l: Ledger, txIds: Uint8Array[]): string[] {
       out.push(outcome(() => l.congestion(a, { commitmentId: l.commitmentOf(s)?.commitmentId ?? new Uint8Array(36) })));
   }
   out.push(outcome(() => [...l.unspentOutputs()].map(([id, r]) => [id, r.createdSlot])));
+  for (const c of chainIds) out.push(outcome(() => l.chainOutput(c)?.outputId));
   return out;
 }
 
@@ -124,8 +145,12 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
       const ledgers = [openLedger(options), openLedger({ ...options, path: dir })];
       try {
         // The test's own view of what is spendable (the same for both: their answers are compared at every step).
-        let spendable: Spendable[] = genesis.map((g) => ({ ...g }));
+        let spendable: Spendable[] = genesis.filter((g) => g !== chainFund).map((g) => ({ ...g }));
         const txIds: Uint8Array[] = [];
+        // The simulation's chain actor: each 'chain' op is its next step (alias, foundry, tokens, NFT); a refused
+        // step would leave it out of step with the ledger, so every one must be accepted.
+        const actor = new ChainActor(params, secrets, addresses, chainFund, () => 0.5);
+        const chainIds: Uint8Array[] = [];
         let nonce = 0n;
         for (const o of ops) {
           const slot = ledgers[0]!.latestCommitment().slot + 1 + ('ahead' in o ? o.ahead : 0);
@@ -175,6 +200,19 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
             case 'destroy':
               results = ledgers.map((l) => outcome(() => l.destroyAccount(accounts[o.account]!, slot)));
               break;
+            case 'chain': {
+              const payload = actor.next();
+              const bytes = encodeBlock({ protocolVersion: 2, parents: [parent(9)], payload, nonce: nonce++ });
+              results = ledgers.map((l) => outcome(() => l.acceptBlock(bytes, { slot })));
+              expect(results[0], 'every chain step is valid where the actor runs it').not.toMatch(/^error/);
+              const txId = transactionId(payload);
+              txIds.push(txId);
+              payload.essence.outputs.forEach((output, i) => {
+                const chain = outputChainId(output, outputId(txId, i));
+                if (chain !== undefined) chainIds.push(chain);
+              });
+              break;
+            }
             case 'commit':
               results = ledgers.map((l) => outcome(() => l.commitSlot(l.latestCommitment().slot + 1)));
               break;
@@ -186,7 +224,7 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
           if (!results[0]!.startsWith('error')) succeeded[o.kind] = (succeeded[o.kind] ?? 0) + 1;
         }
         for (const l of ledgers) l.commitSlot(l.latestCommitment().slot + 1);
-        expect(snapshot(ledgers[1]!, txIds)).toEqual(snapshot(ledgers[0]!, txIds));
+        expect(snapshot(ledgers[1]!, txIds, chainIds)).toEqual(snapshot(ledgers[0]!, txIds, chainIds));
       } finally {
         for (const l of ledgers) l.close();
         rmSync(dir, { recursive: true, force: true });
@@ -195,6 +233,6 @@ it('LMDB and memory agree on every commitment ID and every answer', () => {
     { seed: 4242, numRuns: 25 },
   );
   // Not vacuous: every kind of operation succeeded many times across the runs.
-  for (const kind of ['transfer', 'tagged', 'create', 'allot', 'destroy', 'commit'])
+  for (const kind of ['transfer', 'tagged', 'chain', 'create', 'allot', 'destroy', 'commit'])
     expect(succeeded[kind] ?? 0, kind).toBeGreaterThan(5);
 }, 120_000);

@@ -2,8 +2,10 @@
 // congestion waves move the reference mana cost up and down, and an account's credits go negative.
 import { describe, expect, it } from 'vitest';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { CHAIN_STEPS } from '../../src/sim/chains.js';
 import { applyEvent, eventLine, genesisLine, parseLine } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { expectChainState } from '../helpers/chain-state.js';
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
 
@@ -45,5 +47,13 @@ describe('simulation', () => {
       if (e.type !== 'genesis') applyEvent(replay, e);
     }
     expect(replay.latestCommitment().commitmentId).toEqual(ledger.latestCommitment().commitmentId);
+
+    // Every chain step happened, in a transaction the ledger applied, five times over.
+    for (const step of CHAIN_STEPS) {
+      const done = sim.chainTransactions.filter((t) => t.step === step);
+      expect(done.length, step).toBeGreaterThanOrEqual(5);
+      for (const t of done) expect(ledger.includedBlock(t.transactionId).slot).toBe(t.slot);
+    }
+    expectChainState(ledger, 60);
   });
 });

@@ -104,6 +104,16 @@ describe('creating a foundry: only in a state transition of its alias, with the 
     expect(b.ours).toEqual(['FOUNDRY_TOKENS_MISMATCH', 'essence.outputs[1].tokenScheme.meltedTokens']);
     expect(b.theirs).toBe('InvalidChainStateTransition');
   });
+  it('FOUNDRY_TOKENS_MISMATCH: tokens of a foundry among the inputs before it exists', () => {
+    // Only a crafted input can hold them; the outputs hold exactly what the new foundry minted, the 5 are burned.
+    const stray = holding(3, 5n, 1, 1_000_000n);
+    const a = verdicts(
+      [next(1), foundry(3, { mintedTokens: 50n, meltedTokens: 0n }), holding(3, 50n)],
+      [held(), fund, stray],
+    );
+    expect(a.ours).toEqual(['FOUNDRY_TOKENS_MISMATCH', 'essence.outputs[1].tokenScheme.mintedTokens']);
+    expect(a.theirs).toBe('InvalidChainStateTransition');
+  });
   it('CHAIN_OUTPUT_DUPLICATED: two outputs of one foundry id (iota-sdk: its syntactic check)', () => {
     const zero = { mintedTokens: 0n, meltedTokens: 0n };
     const a = verdicts([next(1), foundry(3, zero), foundry(3, zero)], [held(), fund]);

@@ -1,0 +1,311 @@
+import { buildTransaction, signTransaction } from '../build/builder.js';
+import type { Address } from '../model/address.js';
+import { foundryId, outputId as makeOutputId, outputChainId, transactionId } from '../model/ids.js';
+import type { NativeToken } from '../model/native-token.js';
+import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../model/output.js';
+import type { TransactionPayload } from '../model/payload/transaction.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
+import { minStorageDeposit } from '../validate/storage-deposit.js';
+
+// The chain side of the simulation: one actor that walks through every TIP-18 chain operation, one transaction per
+// step, and starts over: it creates an alias and mints an NFT; the alias creates a foundry that mints native tokens;
+// tokens go to the NFT's address and come back when the NFT spends what it owns and changes hands; the alias spends
+// what its address owns while its foundry melts tokens; the governor changes the alias's metadata; the NFT is burned;
+// the foundry melts and burns what is left and is destroyed; the governor destroys the alias. Every transaction
+// passes validateTransaction against the ledger the actor's earlier transactions built.
+
+export interface Coin {
+  outputId: Uint8Array;
+  output: Output;
+}
+
+const utf8 = new TextEncoder();
+/** Base tokens an alias holds beyond its deposit, so that its later states (longer metadata) stay covered. */
+const ALIAS_RESERVE = 1_000_000n;
+
+/** The steps of one cycle, in order; `ChainActor.next` runs the next one. */
+export const CHAIN_STEPS = [
+  'create alias',
+  'mint NFT',
+  'create foundry, mint tokens',
+  'send tokens to the NFT',
+  'NFT spends what it owns, changes hands',
+  'send funds to the alias',
+  'alias spends what it owns, foundry melts',
+  'governance transition',
+  'burn NFT',
+  'melt, burn and destroy foundry',
+  'destroy alias',
+] as const;
+export type ChainStep = (typeof CHAIN_STEPS)[number];
+
+export class ChainActor {
+  private step = 0;
+  private cycle = 0;
+  private fund: Coin;
+  private alias: Coin | undefined;
+  private foundry: Coin | undefined;
+  private nft: Coin | undefined;
+  private nftOwner = 0;
+  /** The controller's output holding the foundry's tokens, and outputs owned by the NFT's and the alias's addresses. */
+  private tokens: Coin | undefined;
+  private nftOwned: Coin | undefined;
+  private aliasOwned: Coin | undefined;
+
+  /**
+   * @param secrets the wallets' keys: the actor's controller is wallet `controller` (it owns `fund`), the alias's
+   *   governor is wallet `governor`, and the NFT passes to the others.
+   */
+  constructor(
+    private readonly params: ProtocolParameters,
+    private readonly secrets: readonly Uint8Array[],
+    private readonly addresses: readonly Address[],
+    fund: Coin,
+    private readonly random: () => number,
+    private readonly controller = 0,
+    private readonly governor = 1,
+  ) {
+    this.fund = fund;
+    this.nftOwner = controller;
+  }
+
+  /** The step the next call of `next` takes. */
+  get nextStep(): ChainStep {
+    return CHAIN_STEPS[this.step]!;
+  }
+
+  /** The next step's signed transaction, with the actor's state moved on as if the ledger applied it. */
+  next(): TransactionPayload {
+    const name = this.nextStep;
+    const payload = this.run(name);
+    this.step = (this.step + 1) % CHAIN_STEPS.length;
+    if (this.step === 0) this.cycle++;
+    return payload;
+  }
+
+  private withDeposit<T extends Output>(o: T, extra = 0n): T {
+    return { ...o, amount: minStorageDeposit(o, this.params.rentStructure) + extra };
+  }
+
+  private basic(address: Address, nativeTokens: NativeToken[] = [], extra = 0n): Output {
+    return this.withDeposit(
+      {
+        type: OutputType.Basic,
+        amount: 0n,
+        nativeTokens,
+        unlockConditions: [{ type: UnlockConditionType.Address, address }],
+        features: [],
+      },
+      extra,
+    );
+  }
+
+  private get me(): Address {
+    return this.addresses[this.controller]!;
+  }
+
+  private aliasAddress(): Address {
+    return { type: AddressType.Alias, aliasId: outputChainId(this.alias!.output, this.alias!.outputId)! };
+  }
+
+  private nftAddress(): Address {
+    return { type: AddressType.Nft, nftId: outputChainId(this.nft!.output, this.nft!.outputId)! };
+  }
+
+  private tokenId(): Uint8Array {
+    const f = this.foundry!.output as FoundryOutput;
+    return foundryId(f.unlockConditions[0]!.address.aliasId, f.serialNumber);
+  }
+
+  /** The alias's next state: a state transition (index + 1) unless `governance`, with `changes`. */
+  private aliasNext(changes: Partial<AliasOutput> = {}, governance = false): AliasOutput {
+    const a = this.alias!.output as AliasOutput;
+    return {
+      ...a,
+      aliasId: outputChainId(a, this.alias!.outputId)!,
+      stateIndex: governance ? a.stateIndex : a.stateIndex + 1,
+      stateMetadata: governance ? a.stateMetadata : utf8.encode(`state ${a.stateIndex + 1}`),
+      ...changes,
+    };
+  }
+
+  /**
+   * Spends `inputs` (chains before what they own) and the fund into `outputs` plus the change, signed by `keys` (one
+   * per input; undefined where a chain unlocks it); returns the payload and the new coins by output index.
+   */
+  private transact(inputs: Coin[], keys: (number | undefined)[], outputs: Output[]) {
+    const all = [...inputs, this.fund];
+    const total = all.reduce((a, c) => a + c.output.amount, 0n) - outputs.reduce((a, o) => a + o.amount, 0n);
+    const change = { ...this.basic(this.me), amount: total };
+    const essence = buildTransaction({
+      inputs: all,
+      outputs: [...outputs, change],
+      params: this.params,
+      taggedData: { tag: utf8.encode('chains'), data: utf8.encode(`${this.nextStep}, cycle ${this.cycle}`) },
+    });
+    const payload = signTransaction(
+      essence,
+      [...keys, this.controller].map((k) => (k === undefined ? undefined : this.secrets[k])),
+      { consumed: all.map((c) => c.output) },
+    );
+    const txId = transactionId(payload);
+    const coins = essence.outputs.map((output, i) => ({ outputId: makeOutputId(txId, i), output }));
+    this.fund = coins[coins.length - 1]!;
+    return { payload, coins };
+  }
+
+  private run(step: ChainStep): TransactionPayload {
+    const me = this.me;
+    switch (step) {
+      case 'create alias': {
+        const alias: AliasOutput = this.withDeposit(
+          {
+            type: OutputType.Alias,
+            amount: 0n,
+            nativeTokens: [],
+            aliasId: new Uint8Array(32),
+            stateIndex: 0,
+            stateMetadata: utf8.encode('state 0'),
+            foundryCounter: 0,
+            unlockConditions: [
+              { type: UnlockConditionType.StateControllerAddress, address: me },
+              { type: UnlockConditionType.GovernorAddress, address: this.addresses[this.governor]! },
+            ],
+            features: [],
+            immutableFeatures: [{ type: FeatureType.Issuer, address: me }],
+          },
+          ALIAS_RESERVE,
+        );
+        const { payload, coins } = this.transact([], [], [alias]);
+        this.alias = coins[0];
+        return payload;
+      }
+      case 'mint NFT': {
+        const nft: NftOutput = this.withDeposit({
+          type: OutputType.Nft,
+          amount: 0n,
+          nativeTokens: [],
+          nftId: new Uint8Array(32),
+          unlockConditions: [{ type: UnlockConditionType.Address, address: me }],
+          features: [],
+          immutableFeatures: [
+            { type: FeatureType.Issuer, address: me },
+            { type: FeatureType.Metadata, data: utf8.encode(`tangle-core NFT, cycle ${this.cycle}`) },
+          ],
+        });
+        const { payload, coins } = this.transact([], [], [nft]);
+        [this.nft, this.nftOwner] = [coins[0], this.controller];
+        return payload;
+      }
+      case 'create foundry, mint tokens': {
+        const a = this.alias!.output as AliasOutput;
+        const minted = 1_000n + BigInt(Math.floor(this.random() * 1_000_000));
+        const aliasId = outputChainId(a, this.alias!.outputId)!;
+        const serialNumber = a.foundryCounter + 1;
+        const foundry: FoundryOutput = this.withDeposit({
+          type: OutputType.Foundry,
+          amount: 0n,
+          nativeTokens: [],
+          serialNumber,
+          tokenScheme: { type: 0, mintedTokens: minted, meltedTokens: 0n, maximumSupply: 1n << 64n },
+          unlockConditions: [
+            { type: UnlockConditionType.ImmutableAliasAddress, address: { type: AddressType.Alias, aliasId } },
+          ],
+          features: [],
+          immutableFeatures: [{ type: FeatureType.Metadata, data: utf8.encode('{"name":"tangle-core token"}') }],
+        });
+        const tokens = this.basic(me, [{ id: foundryId(aliasId, serialNumber), amount: minted }]);
+        const { payload, coins } = this.transact(
+          [this.alias!],
+          [this.controller],
+          [this.aliasNext({ foundryCounter: serialNumber }), foundry, tokens],
+        );
+        [this.alias, this.foundry, this.tokens] = [coins[0], coins[1], coins[2]];
+        return payload;
+      }
+      case 'send tokens to the NFT': {
+        const held = this.tokens!.output.nativeTokens[0]!.amount;
+        const id = this.tokenId();
+        const { payload, coins } = this.transact(
+          [this.tokens!],
+          [this.controller],
+          [
+            this.basic(this.nftAddress(), [{ id, amount: held / 4n }]),
+            this.basic(me, [{ id, amount: held - held / 4n }]),
+          ],
+        );
+        [this.nftOwned, this.tokens] = [coins[0], coins[1]];
+        return payload;
+      }
+      case 'NFT spends what it owns, changes hands': {
+        // The NFT unlocks the output its address owns (an NFT unlock); its tokens join the controller's.
+        const others = this.addresses.length - 2; // neither the controller nor the governor
+        const to = others > 0 ? 2 + Math.floor(this.random() * others) : this.controller;
+        const nft = this.nft!.output as NftOutput;
+        const moved: NftOutput = {
+          ...nft,
+          nftId: outputChainId(nft, this.nft!.outputId)!,
+          unlockConditions: [{ type: UnlockConditionType.Address, address: this.addresses[to]! }],
+        };
+        const id = this.tokenId();
+        const all = this.tokens!.output.nativeTokens[0]!.amount + this.nftOwned!.output.nativeTokens[0]!.amount;
+        const { payload, coins } = this.transact(
+          [this.nft!, this.nftOwned!, this.tokens!],
+          [this.nftOwner, undefined, this.controller],
+          [moved, this.basic(me, [{ id, amount: all }])],
+        );
+        [this.nft, this.tokens, this.nftOwned, this.nftOwner] = [coins[0], coins[1], undefined, to];
+        return payload;
+      }
+      case 'send funds to the alias': {
+        const { payload, coins } = this.transact([], [], [this.basic(this.aliasAddress(), [], 1_000_000n)]);
+        this.aliasOwned = coins[0];
+        return payload;
+      }
+      case 'alias spends what it owns, foundry melts': {
+        const f = this.foundry!.output as FoundryOutput;
+        const held = this.tokens!.output.nativeTokens[0]!.amount;
+        const melt = held / 10n;
+        const { payload, coins } = this.transact(
+          [this.alias!, this.foundry!, this.aliasOwned!, this.tokens!],
+          [this.controller, undefined, undefined, this.controller],
+          [
+            this.aliasNext(),
+            { ...f, tokenScheme: { ...f.tokenScheme, meltedTokens: f.tokenScheme.meltedTokens + melt } },
+            this.basic(me, [{ id: this.tokenId(), amount: held - melt }]),
+          ],
+        );
+        [this.alias, this.foundry, this.tokens, this.aliasOwned] = [coins[0], coins[1], coins[2], undefined];
+        return payload;
+      }
+      case 'governance transition': {
+        const note = utf8.encode(`governed in cycle ${this.cycle}`);
+        const next = this.aliasNext({ features: [{ type: FeatureType.Metadata, data: note }] }, true);
+        const { payload, coins } = this.transact([this.alias!], [this.governor], [next]);
+        this.alias = coins[0];
+        return payload;
+      }
+      case 'burn NFT': {
+        const { payload } = this.transact([this.nft!], [this.nftOwner], []);
+        this.nft = undefined;
+        return payload;
+      }
+      case 'melt, burn and destroy foundry': {
+        // The tokens left are all of the foundry's circulating supply: they are burned, and the foundry is destroyed.
+        const { payload, coins } = this.transact(
+          [this.alias!, this.foundry!, this.tokens!],
+          [this.controller, undefined, this.controller],
+          [this.aliasNext()],
+        );
+        [this.alias, this.foundry, this.tokens] = [coins[0], undefined, undefined];
+        return payload;
+      }
+      case 'destroy alias': {
+        const { payload } = this.transact([this.alias!], [this.governor], []);
+        this.alias = undefined;
+        return payload;
+      }
+    }
+  }
+}
