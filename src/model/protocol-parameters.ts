@@ -107,7 +107,9 @@ const SHIMMER_RENT = Object.freeze({ vByteCost: 100, vByteFactorData: 1, vByteFa
 const coordinator = (keys: string[]): MilestoneKeys =>
   Object.freeze({
     threshold: 7,
-    keyRanges: Object.freeze(keys.map((k) => Object.freeze({ publicKey: fromHex(`0x${k}`), startIndex: 0, endIndex: 0 }))),
+    keyRanges: Object.freeze(
+      keys.map((k) => Object.freeze({ publicKey: fromHex(`0x${k}`), startIndex: 0, endIndex: 0 })),
+    ),
   });
 
 /**
