@@ -9,6 +9,18 @@ export {
   buildTransaction,
   signTransaction,
 } from './build/builder.js';
+export {
+  aliasAddressOf,
+  type HeldOutput,
+  newAlias,
+  newFoundry,
+  newNft,
+  nextAlias,
+  nextFoundry,
+  nextNft,
+  nftAddressOf,
+  withMinimumDeposit,
+} from './build/chains.js';
 export { fromHex, toHex } from './codec/hex.js';
 export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
 export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';

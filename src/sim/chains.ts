@@ -1,12 +1,23 @@
 import { buildTransaction, signTransaction } from '../build/builder.js';
+import {
+  aliasAddressOf,
+  type HeldOutput,
+  newAlias,
+  newFoundry,
+  newNft,
+  nextAlias,
+  nextFoundry,
+  nextNft,
+  nftAddressOf,
+  withMinimumDeposit,
+} from '../build/chains.js';
 import type { Address } from '../model/address.js';
-import { foundryId, outputId as makeOutputId, outputChainId, transactionId } from '../model/ids.js';
+import { foundryId, outputId as makeOutputId, transactionId } from '../model/ids.js';
 import type { NativeToken } from '../model/native-token.js';
 import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
-import { minStorageDeposit } from '../validate/storage-deposit.js';
+import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
 
 // The chain side of the simulation: one actor that walks through every TIP-18 chain operation, one transaction per
 // step, and starts over: it creates an alias and mints an NFT; the alias creates a foundry that mints native tokens;
@@ -15,10 +26,7 @@ import { minStorageDeposit } from '../validate/storage-deposit.js';
 // the foundry melts and burns what is left and is destroyed; the governor destroys the alias. Every transaction
 // passes validateTransaction against the ledger the actor's earlier transactions built.
 
-export interface Coin {
-  outputId: Uint8Array;
-  output: Output;
-}
+type Coin = HeldOutput;
 
 const utf8 = new TextEncoder();
 /** Base tokens an alias holds beyond its deposit, so that its later states (longer metadata) stay covered. */
@@ -85,7 +93,7 @@ export class ChainActor {
   }
 
   private withDeposit<T extends Output>(o: T, extra = 0n): T {
-    return { ...o, amount: minStorageDeposit(o, this.params.rentStructure) + extra };
+    return withMinimumDeposit(o, this.params, extra);
   }
 
   private basic(address: Address, nativeTokens: NativeToken[] = [], extra = 0n): Output {
@@ -105,12 +113,8 @@ export class ChainActor {
     return this.addresses[this.controller]!;
   }
 
-  private aliasAddress(): Address {
-    return { type: AddressType.Alias, aliasId: outputChainId(this.alias!.output, this.alias!.outputId)! };
-  }
-
-  private nftAddress(): Address {
-    return { type: AddressType.Nft, nftId: outputChainId(this.nft!.output, this.nft!.outputId)! };
+  private get heldAlias() {
+    return this.alias as HeldOutput<AliasOutput>;
   }
 
   private tokenId(): Uint8Array {
@@ -118,16 +122,11 @@ export class ChainActor {
     return foundryId(f.unlockConditions[0]!.address.aliasId, f.serialNumber);
   }
 
-  /** The alias's next state: a state transition (index + 1) unless `governance`, with `changes`. */
+  /** The alias's next state: a state transition (index + 1, new state metadata) unless `governance`. */
   private aliasNext(changes: Partial<AliasOutput> = {}, governance = false): AliasOutput {
-    const a = this.alias!.output as AliasOutput;
-    return {
-      ...a,
-      aliasId: outputChainId(a, this.alias!.outputId)!,
-      stateIndex: governance ? a.stateIndex : a.stateIndex + 1,
-      stateMetadata: governance ? a.stateMetadata : utf8.encode(`state ${a.stateIndex + 1}`),
-      ...changes,
-    };
+    const a = this.heldAlias.output;
+    if (governance) return nextAlias(this.heldAlias, changes, 'governance');
+    return nextAlias(this.heldAlias, { stateMetadata: utf8.encode(`state ${a.stateIndex + 1}`), ...changes });
   }
 
   /**
@@ -159,67 +158,37 @@ export class ChainActor {
     const me = this.me;
     switch (step) {
       case 'create alias': {
-        const alias: AliasOutput = this.withDeposit(
-          {
-            type: OutputType.Alias,
-            amount: 0n,
-            nativeTokens: [],
-            aliasId: new Uint8Array(32),
-            stateIndex: 0,
-            stateMetadata: utf8.encode('state 0'),
-            foundryCounter: 0,
-            unlockConditions: [
-              { type: UnlockConditionType.StateControllerAddress, address: me },
-              { type: UnlockConditionType.GovernorAddress, address: this.addresses[this.governor]! },
-            ],
-            features: [],
-            immutableFeatures: [{ type: FeatureType.Issuer, address: me }],
-          },
-          ALIAS_RESERVE,
-        );
-        const { payload, coins } = this.transact([], [], [alias]);
+        const alias = newAlias({
+          stateController: me,
+          governor: this.addresses[this.governor]!,
+          issuer: me,
+          stateMetadata: utf8.encode('state 0'),
+        });
+        const { payload, coins } = this.transact([], [], [this.withDeposit(alias, ALIAS_RESERVE)]);
         this.alias = coins[0];
         return payload;
       }
       case 'mint NFT': {
-        const nft: NftOutput = this.withDeposit({
-          type: OutputType.Nft,
-          amount: 0n,
-          nativeTokens: [],
-          nftId: new Uint8Array(32),
-          unlockConditions: [{ type: UnlockConditionType.Address, address: me }],
-          features: [],
-          immutableFeatures: [
-            { type: FeatureType.Issuer, address: me },
-            { type: FeatureType.Metadata, data: utf8.encode(`tangle-core NFT, cycle ${this.cycle}`) },
-          ],
-        });
-        const { payload, coins } = this.transact([], [], [nft]);
+        const metadata = utf8.encode(`tangle-core NFT, cycle ${this.cycle}`);
+        const { payload, coins } = this.transact(
+          [],
+          [],
+          [this.withDeposit(newNft({ owner: me, issuer: me, metadata }))],
+        );
         [this.nft, this.nftOwner] = [coins[0], this.controller];
         return payload;
       }
       case 'create foundry, mint tokens': {
-        const a = this.alias!.output as AliasOutput;
         const minted = 1_000n + BigInt(Math.floor(this.random() * 1_000_000));
-        const aliasId = outputChainId(a, this.alias!.outputId)!;
-        const serialNumber = a.foundryCounter + 1;
-        const foundry: FoundryOutput = this.withDeposit({
-          type: OutputType.Foundry,
-          amount: 0n,
-          nativeTokens: [],
-          serialNumber,
-          tokenScheme: { type: 0, mintedTokens: minted, meltedTokens: 0n, maximumSupply: 1n << 64n },
-          unlockConditions: [
-            { type: UnlockConditionType.ImmutableAliasAddress, address: { type: AddressType.Alias, aliasId } },
-          ],
-          features: [],
-          immutableFeatures: [{ type: FeatureType.Metadata, data: utf8.encode('{"name":"tangle-core token"}') }],
-        });
-        const tokens = this.basic(me, [{ id: foundryId(aliasId, serialNumber), amount: minted }]);
+        const alias = aliasAddressOf(this.heldAlias);
+        const serialNumber = this.heldAlias.output.foundryCounter + 1;
+        const metadata = utf8.encode('{"name":"tangle-core token"}');
+        const foundry = newFoundry({ alias, serialNumber, maximumSupply: 1n << 64n, mintedTokens: minted, metadata });
+        const tokens = this.basic(me, [{ id: foundryId(alias.aliasId, serialNumber), amount: minted }]);
         const { payload, coins } = this.transact(
           [this.alias!],
           [this.controller],
-          [this.aliasNext({ foundryCounter: serialNumber }), foundry, tokens],
+          [this.aliasNext({ foundryCounter: serialNumber }), this.withDeposit(foundry), tokens],
         );
         [this.alias, this.foundry, this.tokens] = [coins[0], coins[1], coins[2]];
         return payload;
@@ -227,13 +196,11 @@ export class ChainActor {
       case 'send tokens to the NFT': {
         const held = this.tokens!.output.nativeTokens[0]!.amount;
         const id = this.tokenId();
+        const nft = nftAddressOf(this.nft as HeldOutput<NftOutput>);
         const { payload, coins } = this.transact(
           [this.tokens!],
           [this.controller],
-          [
-            this.basic(this.nftAddress(), [{ id, amount: held / 4n }]),
-            this.basic(me, [{ id, amount: held - held / 4n }]),
-          ],
+          [this.basic(nft, [{ id, amount: held / 4n }]), this.basic(me, [{ id, amount: held - held / 4n }])],
         );
         [this.nftOwned, this.tokens] = [coins[0], coins[1]];
         return payload;
@@ -242,29 +209,22 @@ export class ChainActor {
         // The NFT unlocks the output its address owns (an NFT unlock); its tokens join the controller's.
         const others = this.addresses.length - 2; // neither the controller nor the governor
         const to = others > 0 ? 2 + Math.floor(this.random() * others) : this.controller;
-        const nft = this.nft!.output as NftOutput;
-        const moved: NftOutput = {
-          ...nft,
-          nftId: outputChainId(nft, this.nft!.outputId)!,
-          unlockConditions: [{ type: UnlockConditionType.Address, address: this.addresses[to]! }],
-        };
         const id = this.tokenId();
         const all = this.tokens!.output.nativeTokens[0]!.amount + this.nftOwned!.output.nativeTokens[0]!.amount;
         const { payload, coins } = this.transact(
           [this.nft!, this.nftOwned!, this.tokens!],
           [this.nftOwner, undefined, this.controller],
-          [moved, this.basic(me, [{ id, amount: all }])],
+          [nextNft(this.nft as HeldOutput<NftOutput>, this.addresses[to]!), this.basic(me, [{ id, amount: all }])],
         );
         [this.nft, this.tokens, this.nftOwned, this.nftOwner] = [coins[0], coins[1], undefined, to];
         return payload;
       }
       case 'send funds to the alias': {
-        const { payload, coins } = this.transact([], [], [this.basic(this.aliasAddress(), [], 1_000_000n)]);
+        const { payload, coins } = this.transact([], [], [this.basic(aliasAddressOf(this.heldAlias), [], 1_000_000n)]);
         this.aliasOwned = coins[0];
         return payload;
       }
       case 'alias spends what it owns, foundry melts': {
-        const f = this.foundry!.output as FoundryOutput;
         const held = this.tokens!.output.nativeTokens[0]!.amount;
         const melt = held / 10n;
         const { payload, coins } = this.transact(
@@ -272,7 +232,7 @@ export class ChainActor {
           [this.controller, undefined, undefined, this.controller],
           [
             this.aliasNext(),
-            { ...f, tokenScheme: { ...f.tokenScheme, meltedTokens: f.tokenScheme.meltedTokens + melt } },
+            nextFoundry(this.foundry as HeldOutput<FoundryOutput>, { melt }),
             this.basic(me, [{ id: this.tokenId(), amount: held - melt }]),
           ],
         );
