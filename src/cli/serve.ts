@@ -144,6 +144,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `demo network: ${latest} slots committed, a new slot every ${params.slotDurationSeconds} s. Try:\n`,
     );
     process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${toHex(txId!)}/included-block\n`);
+    // The latest chain transaction that created a foundry (an alias state transition minting native tokens).
+    const chain = demo.simulation.chainTransactions.filter((t) => t.step === 'create foundry, mint tokens').at(-1);
+    if (chain !== undefined) {
+      process.stdout.write(
+        `  curl ${origin}/api/core/v2/transactions/${toHex(chain.transactionId)}/included-block   # ${chain.step}\n`,
+      );
+    }
     process.stdout.write(`  curl ${origin}/api/core/v3/commitments/by-slot/${latest}/utxo-changes\n`);
     process.stdout.write(`  curl ${origin}/api/core/v3/accounts/${account}/congestion\n`);
   }

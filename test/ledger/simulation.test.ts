@@ -1,7 +1,10 @@
 // The simulator's history is valid, replays identically from its file form, and does what the demo promises:
 // congestion waves move the reference mana cost up and down, and an account's credits go negative.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { CHAIN_STEPS } from '../../src/sim/chains.js';
 import { applyEvent, eventLine, genesisLine, parseLine } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
@@ -55,5 +58,19 @@ describe('simulation', () => {
       for (const t of done) expect(ledger.includedBlock(t.transactionId).slot).toBe(t.slot);
     }
     expectChainState(ledger, 60);
+  });
+
+  it("the README's chain example is what npm start's demo (seed 1, 120 slots) serves", () => {
+    const readme = readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../../README.md'), 'utf8');
+    const shown = /transactions\/(0x[0-9a-f]{64})\/included-block\n\{/.exec(readme)?.[1];
+    const sim = new Simulation({ params, seed: 1 });
+    const ledger = openLedger({ params, genesis: sim.genesis(), clock: () => 1_700_000_000 });
+    for (let slot = 1; slot <= 120; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
+    const foundries = sim.chainTransactions.filter((t) => t.step === 'create foundry, mint tokens');
+    expect(shown).toBe(toHex(foundries.at(-1)!.transactionId));
+    const json = JSON.stringify(ledger.includedBlock(foundries.at(-1)!.transactionId).json);
+    for (const piece of ['"mintedTokens":"0x723e6"', '"foundryCounter":1', '"amount":"99998788000"', '"nonce":"1246"'])
+      expect(json).toContain(piece);
+    ledger.close();
   });
 });
