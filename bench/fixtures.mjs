@@ -57,9 +57,10 @@ export function typicalTransaction(tc) {
 export const typicalBlock = (tc) => typicalTransaction(tc).block;
 
 /**
- * A chain-heavy transaction (issue 13): an alias state transition (its state controller signs), an NFT transfer (its
- * owner signs) and a basic output owned by the NFT (an NFT unlock), into the alias's next state, the NFT with a new
- * owner and a basic output. Valid under Shimmer rules; its consumed outputs come with it.
+ * A chain-heavy transaction (issue 13): an alias state transition (its state controller signs) whose foundry mints
+ * 500 native tokens (an alias unlock), an NFT transfer (its owner signs) and a basic output owned by the NFT (an NFT
+ * unlock), into the alias's next state, the foundry's, the NFT with a new owner, the minted tokens and a basic output.
+ * Valid under Shimmer rules; its consumed outputs come with it.
  */
 export function chainTransaction(tc) {
   const params = tc.PROTOCOL_PARAMETERS.shimmer;
@@ -113,8 +114,32 @@ export function chainTransaction(tc) {
     },
     3_000_000n,
   );
-  const consumed = [alias(7, 'state 7'), nft(b), owned];
-  const outputs = [alias(8, 'state 8, a little longer'), nft(a)];
+  const foundry = (mintedTokens) =>
+    deposit(
+      {
+        type: 5,
+        amount: 0n,
+        nativeTokens: [],
+        serialNumber: 1,
+        tokenScheme: { type: 0, mintedTokens, meltedTokens: 0n, maximumSupply: 1_000_000n },
+        unlockConditions: [{ type: 6, address: { type: 8, aliasId } }],
+        features: [],
+        immutableFeatures: [],
+      },
+      0n,
+    );
+  const tokens = deposit(
+    {
+      type: 3,
+      amount: 0n,
+      nativeTokens: [{ id: tc.foundryId(aliasId, 1), amount: 500n }],
+      unlockConditions: [{ type: 0, address: b }],
+      features: [],
+    },
+    0n,
+  );
+  const consumed = [{ ...alias(7, 'state 7'), foundryCounter: 1 }, foundry(1000n), nft(b), owned];
+  const outputs = [{ ...alias(8, 'state 8, a little longer'), foundryCounter: 1 }, foundry(1500n), nft(a), tokens];
   const total = consumed.reduce((s, o) => s + o.amount, 0n) - outputs.reduce((s, o) => s + o.amount, 0n);
   outputs.push({ type: 3, amount: total, nativeTokens: [], unlockConditions: [{ type: 0, address: b }], features: [] });
   const essence = tc.buildTransaction({
@@ -122,7 +147,7 @@ export function chainTransaction(tc) {
     outputs,
     params,
   });
-  const payload = tc.signTransaction(essence, [keys[0], keys[1], undefined], { consumed });
+  const payload = tc.signTransaction(essence, [keys[0], undefined, keys[1], undefined], { consumed });
   tc.validateTransaction(payload, { consumedOutputs: consumed, params, time: TIME });
   return { payload, consumed, params };
 }

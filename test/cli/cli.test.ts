@@ -1,4 +1,4 @@
-// The CLI as a person runs it: `serve --demo` as a child process, the three URLs it prints, and bodies that match
+// The CLI as a person runs it: `serve --demo` as a child process, the four URLs it prints, and bodies that match
 // the reference implementation's replay of the same simulation; the store line and warnings of `serve`; help and
 // version; decode | encode; simulate then import, with every refusal one line and exit status 2.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -67,14 +67,14 @@ function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<
 }
 
 describe('serve --demo', () => {
-  it('prints where it listens, the store it opened and three URLs; each answers what the reference implementation computes from the same simulation', async () => {
+  it('prints where it listens, the store it opened and four URLs; each answers what the reference implementation computes from the same simulation', async () => {
     const db = temp();
     const { child, out } = await startCli(
       ['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '110'],
       /congestion\n/,
     );
     const urls = [...out().matchAll(/curl (\S+)/g)].map((m) => m[1]!);
-    expect(urls).toHaveLength(3);
+    expect(urls).toHaveLength(4);
     expect(out()).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
     expect(out()).toMatch(
       new RegExp(
@@ -88,7 +88,7 @@ describe('serve --demo', () => {
         return { status: r.status, text: await r.text() };
       }),
     );
-    expect(bodies.map((b) => b.status)).toEqual([200, 200, 200]);
+    expect(bodies.map((b) => b.status)).toEqual([200, 200, 200, 200]);
     expect(await stop(child, 'SIGINT')).toBe(0);
     // The demo is the simulation with seed 1 at the store's genesis time: replay it in the reference implementation.
     const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
@@ -97,20 +97,28 @@ describe('serve --demo', () => {
     const sim = new Simulation({ params, seed: 1 });
     const genesis = sim.genesis();
     const reference = new ReferenceLedger(params, genesis.accounts ?? []);
-    const slot = Number(/by-slot\/(\d+)\//.exec(urls[1]!)![1]);
+    const slot = Number(/by-slot\/(\d+)\//.exec(urls[2]!)![1]);
     expect(slot).toBeGreaterThanOrEqual(110);
     for (let s = 1; s <= slot; s++) for (const e of sim.slot(s)) reference.apply(e);
-    const txId = /transactions\/(0x[0-9a-f]{64})\//.exec(urls[0]!)![1]!;
-    expect(JSON.parse(bodies[0]!.text)).toEqual(
-      JSON.parse(
-        execFileSync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)], { encoding: 'utf8' }),
-      ),
-    );
+    // A transfer, and the alias state transition that created a foundry (its essence has a foundry output).
+    for (const i of [0, 1]) {
+      const txId = /transactions\/(0x[0-9a-f]{64})\//.exec(urls[i]!)![1]!;
+      expect(JSON.parse(bodies[i]!.text)).toEqual(
+        JSON.parse(
+          execFileSync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)], {
+            encoding: 'utf8',
+          }),
+        ),
+      );
+    }
+    expect(JSON.parse(bodies[1]!.text).payload.essence.outputs.map((o: { type: number }) => o.type)).toEqual([
+      4, 5, 3, 3,
+    ]);
     const expected = reference.commitment(slot)!;
-    expect(JSON.parse(bodies[1]!.text)).toEqual(reference.novaChanges(slot));
-    const account = bech32ToAddress(/accounts\/([^/]+)\//.exec(urls[2]!)![1]!, 'rms') as { aliasId: Uint8Array };
+    expect(JSON.parse(bodies[2]!.text)).toEqual(reference.novaChanges(slot));
+    const account = bech32ToAddress(/accounts\/([^/]+)\//.exec(urls[3]!)![1]!, 'rms') as { aliasId: Uint8Array };
     expect(hexOf(account.aliasId)).toBe(hexOf(sim.accounts.worker));
-    expect(JSON.parse(bodies[2]!.text)).toMatchObject({
+    expect(JSON.parse(bodies[3]!.text)).toMatchObject({
       slot,
       referenceManaCost: String(expected.rmc),
       blockIssuanceCredits: String(expected.credits.get(hexOf(sim.accounts.worker))),
