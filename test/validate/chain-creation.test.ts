@@ -285,6 +285,59 @@ describe('NFT transitions (TIP-18), each verdict as iota-sdk gives it', () => {
     });
     expect(() => signTransaction(backwards, [undefined, secret(1)], { consumed: reversed })).toThrow(RangeError);
   });
+  it('timelock, expiration and storage deposit return apply to an NFT input as to a basic one', () => {
+    // Timelocked past TIME: refused; expired (TIME ≥ its unix time): the return address (key 3) must unlock it.
+    const locked = held({
+      unlockConditions: [
+        { type: 0, address: owner(1) },
+        { type: 2, unixTime: TIME + 1 },
+      ],
+    });
+    const a = verdicts([moved()], [locked, fund]);
+    expect(a.ours).toEqual(['TIMELOCK_NOT_EXPIRED', 'essence.inputs[0]']);
+    expect(a.theirs).toBe('TimelockNotExpired');
+    expect(
+      verdicts(
+        [moved()],
+        [
+          held({
+            unlockConditions: [
+              { type: 0, address: owner(1) },
+              { type: 2, unixTime: TIME },
+            ],
+          }),
+          fund,
+        ],
+      ),
+    ).toMatchObject({ ours: 'valid', theirs: 'None' });
+    const expiring = held({
+      unlockConditions: [
+        { type: 0, address: owner(1) },
+        { type: 3, returnAddress: owner(3), unixTime: TIME },
+      ],
+    });
+    const b = verdicts([moved()], [expiring, fund]);
+    expect(b.ours).toEqual(['SIGNATURE_ADDRESS_MISMATCH', 'unlocks[0].signature.publicKey']);
+    expect(b.theirs).not.toBe('None');
+    expect(verdicts([moved()], [expiring, basic(owner(3), 10_000_000n)], {}, [3, 3])).toMatchObject({
+      ours: 'valid',
+      theirs: 'None',
+    });
+    // A storage deposit return: 500,000 back to key 4 in a basic output, or refused.
+    const owing = held({
+      unlockConditions: [
+        { type: 0, address: owner(1) },
+        { type: 1, returnAddress: owner(4), amount: 500_000n },
+      ],
+    });
+    const c = verdicts([moved()], [owing, fund]);
+    expect(c.ours).toEqual(['STORAGE_DEPOSIT_RETURN_UNFULFILLED', 'essence.outputs']);
+    expect(c.theirs).toBe('StorageDepositReturnUnfulfilled');
+    expect(verdicts([moved(), basic(owner(4), 500_000n)], [owing, fund])).toMatchObject({
+      ours: 'valid',
+      theirs: 'None',
+    });
+  });
   it('an NFT without a successor is destroyed (TIP-18 allows it); its funds go on', () => {
     expect(verdicts([basic(owner(2), 1_000_000n)], [held(), fund])).toMatchObject({ ours: 'valid', theirs: 'None' });
   });
