@@ -22,6 +22,8 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
   --demo-slots N          slots the demo seeds before it listens (default 120)
   --genesis-time UNIX     genesis time of a new store, unix seconds (default: now; for --demo, so that the
                           seeded slots end now)
+  --read-only             serve a store another process writes (a demo, import, an embedding node): every
+                          answer follows the writer's commits; needs --db with an existing store
   --synced                answer as synced even when the latest slot is old (serving imported history)
   --jwt-secret S          HS256 secret: requests with a valid "Authorization: Bearer <JWT>" may use every route
   --public-routes a,b     route patterns open without a token (default: all; e.g. /api/core/v3/*)
@@ -40,6 +42,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'jwt-secret': { type: 'string' },
       'public-routes': { type: 'string' },
       synced: { type: 'boolean', default: false },
+      'read-only': { type: 'boolean', default: false },
       'error-code-as-string': { type: 'boolean', default: false },
       'demo-slots': { type: 'string', default: '120' },
       'genesis-time': { type: 'string' },
@@ -53,7 +56,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ? undefined
       : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
+  const readOnly = values['read-only'];
+  if (readOnly && (values.demo || values.db === undefined))
+    throw new UsageError('--read-only serves an existing store another process writes: give --db DIR, without --demo');
   const existing = values.db === undefined ? undefined : inspectStore(values.db);
+  if (readOnly && existing === undefined) throw new UsageError(`--read-only: there is no store at ${values.db}`);
   if (values.demo && existing !== undefined)
     throw new UsageError(`--demo needs a new store; ${values.db} holds a ledger already`);
   // An existing store keeps its genesis time; the demo's lies so far back that its seeded history reaches the
@@ -74,7 +81,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     ledger = openLedger({ ...(path === undefined ? {} : { path }), params, genesis: simulation.genesis() });
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
   } else {
-    ledger = openLedger({ ...(path === undefined ? {} : { path }), params });
+    ledger = openLedger({ ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) });
   }
   if (values.synced) ledger.setSynced(true);
 

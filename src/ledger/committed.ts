@@ -32,6 +32,8 @@ const ZERO_36 = new Uint8Array(36);
 export class CommittedState {
   meta: Meta;
   latest: SlotCommitment;
+  /** The stored metadata record as last read: a reader compares it to see whether the writer has committed since. */
+  private metaBytes: Uint8Array | undefined;
   /** Every account ever created and not pruned from history, by `bytesKey` of its ID. */
   readonly accounts = new Map<string, AccountRecord>();
   private readonly commitments = new Map<number, SlotCommitment>();
@@ -46,6 +48,7 @@ export class CommittedState {
       if (!isEmpty(store)) throw new LedgerError('STORE_CORRUPT', 'the store has data but no ledger metadata');
       this.meta = this.writeGenesis(genesis);
     } else {
+      this.metaBytes = stored.slice();
       this.meta = readRecord(metaCodec, stored, 'metadata');
       const m = this.meta;
       if (
@@ -70,9 +73,33 @@ export class CommittedState {
       );
     }
     this.latest = latest;
-    for (const [k, v] of store.entries(Uint8Array.of(keys.tables.account))) {
+    this.loadAccounts();
+  }
+
+  private loadAccounts(): void {
+    this.accounts.clear();
+    for (const [k, v] of this.store.entries(Uint8Array.of(keys.tables.account))) {
       this.accounts.set(bytesKey(k.subarray(1)), readRecord(accountRecord, v, 'account'));
     }
+  }
+
+  /**
+   * A reader's step before each query: when the writer has committed (or pruned) since the last look, take the new
+   * metadata, latest commitment and accounts into memory. All of it is read in this synchronous turn, so it comes
+   * from one store snapshot, as does everything the query then reads: the answer is of one committed state, whole.
+   */
+  follow(): void {
+    this.store.refresh?.();
+    const stored = this.store.get(keys.meta);
+    if (stored === undefined || (this.metaBytes !== undefined && equalBytes(stored, this.metaBytes))) return;
+    const meta = readRecord(metaCodec, stored, 'metadata');
+    const bytes = this.store.get(keys.commitment(meta.latestSlot));
+    if (bytes === undefined)
+      throw new LedgerError('STORE_CORRUPT', `the latest commitment (slot ${meta.latestSlot}) is missing`);
+    const latest = readRecord(slotCommitment, bytes, 'commitment');
+    this.commitments.set(meta.latestSlot, latest);
+    [this.meta, this.latest, this.metaBytes] = [meta, latest, stored.slice()];
+    this.loadAccounts();
   }
 
   private writeGenesis(genesis: GenesisState): Meta {

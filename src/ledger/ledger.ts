@@ -56,6 +56,20 @@ export class Ledger {
     if (this.closed) throw new LedgerError('CLOSED', 'the ledger is closed');
   }
 
+  /** Before a read: open, and on a read-only store, caught up with what its writer has committed since. */
+  private view(): void {
+    this.open();
+    if (this.readOnly) this.committed.follow();
+  }
+
+  /**
+   * Opened read-only beside a writer in another process: every query first takes up the slots the writer has
+   * committed since (each answer is of one committed state, whole), and every write fails.
+   */
+  get readOnly(): boolean {
+    return this.committed.store.readOnly === true;
+  }
+
   /**
    * Accepts a block into a slot not yet committed: strict decode, syntactic validation with proof of work, and for a
    * transaction semantic validation against the UTXO set (at the slot's start time). A refused block changes
@@ -193,18 +207,19 @@ export class Ledger {
   /** SPEC B3: synced when the latest committed slot ≥ current slot − maxCommittableAge, unless overridden. */
   isSynced(): boolean {
     if (this.syncOverride !== undefined) return this.syncOverride;
+    if (this.readOnly && !this.closed) this.committed.follow();
     return this.committed.meta.latestSlot >= slotAt(this.clock(), this.params) - this.params.maxCommittableAge;
   }
 
   latestCommitment(): CommittedSlot {
-    this.open();
+    this.view();
     const { meta, latest } = this.committed;
     return { slot: meta.latestSlot, commitmentId: meta.latestCommitmentId, commitment: latest };
   }
 
   /** The commitment of a committed slot, if it is stored. */
   commitmentOf(slot: number): CommittedSlot | undefined {
-    this.open();
+    this.view();
     checkSlot(slot);
     if (slot > this.committed.meta.latestSlot) return undefined;
     const c = this.committed.commitment(slot);
@@ -213,7 +228,7 @@ export class Ledger {
 
   /** An output by ID, with the slots that created and spent it (committed state only). */
   output(outputId: Uint8Array): OutputRecord | undefined {
-    this.open();
+    this.view();
     checkId(outputId, 34, 'output ID');
     return this.committed.output(outputId)?.record;
   }
@@ -224,7 +239,7 @@ export class Ledger {
    * @throws LedgerError INVALID_ARGUMENT
    */
   chainOutput(chainId: Uint8Array): { outputId: Uint8Array; record: OutputRecord } | undefined {
-    this.open();
+    this.view();
     checkId(chainId, chainId instanceof Uint8Array && chainId.length === 38 ? 38 : 32, 'chain ID');
     const outputId = this.committed.chainOutput(chainId);
     if (outputId === undefined) return undefined;
@@ -235,7 +250,7 @@ export class Ledger {
 
   /** Every unspent output of the committed state, by creating slot, then output ID. */
   *unspentOutputs(): Iterable<[Uint8Array, OutputRecord]> {
-    this.open();
+    this.view();
     for (const [k, v] of this.committed.store.entries(Uint8Array.of(keys.tables.output))) {
       const record = readRecord(outputRecord, v, 'output');
       if (record.spentSlot === UNSPENT) yield [k.subarray(5), record]; // key: table, u32 slot, output ID
@@ -244,13 +259,13 @@ export class Ledger {
 
   /** 4.1: the block that applied a transaction (accepted or committed). @throws LedgerError NOT_FOUND */
   includedBlock(txId: Uint8Array): IncludedBlock {
-    this.open();
+    this.view();
     return queries.includedBlock(this.committed, this.pending, txId);
   }
 
   /** 4.2: the UTXO changes of a committed slot. @throws LedgerError BEFORE_GENESIS, NOT_FOUND */
   utxoChanges(slot: number): UtxoChanges {
-    this.open();
+    this.view();
     checkSlot(slot);
     return queries.utxoChanges(this.committed, slot);
   }
@@ -262,7 +277,7 @@ export class Ledger {
    * OUTSIDE_HISTORY
    */
   congestion(accountId: Uint8Array, options: queries.CongestionQuery = {}): Congestion {
-    this.open();
+    this.view();
     if (!this.isSynced()) throw new LedgerError('NOT_SYNCED', 'node is not synced');
     return queries.congestion(this.committed, this.pending, accountId, options, () =>
       this.minimalTransactionWorkScore(),

@@ -10,6 +10,13 @@
 export type Write = { key: Uint8Array; value: Uint8Array; append?: boolean } | { key: Uint8Array; value: undefined };
 
 export interface KeyValueStore {
+  /**
+   * Set when another process writes the store and this one only reads it. Its reads within one synchronous turn of
+   * the event loop see one snapshot (LMDB: one read transaction, renewed on the next turn).
+   */
+  readonly readOnly?: boolean;
+  /** Reads after this see everything committed so far (a new snapshot); stores without snapshots need nothing. */
+  refresh?(): void;
   get(key: Uint8Array): Uint8Array | undefined;
   /** All entries whose key starts with `prefix`, in key order. */
   entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;

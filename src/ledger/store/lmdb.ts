@@ -175,7 +175,8 @@ export class LmdbStore implements KeyValueStore {
     for (const p of this.created) rmSync(p, { recursive: true, force: true });
   }
 
-  private table(id: number): Database<Buffer, Buffer> {
+  /** A table, opened on first use; for a reader, undefined until its writer has created it (asked again later). */
+  private table(id: number): Database<Buffer, Buffer> | undefined {
     let t = this.tables.get(id);
     if (t === undefined) {
       t = this.root.openDB<Buffer, Buffer>({
@@ -184,23 +185,37 @@ export class LmdbStore implements KeyValueStore {
         encoding: 'binary',
         compression: false,
         create: !this.readOnly,
-      } as never);
-      this.tables.set(id, t);
+      } as never) as Database<Buffer, Buffer> | undefined;
+      if (t !== undefined) this.tables.set(id, t);
     }
     return t;
   }
 
+  /** A table a write needs: a writer creates it when it is missing. */
+  private writable(id: number): Database<Buffer, Buffer> {
+    return this.table(id)!;
+  }
+
+  /**
+   * Ends this process's current read snapshot: the next read sees everything committed until then (a reader calls it
+   * before each query; lmdb-js would otherwise renew it only on the next turn of the event loop).
+   */
+  refresh(): void {
+    this.root.resetReadTxn();
+  }
+
   get(key: Uint8Array): Uint8Array | undefined {
-    const v = this.table(key[0]!).getBinary(asBuffer(key.subarray(1)));
+    const v = this.table(key[0]!)?.getBinary(asBuffer(key.subarray(1)));
     return v === undefined ? undefined : view(v);
   }
 
   *entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     const ids = prefix.length === 0 ? [...this.tables.keys()].sort((a, b) => a - b) : [prefix[0]!];
     for (const id of ids) {
-      if (!this.tables.has(id)) continue;
+      const table = this.tables.get(id) ?? (prefix.length === 0 ? undefined : this.table(id));
+      if (table === undefined) continue;
       const rest = asBuffer(prefix.subarray(1));
-      for (const { key, value } of this.table(id).getRange(rest.length === 0 ? {} : { start: rest })) {
+      for (const { key, value } of table.getRange(rest.length === 0 ? {} : { start: rest })) {
         const k = key as Buffer;
         if (rest.length > 0 && k.compare(rest, 0, rest.length, 0, Math.min(k.length, rest.length)) !== 0) break;
         yield [Uint8Array.of(id, ...k), view(value).slice()];
@@ -215,11 +230,11 @@ export class LmdbStore implements KeyValueStore {
       .filter((w) => w.value !== undefined && w.append === true)
       .sort((a, b) => compareBytes(a.key, b.key));
     const others = batch.filter((w) => !(w.value !== undefined && w.append === true));
-    for (const w of batch) this.table(w.key[0]!); // LMDB cannot open a database inside a write transaction
+    for (const w of batch) this.writable(w.key[0]!); // LMDB cannot open a database inside a write transaction
     try {
       this.root.transactionSync(() => {
         for (const w of others) {
-          const t = this.table(w.key[0]!);
+          const t = this.writable(w.key[0]!);
           const k = asBuffer(w.key.subarray(1));
           // Inside transactionSync these apply now; a put's settled result says whether LMDB took it.
           if (w.value === undefined) void t.remove(k);
@@ -227,7 +242,7 @@ export class LmdbStore implements KeyValueStore {
         }
         for (const w of appends) {
           // The typings offer put options only on putSync; put takes them too (MDB_APPEND).
-          const t = this.table(w.key[0]!) as unknown as {
+          const t = this.writable(w.key[0]!) as unknown as {
             put(k: Buffer, v: Buffer, options: { append: boolean }): Promise<boolean>;
           };
           refused(t.put(asBuffer(w.key.subarray(1)), asBuffer(w.value!), { append: true }), w.key);
