@@ -11,6 +11,7 @@ import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
 import { runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
+import { startWorkers } from './workers.js';
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
   Serves the node API (SPEC B4, B5) over the store at DIR (in memory without --db).
@@ -24,11 +25,16 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
                           seeded slots end now)
   --read-only             serve a store another process writes (a demo, import, an embedding node): every
                           answer follows the writer's commits; needs --db with an existing store
+  --workers N             N HTTP processes on one port, each reading the store (needs --db or --demo); this
+                          process keeps the writer (the demo). Default 1
   --synced                answer as synced even when the latest slot is old (serving imported history)
   --jwt-secret S          HS256 secret: requests with a valid "Authorization: Bearer <JWT>" may use every route
   --public-routes a,b     route patterns open without a token (default: all; e.g. /api/core/v3/*)
   --error-code-as-string  write error codes as strings, as hornet and iota-core do
 `;
+
+/** Set in the processes `serve --workers N` starts. */
+const worker = process.env.TANGLE_SERVE_WORKER === '1';
 
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -43,6 +49,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'public-routes': { type: 'string' },
       synced: { type: 'boolean', default: false },
       'read-only': { type: 'boolean', default: false },
+      workers: { type: 'string', default: '1' },
       'error-code-as-string': { type: 'boolean', default: false },
       'demo-slots': { type: 'string', default: '120' },
       'genesis-time': { type: 'string' },
@@ -57,6 +64,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
       : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
   const readOnly = values['read-only'];
+  const workers = wholeNumber(values.workers, '--workers', 1, 256);
+  if (workers > 1 && values.db === undefined && !values.demo)
+    throw new UsageError('--workers shares a store between processes: give --db DIR (or --demo)');
   if (readOnly && (values.demo || values.db === undefined))
     throw new UsageError('--read-only serves an existing store another process writes: give --db DIR, without --demo');
   const existing = values.db === undefined ? undefined : inspectStore(values.db);
@@ -85,18 +95,31 @@ export async function serveCommand(argv: string[]): Promise<void> {
   }
   if (values.synced) ledger.setSynced(true);
 
-  const server = createServer({
-    ledger,
+  const serverOptions = {
     ...(values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {}),
     ...(values['public-routes'] !== undefined
       ? { publicRoutes: values['public-routes'].split(',').filter(Boolean) }
       : {}),
     errorCodeAsString: values['error-code-as-string'],
-  });
-  await new Promise<void>((done, fail) => {
-    server.once('error', fail);
-    server.listen(port, values.host, done);
-  });
+  };
+  // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer.
+  const pool =
+    workers > 1
+      ? await startWorkers(workers, [
+          ...['--db', path!, '--read-only', '--network', values.network, '--port', String(port), '--host', values.host],
+          ...(values['jwt-secret'] !== undefined ? ['--jwt-secret', values['jwt-secret']] : []),
+          ...(values['public-routes'] !== undefined ? ['--public-routes', values['public-routes']] : []),
+          ...(values.synced ? ['--synced'] : []),
+          ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),
+        ])
+      : undefined;
+  const server = pool === undefined ? createServer({ ledger, ...serverOptions }) : undefined;
+  if (server !== undefined) {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, values.host, done);
+    });
+  }
   // SIGINT/SIGTERM: stop taking connections, let requests in flight finish, close the ledger. Installed before
   // anything is printed, so that whoever reads our output and then signals us is answered by this, not by a kill.
   let stopping = false;
@@ -104,23 +127,28 @@ export async function serveCommand(argv: string[]): Promise<void> {
     if (stopping) return;
     stopping = true;
     demo?.stop();
-    server.close(() => {
+    const closed = () => {
       const slot = ledger.latestCommitment().slot;
       ledger.close();
       if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
-      process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
+      if (!worker) process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
       process.exit(0);
-    });
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 5000).unref();
+    };
+    if (pool !== undefined) return pool.close(closed);
+    server!.close(closed);
+    server!.closeIdleConnections();
+    setTimeout(() => server!.closeAllConnections(), 5000).unref();
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  // A worker of `serve --workers N` says nothing: its primary speaks for the pool.
+  if (worker) return;
 
-  const address = server.address();
-  const origin = `http://${values.host}:${typeof address === 'object' && address !== null ? address.port : port}`;
+  const address = server?.address();
+  const listening = pool?.port ?? (typeof address === 'object' && address !== null ? address.port : port);
+  const origin = `http://${values.host}:${listening}`;
   const latest = ledger.latestCommitment().slot;
-  process.stdout.write(`tangle-core listening on ${origin}\n`);
+  process.stdout.write(`tangle-core listening on ${origin}${pool === undefined ? '' : ` (${workers} workers)`}\n`);
   process.stdout.write(
     `store: ${values.db ?? (temporary !== undefined ? 'a temporary directory' : 'in memory')} ` +
       `(${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +

@@ -1,0 +1,65 @@
+import cluster, { type Worker } from 'node:cluster';
+
+// `serve --workers N`: N HTTP processes on one port (node:cluster hands each new connection to one of them), each a
+// `serve --read-only` over the store, while this process keeps the writer (the demo, or nothing when another process
+// writes). A worker that dies is replaced; the others go on answering meanwhile.
+
+export interface WorkerPool {
+  /** The port the workers share. */
+  port: number;
+  /** How many workers were started to replace ones that died. */
+  restarts(): number;
+  /** Stops every worker (SIGTERM: requests in flight finish), then calls `done`. */
+  close(done: () => void): void;
+}
+
+/** Forks `n` workers running `serve <args>` and resolves once each listens. */
+export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
+  cluster.setupPrimary({ exec: process.argv[1]!, args: ['serve', ...args], silent: false });
+  let stopping = false;
+  let started = false;
+  let restarts = 0;
+  let port = 0;
+  return new Promise((done, fail) => {
+    const fork = (): Worker => {
+      const w = cluster.fork({ TANGLE_SERVE_WORKER: '1' });
+      w.on('exit', (code) => {
+        if (stopping) return;
+        if (!started) {
+          // One cannot start (a bad store, a port in use): none will; stop the others and say why.
+          stopping = true;
+          for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
+          fail(new Error(`a worker exited (${code}) before it listened`));
+          return;
+        }
+        restarts++;
+        fork();
+      });
+      return w;
+    };
+    let listening = 0;
+    const onListening = (_w: Worker, address: { port: number }) => {
+      port = address.port;
+      if (++listening === n && !started) {
+        started = true;
+        done({
+          port,
+          restarts: () => restarts,
+          close(closed) {
+            stopping = true;
+            cluster.off('listening', onListening);
+            const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+            let left = workers.length;
+            if (left === 0) closed();
+            for (const w of workers) {
+              w.once('exit', () => --left === 0 && closed());
+              w.process.kill('SIGTERM');
+            }
+          },
+        });
+      }
+    };
+    cluster.on('listening', onListening);
+    for (let i = 0; i < n; i++) fork();
+  });
+}

@@ -1,0 +1,84 @@
+// `serve --workers N` (issue 14): N HTTP processes on one port over one store, the demo writer in the primary. Every
+// worker answers as a single server would; a worker killed with SIGKILL is replaced and the pool goes on answering;
+// Ctrl-C stops them all.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, expect, it } from 'vitest';
+import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+
+const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
+const dir = mkdtempSync(join(tmpdir(), 'tangle-workers-'));
+const started: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of started) c.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The processes the primary started (its workers), by asking ps. */
+const workersOf = (pid: number) =>
+  execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map((l) => Number(l.trim()))
+    .filter((p) => p > 0);
+
+async function until<T>(get: () => T | undefined): Promise<T> {
+  for (;;) {
+    const v = get();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 20)); // polling an observed state, not a guessed delay
+  }
+}
+
+it('two workers answer on one port; one killed is replaced while the other answers; Ctrl-C stops all', async () => {
+  const db = join(dir, 'store');
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--demo', '--db', db, '--workers', '2', '--port', '0', '--demo-slots', '12'],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  started.push(child);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  const origin = await until(() => /listening on (http:\S+) \(2 workers\)/.exec(out)?.[1]);
+  await until(() => (/congestion\n/.test(out) ? true : undefined));
+  const first = workersOf(child.pid!);
+  expect(first).toHaveLength(2);
+
+  // What a single reader of the same store says, for comparison.
+  const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
+    genesisUnixTime: inspectStore(db)!.genesisUnixTime,
+  });
+  const reader = openLedger({ path: db, params, readOnly: true });
+  const slot = reader.latestCommitment().slot;
+  const expected = toHex(reader.utxoChanges(slot).commitmentId);
+  reader.close();
+  const ask = async () => {
+    const r = await fetch(`${origin}/api/core/v3/commitments/by-slot/${slot}/utxo-changes`, {
+      headers: { connection: 'close' }, // a new connection each time: the pool hands them to its workers in turn
+    });
+    return { status: r.status, id: ((await r.json()) as { commitmentId: string }).commitmentId };
+  };
+  for (let i = 0; i < 10; i++) expect(await ask()).toEqual({ status: 200, id: expected });
+
+  // A worker dies: a new one takes its place, the survivor untouched, and the pool answers as before.
+  process.kill(first[0]!, 'SIGKILL');
+  const replaced = await until(() => {
+    const now = workersOf(child.pid!);
+    return now.length === 2 && !now.includes(first[0]!) ? now : undefined;
+  });
+  expect(replaced).toContain(first[1]);
+  for (let i = 0; i < 10; i++) expect(await ask()).toEqual({ status: 200, id: expected });
+
+  const code = await new Promise((done) => {
+    child.on('exit', done);
+    child.kill('SIGINT');
+  });
+  expect(code).toBe(0);
+  expect(out).toMatch(/tangle-core stopped \(SIGINT\)/);
+  for (const pid of replaced) expect(() => process.kill(pid, 0)).toThrow(); // no worker left behind
+}, 60_000);
