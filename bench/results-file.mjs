@@ -4,7 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const FILE = resolve(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
-const ORDER = ['intro', 'codec', 'interleaved', 'ledger', 'chains', 'http', 'load'];
+const ORDER = ['intro', 'codec', 'interleaved', 'ledger', 'chains', 'http', 'workers', 'load'];
 
 export function writeSection(name, markdown) {
   const text = existsSync(FILE) ? readFileSync(FILE, 'utf8') : '';

@@ -1,0 +1,124 @@
+// npm run bench:workers — requests/s of `serve --workers 1` and `serve --workers N` (default: the cores) over the
+// same LMDB store, in one run, loaded by wrk (Debian's `wrk`: one thread, so the load generator leaves the cores to
+// the server; autocannon itself would eat a core). Each request is drawn at random from the whole ledger: the
+// included block of any transaction, the UTXO changes of any slot, the congestion of any account, so no route is a
+// single cached path. The demo writer commits a slot every 10 s meanwhile, in the primary process.
+//   node bench/http-workers.mjs [--seconds 10] [--connections 64] [--workers N] [--slots 300]
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tc from '../dist/index.js';
+import { writeSection } from './results-file.mjs';
+import { Simulation } from './sim-entry.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = resolve(here, '../dist/cli.js');
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const SECONDS = arg('--seconds', 10);
+const CONNECTIONS = arg('--connections', 64);
+const WORKERS = arg('--workers', os.availableParallelism());
+const SLOTS = arg('--slots', 300);
+
+try {
+  execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+} catch (e) {
+  if (e.code === 'ENOENT') {
+    console.error('bench:workers needs wrk: apt-get install wrk');
+    process.exit(2);
+  }
+}
+
+const dir = mkdtempSync(join(os.tmpdir(), 'tangle-workers-bench-'));
+
+function serve(workers, db) {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [cli, 'serve', '--demo', '--db', db, '--workers', String(workers), '--port', '0', '--demo-slots', String(SLOTS)],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d.toString();
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m && /congestion\n/.test(out)) done({ child, port: Number(m[1]) });
+    });
+    child.on('exit', (code) => fail(new Error(`serve exited ${code}`)));
+  });
+}
+const stop = (child) => new Promise((done) => child.once('exit', done).kill('SIGINT'));
+
+/** Every path the load may ask for, from the ledger as the demo made it (a reader of the store). */
+function paths(db) {
+  const { genesisUnixTime } = tc.inspectStore(db);
+  const params = tc.protocolParameters(tc.PROTOCOL_PARAMETERS.testnet, { genesisUnixTime });
+  const reader = tc.openLedger({ path: db, params, readOnly: true });
+  const latest = reader.latestCommitment().slot;
+  const list = [];
+  for (let s = 1; s <= latest; s++) {
+    list.push(`/api/core/v3/commitments/by-slot/${s}/utxo-changes`);
+    for (const o of reader.utxoChanges(s).createdOutputs)
+      if (o[32] === 0 && o[33] === 0)
+        list.push(`/api/core/v2/transactions/${tc.toHex(o.subarray(0, 32))}/included-block`);
+  }
+  reader.close();
+  const sim = new Simulation({ params, seed: 1 });
+  for (const id of [sim.accounts.whale, sim.accounts.worker])
+    list.push(`/api/core/v3/accounts/${tc.addressToBech32({ type: 8, aliasId: id }, params.bech32Hrp)}/congestion`);
+  return list;
+}
+
+function wrk(port, script) {
+  const text = execFileSync(
+    'wrk',
+    ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, `http://127.0.0.1:${port}`],
+    { encoding: 'utf8' },
+  );
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)[1]);
+  const bad = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
+  const errors = /Socket errors: (.*)/.exec(text)?.[1];
+  const p99 = /99%\s+(\S+)/.exec(text)?.[1];
+  return { rps, bad, errors, p99 };
+}
+
+const results = {};
+try {
+  for (const workers of [1, WORKERS]) {
+    const db = join(dir, `store-${workers}`);
+    const { child, port } = await serve(workers, db);
+    const list = paths(db);
+    const script = join(dir, `paths-${workers}.lua`);
+    writeFileSync(
+      script,
+      `local paths = {${list.map((p) => `"${p}"`).join(',')}}\nmath.randomseed(7)\n` +
+        'request = function() return wrk.format(nil, paths[math.random(#paths)]) end\n',
+    );
+    wrk(port, script); // warm-up
+    results[workers] = { ...wrk(port, script), paths: list.length };
+    await stop(child);
+    console.log(workers, results[workers]);
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
+const [one, many] = [results[1], results[WORKERS]];
+const md = `## HTTP: one process against ${WORKERS} workers (issue 14)
+
+\`npm run bench:workers\` (= \`node bench/http-workers.mjs --seconds ${SECONDS} --connections ${CONNECTIONS} --workers ${WORKERS}\`, after
+\`npm run build\`) on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}: \`serve --demo --db DIR --workers N\` over
+${SLOTS} demo slots in LMDB (the demo writer committing in the primary meanwhile), loaded by wrk with one thread and
+${CONNECTIONS} connections for ${SECONDS} s after a warm-up, each request drawn at random from ${one.paths.toLocaleString('en')} paths: the included
+block of every transaction, the UTXO changes of every slot, the congestion of the accounts.
+
+| workers | requests/s | p99 latency | non-2xx | socket errors |
+|---:|---:|---:|---:|---|
+| 1 | ${Math.round(one.rps).toLocaleString('en')} | ${one.p99} | ${one.bad} | ${one.errors ?? 'none'} |
+| ${WORKERS} | ${Math.round(many.rps).toLocaleString('en')} | ${many.p99} | ${many.bad} | ${many.errors ?? 'none'} |
+
+${WORKERS} workers ÷ 1: **${(many.rps / one.rps).toFixed(2)}×** (target ≥ 1.4× with 2 workers on 2 cores).
+`;
+writeSection('workers', md);
+console.log(md);
