@@ -2,8 +2,8 @@
 // npm run load — the API under sustained mixed load (issue 6): autocannon against `serve --demo` in a child process,
 // the three routes mixed with bad requests, 100 connections for 30 s. Passes when no answer is a 5xx and the server's
 // resident memory afterwards is within 10 % of before. Writes the result to bench/RESULTS.md.
-//   node scripts/load.mjs [--seconds 30] [--connections 100] [--no-write]
-import { spawn } from 'node:child_process';
+//   node scripts/load.mjs [--seconds 30] [--connections 100] [--workers 2] [--no-write]
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -18,20 +18,34 @@ const SECONDS = arg('--seconds', 30);
 const CONNECTIONS = arg('--connections', 100);
 
 const db = mkdtempSync(join(os.tmpdir(), 'tangle-load-'));
-const server = spawn(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', '--demo', '--port', '0', '--db', db], {
-  stdio: ['ignore', 'pipe', 'inherit'],
-});
+const WORKERS = arg('--workers', 2);
+const server = spawn(
+  process.execPath,
+  [resolve(root, 'dist/cli.js'), 'serve', '--demo', '--port', '0', '--db', db, '--workers', String(WORKERS)],
+  {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  },
+);
 const printed = await new Promise((done, fail) => {
   let out = '';
   server.stdout.on('data', (d) => {
     out += d.toString();
-    if ((out.match(/curl /g) ?? []).length === 3) done(out);
+    if (/congestion\n/.test(out)) done(out);
   });
   server.on('exit', (code) => fail(new Error(`server exited ${code}`)));
 });
-const [included, utxo, congestion] = [...printed.matchAll(/curl (\S+)/g)].map((m) => new URL(m[1]));
+const urls = [...printed.matchAll(/curl (\S+)/g)].map((m) => new URL(m[1]));
+const [included, utxo, congestion] = ['included-block', 'utxo-changes', 'congestion'].map((r) =>
+  urls.find((u) => u.pathname.endsWith(r)),
+);
 const origin = included.origin;
-const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) * 1024;
+// Resident memory of the server: its own process and its HTTP workers.
+const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+const rss = () =>
+  [server.pid, ...execFileSync('ps', ['-o', 'pid=', '--ppid', String(server.pid)], { encoding: 'utf8' }).split('\n')]
+    .map((p) => Number(p))
+    .filter((p) => p > 0)
+    .reduce((sum, p) => sum + rssOf(p), 0);
 const latestSlot = Number(/by-slot\/(\d+)\//.exec(utxo.pathname)[1]);
 
 // The mix: good requests for each route, and the bad ones a public node sees.
@@ -69,7 +83,7 @@ const md = `## Load (issue 6)
 
 Produced by \`npm run load\` (= \`npm run build && node scripts/load.mjs --seconds ${SECONDS} --connections ${CONNECTIONS}\`, after a 10 s warm-up) on
 ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}: autocannon, ${CONNECTIONS} connections for ${SECONDS} s against
-\`serve --demo\` (LMDB, a new slot every 10 s) in its own process, cycling ${requests.length} requests: the three routes (JSON,
+\`serve --demo --workers ${WORKERS}\` (LMDB, a new slot every 10 s; memory: the writer and its workers together), cycling ${requests.length} requests: the three routes (JSON,
 binary, gzip, query parameters) and malformed IDs, a future slot, a bad address, an unknown path and a POST with a body.
 
 | measure | value | required |

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
@@ -25,8 +25,8 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
                           seeded slots end now)
   --read-only             serve a store another process writes (a demo, import, an embedding node): every
                           answer follows the writer's commits; needs --db with an existing store
-  --workers N             N HTTP processes on one port, each reading the store (needs --db or --demo); this
-                          process keeps the writer (the demo). Default 1
+  --workers N             N HTTP processes on one port, each reading the store; this process keeps the writer
+                          (the demo). Default: the number of cores with --db or --demo, else 1 (in memory)
   --synced                answer as synced even when the latest slot is old (serving imported history)
   --jwt-secret S          HS256 secret: requests with a valid "Authorization: Bearer <JWT>" may use every route
   --public-routes a,b     route patterns open without a token (default: all; e.g. /api/core/v3/*)
@@ -49,7 +49,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'public-routes': { type: 'string' },
       synced: { type: 'boolean', default: false },
       'read-only': { type: 'boolean', default: false },
-      workers: { type: 'string', default: '1' },
+      workers: { type: 'string' },
       'error-code-as-string': { type: 'boolean', default: false },
       'demo-slots': { type: 'string', default: '120' },
       'genesis-time': { type: 'string' },
@@ -64,7 +64,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
       : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
   const readOnly = values['read-only'];
-  const workers = wholeNumber(values.workers, '--workers', 1, 256);
+  const shared = values.db !== undefined || values.demo;
+  const workers =
+    values.workers !== undefined
+      ? wholeNumber(values.workers, '--workers', 1, 256)
+      : worker || !shared
+        ? 1
+        : availableParallelism();
   if (workers > 1 && values.db === undefined && !values.demo)
     throw new UsageError('--workers shares a store between processes: give --db DIR (or --demo)');
   if (readOnly && (values.demo || values.db === undefined))

@@ -39,7 +39,11 @@ const temp = () => {
   dirs.push(d);
   return d;
 };
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); // a failed test's
+  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
 
 /** Starts the CLI, resolves with its stdout once `until` matches it (and the child, to stop later). */
 function startCli(
@@ -47,6 +51,7 @@ function startCli(
   until: RegExp,
 ): Promise<{ child: ChildProcess; out: () => string; err: () => string }> {
   const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
   let out = '';
   let err = '';
   child.stderr!.on('data', (d: Buffer) => (err += d.toString()));

@@ -1,7 +1,8 @@
 // One writer, many readers (issue 14): a writer process commits slots as fast as it can (the crash test's child:
 // transfers and chain transactions) while readers in this process and `serve --read-only` processes are queried in a
 // loop. Every slot the writer has reported committed is answered at once (no stale 404), with the id the writer saw,
-// and what a reader calls its latest slot is always whole (its diff and commitment there and agreeing).
+// and what a reader calls its latest slot is always whole (its diff and commitment there and agreeing). A writer killed
+// with SIGKILL leaves the readers answering; a new writer takes over and they follow it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,7 +60,8 @@ async function startReader(): Promise<string> {
 }
 
 it('readers follow the writer: every reported slot answered at once, the latest slot always whole', async () => {
-  const { reported } = startWriter();
+  const writer = startWriter();
+  const { reported } = writer;
   await until(() => reported.size > 0);
   const readers = [
     openLedger({ path: dir, params, readOnly: true }),
@@ -87,6 +89,22 @@ it('readers follow the writer: every reported slot answered at once, the latest 
         expect(toHex(r.utxoChanges(latest.slot).commitmentId)).toBe(toHex(latest.commitmentId));
         expect(toHex(r.commitmentOf(latest.slot)!.commitmentId)).toBe(toHex(latest.commitmentId));
       }
+    }
+    // The writer is killed: the readers go on answering what it committed; a new writer takes over and they follow it.
+    const last = Math.max(...reported.keys());
+    await new Promise((done) => writer.child.once('exit', done).kill('SIGKILL'));
+    const lastNow = Math.max(...writer.reported.keys()); // lines read before it died
+    for (const origin of servers) {
+      const res = await fetch(`${origin}/api/core/v3/commitments/by-slot/${last}/utxo-changes`);
+      expect(res.status).toBe(200);
+    }
+    const again = startWriter();
+    await until(() => [...again.reported.keys()].some((s) => s > lastNow));
+    const next = Math.max(...again.reported.keys());
+    for (const origin of servers) {
+      const res = await fetch(`${origin}/api/core/v3/commitments/by-slot/${next}/utxo-changes`);
+      expect(res.status, 'a reader follows the new writer').toBe(200);
+      expect(((await res.json()) as { commitmentId: string }).commitmentId).toBe(again.reported.get(next));
     }
   } finally {
     for (const r of readers) r.close();
