@@ -127,3 +127,18 @@ export function verdicts(
   );
   return { ours, theirs, tx };
 }
+
+/** The alias both chain test files hold: id 0x09…, state controller key 1, governor key 3, state index 4, two foundries. */
+export const ALIAS_A = new Uint8Array(32).fill(9);
+export const heldAlias = (extra: Partial<AliasOutput> = {}) =>
+  alias(5, {
+    aliasId: ALIAS_A,
+    amount: 1_000_000n,
+    stateIndex: 4,
+    foundryCounter: 2,
+    unlockConditions: [
+      { type: 4, address: owner(1) },
+      { type: 5, address: owner(3) },
+    ],
+    ...extra,
+  });

@@ -16,7 +16,20 @@ import {
   transactionPayloadToJson,
   validateTransaction,
 } from '../../src/index.js';
-import { alias, basic, nft, owner, P, SDK_PARAMS, sdk, secret, TIME, verdicts } from '../helpers/sdk-verdicts.js';
+import {
+  ALIAS_A,
+  alias,
+  basic,
+  heldAlias,
+  nft,
+  owner,
+  P,
+  SDK_PARAMS,
+  sdk,
+  secret,
+  TIME,
+  verdicts,
+} from '../helpers/sdk-verdicts.js';
 
 describe('creating an alias or an NFT', () => {
   it('an NFT minted by its issuer, and one with no issuer: valid, as iota-sdk says', () => {
@@ -94,21 +107,8 @@ describe('chain outputs with no input of their chain', () => {
 });
 
 describe('alias transitions (TIP-18), each verdict as iota-sdk gives it', () => {
-  const A = new Uint8Array(32).fill(9);
-  const aliasAddress = { type: 8 as const, aliasId: A };
-  /** Alias A: state controller key 1, governor key 3, state index 4. */
-  const held = (extra: Partial<AliasOutput> = {}) =>
-    alias(5, {
-      aliasId: A,
-      amount: 1_000_000n,
-      stateIndex: 4,
-      foundryCounter: 2,
-      unlockConditions: [
-        { type: 4, address: owner(1) },
-        { type: 5, address: owner(3) },
-      ],
-      ...extra,
-    });
+  const aliasAddress = { type: 8 as const, aliasId: ALIAS_A };
+  const held = heldAlias;
   const fund = basic(owner(1), 10_000_000n);
   const governorFund = basic(owner(3), 10_000_000n);
 

@@ -15,23 +15,22 @@ import {
   transactionPayloadToJson,
   validateTransaction,
 } from '../../src/index.js';
-import { alias, basic, owner, P, SDK_PARAMS, sdk, secret, TIME, verdicts } from '../helpers/sdk-verdicts.js';
+import {
+  ALIAS_A,
+  basic,
+  heldAlias,
+  owner,
+  P,
+  SDK_PARAMS,
+  sdk,
+  secret,
+  TIME,
+  verdicts,
+} from '../helpers/sdk-verdicts.js';
 
-const A = new Uint8Array(32).fill(9);
+const A = ALIAS_A;
 const aliasAddress = { type: 8 as const, aliasId: A };
-/** Alias A: state controller key 1, governor key 3, state index 4, two foundries so far. */
-const held = (extra: Partial<AliasOutput> = {}) =>
-  alias(5, {
-    aliasId: A,
-    amount: 1_000_000n,
-    stateIndex: 4,
-    foundryCounter: 2,
-    unlockConditions: [
-      { type: 4, address: owner(1) },
-      { type: 5, address: owner(3) },
-    ],
-    ...extra,
-  });
+const held = heldAlias;
 /** The next state of A (index 5), with `created` more foundries. */
 const next = (created = 0, extra: Partial<AliasOutput> = {}) =>
   held({ stateIndex: 5, foundryCounter: 2 + created, ...extra });
