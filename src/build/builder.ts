@@ -21,7 +21,7 @@ import {
 } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
 import { compareBytes } from '../util/bytes.js';
-import { chainIdOfInput } from '../validate/chains.js';
+import { inputChainId } from '../validate/chains.js';
 import { validateOutput } from '../validate/syntactic.js';
 
 export interface BuildTransactionInput {
@@ -81,7 +81,7 @@ export function signTransaction(
   const chainInputs = new Map<string, number>();
   options.consumed?.forEach((o, i) => {
     if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) return;
-    const id = chainIdOfInput(o.type === OutputType.Nft ? o.nftId : o.aliasId, essence.inputs[i]!);
+    const id = inputChainId(o, essence.inputs[i]!)!;
     chainInputs.set(`${o.type === OutputType.Nft ? AddressType.Nft : AddressType.Alias}${toHex(id)}`, i);
   });
   const hash = transactionSigningHash(essence);

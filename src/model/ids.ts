@@ -21,7 +21,7 @@ import {
   TOKEN_ID_LENGTH,
   TRANSACTION_ID_LENGTH,
 } from './limits.js';
-import { type Output, output } from './output.js';
+import { type FoundryOutput, type Output, output } from './output.js';
 import { type MilestonePayload, milestoneEssence } from './payload/milestone.js';
 import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
 import { AddressType, OutputType } from './type-codes.js';
@@ -145,16 +145,18 @@ export function foundryId(aliasId: Uint8Array, serialNumber: number, tokenScheme
   return id;
 }
 
+/** A foundry output's id: its alias (from its one unlock condition), serial number and token scheme type. */
+export function foundryIdOf(o: FoundryOutput): Uint8Array {
+  return foundryId(o.unlockConditions[0]!.address.aliasId, o.serialNumber, o.tokenScheme.type);
+}
+
 /**
  * The chain an output belongs to: an alias's or NFT's id (32 bytes; for one created with id zero, `chainId` of
  * `outputId`, the id of this very output) or a foundry's id (38 bytes); undefined for other outputs. The ledger keeps
  * the current output of each chain under this id. @throws TypeError, RangeError
  */
 export function outputChainId(o: Output, outputId: Uint8Array): Uint8Array | undefined {
-  if (o.type === OutputType.Foundry) {
-    const [owner] = o.unlockConditions;
-    return foundryId(owner!.address.aliasId, o.serialNumber, o.tokenScheme.type);
-  }
+  if (o.type === OutputType.Foundry) return foundryIdOf(o);
   if (o.type !== OutputType.Alias && o.type !== OutputType.Nft) return undefined;
   const own = o.type === OutputType.Alias ? o.aliasId : o.nftId;
   return own.some((b) => b !== 0) ? own : chainId(outputId);

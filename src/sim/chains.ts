@@ -12,7 +12,7 @@ import {
   withMinimumDeposit,
 } from '../build/chains.js';
 import type { Address } from '../model/address.js';
-import { foundryId, outputId as makeOutputId, transactionId } from '../model/ids.js';
+import { foundryId, foundryIdOf, outputId as makeOutputId, transactionId } from '../model/ids.js';
 import type { NativeToken } from '../model/native-token.js';
 import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
@@ -118,8 +118,7 @@ export class ChainActor {
   }
 
   private tokenId(): Uint8Array {
-    const f = this.foundry!.output as FoundryOutput;
-    return foundryId(f.unlockConditions[0]!.address.aliasId, f.serialNumber);
+    return foundryIdOf(this.foundry!.output as FoundryOutput);
   }
 
   /** The alias's next state: a state transition (index + 1, new state metadata) unless `governance`. */

@@ -1,12 +1,13 @@
 import { toHex } from '../codec/hex.js';
 import type { Address } from '../model/address.js';
 import { immutableFeature } from '../model/feature.js';
-import { chainId, outputId } from '../model/ids.js';
+import { outputChainId, outputId } from '../model/ids.js';
 import type { Input } from '../model/input.js';
 import { nativeToken } from '../model/native-token.js';
 import type { AliasOutput, FoundryOutput, Output } from '../model/output.js';
 import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { anyUnlockCondition } from '../model/unlock-condition.js';
+import { canonical } from './canonical.js';
 import { ValidationError } from './errors.js';
 import { type CreatedFoundries, checkFoundryOutput, foundryAlias, foundryKey } from './foundries.js';
 
@@ -16,13 +17,9 @@ import { type CreatedFoundries, checkFoundryOutput, foundryAlias, foundryKey } f
 
 const isZero = (id: Uint8Array): boolean => id.every((b) => b === 0);
 
-/**
- * The id of the NFT or alias an input consumes: its own, or, for one created with id zero, BLAKE2b-256 of the id of
- * the output that created it (TIP-18).
- */
-export function chainIdOfInput(own: Uint8Array, input: Input): Uint8Array {
-  return isZero(own) ? chainId(outputId(input.transactionId, input.transactionOutputIndex)) : own;
-}
+/** The chain an input consumes (`outputChainId` of the output it spends), undefined for a basic output. */
+export const inputChainId = (o: Output, input: Input): Uint8Array | undefined =>
+  outputChainId(o, outputId(input.transactionId, input.transactionOutputIndex));
 
 /** The chains among the consumed outputs, by id (hex) → input index, and each NFT's and alias's id by its index. */
 export interface InputChains {
@@ -32,13 +29,17 @@ export interface InputChains {
   idOf: Map<number, string>;
 }
 
-/** The NFTs and aliases (by `chainIdOfInput`) and the foundries (by `foundryKey`) among the consumed outputs. */
+/** The NFTs, aliases and foundries among the consumed outputs, by `inputChainId`. */
 export function inputChains(consumed: readonly Output[], inputs: readonly Input[]): InputChains {
   const chains: InputChains = { nfts: new Map(), aliases: new Map(), foundries: new Map(), idOf: new Map() };
   consumed.forEach((o, i) => {
-    if (o.type === OutputType.Foundry) chains.foundries.set(foundryKey(o), i);
-    if (o.type !== OutputType.Nft && o.type !== OutputType.Alias) return;
-    const id = toHex(chainIdOfInput(o.type === OutputType.Nft ? o.nftId : o.aliasId, inputs[i]!));
+    const chain = inputChainId(o, inputs[i]!);
+    if (chain === undefined) return;
+    const id = toHex(chain);
+    if (o.type === OutputType.Foundry) {
+      chains.foundries.set(id, i);
+      return;
+    }
     (o.type === OutputType.Nft ? chains.nfts : chains.aliases).set(id, i);
     chains.idOf.set(i, id);
   });
@@ -60,10 +61,8 @@ export function aliasUnlocker(input: AliasOutput, id: string, outputs: readonly 
   return { address: controller(input, type), state };
 }
 
-/** Canonical JSON of a list (immutable features, unlock conditions): equal exactly when their bytes are. */
-const json = <T>(list: readonly T[], codec: { toJson(v: T): unknown }) => JSON.stringify(list.map(codec.toJson));
 const metadata = (o: AliasOutput) =>
-  json(
+  canonical(
     o.features.filter((f) => f.type === FeatureType.Metadata),
     immutableFeature,
   );
@@ -79,7 +78,7 @@ function invalidAlias(at: string, field: string, why: string): never {
  */
 function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string, created: number): void {
   if (to.stateIndex === from.stateIndex + 1) {
-    if (json(to.unlockConditions, anyUnlockCondition) !== json(from.unlockConditions, anyUnlockCondition))
+    if (canonical(to.unlockConditions, anyUnlockCondition) !== canonical(from.unlockConditions, anyUnlockCondition))
       invalidAlias(at, 'unlockConditions', 'a state transition may not change the state controller or the governor');
     if (metadata(to) !== metadata(from))
       invalidAlias(at, 'features', 'a state transition may not change the metadata feature');
@@ -87,7 +86,7 @@ function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string, cr
       invalidAlias(at, 'foundryCounter', `the foundry counter grows by the foundries created here (${created})`);
   } else if (to.stateIndex === from.stateIndex) {
     if (to.amount !== from.amount) invalidAlias(at, 'amount', 'a governance transition may not change the amount');
-    if (json(to.nativeTokens, nativeToken) !== json(from.nativeTokens, nativeToken))
+    if (canonical(to.nativeTokens, nativeToken) !== canonical(from.nativeTokens, nativeToken))
       invalidAlias(at, 'nativeTokens', 'a governance transition may not change the native tokens');
     if (toHex(to.stateMetadata) !== toHex(from.stateMetadata))
       invalidAlias(at, 'stateMetadata', 'a governance transition may not change the state metadata');
@@ -150,7 +149,10 @@ export function checkChainOutputs(outputs: readonly Output[], consumed: readonly
     if (continued.has(key)) duplicated(`${at}.${field}`);
     continued.add(key);
     const input = consumed[from]!;
-    if (json(o.immutableFeatures, immutableFeature) !== json((input as typeof o).immutableFeatures, immutableFeature)) {
+    if (
+      canonical(o.immutableFeatures, immutableFeature) !==
+      canonical((input as typeof o).immutableFeatures, immutableFeature)
+    ) {
       throw new ValidationError('CHAIN_IMMUTABLE_CHANGED', `the immutable features differ from input ${from}'s`, {
         path: `${at}.immutableFeatures`,
       });

@@ -1,8 +1,9 @@
 import { toHex } from '../codec/hex.js';
 import { immutableFeature } from '../model/feature.js';
-import { foundryId } from '../model/ids.js';
+import { foundryIdOf } from '../model/ids.js';
 import type { FoundryOutput, Output } from '../model/output.js';
 import { OutputType } from '../model/type-codes.js';
+import { canonical } from './canonical.js';
 import { ValidationError } from './errors.js';
 
 // TIP-18 foundry rules. A foundry's id is fixed by its alias and serial number (and so is the id of the native token
@@ -16,12 +17,7 @@ import { ValidationError } from './errors.js';
 export const foundryAlias = (o: FoundryOutput): Uint8Array => o.unlockConditions[0]!.address.aliasId;
 
 /** The foundry's id (hex): its alias address, serial number and token scheme type; also its native token's id. */
-export const foundryKey = (o: FoundryOutput): string =>
-  toHex(foundryId(foundryAlias(o), o.serialNumber, o.tokenScheme.type));
-
-const sameImmutables = (a: FoundryOutput, b: FoundryOutput) =>
-  JSON.stringify(a.immutableFeatures.map(immutableFeature.toJson)) ===
-  JSON.stringify(b.immutableFeatures.map(immutableFeature.toJson));
+export const foundryKey = (o: FoundryOutput): string => toHex(foundryIdOf(o));
 
 /** What a transaction does with each alias's foundries: how many it creates, in output order. */
 export type CreatedFoundries = Map<string, number>;
@@ -39,7 +35,7 @@ export function checkFoundryOutput(
   created: CreatedFoundries,
 ): void {
   if (from !== undefined) {
-    if (!sameImmutables(o, from)) {
+    if (canonical(o.immutableFeatures, immutableFeature) !== canonical(from.immutableFeatures, immutableFeature)) {
       throw new ValidationError('CHAIN_IMMUTABLE_CHANGED', "the immutable features differ from the input's", {
         path: `${at}.immutableFeatures`,
       });
