@@ -15,6 +15,14 @@ export default defineConfig([
     splitting: false,
   },
   {
+    // The ingest pool's worker thread (src/ledger/ingest-pool.ts): CommonJS, so that both builds can start it.
+    entry: { 'ingest-worker': 'src/ledger/ingest-worker.ts' },
+    format: ['cjs'],
+    sourcemap: true,
+    target: 'node20',
+    splitting: false,
+  },
+  {
     // The CLI (package bin) and the simulator the benchmarks use: ESM only, bundled with the library code they use.
     entry: { cli: 'src/cli/bin.ts', sim: 'src/sim/index.ts' },
     format: ['esm'],

@@ -1,14 +1,13 @@
 import { toHex } from '../codec/hex.js';
+import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import type { VerifiedSignatures } from '../crypto/verified-signatures.js';
-import type { SignatureToCheck } from '../crypto/verify-pool.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { transactionEssence } from '../model/essence.js';
-import { blockId as computeBlockId, outputId as makeOutputId, transactionSigningHash } from '../model/ids.js';
+import { blockId as computeBlockId, outputId as makeOutputId } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { PayloadType, UnlockType } from '../model/type-codes.js';
+import { PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { ValidationError } from '../validate/errors.js';
@@ -20,6 +19,7 @@ import { type CommittedState, readRecord } from './committed.js';
 import { slotStartTime, workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
 import type { PendingBlock, PendingState } from './pending.js';
+import { type Precheck, precheckedVerifier } from './precheck.js';
 import { keys, LIVE, OUTPUT_RECORD_HEADER, outputRecord, UNSPENT } from './records.js';
 import type { AcceptOptions, AcceptResult } from './types.js';
 
@@ -31,8 +31,6 @@ export interface AcceptContext {
   readonly committed: CommittedState;
   readonly pending: PendingState;
   readonly params: ProtocolParameters;
-  /** Signatures verified ahead on worker threads (`Ledger.verifySignatures`). */
-  readonly verified: VerifiedSignatures;
 }
 
 /** A slot that blocks and account events may still name. */
@@ -52,8 +50,22 @@ export function accountLiveAt(ctx: AcceptContext, accountId: Uint8Array, slot: n
   return ctx.pending.liveAt(accountId, slot, record !== undefined && record.destroyedSlot === LIVE);
 }
 
-/** @throws CodecError, ValidationError, LedgerError */
-export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: AcceptOptions): AcceptResult {
+/** A block's own copy of its bytes with what worker threads found out about them (`Ledger.precheck`). */
+export interface Prechecked {
+  own: Uint8Array;
+  precheck: Precheck;
+}
+
+/**
+ * @throws CodecError, ValidationError, LedgerError. With `pre` (for these very bytes), the checks it holds are not
+ * done again.
+ */
+export function acceptBlock(
+  ctx: AcceptContext,
+  bytes: Uint8Array,
+  options: AcceptOptions,
+  pre?: Prechecked,
+): AcceptResult {
   const { committed, pending, params } = ctx;
   if (!(bytes instanceof Uint8Array)) throw new LedgerError('INVALID_ARGUMENT', 'block bytes must be a Uint8Array');
   const { slot, issuerId } = options ?? ({} as AcceptOptions);
@@ -61,10 +73,10 @@ export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: Acce
   if (issuerId !== undefined) checkId(issuerId, 32, 'issuer ID');
 
   // Own copy: the models decoded from it stay valid whatever the caller does with its buffer.
-  const own = bytes.slice();
+  const own = pre?.own ?? bytes.slice();
   const block = decodeBlock(own);
-  validateDecodedBlock(block, own, params); // syntactic rules (the transaction's too) and proof of work
-  if (block.payload?.type === PayloadType.Milestone) {
+  if (pre === undefined) validateDecodedBlock(block, own, params); // syntactic rules (the transaction's too), PoW
+  if (pre === undefined && block.payload?.type === PayloadType.Milestone) {
     // Anyone can write a milestone; only its signatures against the network's milestone keys make it one. It goes
     // into its slot like any block (work, commitment) and changes no output.
     const keys = params.milestoneKeys;
@@ -80,7 +92,7 @@ export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: Acce
       throw e instanceof ValidationError ? e.prefix('payload') : e;
     }
   }
-  const id = computeBlockId(own);
+  const id = pre?.precheck.blockId ?? computeBlockId(own);
   if (pending.blocks.has(bytesKey(id)) || committed.store.get(keys.blockIndex(id)) !== undefined) {
     throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
   }
@@ -106,7 +118,7 @@ export function acceptBlock(ctx: AcceptContext, bytes: Uint8Array, options: Acce
   };
   if (block.payload?.type === PayloadType.Transaction) {
     // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
-    checkTransaction(ctx, block.payload, entry, transactionPayloadBytes(own)!);
+    checkTransaction(ctx, block.payload, entry, transactionPayloadBytes(own)!, pre?.precheck);
   }
   pending.addBlock(entry); // everything checked: record it
   return { blockId: id, transactionId: entry.transactionId, workScore: entry.workScore };
@@ -117,9 +129,10 @@ function checkTransaction(
   tx: TransactionPayload,
   entry: PendingBlock,
   payloadBytes: Uint8Array,
+  pre: Precheck | undefined,
 ): void {
   const { committed, pending, params } = ctx;
-  const txId = blake2b256(payloadBytes);
+  const txId = pre?.transactionId ?? blake2b256(payloadBytes);
   const applied = pending.transactions.get(bytesKey(txId))?.blockId ?? committed.transaction(txId)?.blockId;
   if (applied !== undefined) {
     // A committed transaction block is found through its transaction (it has no block index entry).
@@ -162,28 +175,11 @@ function checkTransaction(
     entry.consumed.push(oid);
     return output;
   });
-  const essenceBytes = payloadBytes.subarray(4, 4 + transactionEssence.sizeOf(tx.essence));
+  const signingHash =
+    pre?.signingHash ?? blake2b256(payloadBytes.subarray(4, 4 + transactionEssence.sizeOf(tx.essence)));
   const context = { consumedOutputs, params, time: slotStartTime(entry.slot, params) };
-  checkSemantics(tx, context, blake2b256(essenceBytes), commitmentInputs, ctx.verified.verify);
+  const verify = pre === undefined ? verifyEd25519 : precheckedVerifier(pre, tx);
+  checkSemantics(tx, context, signingHash, commitmentInputs, verify);
   entry.transactionId = txId;
   entry.created = tx.essence.outputs.map((o, i) => [makeOutputId(txId, i), o]);
-}
-
-/** The (key, signing hash, signature) of every Signature Unlock in these blocks; undecodable blocks are skipped. */
-export function signaturesOf(blocks: readonly Uint8Array[]): SignatureToCheck[] {
-  const out: SignatureToCheck[] = [];
-  for (const bytes of blocks) {
-    try {
-      const b = decodeBlock(bytes);
-      if (b.payload?.type !== PayloadType.Transaction) continue;
-      const message = transactionSigningHash(b.payload.essence);
-      for (const u of b.payload.unlocks) {
-        if (u.type === UnlockType.Signature)
-          out.push({ publicKey: u.signature.publicKey, message, signature: u.signature.signature });
-      }
-    } catch {
-      // acceptBlock reports it
-    }
-  }
-  return out;
 }

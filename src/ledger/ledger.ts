@@ -1,15 +1,14 @@
 import { toHex } from '../codec/hex.js';
-import { VerifiedSignatures } from '../crypto/verified-signatures.js';
-import { VerifyPool } from '../crypto/verify-pool.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { bytesKey } from '../util/bytes.js';
-import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, signaturesOf } from './accept.js';
+import { bytesKey, equalBytes } from '../util/bytes.js';
+import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, type Prechecked } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
 import { planCommit } from './commit.js';
 import { commitmentId } from './commitment.js';
 import { CommittedState, readRecord } from './committed.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
+import { IngestPool } from './ingest-pool.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
@@ -36,10 +35,10 @@ export class Ledger {
   private readonly clock: () => number;
   private readonly committed: CommittedState;
   private readonly pending = new PendingState();
-  /** Signatures verified ahead on worker threads, taken once each by the blocks that carry them. */
-  private readonly verified = new VerifiedSignatures();
+  /** What the ingest pool found out about blocks handed to `precheck`, by the caller's very byte arrays. */
+  private readonly prechecked = new WeakMap<Uint8Array, Prechecked>();
   private readonly accept: AcceptContext;
-  private pool: VerifyPool | undefined;
+  private pool: IngestPool | undefined;
   private closed = false;
   private syncOverride: boolean | undefined;
   private minimalWork: number | undefined;
@@ -49,7 +48,7 @@ export class Ledger {
     this.params = params;
     this.clock = clock;
     this.committed = new CommittedState(store, params, genesis);
-    this.accept = { committed: this.committed, pending: this.pending, params, verified: this.verified };
+    this.accept = { committed: this.committed, pending: this.pending, params };
   }
 
   private open(): void {
@@ -77,36 +76,49 @@ export class Ledger {
    */
   acceptBlock(bytes: Uint8Array, options: AcceptOptions): AcceptResult {
     this.open();
-    return acceptBlock(this.accept, bytes, options);
+    const pre = bytes instanceof Uint8Array ? this.prechecked.get(bytes) : undefined;
+    // Used only while the bytes are still those that were prechecked (the caller may have reused the array).
+    return acceptBlock(this.accept, bytes, options, pre !== undefined && equalBytes(pre.own, bytes) ? pre : undefined);
   }
 
   /**
-   * Verifies the signatures of these blocks on worker threads (all cores but one), so that `acceptBlock` later finds
-   * them done. It changes no state and no verdict: only signatures OpenSSL accepts are remembered (each once), and
-   * `acceptBlock` still checks everything else. Call it for the next batch while accepting and committing this one.
+   * Prechecks blocks on worker threads (one per core): strict decode, syntactic validation with proof of work,
+   * milestone and transaction signatures (ZIP-215), and the IDs, so that `acceptBlock` with the same byte arrays
+   * later does only what needs the ledger. It changes no state and no verdict: a block that fails a precheck is judged
+   * by the whole serial path, which throws the error it always would. Call it for the next batch while accepting and
+   * committing this one (`acceptBlocks` does).
    */
-  async verifySignatures(blocks: readonly Uint8Array[]): Promise<void> {
+  async precheck(blocks: readonly Uint8Array[]): Promise<void> {
     this.open();
-    const signatures = signaturesOf(blocks);
-    if (signatures.length === 0) return;
-    this.pool ??= new VerifyPool();
-    await this.pool.verify(signatures, this.verified);
+    const own = blocks.filter((b) => b instanceof Uint8Array).map((b) => b.slice());
+    if (own.length === 0) return;
+    this.pool ??= new IngestPool(this.params);
+    let results: Awaited<ReturnType<IngestPool['precheck']>>;
+    try {
+      results = await this.pool.precheck(own);
+    } catch {
+      return; // a worker died: these blocks take the serial path, which gives the same verdicts
+    }
+    const inputs = blocks.filter((b) => b instanceof Uint8Array);
+    results.forEach((precheck, i) => {
+      if (precheck !== undefined) this.prechecked.set(inputs[i]!, { own: own[i]!, precheck });
+    });
   }
 
   /**
-   * Accepts blocks in order, exactly as `acceptBlock` one by one, with their signatures verified on worker threads
-   * in a pipeline: while this thread accepts one chunk, the workers check the next. Refusals are per block.
+   * Accepts blocks in order, exactly as `acceptBlock` one by one, prechecked on worker threads in a pipeline: while
+   * this thread accepts one chunk, the workers check the next ones. Refusals are per block.
    */
   async acceptBlocks(items: readonly ({ bytes: Uint8Array } & AcceptOptions)[]): Promise<AcceptOutcome[]> {
     this.open();
-    const CHUNK = 128;
+    const CHUNK = 256;
     const outcomes: AcceptOutcome[] = [];
-    const verifyChunk = (from: number) =>
-      from < items.length ? this.verifySignatures(items.slice(from, from + CHUNK).map((i) => i.bytes)) : undefined;
-    let verified = verifyChunk(0);
+    const precheckChunk = (from: number) =>
+      from < items.length ? this.precheck(items.slice(from, from + CHUNK).map((i) => i.bytes)) : undefined;
+    const ahead = [precheckChunk(0), precheckChunk(CHUNK)];
     for (let from = 0; from < items.length; from += CHUNK) {
-      await verified;
-      verified = verifyChunk(from + CHUNK);
+      await ahead.shift();
+      ahead.push(precheckChunk(from + 2 * CHUNK));
       for (const item of items.slice(from, from + CHUNK)) {
         try {
           outcomes.push({ ok: true, result: this.acceptBlock(item.bytes, item) });
