@@ -5,14 +5,15 @@
 // single cached path. The demo writer commits a slot every 10 s meanwhile, in the primary process.
 //   node bench/http-workers.mjs [--seconds 10] [--connections 64] [--workers N] [--slots 300] [--rounds 3]
 // Rounds alternate 1 and N workers (each on a new demo store); the medians count, and every round's ratio is shown.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
 import { writeSection } from './results-file.mjs';
 import { Simulation } from './sim-entry.mjs';
+import { needWrk, wrk } from './wrk.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
@@ -24,14 +25,7 @@ const WORKERS = arg('--workers', os.availableParallelism());
 const SLOTS = arg('--slots', 300);
 const ROUNDS = arg('--rounds', 3);
 
-try {
-  execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-} catch (e) {
-  if (e.code === 'ENOENT') {
-    console.error('bench:workers needs wrk: apt-get install wrk');
-    process.exit(2);
-  }
-}
+needWrk('bench:workers');
 
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-workers-bench-'));
 
@@ -73,19 +67,6 @@ function paths(db) {
   return list;
 }
 
-function wrk(port, script) {
-  const text = execFileSync(
-    'wrk',
-    ['-t1', `-c${CONNECTIONS}`, `-d${SECONDS}s`, '--latency', '-s', script, `http://127.0.0.1:${port}`],
-    { encoding: 'utf8' },
-  );
-  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(text)[1]);
-  const bad = Number(/Non-2xx or 3xx responses: (\d+)/.exec(text)?.[1] ?? 0);
-  const errors = /Socket errors: (.*)/.exec(text)?.[1];
-  const p99 = /99%\s+(\S+)/.exec(text)?.[1];
-  return { rps, bad, errors, p99 };
-}
-
 const runs = { 1: [], [WORKERS]: [] };
 let pathCount = 0;
 try {
@@ -95,14 +76,9 @@ try {
       const { child, port } = await serve(workers, db);
       const list = paths(db);
       pathCount = list.length;
-      const script = join(dir, `paths-${round}-${workers}.lua`);
-      writeFileSync(
-        script,
-        `local paths = {${list.map((p) => `"${p}"`).join(',')}}\nmath.randomseed(${7 + round})\n` +
-          'request = function() return wrk.format(nil, paths[math.random(#paths)]) end\n',
-      );
-      wrk(port, script); // warm-up
-      runs[workers].push(wrk(port, script));
+      const load = { seconds: SECONDS, connections: CONNECTIONS, seed: 7 + round };
+      wrk(port, list, load); // warm-up
+      runs[workers].push(wrk(port, list, load));
       await stop(child);
       console.log(`round ${round + 1}, ${workers} worker(s):`, runs[workers].at(-1));
     }

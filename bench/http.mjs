@@ -1,64 +1,108 @@
-// npm run bench:http — autocannon against tangle-core's routes and against a bare node:http server with a fixed
-// body, in one run, one server at a time in a child process (so client and server never share a process).
-//   node bench/http.mjs [--seconds 8] [--connections 50] [--no-write]
+// npm run bench:http (first part) — wrk (one thread) against tangle-core's routes and against a bare node:http server
+// with a fixed body, in one run, one server at a time in a child process (so client and server never share a process).
+// Every request asks for a path drawn at random from the whole simulated ledger (any transaction, any slot, any
+// account), so no route is one cached answer. The second part, bench/http-workers.mjs, compares 1 and N workers.
+//   node bench/http.mjs [--seconds 8] [--connections 50] [--rounds 3] [--no-write]
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import { writeSection } from './results-file.mjs';
+import { needWrk, wrk } from './wrk.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const SECONDS = arg('--seconds', 8);
 const CONNECTIONS = arg('--connections', 50);
+const ROUNDS = arg('--rounds', 3);
+needWrk('bench:http');
+
+const dir = mkdtempSync(join(os.tmpdir(), 'tangle-http-bench-'));
 
 function startServer(kind) {
+  const pathsFile = join(dir, `${kind}.json`);
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [resolve(here, 'http-server.mjs'), kind], {
+    const child = spawn(process.execPath, [resolve(here, 'http-server.mjs'), kind, pathsFile], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     child.stdout.on('data', (d) => {
-      const m = /^ready (\d+) (.*)$/m.exec(d.toString());
-      if (m) done({ child, port: Number(m[1]), paths: m[2].trim().split(' ') });
+      const m = /^ready (\d+)$/m.exec(d.toString());
+      if (m) done({ child, port: Number(m[1]), paths: JSON.parse(readFileSync(pathsFile, 'utf8')) });
     });
     child.on('exit', (code) => fail(new Error(`${kind} server exited ${code}`)));
   });
 }
 
-async function load(port, path) {
-  const r = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections: CONNECTIONS, duration: SECONDS });
-  if (r.non2xx > 0 || r.errors > 0) throw new Error(`${path}: ${r.non2xx} non-2xx, ${r.errors} errors`);
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 };
+/** Requests/s and latency, each request's path drawn at random from `paths`; any non-2xx or socket error fails. */
+function load(port, paths) {
+  const r = wrk(port, paths, { seconds: SECONDS, connections: CONNECTIONS });
+  if (r.bad > 0 || r.errors !== undefined) throw new Error(`${paths[0]}: ${r.bad} non-2xx, errors: ${r.errors}`);
+  return r;
 }
 
-const results = {};
-for (const kind of ['bare', 'tangle-core']) {
-  const { child, port, paths } = await startServer(kind);
-  await load(port, paths[0]); // warm-up
-  results[kind] =
-    kind === 'bare'
-      ? { fixed: await load(port, paths[0]) }
-      : { included: await load(port, paths[0]), utxo: await load(port, paths[1]) };
-  child.kill();
+// Both servers run for the whole bench, loaded one at a time; each round measures the bare server and then every
+// route, so each ratio compares measurements taken moments apart (this machine's speed drifts by ±30% over minutes).
+const ROUTES = [
+  ['included', 'GET /api/core/v2/transactions/:id/included-block'],
+  ['utxo', 'GET /api/core/v3/commitments/by-slot/:slot/utxo-changes'],
+  ['congestion', 'GET /api/core/v3/accounts/:bech32/congestion'],
+];
+const rounds = [];
+const servers = [];
+try {
+  const bareServer = await startServer('bare');
+  servers.push(bareServer.child);
+  const core = await startServer('tangle-core');
+  servers.push(core.child);
+  load(bareServer.port, core.paths.included); // warm-up
+  load(core.port, core.paths.included);
+  for (let r = 0; r < ROUNDS; r++) {
+    const round = { bare: load(bareServer.port, core.paths.included) };
+    for (const [key] of ROUTES) round[key] = load(core.port, core.paths[key]);
+    rounds.push(round);
+    console.log(
+      `round ${r + 1}:`,
+      Object.entries(round)
+        .map(([k, v]) => `${k} ${Math.round(v.rps)}/s`)
+        .join(', '),
+    );
+  }
+} finally {
+  for (const child of servers) child.kill();
+  rmSync(dir, { recursive: true, force: true });
 }
-const bare = results.bare.fixed;
-const row = (name, r) =>
-  `| ${name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50} / ${r.p99} | ` +
-  `**${(r.rps / bare.rps).toFixed(2)}** ${r.rps / bare.rps >= 0.7 ? '✔' : '✘'} |`;
+/** The round with the median ratio for a route (its figures are shown beside the ratio). */
+const medianRound = (key) =>
+  [...rounds].sort((a, b) => a[key].rps / a.bare.rps - b[key].rps / b.bare.rps)[rounds.length >> 1];
+const row = (name, key) => {
+  const m = medianRound(key);
+  const ratio = m[key].rps / m.bare.rps;
+  const all = rounds.map((x) => (x[key].rps / x.bare.rps).toFixed(2)).join(', ');
+  return (
+    `| ${name} (${m[key].count} paths) | ${Math.round(m[key].rps).toLocaleString('en-US')} | ` +
+    `${Math.round(m.bare.rps).toLocaleString('en-US')} | ${m[key].p50} / ${m[key].p99} | ` +
+    `**${ratio.toFixed(2)}** ${ratio >= 0.7 ? '✔' : '✘'} (${all}) |`
+  );
+};
 const md = `## HTTP serving core (issue 5)
 
-Produced by \`npm run bench:http\` (= \`npm run build && node bench/http.mjs --seconds ${SECONDS} --connections ${CONNECTIONS}\`) on
-${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}: autocannon, ${CONNECTIONS} connections, ${SECONDS} s per route, after a
-warm-up; each server alone in a child process, over a simulated ledger of 60 slots (in memory). The bare server answers
-every request with the included-block body, prepared once. Target: ≥ 0.7 of the bare server's requests per second.
+Produced by \`npm run bench:http\` (first half: \`node bench/http.mjs --seconds ${SECONDS} --connections ${CONNECTIONS} --rounds ${ROUNDS}\`) on
+${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}: wrk (one thread), ${CONNECTIONS} connections, ${SECONDS} s per measurement, after a
+warm-up; each server in its own child process, over a simulated ledger of 60 slots (in memory), loaded one at a time.
+${ROUNDS} rounds, each measuring the bare server and then each route; a row shows the round with the median ratio, and
+every round's ratio in brackets. Each request's path is
+drawn at random from every transaction, every slot and every account of that ledger. The bare server answers every
+request with one included-block body, prepared once (asked with the same random paths, so the client does the same
+work). Target: ≥ 0.7 of the bare server's requests per second.
 
-| route | requests/s | latency p50 / p99 (ms) | ratio to bare node:http |
-|---|---:|---:|---:|
-| bare node:http, fixed body | ${Math.round(bare.rps).toLocaleString('en-US')} | ${bare.p50} / ${bare.p99} | 1.00 |
-${row('GET /api/core/v2/transactions/:id/included-block', results['tangle-core'].included)}
-${row('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', results['tangle-core'].utxo)}
+| route | requests/s | bare node:http, same round | latency p50 / p99 | ratio to bare (every round) |
+|---|---:|---:|---:|---:|
+${ROUTES.map(([key, name]) => row(name, key)).join('\n')}
+
+1 against N workers, random paths, loaded by wrk: the next section (\`bench/http-workers.mjs\`, the second half of
+\`npm run bench:http\`).
 `;
 console.log(md);
 if (!args.includes('--no-write')) {
