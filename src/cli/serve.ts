@@ -12,6 +12,7 @@ import { Simulation } from '../sim/simulator.js';
 import { runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { startWorkers } from './workers.js';
+import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
   Serves the node API (SPEC B4, B5) over the store at DIR (in memory without --db).
@@ -25,16 +26,18 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
                           seeded slots end now)
   --read-only             serve a store another process writes (a demo, import, an embedding node): every
                           answer follows the writer's commits; needs --db with an existing store
-  --workers N             N HTTP processes on one port, each reading the store; this process keeps the writer
-                          (the demo). Default: the number of cores with --db or --demo, else 1 (in memory)
+  --workers N             N HTTP processes on one port, each reading the store; the demo writes in a process
+                          of its own, and this one supervises (a worker or writer that dies is restarted).
+                          Default: the number of cores with --db or --demo, else 1 (in memory)
   --synced                answer as synced even when the latest slot is old (serving imported history)
   --jwt-secret S          HS256 secret: requests with a valid "Authorization: Bearer <JWT>" may use every route
   --public-routes a,b     route patterns open without a token (default: all; e.g. /api/core/v3/*)
   --error-code-as-string  write error codes as strings, as hornet and iota-core do
 `;
 
-/** Set in the processes `serve --workers N` starts. */
+/** Set in the processes `serve --workers N` starts: the HTTP workers, and the demo's writer. */
 const worker = process.env.TANGLE_SERVE_WORKER === '1';
+const writerRole = process.env.TANGLE_SERVE_WRITER === '1';
 
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
@@ -77,7 +80,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     throw new UsageError('--read-only serves an existing store another process writes: give --db DIR, without --demo');
   const existing = values.db === undefined ? undefined : inspectStore(values.db);
   if (readOnly && existing === undefined) throw new UsageError(`--read-only: there is no store at ${values.db}`);
-  if (values.demo && existing !== undefined)
+  // (A writer started by `serve --workers N` resumes the demo on the store it wrote before it died.)
+  if (values.demo && existing !== undefined && !writerRole)
     throw new UsageError(`--demo needs a new store; ${values.db} holds a ledger already`);
   // An existing store keeps its genesis time; the demo's lies so far back that its seeded history reaches the
   // current slot (so the node is synced); a new store starts its genesis now unless told otherwise.
@@ -90,9 +94,19 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const temporary =
     values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
   const path = values.db ?? temporary;
+  // With --workers N and a shared store, this process supervises the workers; the demo writes in a process of its own
+  // (without the demo, this process holds the store as a single server would, unless --read-only).
+  const supervise = workers > 1 && !worker && !writerRole;
   let ledger: Ledger;
   let demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined;
-  if (values.demo) {
+  let writer: WriterProcess | undefined;
+  if (supervise && values.demo) {
+    writer = await startWriter([
+      ...['--demo', '--db', path!, '--network', values.network, '--genesis-time', String(genesisUnixTime)],
+      ...['--demo-slots', String(seedSlots)],
+    ]);
+    ledger = openLedger({ path: path!, params, readOnly: true });
+  } else if (values.demo) {
     const simulation = new Simulation({ params, seed: 1 });
     ledger = openLedger({ ...(path === undefined ? {} : { path }), params, genesis: simulation.genesis() });
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
@@ -100,6 +114,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     ledger = openLedger({ ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) });
   }
   if (values.synced) ledger.setSynced(true);
+  if (writerRole) return writeOnly(ledger, demo, temporary);
 
   const serverOptions = {
     ...(values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {}),
@@ -109,16 +124,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
     errorCodeAsString: values['error-code-as-string'],
   };
   // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer.
-  const pool =
-    workers > 1
-      ? await startWorkers(workers, [
-          ...['--db', path!, '--read-only', '--network', values.network, '--port', String(port), '--host', values.host],
-          ...(values['jwt-secret'] !== undefined ? ['--jwt-secret', values['jwt-secret']] : []),
-          ...(values['public-routes'] !== undefined ? ['--public-routes', values['public-routes']] : []),
-          ...(values.synced ? ['--synced'] : []),
-          ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),
-        ])
-      : undefined;
+  const pool = supervise
+    ? await startWorkers(workers, [
+        ...['--db', path!, '--read-only', '--network', values.network, '--port', String(port), '--host', values.host],
+        ...(values['jwt-secret'] !== undefined ? ['--jwt-secret', values['jwt-secret']] : []),
+        ...(values['public-routes'] !== undefined ? ['--public-routes', values['public-routes']] : []),
+        ...(values.synced ? ['--synced'] : []),
+        ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),
+      ])
+    : undefined;
   const server = pool === undefined ? createServer({ ledger, ...serverOptions }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
@@ -134,6 +148,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
     stopping = true;
     demo?.stop();
     const closed = () => {
+      if (writer !== undefined) {
+        const w = writer;
+        writer = undefined;
+        return w.close(closed);
+      }
       const slot = ledger.latestCommitment().slot;
       ledger.close();
       if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
@@ -155,6 +174,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const origin = `http://${values.host}:${listening}`;
   const latest = ledger.latestCommitment().slot;
   process.stdout.write(`tangle-core listening on ${origin}${pool === undefined ? '' : ` (${workers} workers)`}\n`);
+  if (pool !== undefined) {
+    process.stdout.write(
+      `processes: supervisor ${process.pid}` +
+        `${writer === undefined ? '' : `, writer ${writer.pid()}`}, HTTP workers ${pool.pids().join(' ')}\n`,
+    );
+  }
   process.stdout.write(
     `store: ${values.db ?? (temporary !== undefined ? 'a temporary directory' : 'in memory')} ` +
       `(${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
@@ -171,28 +196,55 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'warning: --public-routes without --jwt-secret: every route not listed answers 403 to everyone\n',
     );
   }
-  if (demo !== undefined) {
+  if (values.demo) {
     let txId: Uint8Array | undefined;
     for (let s = latest; s > 0 && txId === undefined; s--) {
       const created = ledger.utxoChanges(s).createdOutputs[0];
       if (created !== undefined) txId = created.subarray(0, 32);
     }
-    const account = addressToBech32(
-      { type: AddressType.Alias, aliasId: demo.simulation.accounts.worker },
-      params.bech32Hrp,
-    );
+    const simulation = demo?.simulation ?? new Simulation({ params, seed: 1 });
+    const account = addressToBech32({ type: AddressType.Alias, aliasId: simulation.accounts.worker }, params.bech32Hrp);
     process.stdout.write(
       `demo network: ${latest} slots committed, a new slot every ${params.slotDurationSeconds} s. Try:\n`,
     );
     process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${toHex(txId!)}/included-block\n`);
     // The latest chain transaction that created a foundry (an alias state transition minting native tokens).
-    const chain = demo.simulation.chainTransactions.filter((t) => t.step === 'create foundry, mint tokens').at(-1);
+    const chain = demo === undefined ? writer?.ready.chainTransaction : foundryTransaction(demo.simulation);
     if (chain !== undefined) {
-      process.stdout.write(
-        `  curl ${origin}/api/core/v2/transactions/${toHex(chain.transactionId)}/included-block   # ${chain.step}\n`,
-      );
+      process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${chain}/included-block   # ${FOUNDRY_STEP}\n`);
     }
     process.stdout.write(`  curl ${origin}/api/core/v3/commitments/by-slot/${latest}/utxo-changes\n`);
     process.stdout.write(`  curl ${origin}/api/core/v3/accounts/${account}/congestion\n`);
   }
+}
+
+const FOUNDRY_STEP = 'create foundry, mint tokens';
+
+/** The latest demo transaction that created a foundry (an alias state transition minting native tokens). */
+function foundryTransaction(simulation: Simulation): string | undefined {
+  const t = simulation.chainTransactions.filter((c) => c.step === FOUNDRY_STEP).at(-1);
+  return t === undefined ? undefined : toHex(t.transactionId);
+}
+
+/** The writer of `serve --workers N --demo`: no HTTP; tells its supervisor when seeded; closes the store on SIGTERM. */
+function writeOnly(
+  ledger: Ledger,
+  demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined,
+  temporary: string | undefined,
+): void {
+  const stop = () => {
+    demo?.stop();
+    ledger.close();
+    if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  // Dies with its supervisor: a writer left alone would hold the store's lock with no one to stop it.
+  process.on('disconnect', stop);
+  const ready: WriterReady = {
+    type: 'ready',
+    chainTransaction: demo === undefined ? undefined : foundryTransaction(demo.simulation),
+  };
+  process.send?.(ready);
 }

@@ -1,14 +1,16 @@
 import cluster, { type Worker } from 'node:cluster';
 
 // `serve --workers N`: N HTTP processes on one port (node:cluster hands each new connection to one of them), each a
-// `serve --read-only` over the store, while this process keeps the writer (the demo, or nothing when another process
-// writes). A worker that dies is replaced; the others go on answering meanwhile.
+// `serve --read-only` over the store, supervised by this process (the demo writes in a process of its own,
+// writer.ts; or another program writes). A worker that dies is replaced; the others go on answering meanwhile.
 
 export interface WorkerPool {
   /** The port the workers share. */
   port: number;
   /** How many workers were started to replace ones that died. */
   restarts(): number;
+  /** The workers' process ids. */
+  pids(): number[];
   /** Stops every worker (SIGTERM: requests in flight finish), then calls `done`. */
   close(done: () => void): void;
 }
@@ -45,6 +47,8 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
         done({
           port,
           restarts: () => restarts,
+          pids: () =>
+            Object.values(cluster.workers ?? {}).flatMap((w) => (w?.process.pid === undefined ? [] : [w.process.pid])),
           close(closed) {
             stopping = true;
             cluster.off('listening', onListening);
