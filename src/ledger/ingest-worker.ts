@@ -1,3 +1,4 @@
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ready } from '../crypto/hash.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
@@ -8,6 +9,15 @@ import { precheckBlock, writePrechecks } from './precheck.js';
 // dist/ingest-worker.cjs, which the ESM and CommonJS builds both start.
 
 const params = (workerData as { params: ProtocolParameters }).params;
+
+// Below the writer's priority: on Linux the nice value is per thread, and this lowers this thread's only. The writer
+// applies blocks in order and cannot be helped by another core, so when all cores are busy it should be the one that
+// runs; the pool takes every cycle it leaves.
+try {
+  setPriority(10);
+} catch {
+  // not permitted here: equal priority only costs throughput
+}
 
 interface Batch {
   id: number;
