@@ -93,7 +93,8 @@ export function acceptBlock(
     }
   }
   const id = pre?.precheck.blockId ?? computeBlockId(own);
-  if (pending.blocks.has(bytesKey(id)) || committed.store.get(keys.blockIndex(id)) !== undefined) {
+  const blockKey = bytesKey(id);
+  if (pending.blocks.has(blockKey) || committed.store.get(keys.blockIndex(id)) !== undefined) {
     throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
   }
   if (issuerId !== undefined) {
@@ -107,6 +108,10 @@ export function acceptBlock(
 
   const entry: PendingBlock = {
     blockId: id,
+    blockKey,
+    transactionKey: undefined,
+    createdKeys: [],
+    consumedKeys: [],
     bytes: own,
     slot,
     issuerId: issuerId?.slice(),
@@ -133,7 +138,8 @@ function checkTransaction(
 ): void {
   const { committed, pending, params } = ctx;
   const txId = pre?.transactionId ?? blake2b256(payloadBytes);
-  const applied = pending.transactions.get(bytesKey(txId))?.blockId ?? committed.transaction(txId)?.blockId;
+  const txKey = bytesKey(txId);
+  const applied = pending.transactions.get(txKey)?.blockId ?? committed.transaction(txId)?.blockId;
   if (applied !== undefined) {
     // A committed transaction block is found through its transaction (it has no block index entry).
     if (equalBytes(applied, entry.blockId))
@@ -168,11 +174,12 @@ function checkTransaction(
       }
       output = record.output;
       commitmentInputs.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
-      entry.storedInputs.set(ok, { slot: located.slot, record });
+      entry.storedInputs.set(ok, { slot: located.slot, record, bytes: located.bytes });
     }
     if (pending.spent.has(ok))
       throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
     entry.consumed.push(oid);
+    entry.consumedKeys.push(ok);
     return output;
   });
   const signingHash =
@@ -181,5 +188,7 @@ function checkTransaction(
   const verify = pre === undefined ? verifyEd25519 : precheckedVerifier(pre, tx);
   checkSemantics(tx, context, signingHash, commitmentInputs, verify);
   entry.transactionId = txId;
+  entry.transactionKey = txKey;
   entry.created = tx.essence.outputs.map((o, i) => [makeOutputId(txId, i), o]);
+  entry.createdKeys = entry.created.map(([oid]) => bytesKey(oid));
 }

@@ -146,7 +146,8 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
   const consumed: Uint8Array[] = [];
   const blockIds: Uint8Array[] = [];
   const txIds: Uint8Array[] = [];
-  const written = new Map<string, { slot: number; record: OutputRecord }>();
+  // Output records to write, by output key; `bytes` when the record is a stored one with only its spent slot changed.
+  const written = new Map<string, { id: Uint8Array; slot: number; record: OutputRecord; bytes?: Uint8Array }>();
   // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
   const chains = new Map<string, Uint8Array | undefined>();
   for (const b of pending.blocks) {
@@ -159,35 +160,48 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
     txIds.push(b.transactionId);
     const record = { blockId: b.blockId, slot, storedOutputs: b.created.length };
     batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, record) });
-    for (const oid of b.consumed) {
+    b.consumed.forEach((oid, i) => {
       consumed.push(oid);
-      const k = bytesKey(oid);
+      const k = b.consumedKeys[i]!;
       const earlier = written.get(k);
       if (earlier !== undefined) {
         earlier.record = { ...earlier.record, spentSlot: slot }; // created by an earlier block of this slot
       } else {
-        // Read at acceptance; an output of a slot that was still pending then is in the store now.
-        const read = b.storedInputs.get(k) ?? input.storedOutput(oid);
-        written.set(k, { slot: read.slot, record: { ...read.record, spentSlot: slot } });
+        // Read at acceptance (its stored bytes with the spent slot set are the new record); an output of a slot that
+        // was still pending then is in the store now.
+        const read = b.storedInputs.get(k);
+        if (read !== undefined) {
+          written.set(k, { id: oid, slot: read.slot, record: read.record, bytes: spentRecord(read.bytes, slot) });
+        } else {
+          const stored = input.storedOutput(oid);
+          written.set(k, { id: oid, slot: stored.slot, record: { ...stored.record, spentSlot: slot } });
+        }
       }
       const chain = outputChainId(written.get(k)!.record.output, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
-    }
-    for (const [oid, output] of b.created) {
+    });
+    for (const [i, [oid, output]] of b.created.entries()) {
       created.push(oid);
-      written.set(bytesKey(oid), { slot, record: { createdSlot: slot, spentSlot: UNSPENT, output } });
+      written.set(b.createdKeys[i]!, { id: oid, slot, record: { createdSlot: slot, spentSlot: UNSPENT, output } });
       const chain = outputChainId(output, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), oid);
     }
   }
   for (const [chain, oid] of chains) batch.push({ key: keys.chain(keyBytes(chain)), value: oid });
-  for (const [oid, { slot: createdSlot, record }] of written) {
+  for (const { id, slot: createdSlot, record, bytes } of written.values()) {
     // Outputs created in this slot are new keys past all stored ones; spent older outputs are updates.
     batch.push({
-      key: keys.output(createdSlot, keyBytes(oid)),
-      value: encode(outputRecord, record),
+      key: keys.output(createdSlot, id),
+      value: bytes ?? encode(outputRecord, record),
       append: createdSlot === slot,
     });
   }
   return { created, consumed, blockIds, txIds };
+}
+
+/** A stored output record with its spent slot set (the u32 after the created slot), the output bytes as they were. */
+function spentRecord(stored: Uint8Array, slot: number): Uint8Array {
+  const bytes = stored.slice();
+  new DataView(bytes.buffer).setUint32(4, slot, true);
+  return bytes;
 }

@@ -1,5 +1,5 @@
 import type { Output } from '../model/output.js';
-import { bytesKey, equalBytes } from '../util/bytes.js';
+import { equalBytes } from '../util/bytes.js';
 import type { OutputRecord } from './records.js';
 
 // What has been accepted into slots not yet committed. Like a node's unconfirmed tangle it lives in memory only, and
@@ -7,6 +7,11 @@ import type { OutputRecord } from './records.js';
 
 export interface PendingBlock {
   blockId: Uint8Array;
+  /** `bytesKey`s of the IDs, made once: the indexes below, the acceptance and the commit all use them. */
+  blockKey: string;
+  transactionKey: string | undefined;
+  createdKeys: string[];
+  consumedKeys: string[];
   bytes: Uint8Array;
   slot: number;
   issuerId: Uint8Array | undefined;
@@ -20,7 +25,14 @@ export interface PendingBlock {
    * The stored records of consumed outputs as acceptBlock read them, by output ID, so that the commit need not read
    * them again (nothing else can change them: commits run in slot order and these outputs are pending-spent).
    */
-  storedInputs: Map<string, { slot: number; record: OutputRecord }>;
+  storedInputs: Map<string, StoredInput>;
+}
+
+/** A consumed output as read from the store: its creating slot, its record, and the record's stored bytes. */
+export interface StoredInput {
+  slot: number;
+  record: OutputRecord;
+  bytes: Uint8Array;
 }
 
 export interface PendingSlot {
@@ -58,10 +70,10 @@ export class PendingState {
 
   addBlock(entry: PendingBlock): void {
     this.slot(entry.slot).blocks.push(entry);
-    this.blocks.set(bytesKey(entry.blockId), entry);
-    if (entry.transactionId !== undefined) this.transactions.set(bytesKey(entry.transactionId), entry);
-    for (const o of entry.consumed) this.spent.set(bytesKey(o), entry.slot);
-    for (const [oid, output] of entry.created) this.created.set(bytesKey(oid), { output, slot: entry.slot });
+    this.blocks.set(entry.blockKey, entry);
+    if (entry.transactionKey !== undefined) this.transactions.set(entry.transactionKey, entry);
+    for (const k of entry.consumedKeys) this.spent.set(k, entry.slot);
+    entry.created.forEach(([, output], i) => this.created.set(entry.createdKeys[i]!, { output, slot: entry.slot }));
   }
 
   /** Forgets a slot once it is committed. */
@@ -70,10 +82,10 @@ export class PendingState {
     if (p === undefined) return;
     this.slots.delete(slot);
     for (const b of p.blocks) {
-      this.blocks.delete(bytesKey(b.blockId));
-      if (b.transactionId !== undefined) this.transactions.delete(bytesKey(b.transactionId));
-      for (const oid of b.consumed) this.spent.delete(bytesKey(oid));
-      for (const [oid] of b.created) this.created.delete(bytesKey(oid));
+      this.blocks.delete(b.blockKey);
+      if (b.transactionKey !== undefined) this.transactions.delete(b.transactionKey);
+      for (const k of b.consumedKeys) this.spent.delete(k);
+      for (const k of b.createdKeys) this.created.delete(k);
     }
   }
 

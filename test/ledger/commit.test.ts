@@ -50,6 +50,10 @@ describe('planCommit, without a store', () => {
     blocks: [
       {
         blockId: blockId(bytes),
+        blockKey: bytesKey(blockId(bytes)),
+        transactionKey: undefined,
+        createdKeys: [],
+        consumedKeys: [],
         bytes,
         slot: 1,
         issuerId: G,
