@@ -94,7 +94,7 @@ const md = `## HTTP: one process against ${WORKERS} workers (issue 14)
 
 \`npm run bench:workers\` (= \`node bench/http-workers.mjs --seconds ${SECONDS} --connections ${CONNECTIONS} --workers ${WORKERS}\`, after
 \`npm run build\`) on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}: \`serve --demo --db DIR --workers N\` over
-${SLOTS} demo slots in LMDB (the demo writer committing in the primary meanwhile), loaded by wrk with one thread and
+${SLOTS} demo slots in LMDB (the demo writer committing meanwhile: in the server's own process with 1 worker, in a process of its own with N), loaded by wrk with one thread and
 ${CONNECTIONS} connections for ${SECONDS} s after a warm-up, ${ROUNDS} rounds alternating 1 and ${WORKERS} workers (medians below), each request drawn at random from ${one.paths.toLocaleString('en')} paths: the included
 block of every transaction, the UTXO changes of every slot, the congestion of the accounts.
 
