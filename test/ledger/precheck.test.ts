@@ -3,13 +3,15 @@ import {
   decodeBlock,
   encodeBlock,
   PROTOCOL_PARAMETERS,
+  protocolParameters,
   type TransactionPayload,
   transactionId,
   transactionSigningHash,
   verifyMilestoneSignatures,
 } from '../../src/index.js';
-import { precheckBlock, readPrechecks, writePrechecks } from '../../src/ledger/precheck.js';
+import { precheckBlock, precheckedVerifier, readPrechecks, writePrechecks } from '../../src/ledger/precheck.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
+import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 
 // The precheck a worker thread makes of a block, on the 198 real Shimmer blocks of inx-chronicle's corpus: the block
 // ID is the corpus's; the transaction ID and signing hash are those computed from the re-encoded model (another path
@@ -79,5 +81,51 @@ describe('precheckBlock on real Shimmer blocks', () => {
     const bytes = hex(v.bytes);
     expect(precheckBlock(bytes.subarray(0, bytes.length - 1), shimmer)).toBeUndefined();
     expect(precheckBlock(bytes, PROTOCOL_PARAMETERS.iota)).toBeUndefined(); // another network ID
+  });
+});
+
+describe('precheckBlock: milestones, blocks without payload, the batch buffer', () => {
+  const milestone = corpus.map((v) => hex(v.bytes)).find((b) => decodeBlock(b).payload?.type === 7)!;
+
+  it('a milestone is prechecked on a network with its keys, not with a changed signature nor without keys', () => {
+    expect(precheckBlock(milestone, shimmer)).toBeDefined();
+    const block = decodeBlock(milestone);
+    if (block.payload?.type !== 7) throw new Error('not a milestone');
+    block.payload.signatures[0]!.signature[3]! ^= 1;
+    expect(precheckBlock(encodeBlock(block), shimmer)).toBeUndefined();
+    // The same network without milestone keys: the serial path says MILESTONE_NOT_ACCEPTED.
+    const { milestoneKeys: _, ...rest } = shimmer;
+    expect(precheckBlock(milestone, protocolParameters(rest, {}))).toBeUndefined();
+  });
+
+  it('a block without payload is prechecked, with no transaction', () => {
+    const testnet = protocolParameters(PROTOCOL_PARAMETERS.testnet, {});
+    const bytes = encodeBlock({ protocolVersion: 2, parents: [new Uint8Array(32).fill(1)], nonce: 0n });
+    const pre = precheckBlock(bytes, testnet)!;
+    expect(pre.transactionId).toBeUndefined();
+    expect(readPrechecks(writePrechecks([undefined, pre, undefined]), 3)).toEqual([undefined, pre, undefined]);
+  });
+
+  it('the verifier answers from the verdicts for the signatures it saw, and verifies any other', () => {
+    const testnet = protocolParameters(PROTOCOL_PARAMETERS.testnet, {});
+    const [a, b] = genesisOutputs([1, 2]);
+    const bytes = transferBlock(testnet, [a!, b!], [basic(owner(3), 2_000_000_000n)]);
+    const tx = decodeBlock(bytes).payload as TransactionPayload;
+    const pre = precheckBlock(bytes, testnet)!;
+    expect([...pre.verdicts]).toEqual([1, 1]);
+    // Verdicts that differ from the truth show where the answers come from.
+    const verify = precheckedVerifier({ ...pre, verdicts: Uint8Array.of(0, 1) }, tx);
+    const [s1, s2] = tx.unlocks.map((u) => (u.type === 0 ? u.signature : undefined));
+    expect(verify(s1!.publicKey, pre.signingHash!, s1!.signature)).toBe(false);
+    expect(verify(s2!.publicKey, pre.signingHash!, s2!.signature)).toBe(true);
+    const flipped = precheckedVerifier({ ...pre, verdicts: Uint8Array.of(1, 0) }, tx);
+    expect(flipped(s1!.publicKey, pre.signingHash!, s1!.signature)).toBe(true);
+    expect(flipped(s2!.publicKey, pre.signingHash!, s2!.signature)).toBe(false);
+    // Another message, or a key and signature of two different unlocks: verified for real.
+    expect(flipped(s1!.publicKey, new Uint8Array(32), s1!.signature)).toBe(false);
+    expect(flipped(s2!.publicKey, pre.signingHash!, s1!.signature)).toBe(false);
+    expect(flipped(s1!.publicKey, pre.signingHash!, s2!.signature)).toBe(false);
+    const noTx = precheckedVerifier({ ...pre, signingHash: undefined, verdicts: Uint8Array.of(0, 0) }, tx);
+    expect(noTx(s1!.publicKey, pre.signingHash!, s1!.signature)).toBe(true);
   });
 });
