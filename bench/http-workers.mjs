@@ -3,7 +3,7 @@
 // the server; autocannon itself would eat a core). Each request is drawn at random from the whole ledger: the
 // included block of any transaction, the UTXO changes of any slot, the congestion of any account, so no route is a
 // single cached path. The demo writer commits a slot every 10 s meanwhile, in the primary process.
-//   node bench/http-workers.mjs [--seconds 10] [--connections 64] [--workers N] [--slots 300] [--rounds 3]
+//   node bench/http-workers.mjs [--seconds 10] [--connections 64] [--workers N] [--slots 300] [--rounds 5]
 // Rounds alternate 1 and N workers (each on a new demo store); the medians count, and every round's ratio is shown.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,7 +23,7 @@ const SECONDS = arg('--seconds', 10);
 const CONNECTIONS = arg('--connections', 64);
 const WORKERS = arg('--workers', os.availableParallelism());
 const SLOTS = arg('--slots', 300);
-const ROUNDS = arg('--rounds', 3);
+const ROUNDS = arg('--rounds', 5);
 
 needWrk('bench:workers');
 
