@@ -1,0 +1,89 @@
+// A private PostgreSQL for the tests (issue 15): a primary cluster made by initdb in a temporary folder, listening only
+// on a Unix socket in that folder (no TCP port to collide with), and a hot standby of it made by pg_basebackup -R and
+// streaming from it. Nothing of the machine's own PostgreSQL is used. When the binaries are missing or a cluster does
+// not start, `startPostgres` says why instead, and the tests that need it are skipped with that reason (counted by
+// vitest as skipped, never passed). PostgreSQL refuses to run as root: as root, its commands run as the `postgres`
+// user, which the Debian package creates.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import { dirname, join } from 'node:path';
+
+export interface PostgresServer {
+  /** The socket folder: libpq's host for a Unix socket. */
+  host: string;
+  port: number;
+  /** Runs SQL with psql against this server; returns its output (unaligned, tuples only). */
+  sql(query: string, database?: string): string;
+}
+
+export interface PostgresCluster {
+  primary: PostgresServer;
+  standby: PostgresServer;
+  stop(): void;
+}
+
+/** Where the server binaries are: beside initdb on PATH (links resolved), else Debian's newest versioned folder. */
+function binFolder(): string | undefined {
+  const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
+  if (onPath !== '') return dirname(realpathSync(onPath));
+  const base = '/usr/lib/postgresql';
+  if (!existsSync(base)) return undefined;
+  const versions = readdirSync(base).sort((a, b) => Number(b) - Number(a));
+  for (const v of versions) if (existsSync(join(base, v, 'bin', 'initdb'))) return join(base, v, 'bin');
+  return undefined;
+}
+
+export function startPostgres(): PostgresCluster | { unavailable: string } {
+  const bin = binFolder();
+  if (bin === undefined) return { unavailable: 'no PostgreSQL server binaries (initdb) on this machine' };
+  const asRoot = userInfo().uid === 0;
+  const run = (command: string, args: string[]) => {
+    const [file, argv] = asRoot
+      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
+      : [join(bin, command), args];
+    return execFileSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  };
+  const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-'));
+  if (asRoot) chownSync(dir, uid('postgres'), gid('postgres'));
+  const started: string[] = [];
+  const stop = () => {
+    for (const data of started.reverse()) {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      } catch {
+        // already stopped
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    const server = (port: number): PostgresServer => ({
+      host: dir,
+      port,
+      sql: (query, database = 'postgres') =>
+        run('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', database, '-AtqX', '-c', query]).trim(),
+    });
+    const start = (data: string, port: number) => {
+      const options = `-k ${dir} -p ${port} -c listen_addresses='' -c fsync=off`;
+      run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, `${port}.log`), '-w', '-t', '60', 'start']);
+      started.push(data);
+    };
+    const primaryData = join(dir, 'primary');
+    run('initdb', ['-D', primaryData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+    // The port only names the socket file inside our own folder, so it cannot collide with any other server.
+    const port = 5432;
+    start(primaryData, port);
+    const standbyData = join(dir, 'standby');
+    run('pg_basebackup', ['-h', dir, '-p', String(port), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream']);
+    start(standbyData, port + 1);
+    return { primary: server(port), standby: server(port + 1), stop };
+  } catch (e) {
+    stop();
+    const err = e as { stderr?: string; message: string };
+    return { unavailable: `PostgreSQL did not start: ${(err.stderr || err.message).trim().split('\n')[0]}` };
+  }
+}
+
+const uid = (user: string) => Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+const gid = (user: string) => Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
