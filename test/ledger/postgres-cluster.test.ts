@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../helpers/postgres.js';
+import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
 
 // The test harness of the PostgreSQL store (issue 15): a private primary and a hot standby streaming from it. What
 // the store's tests will rely on: a write on the primary reaches the standby, the standby is in recovery and refuses

@@ -1,4 +1,4 @@
-// A private PostgreSQL for the tests (issue 15): a primary cluster made by initdb in a temporary folder, listening only
+// A private PostgreSQL for the tests and benchmarks (issue 15): a primary cluster made by initdb in a temporary folder, listening only
 // on a Unix socket in that folder (no TCP port to collide with), and a hot standby of it made by pg_basebackup -R and
 // streaming from it. Nothing of the machine's own PostgreSQL is used. When the binaries are missing or a cluster does
 // not start, `startPostgres` says why instead, and the tests that need it are skipped with that reason (counted by
@@ -9,22 +9,8 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync }
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 
-export interface PostgresServer {
-  /** The socket folder: libpq's host for a Unix socket. */
-  host: string;
-  port: number;
-  /** Runs SQL with psql against this server; returns its output (unaligned, tuples only). */
-  sql(query: string, database?: string): string;
-}
-
-export interface PostgresCluster {
-  primary: PostgresServer;
-  standby: PostgresServer;
-  stop(): void;
-}
-
 /** Where the server binaries are: beside initdb on PATH (links resolved), else Debian's newest versioned folder. */
-function binFolder(): string | undefined {
+function binFolder() {
   const onPath = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' }).stdout.trim();
   if (onPath !== '') return dirname(realpathSync(onPath));
   const base = '/usr/lib/postgresql';
@@ -34,11 +20,12 @@ function binFolder(): string | undefined {
   return undefined;
 }
 
-export function startPostgres(): PostgresCluster | { unavailable: string } {
+/** @returns {import('./postgres-cluster.d.mts').PostgresCluster | { unavailable: string }} */
+export function startPostgres() {
   const bin = binFolder();
   if (bin === undefined) return { unavailable: 'no PostgreSQL server binaries (initdb) on this machine' };
   const asRoot = userInfo().uid === 0;
-  const run = (command: string, args: string[]) => {
+  const run = (command, args) => {
     const [file, argv] = asRoot
       ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
       : [join(bin, command), args];
@@ -46,7 +33,7 @@ export function startPostgres(): PostgresCluster | { unavailable: string } {
   };
   const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-'));
   if (asRoot) chownSync(dir, uid('postgres'), gid('postgres'));
-  const started: string[] = [];
+  const started = [];
   const stop = () => {
     for (const data of started.reverse()) {
       try {
@@ -58,13 +45,13 @@ export function startPostgres(): PostgresCluster | { unavailable: string } {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const server = (port: number): PostgresServer => ({
+    const server = (port) => ({
       host: dir,
       port,
       sql: (query, database = 'postgres') =>
         run('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', database, '-AtqX', '-c', query]).trim(),
     });
-    const start = (data: string, port: number) => {
+    const start = (data, port) => {
       const options = `-k ${dir} -p ${port} -c listen_addresses='' -c fsync=off`;
       run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, `${port}.log`), '-w', '-t', '60', 'start']);
       started.push(data);
@@ -80,10 +67,10 @@ export function startPostgres(): PostgresCluster | { unavailable: string } {
     return { primary: server(port), standby: server(port + 1), stop };
   } catch (e) {
     stop();
-    const err = e as { stderr?: string; message: string };
+    const err = e;
     return { unavailable: `PostgreSQL did not start: ${(err.stderr || err.message).trim().split('\n')[0]}` };
   }
 }
 
-const uid = (user: string) => Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
-const gid = (user: string) => Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());
+const uid = (user) => Number(execFileSync('id', ['-u', user], { encoding: 'utf8' }).trim());
+const gid = (user) => Number(execFileSync('id', ['-g', user], { encoding: 'utf8' }).trim());

@@ -1,0 +1,16 @@
+// Types of postgres-cluster.mjs (the tests import it from TypeScript).
+export interface PostgresServer {
+  /** The socket folder: libpq's host for a Unix socket. */
+  host: string;
+  port: number;
+  /** Runs SQL with psql against this server; returns its output (unaligned, tuples only). */
+  sql(query: string, database?: string): string;
+}
+
+export interface PostgresCluster {
+  primary: PostgresServer;
+  standby: PostgresServer;
+  stop(): void;
+}
+
+export function startPostgres(): PostgresCluster | { unavailable: string };
