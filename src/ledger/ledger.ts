@@ -8,6 +8,7 @@ import { commitmentId } from './commitment.js';
 import { CommittedState, readRecord } from './committed.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
+import { exportGenesisOutputs, exportSlot, type SlotExport } from './export.js';
 import { IngestPool } from './ingest-pool.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
@@ -258,6 +259,19 @@ export class Ledger {
     const found = this.committed.output(outputId);
     if (found === undefined) throw new LedgerError('STORE_CORRUPT', `chain ${toHex(chainId)}: its output is missing`);
     return { outputId: outputId.slice(), record: found.record };
+  }
+
+  /** @internal One committed slot as rows, for a store that keeps tables (the PostgreSQL mirror). */
+  exportSlot(slot: number): SlotExport {
+    this.view();
+    checkSlot(slot);
+    return exportSlot(this.committed, slot);
+  }
+
+  /** @internal The genesis outputs as rows, for the PostgreSQL mirror. */
+  exportGenesisOutputs(): { outputId: Uint8Array; output: Uint8Array }[] {
+    this.view();
+    return exportGenesisOutputs(this.committed);
   }
 
   /** Every unspent output of the committed state, by creating slot, then output ID. */

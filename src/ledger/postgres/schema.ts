@@ -59,3 +59,25 @@ export const QUERIES = {
     'select slot, block_issuance_credits, destroyed from account_credits ' +
     'where account_id = $1 and slot <= $2 order by slot desc limit 1',
 } as const;
+
+/** The statements of a slot's commit (and of the genesis outputs), with their parameters in order. */
+export const WRITES = {
+  /** $1 slot, $2 commitment id: moves `status` from the slot before (no row changed: not the next slot). */
+  status: 'update status set latest_slot = $1, latest_commitment_id = $2 where latest_slot = $1 - 1',
+  /** $1 slot, $2 commitment id, $3 commitment bytes. */
+  commitment: 'insert into commitments values ($1, $2, $3)',
+  /** $1 slot, $2 block ids, $3 transaction ids (null for none), $4 block bytes. */
+  blocks:
+    'insert into blocks select id, $1, tx, raw ' +
+    'from unnest($2::bytea[], $3::bytea[], $4::bytea[]) as t(id, tx, raw)',
+  /** $1 creating slot, $2 output ids, $3 output bytes. */
+  createdOutputs:
+    'insert into outputs (output_id, created_slot, raw) select id, $1, raw ' +
+    'from unnest($2::bytea[], $3::bytea[]) as t(id, raw)',
+  /** $1 spending slot, $2 output ids. */
+  spentOutputs: 'update outputs set spent_slot = $1 where output_id = any($2::bytea[])',
+  /** $1 slot, $2 account ids, $3 credits, $4 destroyed. */
+  credits:
+    'insert into account_credits select id, $1, bic, gone ' +
+    'from unnest($2::bytea[], $3::bigint[], $4::boolean[]) as t(id, bic, gone)',
+} as const;

@@ -1,0 +1,66 @@
+import { encode } from '../codec/index.js';
+import { blake2b256 } from '../crypto/hash.js';
+import { transactionPayloadBytes } from '../model/block-layout.js';
+import { keyBytes } from '../util/bytes.js';
+import { commitmentId, slotCommitment } from './commitment.js';
+import { type CommittedState, readRecord } from './committed.js';
+import { LedgerError } from './errors.js';
+import { keys, LIVE, OUTPUT_RECORD_HEADER, slotDiff } from './records.js';
+
+// One committed slot as rows for a store that keeps it in tables (the PostgreSQL mirror, issue 15): the commitment,
+// the slot's blocks with their transaction ids, the outputs it created (their bytes as stored), the outputs it spent,
+// and the credits of the accounts it changed. Read from one committed state, so it is the slot whole.
+
+export interface SlotExport {
+  slot: number;
+  commitmentId: Uint8Array;
+  commitment: Uint8Array;
+  blocks: { blockId: Uint8Array; transactionId: Uint8Array | undefined; bytes: Uint8Array }[];
+  created: { outputId: Uint8Array; output: Uint8Array }[];
+  consumed: Uint8Array[];
+  /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
+  credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
+}
+
+export function exportSlot(committed: CommittedState, slot: number): SlotExport {
+  const c = slot <= committed.meta.latestSlot ? committed.commitment(slot) : undefined;
+  const diffBytes = committed.store.get(keys.diff(slot));
+  if (c === undefined || diffBytes === undefined)
+    throw new LedgerError('NOT_FOUND', `slot ${slot} is not committed, or is pruned`);
+  const diff = readRecord(slotDiff, diffBytes, 'diff');
+  const blocks: SlotExport['blocks'] = [];
+  for (const [key, bytes] of committed.store.entries(keys.blocksOfSlot(slot))) {
+    const payload = transactionPayloadBytes(bytes);
+    blocks.push({ blockId: key.subarray(5), transactionId: payload && blake2b256(payload), bytes });
+  }
+  const created = diff.created.map((outputId) => {
+    const record = committed.store.get(keys.output(slot, outputId));
+    if (record === undefined) throw new LedgerError('STORE_CORRUPT', `slot ${slot}: a created output is missing`);
+    return { outputId, output: record.slice(OUTPUT_RECORD_HEADER) };
+  });
+  const credits: SlotExport['credits'] = [];
+  for (const [id, r] of committed.accounts) {
+    const entry = r.history.find((e) => e.slot === slot);
+    if (entry === undefined) continue;
+    const destroyed = r.destroyedSlot !== LIVE && r.destroyedSlot <= slot;
+    credits.push({ accountId: keyBytes(id), blockIssuanceCredits: entry.blockIssuanceCredits, destroyed });
+  }
+  return {
+    slot,
+    commitmentId: commitmentId(c),
+    commitment: encode(slotCommitment, c),
+    blocks,
+    created,
+    consumed: diff.consumed,
+    credits,
+  };
+}
+
+/** The genesis outputs (spent or not) as rows: created in the genesis slot. */
+export function exportGenesisOutputs(committed: CommittedState): { outputId: Uint8Array; output: Uint8Array }[] {
+  const prefix = keys.output(committed.params.genesisSlot, new Uint8Array(0));
+  const out: { outputId: Uint8Array; output: Uint8Array }[] = [];
+  for (const [key, record] of committed.store.entries(prefix))
+    out.push({ outputId: key.subarray(5), output: record.slice(OUTPUT_RECORD_HEADER) });
+  return out;
+}
