@@ -38,13 +38,7 @@ export function exportSlot(committed: CommittedState, slot: number): SlotExport 
     if (record === undefined) throw new LedgerError('STORE_CORRUPT', `slot ${slot}: a created output is missing`);
     return { outputId, output: record.slice(OUTPUT_RECORD_HEADER) };
   });
-  const credits: SlotExport['credits'] = [];
-  for (const [id, r] of committed.accounts) {
-    const entry = r.history.find((e) => e.slot === slot);
-    if (entry === undefined) continue;
-    const destroyed = r.destroyedSlot !== LIVE && r.destroyedSlot <= slot;
-    credits.push({ accountId: keyBytes(id), blockIssuanceCredits: entry.blockIssuanceCredits, destroyed });
-  }
+  const credits = creditsAt(committed, slot);
   return {
     slot,
     commitmentId: commitmentId(c),
@@ -56,11 +50,23 @@ export function exportSlot(committed: CommittedState, slot: number): SlotExport 
   };
 }
 
-/** The genesis outputs (spent or not) as rows: created in the genesis slot. */
-export function exportGenesisOutputs(committed: CommittedState): { outputId: Uint8Array; output: Uint8Array }[] {
-  const prefix = keys.output(committed.params.genesisSlot, new Uint8Array(0));
-  const out: { outputId: Uint8Array; output: Uint8Array }[] = [];
-  for (const [key, record] of committed.store.entries(prefix))
-    out.push({ outputId: key.subarray(5), output: record.slice(OUTPUT_RECORD_HEADER) });
-  return out;
+/** The genesis state as rows: its outputs (spent or not since) and the credits of the genesis accounts. */
+export function exportGenesis(committed: CommittedState): Pick<SlotExport, 'created' | 'credits'> {
+  const genesisSlot = committed.params.genesisSlot;
+  const created: SlotExport['created'] = [];
+  for (const [key, record] of committed.store.entries(keys.output(genesisSlot, new Uint8Array(0))))
+    created.push({ outputId: key.subarray(5), output: record.slice(OUTPUT_RECORD_HEADER) });
+  return { created, credits: creditsAt(committed, genesisSlot) };
+}
+
+/** The accounts with a credit entry for `slot`, as the ledger's history window keeps them. */
+function creditsAt(committed: CommittedState, slot: number): SlotExport['credits'] {
+  const credits: SlotExport['credits'] = [];
+  for (const [id, r] of committed.accounts) {
+    const entry = r.history.find((e) => e.slot === slot);
+    if (entry === undefined) continue;
+    const destroyed = r.destroyedSlot !== LIVE && r.destroyedSlot <= slot;
+    credits.push({ accountId: keyBytes(id), blockIssuanceCredits: entry.blockIssuanceCredits, destroyed });
+  }
+  return credits;
 }

@@ -8,7 +8,7 @@ import { commitmentId } from './commitment.js';
 import { CommittedState, readRecord } from './committed.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
-import { exportGenesisOutputs, exportSlot, type SlotExport } from './export.js';
+import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { IngestPool } from './ingest-pool.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
@@ -268,10 +268,10 @@ export class Ledger {
     return exportSlot(this.committed, slot);
   }
 
-  /** @internal The genesis outputs as rows, for the PostgreSQL mirror. */
-  exportGenesisOutputs(): { outputId: Uint8Array; output: Uint8Array }[] {
+  /** @internal The genesis outputs and credits as rows, for the PostgreSQL mirror. */
+  exportGenesis(): Pick<SlotExport, 'created' | 'credits'> {
     this.view();
-    return exportGenesisOutputs(this.committed);
+    return exportGenesis(this.committed);
   }
 
   /** Every unspent output of the committed state, by creating slot, then output ID. */

@@ -54,6 +54,26 @@ describe.skipIf(pg === undefined)('the PostgreSQL mirror', () => {
       expect(await reader.includedBlock(new Uint8Array(32))).toBeUndefined();
     }
     expect(transactions).toBeGreaterThan(100);
+    // Credits as of every slot the ledger can still answer for, for every account: the journal says the same.
+    let credits = 0;
+    for (let slot = Math.max(1, latest - params.maxCommittableAge); slot <= latest; slot++) {
+      const commitmentId = ledger.commitmentOf(slot)!.commitmentId;
+      for (const id of Object.values(sim.accounts)) {
+        let want: bigint | undefined;
+        try {
+          want = ledger.congestion(id, { commitmentId }).blockIssuanceCredits;
+        } catch {
+          want = undefined; // not an account at that slot
+        }
+        const got = await standby.credits(id, slot);
+        if (want === undefined) expect(got === undefined || got.destroyed).toBe(true);
+        else {
+          expect(got?.blockIssuanceCredits).toBe(want);
+          credits++;
+        }
+      }
+    }
+    expect(credits).toBeGreaterThan(3 * params.maxCommittableAge);
     // A slot out of order, or a database of another network, is refused.
     await expect(mirror.writeSlot(ledger.exportSlot(latest))).rejects.toThrow(/not the next one/);
     const other = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.shimmer, {}), genesis: {} });

@@ -42,6 +42,15 @@ async function inTransaction<T>(pool: PgPool, work: (c: PgClient) => Promise<T>)
   }
 }
 
+function writeCredits(c: PgClient, slot: number, credits: SlotExport['credits']): Promise<PgResult> {
+  return c.query(WRITES.credits, [
+    slot,
+    credits.map((a) => a.accountId),
+    credits.map((a) => a.blockIssuanceCredits.toString()),
+    credits.map((a) => a.destroyed),
+  ]);
+}
+
 export class PostgresMirror {
   private constructor(private readonly pool: PgPool) {}
 
@@ -63,12 +72,13 @@ export class PostgresMirror {
           genesis.commitmentId,
           p.genesisSlot + 1,
         ]);
-        const outputs = ledger.exportGenesisOutputs();
+        const { created, credits } = ledger.exportGenesis();
         await c.query(WRITES.createdOutputs, [
           p.genesisSlot,
-          outputs.map((o) => o.outputId),
-          outputs.map((o) => o.output),
+          created.map((o) => o.outputId),
+          created.map((o) => o.output),
         ]);
+        await writeCredits(c, p.genesisSlot, credits);
       } else if (String(rows[0]!.network_id) !== p.networkId.toString()) {
         throw new LedgerError('STORE_CORRUPT', `the database holds another network (id ${rows[0]!.network_id})`);
       }
@@ -96,12 +106,7 @@ export class PostgresMirror {
       await c.query(WRITES.blocks, [x.slot, ...blockColumns, blocks.map((b) => b.bytes)]);
       await c.query(WRITES.createdOutputs, [x.slot, created.map((o) => o.outputId), created.map((o) => o.output)]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed]);
-      await c.query(WRITES.credits, [
-        x.slot,
-        credits.map((a) => a.accountId),
-        credits.map((a) => a.blockIssuanceCredits.toString()),
-        credits.map((a) => a.destroyed),
-      ]);
+      await writeCredits(c, x.slot, credits);
     });
   }
 
@@ -137,6 +142,17 @@ export class PostgresReader {
     const r = rows[0];
     if (r === undefined) return undefined;
     return { blockId: view(r.block_id), slot: Number(r.slot), bytes: view(r.raw) };
+  }
+
+  /** An account's credits as of a slot (its newest journal row at or before it), or undefined. */
+  async credits(
+    accountId: Uint8Array,
+    slot: number,
+  ): Promise<{ blockIssuanceCredits: bigint; destroyed: boolean } | undefined> {
+    const { rows } = await this.pool.query(QUERIES.credits, [accountId, slot]);
+    const r = rows[0];
+    if (r === undefined) return undefined;
+    return { blockIssuanceCredits: BigInt(r.block_issuance_credits as string), destroyed: r.destroyed === true };
   }
 
   /** A committed slot's UTXO changes (in id order), or undefined for a slot this database has not seen. */
