@@ -28,6 +28,7 @@ if ('unavailable' in cluster) {
   process.exit(2);
 }
 const { primary } = cluster;
+process.on('exit', () => cluster.stop()); // also when something below throws
 const TX = SLOTS * PER_SLOT;
 // Ids are md5-derived (32 bytes: two md5s), so the client side can compute any transaction's id without a table.
 primary.sql(`

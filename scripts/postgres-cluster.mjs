@@ -5,7 +5,16 @@
 // vitest as skipped, never passed). PostgreSQL refuses to run as root: as root, its commands run as the `postgres`
 // user, which the Debian package creates.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -31,7 +40,9 @@ export function startPostgres() {
       : [join(bin, command), args];
     return execFileSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   };
+  stopAbandoned(run);
   const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-'));
+  writeFileSync(join(dir, 'owner.pid'), String(process.pid));
   if (asRoot) chownSync(dir, uid('postgres'), gid('postgres'));
   const started = [];
   const stop = () => {
@@ -69,6 +80,34 @@ export function startPostgres() {
     stop();
     const err = e;
     return { unavailable: `PostgreSQL did not start: ${(err.stderr || err.message).trim().split('\n')[0]}` };
+  }
+}
+
+/**
+ * Stops the clusters of processes that died without stopping theirs (a test runner killed mid-test: its afterAll never
+ * ran), found by the owner.pid each cluster folder holds, and removes their folders.
+ */
+function stopAbandoned(run) {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith('tangle-pg-')) continue;
+    const dir = join(tmpdir(), name);
+    let owner;
+    try {
+      owner = Number(readFileSync(join(dir, 'owner.pid'), 'utf8'));
+      process.kill(owner, 0);
+      continue; // its owner is alive
+    } catch (e) {
+      if (owner === undefined || e.code !== 'ESRCH') continue; // no owner file yet, or not ours to judge
+    }
+    for (const data of ['standby', 'primary']) {
+      try {
+        if (existsSync(join(dir, data, 'postmaster.pid')))
+          run('pg_ctl', ['-D', join(dir, data), '-m', 'immediate', 'stop']);
+      } catch {
+        // already stopped
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
