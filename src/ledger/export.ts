@@ -23,7 +23,7 @@ export interface SlotExport {
 }
 
 export function exportSlot(committed: CommittedState, slot: number): SlotExport {
-  const c = slot <= committed.meta.latestSlot ? committed.commitment(slot) : undefined;
+  const c = committed.commitment(slot);
   const diffBytes = committed.store.get(keys.diff(slot));
   if (c === undefined || diffBytes === undefined)
     throw new LedgerError('NOT_FOUND', `slot ${slot} is not committed, or is pruned`);

@@ -91,8 +91,9 @@ export class Ledger {
    */
   async precheck(blocks: readonly Uint8Array[]): Promise<void> {
     this.open();
-    const own = blocks.filter((b) => b instanceof Uint8Array).map((b) => b.slice());
-    if (own.length === 0) return;
+    const inputs = blocks.filter((b) => b instanceof Uint8Array);
+    if (inputs.length === 0) return;
+    const own = inputs.map((b) => b.slice());
     this.pool ??= new IngestPool(this.params);
     let results: Awaited<ReturnType<IngestPool['precheck']>>;
     try {
@@ -100,7 +101,6 @@ export class Ledger {
     } catch {
       return; // a worker died: these blocks take the serial path, which gives the same verdicts
     }
-    const inputs = blocks.filter((b) => b instanceof Uint8Array);
     results.forEach((precheck, i) => {
       if (precheck !== undefined) this.prechecked.set(inputs[i]!, { own: own[i]!, precheck });
     });
