@@ -5,6 +5,10 @@ export interface PostgresServer {
   port: number;
   /** Runs SQL with psql against this server; returns its output (unaligned, tuples only). */
   sql(query: string, database?: string): string;
+  /** Stops this server at once, as a crash would (pg_ctl -m immediate). */
+  halt(): void;
+  /** Starts it again on the same socket. */
+  resume(): void;
 }
 
 export interface PostgresCluster {

@@ -56,16 +56,18 @@ export function startPostgres() {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const server = (port) => ({
+    const server = (port, data) => ({
       host: dir,
       port,
       sql: (query, database = 'postgres') =>
         run('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', database, '-AtqX', '-c', query]).trim(),
+      halt: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
+      resume: () => start(data, port),
     });
     const start = (data, port) => {
       const options = `-k ${dir} -p ${port} -c listen_addresses='' -c fsync=off`;
       run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, `${port}.log`), '-w', '-t', '60', 'start']);
-      started.push(data);
+      if (!started.includes(data)) started.push(data);
     };
     const primaryData = join(dir, 'primary');
     run('initdb', ['-D', primaryData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
@@ -75,7 +77,7 @@ export function startPostgres() {
     const standbyData = join(dir, 'standby');
     run('pg_basebackup', ['-h', dir, '-p', String(port), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream']);
     start(standbyData, port + 1);
-    return { primary: server(port), standby: server(port + 1), stop };
+    return { primary: server(port, primaryData), standby: server(port + 1, standbyData), stop };
   } catch (e) {
     stop();
     const err = e;

@@ -3,14 +3,19 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { powScore } from '../crypto/pow.js';
 import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
+import { PostgresPublisher } from '../ledger/postgres/publisher.js';
 import { type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import { applyEvent, parseLine } from '../sim/events.js';
-import { network, UsageError } from './io.js';
+import { describeError, network, UsageError } from './io.js';
+import { redactUrl } from './serve-options.js';
 
-export const IMPORT_USAGE = `tangle-core import FILE --db DIR [--network NAME] [--verbose]
+export const IMPORT_USAGE = `tangle-core import FILE --db DIR [--store URL] [--network NAME] [--verbose]
   Applies a history file (from \`simulate\`, or any file of the same events) to the store at DIR, creating it if new.
   Resumable: run the same command again after a crash and it goes on from the last committed slot.
   --db DIR          the store directory (created if it does not exist)
+  --store URL       then publish the committed slots to this PostgreSQL database (postgresql://…), the shared
+                    store of \`serve --store URL --read-only\`; far behind, it drops the secondary indexes
+                    while it writes and rebuilds them after
   --network NAME    testnet, shimmer or iota (default: the network the file names)
   --verbose         print "committed slot N" on standard error as each slot lands
 `;
@@ -51,11 +56,30 @@ async function refuseWithoutPow(file: string, params: ProtocolParameters): Promi
   }
 }
 
+/** Publishes every committed slot to the database (resuming where it stopped), indexes dropped while far behind. */
+async function publish(ledger: Ledger, url: string): Promise<void> {
+  const publisher = await PostgresPublisher.open(url, ledger, {
+    bulk: true,
+    onError: (e, final) => process.stderr.write(`database: ${describeError(e)}${final ? '' : ' (trying again)'}\n`),
+  });
+  try {
+    const latest = await publisher.published();
+    process.stdout.write(`the database ${redactUrl(url)} holds every slot up to ${latest}\n`);
+  } finally {
+    await publisher.close();
+  }
+}
+
 export async function importCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { db: { type: 'string' }, network: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+    options: {
+      db: { type: 'string' },
+      store: { type: 'string' },
+      network: { type: 'string' },
+      verbose: { type: 'boolean', default: false },
+    },
   });
   const file = positionals[0];
   if (file === undefined || values.db === undefined) throw new UsageError('import needs FILE and --db DIR');
@@ -97,11 +121,12 @@ export async function importCommand(argv: string[]): Promise<void> {
       n++;
       if (tty && n % 100 === 0) progress();
     }
-  } finally {
     if (tty) {
       progress();
       process.stderr.write('\n');
     }
+    if (values.store !== undefined && ledger !== undefined) await publish(ledger, values.store);
+  } finally {
     ledger?.close();
   }
   if (applied === 0 && existing !== undefined) {

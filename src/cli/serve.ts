@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
 import { createServer } from '../http/server.js';
+import { LedgerError } from '../ledger/errors.js';
 import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
@@ -11,10 +12,12 @@ import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
 import { runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
+import { serveDatabase } from './serve-database.js';
+import { redactUrl, serverOptions, workerFlags } from './serve-options.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
-export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
+export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] [options]
   Serves the node API (SPEC B4, B5) over the store at DIR (in memory without --db).
   --port N                port to listen on (default 14265; 0 picks a free one)
   --host ADDR             address to listen on (default 127.0.0.1)
@@ -24,8 +27,11 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--demo] [options]
   --demo-slots N          slots the demo seeds before it listens (default 120)
   --genesis-time UNIX     genesis time of a new store, unix seconds (default: now; for --demo, so that the
                           seeded slots end now)
+  --store URL             a PostgreSQL database (postgresql://…) shared with other machines: this server
+                          publishes each slot it commits there (it still validates on --db, or in memory)
   --read-only             serve a store another process writes (a demo, import, an embedding node): every
-                          answer follows the writer's commits; needs --db with an existing store
+                          answer follows the writer's commits; needs --db with an existing store, or --store
+                          (a reader of the database: the primary, or any hot standby of it)
   --workers N             N HTTP processes on one port, each reading the store; the demo writes in a process
                           of its own, and this one supervises (a worker or writer that dies is restarted).
                           Default: the number of cores with --db or --demo, else 1 (in memory)
@@ -46,6 +52,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       port: { type: 'string', default: '14265' },
       host: { type: 'string', default: '127.0.0.1' },
       db: { type: 'string' },
+      store: { type: 'string' },
       network: { type: 'string', default: 'testnet' },
       demo: { type: 'boolean', default: false },
       'jwt-secret': { type: 'string' },
@@ -67,6 +74,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
       : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
   const readOnly = values['read-only'];
+  if (readOnly && values.store !== undefined) {
+    if (values.db !== undefined || values.demo)
+      throw new UsageError('--read-only --store reads the database alone: leave out --db and --demo');
+    return serveDatabase(values, worker);
+  }
   const shared = values.db !== undefined || values.demo;
   const workers =
     values.workers !== undefined
@@ -100,40 +112,35 @@ export async function serveCommand(argv: string[]): Promise<void> {
   let ledger: Ledger;
   let demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined;
   let writer: WriterProcess | undefined;
+  // With --store, the process that writes publishes each committed slot to the database.
+  const store = values.store === undefined ? {} : { store: values.store, onStoreError: reportStoreError };
   if (supervise && values.demo) {
     writer = await startWriter([
       ...['--demo', '--db', path!, '--network', values.network, '--genesis-time', String(genesisUnixTime)],
       ...['--demo-slots', String(seedSlots)],
+      ...(values.store === undefined ? [] : ['--store', values.store]),
     ]);
     ledger = openLedger({ path: path!, params, readOnly: true });
   } else if (values.demo) {
     const simulation = new Simulation({ params, seed: 1 });
-    ledger = openLedger({ ...(path === undefined ? {} : { path }), params, genesis: simulation.genesis() });
+    const at = { ...(path === undefined ? {} : { path }), params, genesis: simulation.genesis() };
+    ledger = values.store === undefined ? openLedger(at) : await openLedger({ ...at, ...store, store: values.store });
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
   } else {
-    ledger = openLedger({ ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) });
+    const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
+    ledger =
+      values.store === undefined || readOnly
+        ? openLedger(at)
+        : await openLedger({ ...at, ...store, store: values.store });
   }
   if (values.synced) ledger.setSynced(true);
   if (writerRole) return writeOnly(ledger, demo, temporary);
 
-  const serverOptions = {
-    ...(values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {}),
-    ...(values['public-routes'] !== undefined
-      ? { publicRoutes: values['public-routes'].split(',').filter(Boolean) }
-      : {}),
-    errorCodeAsString: values['error-code-as-string'],
-  };
   // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer.
   const pool = supervise
-    ? await startWorkers(workers, [
-        ...['--db', path!, '--read-only', '--network', values.network, '--port', String(port), '--host', values.host],
-        ...(values['jwt-secret'] !== undefined ? ['--jwt-secret', values['jwt-secret']] : []),
-        ...(values['public-routes'] !== undefined ? ['--public-routes', values['public-routes']] : []),
-        ...(values.synced ? ['--synced'] : []),
-        ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),
-      ])
+    ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
     : undefined;
-  const server = pool === undefined ? createServer({ ledger, ...serverOptions }) : undefined;
+  const server = pool === undefined ? createServer({ ledger, ...serverOptions(values) }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -185,6 +192,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       `(${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
       `${ledger.isSynced() ? 'synced' : 'not synced'})\n`,
   );
+  if (values.store !== undefined)
+    process.stdout.write(`database: ${redactUrl(values.store)}, where each committed slot is published\n`);
   if (latest <= params.genesisSlot) {
     process.stderr.write(
       'warning: the store is empty (no slot committed after genesis): every query answers 404 until an import ' +
@@ -219,6 +228,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
 }
 
 const FOUNDRY_STEP = 'create foundry, mint tokens';
+
+/** A writer's failure to publish to its database: one line on stderr (retried while the database is away). */
+function reportStoreError(e: Error, final: boolean): void {
+  const why = e instanceof LedgerError ? `${e.code}: ${e.detail}` : e.message;
+  process.stderr.write(`database: ${why}${final ? ' (publishing stopped)' : ''}\n`);
+}
 
 /** The latest demo transaction that created a foundry (an alias state transition minting native tokens). */
 function foundryTransaction(simulation: Simulation): string | undefined {

@@ -1,5 +1,5 @@
 import { toHex } from '../codec/hex.js';
-import type { Ledger } from '../ledger/index.js';
+import type { LedgerReader } from '../ledger/reader.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 
 // The node-description bodies real clients ask for before or beside the three routes (SPEC B5,
@@ -23,19 +23,31 @@ const slotEnd = (params: ProtocolParameters, slot: number) =>
   params.genesisUnixTime + (slot - params.genesisSlot + 1) * params.slotDurationSeconds;
 
 /** Healthy: synced and the store answers (SPEC B5). */
-export function isHealthy(ledger: Ledger): boolean {
+export async function isHealthy(ledger: LedgerReader): Promise<boolean> {
   try {
-    ledger.latestCommitment();
-    return ledger.isSynced();
+    await ledger.latestCommitment();
+    return await ledger.isSynced();
   } catch {
     return false;
   }
 }
 
+/**
+ * The `/health` body: healthy or not, and for a reader of a database replica how far it is behind its primary
+ * (`lagSeconds`, 0 on the primary itself), so a load balancer can take a lagging replica out.
+ */
+export async function healthOf(ledger: LedgerReader): Promise<{ isHealthy: boolean; lagSeconds?: number }> {
+  const healthy = await isHealthy(ledger);
+  if (ledger.replicationLag === undefined) return { isHealthy: healthy };
+  const lag = await ledger.replicationLag().catch(() => undefined);
+  return lag === undefined ? { isHealthy: false } : { isHealthy: healthy, lagSeconds: lag };
+}
+
 /** hornet's InfoResponse: the nine fields iota-sdk 1.1.3 requires (it has no defaults for any of them). */
-export function infoV2(ledger: Ledger): object {
+export async function infoV2(ledger: LedgerReader): Promise<object> {
   const { params } = ledger;
-  const latest = ledger.latestCommitment();
+  const latest = await ledger.latestCommitment();
+  const healthy = await isHealthy(ledger);
   const milestone = {
     index: latest.slot,
     timestamp: slotEnd(params, latest.slot),
@@ -45,7 +57,7 @@ export function infoV2(ledger: Ledger): object {
     name: NODE_NAME,
     version: NODE_VERSION,
     status: {
-      isHealthy: isHealthy(ledger),
+      isHealthy: healthy,
       latestMilestone: milestone,
       confirmedMilestone: milestone,
       pruningIndex: Math.max(ledger.prunedUntil - 1, params.genesisSlot), // hornet: the last pruned index
@@ -72,14 +84,14 @@ export function infoV2(ledger: Ledger): object {
  * we have (SPEC B2: network, supply, genesis, slot length, committable ages, congestion, work weights); the rest are
  * iota-core's defaults (iota.go api_test.go), listed in the README.
  */
-export function infoV3(ledger: Ledger): object {
+export async function infoV3(ledger: LedgerReader): Promise<object> {
   const { params } = ledger;
-  const latest = ledger.latestCommitment();
+  const latest = await ledger.latestCommitment();
   const ns = (seconds: number) => (BigInt(seconds) * 1_000_000_000n).toString();
   const time = ns(slotEnd(params, latest.slot));
   const c = params.congestion;
   const w = params.workScore;
-  const healthy = isHealthy(ledger);
+  const healthy = await isHealthy(ledger);
   return {
     name: NODE_NAME,
     version: NODE_VERSION,

@@ -39,6 +39,7 @@ const LEDGER_STATUS: Readonly<Record<LedgerErrorKind, number>> = {
   'not-found': 404,
   invalid: 400,
   'not-synced': 503,
+  unavailable: 503,
   internal: 500,
 };
 /** Codes whose details are internals (paths, library messages): answered with the status text only. */

@@ -1,5 +1,6 @@
 import { arrayOf, bool, fixedBytes, i64, structsOf, toHex, u32, u64 } from '../codec/index.js';
-import type { IncludedBlock, Ledger, UtxoChanges } from '../ledger/index.js';
+import type { IncludedBlock, UtxoChanges } from '../ledger/index.js';
+import type { LedgerReader } from '../ledger/reader.js';
 import { HttpProblem } from './problem.js';
 import { generated } from './responses.gen.js';
 
@@ -47,15 +48,22 @@ function novaId(id: Uint8Array, slot: number): Uint8Array {
  * The UTXO changes of committed `slot` with Nova output ids: an output created in the slot carries the slot, a
  * consumed one the slot that created it (the ledger keeps a spent output until its slot's diff is pruned).
  */
-export function novaUtxoChanges(ledger: Ledger, slot: number, changes: UtxoChanges): UtxoChangesResponse {
+export async function novaUtxoChanges(
+  ledger: LedgerReader,
+  slot: number,
+  changes: UtxoChanges,
+): Promise<UtxoChangesResponse> {
+  const consumedOutputs: Uint8Array[] = [];
+  for (const [i, id] of changes.consumedOutputs.entries()) {
+    const createdSlot = changes.consumedCreatedSlots?.[i] ?? (await ledger.output(id))?.createdSlot;
+    if (createdSlot === undefined)
+      throw new HttpProblem(500, 'a consumed output of the slot is missing from the store');
+    consumedOutputs.push(novaId(id, createdSlot));
+  }
   return {
     commitmentId: changes.commitmentId,
     createdOutputs: changes.createdOutputs.map((id) => novaId(id, slot)),
-    consumedOutputs: changes.consumedOutputs.map((id) => {
-      const record = ledger.output(id);
-      if (record === undefined) throw new HttpProblem(500, 'a consumed output of the slot is missing from the store');
-      return novaId(id, record.createdSlot);
-    }),
+    consumedOutputs,
   };
 }
 

@@ -1,11 +1,11 @@
 import { fromHex } from '../codec/hex.js';
 import { CodecError, encode } from '../codec/index.js';
 import { slotOfCommitmentId } from '../ledger/commitment.js';
-import type { Ledger } from '../ledger/index.js';
+import type { LedgerReader } from '../ledger/reader.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
 import { AddressType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
-import { infoV2, infoV3, isHealthy } from './info.js';
+import { healthOf, infoV2, infoV3 } from './info.js';
 import { HttpProblem, quote } from './problem.js';
 import { congestionResponse, includedBlockMetadata, novaUtxoChanges, utxoChangesResponse } from './responses.js';
 
@@ -23,7 +23,7 @@ export interface Reply {
 }
 
 export interface RouteContext {
-  ledger: Ledger;
+  ledger: LedgerReader;
   params: string[];
   query: URLSearchParams;
   /** The request's Accept header, for the binary forms. */
@@ -35,8 +35,8 @@ export interface Route {
   pattern: string;
   path: RegExp;
   /** Runs before any parameter is read (503 for the congestion route). */
-  precheck?: (ctx: RouteContext) => void;
-  handle: (ctx: RouteContext) => Reply;
+  precheck?: (ctx: RouteContext) => Promise<void>;
+  handle: (ctx: RouteContext) => Promise<Reply>;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
@@ -71,8 +71,8 @@ export const routes: Route[] = [
   {
     pattern: '/api/core/v2/transactions/*/included-block',
     path: /^\/api\/core\/v2\/transactions\/([^/]*)\/included-block$/,
-    handle({ ledger, params, accept }) {
-      const found = ledger.includedBlock(parseTransactionId(params[0]!));
+    async handle({ ledger, params, accept }) {
+      const found = await ledger.includedBlock(parseTransactionId(params[0]!));
       // A transaction is applied once, by one block: the answer stays until that block is pruned.
       if (wants(accept, BINARY_V1)) return { body: found.bytes, contentType: BINARY_V1, immutable: true };
       return { body: includedBlockJson(found.json), contentType: JSON_TYPE, immutable: true };
@@ -81,9 +81,9 @@ export const routes: Route[] = [
   {
     pattern: '/api/core/v2/transactions/*/included-block/metadata',
     path: /^\/api\/core\/v2\/transactions\/([^/]*)\/included-block\/metadata$/,
-    handle({ ledger, params }) {
-      const found = ledger.includedBlock(parseTransactionId(params[0]!));
-      const body = includedBlockMetadata(found, ledger.latestCommitment().slot);
+    async handle({ ledger, params }) {
+      const found = await ledger.includedBlock(parseTransactionId(params[0]!));
+      const body = includedBlockMetadata(found, (await ledger.latestCommitment()).slot);
       // Final once the including slot is committed (referenced); before that the answer will change.
       return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: 'ledgerInclusionState' in body };
     },
@@ -96,10 +96,10 @@ export const routes: Route[] = [
   {
     pattern: '/api/core/v3/commitments/*/utxo-changes',
     path: /^\/api\/core\/v3\/commitments\/([^/]*)\/utxo-changes$/,
-    handle({ ledger, params, accept }) {
+    async handle({ ledger, params, accept }) {
       const id = parseCommitmentId(params[0]!);
       const slot = slotOfCommitmentId(id);
-      const known = ledger.commitmentOf(slot);
+      const known = await ledger.commitmentOf(slot);
       if (known === undefined || !equalBytes(known.commitmentId, id))
         throw new HttpProblem(404, `commitment not found: ${quote(params[0]!)}`);
       return utxoChangesReply(ledger, slot, accept);
@@ -108,17 +108,18 @@ export const routes: Route[] = [
   {
     pattern: '/api/core/v3/accounts/*/congestion',
     path: /^\/api\/core\/v3\/accounts\/([^/]*)\/congestion$/,
-    precheck({ ledger }) {
+    async precheck({ ledger }) {
       // SPEC B4: 503 before any parameter is looked at.
-      if (!ledger.isSynced()) {
+      if (!(await ledger.isSynced())) {
+        const latest = (await ledger.latestCommitment()).slot;
         throw new HttpProblem(
           503,
-          `node is not synced: its latest committed slot ${ledger.latestCommitment().slot} is behind the clock (to ` +
+          `node is not synced: its latest committed slot ${latest} is behind the clock (to ` +
             `serve imported history, start the server with --synced; an embedding node calls setSynced(true))`,
         );
       }
     },
-    handle({ ledger, params, query, accept }) {
+    async handle({ ledger, params, query, accept }) {
       const text = params[0]!.toLowerCase(); // iota-core lower-cases the whole parameter
       let accountId: Uint8Array;
       try {
@@ -149,7 +150,7 @@ export const routes: Route[] = [
       }
       const commitmentId = query.get('commitmentId');
       if (commitmentId !== null && commitmentId !== '') options.commitmentId = parseCommitmentId(commitmentId);
-      const c = ledger.congestion(accountId, options);
+      const c = await ledger.congestion(accountId, options);
       if (wants(accept, BINARY_V2)) return { body: encode(congestionResponse, c), contentType: BINARY_V2 };
       return { body: JSON.stringify(congestionResponse.toJson(c)), contentType: JSON_TYPE };
     },
@@ -157,31 +158,31 @@ export const routes: Route[] = [
   {
     pattern: '/health',
     path: /^\/health$/,
-    handle: ({ ledger }) => {
-      const healthy = isHealthy(ledger);
-      return { body: JSON.stringify({ isHealthy: healthy }), contentType: JSON_TYPE, status: healthy ? 200 : 503 };
+    handle: async ({ ledger }) => {
+      const health = await healthOf(ledger);
+      return { body: JSON.stringify(health), contentType: JSON_TYPE, status: health.isHealthy ? 200 : 503 };
     },
   },
   {
     pattern: '/api/routes',
     path: /^\/api\/routes$/,
-    handle: () => ({ body: JSON.stringify({ routes: ['core/v2', 'core/v3'] }), contentType: JSON_TYPE }),
+    handle: async () => ({ body: JSON.stringify({ routes: ['core/v2', 'core/v3'] }), contentType: JSON_TYPE }),
   },
   {
     pattern: '/api/core/v2/info',
     path: /^\/api\/core\/v2\/info$/,
-    handle: ({ ledger }) => ({ body: JSON.stringify(infoV2(ledger)), contentType: JSON_TYPE }),
+    handle: async ({ ledger }) => ({ body: JSON.stringify(await infoV2(ledger)), contentType: JSON_TYPE }),
   },
   {
     pattern: '/api/core/v3/info',
     path: /^\/api\/core\/v3\/info$/,
-    handle: ({ ledger }) => ({ body: JSON.stringify(infoV3(ledger)), contentType: JSON_TYPE }),
+    handle: async ({ ledger }) => ({ body: JSON.stringify(await infoV3(ledger)), contentType: JSON_TYPE }),
   },
 ];
 
 /** A committed slot's UTXO changes with Nova output ids (SPEC B1), JSON or serializer-v2. */
-function utxoChangesReply(ledger: Ledger, slot: number, accept: string): Reply {
-  const changes = novaUtxoChanges(ledger, slot, ledger.utxoChanges(slot));
+async function utxoChangesReply(ledger: LedgerReader, slot: number, accept: string): Promise<Reply> {
+  const changes = await novaUtxoChanges(ledger, slot, await ledger.utxoChanges(slot));
   // Only committed slots answer, and a committed slot never changes.
   if (wants(accept, BINARY_V2))
     return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2, immutable: true };

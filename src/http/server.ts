@@ -1,12 +1,13 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import type { Ledger } from '../ledger/index.js';
+import type { LedgerReader } from '../ledger/reader.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
 import { ALL_ROUTES, type Reply, type Route, routes } from './routes.js';
 
 export interface ServerOptions {
-  ledger: Ledger;
+  /** What answers: a Ledger (LMDB or memory), or a PostgresReader. */
+  ledger: LedgerReader;
   /** Route patterns open without a token (default: every route). Others need `Authorization: Bearer <JWT>`. */
   publicRoutes?: readonly string[];
   /** HS256 secret for JWTs on protected routes; without it protected routes answer 403 to everyone. */
@@ -92,10 +93,10 @@ export function createServer(options: ServerOptions): Server {
       if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret))) throw new HttpProblem(403);
       const { route, params } = match;
       const ctx = { ledger, params, query, accept: req.headers.accept ?? '' };
-      route.precheck?.(ctx);
+      await route.precheck?.(ctx);
       const binary = ctx.accept.startsWith('application/vnd.iota.serializer-v');
       const cacheKey = `${path}\n${binary ? ctx.accept.slice(0, 35) : ''}`;
-      const reply: Reply = cache.get(cacheKey) ?? route.handle(ctx);
+      const reply: Reply = cache.get(cacheKey) ?? (await route.handle(ctx));
       if (reply.immutable === true) cache.set(cacheKey, reply);
       send(req, res, reply.status ?? 200, reply.body, reply.contentType);
     } catch (e) {
@@ -154,7 +155,7 @@ class ReplyCache {
   private readonly entries = new Map<string, Reply>();
   private prunedUntil: number;
   constructor(
-    private readonly ledger: Ledger,
+    private readonly ledger: LedgerReader,
     private readonly size = 1024,
   ) {
     this.prunedUntil = ledger.prunedUntil;

@@ -4,7 +4,7 @@ import { type ErrorContext, TangleError } from '../errors.js';
  * Errors of the ledger index. `kind` says how a caller (the HTTP layer) should answer; `code` names the cause
  * precisely and is stable (README).
  */
-export type LedgerErrorKind = 'not-found' | 'invalid' | 'not-synced' | 'internal';
+export type LedgerErrorKind = 'not-found' | 'invalid' | 'not-synced' | 'unavailable' | 'internal';
 
 export type LedgerErrorCode =
   // acceptBlock refusals (the block changes nothing)
@@ -32,6 +32,7 @@ export type LedgerErrorCode =
   | 'STORE_FAILURE'
   | 'STORE_CORRUPT'
   | 'STORE_LOCKED'
+  | 'STORE_UNAVAILABLE'
   | 'PARAMETERS_MISMATCH'
   | 'CLOSED';
 
@@ -57,6 +58,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   STORE_FAILURE: 'internal',
   STORE_CORRUPT: 'internal',
   STORE_LOCKED: 'internal',
+  STORE_UNAVAILABLE: 'unavailable',
   PARAMETERS_MISMATCH: 'internal',
   CLOSED: 'internal',
 };

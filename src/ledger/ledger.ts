@@ -11,6 +11,7 @@ import { LedgerError } from './errors.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { IngestPool } from './ingest-pool.js';
 import { emptySlot, PendingState } from './pending.js';
+import type { PostgresPublisher } from './postgres/publisher.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
 import { keys, type OutputRecord, outputRecord, UNSPENT } from './records.js';
@@ -40,6 +41,7 @@ export class Ledger {
   private readonly prechecked = new WeakMap<Uint8Array, Prechecked>();
   private readonly accept: AcceptContext;
   private pool: IngestPool | undefined;
+  private publisher: PostgresPublisher | undefined;
   private closed = false;
   private syncOverride: boolean | undefined;
   private minimalWork: number | undefined;
@@ -191,6 +193,7 @@ export class Ledger {
     // All of the slot, or (on a throw) none of it: memory is updated only after the store took the batch.
     c.write(plan.batch, plan.meta, { commitment: plan.commitment, accounts: plan.accounts });
     this.pending.drop(slot);
+    this.publisher?.notify();
     return { slot, commitmentId: plan.commitmentId, commitment: plan.commitment };
   }
 
@@ -316,9 +319,24 @@ export class Ledger {
     return this.minimalWork;
   }
 
+  /** @internal openLedger({ store }): the database this ledger's committed slots are published to. */
+  attachPublisher(publisher: PostgresPublisher): void {
+    this.publisher = publisher;
+  }
+
+  /**
+   * With a PostgreSQL store (`openLedger({ store })`): resolves with the database's latest slot once it holds every
+   * slot committed so far (publishing runs in the background, and waits out a database that is away); rejects if
+   * the database refused them for good. Without one: the latest committed slot, at once.
+   */
+  published(): Promise<number> {
+    return this.publisher?.published() ?? Promise.resolve(this.latestCommitment().slot);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    void this.publisher?.close();
     void this.pool?.close();
     this.committed.store.close();
   }

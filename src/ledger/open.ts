@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { isEmpty, readRecord } from './committed.js';
 import { LedgerError } from './errors.js';
 import { Ledger } from './ledger.js';
+import type { PostgresReader } from './postgres/reader.js';
 import { keys, meta as metaCodec } from './records.js';
 import { LmdbStore } from './store/lmdb.js';
 import { MemoryStore } from './store/memory.js';
@@ -12,10 +13,14 @@ import type { OpenLedgerOptions, StoreInfo } from './types.js';
  * Opens a ledger: an LMDB environment at `path` (created if new), or an in-memory store with the same behaviour.
  * @throws LedgerError STORE_CORRUPT, PARAMETERS_MISMATCH, STORE_LOCKED, INVALID_ARGUMENT
  */
-export function openLedger(options: OpenLedgerOptions): Ledger {
+export function openLedger(options: OpenLedgerOptions & { store: string; readOnly: true }): Promise<PostgresReader>;
+export function openLedger(options: OpenLedgerOptions & { store: string }): Promise<Ledger>;
+export function openLedger(options: OpenLedgerOptions): Ledger;
+export function openLedger(options: OpenLedgerOptions): Ledger | Promise<Ledger | PostgresReader> {
   if (typeof options !== 'object' || options === null || typeof options.params?.networkId !== 'bigint') {
     throw new LedgerError('INVALID_ARGUMENT', 'openLedger needs { params } (e.g. PROTOCOL_PARAMETERS.testnet)');
   }
+  if (options.store !== undefined) return withPostgres(options as OpenLedgerOptions & { store: string });
   const lmdbOptions = {
     ...(options.mapSize !== undefined ? { mapSize: options.mapSize } : {}),
     ...(options.readOnly !== undefined ? { readOnly: options.readOnly } : {}),
@@ -31,6 +36,33 @@ export function openLedger(options: OpenLedgerOptions): Ledger {
   } catch (e) {
     store.close();
     if (store instanceof LmdbStore) store.discardIfNew();
+    throw e;
+  }
+}
+
+/** openLedger with a PostgreSQL store: a reader of it, or a ledger that publishes its committed slots to it. */
+async function withPostgres(options: OpenLedgerOptions & { store: string }): Promise<Ledger | PostgresReader> {
+  const { PostgresReader } = await import('./postgres/reader.js');
+  const { PostgresPublisher } = await import('./postgres/publisher.js');
+  if (options.readOnly === true) {
+    return PostgresReader.open(
+      options.store,
+      options.params,
+      options.clock === undefined ? {} : { clock: options.clock },
+    );
+  }
+  const { store, onStoreError, ...local } = options;
+  const ledger = openLedger(local);
+  try {
+    const publisher = await PostgresPublisher.open(
+      store,
+      ledger,
+      onStoreError === undefined ? {} : { onError: onStoreError },
+    );
+    ledger.attachPublisher(publisher);
+    return ledger;
+  } catch (e) {
+    ledger.close();
     throw e;
   }
 }

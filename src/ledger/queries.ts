@@ -65,22 +65,37 @@ export interface CongestionQuery {
 }
 
 /**
+ * What the congestion answer is made of, read from one committed state: the embedded store reads them in place, the
+ * PostgreSQL reader fetches them in one statement. One decision (`congestionOf`) for both: same answers, same errors.
+ */
+export interface CongestionFacts {
+  params: ProtocolParameters;
+  latestSlot: number;
+  latest: SlotCommitment;
+  /** The stored commitment of a committed slot (undefined: pruned, or not stored). */
+  commitment(slot: number): SlotCommitment | undefined;
+  /** The account's credits as of `slot`; undefined when it was not an account then (not yet, or destroyed). */
+  creditsAt(slot: number): bigint | undefined;
+  /** The account's credits now; undefined when it is not a live account now. */
+  creditsNow(): bigint | undefined;
+  /** What its blocks in uncommitted slots will burn at this RMC (none for a reader of committed state only). */
+  pendingCost(rmc: bigint): bigint;
+}
+
+/**
  * 4.3: an account's congestion as of a commitment (default the latest). `ready`: the account can pay, at the latest
  * RMC, for a block of `workScore` (default a minimal signed transaction block) on top of its blocks in uncommitted
- * slots, without going negative. The caller checks the sync rule first.
+ * slots, without going negative. The caller checks the sync rule and the account id first.
  * @throws LedgerError NOT_FOUND, BEFORE_GENESIS, COMMITMENT_MISMATCH, OUTSIDE_HISTORY, INVALID_ARGUMENT
  */
-export function congestion(
-  committed: CommittedState,
-  pending: PendingState,
+export function congestionOf(
+  facts: CongestionFacts,
   accountId: Uint8Array,
   options: CongestionQuery,
   defaultWork: () => number,
 ): Congestion {
-  const { params } = committed;
-  checkId(accountId, 32, 'account ID');
-  const latestSlot = committed.meta.latestSlot;
-  const { slot, commitment } = commitmentFor(committed, options.commitmentId);
+  const { params, latestSlot } = facts;
+  const { slot, commitment } = commitmentFor(facts, options.commitmentId);
   if (slot + params.maxCommittableAge < latestSlot) {
     throw new LedgerError(
       'OUTSIDE_HISTORY',
@@ -88,40 +103,56 @@ export function congestion(
         `(${slot}<${latestSlot}-${params.maxCommittableAge})`,
     );
   }
-  const record = committed.accounts.get(bytesKey(accountId));
-  const entry = record?.history.filter((e) => e.slot <= slot).at(-1);
-  if (record === undefined || record.createdSlot > slot || record.destroyedSlot <= slot || entry === undefined) {
-    throw new LedgerError('NOT_FOUND', `account ${toHex(accountId)} not found`);
-  }
+  const credits = facts.creditsAt(slot);
+  if (credits === undefined) throw new LedgerError('NOT_FOUND', `account ${toHex(accountId)} not found`);
   const work = options.workScore ?? defaultWork();
   if (!Number.isInteger(work) || work < 0 || work > 0xffffffff)
     throw new LedgerError('INVALID_ARGUMENT', 'workScore must be a uint32');
-  const rmcNow = committed.latest.referenceManaCost;
-  const pendingCost = pending.issuedCost(accountId, rmcNow);
-  const ready = record.destroyedSlot === LIVE && record.blockIssuanceCredits - pendingCost >= BigInt(work) * rmcNow;
-  return {
-    slot,
-    ready,
-    referenceManaCost: commitment.referenceManaCost,
-    blockIssuanceCredits: entry.blockIssuanceCredits,
+  const rmcNow = facts.latest.referenceManaCost;
+  const now = facts.creditsNow();
+  const ready = now !== undefined && now - facts.pendingCost(rmcNow) >= BigInt(work) * rmcNow;
+  return { slot, ready, referenceManaCost: commitment.referenceManaCost, blockIssuanceCredits: credits };
+}
+
+/** 4.3 over the embedded store: the facts read in place from the committed state and the pending one. */
+export function congestion(
+  committed: CommittedState,
+  pending: PendingState,
+  accountId: Uint8Array,
+  options: CongestionQuery,
+  defaultWork: () => number,
+): Congestion {
+  checkId(accountId, 32, 'account ID');
+  const record = committed.accounts.get(bytesKey(accountId));
+  const facts: CongestionFacts = {
+    params: committed.params,
+    latestSlot: committed.meta.latestSlot,
+    latest: committed.latest,
+    commitment: (slot) => committed.commitment(slot),
+    creditsAt(slot) {
+      if (record === undefined || record.createdSlot > slot || record.destroyedSlot <= slot) return undefined;
+      return record.history.filter((e) => e.slot <= slot).at(-1)?.blockIssuanceCredits;
+    },
+    creditsNow: () => (record?.destroyedSlot === LIVE ? record.blockIssuanceCredits : undefined),
+    pendingCost: (rmc) => pending.issuedCost(accountId, rmc),
   };
+  return congestionOf(facts, accountId, options, defaultWork);
 }
 
 /** The commitment a query names (all zeros or none: the latest), checked against the store. */
 function commitmentFor(
-  committed: CommittedState,
+  facts: CongestionFacts,
   wanted: Uint8Array | undefined,
 ): { slot: number; commitment: SlotCommitment } {
-  const { params } = committed;
-  const latestSlot = committed.meta.latestSlot;
-  if (wanted === undefined || equalBytes(wanted, ZERO_36)) return { slot: latestSlot, commitment: committed.latest };
+  const { params, latestSlot } = facts;
+  if (wanted === undefined || equalBytes(wanted, ZERO_36)) return { slot: latestSlot, commitment: facts.latest };
   checkId(wanted, COMMITMENT_ID_LENGTH, 'commitment ID');
   const slot = slotOfCommitmentId(wanted);
   if (slot > latestSlot)
     throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${latestSlot})`);
   if (slot < params.genesisSlot)
     throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
-  const stored = committed.commitment(slot);
+  const stored = facts.commitment(slot);
   if (stored === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
   if (!equalBytes(commitmentId(stored), wanted)) {
     throw new LedgerError(

@@ -13,6 +13,15 @@ export interface GenesisState {
 export interface OpenLedgerOptions {
   /** Directory of an LMDB environment; without it, an in-memory store with the same behaviour. */
   path?: string;
+  /**
+   * A PostgreSQL URL (`postgresql://…`): the shared store that readers on other machines serve. The ledger still
+   * validates against its own store (`path`, or memory) and publishes each committed slot to the database in the
+   * background (`Ledger.published()` waits for it). With `readOnly`: a reader of the database (`PostgresReader`).
+   * openLedger then returns a Promise.
+   */
+  store?: string;
+  /** With `store`: told of each failure to publish (the database away: retried; another history: final). */
+  onStoreError?: (error: Error, final: boolean) => void;
   params: ProtocolParameters;
   /** Outputs and accounts that exist at genesis; used only when the store is new. */
   genesis?: GenesisState;
@@ -51,6 +60,8 @@ export interface UtxoChanges {
   commitmentId: Uint8Array;
   createdOutputs: Uint8Array[];
   consumedOutputs: Uint8Array[];
+  /** The slot that created each consumed output, when the store read them with the ids (PostgreSQL does). */
+  consumedCreatedSlots?: number[];
 }
 
 export interface IncludedBlock {

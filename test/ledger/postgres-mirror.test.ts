@@ -1,28 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
-import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
-import { PostgresMirror, PostgresReader } from '../../src/ledger/postgres/mirror.js';
+import { createServer } from '../../src/http/server.js';
+import {
+  AddressType,
+  addressToBech32,
+  openLedger,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  toHex,
+} from '../../src/index.js';
+import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
+import { PostgresReader } from '../../src/ledger/postgres/reader.js';
+import type { LedgerReader } from '../../src/ledger/reader.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 
-// The PostgreSQL mirror and reader (issue 15) against the ledger itself: 40 slots of simulated history (transfers,
-// congestion waves, the chain actor's aliases, foundries and NFTs), mirrored slot by slot into a private primary;
-// readers on the primary and on its hot standby answer every transaction's included block and every slot's UTXO
-// changes as the ledger does. A slot the standby has not replayed is one it does not know (undefined), never a part.
-// Skipped, with the reason, where no PostgreSQL can be started.
+// The PostgreSQL store (issue 15) against the embedded one: 40 slots of simulated history (transfers, congestion
+// waves, the chain actor's aliases, foundries and NFTs) committed to an LMDB ledger and mirrored slot by slot into a
+// private primary. The API served by readers on the primary and on its hot standby answers every request (every
+// transaction's included block, JSON and binary, and its metadata; every slot's UTXO changes by slot and by
+// commitment; every account's congestion as of every commitment; errors; info) with the same status, type and bytes
+// as the API served by the LMDB ledger. Skipped, with the reason, where no PostgreSQL can be started.
 
 const started = startPostgres();
 const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
 if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
-afterAll(() => pg?.stop());
+const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-mirror-'));
+afterAll(() => {
+  pg?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
 const url = (server: { host: string; port: number }) =>
   `postgresql://postgres@/postgres?host=${encodeURIComponent(server.host)}&port=${server.port}`;
 
-describe.skipIf(pg === undefined)('the PostgreSQL mirror', () => {
-  it('primary and standby readers answer what the ledger answers, for every transaction and slot', async () => {
-    const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
+const GENESIS_TIME = 1_700_000_000;
+const NOW = GENESIS_TIME + 400; // slot 41: the ledger (latest slot ≥ 39) is synced
+
+async function serve(ledger: LedgerReader): Promise<{ origin: string; close: () => void }> {
+  const server = createServer({ ledger });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return { origin: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+async function answer(origin: string, path: string, accept?: string): Promise<string> {
+  const res = await fetch(origin + path, accept === undefined ? {} : { headers: { accept } });
+  const body = Buffer.from(await res.arrayBuffer()).toString('hex');
+  return `${res.status} ${res.headers.get('content-type')} ${body}`;
+}
+
+describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
+  it('readers on the primary and on the standby answer the bytes the LMDB server answers', async () => {
+    const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });
     const sim = new Simulation({ params, seed: 3 });
-    const ledger = openLedger({ params, genesis: sim.genesis(), clock: () => 1_700_000_000 + 400 });
+    const ledger = openLedger({ path: dir, params, genesis: sim.genesis(), clock: () => NOW });
     const mirror = await PostgresMirror.open(url(pg!.primary), ledger);
     for (let slot = 1; slot <= 40; slot++) {
       for (const e of sim.slot(slot)) applyEvent(ledger, e);
@@ -30,54 +65,82 @@ describe.skipIf(pg === undefined)('the PostgreSQL mirror', () => {
     }
     const latest = ledger.latestCommitment().slot;
     expect(latest).toBeGreaterThanOrEqual(39);
-    const primary = PostgresReader.open(url(pg!.primary));
-    const standby = PostgresReader.open(url(pg!.standby));
-    // The standby catches up: wait for an observed state, its status at the latest slot.
-    while ((await standby.latestSlot()) < latest) await new Promise((r) => setTimeout(r, 20));
+
+    const paths: [string, string?][] = [['/api/core/v2/info'], ['/api/core/v3/info'], ['/api/routes']];
     let transactions = 0;
-    for (const reader of [primary, standby]) {
-      for (let slot = 1; slot <= latest; slot++) {
-        const want = ledger.utxoChanges(slot);
-        const got = (await reader.utxoChanges(slot))!;
-        expect(toHex(got.commitmentId)).toBe(toHex(want.commitmentId));
-        expect(got.createdOutputs.map(toHex)).toEqual(want.createdOutputs.map(toHex));
-        expect(got.consumedOutputs.map(toHex)).toEqual(want.consumedOutputs.map(toHex));
-        for (const o of want.createdOutputs.filter((id) => id[32] === 0 && id[33] === 0)) {
-          const txId = o.subarray(0, 32);
-          const w = ledger.includedBlock(txId);
-          const g = (await reader.includedBlock(txId))!;
-          expect([toHex(g.blockId), g.slot, toHex(g.bytes)]).toEqual([toHex(w.blockId), w.slot, toHex(w.bytes)]);
-          transactions++;
-        }
+    for (let slot = 0; slot <= latest + 1; slot++) {
+      paths.push([`/api/core/v3/commitments/by-slot/${slot}/utxo-changes`]);
+      paths.push([`/api/core/v3/commitments/by-slot/${slot}/utxo-changes`, 'application/vnd.iota.serializer-v2']);
+      const c = ledger.commitmentOf(slot);
+      if (c !== undefined) paths.push([`/api/core/v3/commitments/${toHex(c.commitmentId)}/utxo-changes`]);
+      if (slot < 1 || slot > latest) continue;
+      for (const o of ledger.utxoChanges(slot).createdOutputs.filter((id) => id[32] === 0 && id[33] === 0)) {
+        const tx = toHex(o.subarray(0, 32));
+        paths.push([`/api/core/v2/transactions/${tx}/included-block`]);
+        paths.push([`/api/core/v2/transactions/${tx}/included-block`, 'application/vnd.iota.serializer-v1']);
+        paths.push([`/api/core/v2/transactions/${tx}/included-block/metadata`]);
+        transactions++;
       }
-      expect(await reader.utxoChanges(latest + 1)).toBeUndefined();
-      expect(await reader.includedBlock(new Uint8Array(32))).toBeUndefined();
     }
     expect(transactions).toBeGreaterThan(100);
-    // Credits as of every slot the ledger can still answer for, for every account: the journal says the same.
-    let credits = 0;
-    for (let slot = Math.max(1, latest - params.maxCommittableAge); slot <= latest; slot++) {
-      const commitmentId = ledger.commitmentOf(slot)!.commitmentId;
-      for (const id of Object.values(sim.accounts)) {
-        let want: bigint | undefined;
-        try {
-          want = ledger.congestion(id, { commitmentId }).blockIssuanceCredits;
-        } catch {
-          want = undefined; // not an account at that slot
-        }
-        const got = await standby.credits(id, slot);
-        if (want === undefined) expect(got === undefined || got.destroyed).toBe(true);
-        else {
-          expect(got?.blockIssuanceCredits).toBe(want);
-          credits++;
-        }
+    paths.push(['/api/core/v3/commitments/by-slot/4294967295/utxo-changes']);
+    const zeros = `0x${'00'.repeat(32)}`;
+    paths.push(
+      [`/api/core/v2/transactions/${zeros}/included-block`],
+      [`/api/core/v3/commitments/${zeros}0000/utxo-changes`],
+    );
+    // Congestion: every account (and one that never was) as of every commitment, with and without a work score.
+    const commitments = ['', `?commitmentId=${zeros}00000000`];
+    for (let slot = 1; slot <= latest; slot++)
+      commitments.push(`?commitmentId=${toHex(ledger.commitmentOf(slot)!.commitmentId)}`);
+    const future = new Uint8Array(36);
+    new DataView(future.buffer).setUint32(32, latest + 5, true);
+    commitments.push(
+      `?commitmentId=${toHex(future)}`,
+      `?commitmentId=${toHex(ledger.commitmentOf(3)!.commitmentId).slice(0, -8)}ffffffff`,
+    );
+    for (const id of [...Object.values(sim.accounts), new Uint8Array(32).fill(7)]) {
+      const account = addressToBech32({ type: AddressType.Alias, aliasId: id }, params.bech32Hrp);
+      for (const q of commitments) {
+        paths.push([`/api/core/v3/accounts/${account}/congestion${q}`]);
+        paths.push([`/api/core/v3/accounts/${account}/congestion${q}${q === '' ? '?' : '&'}workScore=1000000`]);
       }
+      paths.push([`/api/core/v3/accounts/${account}/congestion`, 'application/vnd.iota.serializer-v2']);
     }
-    expect(credits).toBeGreaterThan(3 * params.maxCommittableAge);
-    // A slot out of order, or a database of another network, is refused.
+
+    const primaryReader = await PostgresReader.open(url(pg!.primary), PROTOCOL_PARAMETERS.testnet, {
+      clock: () => NOW,
+    });
+    const standbyReader = await PostgresReader.open(url(pg!.standby), PROTOCOL_PARAMETERS.testnet, {
+      clock: () => NOW,
+    });
+    // The standby catches up: wait for an observed state, its latest slot the writer's.
+    while ((await standbyReader.latestCommitment()).slot < latest) await new Promise((r) => setTimeout(r, 20));
+    const servers = await Promise.all([ledger, primaryReader, standbyReader].map(serve));
+    const codes = new Set<string>();
+    for (const [path, accept] of paths) {
+      const [want, ...got] = await Promise.all(servers.map((s) => answer(s.origin, path, accept)));
+      for (const g of got) expect(g, path).toBe(want);
+      codes.add(want!.slice(0, 3));
+    }
+    // The comparison reached answers and refusals alike.
+    expect([...codes].sort()).toEqual(['200', '400', '404', '500']);
+    const health = await Promise.all(servers.map(async (s) => (await fetch(`${s.origin}/health`)).json()));
+    expect(health).toEqual([
+      { isHealthy: true },
+      { isHealthy: true, lagSeconds: 0 },
+      { isHealthy: true, lagSeconds: 0 },
+    ]);
+
+    // A slot out of order, or a database of another network or genesis, is refused.
     await expect(mirror.writeSlot(ledger.exportSlot(latest))).rejects.toThrow(/not the next one/);
     const other = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.shimmer, {}), genesis: {} });
     await expect(PostgresMirror.open(url(pg!.primary), other)).rejects.toThrow(/another network/);
-    await Promise.all([mirror.close(), primary.close(), standby.close()]);
-  }, 60_000);
+    const later = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 5 }) });
+    await expect(PostgresMirror.open(url(pg!.primary), later)).rejects.toThrow(/another ledger of this network/);
+    await expect(PostgresReader.open(url(pg!.primary), PROTOCOL_PARAMETERS.shimmer)).rejects.toThrow(/another network/);
+    for (const s of servers) s.close();
+    ledger.close();
+    await Promise.all([mirror.close(), primaryReader.close(), standbyReader.close()]);
+  }, 120_000);
 });

@@ -1,46 +1,20 @@
-import { createRequire } from 'node:module';
+import { toHex } from '../../codec/hex.js';
+import { encode } from '../../codec/index.js';
+import { equalBytes } from '../../util/bytes.js';
+import { slotCommitment } from '../commitment.js';
 import { LedgerError } from '../errors.js';
 import type { SlotExport } from '../export.js';
 import type { Ledger } from '../ledger.js';
-import { QUERIES, SCHEMA, WRITES } from './schema.js';
+import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
+import { DROP_SECONDARY_INDEXES, SCHEMA, WRITES } from './schema.js';
 
-// The PostgreSQL side of issue 15, first part: a writer's committed slots mirrored into the tables of schema.ts, one
-// SQL transaction per slot with `status` moved in the same transaction (a reader sees a slot whole or not at all),
-// and a reader that answers the included-block and utxo-changes queries from them. The writer keeps validating
-// against its own store; the mirror resumes from `status` after a crash (a slot is in PostgreSQL whole or not).
+// The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
+// SQL transaction per slot with `status` moved in the same transaction (a reader sees a slot whole or not at all).
+// The writer keeps validating against its own embedded store; the mirror resumes from `status` after a crash (a slot
+// is in PostgreSQL whole or not at all). The reads are reader.ts.
 
-interface PgResult {
-  rows: Record<string, unknown>[];
-}
-interface PgClient {
-  query(text: string, values?: unknown[]): Promise<PgResult>;
-  release(): void;
-}
-interface PgPool {
-  connect(): Promise<PgClient>;
-  query(text: string, values?: unknown[]): Promise<PgResult>;
-  end(): Promise<void>;
-}
-let pg: { Pool: new (options: { connectionString: string; max?: number }) => PgPool } | undefined;
-const loadPg = () => {
-  pg ??= createRequire(import.meta.url)('pg');
-  return pg!;
-};
-
-async function inTransaction<T>(pool: PgPool, work: (c: PgClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query('begin');
-    const result = await work(c);
-    await c.query('commit');
-    return result;
-  } catch (e) {
-    await c.query('rollback').catch(() => {});
-    throw e;
-  } finally {
-    c.release();
-  }
-}
+/** A catch-up at least this many slots behind may drop the secondary indexes (`bulk`). */
+const BULK_SLOTS = 100;
 
 function writeCredits(c: PgClient, slot: number, credits: SlotExport['credits']): Promise<PgResult> {
   return c.query(WRITES.credits, [
@@ -56,14 +30,19 @@ export class PostgresMirror {
 
   /** Connects, creates the schema, and on a new database records the ledger's network and genesis outputs. */
   static async open(url: string, ledger: Ledger): Promise<PostgresMirror> {
-    const pool = new (loadPg().Pool)({ connectionString: url, max: 2 });
+    const pool = openPool(url, 2);
     const mirror = new PostgresMirror(pool);
     const p = ledger.params;
     await inTransaction(pool, async (c) => {
       for (const s of SCHEMA) await c.query(s);
-      const { rows } = await c.query('select network_id from status');
+      const { rows } = await c.query('select network_id, genesis_unix_time from status');
       if (rows.length === 0) {
         const genesis = ledger.commitmentOf(p.genesisSlot)!;
+        await c.query(WRITES.commitment, [
+          p.genesisSlot,
+          genesis.commitmentId,
+          encode(slotCommitment, genesis.commitment),
+        ]);
         await c.query('insert into status values (true, $1, $2, $3, $4, $5, $6)', [
           p.networkId.toString(),
           p.genesisSlot,
@@ -80,23 +59,37 @@ export class PostgresMirror {
         ]);
         await writeCredits(c, p.genesisSlot, credits);
       } else if (String(rows[0]!.network_id) !== p.networkId.toString()) {
-        throw new LedgerError('STORE_CORRUPT', `the database holds another network (id ${rows[0]!.network_id})`);
+        throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${rows[0]!.network_id})`);
+      } else if (Number(rows[0]!.genesis_unix_time) !== p.genesisUnixTime) {
+        throw new LedgerError(
+          'PARAMETERS_MISMATCH',
+          `the database holds another ledger of this network (genesis time ${rows[0]!.genesis_unix_time})`,
+        );
       }
     }).catch(async (e) => {
-      await pool.end();
-      throw e;
+      await pool.end().catch(() => {});
+      throw storeError(e);
     });
     return mirror;
   }
 
   async latestSlot(): Promise<number> {
-    const { rows } = await this.pool.query('select latest_slot from status');
+    const { rows } = await this.pool.query('select latest_slot from status').catch((e) => {
+      throw storeError(e);
+    });
     return Number(rows[0]!.latest_slot);
+  }
+
+  /** One SQL transaction; a failure is a LedgerError (STORE_UNAVAILABLE when the database is away). */
+  private write(work: (c: PgClient) => Promise<void>): Promise<void> {
+    return inTransaction(this.pool, work).catch((e) => {
+      throw storeError(e);
+    });
   }
 
   /** Writes one committed slot, the next after the database's latest, in one SQL transaction. */
   async writeSlot(x: SlotExport): Promise<void> {
-    await inTransaction(this.pool, async (c) => {
+    await this.write(async (c) => {
       const moved = await c.query(WRITES.status, [x.slot, x.commitmentId]);
       if ((moved as PgResult & { rowCount?: number }).rowCount !== 1)
         throw new LedgerError('SLOT_NOT_NEXT', `slot ${x.slot} is not the next one for this database`);
@@ -110,11 +103,37 @@ export class PostgresMirror {
     });
   }
 
-  /** Writes every slot the ledger has committed since the database's latest; returns the latest slot written. */
-  async catchUp(ledger: Ledger): Promise<number> {
+  /**
+   * Writes every slot the ledger has committed since the database's latest; returns the database's latest slot.
+   * A ledger behind the database has nothing to add; one whose commitment at the database's latest slot differs
+   * holds another history, and is refused. `bulk` (an import far behind): the
+   * secondary indexes are dropped first and rebuilt after, as inx-indexer does (their reads are slow meanwhile).
+   * @throws LedgerError PARAMETERS_MISMATCH, STORE_UNAVAILABLE, STORE_FAILURE
+   */
+  async catchUp(ledger: Ledger, options: { bulk?: boolean } = {}): Promise<number> {
     const target = ledger.latestCommitment().slot;
-    let slot = await this.latestSlot();
-    while (slot < target) await this.writeSlot(ledger.exportSlot(++slot));
+    const { rows } = await this.pool.query('select latest_slot, latest_commitment_id from status').catch((e) => {
+      throw storeError(e);
+    });
+    let slot = Number(rows[0]!.latest_slot);
+    if (target <= slot) return slot;
+    const ours = ledger.commitmentOf(slot);
+    const theirs = bytesOf(rows[0]!.latest_commitment_id);
+    if (ours === undefined || !equalBytes(ours.commitmentId, theirs)) {
+      const mine = ours === undefined ? 'none' : toHex(ours.commitmentId);
+      throw new LedgerError(
+        'PARAMETERS_MISMATCH',
+        `the database holds another history: its slot ${slot} has commitment ${toHex(theirs)}, this ledger's ${mine}`,
+      );
+    }
+    const bulk = options.bulk === true && target - slot >= BULK_SLOTS;
+    if (bulk) await this.write(async (c) => void (await c.query(DROP_SECONDARY_INDEXES)));
+    try {
+      while (slot < target) await this.writeSlot(ledger.exportSlot(++slot));
+    } finally {
+      // Rebuilt even after a failure, so that readers are never left without them (the next catch-up goes on).
+      if (bulk) await this.write(async (c) => void (await c.query(SCHEMA.join(';\n'))));
+    }
     return slot;
   }
 
@@ -122,68 +141,3 @@ export class PostgresMirror {
     return this.pool.end();
   }
 }
-
-/** Answers the API's queries from the tables (on the primary or a hot standby). */
-export class PostgresReader {
-  private constructor(private readonly pool: PgPool) {}
-
-  static open(url: string): PostgresReader {
-    return new PostgresReader(new (loadPg().Pool)({ connectionString: url, max: 4 }));
-  }
-
-  async latestSlot(): Promise<number> {
-    const { rows } = await this.pool.query('select latest_slot from status');
-    return Number(rows[0]!.latest_slot);
-  }
-
-  /** The block that included a transaction, or undefined. */
-  async includedBlock(txId: Uint8Array): Promise<{ blockId: Uint8Array; slot: number; bytes: Uint8Array } | undefined> {
-    const { rows } = await this.pool.query(QUERIES.includedBlock, [txId]);
-    const r = rows[0];
-    if (r === undefined) return undefined;
-    return { blockId: view(r.block_id), slot: Number(r.slot), bytes: view(r.raw) };
-  }
-
-  /** An account's credits as of a slot (its newest journal row at or before it), or undefined. */
-  async credits(
-    accountId: Uint8Array,
-    slot: number,
-  ): Promise<{ blockIssuanceCredits: bigint; destroyed: boolean } | undefined> {
-    const { rows } = await this.pool.query(QUERIES.credits, [accountId, slot]);
-    const r = rows[0];
-    if (r === undefined) return undefined;
-    return { blockIssuanceCredits: BigInt(r.block_issuance_credits as string), destroyed: r.destroyed === true };
-  }
-
-  /** A committed slot's UTXO changes (in id order), or undefined for a slot this database has not seen. */
-  async utxoChanges(
-    slot: number,
-  ): Promise<{ commitmentId: Uint8Array; createdOutputs: Uint8Array[]; consumedOutputs: Uint8Array[] } | undefined> {
-    // One snapshot for the three reads: the slot whole, as the writer committed it.
-    const c = await this.pool.connect();
-    try {
-      await c.query('begin transaction isolation level repeatable read read only');
-      const { rows } = await c.query('select commitment_id from commitments where slot = $1', [slot]);
-      if (rows[0] === undefined) return undefined;
-      const created = await c.query(QUERIES.createdOutputs, [slot]);
-      const consumed = await c.query(QUERIES.consumedOutputs, [slot]);
-      return {
-        commitmentId: view(rows[0].commitment_id),
-        createdOutputs: created.rows.map((r) => view(r.output_id)),
-        consumedOutputs: consumed.rows.map((r) => view(r.output_id)),
-      };
-    } finally {
-      await c.query('commit').catch(() => {});
-      c.release();
-    }
-  }
-
-  close(): Promise<void> {
-    return this.pool.end();
-  }
-}
-
-const view = (b: unknown) => {
-  const buf = b as Buffer;
-  return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
-};

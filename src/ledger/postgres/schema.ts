@@ -29,14 +29,16 @@ export const SCHEMA: readonly string[] = [
      raw bytea not null)`,
   'create unique index if not exists blocks_tx_id on blocks (tx_id) where tx_id is not null',
   'create index if not exists blocks_slot on blocks (slot)',
-  // utxo-changes: the outputs a slot created and those it spent, each list an index-only scan in output id order.
+  // utxo-changes: the outputs a slot created and those it spent (with the slots that created them: the API's Nova
+  // output ids carry it), each list an index-only scan in output id order.
   `create table if not exists outputs (
      output_id bytea primary key,
      created_slot integer not null,
      spent_slot integer,
      raw bytea not null)`,
   'create index if not exists outputs_created on outputs (created_slot, output_id)',
-  'create index if not exists outputs_spent on outputs (spent_slot, output_id) where spent_slot is not null',
+  'create index if not exists outputs_spent on outputs (spent_slot, output_id) include (created_slot) ' +
+    'where spent_slot is not null',
   // Congestion: an account's credits as of a slot are its newest journal row at or before that slot.
   `create table if not exists account_credits (
      account_id bytea not null,
@@ -46,18 +48,61 @@ export const SCHEMA: readonly string[] = [
      primary key (account_id, slot))`,
 ];
 
-/** The queries of the API routes, with their parameters in order. */
+/** A bulk import drops these and rebuilds them after (SCHEMA creates them again); primary keys stay. */
+export const DROP_SECONDARY_INDEXES = 'drop index if exists blocks_tx_id, blocks_slot, outputs_created, outputs_spent';
+
+/**
+ * The reads of the API, with their parameters in order. Each answer is one statement, so one snapshot: `status` and
+ * the rows of a slot are read together, and a slot is seen whole or not at all.
+ */
 export const QUERIES = {
-  /** $1 transaction id → the block that included it. */
+  /** Which ledger the database holds. */
+  status: 'select network_id, genesis_slot, genesis_unix_time, latest_slot, pruned_until from status',
+  latestSlot: 'select latest_slot from status',
+  /** The latest commitment, as stored. */
+  latest: 'select s.latest_slot, s.pruned_until, c.raw from status s join commitments c on c.slot = s.latest_slot',
+  /** $1 slot → its commitment, if committed and stored. */
+  committedCommitment: 'select c.raw from commitments c join status s on c.slot <= s.latest_slot where c.slot = $1',
+  /** $1 transaction id → the block that included it (one seek on blocks_tx_id). */
   includedBlock: 'select block_id, slot, raw from blocks where tx_id = $1',
-  /** $1 slot → the ids of the outputs it created, in id order. */
-  createdOutputs: 'select output_id from outputs where created_slot = $1 order by output_id',
-  /** $1 slot → the ids of the outputs it spent, in id order. */
-  consumedOutputs: 'select output_id from outputs where spent_slot = $1 order by output_id',
+  /** $1 output id → its slots. */
+  output: 'select created_slot, spent_slot from outputs where output_id = $1',
+  /**
+   * $1 slot → the latest slot, the slot's commitment id, the ids of the outputs it created and of those it spent in
+   * id order (index-only scans of outputs_created and outputs_spent), and the slot that created each spent one.
+   */
+  utxoChanges: `select s.latest_slot, s.pruned_until, c.commitment_id,
+      array(select output_id from outputs where created_slot = $1 order by output_id) as created,
+      array(select output_id from outputs where spent_slot = $1 order by output_id) as consumed,
+      array(select created_slot from outputs where spent_slot = $1 order by output_id) as consumed_created
+    from status s left join commitments c on c.slot = $1 and c.slot <= s.latest_slot`,
+  /**
+   * $1 account id, $2 the slot a query names (null: the latest) → the latest slot and commitment, the named one, and
+   * the account's credits as of the answer's slot and as of the latest (each its newest journal row at or before).
+   */
+  congestion: `select s.latest_slot, l.raw as latest_raw, n.raw as named_raw,
+      t.block_issuance_credits as then_bic, t.destroyed as then_destroyed,
+      w.block_issuance_credits as now_bic, w.destroyed as now_destroyed
+    from status s
+    join commitments l on l.slot = s.latest_slot
+    left join commitments n on n.slot = $2 and n.slot <= s.latest_slot
+    left join lateral (select block_issuance_credits, destroyed from account_credits
+      where account_id = $1 and slot <= coalesce($2, s.latest_slot) order by slot desc limit 1) t on true
+    left join lateral (select block_issuance_credits, destroyed from account_credits
+      where account_id = $1 and slot <= s.latest_slot order by slot desc limit 1) w on true`,
   /** $1 account id, $2 slot → the account's credits as of that slot. */
   credits:
     'select slot, block_issuance_credits, destroyed from account_credits ' +
     'where account_id = $1 and slot <= $2 order by slot desc limit 1',
+  /**
+   * Seconds a standby's data is behind: 0 on a primary, and on a standby that has replayed all it received; else
+   * the age of the last transaction it replayed.
+   */
+  replicationLag: `select case
+      when not pg_is_in_recovery() then 0
+      when pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() then 0
+      else coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()), 0)
+    end::float8 as lag`,
 } as const;
 
 /** The statements of a slot's commit (and of the genesis outputs), with their parameters in order. */

@@ -1,0 +1,74 @@
+import { availableParallelism } from 'node:os';
+import { createServer } from '../http/server.js';
+import { PostgresReader } from '../ledger/postgres/reader.js';
+import { network, wholeNumber } from './io.js';
+import { type HttpFlags, redactUrl, serverOptions, workerFlags } from './serve-options.js';
+import { startWorkers } from './workers.js';
+
+// `serve --store postgresql://… --read-only`: an API process over the shared database (its primary or a hot
+// standby), on any machine. It keeps nothing of its own: every answer is read from the database, so any number of
+// them behind a load balancer answer alike. With --workers N, N such processes share the port.
+
+interface DatabaseFlags extends HttpFlags {
+  store?: string | undefined;
+  port: string;
+  workers?: string | undefined;
+}
+
+export async function serveDatabase(values: DatabaseFlags, worker: boolean): Promise<void> {
+  const url = values.store!;
+  const port = wholeNumber(values.port, '--port', 0, 65535);
+  const workers =
+    values.workers !== undefined
+      ? wholeNumber(values.workers, '--workers', 1, 256)
+      : worker
+        ? 1
+        : availableParallelism();
+  // Opened even by a supervisor, so that a wrong URL, an absent database or another network is said at once.
+  const reader = await PostgresReader.open(url, network(values.network));
+  if (values.synced) reader.setSynced(true);
+  const pool =
+    workers > 1 && !worker
+      ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
+      : undefined;
+  const server = pool === undefined ? createServer({ ledger: reader, ...serverOptions(values) }) : undefined;
+  if (server !== undefined) {
+    await new Promise<void>((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, values.host, done);
+    });
+  }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    const closed = () => {
+      void reader.close().finally(() => {
+        if (!worker) process.stdout.write(`tangle-core stopped (${signal})\n`);
+        process.exit(0);
+      });
+    };
+    if (pool !== undefined) return pool.close(closed);
+    server!.close(closed);
+    server!.closeIdleConnections();
+    setTimeout(() => server!.closeAllConnections(), 5000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  if (worker) return;
+
+  const address = server?.address();
+  const listening = pool?.port ?? (typeof address === 'object' && address !== null ? address.port : port);
+  const latest = (await reader.latestCommitment()).slot;
+  const { params } = reader;
+  process.stdout.write(
+    `tangle-core listening on http://${values.host}:${listening}${pool === undefined ? '' : ` (${workers} workers)`}\n`,
+  );
+  if (pool !== undefined)
+    process.stdout.write(`processes: supervisor ${process.pid}, HTTP workers ${pool.pids().join(' ')}\n`);
+  process.stdout.write(
+    `store: the database ${redactUrl(url)}, read-only (${params.networkName}, genesis ` +
+      `${new Date(params.genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
+      `${(await reader.isSynced()) ? 'synced' : 'not synced'})\n`,
+  );
+}

@@ -1,0 +1,118 @@
+import { LedgerError } from '../errors.js';
+import type { Ledger } from '../ledger.js';
+import { PostgresMirror } from './mirror.js';
+
+// The writer's link to its PostgreSQL store: after each commit of the ledger, the committed slots go to the database,
+// one at a time and in order, in the background (the ledger's own commit never waits on the network). While the
+// database is away it tries again, after 100 ms, then twice as long each time up to 5 s; nothing is lost meanwhile,
+// since the slots stay in the writer's own store and the database resumes from its `status`. A database that holds
+// another history stops it for good (`published()` then rejects with why).
+
+const MAX_BACKOFF_MS = 5_000;
+
+export interface PublisherOptions {
+  /** Told of each failure (the database away: retried; another history: final). */
+  onError?: (e: LedgerError, final: boolean) => void;
+  /** An import far behind: drop the secondary indexes while catching up (see PostgresMirror.catchUp). */
+  bulk?: boolean;
+}
+
+export class PostgresPublisher {
+  private running: Promise<void> | undefined;
+  private wanted = false;
+  private closed = false;
+  private failure: LedgerError | undefined;
+  private wake: (() => void) | undefined;
+
+  private constructor(
+    private readonly mirror: PostgresMirror,
+    private readonly ledger: Ledger,
+    private readonly options: PublisherOptions,
+  ) {}
+
+  /**
+   * Connects, creates the schema or checks the database is of this ledger's network and genesis, and publishes what
+   * the ledger has committed. @throws LedgerError INVALID_ARGUMENT, STORE_UNAVAILABLE, PARAMETERS_MISMATCH
+   */
+  static async open(url: string, ledger: Ledger, options: PublisherOptions = {}): Promise<PostgresPublisher> {
+    const mirror = await PostgresMirror.open(url, ledger);
+    const latest = await mirror.latestSlot();
+    if (latest > ledger.latestCommitment().slot) {
+      await mirror.close();
+      throw new LedgerError(
+        'PARAMETERS_MISMATCH',
+        `the database holds slots up to ${latest} and this writer's store only up to ` +
+          `${ledger.latestCommitment().slot}: open the writer on the store that wrote them`,
+      );
+    }
+    const publisher = new PostgresPublisher(mirror, ledger, options);
+    publisher.notify();
+    return publisher;
+  }
+
+  /** A slot was committed: publish it (and any before it the database lacks). */
+  notify(): void {
+    if (this.closed || this.failure !== undefined) return;
+    this.wanted = true;
+    this.wake?.();
+    this.running ??= this.run().finally(() => {
+      this.running = undefined;
+    });
+  }
+
+  private async run(): Promise<void> {
+    let backoff = 100;
+    while (this.wanted && !this.closed) {
+      this.wanted = false;
+      try {
+        await this.mirror.catchUp(this.ledger, { bulk: this.options.bulk === true });
+        backoff = 100;
+      } catch (e) {
+        const error = e instanceof LedgerError ? e : new LedgerError('STORE_FAILURE', String(e));
+        const final = error.code !== 'STORE_UNAVAILABLE';
+        if (this.closed) return; // closed meanwhile (the ledger too, perhaps): what is left waits for the next writer
+        this.options.onError?.(error, final);
+        if (final) {
+          this.failure = error;
+          return;
+        }
+        this.wanted = true;
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, backoff);
+          this.wake = () => {
+            clearTimeout(timer);
+            r();
+          };
+        });
+        this.wake = undefined;
+        backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+      }
+    }
+  }
+
+  /**
+   * Resolves with the database's latest slot once it holds every slot the ledger has committed (waiting through
+   * outages); rejects if publishing has stopped for good.
+   */
+  async published(): Promise<number> {
+    for (;;) {
+      if (this.failure !== undefined) throw this.failure;
+      if (this.closed) throw new LedgerError('CLOSED', 'the publisher is closed');
+      const target = this.ledger.latestCommitment().slot;
+      if (this.running === undefined) {
+        const latest = await this.mirror.latestSlot().catch(() => -1);
+        if (latest >= target) return latest;
+        this.notify();
+      }
+      await this.running;
+    }
+  }
+
+  /** Stops after the slot in flight (the rest waits for the next writer) and closes the connections. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake?.();
+    await this.running;
+    await this.mirror.close();
+  }
+}

@@ -1,0 +1,249 @@
+import { toHex } from '../../codec/hex.js';
+import { decode } from '../../codec/index.js';
+import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
+import { blockToJson, decodeBlock } from '../../serialize.js';
+import { checkId, checkSlot } from '../arguments.js';
+import {
+  COMMITMENT_ID_LENGTH,
+  commitmentId,
+  type SlotCommitment,
+  slotCommitment,
+  slotOfCommitmentId,
+} from '../commitment.js';
+import { slotAt } from '../congestion.js';
+import { LedgerError } from '../errors.js';
+import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
+import type { LedgerReader } from '../reader.js';
+import { UNSPENT } from '../records.js';
+import type { CommittedSlot, Congestion, IncludedBlock, UtxoChanges } from '../types.js';
+import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
+import { QUERIES } from './schema.js';
+
+// The API's reads from the tables of schema.ts, on the primary or on a hot standby: the same answers and the same
+// LedgerErrors as the embedded store's, for the same committed history (queries.ts decides congestion for both).
+// Each answer comes from one statement, so from one snapshot: a slot whole or not at all. A reader whose replica is
+// behind answers like a node that is behind. While the database is away, reads fail at once with STORE_UNAVAILABLE
+// (the API's 503), and one read at a time probes it again, after 100 ms, then twice as long each time, up to 5 s.
+
+export interface PostgresReaderOptions {
+  /** Unix time in seconds, for the sync rule (tests inject one). */
+  clock?: () => number;
+  /** Connections to keep (default 8). */
+  connections?: number;
+}
+
+const MAX_BACKOFF_MS = 5_000;
+
+export class PostgresReader implements LedgerReader {
+  readonly params: ProtocolParameters;
+  private pruned: number;
+  private syncOverride: boolean | undefined;
+  private minimalWork: number | undefined;
+  /** Consecutive failures to reach the database, and when the next probe may go. */
+  private failures = 0;
+  private retryAt = 0;
+  private probing = false;
+
+  private constructor(
+    private readonly pool: PgPool,
+    params: ProtocolParameters,
+    prunedUntil: number,
+    private readonly clock: () => number,
+  ) {
+    this.params = params;
+    this.pruned = prunedUntil;
+  }
+
+  /**
+   * Connects and reads which ledger the database holds: it must be of `network`'s id; its genesis time is taken from
+   * the database. @throws LedgerError INVALID_ARGUMENT (a wrong URL), STORE_UNAVAILABLE, PARAMETERS_MISMATCH,
+   * STORE_CORRUPT (no tangle-core ledger in it)
+   */
+  static async open(url: string, network: ProtocolParameters, options: PostgresReaderOptions = {}) {
+    const pool = openPool(url, options.connections ?? 8);
+    try {
+      const { rows } = await pool.query(QUERIES.status).catch((e) => {
+        if ((e as { code?: string }).code === '42P01')
+          throw new LedgerError('STORE_CORRUPT', 'the database holds no tangle-core ledger (no status table)');
+        throw storeError(e);
+      });
+      const s = rows[0];
+      if (s === undefined) throw new LedgerError('STORE_CORRUPT', 'the database holds no tangle-core ledger yet');
+      if (String(s.network_id) !== network.networkId.toString())
+        throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${s.network_id})`);
+      const params = protocolParameters(network, {
+        genesisSlot: Number(s.genesis_slot),
+        genesisUnixTime: Number(s.genesis_unix_time),
+      });
+      const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
+      return new PostgresReader(pool, params, Number(s.pruned_until), clock);
+    } catch (e) {
+      await pool.end().catch(() => {});
+      throw e;
+    }
+  }
+
+  get prunedUntil(): number {
+    return this.pruned;
+  }
+
+  /** One statement, with the backoff of an absent database. */
+  private async ask(text: string, values: unknown[]): Promise<PgResult> {
+    if (this.failures > 0) {
+      if (this.probing || Date.now() < this.retryAt) throw away(this.retryAt);
+      this.probing = true;
+    }
+    try {
+      const result = await this.pool.query(text, values);
+      this.failures = 0;
+      return result;
+    } catch (e) {
+      if (isUnavailable(e)) {
+        this.failures++;
+        this.retryAt = Date.now() + Math.min(MAX_BACKOFF_MS, 100 * 2 ** Math.min(this.failures - 1, 16));
+      }
+      throw storeError(e);
+    } finally {
+      this.probing = false;
+    }
+  }
+
+  async latestCommitment(): Promise<CommittedSlot> {
+    const { rows } = await this.ask(QUERIES.latest, []);
+    const r = rows[0]!;
+    this.pruned = Number(r.pruned_until);
+    const commitment = readCommitment(r.raw);
+    return { slot: Number(r.latest_slot), commitmentId: commitmentId(commitment), commitment };
+  }
+
+  async commitmentOf(slot: number): Promise<CommittedSlot | undefined> {
+    checkSlot(slot);
+    const { rows } = await this.ask(QUERIES.committedCommitment, [sqlSlot(slot)]);
+    if (rows[0] === undefined) return undefined;
+    const commitment = readCommitment(rows[0].raw);
+    return { slot, commitmentId: commitmentId(commitment), commitment };
+  }
+
+  async includedBlock(txId: Uint8Array): Promise<IncludedBlock> {
+    checkId(txId, 32, 'transaction ID');
+    const { rows } = await this.ask(QUERIES.includedBlock, [txId]);
+    const r = rows[0];
+    if (r === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+    const bytes = bytesOf(r.raw);
+    return { blockId: bytesOf(r.block_id), slot: Number(r.slot), bytes, json: blockToJson(decodeBlock(bytes)) };
+  }
+
+  async utxoChanges(slot: number): Promise<UtxoChanges> {
+    checkSlot(slot);
+    const { genesisSlot } = this.params;
+    if (slot < genesisSlot)
+      throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${genesisSlot}`);
+    const { rows } = await this.ask(QUERIES.utxoChanges, [sqlSlot(slot)]);
+    const r = rows[0]!;
+    const latest = Number(r.latest_slot);
+    this.pruned = Number(r.pruned_until);
+    if (slot > latest) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${latest})`);
+    if (r.commitment_id === null) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
+    // The genesis slot has no changes of its own; a pruned slot has lost them (as in the embedded store).
+    if (slot < this.pruned) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
+    return {
+      commitmentId: bytesOf(r.commitment_id),
+      createdOutputs: (r.created as Buffer[]).map(bytesOf),
+      consumedOutputs: (r.consumed as Buffer[]).map(bytesOf),
+      consumedCreatedSlots: (r.consumed_created as number[]).map(Number),
+    };
+  }
+
+  async output(outputId: Uint8Array): Promise<{ createdSlot: number; spentSlot: number } | undefined> {
+    checkId(outputId, 34, 'output ID');
+    const { rows } = await this.ask(QUERIES.output, [outputId]);
+    const r = rows[0];
+    if (r === undefined) return undefined;
+    return { createdSlot: Number(r.created_slot), spentSlot: r.spent_slot === null ? UNSPENT : Number(r.spent_slot) };
+  }
+
+  async congestion(accountId: Uint8Array, options: CongestionQuery = {}): Promise<Congestion> {
+    const named = options.commitmentId;
+    // The slot the query names, if it names one that can be read (the decision below refuses the others).
+    const namedSlot =
+      named instanceof Uint8Array && named.length === COMMITMENT_ID_LENGTH && named.some((b) => b !== 0)
+        ? sqlSlot(slotOfCommitmentId(named))
+        : null;
+    const { rows } = await this.ask(QUERIES.congestion, [
+      accountId instanceof Uint8Array ? accountId : null,
+      namedSlot,
+    ]);
+    const r = rows[0]!;
+    const latestSlot = Number(r.latest_slot);
+    if (!this.syncedAt(latestSlot)) throw new LedgerError('NOT_SYNCED', 'node is not synced');
+    checkId(accountId, 32, 'account ID');
+    const credits = (bic: unknown, destroyed: unknown) =>
+      bic === null || destroyed === true ? undefined : BigInt(bic as string);
+    const answerSlot = namedSlot ?? latestSlot;
+    return congestionOf(
+      {
+        params: this.params,
+        latestSlot,
+        latest: readCommitment(r.latest_raw),
+        commitment: (slot) => (slot === namedSlot && r.named_raw !== null ? readCommitment(r.named_raw) : undefined),
+        creditsAt: (slot) => {
+          if (slot !== answerSlot) throw new LedgerError('STORE_FAILURE', `credits at ${slot} were not read`);
+          return credits(r.then_bic, r.then_destroyed);
+        },
+        creditsNow: () => credits(r.now_bic, r.now_destroyed),
+        pendingCost: () => 0n, // a reader of committed state has no blocks in uncommitted slots
+      },
+      accountId,
+      options,
+      () => this.minimalTransactionWorkScore(),
+    );
+  }
+
+  async isSynced(): Promise<boolean> {
+    if (this.syncOverride !== undefined) return this.syncOverride;
+    const { rows } = await this.ask(QUERIES.latestSlot, []);
+    return this.syncedAt(Number(rows[0]!.latest_slot));
+  }
+
+  private syncedAt(latestSlot: number): boolean {
+    if (this.syncOverride !== undefined) return this.syncOverride;
+    return latestSlot >= slotAt(this.clock(), this.params) - this.params.maxCommittableAge;
+  }
+
+  setSynced(synced: boolean | undefined): void {
+    if (synced !== undefined && typeof synced !== 'boolean')
+      throw new LedgerError('INVALID_ARGUMENT', 'setSynced takes a boolean or undefined');
+    this.syncOverride = synced;
+  }
+
+  /** Seconds this replica's data is behind its primary: 0 on the primary, or on a standby with nothing to replay. */
+  async replicationLag(): Promise<number> {
+    const { rows } = await this.ask(QUERIES.replicationLag, []);
+    return Number(rows[0]!.lag);
+  }
+
+  /** Work score of a block with one parent and a transaction of one input, one output and one signature. */
+  minimalTransactionWorkScore(): number {
+    this.minimalWork ??= minimalTransactionWorkScore(this.params);
+    return this.minimalWork;
+  }
+
+  close(): Promise<void> {
+    return this.pool.end();
+  }
+}
+
+/**
+ * A slot as the tables' `integer` holds it: a slot past 2^31 − 1 cannot be stored (680 years of 10 s slots), so it
+ * is asked as null, which matches nothing, and the answer is that of any slot not yet committed.
+ */
+const sqlSlot = (slot: number): number | null => (slot > 0x7fffffff ? null : slot);
+
+function readCommitment(raw: unknown): SlotCommitment {
+  return decode(slotCommitment, bytesOf(raw));
+}
+
+function away(retryAt: number): LedgerError {
+  const wait = Math.max(0, retryAt - Date.now());
+  return new LedgerError('STORE_UNAVAILABLE', `the database is not answering; trying again in ${wait} ms`);
+}

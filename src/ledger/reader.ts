@@ -1,0 +1,29 @@
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { CongestionQuery } from './queries.js';
+import type { CommittedSlot, Congestion, IncludedBlock, UtxoChanges } from './types.js';
+
+/** A value now (the embedded store answers in place) or later (a database server answers over the network). */
+export type Awaitable<T> = T | Promise<T>;
+
+/**
+ * The read side of a ledger: what the HTTP API asks. A `Ledger` is one (LMDB or memory, answers in place);
+ * `PostgresReader` is another (its answers come back from a database server). Both throw, or reject with, the same
+ * LedgerErrors for the same history, so the API answers the same bytes over either.
+ */
+export interface LedgerReader {
+  readonly params: ProtocolParameters;
+  /** Slots below this are pruned (as of the latest answer read). */
+  readonly prunedUntil: number;
+  latestCommitment(): Awaitable<CommittedSlot>;
+  commitmentOf(slot: number): Awaitable<CommittedSlot | undefined>;
+  includedBlock(txId: Uint8Array): Awaitable<IncludedBlock>;
+  utxoChanges(slot: number): Awaitable<UtxoChanges>;
+  /** An output's creating and spending slots (the API's Nova output ids carry the creating slot). */
+  output(outputId: Uint8Array): Awaitable<{ createdSlot: number; spentSlot: number } | undefined>;
+  congestion(accountId: Uint8Array, options?: CongestionQuery): Awaitable<Congestion>;
+  isSynced(): Awaitable<boolean>;
+  /** A replica's delay behind its primary, in seconds (database readers only). */
+  replicationLag?(): Promise<number>;
+  /** Set by `serve --synced`: answer as synced whatever the clock says; undefined clears it. */
+  setSynced(synced: boolean | undefined): void;
+}
