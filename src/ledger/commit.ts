@@ -123,7 +123,12 @@ function accountChanges(input: CommitInput, rmc: bigint): Map<string, AccountRec
     if (current(id)?.destroyedSlot === LIVE)
       update(id, (r) => ({ ...r, blockIssuanceCredits: r.blockIssuanceCredits - b.workScore * burnRmc }));
   }
-  for (const d of pending.destructions) update(bytesKey(d), (r) => ({ ...r, destroyedSlot: slot }));
+  // An account is destroyed once: a second destruction (accepted into a later slot while the first was pending) is
+  // nothing, as an allotment to a destroyed account is. Re-dating it would revive the account in between.
+  for (const d of pending.destructions) {
+    const id = bytesKey(d);
+    if (current(id)?.destroyedSlot === LIVE) update(id, (r) => ({ ...r, destroyedSlot: slot }));
+  }
   const horizon = slot - p.maxCommittableAge;
   for (const [id, r] of changed) {
     const history = [

@@ -112,6 +112,18 @@ describe('accounts over pending slots', () => {
     for (let s = 1; s <= 3; s++) l.commitSlot(s);
     expect(code(() => l.congestion(new Uint8Array(32).fill(0x0d)))).toBe('NOT_FOUND');
   });
+  it('an account destroyed in two pending slots is destroyed at the first: it does not live again in between', () => {
+    // Accepted in this order, both destructions are valid when made (slot 1's is not yet there when slot 2's comes).
+    // At slot 2's commit the account is already gone: its destruction is nothing, as in the reference ledger.
+    const l = fresh();
+    l.setSynced(true);
+    l.destroyAccount(A, 2);
+    l.destroyAccount(A, 1);
+    const at1 = l.commitSlot(1).commitmentId;
+    l.commitSlot(2);
+    expect(code(() => l.congestion(A, { commitmentId: at1 }))).toBe('NOT_FOUND');
+    expect(code(() => l.congestion(A))).toBe('NOT_FOUND');
+  });
   it('an issuer with exactly zero credits may issue; below zero it may not', () => {
     expect(code(() => fresh(0n).acceptBlock(taggedBlock('zero'), { slot: 1, issuerId: A }))).toBe('accepted');
     expect(code(() => fresh(-1n).acceptBlock(taggedBlock('minus'), { slot: 1, issuerId: A }))).toBe('ISSUER_LOCKED');
