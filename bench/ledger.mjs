@@ -1,5 +1,5 @@
 // npm run bench:ledger — the ledger index at scale (issue 4):
-//   node bench/ledger.mjs [--transactions 1000000] [--per-slot 1000] [--no-write]
+//   node bench/ledger.mjs [--transactions 1000000] [--per-slot 1000] [--no-write] [--store postgres]
 // 1. the machine's signature limit, measured in this run (cores × verifications per second ÷ signatures per
 //    transaction), and the accept + commit rate of the typical signed transaction block (2 signatures), serial
 //    (acceptBlock) and through the ingest pool (precheck on worker threads, applied in order), as a ratio of it;
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import * as tc from '../dist/index.js';
 import { ledgerFixture } from './ledger-fixture.mjs';
+import { blockGenerator } from './ledger-generate.mjs';
 import { writeSection } from './results-file.mjs';
 
 const args = process.argv.slice(2);
@@ -20,39 +21,17 @@ const N = arg('--transactions', 1_000_000);
 const PER_SLOT = arg('--per-slot', 1000);
 const RATE_SAMPLE = Math.min(N, 40_000);
 const here = dirname(fileURLToPath(import.meta.url));
+// --store postgres: the PostgreSQL store side by side with LMDB (issue 15), in bench/ledger-postgres.mjs.
+if (args.includes('--store')) {
+  if (args[args.indexOf('--store') + 1] !== 'postgres') throw new Error('--store takes postgres');
+  await import('./ledger-postgres.mjs');
+  process.exit(0);
+}
 
 await tc.ready();
 const fx = ledgerFixture(tc);
 
-// Generation on worker threads, in chunks, in order.
-const workers = Array.from(
-  { length: Math.max(1, os.availableParallelism()) },
-  () => new Worker(resolve(here, 'ledger-gen-worker.mjs')),
-);
-function generate(from, to) {
-  const chunk = 5000;
-  const jobs = [];
-  let w = 0;
-  for (let a = from; a < to; a += chunk) {
-    const worker = workers[w++ % workers.length];
-    const b = Math.min(to, a + chunk);
-    jobs.push(
-      new Promise((done) => {
-        const onMessage = (m) => {
-          if (m.from !== a) return;
-          worker.off('message', onMessage);
-          const blocks = [];
-          let at = 0;
-          for (const len of m.lengths) blocks.push(m.data.subarray(at, (at += len)));
-          done(blocks);
-        };
-        worker.on('message', onMessage);
-        worker.postMessage({ from: a, to: b });
-      }),
-    );
-  }
-  return Promise.all(jobs).then((parts) => parts.flat());
-}
+const { generate, close: closeGenerators } = blockGenerator();
 
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-ledger-bench-'));
 const diskBytes = () => readdirSync(dir).reduce((s, f) => s + statSync(join(dir, f)).blocks * 512, 0);
@@ -181,7 +160,7 @@ for (let from = RATE_SAMPLE; from < N; from += STEP) {
 }
 commitFullSlots(true);
 console.log();
-for (const w of workers) await w.terminate();
+await closeGenerators();
 const heapAfter = heap();
 const rssAfter = process.memoryUsage().rss;
 const latestSlot = ledger.latestCommitment().slot;

@@ -193,7 +193,7 @@ export class Ledger {
     // All of the slot, or (on a throw) none of it: memory is updated only after the store took the batch.
     c.write(plan.batch, plan.meta, { commitment: plan.commitment, accounts: plan.accounts });
     this.pending.drop(slot);
-    this.publisher?.notify();
+    this.publisher?.committed(slot);
     return { slot, commitmentId: plan.commitmentId, commitment: plan.commitment };
   }
 
@@ -206,6 +206,7 @@ export class Ledger {
     checkSlot(untilSlot);
     const plan = planPrune(this.committed, untilSlot);
     if (plan !== undefined) this.committed.write(plan.batch, plan.meta);
+    if (plan !== undefined) this.publisher?.notify();
   }
 
   /** Slots below this are pruned (their diffs, blocks and spent outputs are gone). */

@@ -6,13 +6,15 @@ import { LedgerError } from '../errors.js';
 import type { SlotExport } from '../export.js';
 import type { Ledger } from '../ledger.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
-import { DROP_SECONDARY_INDEXES, SCHEMA, WRITES } from './schema.js';
+import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 
 // The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
 // SQL transaction per slot with `status` moved in the same transaction (a reader sees a slot whole or not at all).
 // The writer keeps validating against its own embedded store; the mirror resumes from `status` after a crash (a slot
 // is in PostgreSQL whole or not at all). The reads are reader.ts.
 
+/** Genesis outputs per insert statement. */
+const GENESIS_BATCH = 10_000;
 /** A catch-up at least this many slots behind may drop the secondary indexes (`bulk`). */
 const BULK_SLOTS = 100;
 
@@ -52,11 +54,15 @@ export class PostgresMirror {
           p.genesisSlot + 1,
         ]);
         const { created, credits } = ledger.exportGenesis();
-        await c.query(WRITES.createdOutputs, [
-          p.genesisSlot,
-          created.map((o) => o.outputId),
-          created.map((o) => o.output),
-        ]);
+        // In batches: a network's genesis can hold millions of outputs, too many for one statement's parameters.
+        for (let i = 0; i < created.length; i += GENESIS_BATCH) {
+          const batch = created.slice(i, i + GENESIS_BATCH);
+          await c.query(WRITES.createdOutputs, [
+            p.genesisSlot,
+            batch.map((o) => o.outputId),
+            batch.map((o) => o.output),
+          ]);
+        }
         await writeCredits(c, p.genesisSlot, credits);
       } else if (String(rows[0]!.network_id) !== p.networkId.toString()) {
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${rows[0]!.network_id})`);
@@ -108,15 +114,21 @@ export class PostgresMirror {
    * A ledger behind the database has nothing to add; one whose commitment at the database's latest slot differs
    * holds another history, and is refused. `bulk` (an import far behind): the
    * secondary indexes are dropped first and rebuilt after, as inx-indexer does (their reads are slow meanwhile).
+   * `exported`: slots already read out of the ledger (a writer's, taken at commit, before any prune).
    * @throws LedgerError PARAMETERS_MISMATCH, STORE_UNAVAILABLE, STORE_FAILURE
    */
-  async catchUp(ledger: Ledger, options: { bulk?: boolean } = {}): Promise<number> {
+  async catchUp(
+    ledger: Ledger,
+    options: { bulk?: boolean; exported?: (slot: number) => SlotExport | undefined } = {},
+  ): Promise<number> {
     const target = ledger.latestCommitment().slot;
-    const { rows } = await this.pool.query('select latest_slot, latest_commitment_id from status').catch((e) => {
-      throw storeError(e);
-    });
+    const { rows } = await this.pool
+      .query('select latest_slot, latest_commitment_id, pruned_until from status')
+      .catch((e) => {
+        throw storeError(e);
+      });
     let slot = Number(rows[0]!.latest_slot);
-    if (target <= slot) return slot;
+    if (target < slot) return slot;
     const ours = ledger.commitmentOf(slot);
     const theirs = bytesOf(rows[0]!.latest_commitment_id);
     if (ours === undefined || !equalBytes(ours.commitmentId, theirs)) {
@@ -129,10 +141,21 @@ export class PostgresMirror {
     const bulk = options.bulk === true && target - slot >= BULK_SLOTS;
     if (bulk) await this.write(async (c) => void (await c.query(DROP_SECONDARY_INDEXES)));
     try {
-      while (slot < target) await this.writeSlot(ledger.exportSlot(++slot));
+      while (slot < target) {
+        slot++;
+        await this.writeSlot(options.exported?.(slot) ?? ledger.exportSlot(slot));
+      }
     } finally {
       // Rebuilt even after a failure, so that readers are never left without them (the next catch-up goes on).
       if (bulk) await this.write(async (c) => void (await c.query(SCHEMA.join(';\n'))));
+    }
+    // The writer pruned: drop what it dropped, so that both answer alike (only among the slots written so far; the
+    // next catch-up prunes the rest).
+    const until = Math.min(ledger.prunedUntil, slot + 1);
+    if (until > Number(rows[0]!.pruned_until)) {
+      await this.write(async (c) => {
+        for (const statement of PRUNE) await c.query(statement, [until]);
+      });
     }
     return slot;
   }

@@ -1,4 +1,5 @@
 import { LedgerError } from '../errors.js';
+import type { SlotExport } from '../export.js';
 import type { Ledger } from '../ledger.js';
 import { PostgresMirror } from './mirror.js';
 
@@ -9,6 +10,8 @@ import { PostgresMirror } from './mirror.js';
 // another history stops it for good (`published()` then rejects with why).
 
 const MAX_BACKOFF_MS = 5_000;
+/** Slots kept in memory while the database is behind (a slot of 1,000 transactions is about 1 MB). */
+const MAX_QUEUED = 64;
 
 export interface PublisherOptions {
   /** Told of each failure (the database away: retried; another history: final). */
@@ -23,6 +26,8 @@ export class PostgresPublisher {
   private closed = false;
   private failure: LedgerError | undefined;
   private wake: (() => void) | undefined;
+  /** Committed slots read out of the ledger, not yet in the database. */
+  private readonly queued = new Map<number, SlotExport>();
 
   private constructor(
     private readonly mirror: PostgresMirror,
@@ -50,7 +55,18 @@ export class PostgresPublisher {
     return publisher;
   }
 
-  /** A slot was committed: publish it (and any before it the database lacks). */
+  /**
+   * A slot was committed: publish it (and any before it the database lacks). It is read out of the ledger now, so
+   * that a prune before it is written takes nothing from the database (up to MAX_QUEUED slots; past that, the
+   * slots are read from the ledger's store when their turn comes).
+   */
+  committed(slot: number): void {
+    if (this.closed || this.failure !== undefined) return;
+    if (this.queued.size < MAX_QUEUED) this.queued.set(slot, this.ledger.exportSlot(slot));
+    this.notify();
+  }
+
+  /** Something changed (a commit, a prune): bring the database up to the ledger. */
   notify(): void {
     if (this.closed || this.failure !== undefined) return;
     this.wanted = true;
@@ -65,7 +81,11 @@ export class PostgresPublisher {
     while (this.wanted && !this.closed) {
       this.wanted = false;
       try {
-        await this.mirror.catchUp(this.ledger, { bulk: this.options.bulk === true });
+        const latest = await this.mirror.catchUp(this.ledger, {
+          bulk: this.options.bulk === true,
+          exported: (slot) => this.queued.get(slot),
+        });
+        for (const slot of this.queued.keys()) if (slot <= latest) this.queued.delete(slot);
         backoff = 100;
       } catch (e) {
         const error = e instanceof LedgerError ? e : new LedgerError('STORE_FAILURE', String(e));

@@ -129,6 +129,7 @@ export class PostgresReader implements LedgerReader {
     const { rows } = await this.ask(QUERIES.includedBlock, [txId]);
     const r = rows[0];
     if (r === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+    if (r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(bytesOf(r.block_id))}`);
     const bytes = bytesOf(r.raw);
     return { blockId: bytesOf(r.block_id), slot: Number(r.slot), bytes, json: blockToJson(decodeBlock(bytes)) };
   }
@@ -148,9 +149,11 @@ export class PostgresReader implements LedgerReader {
     if (slot < this.pruned) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
     return {
       commitmentId: bytesOf(r.commitment_id),
-      createdOutputs: (r.created as Buffer[]).map(bytesOf),
-      consumedOutputs: (r.consumed as Buffer[]).map(bytesOf),
-      consumedCreatedSlots: (r.consumed_created as number[]).map(Number),
+      createdOutputs: split(r.created, 34),
+      consumedOutputs: split(r.consumed, 34),
+      consumedCreatedSlots: split(r.consumed_created, 4).map(
+        (b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0,
+      ),
     };
   }
 
@@ -238,6 +241,15 @@ export class PostgresReader implements LedgerReader {
  * is asked as null, which matches nothing, and the answer is that of any slot not yet committed.
  */
 const sqlSlot = (slot: number): number | null => (slot > 0x7fffffff ? null : slot);
+
+/** Items of `size` bytes laid end to end in one byte string (null: none). */
+function split(joined: unknown, size: number): Uint8Array[] {
+  if (joined === null) return [];
+  const bytes = bytesOf(joined);
+  const items: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += size) items.push(bytes.subarray(at, at + size));
+  return items;
+}
 
 function readCommitment(raw: unknown): SlotCommitment {
   return decode(slotCommitment, bytesOf(raw));

@@ -22,11 +22,13 @@ export const SCHEMA: readonly string[] = [
      raw bytea not null)`,
   // The included-block route is one seek on blocks_tx_id (inx-chronicle: a unique partial index on the transaction
   // id of included blocks); transactions are looked up by their own id, never through output #0 (bee #1440).
+  // raw is null once the block's slot is pruned while its transaction still has outputs stored (the embedded store
+  // keeps such a transaction's record, and says its block is gone).
   `create table if not exists blocks (
      block_id bytea primary key,
      slot integer not null,
      tx_id bytea,
-     raw bytea not null)`,
+     raw bytea)`,
   'create unique index if not exists blocks_tx_id on blocks (tx_id) where tx_id is not null',
   'create index if not exists blocks_slot on blocks (slot)',
   // utxo-changes: the outputs a slot created and those it spent (with the slots that created them: the API's Nova
@@ -69,12 +71,15 @@ export const QUERIES = {
   output: 'select created_slot, spent_slot from outputs where output_id = $1',
   /**
    * $1 slot → the latest slot, the slot's commitment id, the ids of the outputs it created and of those it spent in
-   * id order (index-only scans of outputs_created and outputs_spent), and the slot that created each spent one.
+   * id order (index-only scans of outputs_created and outputs_spent), and the slot that created each spent one. The
+   * lists come as one byte string each (34-byte ids, 4-byte big-endian slots, end to end): an array of thousands of
+   * byte strings would cost the client far more to parse.
    */
   utxoChanges: `select s.latest_slot, s.pruned_until, c.commitment_id,
-      array(select output_id from outputs where created_slot = $1 order by output_id) as created,
-      array(select output_id from outputs where spent_slot = $1 order by output_id) as consumed,
-      array(select created_slot from outputs where spent_slot = $1 order by output_id) as consumed_created
+      (select string_agg(output_id, ''::bytea order by output_id) from outputs where created_slot = $1) as created,
+      (select string_agg(output_id, ''::bytea order by output_id) from outputs where spent_slot = $1) as consumed,
+      (select string_agg(int4send(created_slot), ''::bytea order by output_id) from outputs where spent_slot = $1)
+        as consumed_created
     from status s left join commitments c on c.slot = $1 and c.slot <= s.latest_slot`,
   /**
    * $1 account id, $2 the slot a query names (null: the latest) → the latest slot and commitment, the named one, and
@@ -104,6 +109,18 @@ export const QUERIES = {
       else coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()), 0)
     end::float8 as lag`,
 } as const;
+
+/**
+ * $1 prune until: what the embedded store's prune drops (prune.ts), in one transaction. Spent outputs of pruned
+ * slots go; a pruned block keeps its row, without its bytes, while its transaction has outputs stored.
+ */
+export const PRUNE: readonly string[] = [
+  'delete from outputs where spent_slot < $1',
+  'update blocks set raw = null where slot < $1 and raw is not null',
+  `delete from blocks b where b.slot < $1 and b.raw is null and (b.tx_id is null or not exists (
+     select 1 from outputs o where o.output_id between b.tx_id || '\\x0000'::bytea and b.tx_id || '\\xffff'::bytea))`,
+  'update status set pruned_until = $1 where pruned_until < $1',
+];
 
 /** The statements of a slot's commit (and of the genesis outputs), with their parameters in order. */
 export const WRITES = {

@@ -1,0 +1,167 @@
+// The PostgreSQL store from the command line (issue 15): `import --store` fills a database from a history file;
+// `serve --store URL --read-only` processes on the primary and on its hot standby answer what `serve --db` answers
+// over the same history, byte for byte; a writer (`serve --demo --store`) killed with SIGKILL while it publishes
+// leaves the database at a whole slot, and the next writer on the same store publishes the rest; a wrong URL, a
+// refused connection and a database of another network are each one line and exit status 2. Skipped, with the
+// reason, where no PostgreSQL can be started.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
+import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = resolve(root, 'dist/cli.js');
+const started = startPostgres();
+const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
+if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
+const dir = mkdtempSync(join(tmpdir(), 'tangle-cli-pg-'));
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  pg?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+const url = (server: { host: string; port: number }, database = 'postgres') =>
+  `postgresql://postgres@/${database}?host=${encodeURIComponent(server.host)}&port=${server.port}`;
+
+const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+
+/** Starts `serve`, resolves with its origin once it listens. */
+function serve(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((done, fail) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /listening on (http:\S+)/.exec(out);
+      if (m !== null) done(m[1]!);
+    });
+    child.on('exit', (code) => fail(new Error(`serve exited (${code}): ${err}`)));
+  });
+}
+
+async function answer(origin: string, path: string): Promise<string> {
+  const res = await fetch(origin + path);
+  return `${res.status} ${await res.text()}`;
+}
+
+const GENESIS_TIME = 1_700_000_000;
+
+describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', () => {
+  it('import --store, then readers on the primary and the standby answer what serve --db answers', async () => {
+    const history = join(dir, 'history.jsonl');
+    const db = join(dir, 'store');
+    let r = run(['simulate', '--slots', '30', '--out', history, '--genesis-time', String(GENESIS_TIME)]);
+    expect(r.status, r.stderr).toBe(0);
+    r = run(['import', history, '--db', db, '--store', url(pg!.primary)]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/holds every slot up to 30\n/);
+    // Again: nothing to import, nothing to publish.
+    r = run(['import', history, '--db', db, '--store', url(pg!.primary)]);
+    expect(r.stdout).toMatch(/holds every slot up to 30\n/);
+    expect(r.stdout).toMatch(/nothing to import/);
+
+    const [lmdb, primary, standby] = await Promise.all([
+      serve(['--db', db, '--read-only', '--synced']),
+      serve(['--store', url(pg!.primary), '--read-only', '--synced', '--workers', '1']),
+      serve(['--store', url(pg!.standby), '--read-only', '--synced', '--workers', '1']),
+    ]);
+    const ledger = openLedger({
+      path: db,
+      params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME }),
+      readOnly: true,
+    });
+    const paths = ['/api/core/v2/info', '/api/core/v3/info'];
+    for (let slot = 0; slot <= 31; slot++) {
+      paths.push(`/api/core/v3/commitments/by-slot/${slot}/utxo-changes`);
+      if (slot < 1 || slot > 30) continue;
+      const tx = ledger.utxoChanges(slot).createdOutputs.find((id) => id[32] === 0 && id[33] === 0);
+      if (tx !== undefined) paths.push(`/api/core/v2/transactions/${toHex(tx.subarray(0, 32))}/included-block`);
+    }
+    ledger.close();
+    // The standby replays what the primary wrote: wait for the observed state, its answer for the last slot.
+    while ((await answer(standby, paths.at(-2)!)).startsWith('404')) await new Promise((r) => setTimeout(r, 20));
+    let found = 0;
+    for (const path of paths) {
+      const want = await answer(lmdb, path);
+      expect(await answer(primary, path), path).toBe(want);
+      expect(await answer(standby, path), path).toBe(want);
+      if (want.startsWith('200')) found++;
+    }
+    expect(found).toBeGreaterThan(50);
+  }, 120_000);
+
+  it('a writer killed while it publishes leaves whole slots; the next one publishes the rest', async () => {
+    pg!.primary.sql('create database killed');
+    const db = join(dir, 'demo');
+    const database = url(pg!.primary, 'killed');
+    const writer = spawn(process.execPath, [cli, 'serve', '--demo', '--db', db, '--store', database, '--port', '0'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    children.push(writer);
+    // Kill it once the database is part way: an observed state, not a guessed time.
+    const latest = () => {
+      try {
+        return Number(pg!.primary.sql('select coalesce(max(latest_slot), -1) from status', 'killed'));
+      } catch {
+        return -1; // no schema yet
+      }
+    };
+    while (latest() < 20) await new Promise((r) => setTimeout(r, 10));
+    writer.kill('SIGKILL');
+    await new Promise((r) => writer.once('exit', r));
+    const at = latest();
+    const store = inspectStore(db)!;
+    expect(at).toBeLessThan(store.latestSlot); // killed while publishing: the demo seeds its store first
+    // Whole slots only: nothing in any table past the database's latest slot, and every slot up to it there.
+    const count = (sql: string) => Number(pg!.primary.sql(sql, 'killed'));
+    expect(count(`select count(*) from commitments where slot > ${at}`)).toBe(0);
+    expect(count(`select count(*) from blocks where slot > ${at}`)).toBe(0);
+    expect(count(`select count(*) from outputs where created_slot > ${at} or spent_slot > ${at}`)).toBe(0);
+    expect(count(`select count(*) from account_credits where slot > ${at}`)).toBe(0);
+    expect(count(`select count(distinct slot) from commitments where slot <= ${at}`)).toBe(at + 1);
+
+    // The next writer on the same store publishes the rest; then the database is the store, slot for slot.
+    const origin = await serve(['--db', db, '--store', database]);
+    const want = inspectStore(db)!.latestSlot;
+    while (latest() < want) await new Promise((r) => setTimeout(r, 20));
+    const reader = await serve(['--store', database, '--read-only', '--synced', '--workers', '1']);
+    for (let slot = 1; slot <= want; slot++) {
+      const path = `/api/core/v3/commitments/by-slot/${slot}/utxo-changes`;
+      expect(await answer(reader, path), path).toBe(await answer(origin, path));
+    }
+  }, 120_000);
+
+  it('a wrong URL, a refused connection or another network: one line, exit status 2', () => {
+    const cases: [string[], RegExp][] = [
+      [['serve', '--store', 'mysql://x', '--read-only'], /not a PostgreSQL URL/],
+      [['serve', '--store', 'postgresql://postgres@/x?host=/nonexistent&port=1', '--read-only'], /STORE_UNAVAILABLE/],
+      [['serve', '--store', url(pg!.primary), '--read-only', '--network', 'shimmer'], /another network/],
+      [['serve', '--store', url(pg!.primary), '--read-only', '--db', dir], /leave out --db/],
+      [
+        [
+          'import',
+          join(dir, 'history.jsonl'),
+          '--db',
+          join(dir, 'x'),
+          '--store',
+          'postgresql://postgres@/x?host=/nonexistent',
+        ],
+        /STORE_UNAVAILABLE/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = run(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  }, 60_000);
+});
