@@ -14,6 +14,8 @@ export interface PostgresServer {
 export interface PostgresCluster {
   primary: PostgresServer;
   standby: PostgresServer;
+  /** Returns once the standby has replayed everything the primary had written when it was called. */
+  syncStandby(): void;
   stop(): void;
 }
 

@@ -77,7 +77,16 @@ export function startPostgres() {
     const standbyData = join(dir, 'standby');
     run('pg_basebackup', ['-h', dir, '-p', String(port), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream']);
     start(standbyData, port + 1);
-    return { primary: server(port, primaryData), standby: server(port + 1, standbyData), stop };
+    const primary = server(port, primaryData);
+    const standby = server(port + 1, standbyData);
+    // Waits (polling, on an observed state) until the standby has replayed all the primary has written so far.
+    const syncStandby = () => {
+      const lsn = primary.sql('select pg_current_wal_lsn()');
+      while (standby.sql(`select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`) !== 't') {
+        // each check is a psql round trip: the wait is on the standby's state, not on a guessed time
+      }
+    };
+    return { primary, standby, syncStandby, stop };
   } catch (e) {
     stop();
     const err = e;

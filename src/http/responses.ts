@@ -55,7 +55,7 @@ export async function novaUtxoChanges(
 ): Promise<UtxoChangesResponse> {
   const consumedOutputs: Uint8Array[] = [];
   for (const [i, id] of changes.consumedOutputs.entries()) {
-    const createdSlot = changes.consumedCreatedSlots?.[i] ?? (await ledger.output(id))?.createdSlot;
+    const createdSlot = changes.consumedCreatedSlots?.[i] ?? (await ledger.outputSlot(id));
     if (createdSlot === undefined)
       throw new HttpProblem(500, 'a consumed output of the slot is missing from the store');
     consumedOutputs.push(novaId(id, createdSlot));

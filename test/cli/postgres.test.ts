@@ -68,6 +68,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
     expect(r.stdout).toMatch(/holds every slot up to 30\n/);
     expect(r.stdout).toMatch(/nothing to import/);
 
+    pg!.syncStandby(); // the standby has the import (its reader would refuse a database with no ledger yet)
     const [lmdb, primary, standby] = await Promise.all([
       serve(['--db', db, '--read-only', '--synced']),
       serve(['--store', url(pg!.primary), '--read-only', '--synced', '--workers', '1']),

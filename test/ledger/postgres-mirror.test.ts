@@ -108,6 +108,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
       paths.push([`/api/core/v3/accounts/${account}/congestion`, 'application/vnd.iota.serializer-v2']);
     }
 
+    pg!.syncStandby(); // the standby has replayed all 40 slots (a reader there would find no ledger before it)
     const primaryReader = await PostgresReader.open(url(pg!.primary), PROTOCOL_PARAMETERS.testnet, {
       clock: () => NOW,
     });
@@ -125,6 +126,13 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
     }
     // The comparison reached answers and refusals alike.
     expect([...codes].sort()).toEqual(['200', '400', '404', '500']);
+    // The creating slot of an output, asked alone: every output of a few slots, created there or spent there.
+    for (let slot = 5; slot <= 8; slot++) {
+      const { createdOutputs, consumedOutputs } = ledger.utxoChanges(slot);
+      for (const id of [...createdOutputs, ...consumedOutputs])
+        expect(await standbyReader.outputSlot(id)).toBe(ledger.outputSlot(id));
+    }
+    expect(await primaryReader.outputSlot(new Uint8Array(34))).toBeUndefined();
     const health = await Promise.all(servers.map(async (s) => (await fetch(`${s.origin}/health`)).json()));
     expect(health).toEqual([
       { isHealthy: true },

@@ -14,7 +14,6 @@ import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
 import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
 import type { LedgerReader } from '../reader.js';
-import { UNSPENT } from '../records.js';
 import type { CommittedSlot, Congestion, IncludedBlock, UtxoChanges } from '../types.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { QUERIES } from './schema.js';
@@ -157,12 +156,10 @@ export class PostgresReader implements LedgerReader {
     };
   }
 
-  async output(outputId: Uint8Array): Promise<{ createdSlot: number; spentSlot: number } | undefined> {
+  async outputSlot(outputId: Uint8Array): Promise<number | undefined> {
     checkId(outputId, 34, 'output ID');
     const { rows } = await this.ask(QUERIES.output, [outputId]);
-    const r = rows[0];
-    if (r === undefined) return undefined;
-    return { createdSlot: Number(r.created_slot), spentSlot: r.spent_slot === null ? UNSPENT : Number(r.spent_slot) };
+    return rows[0] === undefined ? undefined : Number(rows[0].created_slot);
   }
 
   async congestion(accountId: Uint8Array, options: CongestionQuery = {}): Promise<Congestion> {
