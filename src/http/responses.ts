@@ -1,6 +1,5 @@
 import { arrayOf, bool, fixedBytes, i64, structsOf, toHex, u32, u64 } from '../codec/index.js';
 import type { IncludedBlock, UtxoChanges } from '../ledger/index.js';
-import type { LedgerReader } from '../ledger/reader.js';
 import { HttpProblem } from './problem.js';
 import { generated } from './responses.gen.js';
 
@@ -48,22 +47,15 @@ function novaId(id: Uint8Array, slot: number): Uint8Array {
  * The UTXO changes of committed `slot` with Nova output ids: an output created in the slot carries the slot, a
  * consumed one the slot that created it (the ledger keeps a spent output until its slot's diff is pruned).
  */
-export async function novaUtxoChanges(
-  ledger: LedgerReader,
-  slot: number,
-  changes: UtxoChanges,
-): Promise<UtxoChangesResponse> {
-  const consumedOutputs: Uint8Array[] = [];
-  for (const [i, id] of changes.consumedOutputs.entries()) {
-    const createdSlot = changes.consumedCreatedSlots?.[i] ?? (await ledger.outputSlot(id));
-    if (createdSlot === undefined)
-      throw new HttpProblem(500, 'a consumed output of the slot is missing from the store');
-    consumedOutputs.push(novaId(id, createdSlot));
-  }
+export function novaUtxoChanges(slot: number, changes: UtxoChanges): UtxoChangesResponse {
   return {
     commitmentId: changes.commitmentId,
     createdOutputs: changes.createdOutputs.map((id) => novaId(id, slot)),
-    consumedOutputs,
+    consumedOutputs: changes.consumedOutputs.map((id, i) => {
+      const createdSlot = changes.consumedCreatedSlots[i];
+      if (createdSlot === undefined) throw new HttpProblem(500, 'a consumed output of the slot has no creating slot');
+      return novaId(id, createdSlot);
+    }),
   };
 }
 

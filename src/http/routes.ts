@@ -182,7 +182,7 @@ export const routes: Route[] = [
 
 /** A committed slot's UTXO changes with Nova output ids (SPEC B1), JSON or serializer-v2. */
 async function utxoChangesReply(ledger: LedgerReader, slot: number, accept: string): Promise<Reply> {
-  const changes = await novaUtxoChanges(ledger, slot, await ledger.utxoChanges(slot));
+  const changes = novaUtxoChanges(slot, await ledger.utxoChanges(slot));
   // Only committed slots answer, and a committed slot never changes.
   if (wants(accept, BINARY_V2))
     return { body: encode(utxoChangesResponse, changes), contentType: BINARY_V2, immutable: true };

@@ -84,8 +84,9 @@ export function planCommit(input: CommitInput): CommitPlan {
   const id = commitmentId(commitment);
   const meta: Meta = { ...input.meta, latestSlot: slot, latestCommitmentId: id };
   created.sort(compareBytes);
-  consumed.sort(compareBytes);
-  batch.push({ key: keys.diff(slot), value: encode(slotDiff, { created, consumed }), append: true });
+  consumed.sort((a, b) => compareBytes(a.id, b.id));
+  const diff = { created, consumed: consumed.map((c) => c.id), consumedSlots: consumed.map((c) => c.slot) };
+  batch.push({ key: keys.diff(slot), value: encode(slotDiff, diff), append: true });
   batch.push({ key: keys.commitment(slot), value: encode(slotCommitment, commitment), append: true });
   for (const [aid, r] of accounts) batch.push({ key: keys.account(keyBytes(aid)), value: encode(accountRecord, r) });
   batch.push({ key: keys.meta, value: encode(metaCodec, meta) });
@@ -148,7 +149,7 @@ function accountChanges(input: CommitInput, rmc: bigint): Map<string, AccountRec
 function utxoChanges(input: CommitInput, batch: Write[]) {
   const { slot, pending } = input;
   const created: Uint8Array[] = [];
-  const consumed: Uint8Array[] = [];
+  const consumed: { id: Uint8Array; slot: number }[] = [];
   const blockIds: Uint8Array[] = [];
   const txIds: Uint8Array[] = [];
   // Output records to write, by output key; `bytes` when the record is a stored one with only its spent slot changed.
@@ -166,7 +167,6 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
     const record = { blockId: b.blockId, slot, storedOutputs: b.created.length };
     batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, record) });
     b.consumed.forEach((oid, i) => {
-      consumed.push(oid);
       const k = b.consumedKeys[i]!;
       const earlier = written.get(k);
       if (earlier !== undefined) {
@@ -182,7 +182,9 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
           written.set(k, { id: oid, slot: stored.slot, record: { ...stored.record, spentSlot: slot } });
         }
       }
-      const chain = outputChainId(written.get(k)!.record.output, oid);
+      const spent = written.get(k)!;
+      consumed.push({ id: oid, slot: spent.slot });
+      const chain = outputChainId(spent.record.output, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
     });
     for (const [i, [oid, output]] of b.created.entries()) {

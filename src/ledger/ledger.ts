@@ -250,13 +250,6 @@ export class Ledger {
     return this.committed.output(outputId)?.record;
   }
 
-  /** The slot that created a committed output (without decoding it, unlike `output`), or undefined. */
-  outputSlot(outputId: Uint8Array): number | undefined {
-    this.view();
-    checkId(outputId, 34, 'output ID');
-    return this.committed.locateOutput(outputId)?.slot;
-  }
-
   /**
    * The current output of a chain (committed state): an alias or NFT by its 32-byte id, a foundry by its 38-byte id
    * (`outputChainId` gives an output's). Undefined once the chain is destroyed, or if it never existed.

@@ -56,7 +56,12 @@ export function utxoChanges(committed: CommittedState, slot: number): UtxoChange
   const bytes = committed.store.get(keys.diff(slot));
   if (bytes === undefined) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
   const diff = readRecord(slotDiff, bytes, 'diff');
-  return { commitmentId: commitmentId(c), createdOutputs: diff.created, consumedOutputs: diff.consumed };
+  return {
+    commitmentId: commitmentId(c),
+    createdOutputs: diff.created,
+    consumedOutputs: diff.consumed,
+    consumedCreatedSlots: diff.consumedSlots,
+  };
 }
 
 export interface CongestionQuery {

@@ -18,8 +18,6 @@ export interface LedgerReader {
   commitmentOf(slot: number): Awaitable<CommittedSlot | undefined>;
   includedBlock(txId: Uint8Array): Awaitable<IncludedBlock>;
   utxoChanges(slot: number): Awaitable<UtxoChanges>;
-  /** The slot that created a stored output (the API's Nova output ids carry it), or undefined. */
-  outputSlot(outputId: Uint8Array): Awaitable<number | undefined>;
   congestion(accountId: Uint8Array, options?: CongestionQuery): Awaitable<Congestion>;
   isSynced(): Awaitable<boolean>;
   /** A replica's delay behind its primary, in seconds (database readers only). */

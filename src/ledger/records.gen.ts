@@ -156,18 +156,20 @@ export const generated: GeneratedStructs = {
     },
   },
   SlotDiff: {
-    keys: ['created', 'consumed'],
-    variable: '11',
+    keys: ['created', 'consumed', 'consumedSlots'],
+    variable: '111',
     compile(c, h) {
       const $created = c[0]!;
       const $consumed = c[1]!;
+      const $consumedSlots = c[2]!;
       const fixedPart = h.fixedPart;
       function SlotDiff_read(r: Reader) {
         let at = 'created';
         try {
           const created = $created.read(r);
           at = 'consumed'; const consumed = $consumed.read(r);
-          return { created, consumed };
+          at = 'consumedSlots'; const consumedSlots = $consumedSlots.read(r);
+          return { created, consumed, consumedSlots };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -178,12 +180,18 @@ export const generated: GeneratedStructs = {
         try {
           $created.write(v.created, w);
           at = 'consumed'; $consumed.write(v.consumed, w);
+          at = 'consumedSlots'; $consumedSlots.write(v.consumedSlots, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function SlotDiff_sizeOf(v: any) {
-        return fixedPart + $created.sizeOf(v.created) + $consumed.sizeOf(v.consumed);
+        return (
+          fixedPart +
+          $created.sizeOf(v.created) +
+          $consumed.sizeOf(v.consumed) +
+          $consumedSlots.sizeOf(v.consumedSlots)
+        );
       }
       function SlotDiff_toJson(v: any) {
         if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
@@ -193,6 +201,7 @@ export const generated: GeneratedStructs = {
         try {
           json = $created.toJson(v.created); if (json !== undefined) o.created = json;
           at = 'consumed'; json = $consumed.toJson(v.consumed); if (json !== undefined) o.consumed = json;
+          at = 'consumedSlots'; json = $consumedSlots.toJson(v.consumedSlots); if (json !== undefined) o.consumedSlots = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -201,23 +210,25 @@ export const generated: GeneratedStructs = {
       function SlotDiff_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) if (!(k === 'created' || k === 'consumed')) throw h.unexpected(k);
+        for (const k in j) if (!(k === 'created' || k === 'consumed' || k === 'consumedSlots')) throw h.unexpected(k);
         let at = 'created';
         try {
           const created = $created.fromJson(j.created);
           at = 'consumed'; const consumed = $consumed.fromJson(j.consumed);
-          return { created, consumed };
+          at = 'consumedSlots'; const consumedSlots = $consumedSlots.fromJson(j.consumedSlots);
+          return { created, consumed, consumedSlots };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function SlotDiff_writeJson(j: any, w: Writer) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
-        for (const k in j) if (!(k === 'created' || k === 'consumed')) throw h.unexpected(k);
+        for (const k in j) if (!(k === 'created' || k === 'consumed' || k === 'consumedSlots')) throw h.unexpected(k);
         let at = 'created';
         try {
           $created.writeJson(j.created, w);
           at = 'consumed'; $consumed.writeJson(j.consumed, w);
+          at = 'consumedSlots'; $consumedSlots.writeJson(j.consumedSlots, w);
         } catch (e) {
           throw h.atPath(e, at);
         }

@@ -46,10 +46,13 @@ export const transactionRecord = struct<TransactionRecord>('TransactionRecord', 
 export interface SlotDiff {
   created: Uint8Array[];
   consumed: Uint8Array[];
+  /** The slot that created each consumed output (the API's Nova output ids carry it: no lookup per output). */
+  consumedSlots: number[];
 }
 export const slotDiff = struct<SlotDiff>('SlotDiff', {
   created: arrayOf(id34, { prefix: u32, min: 0, max: BIG }),
   consumed: arrayOf(id34, { prefix: u32, min: 0, max: BIG }),
+  consumedSlots: arrayOf(u32, { prefix: u32, min: 0, max: BIG }),
 });
 
 export interface CreditEntry {

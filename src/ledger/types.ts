@@ -60,8 +60,8 @@ export interface UtxoChanges {
   commitmentId: Uint8Array;
   createdOutputs: Uint8Array[];
   consumedOutputs: Uint8Array[];
-  /** The slot that created each consumed output, when the store read them with the ids (PostgreSQL does). */
-  consumedCreatedSlots?: number[];
+  /** The slot that created each consumed output (in the order of `consumedOutputs`). */
+  consumedCreatedSlots: number[];
 }
 
 export interface IncludedBlock {

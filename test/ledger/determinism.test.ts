@@ -272,13 +272,7 @@ async function readerSnapshot(l: LedgerReader, txIds: Uint8Array[]): Promise<str
   };
   const latest = (await l.latestCommitment()).slot;
   const out = [await awaited(() => l.latestCommitment()), `pruned until ${l.prunedUntil}`];
-  for (let s = 0; s <= latest + 1; s++)
-    out.push(
-      await awaited(async () => {
-        const { commitmentId, createdOutputs, consumedOutputs } = await l.utxoChanges(s);
-        return { commitmentId, createdOutputs, consumedOutputs };
-      }),
-    );
+  for (let s = 0; s <= latest + 1; s++) out.push(await awaited(() => l.utxoChanges(s)));
   for (const t of txIds) out.push(await awaited(async () => ({ ...(await l.includedBlock(t)), json: undefined })));
   for (const a of accounts) {
     out.push(await awaited(() => l.congestion(a)));

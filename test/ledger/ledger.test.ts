@@ -155,7 +155,12 @@ describe('accept and commit', () => {
     expect(c1.commitment.previousCommitmentId).toEqual(commitmentId(l.commitmentOf(0)!.commitment));
     expect(c1.commitment.cumulativeWeight).toBe(2n);
     expect(c2.commitment.cumulativeWeight).toBe(2n);
-    expect(l.utxoChanges(2)).toEqual({ commitmentId: c2.commitmentId, createdOutputs: [], consumedOutputs: [] });
+    expect(l.utxoChanges(2)).toEqual({
+      commitmentId: c2.commitmentId,
+      createdOutputs: [],
+      consumedOutputs: [],
+      consumedCreatedSlots: [],
+    });
     expect(refusal(() => l.utxoChanges(3))).toBe('NOT_FOUND');
   });
 });

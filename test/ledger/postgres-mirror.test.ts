@@ -126,13 +126,6 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
     }
     // The comparison reached answers and refusals alike.
     expect([...codes].sort()).toEqual(['200', '400', '404', '500']);
-    // The creating slot of an output, asked alone: every output of a few slots, created there or spent there.
-    for (let slot = 5; slot <= 8; slot++) {
-      const { createdOutputs, consumedOutputs } = ledger.utxoChanges(slot);
-      for (const id of [...createdOutputs, ...consumedOutputs])
-        expect(await standbyReader.outputSlot(id)).toBe(ledger.outputSlot(id));
-    }
-    expect(await primaryReader.outputSlot(new Uint8Array(34))).toBeUndefined();
     const health = await Promise.all(servers.map(async (s) => (await fetch(`${s.origin}/health`)).json()));
     expect(health).toEqual([
       { isHealthy: true },

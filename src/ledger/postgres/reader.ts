@@ -156,12 +156,6 @@ export class PostgresReader implements LedgerReader {
     };
   }
 
-  async outputSlot(outputId: Uint8Array): Promise<number | undefined> {
-    checkId(outputId, 34, 'output ID');
-    const { rows } = await this.ask(QUERIES.output, [outputId]);
-    return rows[0] === undefined ? undefined : Number(rows[0].created_slot);
-  }
-
   async congestion(accountId: Uint8Array, options: CongestionQuery = {}): Promise<Congestion> {
     const named = options.commitmentId;
     // The slot the query names, if it names one that can be read (the decision below refuses the others).

@@ -67,8 +67,6 @@ export const QUERIES = {
   committedCommitment: 'select c.raw from commitments c join status s on c.slot <= s.latest_slot where c.slot = $1',
   /** $1 transaction id → the block that included it (one seek on blocks_tx_id). */
   includedBlock: 'select block_id, slot, raw from blocks where tx_id = $1',
-  /** $1 output id → the slot that created it. */
-  output: 'select created_slot from outputs where output_id = $1',
   /**
    * $1 slot → the latest slot, the slot's commitment id, the ids of the outputs it created and of those it spent in
    * id order (index-only scans of outputs_created and outputs_spent), and the slot that created each spent one. The
