@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { createServer } from '../http/server.js';
 import { PostgresReader } from '../ledger/postgres/reader.js';
 import { network, wholeNumber } from './io.js';
-import { type HttpFlags, redactUrl, serverOptions, workerFlags } from './serve-options.js';
+import { type HttpFlags, listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { startWorkers } from './workers.js';
 
 // `serve --store postgresql://… --read-only`: an API process over the shared database (its primary or a hot
@@ -38,27 +38,15 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
       server.listen(port, values.host, done);
     });
   }
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    const closed = () => {
-      void reader.close().finally(() => {
-        if (!worker) process.stdout.write(`tangle-core stopped (${signal})\n`);
-        process.exit(0);
-      });
-    };
-    if (pool !== undefined) return pool.close(closed);
-    server!.close(closed);
-    server!.closeIdleConnections();
-    setTimeout(() => server!.closeAllConnections(), 5000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  stopOnSignal({ server, pool }, (signal) => {
+    void reader.close().finally(() => {
+      if (!worker) process.stdout.write(`tangle-core stopped (${signal})\n`);
+      process.exit(0);
+    });
+  });
   if (worker) return;
 
-  const address = server?.address();
-  const listening = pool?.port ?? (typeof address === 'object' && address !== null ? address.port : port);
+  const listening = listeningPort(server, pool, port);
   const latest = (await reader.latestCommitment()).slot;
   const { params } = reader;
   process.stdout.write(

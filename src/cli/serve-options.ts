@@ -1,7 +1,9 @@
+import type { Server } from 'node:http';
 import type { ServerOptions } from '../http/server.js';
+import type { WorkerPool } from './workers.js';
 
-// The options of `serve` that shape the HTTP answers, shared by every way of serving (one process, the workers of
-// `--workers N`, a reader of a database), and passed on to the workers as the same flags.
+// What every way of serving shares (one process, the workers of `--workers N`, a reader of a database): the options
+// that shape the HTTP answers (passed on to the workers as the same flags), and how a signal stops the serving.
 
 export interface HttpFlags {
   network: string;
@@ -36,4 +38,36 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
 /** A database URL without its password, for printing. */
 export function redactUrl(url: string): string {
   return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/, '$1:***@');
+}
+
+/**
+ * SIGINT/SIGTERM: `before` (stop writing), then stop taking connections (this process's server, or the worker pool),
+ * let requests in flight finish, then `closed`. Installed before anything is printed, so that whoever reads our
+ * output and then signals us is answered by this, not by a kill.
+ */
+export function stopOnSignal(
+  listener: { server: Server | undefined; pool: WorkerPool | undefined },
+  closed: (signal: NodeJS.Signals) => void,
+  before?: () => void,
+): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    before?.();
+    const done = () => closed(signal);
+    if (listener.pool !== undefined) return listener.pool.close(done);
+    const server = listener.server!;
+    server.close(done);
+    server.closeIdleConnections();
+    setTimeout(() => server.closeAllConnections(), 5000).unref();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+/** The port the server or the worker pool listens on. */
+export function listeningPort(server: Server | undefined, pool: WorkerPool | undefined, asked: number): number {
+  const address = server?.address();
+  return pool?.port ?? (typeof address === 'object' && address !== null ? address.port : asked);
 }

@@ -13,7 +13,7 @@ import { Simulation } from '../sim/simulator.js';
 import { runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
-import { redactUrl, serverOptions, workerFlags } from './serve-options.js';
+import { listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
@@ -147,37 +147,26 @@ export async function serveCommand(argv: string[]): Promise<void> {
       server.listen(port, values.host, done);
     });
   }
-  // SIGINT/SIGTERM: stop taking connections, let requests in flight finish, close the ledger. Installed before
-  // anything is printed, so that whoever reads our output and then signals us is answered by this, not by a kill.
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    demo?.stop();
-    const closed = () => {
-      if (writer !== undefined) {
-        const w = writer;
-        writer = undefined;
-        return w.close(closed);
-      }
-      const slot = ledger.latestCommitment().slot;
-      ledger.close();
-      if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
-      if (!worker) process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
-      process.exit(0);
-    };
-    if (pool !== undefined) return pool.close(closed);
-    server!.close(closed);
-    server!.closeIdleConnections();
-    setTimeout(() => server!.closeAllConnections(), 5000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  // On a signal: the demo stops writing, the server or the workers stop, then the writer process, then the ledger.
+  stopOnSignal(
+    { server, pool },
+    (signal) => {
+      const finish = () => {
+        const slot = ledger.latestCommitment().slot;
+        ledger.close();
+        if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
+        if (!worker) process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
+        process.exit(0);
+      };
+      if (writer === undefined) return finish();
+      writer.close(finish);
+    },
+    () => demo?.stop(),
+  );
   // A worker of `serve --workers N` says nothing: its primary speaks for the pool.
   if (worker) return;
 
-  const address = server?.address();
-  const listening = pool?.port ?? (typeof address === 'object' && address !== null ? address.port : port);
+  const listening = listeningPort(server, pool, port);
   const origin = `http://${values.host}:${listening}`;
   const latest = ledger.latestCommitment().slot;
   process.stdout.write(`tangle-core listening on ${origin}${pool === undefined ? '' : ` (${workers} workers)`}\n`);

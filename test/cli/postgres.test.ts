@@ -10,23 +10,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
 import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const cli = resolve(root, 'dist/cli.js');
-const started = startPostgres();
-const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
-if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
+const pg = privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-cli-pg-'));
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-const url = (server: { host: string; port: number }, database = 'postgres') =>
-  `postgresql://postgres@/${database}?host=${encodeURIComponent(server.host)}&port=${server.port}`;
 
 const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
 
@@ -60,19 +55,19 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
     const db = join(dir, 'store');
     let r = run(['simulate', '--slots', '30', '--out', history, '--genesis-time', String(GENESIS_TIME)]);
     expect(r.status, r.stderr).toBe(0);
-    r = run(['import', history, '--db', db, '--store', url(pg!.primary)]);
+    r = run(['import', history, '--db', db, '--store', databaseUrl(pg!.primary)]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/holds every slot up to 30\n/);
     // Again: nothing to import, nothing to publish.
-    r = run(['import', history, '--db', db, '--store', url(pg!.primary)]);
+    r = run(['import', history, '--db', db, '--store', databaseUrl(pg!.primary)]);
     expect(r.stdout).toMatch(/holds every slot up to 30\n/);
     expect(r.stdout).toMatch(/nothing to import/);
 
     pg!.syncStandby(); // the standby has the import (its reader would refuse a database with no ledger yet)
     const [lmdb, primary, standby] = await Promise.all([
       serve(['--db', db, '--read-only', '--synced']),
-      serve(['--store', url(pg!.primary), '--read-only', '--synced', '--workers', '1']),
-      serve(['--store', url(pg!.standby), '--read-only', '--synced', '--workers', '1']),
+      serve(['--store', databaseUrl(pg!.primary), '--read-only', '--synced', '--workers', '1']),
+      serve(['--store', databaseUrl(pg!.standby), '--read-only', '--synced', '--workers', '1']),
     ]);
     const ledger = openLedger({
       path: db,
@@ -102,7 +97,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
   it('a writer killed while it publishes leaves whole slots; the next one publishes the rest', async () => {
     pg!.primary.sql('create database killed');
     const db = join(dir, 'demo');
-    const database = url(pg!.primary, 'killed');
+    const database = databaseUrl(pg!.primary, 'killed');
     const writer = spawn(process.execPath, [cli, 'serve', '--demo', '--db', db, '--store', database, '--port', '0'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -144,8 +139,8 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
     const cases: [string[], RegExp][] = [
       [['serve', '--store', 'mysql://x', '--read-only'], /not a PostgreSQL URL/],
       [['serve', '--store', 'postgresql://postgres@/x?host=/nonexistent&port=1', '--read-only'], /STORE_UNAVAILABLE/],
-      [['serve', '--store', url(pg!.primary), '--read-only', '--network', 'shimmer'], /another network/],
-      [['serve', '--store', url(pg!.primary), '--read-only', '--db', dir], /leave out --db/],
+      [['serve', '--store', databaseUrl(pg!.primary), '--read-only', '--network', 'shimmer'], /another network/],
+      [['serve', '--store', databaseUrl(pg!.primary), '--read-only', '--db', dir], /leave out --db/],
       [
         [
           'import',

@@ -5,8 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
+import { describe, expect, it } from 'vitest';
 import {
   encodeBlock,
   type Ledger,
@@ -21,6 +20,7 @@ import {
 } from '../../src/index.js';
 import type { LedgerReader } from '../../src/ledger/reader.js';
 import { ChainActor } from '../../src/sim/chains.js';
+import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import {
   basic,
   genesisOutputs,
@@ -33,9 +33,7 @@ import {
 } from '../helpers/wallet.js';
 
 // The same property over PostgreSQL (issue 15): needs a private cluster; skipped, with the reason, without one.
-const started = startPostgres();
-const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
-if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
+const pg = privatePostgres();
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
   genesisUnixTime: 1_700_000_000,
@@ -285,7 +283,6 @@ async function readerSnapshot(l: LedgerReader, txIds: Uint8Array[]): Promise<str
 }
 
 describe.skipIf(pg === undefined)('over PostgreSQL', () => {
-  afterAll(() => pg?.stop());
   it('a ledger publishing to PostgreSQL, read back, answers as LMDB does', async () => {
     const succeeded: Record<string, number> = {};
     let run = 0;
@@ -293,7 +290,7 @@ describe.skipIf(pg === undefined)('over PostgreSQL', () => {
       fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 45 }), async (ops) => {
         const database = `det${run++}`;
         pg!.primary.sql(`create database ${database}`);
-        const store = `postgresql://postgres@/${database}?host=${encodeURIComponent(pg!.primary.host)}&port=${pg!.primary.port}`;
+        const store = databaseUrl(pg!.primary, database);
         const dir = mkdtempSync(join(tmpdir(), 'tangle-det-'));
         const ledgers = [openLedger({ ...ledgerOptions, path: dir }), await openLedger({ ...ledgerOptions, store })];
         const reader = await openLedger({ ...ledgerOptions, store, readOnly: true });

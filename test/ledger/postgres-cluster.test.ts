@@ -1,14 +1,11 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
+import { describe, expect, it } from 'vitest';
+import { privatePostgres } from '../helpers/postgres.js';
 
 // The test harness of the PostgreSQL store (issue 15): a private primary and a hot standby streaming from it. What
 // the store's tests will rely on: a write on the primary reaches the standby, the standby is in recovery and refuses
 // writes. Skipped, with the reason, where no PostgreSQL can be started (.ci/run installs Debian's package).
 
-const started = startPostgres();
-const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
-if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
-afterAll(() => pg?.stop());
+const pg = privatePostgres();
 
 describe.skipIf(pg === undefined)('a private PostgreSQL primary and hot standby', () => {
   it('a row committed on the primary appears on the standby; the standby is read-only', async () => {

@@ -1,24 +1,19 @@
 import type { AddressInfo } from 'node:net';
-import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
+import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/server.js';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/reader.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
 // Faults of the PostgreSQL store (issue 15): the database goes away under a reader (it answers 503 in the envelope,
 // never crashes, and answers again once the database is back), and a writer's connection is cut in the middle of a
 // slot's SQL transaction (the slot is absent whole, and the next catch-up writes it: nothing committed is lost).
 // Skipped, with the reason, where no PostgreSQL can be started.
 
-const started = startPostgres();
-const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
-if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
-afterAll(() => pg?.stop());
-const url = (server: { host: string; port: number }) =>
-  `postgresql://postgres@/postgres?host=${encodeURIComponent(server.host)}&port=${server.port}`;
+const pg = privatePostgres();
 
 const GENESIS_TIME = 1_700_000_000;
 const NOW = GENESIS_TIME + 200;
@@ -28,7 +23,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store under faults', () => {
   it('a connection cut mid-commit leaves the slot out whole; the next catch-up writes it', async () => {
     const sim = new Simulation({ params, seed: 5 });
     const ledger = openLedger({ params, genesis: sim.genesis(), clock: () => NOW });
-    const mirror = await PostgresMirror.open(url(pg!.primary), ledger);
+    const mirror = await PostgresMirror.open(databaseUrl(pg!.primary), ledger);
     for (let slot = 1; slot <= 10; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
     const latest = ledger.latestCommitment().slot;
     expect(await mirror.catchUp(ledger)).toBe(latest);
@@ -38,7 +33,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store under faults', () => {
 
     // Hold the status row, so that the mirror's transaction waits inside itself; then cut its connection there.
     const { openPool } = await import('../../src/ledger/postgres/client.js');
-    const other = openPool(url(pg!.primary), 2);
+    const other = openPool(databaseUrl(pg!.primary), 2);
     const holder = await other.connect();
     await holder.query('begin');
     await holder.query('select * from status for update');
@@ -68,7 +63,9 @@ describe.skipIf(pg === undefined)('the PostgreSQL store under faults', () => {
     expect(await count('select count(*) as n from account_credits where slot = $1')).toBe(0);
     // The next catch-up writes it, and the one after it.
     expect(await mirror.catchUp(ledger)).toBe(ledger.latestCommitment().slot);
-    const reader = await PostgresReader.open(url(pg!.primary), PROTOCOL_PARAMETERS.testnet, { clock: () => NOW });
+    const reader = await PostgresReader.open(databaseUrl(pg!.primary), PROTOCOL_PARAMETERS.testnet, {
+      clock: () => NOW,
+    });
     for (let slot = 1; slot <= ledger.latestCommitment().slot; slot++) {
       const want = ledger.utxoChanges(slot);
       const got = await reader.utxoChanges(slot);
@@ -80,7 +77,9 @@ describe.skipIf(pg === undefined)('the PostgreSQL store under faults', () => {
   }, 60_000);
 
   it('a reader answers 503 while the database is away, and answers again once it is back', async () => {
-    const reader = await PostgresReader.open(url(pg!.primary), PROTOCOL_PARAMETERS.testnet, { clock: () => NOW });
+    const reader = await PostgresReader.open(databaseUrl(pg!.primary), PROTOCOL_PARAMETERS.testnet, {
+      clock: () => NOW,
+    });
     reader.setSynced(true);
     const server = createServer({ ledger: reader });
     await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));

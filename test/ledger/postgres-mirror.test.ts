@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
 import { createServer } from '../../src/http/server.js';
 import {
   AddressType,
@@ -18,6 +17,7 @@ import { PostgresReader } from '../../src/ledger/postgres/reader.js';
 import type { LedgerReader } from '../../src/ledger/reader.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
 // The PostgreSQL store (issue 15) against the embedded one: 40 slots of simulated history (transfers, congestion
 // waves, the chain actor's aliases, foundries and NFTs) committed to an LMDB ledger and mirrored slot by slot into a
@@ -26,16 +26,11 @@ import { Simulation } from '../../src/sim/simulator.js';
 // commitment; every account's congestion as of every commitment; errors; info) with the same status, type and bytes
 // as the API served by the LMDB ledger. Skipped, with the reason, where no PostgreSQL can be started.
 
-const started = startPostgres();
-const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
-if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
+const pg = privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-mirror-'));
 afterAll(() => {
-  pg?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-const url = (server: { host: string; port: number }) =>
-  `postgresql://postgres@/postgres?host=${encodeURIComponent(server.host)}&port=${server.port}`;
 
 const GENESIS_TIME = 1_700_000_000;
 const NOW = GENESIS_TIME + 400; // slot 41: the ledger (latest slot ≥ 39) is synced
@@ -58,7 +53,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
     const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });
     const sim = new Simulation({ params, seed: 3 });
     const ledger = openLedger({ path: dir, params, genesis: sim.genesis(), clock: () => NOW });
-    const mirror = await PostgresMirror.open(url(pg!.primary), ledger);
+    const mirror = await PostgresMirror.open(databaseUrl(pg!.primary), ledger);
     for (let slot = 1; slot <= 40; slot++) {
       for (const e of sim.slot(slot)) applyEvent(ledger, e);
       expect(await mirror.catchUp(ledger)).toBe(ledger.latestCommitment().slot);
@@ -109,10 +104,10 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
     }
 
     pg!.syncStandby(); // the standby has replayed all 40 slots (a reader there would find no ledger before it)
-    const primaryReader = await PostgresReader.open(url(pg!.primary), PROTOCOL_PARAMETERS.testnet, {
+    const primaryReader = await PostgresReader.open(databaseUrl(pg!.primary), PROTOCOL_PARAMETERS.testnet, {
       clock: () => NOW,
     });
-    const standbyReader = await PostgresReader.open(url(pg!.standby), PROTOCOL_PARAMETERS.testnet, {
+    const standbyReader = await PostgresReader.open(databaseUrl(pg!.standby), PROTOCOL_PARAMETERS.testnet, {
       clock: () => NOW,
     });
     // The standby catches up: wait for an observed state, its latest slot the writer's.
@@ -136,10 +131,14 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
     // A slot out of order, or a database of another network or genesis, is refused.
     await expect(mirror.writeSlot(ledger.exportSlot(latest))).rejects.toThrow(/not the next one/);
     const other = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.shimmer, {}), genesis: {} });
-    await expect(PostgresMirror.open(url(pg!.primary), other)).rejects.toThrow(/another network/);
+    await expect(PostgresMirror.open(databaseUrl(pg!.primary), other)).rejects.toThrow(/another network/);
     const later = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 5 }) });
-    await expect(PostgresMirror.open(url(pg!.primary), later)).rejects.toThrow(/another ledger of this network/);
-    await expect(PostgresReader.open(url(pg!.primary), PROTOCOL_PARAMETERS.shimmer)).rejects.toThrow(/another network/);
+    await expect(PostgresMirror.open(databaseUrl(pg!.primary), later)).rejects.toThrow(
+      /another ledger of this network/,
+    );
+    await expect(PostgresReader.open(databaseUrl(pg!.primary), PROTOCOL_PARAMETERS.shimmer)).rejects.toThrow(
+      /another network/,
+    );
     for (const s of servers) s.close();
     ledger.close();
     await Promise.all([mirror.close(), primaryReader.close(), standbyReader.close()]);

@@ -1,5 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
+import { describe, expect, it } from 'vitest';
 import {
   LedgerError,
   openLedger,
@@ -10,6 +9,7 @@ import {
 } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
 // A writer on the primary and a reader on the hot standby at the same time (issue 15): while the writer commits and
 // publishes slot after slot, the standby's reader is asked in a loop for its latest slot and that slot's UTXO
@@ -17,12 +17,7 @@ import { Simulation } from '../../src/sim/simulator.js';
 // outputs), and a slot the standby has not replayed is "from a future slot", never part of one. Skipped, with the
 // reason, where no PostgreSQL can be started.
 
-const started = startPostgres();
-const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
-if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
-afterAll(() => pg?.stop());
-const url = (server: { host: string; port: number }) =>
-  `postgresql://postgres@/postgres?host=${encodeURIComponent(server.host)}&port=${server.port}`;
+const pg = privatePostgres();
 
 const GENESIS_TIME = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });
@@ -32,12 +27,12 @@ describe.skipIf(pg === undefined)('a writer on the primary, a reader on the stan
   it('the reader answers whole slots, the writer’s, while the writer commits', async () => {
     const sim = new Simulation({ params, seed: 9 });
     const clock = () => GENESIS_TIME + 10 * SLOTS;
-    const writer = await openLedger({ params, genesis: sim.genesis(), clock, store: url(pg!.primary) });
+    const writer = await openLedger({ params, genesis: sim.genesis(), clock, store: databaseUrl(pg!.primary) });
     // The standby replays the schema and the genesis on its own: wait for the observed state, a reader that opens.
     let reader: PostgresReader;
     for (;;) {
       try {
-        reader = await openLedger({ params, clock, store: url(pg!.standby), readOnly: true });
+        reader = await openLedger({ params, clock, store: databaseUrl(pg!.standby), readOnly: true });
         break;
       } catch (e) {
         if ((e as LedgerError).code !== 'STORE_CORRUPT') throw e;

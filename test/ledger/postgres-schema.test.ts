@@ -1,6 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { type PostgresCluster, startPostgres } from '../../scripts/postgres-cluster.mjs';
+import { describe, expect, it } from 'vitest';
 import { QUERIES, SCHEMA } from '../../src/ledger/postgres/schema.js';
+import { privatePostgres } from '../helpers/postgres.js';
 
 // The PostgreSQL store's schema against a real PostgreSQL (issue 15): each API query is answered through its index,
 // as the planner chooses it on a realistic table (100 slots of 500 transactions), not by scanning a table: the
@@ -8,10 +8,7 @@ import { QUERIES, SCHEMA } from '../../src/ledger/postgres/schema.js';
 // output id order, an account's credits as of a slot one backward index scan. Skipped, with the reason, where no
 // PostgreSQL can be started.
 
-const started = startPostgres();
-const pg = 'unavailable' in started ? undefined : (started as PostgresCluster);
-if (pg === undefined) console.warn(`PostgreSQL tests skipped: ${(started as { unavailable: string }).unavailable}`);
-afterAll(() => pg?.stop());
+const pg = privatePostgres();
 
 /** The plan's node types and index names, from EXPLAIN's JSON. */
 function plan(sql: string, args: string[]): { nodes: string[]; indexes: string[]; scanned: string[] } {
