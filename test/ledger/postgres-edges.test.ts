@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, slotAt } from '../../src/index.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/reader.js';
 import { SCHEMA } from '../../src/ledger/postgres/schema.js';
@@ -58,6 +58,10 @@ describe.skipIf(pg === undefined)('the PostgreSQL store at its edges', () => {
     const behind = simulated(1, 3);
     expect(await mirror.catchUp(behind)).toBe(ours.latestCommitment().slot);
     await mirror.close();
+    // Opened again on its own database (a writer restarting): accepted, and at the slot it reached.
+    const again = await PostgresMirror.open(url, ours);
+    expect(await again.latestSlot()).toBe(ours.latestCommitment().slot);
+    await again.close();
   }, 60_000);
 
   it('bulk: 100 slots or more behind, the secondary indexes are rebuilt; otherwise they stay', async () => {
@@ -105,6 +109,30 @@ describe.skipIf(pg === undefined)('the PostgreSQL store at its edges', () => {
       String(outputs.length),
     );
     await mirror.close();
+  }, 60_000);
+
+  it('a reader applies the sync rule at its boundary, unless told it is synced', async () => {
+    const ledger = simulated(6, 8);
+    const latest = ledger.latestCommitment().slot;
+    const url = database();
+    const mirror = await PostgresMirror.open(url, ledger);
+    await mirror.catchUp(ledger);
+    await mirror.close();
+    // Synced while latest ≥ slotAt(now) − maxCommittableAge: the last second of that, and the first second after.
+    const lastSynced = GENESIS_TIME + (latest + params.maxCommittableAge) * params.slotDurationSeconds - 1;
+    for (const [now, synced] of [
+      [lastSynced, true],
+      [lastSynced + 1, false],
+    ] as const) {
+      expect(slotAt(now, params) - params.maxCommittableAge <= latest).toBe(synced); // the rule, worked out here
+      const reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet, { clock: () => now });
+      expect(await reader.isSynced()).toBe(synced);
+      const answer = await Promise.resolve(reader.congestion(new Uint8Array(32).fill(7))).catch((e) => e.code);
+      expect(answer).toBe(synced ? 'NOT_FOUND' : 'NOT_SYNCED');
+      reader.setSynced(true);
+      expect(await reader.isSynced()).toBe(true);
+      await reader.close();
+    }
   }, 60_000);
 
   it('a reader refuses a database with no ledger, or with the schema and no ledger yet', async () => {
