@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
 import { createServer } from '../http/server.js';
 import { LedgerError } from '../ledger/errors.js';
-import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
+import { inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { AddressType } from '../model/type-codes.js';
@@ -113,7 +113,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   let demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined;
   let writer: WriterProcess | undefined;
   // With --store, the process that writes publishes each committed slot to the database.
-  const store = values.store === undefined ? {} : { store: values.store, onStoreError: reportStoreError };
+  const openWriter = (at: OpenLedgerOptions) =>
+    values.store === undefined
+      ? openLedger(at)
+      : openLedger({ ...at, store: values.store, onStoreError: reportStoreError });
   if (supervise && values.demo) {
     writer = await startWriter([
       ...['--demo', '--db', path!, '--network', values.network, '--genesis-time', String(genesisUnixTime)],
@@ -124,14 +127,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
   } else if (values.demo) {
     const simulation = new Simulation({ params, seed: 1 });
     const at = { ...(path === undefined ? {} : { path }), params, genesis: simulation.genesis() };
-    ledger = values.store === undefined ? openLedger(at) : await openLedger({ ...at, ...store, store: values.store });
+    ledger = await openWriter(at);
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
   } else {
     const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
-    ledger =
-      values.store === undefined || readOnly
-        ? openLedger(at)
-        : await openLedger({ ...at, ...store, store: values.store });
+    ledger = readOnly ? openLedger(at) : await openWriter(at);
   }
   if (values.synced) ledger.setSynced(true);
   if (writerRole) return writeOnly(ledger, demo, temporary);

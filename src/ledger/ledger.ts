@@ -205,8 +205,9 @@ export class Ledger {
     this.open();
     checkSlot(untilSlot);
     const plan = planPrune(this.committed, untilSlot);
-    if (plan !== undefined) this.committed.write(plan.batch, plan.meta);
-    if (plan !== undefined) this.publisher?.notify();
+    if (plan === undefined) return;
+    this.committed.write(plan.batch, plan.meta);
+    this.publisher?.notify();
   }
 
   /** Slots below this are pruned (their diffs, blocks and spent outputs are gone). */

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { isEmpty, readRecord } from './committed.js';
 import { LedgerError } from './errors.js';
 import { Ledger } from './ledger.js';
-import type { PostgresReader } from './postgres/reader.js';
+import { PostgresPublisher } from './postgres/publisher.js';
+import { PostgresReader } from './postgres/reader.js';
 import { keys, meta as metaCodec } from './records.js';
 import { LmdbStore } from './store/lmdb.js';
 import { MemoryStore } from './store/memory.js';
@@ -42,8 +43,6 @@ export function openLedger(options: OpenLedgerOptions): Ledger | Promise<Ledger 
 
 /** openLedger with a PostgreSQL store: a reader of it, or a ledger that publishes its committed slots to it. */
 async function withPostgres(options: OpenLedgerOptions & { store: string }): Promise<Ledger | PostgresReader> {
-  const { PostgresReader } = await import('./postgres/reader.js');
-  const { PostgresPublisher } = await import('./postgres/publisher.js');
   if (options.readOnly === true) {
     return PostgresReader.open(
       options.store,

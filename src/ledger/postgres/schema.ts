@@ -93,10 +93,6 @@ export const QUERIES = {
       where account_id = $1 and slot <= coalesce($2, s.latest_slot) order by slot desc limit 1) t on true
     left join lateral (select block_issuance_credits, destroyed from account_credits
       where account_id = $1 and slot <= s.latest_slot order by slot desc limit 1) w on true`,
-  /** $1 account id, $2 slot → the account's credits as of that slot. */
-  credits:
-    'select slot, block_issuance_credits, destroyed from account_credits ' +
-    'where account_id = $1 and slot <= $2 order by slot desc limit 1',
   /**
    * Seconds a standby's data is behind: 0 on a primary, and on a standby that has replayed all it received; else
    * the age of the last transaction it replayed.
