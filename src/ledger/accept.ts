@@ -1,10 +1,11 @@
 import { toHex } from '../codec/hex.js';
+import { decode } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
-import { transactionEssence } from '../model/essence.js';
+import { inputs, transactionEssence } from '../model/essence.js';
 import { blockId as computeBlockId, outputId as makeOutputId } from '../model/ids.js';
-import type { Output } from '../model/output.js';
+import { type Output, output as outputCodec } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType } from '../model/type-codes.js';
@@ -156,8 +157,8 @@ function checkTransaction(
     const pendingOutput = pending.created.get(ok);
     let output: Output;
     if (pendingOutput !== undefined && pendingOutput.slot <= entry.slot) {
-      output = pendingOutput.output;
-      commitmentInputs.push(output);
+      output = decode(outputCodec, pendingOutput.bytes); // bytes of an accepted block: they decode
+      commitmentInputs.push(pendingOutput.bytes);
     } else {
       const located = committed.locateOutput(oid);
       if (located === undefined)
@@ -174,7 +175,7 @@ function checkTransaction(
       }
       output = record.output;
       commitmentInputs.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
-      entry.storedInputs.set(ok, { slot: located.slot, record, bytes: located.bytes });
+      entry.storedInputs.set(ok, { slot: located.slot, bytes: located.bytes });
     }
     if (pending.spent.has(ok))
       throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
@@ -189,6 +190,26 @@ function checkTransaction(
   checkSemantics(tx, context, signingHash, commitmentInputs, verify);
   entry.transactionId = txId;
   entry.transactionKey = txKey;
-  entry.created = tx.essence.outputs.map((o, i) => [makeOutputId(txId, i), o]);
+  entry.created = createdOutputs(tx, payloadBytes, txId);
   entry.createdKeys = entry.created.map(([oid]) => bytesKey(oid));
+}
+
+/**
+ * Each output the transaction creates: its ID, and its bytes as received (a view into the payload; the strict decoder
+ * took them, so they are the output's one encoding). The essence's layout is fixed up to its outputs: payload type
+ * (u32), essence type (u8), network ID (u64), the inputs (u16 count), the inputs commitment (32), the outputs' count
+ * (u16).
+ */
+function createdOutputs(
+  tx: TransactionPayload,
+  payloadBytes: Uint8Array,
+  txId: Uint8Array,
+): [Uint8Array, Uint8Array][] {
+  const { essence } = tx;
+  let at = 4 + 1 + 8 + inputs.sizeOf(essence.inputs) + 32 + 2;
+  return essence.outputs.map((o, i) => {
+    const from = at;
+    at += outputCodec.sizeOf(o);
+    return [makeOutputId(txId, i), payloadBytes.subarray(from, at)];
+  });
 }

@@ -1,8 +1,10 @@
-import { encode, u32 } from '../codec/index.js';
+import { decode, encode, u32 } from '../codec/index.js';
 import { outputChainId } from '../model/ids.js';
+import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { bytesKey, compareBytes, keyBytes } from '../util/bytes.js';
-import { commitmentId, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
+import { OutputType } from '../model/type-codes.js';
+import { bytesKey, keyBytes } from '../util/bytes.js';
+import { commitmentId, merkleRoot, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
 import { nextReferenceManaCost } from './congestion.js';
 import type { PendingSlot } from './pending.js';
 import {
@@ -12,8 +14,7 @@ import {
   LIVE,
   type Meta,
   meta as metaCodec,
-  type OutputRecord,
-  outputRecord,
+  OUTPUT_RECORD_HEADER,
   slotDiff,
   transactionRecord,
   UNSPENT,
@@ -34,8 +35,9 @@ export interface CommitInput {
   pending: PendingSlot;
   /** The commitment of an earlier committed slot (the burn of a block uses the RMC of slot − maxCommittableAge). */
   commitmentAt(slot: number): SlotCommitment | undefined;
-  /** A stored output that a block of this slot consumes, with its creating slot (read now if acceptBlock could not). */
-  storedOutput(outputId: Uint8Array): { slot: number; record: OutputRecord };
+  /** A stored output that a block of this slot consumes: its creating slot and stored record (read now if
+   * acceptBlock could not). */
+  storedOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array };
 }
 
 export interface CommitPlan {
@@ -60,7 +62,7 @@ export function planCommit(input: CommitInput): CommitPlan {
   const accounts = accountChanges(input, rmc);
 
   // 3. The UTXO changes: blocks, transactions, outputs created and spent, the slot's diff.
-  const { created, consumed, blockIds, txIds } = utxoChanges(input, batch);
+  const { created, consumed, blockIds, txIds, appends } = utxoChanges(input, batch);
 
   // 4. The commitment, over the slot's blocks, transactions and the live accounts after it.
   const after = new Map(input.accounts);
@@ -77,17 +79,18 @@ export function planCommit(input: CommitInput): CommitPlan {
     protocolVersion: p.protocolVersion,
     slot,
     previousCommitmentId: input.meta.latestCommitmentId,
-    rootsId: rootsId(sortedRoot(blockIds), sortedRoot(txIds), sortedRoot(accountLeaves)),
+    rootsId: rootsId(merkleRoot(blockIds), merkleRoot(txIds), sortedRoot(accountLeaves)),
     cumulativeWeight: input.latest.cumulativeWeight + BigInt(pending.blocks.length),
     referenceManaCost: rmc,
   };
   const id = commitmentId(commitment);
   const meta: Meta = { ...input.meta, latestSlot: slot, latestCommitmentId: id };
-  created.sort(compareBytes);
-  consumed.sort((a, b) => compareBytes(a.id, b.id));
   const diff = { created, consumed: consumed.map((c) => c.id), consumedSlots: consumed.map((c) => c.slot) };
-  batch.push({ key: keys.diff(slot), value: encode(slotDiff, diff), append: true });
+  // Appends in key order (tables: block 0x42, commitment 0x43, diff 0x44, output 0x4f), so the store need not sort.
+  for (const w of appends.blocks) batch.push(w);
   batch.push({ key: keys.commitment(slot), value: encode(slotCommitment, commitment), append: true });
+  batch.push({ key: keys.diff(slot), value: encode(slotDiff, diff), append: true });
+  for (const w of appends.outputs) batch.push(w);
   for (const [aid, r] of accounts) batch.push({ key: keys.account(keyBytes(aid)), value: encode(accountRecord, r) });
   batch.push({ key: keys.meta, value: encode(metaCodec, meta) });
   return { batch, commitment, commitmentId: id, meta, accounts };
@@ -145,70 +148,96 @@ function accountChanges(input: CommitInput, rmc: bigint): Map<string, AccountRec
   return changed;
 }
 
-/** The slot's blocks, transaction records and output records into `batch`; the ids the diff and roots are made of. */
+/** Sorts items by a string key (a `bytesKey`: its order is the byte order of the bytes). */
+function byKey<T>(items: T[], key: (item: T) => string): T[] {
+  return items.sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+/**
+ * The slot's transaction records and spent older outputs into `batch`; its blocks and the outputs it created as
+ * appends, in key order; the sorted ids the diff and the roots are made of.
+ */
 function utxoChanges(input: CommitInput, batch: Write[]) {
   const { slot, pending } = input;
-  const created: Uint8Array[] = [];
-  const consumed: { id: Uint8Array; slot: number }[] = [];
-  const blockIds: Uint8Array[] = [];
-  const txIds: Uint8Array[] = [];
-  // Output records to write, by output key; `bytes` when the record is a stored one with only its spent slot changed.
-  const written = new Map<string, { id: Uint8Array; slot: number; record: OutputRecord; bytes?: Uint8Array }>();
+  const consumed: { id: Uint8Array; key: string; slot: number }[] = [];
+  // Output records to write, by output key: the output's creating slot and its whole record as it is after the slot.
+  const written = new Map<string, { id: Uint8Array; slot: number; record: Uint8Array }>();
   // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
   const chains = new Map<string, Uint8Array | undefined>();
+  // Applied in acceptance order (a block may spend an output an earlier one of the slot created).
   for (const b of pending.blocks) {
-    blockIds.push(b.blockId);
-    batch.push({ key: keys.block(slot, b.blockId), value: b.bytes, append: true });
     if (b.transactionId === undefined) {
       batch.push({ key: keys.blockIndex(b.blockId), value: encode(u32, slot) });
       continue;
     }
-    txIds.push(b.transactionId);
     const record = { blockId: b.blockId, slot, storedOutputs: b.created.length };
     batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, record) });
     b.consumed.forEach((oid, i) => {
       const k = b.consumedKeys[i]!;
-      const earlier = written.get(k);
-      if (earlier !== undefined) {
-        earlier.record = { ...earlier.record, spentSlot: slot }; // created by an earlier block of this slot
+      let spent = written.get(k);
+      if (spent !== undefined) {
+        markSpent(spent.record, slot); // created by an earlier block of this slot
       } else {
-        // Read at acceptance (its stored bytes with the spent slot set are the new record); an output of a slot that
-        // was still pending then is in the store now.
-        const read = b.storedInputs.get(k);
-        if (read !== undefined) {
-          written.set(k, { id: oid, slot: read.slot, record: read.record, bytes: spentRecord(read.bytes, slot) });
-        } else {
-          const stored = input.storedOutput(oid);
-          written.set(k, { id: oid, slot: stored.slot, record: { ...stored.record, spentSlot: slot } });
-        }
+        // Read at acceptance, or (an output of a slot that was still pending then) from the store now.
+        const read = b.storedInputs.get(k) ?? input.storedOutput(oid);
+        spent = { id: oid, slot: read.slot, record: markSpent(read.bytes.slice(), slot) };
+        written.set(k, spent);
       }
-      const spent = written.get(k)!;
-      consumed.push({ id: oid, slot: spent.slot });
-      const chain = outputChainId(spent.record.output, oid);
+      consumed.push({ id: oid, key: k, slot: spent.slot });
+      const chain = chainOf(spent.record.subarray(OUTPUT_RECORD_HEADER), oid);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
     });
-    for (const [i, [oid, output]] of b.created.entries()) {
-      created.push(oid);
-      written.set(b.createdKeys[i]!, { id: oid, slot, record: { createdSlot: slot, spentSlot: UNSPENT, output } });
-      const chain = outputChainId(output, oid);
+    b.created.forEach(([oid, bytes], i) => {
+      const record = new Uint8Array(OUTPUT_RECORD_HEADER + bytes.length);
+      const view = new DataView(record.buffer);
+      view.setUint32(0, slot, true);
+      view.setUint32(4, UNSPENT, true);
+      record.set(bytes, OUTPUT_RECORD_HEADER);
+      written.set(b.createdKeys[i]!, { id: oid, slot, record });
+      const chain = chainOf(bytes, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), oid);
-    }
-  }
-  for (const [chain, oid] of chains) batch.push({ key: keys.chain(keyBytes(chain)), value: oid });
-  for (const { id, slot: createdSlot, record, bytes } of written.values()) {
-    // Outputs created in this slot are new keys past all stored ones; spent older outputs are updates.
-    batch.push({
-      key: keys.output(createdSlot, id),
-      value: bytes ?? encode(outputRecord, record),
-      append: createdSlot === slot,
     });
   }
-  return { created, consumed, blockIds, txIds };
+  for (const [chain, oid] of chains) batch.push({ key: keys.chain(keyBytes(chain)), value: oid });
+  const outputs: Write[] = [];
+  const created: Uint8Array[] = [];
+  for (const [, { id, slot: createdSlot, record }] of byKey([...written], ([k]) => k)) {
+    if (createdSlot !== slot) {
+      batch.push({ key: keys.output(createdSlot, id), value: record }); // a spent older output: an update
+      continue;
+    }
+    // Outputs created in this slot are new keys past all stored ones.
+    outputs.push({ key: keys.output(slot, id), value: record, append: true });
+    created.push(id);
+  }
+  const blocks = byKey([...pending.blocks], (b) => b.blockKey);
+  const txs = byKey(
+    pending.blocks.filter((b) => b.transactionKey !== undefined),
+    (b) => b.transactionKey!,
+  );
+  const blockWrites = blocks.map((b): Write => ({ key: keys.block(slot, b.blockId), value: b.bytes, append: true }));
+  return {
+    created,
+    consumed: byKey(consumed, (c) => c.key),
+    blockIds: blocks.map((b) => b.blockId),
+    txIds: txs.map((b) => b.transactionId!),
+    appends: { blocks: blockWrites, outputs },
+  };
 }
 
-/** A stored output record with its spent slot set (the u32 after the created slot), the output bytes as they were. */
-function spentRecord(stored: Uint8Array, slot: number): Uint8Array {
-  const bytes = stored.slice();
-  new DataView(bytes.buffer).setUint32(4, slot, true);
-  return bytes;
+/** The chain an output's bytes continue or start (alias, foundry, NFT: decoded only then), else undefined. */
+function chainOf(outputBytes: Uint8Array, outputId: Uint8Array): Uint8Array | undefined {
+  const type = outputBytes[0];
+  if (type !== OutputType.Alias && type !== OutputType.Foundry && type !== OutputType.Nft) return undefined;
+  return outputChainId(decode(output, outputBytes), outputId);
+}
+
+/** Sets an output record's spent slot (the u32 after the created slot), in place. */
+function markSpent(record: Uint8Array, slot: number): Uint8Array {
+  new DataView(record.buffer, record.byteOffset, record.byteLength).setUint32(4, slot, true);
+  return record;
 }

@@ -1,6 +1,6 @@
 import { encode, fixedBytes, structsOf, u8, u32, u64 } from '../codec/index.js';
-import { blake2b256 } from '../crypto/hash.js';
-import { compareBytes, concatBytes } from '../util/bytes.js';
+import { blake2b256, blake2b256Of } from '../crypto/hash.js';
+import { compareBytes } from '../util/bytes.js';
 import { generated } from './commitment.gen.js';
 
 const struct = structsOf(generated);
@@ -50,10 +50,10 @@ const EMPTY_ROOT = blake2b256(new Uint8Array(0));
 export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
   if (leaves.length === 0) return EMPTY_ROOT;
   const root = (from: number, to: number): Uint8Array => {
-    if (to - from === 1) return blake2b256(concatBytes([LEAF, leaves[from]!]));
+    if (to - from === 1) return blake2b256Of(LEAF, leaves[from]!);
     let split = 1;
     while (split * 2 < to - from) split *= 2;
-    return blake2b256(concatBytes([NODE, root(from, from + split), root(from + split, to)]));
+    return blake2b256Of(NODE, root(from, from + split), root(from + split, to));
   };
   return root(0, leaves.length);
 }
@@ -63,5 +63,5 @@ export const sortedRoot = (leaves: Uint8Array[]): Uint8Array => merkleRoot([...l
 
 /** rootsId = BLAKE2b-256(tangleRoot ‖ stateMutationRoot ‖ accountsRoot). */
 export function rootsId(tangleRoot: Uint8Array, stateMutationRoot: Uint8Array, accountsRoot: Uint8Array): Uint8Array {
-  return blake2b256(concatBytes([tangleRoot, stateMutationRoot, accountsRoot]));
+  return blake2b256Of(tangleRoot, stateMutationRoot, accountsRoot);
 }

@@ -80,7 +80,9 @@ export class Ledger {
   acceptBlock(bytes: Uint8Array, options: AcceptOptions): AcceptResult {
     this.open();
     const pre = bytes instanceof Uint8Array ? this.prechecked.get(bytes) : undefined;
-    // Used only while the bytes are still those that were prechecked (the caller may have reused the array).
+    // Used once (a caller that keeps its arrays would otherwise keep every precheck too), and only while the bytes
+    // are still those that were prechecked (the caller may have reused the array).
+    if (pre !== undefined) this.prechecked.delete(bytes);
     return acceptBlock(this.accept, bytes, options, pre !== undefined && equalBytes(pre.own, bytes) ? pre : undefined);
   }
 
@@ -188,7 +190,7 @@ export class Ledger {
       accounts: c.accounts,
       pending: this.pending.peek(slot) ?? emptySlot(),
       commitmentAt: (s) => c.commitment(s),
-      storedOutput: (oid) => c.output(oid)!,
+      storedOutput: (oid) => c.locateOutput(oid)!,
     });
     // All of the slot, or (on a throw) none of it: memory is updated only after the store took the batch.
     c.write(plan.batch, plan.meta, { commitment: plan.commitment, accounts: plan.accounts });

@@ -1,6 +1,4 @@
-import type { Output } from '../model/output.js';
 import { equalBytes } from '../util/bytes.js';
-import type { OutputRecord } from './records.js';
 
 // What has been accepted into slots not yet committed. Like a node's unconfirmed tangle it lives in memory only, and
 // a commit turns one slot of it into a write batch (commit.ts).
@@ -17,8 +15,12 @@ export interface PendingBlock {
   issuerId: Uint8Array | undefined;
   workScore: bigint;
   transactionId: Uint8Array | undefined;
-  /** Outputs the transaction creates, with their IDs. */
-  created: [Uint8Array, Output][];
+  /**
+   * Outputs the transaction creates: their IDs and their bytes (views into `bytes`). Bytes, not models: a pending
+   * block lives until its slot is committed, and a model holds a dozen objects per output that every young-generation
+   * collection until then would copy. A later block that spends one decodes it then.
+   */
+  created: [Uint8Array, Uint8Array][];
   /** Output IDs the transaction consumes. */
   consumed: Uint8Array[];
   /**
@@ -28,10 +30,9 @@ export interface PendingBlock {
   storedInputs: Map<string, StoredInput>;
 }
 
-/** A consumed output as read from the store: its creating slot, its record, and the record's stored bytes. */
+/** A consumed output as read from the store: its creating slot and the record's stored bytes. */
 export interface StoredInput {
   slot: number;
-  record: OutputRecord;
   bytes: Uint8Array;
 }
 
@@ -49,7 +50,8 @@ export class PendingState {
   private readonly slots = new Map<number, PendingSlot>();
   readonly blocks = new Map<string, PendingBlock>();
   readonly transactions = new Map<string, PendingBlock>();
-  readonly created = new Map<string, { output: Output; slot: number }>();
+  /** Output ID → the output's bytes and the slot of the block that creates it. */
+  readonly created = new Map<string, { bytes: Uint8Array; slot: number }>();
   /** Output ID → the slot whose block spends it. */
   readonly spent = new Map<string, number>();
 
@@ -73,7 +75,7 @@ export class PendingState {
     this.blocks.set(entry.blockKey, entry);
     if (entry.transactionKey !== undefined) this.transactions.set(entry.transactionKey, entry);
     for (const k of entry.consumedKeys) this.spent.set(k, entry.slot);
-    entry.created.forEach(([, output], i) => this.created.set(entry.createdKeys[i]!, { output, slot: entry.slot }));
+    entry.created.forEach(([, bytes], i) => this.created.set(entry.createdKeys[i]!, { bytes, slot: entry.slot }));
   }
 
   /** Forgets a slot once it is committed. */

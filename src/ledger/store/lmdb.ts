@@ -20,6 +20,14 @@ function refused(result: Promise<boolean>, key: Uint8Array): void {
 let lmdb: typeof import('lmdb') | undefined;
 const loadLmdb = () => (lmdb ??= createRequire(import.meta.url)('lmdb') as typeof import('lmdb'));
 
+const APPEND = { append: true };
+
+/** Whether writes are in ascending key order already (checking is linear; sorting is not). */
+function inKeyOrder(writes: readonly Write[]): boolean {
+  for (let i = 1; i < writes.length; i++) if (compareBytes(writes[i - 1]!.key, writes[i]!.key) >= 0) return false;
+  return true;
+}
+
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
 const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
@@ -205,7 +213,7 @@ export class LmdbStore implements KeyValueStore {
   }
 
   get(key: Uint8Array): Uint8Array | undefined {
-    const v = this.table(key[0]!)?.getBinary(asBuffer(key.subarray(1)));
+    const v = this.table(key[0]!)?.getBinary(key.subarray(1) as Buffer);
     return v === undefined ? undefined : view(v);
   }
 
@@ -225,27 +233,33 @@ export class LmdbStore implements KeyValueStore {
 
   write(batch: readonly Write[]): void {
     if (this.readOnly) throw new LedgerError('STORE_FAILURE', 'the store is read-only: nothing was written');
-    // Appends go in key order per table; everything else in the order given.
-    const appends = batch
-      .filter((w) => w.value !== undefined && w.append === true)
-      .sort((a, b) => compareBytes(a.key, b.key));
-    const others = batch.filter((w) => !(w.value !== undefined && w.append === true));
-    for (const w of batch) this.writable(w.key[0]!); // LMDB cannot open a database inside a write transaction
+    // Appends go in key order per table (the ledger gives them in order; sorting is only a fallback); everything else
+    // in the order given.
+    const appends: Write[] = [];
+    const others: Write[] = [];
+    for (const w of batch) {
+      this.writable(w.key[0]!); // LMDB cannot open a database inside a write transaction
+      if (w.value !== undefined && w.append === true) appends.push(w);
+      else others.push(w);
+    }
+    if (!inKeyOrder(appends)) appends.sort((a, b) => compareBytes(a.key, b.key));
     try {
+      // lmdb-js takes Uint8Array keys and values as they are (it copies keys into its own buffer, and reads values in
+      // place during the call): no Buffer wrappers are needed.
       this.root.transactionSync(() => {
         for (const w of others) {
           const t = this.writable(w.key[0]!);
-          const k = asBuffer(w.key.subarray(1));
+          const k = w.key.subarray(1);
           // Inside transactionSync these apply now; a put's settled result says whether LMDB took it.
-          if (w.value === undefined) void t.remove(k);
-          else refused(t.put(k, asBuffer(w.value)), w.key);
+          if (w.value === undefined) void t.remove(k as Buffer);
+          else refused(t.put(k as Buffer, w.value as Buffer), w.key);
         }
         for (const w of appends) {
           // The typings offer put options only on putSync; put takes them too (MDB_APPEND).
           const t = this.writable(w.key[0]!) as unknown as {
-            put(k: Buffer, v: Buffer, options: { append: boolean }): Promise<boolean>;
+            put(k: Uint8Array, v: Uint8Array, options: { append: boolean }): Promise<boolean>;
           };
-          refused(t.put(asBuffer(w.key.subarray(1)), asBuffer(w.value!), { append: true }), w.key);
+          refused(t.put(w.key.subarray(1), w.value!, APPEND), w.key);
         }
       });
     } catch (e) {
