@@ -31,21 +31,6 @@ export function blake2b256(data: Uint8Array): Uint8Array {
   return blake2b(data, { dkLen: 32 });
 }
 
-/**
- * BLAKE2b-256 of the concatenation of `parts`, without building it (Merkle nodes hash a prefix byte and two digests
- * thousands of times per commit).
- */
-export function blake2b256Of(...parts: Uint8Array[]): Uint8Array {
-  if (wasm !== undefined) {
-    wasm.init();
-    for (const p of parts) wasm.update(p);
-    return wasm.digest('binary');
-  }
-  const h = blake2b.create({ dkLen: 32 });
-  for (const p of parts) h.update(p);
-  return h.digest();
-}
-
 /** The pure-JavaScript implementation, used by tests to cross-check the WebAssembly one. */
 export function blake2b256Reference(data: Uint8Array): Uint8Array {
   return blake2b(data, { dkLen: 32 });

@@ -148,13 +148,14 @@ function accountChanges(input: CommitInput, rmc: bigint): Map<string, AccountRec
   return changed;
 }
 
-/** Sorts items by a string key (a `bytesKey`: its order is the byte order of the bytes). */
-function byKey<T>(items: T[], key: (item: T) => string): T[] {
-  return items.sort((a, b) => {
-    const x = key(a);
-    const y = key(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+/**
+ * Items in the order of their string keys (`bytesKey`s: their order is the byte order of the bytes). The keys are
+ * sorted as plain strings, which V8 does natively, several times faster than a sort calling back per comparison.
+ */
+function byKey<T>(items: Iterable<T>, key: (item: T) => string): T[] {
+  const by = new Map<string, T>();
+  for (const item of items) by.set(key(item), item);
+  return [...by.keys()].sort().map((k) => by.get(k)!);
 }
 
 /**
@@ -165,7 +166,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
   const { slot, pending } = input;
   const consumed: { id: Uint8Array; key: string; slot: number }[] = [];
   // Output records to write, by output key: the output's creating slot and its whole record as it is after the slot.
-  const written = new Map<string, { id: Uint8Array; slot: number; record: Uint8Array }>();
+  const written = new Map<string, { id: Uint8Array; key: string; slot: number; record: Uint8Array }>();
   // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
   const chains = new Map<string, Uint8Array | undefined>();
   // Applied in acceptance order (a block may spend an output an earlier one of the slot created).
@@ -184,7 +185,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
       } else {
         // Read at acceptance, or (an output of a slot that was still pending then) from the store now.
         const read = b.storedInputs.get(k) ?? input.storedOutput(oid);
-        spent = { id: oid, slot: read.slot, record: markSpent(read.bytes.slice(), slot) };
+        spent = { id: oid, key: k, slot: read.slot, record: markSpent(read.bytes.slice(), slot) };
         written.set(k, spent);
       }
       consumed.push({ id: oid, key: k, slot: spent.slot });
@@ -197,7 +198,8 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
       view.setUint32(0, slot, true);
       view.setUint32(4, UNSPENT, true);
       record.set(bytes, OUTPUT_RECORD_HEADER);
-      written.set(b.createdKeys[i]!, { id: oid, slot, record });
+      const key = b.createdKeys[i]!;
+      written.set(key, { id: oid, key, slot, record });
       const chain = chainOf(bytes, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), oid);
     });
@@ -205,7 +207,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
   for (const [chain, oid] of chains) batch.push({ key: keys.chain(keyBytes(chain)), value: oid });
   const outputs: Write[] = [];
   const created: Uint8Array[] = [];
-  for (const [, { id, slot: createdSlot, record }] of byKey([...written], ([k]) => k)) {
+  for (const { id, slot: createdSlot, record } of byKey(written.values(), (w) => w.key)) {
     if (createdSlot !== slot) {
       batch.push({ key: keys.output(createdSlot, id), value: record }); // a spent older output: an update
       continue;
@@ -214,7 +216,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
     outputs.push({ key: keys.output(slot, id), value: record, append: true });
     created.push(id);
   }
-  const blocks = byKey([...pending.blocks], (b) => b.blockKey);
+  const blocks = byKey(pending.blocks, (b) => b.blockKey);
   const txs = byKey(
     pending.blocks.filter((b) => b.transactionKey !== undefined),
     (b) => b.transactionKey!,

@@ -23,6 +23,8 @@ import type { GenesisState } from './types.js';
 
 const ZERO_32 = new Uint8Array(32);
 const ZERO_36 = new Uint8Array(36);
+/** A transaction record: block ID (32), slot (u32 LE), stored outputs (u16). */
+const TRANSACTION_RECORD_SIZE = 38;
 
 /**
  * The committed state: what the store holds, and what the ledger keeps of it in memory (the metadata, the latest
@@ -160,7 +162,7 @@ export class CommittedState {
 
   /** A committed output: its creating slot (from its transaction's record, else genesis) and stored bytes. */
   locateOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array } | undefined {
-    const slot = this.transaction(outputId.subarray(0, 32))?.slot ?? this.params.genesisSlot;
+    const slot = this.transactionSlot(outputId.subarray(0, 32)) ?? this.params.genesisSlot;
     const bytes = this.store.get(keys.output(slot, outputId));
     return bytes === undefined ? undefined : { slot, bytes };
   }
@@ -176,6 +178,14 @@ export class CommittedState {
   /** The id of a chain's current (unspent, committed) output. */
   chainOutput(chainId: Uint8Array): Uint8Array | undefined {
     return this.store.get(keys.chain(chainId));
+  }
+
+  /** The slot of a committed transaction, read from its record without decoding the rest (the input lookup's). */
+  private transactionSlot(txId: Uint8Array): number | undefined {
+    const bytes = this.store.get(keys.transaction(txId));
+    if (bytes === undefined) return undefined;
+    if (bytes.length !== TRANSACTION_RECORD_SIZE) readRecord(transactionRecord, bytes, 'transaction'); // throws
+    return new DataView(bytes.buffer, bytes.byteOffset + 32, 4).getUint32(0, true);
   }
 
   transaction(txId: Uint8Array): TransactionRecord | undefined {
