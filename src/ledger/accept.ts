@@ -120,7 +120,7 @@ export function acceptBlock(
     transactionId: undefined,
     created: [],
     consumed: [],
-    storedInputs: new Map(),
+    storedInputs: [],
   };
   if (block.payload?.type === PayloadType.Transaction) {
     // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
@@ -159,6 +159,7 @@ function checkTransaction(
     if (pendingOutput !== undefined && pendingOutput.slot <= entry.slot) {
       output = decode(outputCodec, pendingOutput.bytes); // bytes of an accepted block: they decode
       commitmentInputs.push(pendingOutput.bytes);
+      entry.storedInputs.push(undefined);
     } else {
       const located = committed.locateOutput(oid);
       if (located === undefined)
@@ -175,7 +176,7 @@ function checkTransaction(
       }
       output = record.output;
       commitmentInputs.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
-      entry.storedInputs.set(ok, { slot: located.slot, bytes: located.bytes });
+      entry.storedInputs.push({ slot: located.slot, bytes: located.bytes });
     }
     if (pending.spent.has(ok))
       throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
@@ -190,26 +191,22 @@ function checkTransaction(
   checkSemantics(tx, context, signingHash, commitmentInputs, verify);
   entry.transactionId = txId;
   entry.transactionKey = txKey;
-  entry.created = createdOutputs(tx, payloadBytes, txId);
-  entry.createdKeys = entry.created.map(([oid]) => bytesKey(oid));
+  entry.created = createdOutputs(tx, payloadBytes);
+  entry.createdKeys = entry.created.map((_, i) => bytesKey(makeOutputId(txId, i)));
 }
 
 /**
- * Each output the transaction creates: its ID, and its bytes as received (a view into the payload; the strict decoder
+ * The bytes of each output the transaction creates, as received (a view into the payload; the strict decoder
  * took them, so they are the output's one encoding). The essence's layout is fixed up to its outputs: payload type
  * (u32), essence type (u8), network ID (u64), the inputs (u16 count), the inputs commitment (32), the outputs' count
  * (u16).
  */
-function createdOutputs(
-  tx: TransactionPayload,
-  payloadBytes: Uint8Array,
-  txId: Uint8Array,
-): [Uint8Array, Uint8Array][] {
+function createdOutputs(tx: TransactionPayload, payloadBytes: Uint8Array): Uint8Array[] {
   const { essence } = tx;
   let at = 4 + 1 + 8 + inputs.sizeOf(essence.inputs) + 32 + 2;
-  return essence.outputs.map((o, i) => {
+  return essence.outputs.map((o) => {
     const from = at;
     at += outputCodec.sizeOf(o);
-    return [makeOutputId(txId, i), payloadBytes.subarray(from, at)];
+    return payloadBytes.subarray(from, at);
   });
 }

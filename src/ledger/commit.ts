@@ -1,5 +1,5 @@
 import { decode, encode, u32 } from '../codec/index.js';
-import { outputChainId } from '../model/ids.js';
+import { outputChainId, outputId } from '../model/ids.js';
 import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { OutputType } from '../model/type-codes.js';
@@ -184,7 +184,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
         markSpent(spent.record, slot); // created by an earlier block of this slot
       } else {
         // Read at acceptance, or (an output of a slot that was still pending then) from the store now.
-        const read = b.storedInputs.get(k) ?? input.storedOutput(oid);
+        const read = b.storedInputs[i] ?? input.storedOutput(oid);
         spent = { id: oid, key: k, slot: read.slot, record: markSpent(read.bytes.slice(), slot) };
         written.set(k, spent);
       }
@@ -192,7 +192,8 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
       const chain = chainOf(spent.record.subarray(OUTPUT_RECORD_HEADER), oid);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
     });
-    b.created.forEach(([oid, bytes], i) => {
+    b.created.forEach((bytes, i) => {
+      const oid = outputId(b.transactionId!, i);
       const record = new Uint8Array(OUTPUT_RECORD_HEADER + bytes.length);
       const view = new DataView(record.buffer);
       view.setUint32(0, slot, true);

@@ -16,18 +16,20 @@ export interface PendingBlock {
   workScore: bigint;
   transactionId: Uint8Array | undefined;
   /**
-   * Outputs the transaction creates: their IDs and their bytes (views into `bytes`). Bytes, not models: a pending
-   * block lives until its slot is committed, and a model holds a dozen objects per output that every young-generation
-   * collection until then would copy. A later block that spends one decodes it then.
+   * The bytes of the outputs the transaction creates (views into `bytes`; output i's ID is the transaction ID and i).
+   * Bytes, not models: a pending block lives until its slot is committed, and what it holds is copied by every
+   * young-generation collection until then (a model is a dozen objects per output). A block that spends one decodes
+   * it then.
    */
-  created: [Uint8Array, Uint8Array][];
+  created: Uint8Array[];
   /** Output IDs the transaction consumes. */
   consumed: Uint8Array[];
   /**
-   * The stored records of consumed outputs as acceptBlock read them, by output ID, so that the commit need not read
-   * them again (nothing else can change them: commits run in slot order and these outputs are pending-spent).
+   * The stored records of consumed outputs as acceptBlock read them (by input; undefined for an output that was
+   * pending then), so that the commit need not read them again (nothing else can change them: commits run in slot
+   * order and these outputs are pending-spent).
    */
-  storedInputs: Map<string, StoredInput>;
+  storedInputs: (StoredInput | undefined)[];
 }
 
 /** A consumed output as read from the store: its creating slot and the record's stored bytes. */
@@ -75,7 +77,7 @@ export class PendingState {
     this.blocks.set(entry.blockKey, entry);
     if (entry.transactionKey !== undefined) this.transactions.set(entry.transactionKey, entry);
     for (const k of entry.consumedKeys) this.spent.set(k, entry.slot);
-    entry.created.forEach(([, bytes], i) => this.created.set(entry.createdKeys[i]!, { bytes, slot: entry.slot }));
+    entry.created.forEach((bytes, i) => this.created.set(entry.createdKeys[i]!, { bytes, slot: entry.slot }));
   }
 
   /** Forgets a slot once it is committed. */

@@ -61,7 +61,7 @@ describe('planCommit, without a store', () => {
         transactionId: undefined,
         created: [],
         consumed: [],
-        storedInputs: new Map(),
+        storedInputs: [],
       },
     ],
     creations: [{ accountId: A, blockIssuanceCredits: 1_000n }],
