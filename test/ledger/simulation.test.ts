@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { decodeBlock, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { CHAIN_STEPS } from '../../src/sim/chains.js';
 import { applyEvent, eventLine, genesisLine, parseLine } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
@@ -29,6 +29,21 @@ describe('simulation', () => {
       transactions += ledger.utxoChanges(slot).consumedOutputs.length;
     }
     expect(transactions).toBeGreaterThan(100);
+
+    // Every committed output is stored as its block carried it (the ledger keeps views into the block's bytes): what
+    // the store decodes to is what the block's transaction decodes to, for every output type the simulation makes.
+    const types = new Set<number>();
+    for (let slot = 1; slot <= 60; slot++) {
+      for (const oid of ledger.utxoChanges(slot).createdOutputs) {
+        const block = decodeBlock(ledger.includedBlock(oid.subarray(0, 32)).bytes);
+        if (block.payload?.type !== 6) throw new Error('an output comes from a transaction');
+        const index = new DataView(oid.buffer, oid.byteOffset + 32, 2).getUint16(0, true);
+        const carried = block.payload.essence.outputs[index]!;
+        expect(ledger.output(oid)!.output).toEqual(carried);
+        types.add(carried.type);
+      }
+    }
+    expect([...types].sort()).toEqual([3, 4, 5, 6]);
     expect(Math.max(...rmc.map(Number))).toBeGreaterThanOrEqual(5);
     expect(rmc.at(-1)).toBeLessThan(BigInt(Math.max(...rmc.map(Number))));
     ledger.setSynced(true);
