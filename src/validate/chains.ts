@@ -19,7 +19,11 @@ const isZero = (id: Uint8Array): boolean => id.every((b) => b === 0);
 
 /** The chain an input consumes (`outputChainId` of the output it spends), undefined for a basic output. */
 export const inputChainId = (o: Output, input: Input): Uint8Array | undefined =>
-  outputChainId(o, outputId(input.transactionId, input.transactionOutputIndex));
+  isChain(o) ? outputChainId(o, outputId(input.transactionId, input.transactionOutputIndex)) : undefined;
+
+/** Aliases, foundries and NFTs are chains; basic outputs are not (most outputs: they skip the chain rules' work). */
+const isChain = (o: Output): boolean =>
+  o.type === OutputType.Alias || o.type === OutputType.Foundry || o.type === OutputType.Nft;
 
 /** The chains among the consumed outputs, by id (hex) → input index, and each NFT's and alias's id by its index. */
 export interface InputChains {
@@ -109,6 +113,7 @@ function duplicated(at: string): never {
  */
 export function checkChainOutputs(outputs: readonly Output[], consumed: readonly Output[], chains: InputChains) {
   const created: number[] = [];
+  if (!outputs.some(isChain)) return created;
   const continued = new Set<string>();
   const newFoundries: CreatedFoundries = new Map();
   outputs.forEach((o, j) => {

@@ -199,7 +199,7 @@ export function checkSemantics(
     for (const t of output.nativeTokens) addTo(tokensIn, toHex(t.id), t.amount);
   });
 
-  const newChains = new Set(checkChainOutputs(essence.outputs, consumedOutputs, chains));
+  const newChains = checkChainOutputs(essence.outputs, consumedOutputs, chains);
 
   // Outputs that can receive a storage deposit return: basic, only an Address UC, no native tokens, no features.
   const simpleDeposits = new Map<string, bigint>();
@@ -214,7 +214,7 @@ export function checkSemantics(
       }
     });
     // A new chain's issuer must be unlocked by this transaction (TIP-18 alias and NFT creation).
-    if (newChains.has(j) && (output.type === OutputType.Alias || output.type === OutputType.Nft)) {
+    if ((output.type === OutputType.Alias || output.type === OutputType.Nft) && newChains.includes(j)) {
       output.immutableFeatures.forEach((f, k) => {
         if (f.type === FeatureType.Issuer && !unlocked.has(addressKey(f.address))) {
           throw new ValidationError(
@@ -268,7 +268,11 @@ export function checkSemantics(
       );
     }
   }
-  if (new Set([...tokensIn.keys(), ...tokensOut.keys()]).size > MAX_NATIVE_TOKENS) {
+  // The union is no larger than the two counts together: only then is it built.
+  if (
+    tokensIn.size + tokensOut.size > MAX_NATIVE_TOKENS &&
+    new Set([...tokensIn.keys(), ...tokensOut.keys()]).size > MAX_NATIVE_TOKENS
+  ) {
     throw new ValidationError(
       'NATIVE_TOKEN_COUNT_EXCEEDED',
       `more than ${MAX_NATIVE_TOKENS} distinct native tokens in inputs and outputs`,

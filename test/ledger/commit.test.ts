@@ -115,6 +115,11 @@ describe('planCommit, without a store', () => {
       keys.meta,
     ].map(toHex);
     expect([...written].sort()).toEqual([...expected].sort());
+    // The records keyed by this slot are appends (LMDB fills their pages densely); the others are not.
+    const appended = plan.batch.filter((w) => w.value !== undefined && w.append === true).map((w) => toHex(w.key));
+    expect(appended.sort()).toEqual(
+      [keys.block(1, blockId(bytes)), keys.diff(1), keys.commitment(1)].map(toHex).sort(),
+    );
     expect(written.at(-1)).toBe(toHex(keys.meta)); // the metadata last: it names the slot as committed
 
     // Pure: the committed state it was given is as it was.
@@ -139,5 +144,35 @@ describe('planCommit, without a store', () => {
     expect(toHex(plan.commitmentId)).toBe(reference.commitment(1)!.id);
     expect(plan.accounts.size).toBe(0);
     expect(plan.commitment.referenceManaCost).toBe(params.congestion.minReferenceManaCost);
+  });
+
+  it("keeps of an account's credit history what a query within maxCommittableAge slots can ask for, no more", () => {
+    // G's credits change in every slot (an allotment); after many more slots than the window, its history holds the
+    // entries of the last maxCommittableAge + 1 slots and the newest one before them (worked out here by hand).
+    let { latest, meta, accounts } = genesisState();
+    const commitments = new Map<number, SlotCommitment>([[0, latest]]);
+    const last = 3 * params.maxCommittableAge + 5;
+    for (let slot = 1; slot <= last; slot++) {
+      const plan = planCommit({
+        slot,
+        params,
+        meta,
+        latest,
+        accounts,
+        pending: { blocks: [], creations: [], allotments: [{ accountId: G, mana: 1n }], destructions: [] },
+        commitmentAt: (s) => commitments.get(s),
+        storedOutput: () => {
+          throw new Error('none');
+        },
+      });
+      accounts = new Map([...accounts, ...plan.accounts]);
+      ({ meta, commitment: latest } = plan);
+      commitments.set(slot, latest);
+    }
+    const g = accounts.get(bytesKey(G))!;
+    const first = last - params.maxCommittableAge - 1;
+    expect(g.history.map((e) => e.slot)).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
+    expect(g.history.map((e) => e.blockIssuanceCredits)).toEqual(g.history.map((e) => genesisCredits + BigInt(e.slot)));
+    expect(g.blockIssuanceCredits).toBe(genesisCredits + BigInt(last));
   });
 });

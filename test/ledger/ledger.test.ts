@@ -127,6 +127,39 @@ describe('accept and commit', () => {
     expect(l.output(genesis[1]!.outputId)!.spentSlot).toBe(0xffffffff);
   });
 
+  it('a commit appends what its slot keys (blocks, created outputs, diff, commitment) and updates spent outputs', () => {
+    const l = fresh();
+    const batches: { key: Uint8Array; value?: Uint8Array; append?: boolean }[][] = [];
+    const store = (l as unknown as { committed: { store: { write(b: never[]): void } } }).committed.store;
+    const write = store.write.bind(store);
+    store.write = (batch) => {
+      batches.push(batch);
+      write(batch);
+    };
+    const bytes = transferBlock(params, [genesis[0]!], [basic(owner(2), 600_000_000n), basic(owner(1), 400_000_000n)]);
+    const txId = l.acceptBlock(bytes, { slot: 1 }).transactionId!;
+    l.commitSlot(1);
+    const [batch] = batches;
+    const appended = batch!.filter((w) => w.append === true).map((w) => h(w.key));
+    const blockKey = concatBytes([Uint8Array.of(0x42, 0, 0, 0, 1), blake2b256(bytes)]); // table, slot (BE), block ID
+    const outputKey = (slot: number, id: Uint8Array) => concatBytes([Uint8Array.of(0x4f, 0, 0, 0, slot), id]);
+    expect(appended.sort()).toEqual(
+      [
+        blockKey,
+        outputKey(1, outputId(txId, 0)),
+        outputKey(1, outputId(txId, 1)),
+        Uint8Array.of(0x44, 0, 0, 0, 1), // diff
+        Uint8Array.of(0x43, 0, 0, 0, 1), // commitment
+      ]
+        .map(h)
+        .sort(),
+    );
+    // The spent genesis output is an update of its record, in place (genesis slot 0), not an append.
+    const spent = batch!.find((w) => h(w.key) === h(outputKey(0, genesis[0]!.outputId)));
+    expect(spent?.append).not.toBe(true);
+    expect(new DataView(spent!.value!.buffer, spent!.value!.byteOffset).getUint32(4, true)).toBe(1);
+  });
+
   it('an output created and spent in the same slot is in both lists; it cannot be spent from an earlier slot', () => {
     const l = fresh();
     const first = l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]), { slot: 2 });
@@ -248,6 +281,21 @@ describe('congestion: RMC, burns, allotments, history', () => {
     l.commitSlot(2);
     expect(refusal(() => l.congestion(b))).toBe('NOT_FOUND');
     expect(l.congestion(b, { commitmentId: l.commitmentOf(1)!.commitmentId }).slot).toBe(1);
+  });
+
+  it('accounts of pending slots live by slot order, whatever order the slots were first used in', () => {
+    const l = fresh();
+    const [b, c] = [new Uint8Array(32).fill(0xbb), new Uint8Array(32).fill(0xcc)];
+    l.acceptBlock(taggedBlock('slot 5 first'), { slot: 5 }); // slot 5 is pending before slot 3 is
+    l.createAccount(b, { blockIssuanceCredits: 100n, slot: 3 });
+    l.createAccount(c, { blockIssuanceCredits: 100n, slot: 3 }); // two creations in one slot
+    l.destroyAccount(b, 5);
+    // Created in 3, destroyed in 5: b issues in 3 and 4, not in 5 or after; c (created beside it) issues anywhere.
+    expect(l.acceptBlock(taggedBlock('b in 4'), { slot: 4, issuerId: b }).workScore).toBeGreaterThan(0);
+    expect(refusal(() => l.acceptBlock(taggedBlock('b in 6'), { slot: 6, issuerId: b }))).toBe('ISSUER_NOT_FOUND');
+    expect(refusal(() => l.acceptBlock(taggedBlock('b in 2'), { slot: 2, issuerId: b }))).toBe('ISSUER_NOT_FOUND');
+    expect(l.acceptBlock(taggedBlock('c in 6'), { slot: 6, issuerId: c }).workScore).toBeGreaterThan(0);
+    expect(l.acceptBlock(taggedBlock('c in 3'), { slot: 3, issuerId: c }).workScore).toBeGreaterThan(0);
   });
 
   it('ready: credits minus pending blocks cover the asked work at the latest RMC', () => {
