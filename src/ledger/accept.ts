@@ -95,7 +95,11 @@ export function acceptBlock(
   }
   const id = pre?.precheck.blockId ?? computeBlockId(own);
   const blockKey = bytesKey(id);
-  if (pending.blocks.has(blockKey) || committed.store.get(keys.blockIndex(id)) !== undefined) {
+  // Only blocks without a transaction have a block index entry; a committed transaction block is found through its
+  // transaction (checkTransaction), so for one the store is not asked here.
+  const indexed =
+    block.payload?.type !== PayloadType.Transaction && committed.store.get(keys.blockIndex(id)) !== undefined;
+  if (pending.blocks.has(blockKey) || indexed) {
     throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
   }
   if (issuerId !== undefined) {
@@ -127,7 +131,8 @@ export function acceptBlock(
     checkTransaction(ctx, block.payload, entry, transactionPayloadBytes(own)!, pre?.precheck);
   }
   pending.addBlock(entry); // everything checked: record it
-  return { blockId: id, transactionId: entry.transactionId, workScore: entry.workScore };
+  // Copies: the entry's IDs are what the commit writes, and the caller may change what it is given.
+  return { blockId: id.slice(), transactionId: entry.transactionId?.slice(), workScore: entry.workScore };
 }
 
 function checkTransaction(

@@ -33,7 +33,8 @@ export function includedBlock(committed: CommittedState, pending: PendingState, 
   const pendingBlock = pending.transactions.get(bytesKey(txId));
   let found: { blockId: Uint8Array; slot: number; bytes: Uint8Array | undefined };
   if (pendingBlock !== undefined) {
-    found = { blockId: pendingBlock.blockId, slot: pendingBlock.slot, bytes: pendingBlock.bytes };
+    // Copies: the pending block's own arrays are what its commit will write.
+    found = { blockId: pendingBlock.blockId.slice(), slot: pendingBlock.slot, bytes: pendingBlock.bytes.slice() };
   } else {
     const record = committed.transaction(txId);
     if (record === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);

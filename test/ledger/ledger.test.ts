@@ -80,6 +80,10 @@ describe('accept and commit', () => {
     const tx = decodeBlock(bytes).payload as TransactionPayload;
     expect(r.transactionId).toEqual(transactionId(tx));
     expect(l.includedBlock(r.transactionId!).bytes).toEqual(bytes);
+    // an answer is the caller's to change: the pending block (what its commit writes) stays as it was
+    l.includedBlock(r.transactionId!).bytes.fill(0);
+    l.includedBlock(r.transactionId!).blockId.fill(0);
+    expect(l.includedBlock(r.transactionId!).blockId).toEqual(r.blockId);
     // the same transaction in another block (a reattachment) is refused; the first block stays the answer
     const again = encodeBlock({ ...decodeBlock(bytes), parents: [new Uint8Array(32).fill(9)] });
     expect(refusal(() => l.acceptBlock(again, { slot: 1 }))).toBe('TRANSACTION_ALREADY_APPLIED');
@@ -93,6 +97,7 @@ describe('accept and commit', () => {
     );
     const included = l.includedBlock(r.transactionId!);
     expect(included.blockId).toEqual(r.blockId);
+    expect(included.bytes).toEqual(bytes);
     expect(included.slot).toBe(1);
     expect(included.json).toEqual(JSON.parse(JSON.stringify(included.json)));
     expect(refusal(() => l.acceptBlock(again, { slot: 2 }))).toBe('TRANSACTION_ALREADY_APPLIED');
@@ -125,6 +130,18 @@ describe('accept and commit', () => {
     expect(h(l.latestCommitment().commitmentId)).toBe(h(twin.commitSlot(1).commitmentId));
     // the outputs the refused blocks named are untouched
     expect(l.output(genesis[1]!.outputId)!.spentSlot).toBe(0xffffffff);
+  });
+
+  it('what acceptBlock returns is the caller’s: changing it changes nothing the ledger holds', () => {
+    const l = fresh();
+    const bytes = transferBlock(params, [genesis[1]!], [basic(owner(1), 1_000_000_000n)]);
+    const given = l.acceptBlock(bytes, { slot: 1 });
+    const txId = transactionId(decodeBlock(bytes).payload as TransactionPayload);
+    given.blockId.fill(0);
+    given.transactionId!.fill(0);
+    l.commitSlot(1);
+    expect(l.includedBlock(txId).blockId).toEqual(blake2b256(bytes));
+    expect(l.utxoChanges(1).createdOutputs).toEqual([outputId(txId, 0)]);
   });
 
   it('a commit appends what its slot keys (blocks, created outputs, diff, commitment) and updates spent outputs', () => {
