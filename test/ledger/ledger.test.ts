@@ -132,16 +132,44 @@ describe('accept and commit', () => {
     expect(l.output(genesis[1]!.outputId)!.spentSlot).toBe(0xffffffff);
   });
 
-  it('what acceptBlock returns is the caller’s: changing it changes nothing the ledger holds', () => {
+  it('what acceptBlock is given and returns stays the caller’s: changing it changes nothing the ledger holds', () => {
     const l = fresh();
     const bytes = transferBlock(params, [genesis[1]!], [basic(owner(1), 1_000_000_000n)]);
-    const given = l.acceptBlock(bytes, { slot: 1 });
-    const txId = transactionId(decodeBlock(bytes).payload as TransactionPayload);
-    given.blockId.fill(0);
-    given.transactionId!.fill(0);
+    const original = bytes.slice();
+    const issuer = accountA.slice();
+    const given = l.acceptBlock(bytes, { slot: 1, issuerId: issuer });
+    const txId = transactionId(decodeBlock(original).payload as TransactionPayload);
+    for (const array of [given.blockId, given.transactionId!, bytes, issuer]) array.fill(0);
     l.commitSlot(1);
-    expect(l.includedBlock(txId).blockId).toEqual(blake2b256(bytes));
+    expect(l.includedBlock(txId).blockId).toEqual(blake2b256(original));
+    expect(l.includedBlock(txId).bytes).toEqual(original);
     expect(l.utxoChanges(1).createdOutputs).toEqual([outputId(txId, 0)]);
+    // the issuer named at acceptance paid for the block
+    expect(l.congestion(accountA).blockIssuanceCredits).toBe(
+      10_000_000_000n - workScore(decodeBlock(original), params) * params.congestion.minReferenceManaCost,
+    );
+  });
+
+  it('a damaged transaction record is STORE_CORRUPT when an input is looked up through it', () => {
+    const l = fresh();
+    const bytes = transferBlock(params, [genesis[2]!], [basic(owner(2), 1_000_000_000n)]);
+    const txId = l.acceptBlock(bytes, { slot: 1 }).transactionId!;
+    l.commitSlot(1);
+    const store = (l as unknown as { committed: { store: { write(b: unknown[]): void } } }).committed.store;
+    // table 0x54 ‖ transaction ID → a record one byte short (block ID 32, slot u32, outputs u16 = 38 bytes)
+    store.write([{ key: concatBytes([Uint8Array.of(0x54), txId]), value: new Uint8Array(37) }]);
+    const spend = transferBlock(
+      params,
+      [{ outputId: outputId(txId, 0), output: basic(owner(2), 1_000_000_000n), key: 2 }],
+      [basic(owner(1), 1_000_000_000n)],
+    );
+    expect(refusal(() => l.acceptBlock(spend, { slot: 2 }))).toBe('STORE_CORRUPT');
+  });
+
+  it('the serial path applies the syntactic rules (a block the pool never saw)', () => {
+    const l = fresh();
+    const v3 = encodeBlock({ ...decodeBlock(taggedBlock('version 3')), protocolVersion: 3 });
+    expect(refusal(() => l.acceptBlock(v3, { slot: 1 }))).toBe('PROTOCOL_VERSION_MISMATCH');
   });
 
   it('a commit appends what its slot keys (blocks, created outputs, diff, commitment) and updates spent outputs', () => {
@@ -297,6 +325,7 @@ describe('congestion: RMC, burns, allotments, history', () => {
     l.destroyAccount(b, 2);
     l.commitSlot(2);
     expect(refusal(() => l.congestion(b))).toBe('NOT_FOUND');
+    expect(refusal(() => l.acceptBlock(taggedBlock('after'), { slot: 3, issuerId: b }))).toBe('ISSUER_NOT_FOUND');
     expect(l.congestion(b, { commitmentId: l.commitmentOf(1)!.commitmentId }).slot).toBe(1);
   });
 
