@@ -16,6 +16,7 @@ import * as tc from '../dist/index.js';
 import { startPostgres } from '../scripts/postgres-cluster.mjs';
 import { ledgerFixture } from './ledger-fixture.mjs';
 import { blockGenerator } from './ledger-generate.mjs';
+import { acceptPipelined } from './ledger-pipeline.mjs';
 import { writeSection } from './results-file.mjs';
 import { needWrk, wrk } from './wrk.mjs';
 
@@ -67,20 +68,12 @@ function feeder(ledger) {
   let accepted = 0;
   let committedUpTo = 0;
   const slotOf = (n) => 1 + Math.floor(n / PER_SLOT);
-  const CHUNK = 500;
   return {
-    async accept(blocks) {
-      const precheck = (i) => (i < blocks.length ? ledger.precheck(blocks.slice(i, i + CHUNK)) : undefined);
-      const ahead = [precheck(0), precheck(CHUNK)];
-      for (let i = 0; i < blocks.length; i += CHUNK) {
-        await ahead.shift();
-        ahead.push(precheck(i + 2 * CHUNK));
-        for (const bytes of blocks.slice(i, i + CHUNK)) {
-          ledger.acceptBlock(bytes, { slot: slotOf(accepted++) });
-          while (committedUpTo < slotOf(accepted) - 1) ledger.commitSlot(++committedUpTo);
-        }
-      }
-    },
+    accept: (blocks) =>
+      acceptPipelined(ledger, blocks, (bytes) => {
+        ledger.acceptBlock(bytes, { slot: slotOf(accepted++) });
+        while (committedUpTo < slotOf(accepted) - 1) ledger.commitSlot(++committedUpTo);
+      }),
     finish() {
       while (committedUpTo < slotOf(accepted - 1)) ledger.commitSlot(++committedUpTo);
     },

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import * as tc from '../dist/index.js';
 import { ledgerFixture } from './ledger-fixture.mjs';
 import { blockGenerator } from './ledger-generate.mjs';
+import { acceptPipelined, CHUNK } from './ledger-pipeline.mjs';
 import { writeSection } from './results-file.mjs';
 
 const args = process.argv.slice(2);
@@ -70,21 +71,12 @@ function record(result, bytes) {
   blockBytes += bytes.length;
   accepted++;
 }
-// The next chunks are prechecked on the ingest pool's threads (Ledger.precheck: decode, syntax, signatures) while
-// this thread accepts and commits the current one, so every core stays busy through the commits too.
-const CHUNK = 500;
-async function acceptParallel(blocks) {
-  const precheck = (i) => (i < blocks.length ? ledger.precheck(blocks.slice(i, i + CHUNK)) : undefined);
-  const ahead = [precheck(0), precheck(CHUNK)];
-  for (let i = 0; i < blocks.length; i += CHUNK) {
-    await ahead.shift();
-    ahead.push(precheck(i + 2 * CHUNK));
-    for (const bytes of blocks.slice(i, i + CHUNK)) {
-      record(ledger.acceptBlock(bytes, { slot: slotOf(accepted) }), bytes);
-      commitFullSlots();
-    }
-  }
-}
+// Through the ingest pool (bench/ledger-pipeline.mjs), committing each slot once full.
+const acceptParallel = (blocks) =>
+  acceptPipelined(ledger, blocks, (bytes) => {
+    record(ledger.acceptBlock(bytes, { slot: slotOf(accepted) }), bytes);
+    commitFullSlots();
+  });
 
 /**
  * CPU time of this process's main thread (the writer), in µs, where Linux tells it (/proc; clock ticks of 10 ms,

@@ -1,8 +1,7 @@
 import { decode, encode, u32 } from '../codec/index.js';
-import { outputChainId, outputId } from '../model/ids.js';
+import { isChainType, outputChainId, outputId } from '../model/ids.js';
 import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { OutputType } from '../model/type-codes.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { commitmentId, merkleRoot, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
 import { nextReferenceManaCost } from './congestion.js';
@@ -15,9 +14,10 @@ import {
   type Meta,
   meta as metaCodec,
   OUTPUT_RECORD_HEADER,
+  outputRecordOf,
+  setSpentSlot,
   slotDiff,
   transactionRecord,
-  UNSPENT,
 } from './records.js';
 import type { Write } from './store/kv.js';
 
@@ -35,8 +35,7 @@ export interface CommitInput {
   pending: PendingSlot;
   /** The commitment of an earlier committed slot (the burn of a block uses the RMC of slot − maxCommittableAge). */
   commitmentAt(slot: number): SlotCommitment | undefined;
-  /** A stored output that a block of this slot consumes: its creating slot and stored record (read now if
-   * acceptBlock could not). */
+  /** A stored output a block of this slot consumes: its creating slot and record (if acceptBlock did not read it). */
   storedOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array };
 }
 
@@ -166,7 +165,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
   const { slot, pending } = input;
   const consumed: { id: Uint8Array; key: string; slot: number }[] = [];
   // Output records to write, by output key: the output's creating slot and its whole record as it is after the slot.
-  const written = new Map<string, { id: Uint8Array; key: string; slot: number; record: Uint8Array }>();
+  const written = new Map<string, { id: Uint8Array; slot: number; record: Uint8Array }>();
   // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
   const chains = new Map<string, Uint8Array | undefined>();
   // Applied in acceptance order (a block may spend an output an earlier one of the slot created).
@@ -181,11 +180,11 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
       const k = b.consumedKeys[i]!;
       let spent = written.get(k);
       if (spent !== undefined) {
-        markSpent(spent.record, slot); // created by an earlier block of this slot
+        setSpentSlot(spent.record, slot); // created by an earlier block of this slot
       } else {
         // Read at acceptance, or (an output of a slot that was still pending then) from the store now.
         const read = b.storedInputs[i] ?? input.storedOutput(oid);
-        spent = { id: oid, key: k, slot: read.slot, record: markSpent(read.bytes.slice(), slot) };
+        spent = { id: oid, slot: read.slot, record: setSpentSlot(read.bytes.slice(), slot) };
         written.set(k, spent);
       }
       consumed.push({ id: oid, key: k, slot: spent.slot });
@@ -194,13 +193,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
     });
     b.created.forEach((bytes, i) => {
       const oid = outputId(b.transactionId!, i);
-      const record = new Uint8Array(OUTPUT_RECORD_HEADER + bytes.length);
-      const view = new DataView(record.buffer);
-      view.setUint32(0, slot, true);
-      view.setUint32(4, UNSPENT, true);
-      record.set(bytes, OUTPUT_RECORD_HEADER);
-      const key = b.createdKeys[i]!;
-      written.set(key, { id: oid, key, slot, record });
+      written.set(b.createdKeys[i]!, { id: oid, slot, record: outputRecordOf(slot, bytes) });
       const chain = chainOf(bytes, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), oid);
     });
@@ -208,7 +201,7 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
   for (const [chain, oid] of chains) batch.push({ key: keys.chain(keyBytes(chain)), value: oid });
   const outputs: Write[] = [];
   const created: Uint8Array[] = [];
-  for (const { id, slot: createdSlot, record } of byKey(written.values(), (w) => w.key)) {
+  for (const [, { id, slot: createdSlot, record }] of byKey(written, ([k]) => k)) {
     if (createdSlot !== slot) {
       batch.push({ key: keys.output(createdSlot, id), value: record }); // a spent older output: an update
       continue;
@@ -234,13 +227,5 @@ function utxoChanges(input: CommitInput, batch: Write[]) {
 
 /** The chain an output's bytes continue or start (alias, foundry, NFT: decoded only then), else undefined. */
 function chainOf(outputBytes: Uint8Array, outputId: Uint8Array): Uint8Array | undefined {
-  const type = outputBytes[0];
-  if (type !== OutputType.Alias && type !== OutputType.Foundry && type !== OutputType.Nft) return undefined;
-  return outputChainId(decode(output, outputBytes), outputId);
-}
-
-/** Sets an output record's spent slot (the u32 after the created slot), in place. */
-function markSpent(record: Uint8Array, slot: number): Uint8Array {
-  new DataView(record.buffer, record.byteOffset, record.byteLength).setUint32(4, slot, true);
-  return record;
+  return isChainType(outputBytes[0]!) ? outputChainId(decode(output, outputBytes), outputId) : undefined;
 }

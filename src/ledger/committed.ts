@@ -16,6 +16,7 @@ import {
   outputRecord,
   type TransactionRecord,
   transactionRecord,
+  transactionRecordSlot,
   UNSPENT,
 } from './records.js';
 import type { KeyValueStore, Write } from './store/kv.js';
@@ -23,8 +24,6 @@ import type { GenesisState } from './types.js';
 
 const ZERO_32 = new Uint8Array(32);
 const ZERO_36 = new Uint8Array(36);
-/** A transaction record: block ID (32), slot (u32 LE), stored outputs (u16). */
-const TRANSACTION_RECORD_SIZE = 38;
 
 /**
  * The committed state: what the store holds, and what the ledger keeps of it in memory (the metadata, the latest
@@ -184,8 +183,7 @@ export class CommittedState {
   private transactionSlot(txId: Uint8Array): number | undefined {
     const bytes = this.store.get(keys.transaction(txId));
     if (bytes === undefined) return undefined;
-    if (bytes.length !== TRANSACTION_RECORD_SIZE) readRecord(transactionRecord, bytes, 'transaction'); // throws
-    return new DataView(bytes.buffer, bytes.byteOffset + 32, 4).getUint32(0, true);
+    return transactionRecordSlot(bytes) ?? readRecord(transactionRecord, bytes, 'transaction').slot; // (that throws)
   }
 
   transaction(txId: Uint8Array): TransactionRecord | undefined {

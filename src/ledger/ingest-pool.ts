@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { concatBytes } from '../util/bytes.js';
 import { type Precheck, readPrechecks } from './precheck.js';
 
 // Worker threads that precheck blocks (precheck.ts) ahead of the writer: decoding, syntactic validation, proof of
@@ -48,17 +49,12 @@ export class IngestPool {
 
   private send(blocks: readonly Uint8Array[]): Promise<(Precheck | undefined)[]> {
     const lengths = Uint32Array.from(blocks, (b) => b.length);
-    const data = new Uint8Array(lengths.reduce((s, n) => s + n, 0));
-    let at = 0;
-    for (const b of blocks) {
-      data.set(b, at);
-      at += b.length;
-    }
+    const data = concatBytes(blocks);
     const slot = this.thread();
     const id = this.seq++;
     return new Promise<Uint8Array>((resolve, reject) => {
       slot.jobs.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, data, lengths }, [data.buffer, lengths.buffer]);
+      slot.worker.postMessage({ id, data, lengths }, [data.buffer as ArrayBuffer, lengths.buffer]);
     }).then((out) => readPrechecks(out, blocks.length));
   }
 

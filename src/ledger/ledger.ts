@@ -1,6 +1,6 @@
 import { toHex } from '../codec/hex.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { bytesKey, equalBytes } from '../util/bytes.js';
+import { bytesKey, concatBytes, equalBytes } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, type Prechecked } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
 import { planCommit } from './commit.js';
@@ -98,13 +98,9 @@ export class Ledger {
     const inputs = blocks.filter((b) => b instanceof Uint8Array);
     if (inputs.length === 0) return;
     // The blocks' own copies, in one buffer: one allocation per batch rather than one per block.
-    const copy = new Uint8Array(inputs.reduce((n, b) => n + b.length, 0));
+    const copy = concatBytes(inputs);
     let at = 0;
-    const own = inputs.map((b) => {
-      copy.set(b, at);
-      at += b.length;
-      return copy.subarray(at - b.length, at);
-    });
+    const own = inputs.map((b) => copy.subarray(at, (at += b.length)));
     this.pool ??= new IngestPool(this.params);
     let results: Awaited<ReturnType<IngestPool['precheck']>>;
     try {

@@ -24,6 +24,24 @@ export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: 
 /** The serialized output starts here in a stored output record (its bytes enter inputs commitments as they are). */
 export const OUTPUT_RECORD_HEADER = 8;
 
+// The ledger's hot path builds and changes output records from bytes, without a model: the layout above, by hand.
+
+/** A new output record (unspent) around an output's bytes as they were received. */
+export function outputRecordOf(createdSlot: number, output: Uint8Array): Uint8Array {
+  const record = new Uint8Array(OUTPUT_RECORD_HEADER + output.length);
+  const view = new DataView(record.buffer);
+  view.setUint32(0, createdSlot, true);
+  view.setUint32(4, UNSPENT, true);
+  record.set(output, OUTPUT_RECORD_HEADER);
+  return record;
+}
+
+/** Sets an output record's spent slot (the u32 after the created slot), in place. */
+export function setSpentSlot(record: Uint8Array, slot: number): Uint8Array {
+  new DataView(record.buffer, record.byteOffset, record.byteLength).setUint32(4, slot, true);
+  return record;
+}
+
 /**
  * A transaction the ledger applied: its block, its slot, and how many of its outputs are still stored. The record
  * is also how an output is found (its key starts with the creating slot), so prune keeps it while any output remains.
@@ -38,6 +56,12 @@ export const transactionRecord = struct<TransactionRecord>('TransactionRecord', 
   slot: u32,
   storedOutputs: u16,
 });
+
+/** The slot of a stored transaction record, read without decoding it; undefined if the record has not its size. */
+export function transactionRecordSlot(record: Uint8Array): number | undefined {
+  if (record.length !== 32 + 4 + 2) return undefined;
+  return new DataView(record.buffer, record.byteOffset + 32, 4).getUint32(0, true);
+}
 
 /**
  * The UTXO changes of one committed slot, in byte order (intermediate outputs are in both lists). The slot's blocks

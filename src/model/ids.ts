@@ -150,6 +150,10 @@ export function foundryIdOf(o: FoundryOutput): Uint8Array {
   return foundryId(o.unlockConditions[0]!.address.aliasId, o.serialNumber, o.tokenScheme.type);
 }
 
+/** Whether outputs of this type are chains (alias, foundry, NFT): those `outputChainId` gives an id. */
+export const isChainType = (type: number): boolean =>
+  type === OutputType.Alias || type === OutputType.Foundry || type === OutputType.Nft;
+
 /**
  * The chain an output belongs to: an alias's or NFT's id (32 bytes; for one created with id zero, `chainId` of
  * `outputId`, the id of this very output) or a foundry's id (38 bytes); undefined for other outputs. The ledger keeps

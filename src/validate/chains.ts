@@ -1,7 +1,7 @@
 import { toHex } from '../codec/hex.js';
 import type { Address } from '../model/address.js';
 import { immutableFeature } from '../model/feature.js';
-import { outputChainId, outputId } from '../model/ids.js';
+import { isChainType, outputChainId, outputId } from '../model/ids.js';
 import type { Input } from '../model/input.js';
 import { nativeToken } from '../model/native-token.js';
 import type { AliasOutput, FoundryOutput, Output } from '../model/output.js';
@@ -22,8 +22,7 @@ export const inputChainId = (o: Output, input: Input): Uint8Array | undefined =>
   isChain(o) ? outputChainId(o, outputId(input.transactionId, input.transactionOutputIndex)) : undefined;
 
 /** Aliases, foundries and NFTs are chains; basic outputs are not (most outputs: they skip the chain rules' work). */
-const isChain = (o: Output): boolean =>
-  o.type === OutputType.Alias || o.type === OutputType.Foundry || o.type === OutputType.Nft;
+const isChain = (o: Output): boolean => isChainType(o.type);
 
 /** The chains among the consumed outputs, by id (hex) → input index, and each NFT's and alias's id by its index. */
 export interface InputChains {

@@ -1,7 +1,7 @@
 // The CLI as a person runs it: `serve --demo` as a child process, the four URLs it prints, and bodies that match
 // the reference implementation's replay of the same simulation; the store line and warnings of `serve`; help and
 // version; decode | encode; simulate then import, with every refusal one line and exit status 2.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -28,48 +28,18 @@ import {
   protocolParameters,
 } from '../../src/index.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { cli, startCli, stopCli } from '../helpers/cli.js';
 import { hexOf, ReferenceLedger } from '../helpers/reference-ledger.js';
 import { loadVectors } from '../helpers/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = resolve(root, 'dist/cli.js');
 const dirs: string[] = [];
 const temp = () => {
   const d = mkdtempSync(join(tmpdir(), 'tangle-cli-'));
   dirs.push(d);
   return d;
 };
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL'); // a failed test's
-  dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
-});
-
-/** Starts the CLI, resolves with its stdout once `until` matches it (and the child, to stop later). */
-function startCli(
-  args: string[],
-  until: RegExp,
-): Promise<{ child: ChildProcess; out: () => string; err: () => string }> {
-  const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (until.test(out)) done({ child, out: () => out, err: () => err });
-    });
-    child.on('exit', (code) => fail(new Error(`exited ${code}: ${err}`)));
-  });
-}
-
-function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
-  return new Promise((done) => {
-    child.on('exit', (code) => done(code));
-    child.kill(signal);
-  });
-}
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 describe('serve --demo', () => {
   it('prints where it listens, the store it opened and four URLs; each answers what the reference implementation computes from the same simulation', async () => {
@@ -94,7 +64,7 @@ describe('serve --demo', () => {
       }),
     );
     expect(bodies.map((b) => b.status)).toEqual([200, 200, 200, 200]);
-    expect(await stop(child, 'SIGINT')).toBe(0);
+    expect(await stopCli(child, 'SIGINT')).toBe(0);
     // The demo is the simulation with seed 1 at the store's genesis time: replay it in the reference implementation.
     const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
       genesisUnixTime: inspectStore(db)!.genesisUnixTime,
@@ -136,7 +106,7 @@ describe('serve --demo', () => {
       ['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '5'],
       /congestion\n/,
     );
-    expect(await stop(child, 'SIGINT')).toBe(0);
+    expect(await stopCli(child, 'SIGINT')).toBe(0);
     expect(out()).toMatch(/tangle-core stopped \(SIGINT\); the store is closed at slot \d+\n$/);
     expect(readdirSync(db)).not.toContain('writer.lock');
   }, 60_000);
@@ -165,7 +135,7 @@ describe('serve over a store', () => {
     expect(out()).toMatch(
       /store: .*fresh\.db \(testnet, genesis 2023-11-14T22:13:20\.000Z, latest slot 0, not synced\)/,
     );
-    await stop(child);
+    await stopCli(child);
     expect(err()).toMatch(/warning: the store is empty/);
     expect(err()).toMatch(/warning: --public-routes without --jwt-secret/);
   });
@@ -183,7 +153,7 @@ describe('serve over a store', () => {
       const third = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--db', db], { encoding: 'utf8' });
       expect(third.stderr).toMatch(/^error: STORE_LOCKED/);
     } finally {
-      await stop(child);
+      await stopCli(child);
     }
     const file = join(temp(), 'a-file');
     writeFileSync(file, 'x');

@@ -4,42 +4,26 @@
 // leaves the database at a whole slot, and the next writer on the same store publishes the rest; a wrong URL, a
 // refused connection and a database of another network are each one line and exit status 2. Skipped, with the
 // reason, where no PostgreSQL can be started.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { cli, startCli, track } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const cli = resolve(root, 'dist/cli.js');
 const pg = privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-cli-pg-'));
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
 
 /** Starts `serve`, resolves with its origin once it listens. */
-function serve(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((done, fail) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\S+)/.exec(out);
-      if (m !== null) done(m[1]!);
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited (${code}): ${err}`)));
-  });
+async function serve(args: string[]): Promise<string> {
+  const listening = /listening on (http:\S+).*\n/;
+  const { out } = await startCli(['serve', '--port', '0', ...args], listening);
+  return listening.exec(out())![1]!;
 }
 
 async function answer(origin: string, path: string): Promise<string> {
@@ -98,10 +82,11 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
     pg!.primary.sql('create database killed');
     const db = join(dir, 'demo');
     const database = databaseUrl(pg!.primary, 'killed');
-    const writer = spawn(process.execPath, [cli, 'serve', '--demo', '--db', db, '--store', database, '--port', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    children.push(writer);
+    const writer = track(
+      spawn(process.execPath, [cli, 'serve', '--demo', '--db', db, '--store', database, '--port', '0'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      }),
+    );
     // Kill it once the database is part way: an observed state, not a guessed time.
     const latest = () => {
       try {
