@@ -100,7 +100,10 @@ export class Ledger {
     // The blocks' own copies, in one buffer: one allocation per batch rather than one per block.
     const copy = concatBytes(inputs);
     let at = 0;
-    const own = inputs.map((b) => copy.subarray(at, (at += b.length)));
+    const own = inputs.map((b) => {
+      at += b.length;
+      return copy.subarray(at - b.length, at);
+    });
     this.pool ??= new IngestPool(this.params);
     let results: Awaited<ReturnType<IngestPool['precheck']>>;
     try {
