@@ -22,10 +22,22 @@ export function ready(): Promise<void> {
   return loading;
 }
 
+// hash-wasm reads its input through `data.buffer`. V8 keeps typed arrays of up to 64 bytes inside its heap until
+// something asks for their buffer; asking moves them out (a malloc'd backing store each, swept by the collector
+// later). Small inputs (Merkle nodes, IDs, the inputs commitment's hashes) are copied into this buffer instead.
+const SMALL = 64;
+const small = new Uint8Array(new ArrayBuffer(SMALL));
+const smallViews = Array.from({ length: SMALL + 1 }, (_, n) => small.subarray(0, n));
+
 export function blake2b256(data: Uint8Array): Uint8Array {
   if (wasm !== undefined) {
     wasm.init();
-    wasm.update(data);
+    if (data.length <= SMALL && data instanceof Uint8Array) {
+      small.set(data);
+      wasm.update(smallViews[data.length]!);
+    } else {
+      wasm.update(data);
+    }
     return wasm.digest('binary');
   }
   return blake2b(data, { dkLen: 32 });

@@ -1,4 +1,4 @@
-import { decode, encode, u32 } from '../codec/index.js';
+import { decode, encode, u32, withEncoding } from '../codec/index.js';
 import { isChainType, outputChainId, outputId } from '../model/ids.js';
 import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
@@ -10,16 +10,17 @@ import {
   type AccountRecord,
   accountRecord,
   keys,
+  keysInto,
   LIVE,
   type Meta,
   meta as metaCodec,
   OUTPUT_RECORD_HEADER,
-  outputRecordOf,
   setSpentSlot,
   slotDiff,
   transactionRecord,
+  writeOutputRecord,
 } from './records.js';
-import type { Write } from './store/kv.js';
+import { WriteBatch } from './store/batch.js';
 
 // Committing a slot, as a pure step: the slot's pending state and the committed state it builds on go in; the write
 // batch, the commitment and the new in-memory state come out. Nothing here touches a store, so the whole rule of
@@ -40,7 +41,7 @@ export interface CommitInput {
 }
 
 export interface CommitPlan {
-  batch: Write[];
+  batch: WriteBatch;
   commitment: SlotCommitment;
   commitmentId: Uint8Array;
   meta: Meta;
@@ -50,7 +51,11 @@ export interface CommitPlan {
 
 export function planCommit(input: CommitInput): CommitPlan {
   const { slot, params: p, pending } = input;
-  const batch: Write[] = [];
+  // Sized from the slot's blocks (each is written, with its created outputs and spent records: about twice its
+  // bytes), so that the batch's buffer is not grown and copied while it is filled.
+  let room = 4096;
+  for (const b of pending.blocks) room += 2 * b.bytes.length + 256;
+  const batch = new WriteBatch(room, 16 + 8 * pending.blocks.length);
 
   // 1. Reference mana cost from the slot's total work.
   let work = 0n;
@@ -61,7 +66,8 @@ export function planCommit(input: CommitInput): CommitPlan {
   const accounts = accountChanges(input, rmc);
 
   // 3. The UTXO changes: blocks, transactions, outputs created and spent, the slot's diff.
-  const { created, consumed, blockIds, txIds, appends } = utxoChanges(input, batch);
+  const utxo = utxoChanges(input, batch);
+  const { blockIds, txIds } = utxo;
 
   // 4. The commitment, over the slot's blocks, transactions and the live accounts after it.
   const after = new Map(input.accounts);
@@ -84,14 +90,13 @@ export function planCommit(input: CommitInput): CommitPlan {
   };
   const id = commitmentId(commitment);
   const meta: Meta = { ...input.meta, latestSlot: slot, latestCommitmentId: id };
-  const diff = { created, consumed: consumed.map((c) => c.id), consumedSlots: consumed.map((c) => c.slot) };
   // Appends in key order (tables: block 0x42, commitment 0x43, diff 0x44, output 0x4f), so the store need not sort.
-  for (const w of appends.blocks) batch.push(w);
-  batch.push({ key: keys.commitment(slot), value: encode(slotCommitment, commitment), append: true });
-  batch.push({ key: keys.diff(slot), value: encode(slotDiff, diff), append: true });
-  for (const w of appends.outputs) batch.push(w);
-  for (const [aid, r] of accounts) batch.push({ key: keys.account(keyBytes(aid)), value: encode(accountRecord, r) });
-  batch.push({ key: keys.meta, value: encode(metaCodec, meta) });
+  utxo.appendBlocks();
+  batch.put(keys.commitment(slot), encode(slotCommitment, commitment), true);
+  batch.put(keys.diff(slot), encode(slotDiff, utxo.diff), true);
+  utxo.appendOutputs();
+  for (const [aid, r] of accounts) batch.put(keys.account(keyBytes(aid)), encode(accountRecord, r));
+  batch.put(keys.meta, encode(metaCodec, meta));
   return { batch, commitment, commitmentId: id, meta, accounts };
 }
 
@@ -157,71 +162,105 @@ function byKey<T>(items: Iterable<T>, key: (item: T) => string): T[] {
   return [...by.keys()].sort().map((k) => by.get(k)!);
 }
 
+const OUTPUT_KEY = 1 + 4 + 34;
+const BLOCK_KEY = 1 + 4 + 32;
+
 /**
- * The slot's transaction records and spent older outputs into `batch`; its blocks and the outputs it created as
- * appends, in key order; the sorted ids the diff and the roots are made of.
+ * The slot's transaction records and spent older outputs into `batch`, and the records of the outputs it creates
+ * packed in it too; `appendBlocks` and `appendOutputs` then add the slot's blocks and created outputs as appends, in
+ * key order. Also the sorted ids the diff and the roots are made of.
  */
-function utxoChanges(input: CommitInput, batch: Write[]) {
+function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const { slot, pending } = input;
-  const consumed: { id: Uint8Array; key: string; slot: number }[] = [];
-  // Output records to write, by output key: the output's creating slot and its whole record as it is after the slot.
-  const written = new Map<string, { id: Uint8Array; slot: number; record: Uint8Array }>();
+  // Outputs this slot creates, by output key: where their key starts in the batch's buffer (the record follows it),
+  // and where the record ends. A later block of the slot that spends one sets its spent slot there.
+  const createdAt = new Map<string, number>();
+  const createdEnd = new Map<string, number>();
+  // Every output the slot spends, by output key: the slot that created it.
+  const consumedSlots = new Map<string, number>();
   // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
   const chains = new Map<string, Uint8Array | undefined>();
   // Applied in acceptance order (a block may spend an output an earlier one of the slot created).
   for (const b of pending.blocks) {
-    if (b.transactionId === undefined) {
-      batch.push({ key: keys.blockIndex(b.blockId), value: encode(u32, slot) });
+    const txId = b.transactionId;
+    if (txId === undefined) {
+      batch.put(keys.blockIndex(b.blockId), encode(u32, slot));
       continue;
     }
     const record = { blockId: b.blockId, slot, storedOutputs: b.created.length };
-    batch.push({ key: keys.transaction(b.transactionId), value: encode(transactionRecord, record) });
-    b.consumed.forEach((oid, i) => {
+    withEncoding(transactionRecord, record, (bytes) => batch.put(keys.transaction(txId), bytes));
+    for (let i = 0; i < b.consumed.length; i++) {
+      const oid = b.consumed[i]!;
       const k = b.consumedKeys[i]!;
-      let spent = written.get(k);
-      if (spent !== undefined) {
-        setSpentSlot(spent.record, slot); // created by an earlier block of this slot
+      const at = createdAt.get(k);
+      let output: Uint8Array;
+      if (at !== undefined) {
+        // Created by an earlier block of this slot: spent in its record, which is still to be appended.
+        setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
+        consumedSlots.set(k, slot);
+        output = batch.bytes.subarray(at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, createdEnd.get(k));
       } else {
-        // Read at acceptance, or (an output of a slot that was still pending then) from the store now.
+        // Read at acceptance, or (an output of a slot that was still pending then) from the store now. An update.
         const read = b.storedInputs[i] ?? input.storedOutput(oid);
-        spent = { id: oid, slot: read.slot, record: setSpentSlot(read.bytes.slice(), slot) };
-        written.set(k, spent);
+        const kAt = batch.reserve(OUTPUT_KEY + read.bytes.length);
+        const bytes = batch.bytes;
+        keysInto.output(bytes, kAt, read.slot, oid);
+        bytes.set(read.bytes, kAt + OUTPUT_KEY);
+        setSpentSlot(bytes, kAt + OUTPUT_KEY, slot);
+        batch.add(kAt, kAt + OUTPUT_KEY, kAt + OUTPUT_KEY, kAt + OUTPUT_KEY + read.bytes.length);
+        consumedSlots.set(k, read.slot);
+        output = read.bytes.subarray(OUTPUT_RECORD_HEADER);
       }
-      consumed.push({ id: oid, key: k, slot: spent.slot });
-      const chain = chainOf(spent.record.subarray(OUTPUT_RECORD_HEADER), oid);
+      const chain = chainOf(output, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
-    });
-    b.created.forEach((bytes, i) => {
-      const oid = outputId(b.transactionId!, i);
-      written.set(b.createdKeys[i]!, { id: oid, slot, record: outputRecordOf(slot, bytes) });
-      const chain = chainOf(bytes, oid);
-      if (chain !== undefined) chains.set(bytesKey(chain), oid);
-    });
-  }
-  for (const [chain, oid] of chains) batch.push({ key: keys.chain(keyBytes(chain)), value: oid });
-  const outputs: Write[] = [];
-  const created: Uint8Array[] = [];
-  for (const [, { id, slot: createdSlot, record }] of byKey(written, ([k]) => k)) {
-    if (createdSlot !== slot) {
-      batch.push({ key: keys.output(createdSlot, id), value: record }); // a spent older output: an update
-      continue;
     }
-    // Outputs created in this slot are new keys past all stored ones.
-    outputs.push({ key: keys.output(slot, id), value: record, append: true });
-    created.push(id);
+    for (let i = 0; i < b.created.length; i++) {
+      const output = b.created[i]!;
+      const oid = outputId(txId, i);
+      const kAt = batch.reserve(OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length);
+      keysInto.output(batch.bytes, kAt, slot, oid);
+      writeOutputRecord(batch.bytes, kAt + OUTPUT_KEY, slot, output);
+      createdAt.set(b.createdKeys[i]!, kAt);
+      createdEnd.set(b.createdKeys[i]!, kAt + OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length);
+      const chain = chainOf(output, oid);
+      if (chain !== undefined) chains.set(bytesKey(chain), oid);
+    }
   }
+  for (const [chain, oid] of chains) {
+    if (oid === undefined) batch.delete(keys.chain(keyBytes(chain)));
+    else batch.put(keys.chain(keyBytes(chain)), oid);
+  }
+  const created = [...createdAt.keys()].sort();
+  const consumed = [...consumedSlots.keys()].sort();
   const blocks = byKey(pending.blocks, (b) => b.blockKey);
   const txs = byKey(
     pending.blocks.filter((b) => b.transactionKey !== undefined),
     (b) => b.transactionKey!,
   );
-  const blockWrites = blocks.map((b): Write => ({ key: keys.block(slot, b.blockId), value: b.bytes, append: true }));
   return {
-    created,
-    consumed: byKey(consumed, (c) => c.key),
+    diff: {
+      created: created.map(keyBytes),
+      consumed: consumed.map(keyBytes),
+      consumedSlots: consumed.map((k) => consumedSlots.get(k)!),
+    },
     blockIds: blocks.map((b) => b.blockId),
     txIds: txs.map((b) => b.transactionId!),
-    appends: { blocks: blockWrites, outputs },
+    /** The slot's blocks, as appends in key order. */
+    appendBlocks(): void {
+      for (const b of blocks) {
+        const kAt = batch.reserve(BLOCK_KEY + b.bytes.length);
+        keysInto.block(batch.bytes, kAt, slot, b.blockId);
+        batch.bytes.set(b.bytes, kAt + BLOCK_KEY);
+        batch.add(kAt, kAt + BLOCK_KEY, kAt + BLOCK_KEY, kAt + BLOCK_KEY + b.bytes.length, true);
+      }
+    },
+    /** The outputs the slot created, as appends in key order: new keys past all stored ones. */
+    appendOutputs(): void {
+      for (const k of created) {
+        const kAt = createdAt.get(k)!;
+        batch.add(kAt, kAt + OUTPUT_KEY, kAt + OUTPUT_KEY, createdEnd.get(k)!, true);
+      }
+    },
   };
 }
 

@@ -19,7 +19,8 @@ import {
   transactionRecordSlot,
   UNSPENT,
 } from './records.js';
-import type { KeyValueStore, Write } from './store/kv.js';
+import { WriteBatch } from './store/batch.js';
+import type { KeyValueStore } from './store/kv.js';
 import type { GenesisState } from './types.js';
 
 const ZERO_32 = new Uint8Array(32);
@@ -121,16 +122,15 @@ export class CommittedState {
       latestCommitmentId: commitmentId(commitment),
       prunedUntil: p.genesisSlot + 1,
     };
-    const batch: Write[] = [
-      { key: keys.commitment(p.genesisSlot), value: encode(slotCommitment, commitment) },
-      { key: keys.meta, value: encode(metaCodec, m) },
-    ];
+    const batch = new WriteBatch();
+    batch.put(keys.commitment(p.genesisSlot), encode(slotCommitment, commitment));
+    batch.put(keys.meta, encode(metaCodec, m));
     for (const { outputId, output } of genesis.outputs ?? []) {
       checkId(outputId, 34, 'genesis output ID');
       const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, output };
-      batch.push({ key: keys.output(p.genesisSlot, outputId), value: encode(outputRecord, record) });
+      batch.put(keys.output(p.genesisSlot, outputId), encode(outputRecord, record));
       const chain = outputChainId(output, outputId);
-      if (chain !== undefined) batch.push({ key: keys.chain(chain), value: outputId.slice() });
+      if (chain !== undefined) batch.put(keys.chain(chain), outputId);
     }
     for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
       checkId(accountId, 32, 'genesis account ID');
@@ -140,7 +140,7 @@ export class CommittedState {
         blockIssuanceCredits,
         history: [{ slot: p.genesisSlot, blockIssuanceCredits }],
       };
-      batch.push({ key: keys.account(accountId), value: encode(accountRecord, record) });
+      batch.put(keys.account(accountId), encode(accountRecord, record));
     }
     this.store.write(batch);
     return m;
@@ -161,7 +161,7 @@ export class CommittedState {
 
   /** A committed output: its creating slot (from its transaction's record, else genesis) and stored bytes. */
   locateOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array } | undefined {
-    const slot = this.transactionSlot(outputId.subarray(0, 32)) ?? this.params.genesisSlot;
+    const slot = this.transactionSlot(keys.transactionOfOutput(outputId)) ?? this.params.genesisSlot;
     const bytes = this.store.get(keys.output(slot, outputId));
     return bytes === undefined ? undefined : { slot, bytes };
   }
@@ -179,9 +179,12 @@ export class CommittedState {
     return this.store.get(keys.chain(chainId));
   }
 
-  /** The slot of a committed transaction, read from its record without decoding the rest (the input lookup's). */
-  private transactionSlot(txId: Uint8Array): number | undefined {
-    const bytes = this.store.get(keys.transaction(txId));
+  /**
+   * The slot of a committed transaction (by its record's key), read from its record without decoding the rest (the
+   * input lookup's).
+   */
+  private transactionSlot(key: Uint8Array): number | undefined {
+    const bytes = this.store.get(key);
     if (bytes === undefined) return undefined;
     return transactionRecordSlot(bytes) ?? readRecord(transactionRecord, bytes, 'transaction').slot; // (that throws)
   }
@@ -193,7 +196,7 @@ export class CommittedState {
 
   /** Writes a batch that moves the state to `meta` (one atomic write), then takes the new state into memory. */
   write(
-    batch: readonly Write[],
+    batch: WriteBatch,
     meta: Meta,
     update?: { commitment: SlotCommitment; accounts: ReadonlyMap<string, AccountRecord> },
   ): void {

@@ -4,18 +4,18 @@ import { transactionPayloadBytes } from '../model/block-layout.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { type CommittedState, readRecord } from './committed.js';
 import { keys, type Meta, meta as metaCodec, slotDiff, type TransactionRecord, transactionRecord } from './records.js';
-import type { Write } from './store/kv.js';
+import { WriteBatch } from './store/batch.js';
 
 /**
  * The batch that drops the diffs, blocks, transaction index entries and spent outputs of committed slots below
  * `until` (unspent outputs stay: they are the ledger), and the metadata after it; undefined when there is nothing to
  * do.
  */
-export function planPrune(committed: CommittedState, untilSlot: number): { batch: Write[]; meta: Meta } | undefined {
+export function planPrune(committed: CommittedState, untilSlot: number): { batch: WriteBatch; meta: Meta } | undefined {
   const { meta, store, params } = committed;
   const until = Math.min(untilSlot, meta.latestSlot + 1);
   if (until <= meta.prunedUntil) return undefined;
-  const batch: Write[] = [];
+  const batch = new WriteBatch();
   // Transaction records touched by this prune (undefined: deleted), written once at the end.
   const txs = new Map<string, TransactionRecord | undefined>();
   const txRecord = (txId: Uint8Array) => {
@@ -32,29 +32,27 @@ export function planPrune(committed: CommittedState, untilSlot: number): { batch
     for (const o of diff.consumed) {
       const creator = o.subarray(0, 32);
       const r = txRecord(creator);
-      batch.push({ key: keys.output(r?.slot ?? params.genesisSlot, o), value: undefined });
+      batch.delete(keys.output(r?.slot ?? params.genesisSlot, o));
       if (r !== undefined) settle(creator, { ...r, storedOutputs: r.storedOutputs - 1 });
     }
     // The slot's blocks, and through their bytes its transactions.
     for (const [k, blockBytes] of store.entries(keys.blocksOfSlot(s))) {
       const id = k.subarray(5);
-      batch.push({ key: k, value: undefined });
-      batch.push({ key: keys.blockIndex(id), value: undefined });
+      batch.delete(k);
+      batch.delete(keys.blockIndex(id));
       const payload = transactionPayloadBytes(blockBytes);
       if (payload !== undefined) {
         const txId = blake2b256(payload);
         settle(txId, txRecord(txId));
       }
     }
-    batch.push({ key: keys.diff(s), value: undefined });
+    batch.delete(keys.diff(s));
   }
   for (const [t, r] of txs) {
-    batch.push({
-      key: keys.transaction(keyBytes(t)),
-      value: r === undefined ? undefined : encode(transactionRecord, r),
-    });
+    if (r === undefined) batch.delete(keys.transaction(keyBytes(t)));
+    else batch.put(keys.transaction(keyBytes(t)), encode(transactionRecord, r));
   }
   const next = { ...meta, prunedUntil: until };
-  batch.push({ key: keys.meta, value: encode(metaCodec, next) });
+  batch.put(keys.meta, encode(metaCodec, next));
   return { batch, meta: next };
 }

@@ -26,20 +26,24 @@ export const OUTPUT_RECORD_HEADER = 8;
 
 // The ledger's hot path builds and changes output records from bytes, without a model: the layout above, by hand.
 
-/** A new output record (unspent) around an output's bytes as they were received. */
-export function outputRecordOf(createdSlot: number, output: Uint8Array): Uint8Array {
-  const record = new Uint8Array(OUTPUT_RECORD_HEADER + output.length);
-  const view = new DataView(record.buffer);
-  view.setUint32(0, createdSlot, true);
-  view.setUint32(4, UNSPENT, true);
-  record.set(output, OUTPUT_RECORD_HEADER);
-  return record;
+/** A u32, little-endian, into `target` at `at` (a DataView per record cost more than the record). */
+function setU32(target: Uint8Array, at: number, value: number): void {
+  target[at] = value & 0xff;
+  target[at + 1] = (value >>> 8) & 0xff;
+  target[at + 2] = (value >>> 16) & 0xff;
+  target[at + 3] = value >>> 24;
 }
 
-/** Sets an output record's spent slot (the u32 after the created slot), in place. */
-export function setSpentSlot(record: Uint8Array, slot: number): Uint8Array {
-  new DataView(record.buffer, record.byteOffset, record.byteLength).setUint32(4, slot, true);
-  return record;
+/** Writes a new output record (unspent) around an output's bytes as they were received into `target` at `at`. */
+export function writeOutputRecord(target: Uint8Array, at: number, createdSlot: number, output: Uint8Array): void {
+  setU32(target, at, createdSlot);
+  setU32(target, at + 4, UNSPENT);
+  target.set(output, at + OUTPUT_RECORD_HEADER);
+}
+
+/** Sets the spent slot (the u32 after the created slot) of the output record at `at` in `target`, in place. */
+export function setSpentSlot(target: Uint8Array, at: number, slot: number): void {
+  setU32(target, at + 4, slot);
 }
 
 /**
@@ -138,15 +142,20 @@ const prefixed = (table: number, body: Uint8Array) => {
   k.set(body, 1);
   return k;
 };
-const concat = (a: Uint8Array, b: Uint8Array) => {
-  const k = new Uint8Array(a.length + b.length);
-  k.set(a);
-  k.set(b, a.length);
+/** A key of a table keyed by slot first: the table byte, the slot big-endian (so that keys sort by slot), an id. */
+function writeSlotKey(target: Uint8Array, at: number, table: number, slot: number, id: Uint8Array): number {
+  target[at] = table;
+  target[at + 1] = slot >>> 24;
+  target[at + 2] = (slot >>> 16) & 0xff;
+  target[at + 3] = (slot >>> 8) & 0xff;
+  target[at + 4] = slot & 0xff;
+  target.set(id, at + 5);
+  return 5 + id.length;
+}
+const slotKey = (table: number, slot: number, id: Uint8Array = new Uint8Array(0)) => {
+  const k = new Uint8Array(5 + id.length);
+  writeSlotKey(k, 0, table, slot, id);
   return k;
-};
-const slotKey = (table: number, slot: number) => {
-  // Big-endian by hand: a DataView per key cost more than the rest of the key (profiled in the commit).
-  return Uint8Array.of(table, slot >>> 24, (slot >>> 16) & 0xff, (slot >>> 8) & 0xff, slot & 0xff);
 };
 
 export const keys = {
@@ -154,17 +163,27 @@ export const keys = {
    * Blocks are keyed by slot first: they are written in slot order, so LMDB appends them to full pages instead of
    * splitting pages at random hash positions (which left them half empty). Transaction records hold the slot.
    */
-  block: (slot: number, blockId: Uint8Array) => concat(slotKey(TABLE.block, slot), blockId),
+  block: (slot: number, blockId: Uint8Array) => slotKey(TABLE.block, slot, blockId),
   /** Prefix of every block of a slot. */
   blocksOfSlot: (slot: number) => slotKey(TABLE.block, slot),
   /** blockId → slot, for blocks without a transaction (those with one are found through their transaction). */
   blockIndex: (blockId: Uint8Array) => prefixed(TABLE.blockIndex, blockId),
   transaction: (txId: Uint8Array) => prefixed(TABLE.transaction, txId),
   /**
+   * The transaction key of an output's creator (the output ID's first 32 bytes), copied byte by byte: a subarray of
+   * an ID would move it out of V8's heap (a malloc'd backing store per lookup).
+   */
+  transactionOfOutput: (outputId: Uint8Array) => {
+    const k = new Uint8Array(33);
+    k[0] = TABLE.transaction;
+    for (let i = 0; i < 32; i++) k[i + 1] = outputId[i]!;
+    return k;
+  },
+  /**
    * Outputs are keyed by their creating slot first, for the same reason as blocks: written in slot order, they fill
    * LMDB pages densely. The slot is found through the transaction record (genesis outputs: the genesis slot).
    */
-  output: (createdSlot: number, outputId: Uint8Array) => concat(slotKey(TABLE.output, createdSlot), outputId),
+  output: (createdSlot: number, outputId: Uint8Array) => slotKey(TABLE.output, createdSlot, outputId),
   diff: (slot: number) => slotKey(TABLE.diff, slot),
   commitment: (slot: number) => slotKey(TABLE.commitment, slot),
   account: (accountId: Uint8Array) => prefixed(TABLE.account, accountId),
@@ -172,4 +191,14 @@ export const keys = {
   chain: (chainId: Uint8Array) => prefixed(TABLE.chain, chainId),
   meta: Uint8Array.of(TABLE.meta, 0), // one key in its table; LMDB keys cannot be empty
   tables: TABLE,
+};
+
+/**
+ * Some of the keys above, written into a buffer at an offset (a commit packs thousands into its batch): their length.
+ */
+export const keysInto = {
+  block: (target: Uint8Array, at: number, slot: number, blockId: Uint8Array) =>
+    writeSlotKey(target, at, TABLE.block, slot, blockId),
+  output: (target: Uint8Array, at: number, createdSlot: number, outputId: Uint8Array) =>
+    writeSlotKey(target, at, TABLE.output, createdSlot, outputId),
 };

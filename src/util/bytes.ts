@@ -29,8 +29,20 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
  * identity in a Map; this is the one place that turns them into values.
  */
 export function bytesKey(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  // Buffer's latin1Slice reads the bytes in place. Wrapping them in a Buffer would ask for their ArrayBuffer, and V8
+  // keeps typed arrays of up to 64 bytes (IDs) inside its heap until something asks: asking moves them out, one
+  // malloc'd backing store per ID, which the collector's threads then sweep.
+  if (latin1Slice !== undefined) return latin1Slice.call(bytes, 0, bytes.length);
+  let s = '';
+  for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]!);
+  return s;
 }
+// Node's; a browser has no Buffer (the loop above gives the same string).
+const latin1Slice = (
+  (globalThis as { Buffer?: { prototype: unknown } }).Buffer?.prototype as
+    | { latin1Slice(start: number, end: number): string }
+    | undefined
+)?.latin1Slice;
 
 export function keyBytes(key: string): Uint8Array {
   return Uint8Array.from(Buffer.from(key, 'latin1'));

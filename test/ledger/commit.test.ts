@@ -104,7 +104,8 @@ describe('planCommit, without a store', () => {
     expect(plan.commitment.cumulativeWeight).toBe(1n);
 
     // The batch: the block, its index entry (no transaction), the diff, the commitment, both accounts, the metadata.
-    const written = plan.batch.map((w) => toHex(w.key));
+    const writes = plan.batch.toArray();
+    const written = writes.map((w) => toHex(w.key));
     const expected = [
       keys.block(1, blockId(bytes)),
       keys.blockIndex(blockId(bytes)),
@@ -116,7 +117,7 @@ describe('planCommit, without a store', () => {
     ].map(toHex);
     expect([...written].sort()).toEqual([...expected].sort());
     // The records keyed by this slot are appends (LMDB fills their pages densely); the others are not.
-    const appended = plan.batch.filter((w) => w.value !== undefined && w.append === true).map((w) => toHex(w.key));
+    const appended = writes.filter((w) => w.value !== undefined && w.append).map((w) => toHex(w.key));
     expect(appended.sort()).toEqual(
       [keys.block(1, blockId(bytes)), keys.diff(1), keys.commitment(1)].map(toHex).sort(),
     );

@@ -17,6 +17,7 @@ import {
   transactionId,
   workScore,
 } from '../../src/index.js';
+import { WriteBatch, type WriteView } from '../../src/ledger/store/batch.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
@@ -155,9 +156,9 @@ describe('accept and commit', () => {
     const bytes = transferBlock(params, [genesis[2]!], [basic(owner(2), 1_000_000_000n)]);
     const txId = l.acceptBlock(bytes, { slot: 1 }).transactionId!;
     l.commitSlot(1);
-    const store = (l as unknown as { committed: { store: { write(b: unknown[]): void } } }).committed.store;
+    const store = (l as unknown as { committed: { store: { write(b: WriteBatch): void } } }).committed.store;
     // table 0x54 ‖ transaction ID → a record one byte short (block ID 32, slot u32, outputs u16 = 38 bytes)
-    store.write([{ key: concatBytes([Uint8Array.of(0x54), txId]), value: new Uint8Array(37) }]);
+    store.write(WriteBatch.of([{ key: concatBytes([Uint8Array.of(0x54), txId]), value: new Uint8Array(37) }]));
     const spend = transferBlock(
       params,
       [{ outputId: outputId(txId, 0), output: basic(owner(2), 1_000_000_000n), key: 2 }],
@@ -174,18 +175,18 @@ describe('accept and commit', () => {
 
   it('a commit appends what its slot keys (blocks, created outputs, diff, commitment) and updates spent outputs', () => {
     const l = fresh();
-    const batches: { key: Uint8Array; value?: Uint8Array; append?: boolean }[][] = [];
-    const store = (l as unknown as { committed: { store: { write(b: never[]): void } } }).committed.store;
+    const batches: WriteView[][] = [];
+    const store = (l as unknown as { committed: { store: { write(b: WriteBatch): void } } }).committed.store;
     const write = store.write.bind(store);
     store.write = (batch) => {
-      batches.push(batch);
+      batches.push(batch.toArray());
       write(batch);
     };
     const bytes = transferBlock(params, [genesis[0]!], [basic(owner(2), 600_000_000n), basic(owner(1), 400_000_000n)]);
     const txId = l.acceptBlock(bytes, { slot: 1 }).transactionId!;
     l.commitSlot(1);
     const [batch] = batches;
-    const appended = batch!.filter((w) => w.append === true).map((w) => h(w.key));
+    const appended = batch!.filter((w) => w.append).map((w) => h(w.key));
     const blockKey = concatBytes([Uint8Array.of(0x42, 0, 0, 0, 1), blake2b256(bytes)]); // table, slot (BE), block ID
     const outputKey = (slot: number, id: Uint8Array) => concatBytes([Uint8Array.of(0x4f, 0, 0, 0, slot), id]);
     expect(appended.sort()).toEqual(
@@ -201,7 +202,7 @@ describe('accept and commit', () => {
     );
     // The spent genesis output is an update of its record, in place (genesis slot 0), not an append.
     const spent = batch!.find((w) => h(w.key) === h(outputKey(0, genesis[0]!.outputId)));
-    expect(spent?.append).not.toBe(true);
+    expect(spent?.append).toBe(false);
     expect(new DataView(spent!.value!.buffer, spent!.value!.byteOffset).getUint32(4, true)).toBe(1);
   });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { keys } from '../../src/ledger/records.js';
+import { WriteBatch } from '../../src/ledger/store/batch.js';
 import { LmdbStore } from '../../src/ledger/store/lmdb.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 
@@ -45,7 +46,7 @@ it('another network or genesis is refused at open; damaged metadata is detected 
   expect(code(() => openLedger({ path: dir, params: PROTOCOL_PARAMETERS.shimmer }))).toBe('PARAMETERS_MISMATCH');
   expect(code(() => openLedger({ path: dir, params: { ...params, genesisUnixTime: 1 } }))).toBe('PARAMETERS_MISMATCH');
   const store = new LmdbStore(dir);
-  store.write([{ key: keys.meta, value: Uint8Array.of(1, 2, 3) }]);
+  store.write(WriteBatch.of([{ key: keys.meta, value: Uint8Array.of(1, 2, 3) }]));
   store.close();
   const e = (() => {
     try {
@@ -61,13 +62,15 @@ it('another network or genesis is refused at open; damaged metadata is detected 
 
 it('LMDB store: an append that is not past the last key aborts the whole batch (nothing written)', () => {
   const store = new LmdbStore(tempDir());
-  store.write([{ key: Uint8Array.of(0x42, 5), value: Uint8Array.of(1), append: true }]);
+  store.write(WriteBatch.of([{ key: Uint8Array.of(0x42, 5), value: Uint8Array.of(1), append: true }]));
   const e = (() => {
     try {
-      store.write([
-        { key: Uint8Array.of(0x41, 1), value: Uint8Array.of(2) },
-        { key: Uint8Array.of(0x42, 3), value: Uint8Array.of(3), append: true },
-      ]);
+      store.write(
+        WriteBatch.of([
+          { key: Uint8Array.of(0x41, 1), value: Uint8Array.of(2) },
+          { key: Uint8Array.of(0x42, 3), value: Uint8Array.of(3), append: true },
+        ]),
+      );
     } catch (err) {
       return err as LedgerError;
     }

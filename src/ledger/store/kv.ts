@@ -1,14 +1,9 @@
+import type { WriteBatch } from './batch.js';
+
 /**
  * The ordered key-value store under the ledger. Both implementations (LMDB on disk, a Map in memory) behave the
  * same: the ledger never knows which one it has, which is what the determinism test relies on.
  */
-/**
- * One change in a batch. `append` promises that the key is greater than every key already stored in its table (the
- * first key byte): the ledger knows it for records keyed by the slot being committed. LMDB then fills pages densely
- * (MDB_APPEND); a broken promise aborts the batch.
- */
-export type Write = { key: Uint8Array; value: Uint8Array; append?: boolean } | { key: Uint8Array; value: undefined };
-
 export interface KeyValueStore {
   /**
    * Set when another process writes the store and this one only reads it. Its reads within one synchronous turn of
@@ -20,7 +15,7 @@ export interface KeyValueStore {
   get(key: Uint8Array): Uint8Array | undefined;
   /** All entries whose key starts with `prefix`, in key order. */
   entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
-  /** Applies every write, or none of them: one atomic, durable transaction. `value: undefined` deletes. */
-  write(batch: readonly Write[]): void;
+  /** Applies every write of the batch, or none of them: one atomic, durable transaction. */
+  write(batch: WriteBatch): void;
   close(): void;
 }

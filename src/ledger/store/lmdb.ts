@@ -4,14 +4,15 @@ import { join } from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
 import { compareBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
-import type { KeyValueStore, Write } from './kv.js';
+import type { WriteBatch } from './batch.js';
+import type { KeyValueStore } from './kv.js';
 import { WriterLock } from './writer-lock.js';
 
 /** lmdb-js reports a refused put (e.g. an append that is not past the last key) only in its settled result. */
-function refused(result: Promise<boolean>, key: Uint8Array): void {
+function refused(result: Promise<boolean>, table: number): void {
   if ((result as Promise<boolean> & { result?: boolean }).result === false) {
     // Throwing inside transactionSync aborts the whole batch.
-    throw new LedgerError('STORE_FAILURE', `the store refused a write (table ${key[0]}, ${key.length} byte key)`);
+    throw new LedgerError('STORE_FAILURE', `the store refused a write (table ${table})`);
   }
 }
 // lmdb-js's key encoder (ordered-binary) builds its functions with eval when it loads. Loading it only when a store
@@ -22,13 +23,50 @@ const loadLmdb = () => (lmdb ??= createRequire(import.meta.url)('lmdb') as typeo
 
 const APPEND = { append: true };
 
-/** Whether writes are in ascending key order already (checking is linear; sorting is not). */
-function inKeyOrder(writes: readonly Write[]): boolean {
-  for (let i = 1; i < writes.length; i++) if (compareBytes(writes[i - 1]!.key, writes[i]!.key) >= 0) return false;
+/** Whether these writes of a batch are in ascending key order already (checking is linear; sorting is not). */
+function inKeyOrder(batch: WriteBatch, writes: readonly number[]): boolean {
+  for (let i = 1; i < writes.length; i++) if (!batch.keyBefore(writes[i - 1]!, writes[i]!)) return false;
   return true;
 }
 
 const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+
+// A read's key without its table byte, and the value it finds, without a backing store of their own. V8 keeps typed
+// arrays of up to 64 bytes (every key, many records) inside its heap; a view of one (subarray, a Buffer around it)
+// moves it out: a malloc'd backing store per read, swept later by the collector's threads. So keys are copied into
+// one buffer (lmdb-js copies them again before it returns), and values into slabs that many values share.
+const KEY_ROOM = 1024;
+const keyRoom = new Uint8Array(new ArrayBuffer(KEY_ROOM));
+const keyViews: Uint8Array[] = [];
+function lookupKey(key: Uint8Array): Uint8Array {
+  const n = key.length - 1;
+  if (n > KEY_ROOM) return key.slice(1);
+  for (let i = 0; i < n; i++) keyRoom[i] = key[i + 1]!;
+  let view = keyViews[n];
+  if (view === undefined) keyViews[n] = view = keyRoom.subarray(0, n);
+  return view;
+}
+
+const SLAB = 64 * 1024;
+const LARGE = 4096;
+let slab = new Uint8Array(SLAB);
+let slabUsed = 0;
+/** A copy of a value read from LMDB: a view into a shared slab (a slab lives while any of its values does). */
+function copyOut(value: Uint8Array): Uint8Array {
+  // lmdb-js's read buffer is larger than the value: its `length` says how much of it the value is (copying goes by
+  // the array's own length, so the value is cut out first).
+  const n = value.length;
+  const bytes = value.subarray(0, n);
+  if (n > LARGE) return new Uint8Array(bytes);
+  if (slabUsed + n > SLAB) {
+    slab = new Uint8Array(SLAB);
+    slabUsed = 0;
+  }
+  const out = slab.subarray(slabUsed, slabUsed + n);
+  out.set(bytes);
+  slabUsed = (slabUsed + n + 7) & ~7;
+  return out;
+}
 const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
 /**
@@ -213,8 +251,11 @@ export class LmdbStore implements KeyValueStore {
   }
 
   get(key: Uint8Array): Uint8Array | undefined {
-    const v = this.table(key[0]!)?.getBinary(key.subarray(1) as Buffer);
-    return v === undefined ? undefined : view(v);
+    const table = this.table(key[0]!);
+    if (table === undefined) return undefined;
+    // lmdb-js's own buffer, valid until its next read: copied out at once.
+    const v = table.getBinaryFast(lookupKey(key) as Buffer);
+    return v === undefined ? undefined : copyOut(v);
   }
 
   *entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
@@ -231,35 +272,36 @@ export class LmdbStore implements KeyValueStore {
     }
   }
 
-  write(batch: readonly Write[]): void {
+  write(batch: WriteBatch): void {
     if (this.readOnly) throw new LedgerError('STORE_FAILURE', 'the store is read-only: nothing was written');
     // Appends go in key order per table (the ledger gives them in order; sorting is only a fallback); everything else
-    // in the order given.
-    const appends: Write[] = [];
-    const others: Write[] = [];
-    for (const w of batch) {
-      this.writable(w.key[0]!); // LMDB cannot open a database inside a write transaction
-      if (w.value !== undefined && w.append === true) appends.push(w);
-      else others.push(w);
+    // in the order given. Writes are indexes into the batch.
+    const appends: number[] = [];
+    const others: number[] = [];
+    for (let i = 0; i < batch.length; i++) {
+      this.writable(batch.table(i)); // LMDB cannot open a database inside a write transaction
+      if (batch.isAppend(i)) appends.push(i);
+      else others.push(i);
     }
-    if (!inKeyOrder(appends)) appends.sort((a, b) => compareBytes(a.key, b.key));
+    if (!inKeyOrder(batch, appends)) appends.sort((a, b) => compareBytes(batch.key(a), batch.key(b)));
     try {
       // lmdb-js takes Uint8Array keys and values as they are (it copies keys into its own buffer, and reads values in
-      // place during the call): no Buffer wrappers are needed.
+      // place during the call): views into the batch's buffer need no copy.
       this.root.transactionSync(() => {
-        for (const w of others) {
-          const t = this.writable(w.key[0]!);
-          const k = w.key.subarray(1);
+        for (const i of others) {
+          const t = this.writable(batch.table(i));
+          const k = batch.key(i).subarray(1);
+          const value = batch.value(i);
           // Inside transactionSync these apply now; a put's settled result says whether LMDB took it.
-          if (w.value === undefined) void t.remove(k as Buffer);
-          else refused(t.put(k as Buffer, w.value as Buffer), w.key);
+          if (value === undefined) void t.remove(k as Buffer);
+          else refused(t.put(k as Buffer, value as Buffer), batch.table(i));
         }
-        for (const w of appends) {
+        for (const i of appends) {
           // The typings offer put options only on putSync; put takes them too (MDB_APPEND).
-          const t = this.writable(w.key[0]!) as unknown as {
+          const t = this.writable(batch.table(i)) as unknown as {
             put(k: Uint8Array, v: Uint8Array, options: { append: boolean }): Promise<boolean>;
           };
-          refused(t.put(w.key.subarray(1), w.value!, APPEND), w.key);
+          refused(t.put(batch.key(i).subarray(1), batch.value(i)!, APPEND), batch.table(i));
         }
       });
     } catch (e) {

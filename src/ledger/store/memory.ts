@@ -1,5 +1,6 @@
 import { keyBytes, bytesKey as keyOf } from '../../util/bytes.js';
-import type { KeyValueStore, Write } from './kv.js';
+import type { WriteBatch } from './batch.js';
+import type { KeyValueStore } from './kv.js';
 
 /** The in-memory store: same behaviour as LMDB, nothing on disk. Values are copied in and out. */
 export class MemoryStore implements KeyValueStore {
@@ -16,10 +17,11 @@ export class MemoryStore implements KeyValueStore {
     for (const k of keys) yield [keyBytes(k), this.map.get(k)!.slice()];
   }
 
-  write(batch: readonly Write[]): void {
-    for (const w of batch) {
-      if (w.value === undefined) this.map.delete(keyOf(w.key));
-      else this.map.set(keyOf(w.key), w.value.slice());
+  write(batch: WriteBatch): void {
+    for (let i = 0; i < batch.length; i++) {
+      const value = batch.value(i);
+      if (value === undefined) this.map.delete(keyOf(batch.key(i)));
+      else this.map.set(keyOf(batch.key(i)), value.slice());
     }
   }
 
