@@ -19,7 +19,7 @@ import { checkId, checkWriteSlot } from './arguments.js';
 import { type CommittedState, readRecord } from './committed.js';
 import { slotStartTime, workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
-import type { PendingBlock, PendingState } from './pending.js';
+import type { PendingBlock, PendingState, PendingTransaction } from './pending.js';
 import { type Precheck, precheckedVerifier } from './precheck.js';
 import { keys, LIVE, OUTPUT_RECORD_HEADER, outputRecord, UNSPENT } from './records.js';
 import type { AcceptOptions, AcceptResult } from './types.js';
@@ -114,34 +114,29 @@ export function acceptBlock(
   const entry: PendingBlock = {
     blockId: id,
     blockKey,
-    transactionKey: undefined,
-    createdKeys: [],
-    consumedKeys: [],
     bytes: own,
     slot,
     issuerId: issuerId?.slice(),
     workScore: workScore(block, params),
-    transactionId: undefined,
-    created: [],
-    consumed: [],
-    storedInputs: [],
+    tx: undefined,
   };
   if (block.payload?.type === PayloadType.Transaction) {
     // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
-    checkTransaction(ctx, block.payload, entry, transactionPayloadBytes(own)!, pre?.precheck);
+    entry.tx = checkTransaction(ctx, block.payload, entry, transactionPayloadBytes(own)!, pre?.precheck);
   }
   pending.addBlock(entry); // everything checked: record it
   // Copies: the entry's IDs are what the commit writes, and the caller may change what it is given.
-  return { blockId: id.slice(), transactionId: entry.transactionId?.slice(), workScore: entry.workScore };
+  return { blockId: id.slice(), transactionId: entry.tx?.id.slice(), workScore: entry.workScore };
 }
 
+/** The transaction's checks against the ledger; what its pending block keeps of it. */
 function checkTransaction(
   ctx: AcceptContext,
   tx: TransactionPayload,
   entry: PendingBlock,
   payloadBytes: Uint8Array,
   pre: Precheck | undefined,
-): void {
+): PendingTransaction {
   const { committed, pending, params } = ctx;
   const txId = pre?.transactionId ?? blake2b256(payloadBytes);
   const txKey = bytesKey(txId);
@@ -152,19 +147,28 @@ function checkTransaction(
       throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(entry.blockId)} is known already`);
     throw new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
   }
+  const own = entry.bytes;
+  const pendingTx: PendingTransaction = {
+    id: txId,
+    key: txKey,
+    inputsAt: [],
+    outputsAt: createdOutputs(tx, payloadBytes.byteOffset - own.byteOffset),
+    consumedKeys: [],
+    storedInputs: [],
+  };
   // The consumed outputs as models (for the rules) and as bytes for the inputs commitment: stored ones as they
-  // are in the store, pending ones re-encoded.
-  const commitmentInputs: (Output | Uint8Array)[] = [];
+  // are in the store, pending ones as their block carries them.
+  const commitmentInputs: Uint8Array[] = [];
   const consumedOutputs = tx.essence.inputs.map((input, i) => {
     // validateDecodedBlock refused indices above 127 already, so outputId's argument checks hold.
     const oid = makeOutputId(input.transactionId, input.transactionOutputIndex);
     const ok = bytesKey(oid);
-    const pendingOutput = pending.created.get(ok);
+    const created = pending.createdOutput(bytesKey(input.transactionId), input.transactionOutputIndex, entry.slot);
     let output: Output;
-    if (pendingOutput !== undefined && pendingOutput.slot <= entry.slot) {
-      output = decode(outputCodec, pendingOutput.bytes); // bytes of an accepted block: they decode
-      commitmentInputs.push(pendingOutput.bytes);
-      entry.storedInputs.push(undefined);
+    if (created !== undefined) {
+      output = decode(outputCodec, created); // bytes of an accepted block: they decode
+      commitmentInputs.push(created);
+      pendingTx.storedInputs.push(undefined);
     } else {
       const located = committed.locateOutput(oid);
       if (located === undefined)
@@ -181,12 +185,14 @@ function checkTransaction(
       }
       output = record.output;
       commitmentInputs.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
-      entry.storedInputs.push({ slot: located.slot, bytes: located.bytes });
+      pendingTx.storedInputs.push({ slot: located.slot, bytes: located.bytes });
     }
     if (pending.spent.has(ok))
       throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
-    entry.consumed.push(oid);
-    entry.consumedKeys.push(ok);
+    // The decoder's byte fields are views of the block's bytes: the spent output's ID (transaction ID, then the
+    // index as u16) is where the input's transaction ID starts.
+    pendingTx.inputsAt.push(input.transactionId.byteOffset - own.byteOffset);
+    pendingTx.consumedKeys.push(ok);
     return output;
   });
   const signingHash =
@@ -194,24 +200,22 @@ function checkTransaction(
   const context = { consumedOutputs, params, time: slotStartTime(entry.slot, params) };
   const verify = pre === undefined ? verifyEd25519 : precheckedVerifier(pre, tx);
   checkSemantics(tx, context, signingHash, commitmentInputs, verify);
-  entry.transactionId = txId;
-  entry.transactionKey = txKey;
-  entry.created = createdOutputs(tx, payloadBytes);
-  entry.createdKeys = entry.created.map((_, i) => bytesKey(makeOutputId(txId, i)));
+  return pendingTx;
 }
 
 /**
- * The bytes of each output the transaction creates, as received (a view into the payload; the strict decoder
- * took them, so they are the output's one encoding). The essence's layout is fixed up to its outputs: payload type
- * (u32), essence type (u8), network ID (u64), the inputs (u16 count), the inputs commitment (32), the outputs' count
- * (u16).
+ * Where each output the transaction creates starts in its block's bytes, then where the last ends (`payloadAt`: where
+ * the payload starts in them). The strict decoder took these bytes, so they are each output's one encoding. The
+ * essence's layout is fixed up to its outputs: payload type (u32), essence type (u8), network ID (u64), the inputs
+ * (u16 count), the inputs commitment (32), the outputs' count (u16).
  */
-function createdOutputs(tx: TransactionPayload, payloadBytes: Uint8Array): Uint8Array[] {
+function createdOutputs(tx: TransactionPayload, payloadAt: number): number[] {
   const { essence } = tx;
-  let at = 4 + 1 + 8 + inputs.sizeOf(essence.inputs) + 32 + 2;
-  return essence.outputs.map((o) => {
-    const from = at;
+  let at = payloadAt + 4 + 1 + 8 + inputs.sizeOf(essence.inputs) + 32 + 2;
+  const offsets = [at];
+  for (const o of essence.outputs) {
     at += outputCodec.sizeOf(o);
-    return payloadBytes.subarray(from, at);
-  });
+    offsets.push(at);
+  }
+  return offsets;
 }

@@ -5,7 +5,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { commitmentId, merkleRoot, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
 import { nextReferenceManaCost } from './congestion.js';
-import type { PendingSlot } from './pending.js';
+import { consumedId, createdCount, createdOutput, type PendingSlot } from './pending.js';
 import {
   type AccountRecord,
   accountRecord,
@@ -172,36 +172,40 @@ const BLOCK_KEY = 1 + 4 + 32;
  */
 function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const { slot, pending } = input;
-  // Outputs this slot creates, by output key: where their key starts in the batch's buffer (the record follows it),
-  // and where the record ends. A later block of the slot that spends one sets its spent slot there.
-  const createdAt = new Map<string, number>();
-  const createdEnd = new Map<string, number>();
+  // The records of the outputs this slot creates, in acceptance order: where each one's key starts in the batch's
+  // buffer (its record follows the key) and where its record ends. A later block of the slot that spends one sets
+  // its spent slot there. By transaction (`bytesKey`): where its first output's pair is.
+  const records: number[] = [];
+  const recordsOf = new Map<string, number>();
   // Every output the slot spends, by output key: the slot that created it.
   const consumedSlots = new Map<string, number>();
   // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
   const chains = new Map<string, Uint8Array | undefined>();
   // Applied in acceptance order (a block may spend an output an earlier one of the slot created).
   for (const b of pending.blocks) {
-    const txId = b.transactionId;
-    if (txId === undefined) {
+    const tx = b.tx;
+    if (tx === undefined) {
       batch.put(keys.blockIndex(b.blockId), encode(u32, slot));
       continue;
     }
-    const record = { blockId: b.blockId, slot, storedOutputs: b.created.length };
-    withEncoding(transactionRecord, record, (bytes) => batch.put(keys.transaction(txId), bytes));
-    for (let i = 0; i < b.consumed.length; i++) {
-      const oid = b.consumed[i]!;
-      const k = b.consumedKeys[i]!;
-      const at = createdAt.get(k);
+    const count = createdCount(b);
+    const record = { blockId: b.blockId, slot, storedOutputs: count };
+    withEncoding(transactionRecord, record, (bytes) => batch.put(keys.transaction(tx.id), bytes));
+    for (let i = 0; i < tx.consumedKeys.length; i++) {
+      const oid = consumedId(b, i);
+      const k = tx.consumedKeys[i]!;
+      // An output ID's key is its transaction's key (32 characters), then its index (u16, little-endian).
+      const first = recordsOf.get(k.slice(0, 32));
       let output: Uint8Array;
-      if (at !== undefined) {
+      if (first !== undefined) {
         // Created by an earlier block of this slot: spent in its record, which is still to be appended.
-        setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
+        const at = 2 * (first + (k.charCodeAt(32) | (k.charCodeAt(33) << 8)));
+        setSpentSlot(batch.bytes, records[at]! + OUTPUT_KEY, slot);
         consumedSlots.set(k, slot);
-        output = batch.bytes.subarray(at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, createdEnd.get(k));
+        output = batch.bytes.subarray(records[at]! + OUTPUT_KEY + OUTPUT_RECORD_HEADER, records[at + 1]!);
       } else {
         // Read at acceptance, or (an output of a slot that was still pending then) from the store now. An update.
-        const read = b.storedInputs[i] ?? input.storedOutput(oid);
+        const read = tx.storedInputs[i] ?? input.storedOutput(oid);
         const kAt = batch.reserve(OUTPUT_KEY + read.bytes.length);
         const bytes = batch.bytes;
         keysInto.output(bytes, kAt, read.slot, oid);
@@ -214,14 +218,15 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
       const chain = chainOf(output, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
     }
-    for (let i = 0; i < b.created.length; i++) {
-      const output = b.created[i]!;
-      const oid = outputId(txId, i);
-      const kAt = batch.reserve(OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length);
+    recordsOf.set(tx.key, records.length / 2);
+    for (let i = 0; i < count; i++) {
+      const output = createdOutput(b, i);
+      const oid = outputId(tx.id, i);
+      const end = OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length;
+      const kAt = batch.reserve(end);
       keysInto.output(batch.bytes, kAt, slot, oid);
       writeOutputRecord(batch.bytes, kAt + OUTPUT_KEY, slot, output);
-      createdAt.set(b.createdKeys[i]!, kAt);
-      createdEnd.set(b.createdKeys[i]!, kAt + OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length);
+      records.push(kAt, kAt + end);
       const chain = chainOf(output, oid);
       if (chain !== undefined) chains.set(bytesKey(chain), oid);
     }
@@ -230,21 +235,20 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     if (oid === undefined) batch.delete(keys.chain(keyBytes(chain)));
     else batch.put(keys.chain(keyBytes(chain)), oid);
   }
-  const created = [...createdAt.keys()].sort();
   const consumed = [...consumedSlots.keys()].sort();
   const blocks = byKey(pending.blocks, (b) => b.blockKey);
+  // In the order of their IDs; their outputs' IDs (the transaction's, then the index, below 128: one byte, then 0)
+  // are in that order too.
   const txs = byKey(
-    pending.blocks.filter((b) => b.transactionKey !== undefined),
-    (b) => b.transactionKey!,
+    pending.blocks.filter((b) => b.tx !== undefined),
+    (b) => b.tx!.key,
   );
+  const created: Uint8Array[] = [];
+  for (const b of txs) for (let i = 0; i < createdCount(b); i++) created.push(outputId(b.tx!.id, i));
   return {
-    diff: {
-      created: created.map(keyBytes),
-      consumed: consumed.map(keyBytes),
-      consumedSlots: consumed.map((k) => consumedSlots.get(k)!),
-    },
+    diff: { created, consumed: consumed.map(keyBytes), consumedSlots: consumed.map((k) => consumedSlots.get(k)!) },
     blockIds: blocks.map((b) => b.blockId),
-    txIds: txs.map((b) => b.transactionId!),
+    txIds: txs.map((b) => b.tx!.id),
     /** The slot's blocks, as appends in key order. */
     appendBlocks(): void {
       for (const b of blocks) {
@@ -256,9 +260,12 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     },
     /** The outputs the slot created, as appends in key order: new keys past all stored ones. */
     appendOutputs(): void {
-      for (const k of created) {
-        const kAt = createdAt.get(k)!;
-        batch.add(kAt, kAt + OUTPUT_KEY, kAt + OUTPUT_KEY, createdEnd.get(k)!, true);
+      for (const b of txs) {
+        const first = recordsOf.get(b.tx!.key)!;
+        for (let i = 0; i < createdCount(b); i++) {
+          const at = 2 * (first + i);
+          batch.add(records[at]!, records[at]! + OUTPUT_KEY, records[at]! + OUTPUT_KEY, records[at + 1]!, true);
+        }
       }
     },
   };

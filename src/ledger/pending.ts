@@ -5,31 +5,54 @@ import { equalBytes } from '../util/bytes.js';
 
 export interface PendingBlock {
   blockId: Uint8Array;
-  /** `bytesKey`s of the IDs, made once: the indexes below, the acceptance and the commit all use them. */
+  /** `bytesKey` of the ID, made once: the index below, the acceptance and the commit all use it. */
   blockKey: string;
-  transactionKey: string | undefined;
-  createdKeys: string[];
-  consumedKeys: string[];
   bytes: Uint8Array;
   slot: number;
   issuerId: Uint8Array | undefined;
   workScore: bigint;
-  transactionId: Uint8Array | undefined;
-  /**
-   * The bytes of the outputs the transaction creates (views into `bytes`; output i's ID is the transaction ID and i).
-   * Bytes, not models: a pending block lives until its slot is committed, and what it holds is copied by every
-   * young-generation collection until then (a model is a dozen objects per output). A block that spends one decodes
-   * it then.
-   */
-  created: Uint8Array[];
-  /** Output IDs the transaction consumes. */
-  consumed: Uint8Array[];
+  /** Its transaction, for a block that carries one. */
+  tx: PendingTransaction | undefined;
+}
+
+/**
+ * What the commit and later blocks need of an accepted transaction. Where the block's own bytes hold it (the IDs of
+ * the outputs it spends, the outputs it creates), it keeps offsets into them, not arrays of its own: a pending block
+ * lives until its slot is committed, and every young-generation collection until then copies what it holds.
+ */
+export interface PendingTransaction {
+  id: Uint8Array;
+  /** `bytesKey` of the ID. */
+  key: string;
+  /** By input: where the ID of the output it spends starts in the block's bytes (34 bytes). */
+  inputsAt: number[];
+  /** By output: where its bytes start in the block's bytes; then where the last one ends. */
+  outputsAt: number[];
+  /** `bytesKey`s of the spent output IDs, by input. */
+  consumedKeys: string[];
   /**
    * The stored records of consumed outputs as acceptBlock read them (by input; undefined for an output that was
    * pending then), so that the commit need not read them again (nothing else can change them: commits run in slot
    * order and these outputs are pending-spent).
    */
   storedInputs: (StoredInput | undefined)[];
+}
+
+/** The ID of the output a pending block's input `i` spends (a view of the block's bytes). */
+export function consumedId(b: PendingBlock, i: number): Uint8Array {
+  const at = b.tx!.inputsAt[i]!;
+  return b.bytes.subarray(at, at + 34);
+}
+
+/** How many outputs a pending block's transaction creates (0 without one). */
+export function createdCount(b: PendingBlock): number {
+  return b.tx === undefined ? 0 : b.tx.outputsAt.length - 1;
+}
+
+/** The bytes of output `i` of a pending block's transaction, as received (a view of the block's bytes). */
+export function createdOutput(b: PendingBlock, i: number): Uint8Array {
+  const at = b.tx!.outputsAt;
+  return b.bytes.subarray(at[i]!, at[i + 1]!);
 }
 
 /** A consumed output as read from the store: its creating slot and the record's stored bytes. */
@@ -47,13 +70,11 @@ export interface PendingSlot {
 
 export const emptySlot = (): PendingSlot => ({ blocks: [], creations: [], allotments: [], destructions: [] });
 
-/** Pending slots, and indexes over their blocks (by block, transaction, created and spent output; `bytesKey`s). */
+/** Pending slots, and indexes over their blocks (by block, transaction and spent output; `bytesKey`s). */
 export class PendingState {
   private readonly slots = new Map<number, PendingSlot>();
   readonly blocks = new Map<string, PendingBlock>();
   readonly transactions = new Map<string, PendingBlock>();
-  /** Output ID → the output's bytes and the slot of the block that creates it. */
-  readonly created = new Map<string, { bytes: Uint8Array; slot: number }>();
   /** Output ID → the slot whose block spends it. */
   readonly spent = new Map<string, number>();
 
@@ -75,9 +96,18 @@ export class PendingState {
   addBlock(entry: PendingBlock): void {
     this.slot(entry.slot).blocks.push(entry);
     this.blocks.set(entry.blockKey, entry);
-    if (entry.transactionKey !== undefined) this.transactions.set(entry.transactionKey, entry);
-    for (const k of entry.consumedKeys) this.spent.set(k, entry.slot);
-    entry.created.forEach((bytes, i) => this.created.set(entry.createdKeys[i]!, { bytes, slot: entry.slot }));
+    if (entry.tx === undefined) return;
+    this.transactions.set(entry.tx.key, entry);
+    for (const k of entry.tx.consumedKeys) this.spent.set(k, entry.slot);
+  }
+
+  /**
+   * The bytes of output `index` of a pending transaction (by its ID's `bytesKey`) whose block is accepted into a slot
+   * up to `slot`; undefined if there is none.
+   */
+  createdOutput(txKey: string, index: number, slot: number): Uint8Array | undefined {
+    const b = this.transactions.get(txKey);
+    return b === undefined || b.slot > slot || index >= createdCount(b) ? undefined : createdOutput(b, index);
   }
 
   /** Forgets a slot once it is committed. */
@@ -87,9 +117,9 @@ export class PendingState {
     this.slots.delete(slot);
     for (const b of p.blocks) {
       this.blocks.delete(b.blockKey);
-      if (b.transactionKey !== undefined) this.transactions.delete(b.transactionKey);
-      for (const k of b.consumedKeys) this.spent.delete(k);
-      for (const k of b.createdKeys) this.created.delete(k);
+      if (b.tx === undefined) continue;
+      this.transactions.delete(b.tx.key);
+      for (const k of b.tx.consumedKeys) this.spent.delete(k);
     }
   }
 

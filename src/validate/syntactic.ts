@@ -1,4 +1,3 @@
-import { toHex } from '../codec/hex.js';
 import { assertModel, encode } from '../codec/index.js';
 import { powScore } from '../crypto/pow.js';
 import { joinPath } from '../errors.js';
@@ -13,7 +12,7 @@ import {
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { OutputType, PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
-import { compareBytes } from '../util/bytes.js';
+import { bytesKey, compareBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 import { checkMilestone } from './milestone.js';
 import { minStorageDeposit, minStorageDepositReturn } from './storage-deposit.js';
@@ -126,7 +125,7 @@ export function checkTransaction(tx: TransactionPayload, params: ProtocolParamet
         { path: joinPath(at, 'transactionOutputIndex') },
       );
     }
-    const key = toHex(input.transactionId) + input.transactionOutputIndex;
+    const key = bytesKey(input.transactionId) + input.transactionOutputIndex; // 32 characters, then the index
     if (spent.has(key)) throw new ValidationError('INPUTS_NOT_UNIQUE', 'the same output is spent twice', { path: at });
     spent.add(key);
   });
@@ -144,7 +143,7 @@ export function checkTransaction(tx: TransactionPayload, params: ProtocolParamet
         { path: joinPath(at, 'amount') },
       );
     }
-    for (const t of output.nativeTokens) tokenIds.add(toHex(t.id));
+    for (const t of output.nativeTokens) tokenIds.add(bytesKey(t.id));
     if (tokenIds.size > MAX_NATIVE_TOKENS) {
       throw new ValidationError(
         'NATIVE_TOKEN_COUNT_EXCEEDED',
@@ -178,7 +177,7 @@ function checkUnlocks(unlocks: readonly Unlock[], inputCount: number, path: stri
   const signatures = new Set<string>();
   unlocks.forEach((u, i) => {
     if (u.type === UnlockType.Signature) {
-      const key = toHex(u.signature.publicKey) + toHex(u.signature.signature);
+      const key = bytesKey(u.signature.publicKey) + bytesKey(u.signature.signature); // 32 + 64 characters
       if (signatures.has(key))
         throw new ValidationError(
           'SIGNATURE_UNLOCK_DUPLICATE',
