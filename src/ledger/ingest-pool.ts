@@ -19,19 +19,31 @@ function workerFile(): URL {
 }
 
 interface Job {
+  data: Uint8Array;
+  lengths: Uint32Array;
   resolve(out: Uint8Array): void;
   reject(e: Error): void;
 }
 
 interface Thread {
   worker: Worker;
+  /** Jobs sent to this thread and not answered yet, by id. */
   jobs: Map<number, Job>;
 }
 
+/**
+ * Blocks per job. Jobs are small and go to whichever thread has room, so that a thread that runs slower (it shares a
+ * core with the writer) takes fewer of them: with fixed shares per thread, the faster one ran out of work and
+ * waited while the slower one finished its share.
+ */
+const PART = 64;
+/** Jobs in flight per thread: the next one is already waiting in its port when it finishes one. */
+const IN_FLIGHT = 2;
+
 export class IngestPool {
   private readonly threads: (Thread | undefined)[] = [];
+  private readonly queue: Job[] = [];
   private seq = 0;
-  private next = 0;
 
   /** One thread per core by default: the writer's own work is small beside the checks, and it waits for them. */
   constructor(
@@ -41,26 +53,41 @@ export class IngestPool {
 
   /** The prechecks of these blocks, in order (undefined for a block the serial path must judge). */
   async precheck(blocks: readonly Uint8Array[]): Promise<(Precheck | undefined)[]> {
-    const per = Math.max(1, Math.ceil(blocks.length / this.size));
     const parts: Promise<(Precheck | undefined)[]>[] = [];
-    for (let from = 0; from < blocks.length; from += per) parts.push(this.send(blocks.slice(from, from + per)));
+    for (let from = 0; from < blocks.length; from += PART) parts.push(this.submit(blocks.slice(from, from + PART)));
     return (await Promise.all(parts)).flat();
   }
 
-  private send(blocks: readonly Uint8Array[]): Promise<(Precheck | undefined)[]> {
+  private submit(blocks: readonly Uint8Array[]): Promise<(Precheck | undefined)[]> {
     const lengths = Uint32Array.from(blocks, (b) => b.length);
     const data = concatBytes(blocks);
-    const slot = this.thread();
-    const id = this.seq++;
     return new Promise<Uint8Array>((resolve, reject) => {
-      slot.jobs.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, data, lengths }, [data.buffer as ArrayBuffer, lengths.buffer]);
+      this.queue.push({ data, lengths, resolve, reject });
+      this.dispatch();
     }).then((out) => readPrechecks(out, blocks.length));
   }
 
-  /** The next thread, round robin; a thread that died is replaced (its jobs were refused). */
-  private thread(): Thread {
-    const i = this.next++ % this.size;
+  /** Sends queued jobs to threads with room, the least busy first. */
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      let best: Thread | undefined;
+      for (let i = 0; i < this.size; i++) {
+        const t = this.thread(i);
+        if (t.jobs.size < IN_FLIGHT && (best === undefined || t.jobs.size < best.jobs.size)) best = t;
+      }
+      if (best === undefined) return;
+      const job = this.queue.shift()!;
+      const id = this.seq++;
+      best.jobs.set(id, job);
+      best.worker.postMessage({ id, data: job.data, lengths: job.lengths }, [
+        job.data.buffer as ArrayBuffer,
+        job.lengths.buffer as ArrayBuffer,
+      ]);
+    }
+  }
+
+  /** Thread i, started on first use; a thread that died is replaced (its jobs were refused). */
+  private thread(i: number): Thread {
     let slot = this.threads[i];
     if (slot === undefined) {
       const jobs = new Map<number, Job>();
@@ -69,11 +96,13 @@ export class IngestPool {
       worker.on('message', ({ id, out }: { id: number; out: Uint8Array }) => {
         jobs.get(id)?.resolve(out);
         jobs.delete(id);
+        this.dispatch();
       });
       const fail = (e: Error) => {
         if (this.threads[i] === slot) this.threads[i] = undefined;
         for (const job of jobs.values()) job.reject(e);
         jobs.clear();
+        this.dispatch(); // what is still queued goes to the other threads, or to this one's replacement
       };
       worker.on('error', fail);
       worker.on('exit', (code) => fail(new Error(`ingest worker exited (code ${code})`)));
@@ -85,6 +114,7 @@ export class IngestPool {
 
   async close(): Promise<void> {
     const threads = this.threads.splice(0);
+    for (const job of this.queue.splice(0)) job.reject(new Error('the ingest pool is closed'));
     await Promise.all(threads.map((t) => t?.worker.terminate()));
   }
 }

@@ -60,11 +60,12 @@ export function precheckBlock(bytes: Uint8Array, params: ProtocolParameters): Pr
  */
 export function precheckedVerifier(pre: Precheck, tx: TransactionPayload) {
   const signatures = tx.unlocks.flatMap((u) => (u.type === UnlockType.Signature ? [u.signature] : []));
+  const { signingHash, verdicts } = pre;
   return (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => {
-    if (pre.signingHash !== undefined && equalBytes(message, pre.signingHash)) {
+    if (signingHash !== undefined && equalBytes(message, signingHash)) {
       for (let i = 0; i < signatures.length; i++) {
         const s = signatures[i]!;
-        if (equalBytes(s.publicKey, publicKey) && equalBytes(s.signature, signature)) return pre.verdicts[i] === 1;
+        if (equalBytes(s.publicKey, publicKey) && equalBytes(s.signature, signature)) return verdicts[i] === 1;
       }
     }
     return verifyEd25519(publicKey, message, signature);
@@ -102,24 +103,52 @@ export function writePrechecks(prechecks: readonly (Precheck | undefined)[]): Ui
   return out;
 }
 
+/**
+ * A precheck read in place from a worker's buffer: one object per block, its fields views made when asked. The
+ * writer keeps a batch's prechecks until it reaches their blocks, and every young-generation collection until then
+ * copied what they held (four views and an object each).
+ */
+class PackedPrecheck implements Precheck {
+  constructor(
+    private readonly data: Uint8Array,
+    /** Where the block ID starts; the transaction flag follows it. */
+    private readonly at: number,
+  ) {}
+
+  get blockId(): Uint8Array {
+    return this.data.subarray(this.at, this.at + 32);
+  }
+
+  private get isTransaction(): boolean {
+    return this.data[this.at + 32] === 1;
+  }
+
+  get transactionId(): Uint8Array | undefined {
+    return this.isTransaction ? this.data.subarray(this.at + 33, this.at + 65) : undefined;
+  }
+
+  get signingHash(): Uint8Array | undefined {
+    return this.isTransaction ? this.data.subarray(this.at + 65, this.at + 97) : undefined;
+  }
+
+  get verdicts(): Uint8Array {
+    const count = this.at + (this.isTransaction ? 97 : 33);
+    return this.data.subarray(count + 1, count + 1 + this.data[count]!);
+  }
+}
+
 export function readPrechecks(data: Uint8Array, count: number): (Precheck | undefined)[] {
   const out: (Precheck | undefined)[] = [];
   let at = 0;
-  const take = (n: number) => {
-    at += n;
-    return data.subarray(at - n, at);
-  };
   for (let i = 0; i < count; i++) {
     if (data[at++] === 0) {
       out.push(undefined);
       continue;
     }
-    const blockId = take(32);
-    const isTx = data[at++] === 1;
-    const transactionId = isTx ? take(32) : undefined;
-    const signingHash = isTx ? take(32) : undefined;
-    const verdicts = take(data[at++]!);
-    out.push({ blockId, transactionId, signingHash, verdicts });
+    out.push(new PackedPrecheck(data, at));
+    at += 32;
+    if (data[at++] === 1) at += 64;
+    at += 1 + data[at]!;
   }
   return out;
 }

@@ -42,6 +42,15 @@ describe('WriteBatch', () => {
     expect(batch.keyBefore(1, 0)).toBe(false);
   });
 
+  it('orders keys as their bytes do, compared in place (a prefix first, equal keys neither way)', () => {
+    const keys = [[0x41, 2], [0x41, 2, 0], [0x41, 1, 0xff], [0x42], [0x41, 2]];
+    const batch = WriteBatch.of(keys.map((k) => ({ key: Uint8Array.from(k), value: new Uint8Array(1) })));
+    const order = (a: number[], b: number[]) => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
+    for (let i = 0; i < keys.length; i++)
+      for (let j = 0; j < keys.length; j++) expect(batch.keyBefore(i, j)).toBe(order(keys[i]!, keys[j]!));
+    expect([...batch.keyInTable(2)]).toEqual([1, 0xff]);
+  });
+
   it('writes added in place: reserved room, filled, then added in any order', () => {
     const batch = new WriteBatch(16, 4);
     const a = batch.reserve(4);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { verifyEd25519Strict } from '../../src/crypto/ed25519.js';
 import {
+  blockId,
   buildTransaction,
   decodeBlock,
   ed25519Address,
@@ -184,6 +185,25 @@ describe('ingest on worker threads gives the verdicts of the serial path', () =>
     for (const code of ['SIGNATURE_INVALID', 'INPUT_ALREADY_SPENT', 'BLOCK_ALREADY_ACCEPTED'])
       expect(seen.refused).toContain(code);
     expect(seen.refused.size).toBeGreaterThanOrEqual(6);
+  });
+
+  it('a batch larger than the threads take at once comes back in order, each precheck with its block', async () => {
+    // 300 blocks: more jobs than the threads hold in flight, handed out as threads free up, answered out of order.
+    const many = Array.from({ length: 300 }, (_, i) => {
+      const id = new Uint8Array(32);
+      id.set([0x77, i >> 8, i & 0xff]);
+      return { outputId: outputId(id, 0), output: basic(owner(1 + (i % 4)), 1_000_000_000n), key: 1 + (i % 4) };
+    });
+    const ledger = openLedger({ params, genesis: { outputs: many }, clock: () => GENESIS_TIME });
+    ledgers.push(ledger);
+    const blocks = many.map((o, i) => transferBlock(params, [o], [basic(owner(1 + ((i + 1) % 4)), 1_000_000_000n)]));
+    const broken = new Set([0, 37, 74, 111, 148, 185, 222, 259, 299]);
+    for (const i of broken) blocks[i]![blocks[i]!.length - 70]! ^= 1; // inside the signature: a 0 verdict
+    await ledger.precheck(blocks);
+    blocks.forEach((bytes, i) => {
+      if (broken.has(i)) expect(() => ledger.acceptBlock(bytes, { slot: 1 })).toThrow(/signature/i);
+      else expect(toHex(ledger.acceptBlock(bytes, { slot: 1 }).blockId)).toBe(toHex(blockId(bytes)));
+    });
   });
 
   it('a block whose array is changed after its precheck is judged on its new bytes', async () => {

@@ -1,5 +1,3 @@
-import { compareBytes } from '../../util/bytes.js';
-
 // A store's write batch, packed: every key and value is copied into one growing buffer as it is added, and a write is
 // six numbers in a second one (key start and end, value start and end, delete, append). A slot's commit adds
 // thousands of writes; as objects (a key array, a value array and a write object per change) they stayed alive
@@ -119,9 +117,21 @@ export class WriteBatch {
     return this.spans[i * FIELDS + 5] === APPEND && this.spans[i * FIELDS + 4] !== DELETE;
   }
 
-  /** Whether key i sorts before key j (byte order). */
+  /** Write i's key without its first byte (its table): what a store with a database per table looks up. */
+  keyInTable(i: number): Uint8Array {
+    return this.data.subarray(this.spans[i * FIELDS]! + 1, this.spans[i * FIELDS + 1]!);
+  }
+
+  /** Whether key i sorts before key j (byte order), compared in place. */
   keyBefore(i: number, j: number): boolean {
-    return compareBytes(this.key(i), this.key(j)) < 0;
+    const s = this.spans;
+    const d = this.data;
+    let a = s[i * FIELDS]!;
+    let b = s[j * FIELDS]!;
+    const aEnd = s[i * FIELDS + 1]!;
+    const bEnd = s[j * FIELDS + 1]!;
+    for (; a < aEnd && b < bEnd; a++, b++) if (d[a] !== d[b]) return d[a]! < d[b]!;
+    return aEnd - a < bEnd - b; // equal so far: the shorter one first
   }
 
   /** The writes as objects (copies): for tests and for reading a batch, not for the hot path. */

@@ -290,7 +290,7 @@ export class LmdbStore implements KeyValueStore {
       this.root.transactionSync(() => {
         for (const i of others) {
           const t = this.writable(batch.table(i));
-          const k = batch.key(i).subarray(1);
+          const k = batch.keyInTable(i);
           const value = batch.value(i);
           // Inside transactionSync these apply now; a put's settled result says whether LMDB took it.
           if (value === undefined) void t.remove(k as Buffer);
@@ -301,7 +301,7 @@ export class LmdbStore implements KeyValueStore {
           const t = this.writable(batch.table(i)) as unknown as {
             put(k: Uint8Array, v: Uint8Array, options: { append: boolean }): Promise<boolean>;
           };
-          refused(t.put(batch.key(i).subarray(1), batch.value(i)!, APPEND), batch.table(i));
+          refused(t.put(batch.keyInTable(i), batch.value(i)!, APPEND), batch.table(i));
         }
       });
     } catch (e) {
