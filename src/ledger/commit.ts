@@ -177,7 +177,9 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   // its spent slot there. By transaction (`bytesKey`): where its first output's pair is.
   const records: number[] = [];
   const recordsOf = new Map<string, number>();
-  // Every output the slot spends, by output key: the slot that created it.
+  // Every output the slot spends, by output key: its ID (a view of the spending block's bytes), the slot that
+  // created it.
+  const consumedIds = new Map<string, Uint8Array>();
   const consumedSlots = new Map<string, number>();
   // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
   const chains = new Map<string, Uint8Array | undefined>();
@@ -194,6 +196,7 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     for (let i = 0; i < tx.consumedKeys.length; i++) {
       const oid = consumedId(b, i);
       const k = tx.consumedKeys[i]!;
+      consumedIds.set(k, oid);
       // An output ID's key is its transaction's key (32 characters), then its index (u16, little-endian).
       const first = recordsOf.get(k.slice(0, 32));
       let output: Uint8Array;
@@ -246,7 +249,11 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const created: Uint8Array[] = [];
   for (const b of txs) for (let i = 0; i < createdCount(b); i++) created.push(outputId(b.tx!.id, i));
   return {
-    diff: { created, consumed: consumed.map(keyBytes), consumedSlots: consumed.map((k) => consumedSlots.get(k)!) },
+    diff: {
+      created,
+      consumed: consumed.map((k) => consumedIds.get(k)!),
+      consumedSlots: consumed.map((k) => consumedSlots.get(k)!),
+    },
     blockIds: blocks.map((b) => b.blockId),
     txIds: txs.map((b) => b.tx!.id),
     /** The slot's blocks, as appends in key order. */

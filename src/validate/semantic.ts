@@ -1,4 +1,4 @@
-import { toHex } from '../codec/hex.js';
+import { fromHex, toHex } from '../codec/hex.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
 import type { Address } from '../model/address.js';
@@ -8,7 +8,7 @@ import type { Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
-import { equalBytes } from '../util/bytes.js';
+import { bytesKey, equalBytes, keyBytes } from '../util/bytes.js';
 import { aliasUnlocker, checkChainOutputs, inputChains } from './chains.js';
 import { ValidationError } from './errors.js';
 import { checkFoundryTokens } from './foundries.js';
@@ -32,9 +32,10 @@ function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
   sums.set(key, (sums.get(key) ?? 0n) + amount);
 }
 
+/** A Map key for an address: its type's character, then its bytes' (`bytesKey`: no hex string per address). */
+const keyOf = (type: number, id: Uint8Array): string => String.fromCharCode(type) + bytesKey(id);
 const addressKey = (a: Address): string =>
-  String(a.type) +
-  toHex(a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
+  keyOf(a.type, a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId);
 
 /**
  * The address that must unlock an output at `time`: its Address (a foundry: its Immutable Alias Address) unlock
@@ -175,8 +176,8 @@ export function checkSemantics(
 
     // An unlocked NFT, or an alias in a state transition, unlocks its own address for the rest of the transaction
     // (the outputs it owns, senders).
-    if (output.type === OutputType.Nft) unlocked.add(String(AddressType.Nft) + chain);
-    if (alias?.state === true) unlocked.add(String(AddressType.Alias) + chain);
+    if (output.type === OutputType.Nft) unlocked.add(keyOf(AddressType.Nft, fromHex(chain!)));
+    if (alias?.state === true) unlocked.add(keyOf(AddressType.Alias, fromHex(chain!)));
 
     let expired = false;
     for (const uc of output.unlockConditions) {
@@ -245,7 +246,7 @@ export function checkSemantics(
     if ((simpleDeposits.get(address) ?? 0n) < amount) {
       throw new ValidationError(
         'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
-        `${amount} must be returned to ${address.slice(1, 13)}… in a simple output`,
+        `${amount} must be returned to ${toHex(keyBytes(address.slice(1))).slice(0, 12)}… in a simple output`,
         { path: 'essence.outputs' },
       );
     }
