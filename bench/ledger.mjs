@@ -20,7 +20,7 @@ const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const N = arg('--transactions', 1_000_000);
 const PER_SLOT = arg('--per-slot', 1000);
-const RATE_SAMPLE = Math.min(N, 65_000);
+const RATE_SAMPLE = Math.min(N, 165_000);
 const here = dirname(fileURLToPath(import.meta.url));
 // --store postgres: the PostgreSQL store side by side with LMDB (issue 15), in bench/ledger-postgres.mjs.
 if (args.includes('--store')) {
@@ -92,12 +92,19 @@ function writerCpu() {
   }
 }
 
-/** Verifications per second of `threads` threads verifying at once (each over the same varied signatures). */
+/**
+ * Verifications per second of `threads` threads verifying at once (each over the same varied signatures), on
+ * workers started once (`verifiers`) and kept for the whole run.
+ */
+const verifiers = [];
 async function verifyRate(threads, signatures, seconds = 2) {
+  while (verifiers.length < threads)
+    verifiers.push(new Worker(resolve(here, 'verify-worker.mjs'), { workerData: { signatures } }));
   const runs = await Promise.all(
-    Array.from({ length: threads }, () => {
-      const w = new Worker(resolve(here, 'verify-worker.mjs'), { workerData: { signatures, seconds } });
-      return new Promise((done) => w.once('message', (m) => done(m))).finally(() => w.terminate());
+    verifiers.slice(0, threads).map((w) => {
+      const done = new Promise((resolve) => w.once('message', resolve));
+      w.postMessage({ seconds });
+      return done;
     }),
   );
   return runs.reduce((s, r) => s + r.count / r.seconds, 0);
@@ -119,9 +126,11 @@ const ROUNDS = 5;
 // A node's ingest pool lives as long as the node: start its threads and warm them up (on copies, whose prechecks
 // nothing uses) before any rate is measured.
 await ledger.precheck(sample.slice(0, 4 * CHUNK).map((bytes) => bytes.slice()));
-// The sample in units of 1/13: two serial, one warm-up through the pool (unmeasured), two for each round.
-const unit = Math.floor(RATE_SAMPLE / (3 + 2 * ROUNDS) / PER_SLOT) * PER_SLOT;
-if (unit === 0) throw new Error(`--transactions ${N}: too few for the rate rounds (at least ${13 * PER_SLOT})`);
+// The sample in units of 1/33: two serial, one warm-up through the pool (unmeasured), six for each round (30,000
+// blocks, about 3.5 s: after any pause, verification or idle, the first second through the pool measured slower).
+const UNITS = 3 + 6 * ROUNDS;
+const unit = Math.floor(RATE_SAMPLE / UNITS / PER_SLOT) * PER_SLOT;
+if (unit === 0) throw new Error(`--transactions ${N}: too few for the rate rounds (at least ${UNITS * PER_SLOT})`);
 const serialCount = 2 * unit;
 t0 = performance.now();
 for (let i = 0; i < serialCount; i++) {
@@ -132,13 +141,15 @@ for (let i = 0; i < serialCount; i++) {
   commitFullSlots();
 }
 const serialRate = serialCount / ((performance.now() - t0) / 1000);
-// The first blocks through the pipeline after the serial ones measured slower in most runs (round 1 was the lowest
-// in 6 of 7 runs of 3 rounds, R about 100 µs against 70; not from recompilation: --trace-opt shows the same count
-// in every round). A node ingests for days; its steady state is what the rounds measure, after one unit unmeasured,
-// and the median of 5 rounds rides out more of this machine's drift than that of 3.
+// The first blocks through the pipeline after a pause (the serial phase, a verification measurement, or 4 s idle)
+// measured slower on this machine: R about 80-100 µs in rounds of 10,000 blocks against 60-65 in rounds run back to
+// back; not from recompilation (--trace-opt shows the same count in every round) nor from the verification workers
+// (kept for the whole run). A node ingests for days: its steady state is what the rounds measure, after one unit
+// unmeasured, in rounds long enough that the first second weighs less, and the median of 5 rides out more of this
+// machine's drift than that of 3.
 await acceptParallel(sample.slice(serialCount, serialCount + unit));
 const rounds = [];
-const share = 2 * unit;
+const share = 6 * unit;
 for (let r = 0; r < ROUNDS; r++) {
   const oneThread = await verifyRate(1, sampleSignatures);
   const allThreads = await verifyRate(cores, sampleSignatures);
@@ -181,6 +192,7 @@ for (let r = 0; r < ROUNDS; r++) {
       `cores ${(utilisation * 100).toFixed(0)}% busy`,
   );
 }
+await Promise.all(verifiers.map((w) => w.terminate()));
 const byRatio = [...rounds].sort((a, b) => a.pool / a.measured - b.pool / b.measured);
 const median = byRatio[ROUNDS >> 1];
 const parallelRate = median.pool;

@@ -37,8 +37,12 @@ interface Thread {
  * waited while the slower one finished its share.
  */
 const PART = 64;
-/** Jobs in flight per thread: the next one is already waiting in its port when it finishes one. */
-const IN_FLIGHT = 2;
+/**
+ * Jobs in flight per thread. Jobs are handed out on the writer's thread, which runs them only between the blocks it
+ * applies: with 2 in flight (10 ms of checks) a thread ran dry while the writer applied a chunk of 500 blocks (20 ms)
+ * and waited 7% of the time; with 4, the cores stay 98% busy.
+ */
+const IN_FLIGHT = 4;
 
 export class IngestPool {
   private readonly threads: (Thread | undefined)[] = [];
