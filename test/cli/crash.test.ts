@@ -23,13 +23,19 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function killWhen(
   args: string[],
   when: RegExp,
+  /** Called with the output before the child is killed (to kill what else it names). */
+  before?: (out: string) => void,
 ): Promise<{ out: string; signal: NodeJS.Signals | null; code: number | null }> {
   return new Promise((done) => {
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
+    let killed = false;
     const watch = (d: Buffer) => {
       out += d.toString();
-      if (when.test(out)) child.kill('SIGKILL');
+      if (killed || !when.test(out)) return;
+      killed = true;
+      before?.(out);
+      child.kill('SIGKILL');
     };
     child.stdout.on('data', watch);
     child.stderr.on('data', watch);
@@ -91,11 +97,15 @@ it('import: five SIGKILLs, each right after a chosen slot was reported committed
   for (let s = 0; s <= final; s++) expect(ids[s]).toBe(toHex(reference.commitmentOf(s)!.commitmentId));
 }, 120_000);
 
-it('the live demo: SIGKILL as soon as it listens leaves every committed slot whole and the chain intact', async () => {
+it('the live demo: SIGKILL of its writer and supervisor as soon as it listens leaves every committed slot whole and the chain intact', async () => {
   const db = join(dir, 'demo-db');
+  // The demo's writer is a process of its own (serve --workers, the default): it is the one killed mid-write, with
+  // the supervisor that would otherwise stop it gracefully. Its pid is on the line that names the processes.
+  const writer = /processes: .*writer (\d+)/;
   const { out, signal } = await killWhen(
     ['serve', '--demo', '--port', '0', '--db', db, '--demo-slots', '60'],
-    /listening/,
+    writer,
+    (text) => process.kill(Number(writer.exec(text)![1]), 'SIGKILL'),
   );
   expect(out).toMatch(/listening/);
   expect(signal).toBe('SIGKILL');

@@ -16,7 +16,9 @@ export function checkIntegrity(
 ): { latest: number; ids: string[] } {
   const info = inspectStore(dir)!;
   const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: info.genesisUnixTime });
-  const ledger = openLedger({ path: dir, params });
+  // Read-only: a check is a reader, and a writer killed with SIGKILL may linger as an unreaped process that the
+  // write lock would count as running.
+  const ledger = openLedger({ path: dir, params, readOnly: true });
   try {
     const latest = ledger.latestCommitment().slot;
     const ids = [toHex(commitmentId(ledger.commitmentOf(0)!.commitment))];
