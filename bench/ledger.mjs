@@ -185,8 +185,8 @@ for (let r = 0; r < ROUNDS; r++) {
   });
   console.log(
     `round ${r + 1}: verify ${Math.round(oneThread)}/s on one thread, ${Math.round(allThreads)}/s on ${cores}; ` +
-      `pool ${Math.round(pool)} blocks/s = ${(pool / formula).toFixed(2)} of ${Math.round(formula)}, ` +
-      `${(pool / measured).toFixed(2)} of ${Math.round(measured)}; CPU ${cpuPerBlock.toFixed(0)} µs/block ` +
+      `pool ${Math.round(pool)} blocks/s = ${(pool / formula).toFixed(3)} of ${Math.round(formula)}, ` +
+      `${(pool / measured).toFixed(3)} of ${Math.round(measured)}; CPU ${cpuPerBlock.toFixed(0)} µs/block ` +
       `(signatures ${signaturesPerBlock.toFixed(0)}, the rest ${(cpuPerBlock - signaturesPerBlock).toFixed(0)}` +
       `${writerPerBlock === undefined ? '' : `; the writer thread ${writerPerBlock.toFixed(0)}`}), ` +
       `cores ${(utilisation * 100).toFixed(0)}% busy`,
@@ -257,8 +257,8 @@ features, tagged data with a 64-byte tag; ${Math.round(blockBytes / N)} bytes), 
 |---|---:|---|
 | accept + commit, \`acceptBlock\` (one thread) | ${Math.round(serialRate).toLocaleString('en-US')} blocks/s | |
 | accept + commit through the ingest pool (\`precheck\` on ${cores} worker threads, \`acceptBlock\` + \`commitSlot\` in order), the round with the median ratio | ${Math.round(parallelRate).toLocaleString('en-US')} blocks/s | |
-| signature limit measured: all ${cores} cores verifying at once (${Math.round(median.allThreads).toLocaleString('en-US')}/s) ÷ ${signaturesPerTx} signatures per transaction | ${Math.round(median.measured).toLocaleString('en-US')} blocks/s; pool = **${(parallelRate / median.measured).toFixed(2)}** (rounds: ${rounds.map((x) => (x.pool / x.measured).toFixed(2)).join(', ')}) | ≥ 0.7 ${parallelRate / median.measured >= 0.7 ? '✔' : '✘'} |
-| signature limit by the formula: ${cores} × ${Math.round(median.oneThread).toLocaleString('en-US')} verifications/s on one thread ÷ ${signaturesPerTx} | ${Math.round(median.formula).toLocaleString('en-US')} blocks/s; pool = **${(parallelRate / median.formula).toFixed(2)}** (rounds: ${rounds.map((x) => (x.pool / x.formula).toFixed(2)).join(', ')}) | ≥ 0.7 ${parallelRate / median.formula >= 0.7 ? '✔' : '✘'} |
+| signature limit measured: all ${cores} cores verifying at once (${Math.round(median.allThreads).toLocaleString('en-US')}/s) ÷ ${signaturesPerTx} signatures per transaction | ${Math.round(median.measured).toLocaleString('en-US')} blocks/s; pool = **${(parallelRate / median.measured).toFixed(3)}** (rounds: ${rounds.map((x) => (x.pool / x.measured).toFixed(3)).join(', ')}) | ≥ 0.7 ${parallelRate / median.measured >= 0.7 ? '✔' : '✘'} |
+| signature limit by the formula: ${cores} × ${Math.round(median.oneThread).toLocaleString('en-US')} verifications/s on one thread ÷ ${signaturesPerTx} | ${Math.round(median.formula).toLocaleString('en-US')} blocks/s; pool = **${(parallelRate / median.formula).toFixed(3)}** (rounds: ${rounds.map((x) => (x.pool / x.formula).toFixed(3)).join(', ')}) | ≥ 0.7 ${parallelRate / median.formula >= 0.7 ? '✔' : '✘'} |
 | where the pool's time goes (the median round): CPU per block over all threads; of it, verifying ${signaturesPerTx} signatures at one thread's rate; the rest (decoding, syntax, IDs, semantics, LMDB, commitment, GC) | ${median.cpuPerBlock.toFixed(0)} µs = ${median.signaturesPerBlock.toFixed(0)} µs + **${(median.cpuPerBlock - median.signaturesPerBlock).toFixed(0)} µs**${median.writerPerBlock === undefined ? '' : ` (the writer's thread: ${median.writerPerBlock.toFixed(0)} µs; the pool's threads and V8's collector threads: the rest)`}; cores ${(median.utilisation * 100).toFixed(0)}% busy | rest ≤ ${((median.signaturesPerBlock * 0.3) / 0.7).toFixed(0)} µs for 0.7 at full use |
 ${queries.map((q) => `| ${q.name}, on ${N.toLocaleString('en-US')} transactions | p50 ${fmt(q.p50)} ms, p99 ${fmt(q.p99)} ms | p99 < 1 ms ${q.p99 < 1 ? '✔' : '✘'} |`).join('\n')}
 | disk per transaction beyond its block bytes | ${Math.round(perTxDisk)} B | < 1 KiB ${perTxDisk < 1024 ? '✔' : '✘'} |
