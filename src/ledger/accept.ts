@@ -2,7 +2,7 @@ import { toHex } from '../codec/hex.js';
 import { decode } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { transactionPayloadBytes } from '../model/block-layout.js';
+import { payloadBytes, transactionPayloadBytes } from '../model/block-layout.js';
 import { inputs, transactionEssence } from '../model/essence.js';
 import { blockId as computeBlockId, outputId as makeOutputId } from '../model/ids.js';
 import { type Output, output as outputCodec } from '../model/output.js';
@@ -117,7 +117,7 @@ export function acceptBlock(
     bytes: own,
     slot,
     issuerId: issuerId?.slice(),
-    workScore: workScore(block, params),
+    workScore: workScore(block, params, payloadBytes(own)?.length),
     tx: undefined,
   };
   if (block.payload?.type === PayloadType.Transaction) {

@@ -7,12 +7,13 @@ import { PayloadType, UnlockType } from '../model/type-codes.js';
  * block + dataByte × payload size + input × inputs + output × outputs + nativeToken × native tokens
  * + signatureEd25519 × signature unlocks.
  */
-export function workScore(block: Block, params: ProtocolParameters): bigint {
+export function workScore(block: Block, params: ProtocolParameters, payloadSize?: number): bigint {
   const w = params.workScore;
   let score = w.block;
   const p = block.payload;
   if (p !== undefined) {
-    score += w.dataByte * blockPayload.sizeOf(p);
+    // The payload's serialized size: from its bytes when the caller has them (acceptBlock), else from the model.
+    score += w.dataByte * (payloadSize ?? blockPayload.sizeOf(p));
     if (p.type === PayloadType.Transaction) {
       const { inputs, outputs } = p.essence;
       score += w.input * inputs.length + w.output * outputs.length;
