@@ -43,12 +43,25 @@ describe('WriteBatch', () => {
   });
 
   it('orders keys as their bytes do, compared in place (a prefix first, equal keys neither way)', () => {
-    const keys = [[0x41, 2], [0x41, 2, 0], [0x41, 1, 0xff], [0x42], [0x41, 2]];
-    const batch = WriteBatch.of(keys.map((k) => ({ key: Uint8Array.from(k), value: new Uint8Array(1) })));
+    const keys = [[0x41, 2], [0x41, 2, 0], [0x41, 1, 0xff], [0x42], [0x41, 2], [0x41, 2, 0xff, 1]];
+    // Values of 0xff right after each key: a comparison that ran past a key's end would read them.
+    const batch = WriteBatch.of(keys.map((k) => ({ key: Uint8Array.from(k), value: new Uint8Array(2).fill(0xff) })));
     const order = (a: number[], b: number[]) => Buffer.compare(Buffer.from(a), Buffer.from(b)) < 0;
     for (let i = 0; i < keys.length; i++)
       for (let j = 0; j < keys.length; j++) expect(batch.keyBefore(i, j)).toBe(order(keys[i]!, keys[j]!));
     expect([...batch.keyInTable(2)]).toEqual([1, 0xff]);
+  });
+
+  it('a delete given as an object is a delete; a value at the very start of the buffer is a value', () => {
+    const deleted = WriteBatch.of([{ key: Uint8Array.of(0x41, 9), value: undefined }]).toArray();
+    expect(deleted).toEqual([{ key: Uint8Array.of(0x41, 9), value: undefined, append: false }]);
+    const batch = new WriteBatch();
+    const v = batch.reserve(3); // the value first, at offset 0
+    batch.bytes.set([7, 8, 9], v);
+    const k = batch.copy(Uint8Array.of(0x41, 1));
+    batch.add(k, k + 2, v, v + 3);
+    expect(v).toBe(0);
+    expect([...batch.value(0)!]).toEqual([7, 8, 9]);
   });
 
   it('writes added in place: reserved room, filled, then added in any order', () => {

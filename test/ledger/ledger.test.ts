@@ -223,6 +223,15 @@ describe('accept and commit', () => {
     expect(l.output(middle.outputId)).toMatchObject({ createdSlot: 2, spentSlot: 2 });
   });
 
+  it("an index past a pending transaction's outputs is not an output of it: INPUT_NOT_FOUND", () => {
+    const l = fresh();
+    const first = l.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]), { slot: 1 });
+    // Output 1 of a transaction with one output: the bytes after its output 0 are its unlocks, not an output.
+    const missing = { outputId: outputId(first.transactionId!, 1), output: basic(owner(2), 1_000_000_000n), key: 2 };
+    const spend = transferBlock(params, [missing], [basic(owner(3), 1_000_000_000n)]);
+    expect(refusal(() => l.acceptBlock(spend, { slot: 1 }))).toBe('INPUT_NOT_FOUND');
+  });
+
   it('commits only the next slot; each commitment chains to the previous one; weight counts blocks', () => {
     const l = fresh();
     expect(refusal(() => l.commitSlot(2))).toBe('SLOT_NOT_NEXT');
