@@ -8,6 +8,8 @@ import {
   type Ledger,
   type LedgerError,
   merkleRoot,
+  newNft,
+  nextNft,
   openLedger,
   outputId,
   PROTOCOL_PARAMETERS,
@@ -15,6 +17,7 @@ import {
   slotCommitment,
   type TransactionPayload,
   transactionId,
+  withMinimumDeposit,
   workScore,
 } from '../../src/index.js';
 import { WriteBatch, type WriteView } from '../../src/ledger/store/batch.js';
@@ -221,6 +224,27 @@ describe('accept and commit', () => {
     expect(changes.consumedOutputs.map(h)).toContain(h(middle.outputId));
     expect(changes.createdOutputs.map(h)).toContain(h(outputId(second.transactionId!, 0)));
     expect(l.output(middle.outputId)).toMatchObject({ createdSlot: 2, spentSlot: 2 });
+  });
+
+  it('an NFT created and passed on in one slot names its last output; passed on and burned in one slot, none', () => {
+    const l = fresh();
+    const nft = withMinimumDeposit(newNft({ owner: owner(2) }), params);
+    const change = basic(owner(1), 1_000_000_000n - nft.amount);
+    const first = l.acceptBlock(transferBlock(params, [genesis[0]!], [nft, change]), { slot: 1 });
+    const held = { outputId: outputId(first.transactionId!, 0), output: nft, key: 2 };
+    const second = l.acceptBlock(transferBlock(params, [held], [nextNft(held, owner(3))]), { slot: 1 });
+    l.commitSlot(1);
+    // The NFT's id: BLAKE2b-256 of the ID of the output that created it (TIP-18).
+    const chain = l.chainOutput(blake2b256(held.outputId));
+    expect(chain && h(chain.outputId)).toBe(h(outputId(second.transactionId!, 0)));
+    expect(l.output(held.outputId)).toMatchObject({ createdSlot: 1, spentSlot: 1 });
+    // Slot 2: passed on again, and that output burned in the same slot (a basic output takes its amount): no chain.
+    const held2 = { outputId: outputId(second.transactionId!, 0), output: nextNft(held, owner(3)), key: 3 };
+    const third = l.acceptBlock(transferBlock(params, [held2], [nextNft(held2, owner(4))]), { slot: 2 });
+    const held3 = { outputId: outputId(third.transactionId!, 0), output: nextNft(held2, owner(4)), key: 4 };
+    l.acceptBlock(transferBlock(params, [held3], [basic(owner(4), nft.amount)]), { slot: 2 });
+    l.commitSlot(2);
+    expect(l.chainOutput(blake2b256(held.outputId))).toBeUndefined();
   });
 
   it("an index past a pending transaction's outputs is not an output of it: INPUT_NOT_FOUND", () => {
