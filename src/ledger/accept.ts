@@ -2,7 +2,7 @@ import { toHex } from '../codec/hex.js';
 import { decode } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { payloadBytes, transactionPayloadBytes } from '../model/block-layout.js';
+import { payloadBytes } from '../model/block-layout.js';
 import { inputs, transactionEssence } from '../model/essence.js';
 import { blockId as computeBlockId, outputId as makeOutputId } from '../model/ids.js';
 import { type Output, output as outputCodec } from '../model/output.js';
@@ -111,18 +111,19 @@ export function acceptBlock(
     }
   }
 
+  const payload = payloadBytes(own); // the payload's bytes as received (a transaction's: from its u32 type on)
   const entry: PendingBlock = {
     blockId: id,
     blockKey,
     bytes: own,
     slot,
     issuerId: issuerId?.slice(),
-    workScore: workScore(block, params, payloadBytes(own)?.length),
+    workScore: workScore(block, params, payload?.length),
     tx: undefined,
   };
   if (block.payload?.type === PayloadType.Transaction) {
     // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
-    entry.tx = checkTransaction(ctx, block.payload, entry, transactionPayloadBytes(own)!, pre?.precheck);
+    entry.tx = checkTransaction(ctx, block.payload, entry, payload!, pre?.precheck);
   }
   pending.addBlock(entry); // everything checked: record it
   // Copies: the entry's IDs are what the commit writes, and the caller may change what it is given.

@@ -1,12 +1,11 @@
 // A store's write batch, packed: every key and value is copied into one growing buffer as it is added, and a write is
-// six numbers in a second one (key start and end, value start and end, delete, append). A slot's commit adds
-// thousands of writes; as objects (a key array, a value array and a write object per change) they stayed alive
-// until the store had taken them all, so every young-generation collection that ran during a commit copied them.
-// Two buffers are copied by none. lmdb-js also finds a value's address once per buffer, not once per value.
+// five numbers in a second one (key start and end, value start and end — a negative start for a delete —, append).
+// A slot's commit adds thousands of writes; as objects (a key array, a value array and a write object per change)
+// they stayed alive until the store had taken them all, so every young-generation collection that ran during a commit
+// copied them. Two buffers are copied by none. lmdb-js also finds a value's address once per buffer, not once per
+// value.
 
-const FIELDS = 6;
-const DELETE = 1;
-const APPEND = 2;
+const FIELDS = 5;
 
 export interface WriteView {
   key: Uint8Array;
@@ -69,7 +68,7 @@ export class WriteBatch {
     return at;
   }
 
-  /** A write whose key and value are in the buffer already (value −1, −1: a delete). */
+  /** A write whose key and value are in the buffer already (value −1, −1: a delete, never an append). */
   add(keyAt: number, keyEnd: number, valueAt: number, valueEnd: number, append = false): void {
     if (this.spans.length < (this.count + 1) * FIELDS) {
       const grown = new Int32Array(2 * this.spans.length);
@@ -82,8 +81,7 @@ export class WriteBatch {
     s[i + 1] = keyEnd;
     s[i + 2] = valueAt;
     s[i + 3] = valueEnd;
-    s[i + 4] = valueAt < 0 ? DELETE : 0;
-    s[i + 5] = append ? APPEND : 0;
+    s[i + 4] = append && valueAt >= 0 ? 1 : 0;
   }
 
   put(key: Uint8Array, value: Uint8Array, append = false): void {
@@ -110,11 +108,11 @@ export class WriteBatch {
   /** Write i's value (a view, valid until the next `reserve`); undefined for a delete. */
   value(i: number): Uint8Array | undefined {
     const s = this.spans;
-    return s[i * FIELDS + 4] === DELETE ? undefined : this.data.subarray(s[i * FIELDS + 2]!, s[i * FIELDS + 3]!);
+    return s[i * FIELDS + 2]! < 0 ? undefined : this.data.subarray(s[i * FIELDS + 2]!, s[i * FIELDS + 3]!);
   }
 
   isAppend(i: number): boolean {
-    return this.spans[i * FIELDS + 5] === APPEND && this.spans[i * FIELDS + 4] !== DELETE;
+    return this.spans[i * FIELDS + 4] === 1;
   }
 
   /** Write i's key without its first byte (its table): what a store with a database per table looks up. */
