@@ -141,13 +141,21 @@ function checkTransaction(
   const { committed, pending, params } = ctx;
   const txId = pre?.transactionId ?? blake2b256(payloadBytes);
   const txKey = bytesKey(txId);
-  const applied = pending.transactions.get(txKey)?.blockId ?? committed.transaction(txId)?.blockId;
-  if (applied !== undefined) {
+  const refuseApplied = (applied: Uint8Array | undefined): void => {
+    if (applied === undefined) return;
     // A committed transaction block is found through its transaction (it has no block index entry).
     if (equalBytes(applied, entry.blockId))
       throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(entry.blockId)} is known already`);
     throw new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
-  }
+  };
+  refuseApplied(pending.transactions.get(txKey)?.blockId);
+  // A transaction a committed block applied spent every one of its inputs (or they were pruned since), so its first
+  // input fails: the store's transaction index, a random read into a table as large as the ledger's history, is asked
+  // only then, before that input's error is thrown. The refusal is the same; a new transaction skips the read.
+  const inputError = (error: LedgerError): LedgerError => {
+    refuseApplied(committed.transaction(txId)?.blockId);
+    return error;
+  };
   const own = entry.bytes;
   const pendingTx: PendingTransaction = {
     id: txId,
@@ -160,28 +168,38 @@ function checkTransaction(
   // The consumed outputs as models (for the rules) and as bytes for the inputs commitment: stored ones as they
   // are in the store, pending ones as their block carries them.
   const commitmentInputs: Uint8Array[] = [];
+  // The creating slot of the last committed transaction looked up: inputs that spend several outputs of one earlier
+  // transaction (change, consolidation) read its record once.
+  let lastKey: string | undefined;
+  let lastSlot = 0;
   const consumedOutputs = tx.essence.inputs.map((input, i) => {
     // validateDecodedBlock refused indices above 127 already, so outputId's argument checks hold.
     const oid = makeOutputId(input.transactionId, input.transactionOutputIndex);
     const ok = bytesKey(oid);
-    const created = pending.createdOutput(bytesKey(input.transactionId), input.transactionOutputIndex, entry.slot);
+    const creator = bytesKey(input.transactionId);
+    const created = pending.createdOutput(creator, input.transactionOutputIndex, entry.slot);
     let output: Output;
     if (created !== undefined) {
       output = decode(outputCodec, created); // bytes of an accepted block: they decode
       commitmentInputs.push(created);
       pendingTx.storedInputs.push(undefined);
     } else {
-      const located = committed.locateOutput(oid);
+      if (creator !== lastKey) {
+        lastSlot = committed.creatingSlot(oid);
+        lastKey = creator;
+      }
+      const located = committed.outputAt(lastSlot, oid);
       if (located === undefined)
-        throw new LedgerError(
-          'INPUT_NOT_FOUND',
-          `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`,
+        throw inputError(
+          new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`),
         );
       const record = readRecord(outputRecord, located.bytes, 'output');
       if (record.spentSlot !== UNSPENT) {
-        throw new LedgerError(
-          'INPUT_ALREADY_SPENT',
-          `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`,
+        throw inputError(
+          new LedgerError(
+            'INPUT_ALREADY_SPENT',
+            `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`,
+          ),
         );
       }
       output = record.output;
@@ -189,7 +207,9 @@ function checkTransaction(
       pendingTx.storedInputs.push({ slot: located.slot, bytes: located.bytes });
     }
     if (pending.spent.has(ok))
-      throw new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`);
+      throw inputError(
+        new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`),
+      );
     // The decoder's byte fields are views of the block's bytes: the spent output's ID (transaction ID, then the
     // index as u16) is where the input's transaction ID starts.
     pendingTx.inputsAt.push(input.transactionId.byteOffset - own.byteOffset);

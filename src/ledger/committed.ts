@@ -161,7 +161,19 @@ export class CommittedState {
 
   /** A committed output: its creating slot (from its transaction's record, else genesis) and stored bytes. */
   locateOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array } | undefined {
-    const slot = this.transactionSlot(keys.transactionOfOutput(outputId)) ?? this.params.genesisSlot;
+    return this.outputAt(this.creatingSlot(outputId), outputId);
+  }
+
+  /**
+   * The slot that created the outputs of an output's transaction, if they are committed: its transaction's record
+   * says, and an output without one is a genesis output (or none at all).
+   */
+  creatingSlot(outputId: Uint8Array): number {
+    return this.transactionSlot(keys.transactionOfOutput(outputId)) ?? this.params.genesisSlot;
+  }
+
+  /** A committed output created in `slot` (`creatingSlot`): the slot and its stored bytes. */
+  outputAt(slot: number, outputId: Uint8Array): { slot: number; bytes: Uint8Array } | undefined {
     const bytes = this.store.get(keys.output(slot, outputId));
     return bytes === undefined ? undefined : { slot, bytes };
   }

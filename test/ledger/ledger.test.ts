@@ -256,6 +256,39 @@ describe('accept and commit', () => {
     expect(refusal(() => l.acceptBlock(spend, { slot: 1 }))).toBe('INPUT_NOT_FOUND');
   });
 
+
+  it('inputs from transactions committed in different slots, interleaved, are each found in their own slot', () => {
+    const l = fresh();
+    const a = l.acceptBlock(
+      transferBlock(params, [genesis[0]!], [basic(owner(2), 600_000_000n), basic(owner(2), 400_000_000n)]),
+      { slot: 1 },
+    );
+    l.commitSlot(1);
+    const b = l.acceptBlock(transferBlock(params, [genesis[1]!], [basic(owner(2), 1_000_000_000n)]), { slot: 2 });
+    l.commitSlot(2);
+    // Outputs of a (slot 1), b (slot 2), a again, then a genesis output (no transaction record): acceptBlock reads a
+    // transaction's slot once for consecutive inputs of it, and must read it again when the transaction changes.
+    const spend = (txId: Uint8Array, index: number, amount: bigint) => ({
+      outputId: outputId(txId, index),
+      output: basic(owner(2), amount),
+      key: 2,
+    });
+    const inputs = [
+      spend(a.transactionId!, 0, 600_000_000n),
+      spend(b.transactionId!, 0, 1_000_000_000n),
+      spend(a.transactionId!, 1, 400_000_000n),
+      genesis[2]!,
+    ];
+    l.acceptBlock(transferBlock(params, inputs, [basic(owner(1), 3_000_000_000n)]), { slot: 3 });
+    l.commitSlot(3);
+    expect(l.output(inputs[0]!.outputId)).toMatchObject({ createdSlot: 1, spentSlot: 3 });
+    expect(l.output(inputs[1]!.outputId)).toMatchObject({ createdSlot: 2, spentSlot: 3 });
+    expect(l.output(inputs[2]!.outputId)).toMatchObject({ createdSlot: 1, spentSlot: 3 });
+    expect(l.output(genesis[2]!.outputId)).toMatchObject({ createdSlot: 0, spentSlot: 3 });
+    // Spent now: a second spend of b's output is refused for it, and the store is asked for the transaction first.
+    const again = transferBlock(params, [inputs[1]!], [basic(owner(1), 1_000_000_000n)]);
+    expect(refusal(() => l.acceptBlock(again, { slot: 4 }))).toBe('INPUT_ALREADY_SPENT');
+  });
   it('commits only the next slot; each commitment chains to the previous one; weight counts blocks', () => {
     const l = fresh();
     expect(refusal(() => l.commitSlot(2))).toBe('SLOT_NOT_NEXT');
