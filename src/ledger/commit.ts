@@ -1,11 +1,11 @@
-import { decode, encode, u32, withEncoding } from '../codec/index.js';
+import { decode, encode, u32 } from '../codec/index.js';
 import { isChainType, outputChainId, outputId } from '../model/ids.js';
 import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { commitmentId, merkleRoot, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
 import { nextReferenceManaCost } from './congestion.js';
-import { consumedId, createdCount, createdOutput, type PendingSlot } from './pending.js';
+import { consumedId, createdCount, createdOutput, type PendingBlock, type PendingSlot } from './pending.js';
 import {
   type AccountRecord,
   accountRecord,
@@ -15,8 +15,12 @@ import {
   type Meta,
   meta as metaCodec,
   OUTPUT_RECORD_HEADER,
+  RECENT_SLOTS,
+  type RecentTransaction,
+  recentTransactions,
   setSpentSlot,
   slotDiff,
+  type TransactionRecord,
   transactionRecord,
   writeOutputRecord,
 } from './records.js';
@@ -38,6 +42,9 @@ export interface CommitInput {
   commitmentAt(slot: number): SlotCommitment | undefined;
   /** A stored output a block of this slot consumes: its creating slot and record (if acceptBlock did not read it). */
   storedOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array };
+  /** The transactions of committed slots from `recentFrom` on, not merged into the index yet (by `bytesKey`). */
+  recent: ReadonlyMap<string, TransactionRecord>;
+  recentFrom: number;
 }
 
 export interface CommitPlan {
@@ -47,6 +54,8 @@ export interface CommitPlan {
   meta: Meta;
   /** The accounts this slot changed, as they are after it. */
   accounts: Map<string, AccountRecord>;
+  /** Where recent transactions start after this slot, and its own if they stay recent (not merged). */
+  recent: { from: number; transactions: RecentTransaction[] };
 }
 
 export function planCommit(input: CommitInput): CommitPlan {
@@ -67,7 +76,8 @@ export function planCommit(input: CommitInput): CommitPlan {
 
   // 3. The UTXO changes: blocks, transactions, outputs created and spent, the slot's diff.
   const utxo = utxoChanges(input, batch);
-  const { blockIds, txIds } = utxo;
+  const { blockIds, txs } = utxo;
+  const txIds = txs.map((b) => b.tx!.id);
 
   // 4. The commitment, over the slot's blocks, transactions and the live accounts after it.
   const after = new Map(input.accounts);
@@ -95,9 +105,37 @@ export function planCommit(input: CommitInput): CommitPlan {
   batch.put(keys.commitment(slot), encode(slotCommitment, commitment), true);
   batch.put(keys.diff(slot), encode(slotDiff, utxo.diff), true);
   utxo.appendOutputs();
+  const recent = transactionRecords(input, txs, batch); // table 0x52 after the outputs
   for (const [aid, r] of accounts) batch.put(keys.account(keyBytes(aid)), encode(accountRecord, r));
   batch.put(keys.meta, encode(metaCodec, meta));
-  return { batch, commitment, commitmentId: id, meta, accounts };
+  return { batch, commitment, commitmentId: id, meta, accounts, recent };
+}
+
+/**
+ * The slot's transaction records (records.ts, `recentTransactions`): appended as one record of the slot while fewer
+ * than `RECENT_SLOTS` slots wait; else merged, with those waiting, into the transaction index, in key order (a
+ * merge writes each page the index's new keys share once, where a commit of its own wrote one page per key).
+ */
+function transactionRecords(input: CommitInput, txs: readonly PendingBlock[], batch: WriteBatch) {
+  const { slot } = input;
+  const transactions = txs.map(
+    (b): RecentTransaction => ({ transactionId: b.tx!.id, blockId: b.blockId, storedOutputs: createdCount(b) }),
+  );
+  if (slot - input.recentFrom + 1 < RECENT_SLOTS) {
+    if (transactions.length > 0) batch.put(keys.recent(slot), encode(recentTransactions, transactions), true);
+    batch.put(keys.recentFrom, encode(u32, input.recentFrom));
+    return { from: input.recentFrom, transactions };
+  }
+  const merged = new Map(input.recent);
+  for (let i = 0; i < txs.length; i++) {
+    const t = transactions[i]!;
+    merged.set(txs[i]!.tx!.key, { blockId: t.blockId, slot, storedOutputs: t.storedOutputs });
+  }
+  for (const k of [...merged.keys()].sort())
+    batch.put(keys.transaction(keyBytes(k)), encode(transactionRecord, merged.get(k)!));
+  for (let s = input.recentFrom; s < slot; s++) batch.delete(keys.recent(s));
+  batch.put(keys.recentFrom, encode(u32, slot + 1));
+  return { from: slot + 1, transactions: [] };
 }
 
 /** Account creations, allotments (to accounts that existed before this slot), burns and destructions of one slot. */
@@ -191,8 +229,6 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
       continue;
     }
     const count = createdCount(b);
-    const record = { blockId: b.blockId, slot, storedOutputs: count };
-    withEncoding(transactionRecord, record, (bytes) => batch.put(keys.transaction(tx.id), bytes));
     for (let i = 0; i < tx.consumedKeys.length; i++) {
       const oid = consumedId(b, i);
       const k = tx.consumedKeys[i]!;
@@ -255,7 +291,8 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
       consumedSlots: consumed.map((k) => consumedSlots.get(k)!),
     },
     blockIds: blocks.map((b) => b.blockId),
-    txIds: txs.map((b) => b.tx!.id),
+    /** The slot's transaction blocks, in the order of their transactions' IDs. */
+    txs,
     /** The slot's blocks, as appends in key order. */
     appendBlocks(): void {
       for (const b of blocks) {

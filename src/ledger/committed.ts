@@ -1,4 +1,4 @@
-import { type Codec, decode, encode } from '../codec/index.js';
+import { type Codec, decode, encode, u32 } from '../codec/index.js';
 import { outputChainId } from '../model/ids.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
@@ -14,6 +14,8 @@ import {
   meta as metaCodec,
   type OutputRecord,
   outputRecord,
+  type RecentTransaction,
+  recentTransactions,
   type TransactionRecord,
   transactionRecord,
   transactionRecordSlot,
@@ -39,6 +41,15 @@ export class CommittedState {
   /** Every account ever created and not pruned from history, by `bytesKey` of its ID. */
   readonly accounts = new Map<string, AccountRecord>();
   private readonly commitments = new Map<number, SlotCommitment>();
+  /**
+   * The records of the transactions that committed slots from `recentFrom` on applied, not merged into the
+   * transaction index yet (`recentTransactions` in records.ts), by `bytesKey` of the transaction ID. A transaction is
+   * looked up here first. At most `RECENT_SLOTS` slots' worth: each commit adds its slot's, a merge clears them.
+   */
+  private readonly recent = new Map<string, TransactionRecord>();
+  recentFrom: number;
+  /** The last slot whose recent records are in `recent` (a reader loads each new slot's once). */
+  private recentTo: number;
 
   constructor(
     readonly store: KeyValueStore,
@@ -76,6 +87,35 @@ export class CommittedState {
     }
     this.latest = latest;
     this.loadAccounts();
+    this.recentFrom = this.storedRecentFrom();
+    this.recentTo = this.recentFrom - 1;
+    this.loadRecent();
+  }
+
+  /** Where the store says its recent transactions start; a store without that record has them all in the index. */
+  private storedRecentFrom(): number {
+    const bytes = this.store.get(keys.recentFrom);
+    return bytes === undefined ? this.meta.latestSlot + 1 : readRecord(u32, bytes, 'recent transactions start');
+  }
+
+  /** Takes the recent records of slots after `recentTo` up to the latest one into memory. */
+  private loadRecent(): void {
+    for (let slot = Math.max(this.recentTo + 1, this.recentFrom); slot <= this.meta.latestSlot; slot++) {
+      const bytes = this.store.get(keys.recent(slot));
+      // A slot without transactions has no record.
+      if (bytes !== undefined) this.addRecent(slot, readRecord(recentTransactions, bytes, 'recent transactions'));
+    }
+    this.recentTo = Math.max(this.recentTo, this.meta.latestSlot);
+  }
+
+  private addRecent(slot: number, transactions: readonly RecentTransaction[]): void {
+    for (const t of transactions)
+      this.recent.set(bytesKey(t.transactionId), { blockId: t.blockId, slot, storedOutputs: t.storedOutputs });
+  }
+
+  /** The records of transactions not merged into the index yet, by `bytesKey` of their IDs (for a merge). */
+  get recentTransactions(): ReadonlyMap<string, TransactionRecord> {
+    return this.recent;
   }
 
   private loadAccounts(): void {
@@ -102,6 +142,13 @@ export class CommittedState {
     this.commitments.set(meta.latestSlot, latest);
     [this.meta, this.latest, this.metaBytes] = [meta, latest, stored.slice()];
     this.loadAccounts();
+    // The writer merged its recent transactions into the index (a merge takes all of them) since the last look.
+    const from = this.storedRecentFrom();
+    if (from !== this.recentFrom) {
+      this.recent.clear();
+      [this.recentFrom, this.recentTo] = [from, from - 1];
+    }
+    this.loadRecent();
   }
 
   private writeGenesis(genesis: GenesisState): Meta {
@@ -169,6 +216,8 @@ export class CommittedState {
    * says, and an output without one is a genesis output (or none at all).
    */
   creatingSlot(outputId: Uint8Array): number {
+    const recent = this.recent.get(bytesKey(outputId, 32));
+    if (recent !== undefined) return recent.slot;
     return this.transactionSlot(keys.transactionOfOutput(outputId)) ?? this.params.genesisSlot;
   }
 
@@ -202,6 +251,9 @@ export class CommittedState {
   }
 
   transaction(txId: Uint8Array): TransactionRecord | undefined {
+    const recent = this.recent.get(bytesKey(txId));
+    // A copy: what is in memory is the index until it is merged.
+    if (recent !== undefined) return { ...recent, blockId: recent.blockId.slice() };
     const bytes = this.store.get(keys.transaction(txId));
     return bytes === undefined ? undefined : readRecord(transactionRecord, bytes, 'transaction');
   }
@@ -210,14 +262,25 @@ export class CommittedState {
   write(
     batch: WriteBatch,
     meta: Meta,
-    update?: { commitment: SlotCommitment; accounts: ReadonlyMap<string, AccountRecord> },
+    update: {
+      commitment?: SlotCommitment;
+      accounts?: ReadonlyMap<string, AccountRecord>;
+      /** Where recent transactions start after the write, and those of the committed slot if they stay recent. */
+      recent?: { from: number; transactions: readonly RecentTransaction[] };
+    } = {},
   ): void {
     this.store.write(batch);
     this.meta = meta;
-    if (update !== undefined) {
+    if (update.commitment !== undefined) {
       this.latest = update.commitment;
       this.commitments.set(meta.latestSlot, update.commitment);
-      for (const [id, r] of update.accounts) this.accounts.set(id, r);
+    }
+    for (const [id, r] of update.accounts ?? []) this.accounts.set(id, r);
+    if (update.recent !== undefined) {
+      if (update.recent.from !== this.recentFrom) this.recent.clear(); // merged into the index
+      this.recentFrom = update.recent.from;
+      if (meta.latestSlot >= this.recentFrom) this.addRecent(meta.latestSlot, update.recent.transactions);
+      this.recentTo = meta.latestSlot;
     }
   }
 }

@@ -197,9 +197,11 @@ export class Ledger {
       pending: this.pending.peek(slot) ?? emptySlot(),
       commitmentAt: (s) => c.commitment(s),
       storedOutput: (oid) => c.locateOutput(oid)!,
+      recent: c.recentTransactions,
+      recentFrom: c.recentFrom,
     });
     // All of the slot, or (on a throw) none of it: memory is updated only after the store took the batch.
-    c.write(plan.batch, plan.meta, { commitment: plan.commitment, accounts: plan.accounts });
+    c.write(plan.batch, plan.meta, { commitment: plan.commitment, accounts: plan.accounts, recent: plan.recent });
     this.pending.drop(slot);
     this.publisher?.committed(slot);
     return { slot, commitmentId: plan.commitmentId, commitment: plan.commitment };
@@ -214,7 +216,7 @@ export class Ledger {
     checkSlot(untilSlot);
     const plan = planPrune(this.committed, untilSlot);
     if (plan === undefined) return;
-    this.committed.write(plan.batch, plan.meta);
+    this.committed.write(plan.batch, plan.meta, { recent: plan.recent });
     this.publisher?.notify();
   }
 

@@ -1,4 +1,4 @@
-import { encode } from '../codec/index.js';
+import { encode, u32 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
@@ -11,7 +11,10 @@ import { WriteBatch } from './store/batch.js';
  * `until` (unspent outputs stay: they are the ledger), and the metadata after it; undefined when there is nothing to
  * do.
  */
-export function planPrune(committed: CommittedState, untilSlot: number): { batch: WriteBatch; meta: Meta } | undefined {
+export function planPrune(
+  committed: CommittedState,
+  untilSlot: number,
+): { batch: WriteBatch; meta: Meta; recent: { from: number; transactions: [] } } | undefined {
   const { meta, store, params } = committed;
   const until = Math.min(untilSlot, meta.latestSlot + 1);
   if (until <= meta.prunedUntil) return undefined;
@@ -48,11 +51,16 @@ export function planPrune(committed: CommittedState, untilSlot: number): { batch
     }
     batch.delete(keys.diff(s));
   }
+  // The recent transactions (committed.ts) go into the index first, as the records this prune left them: it then
+  // reads and writes one index only.
+  for (const [k, r] of committed.recentTransactions) if (!txs.has(k)) txs.set(k, r);
+  for (let s = committed.recentFrom; s <= meta.latestSlot; s++) batch.delete(keys.recent(s));
+  batch.put(keys.recentFrom, encode(u32, meta.latestSlot + 1));
   for (const [t, r] of txs) {
     if (r === undefined) batch.delete(keys.transaction(keyBytes(t)));
     else batch.put(keys.transaction(keyBytes(t)), encode(transactionRecord, r));
   }
   const next = { ...meta, prunedUntil: until };
   batch.put(keys.meta, encode(metaCodec, next));
-  return { batch, meta: next };
+  return { batch, meta: next, recent: { from: meta.latestSlot + 1, transactions: [] } };
 }

@@ -155,6 +155,82 @@ export const generated: GeneratedStructs = {
       return { read: TransactionRecord_read, write: TransactionRecord_write, sizeOf: TransactionRecord_sizeOf, toJson: TransactionRecord_toJson, fromJson: TransactionRecord_fromJson, writeJson: TransactionRecord_writeJson };
     },
   },
+  RecentTransaction: {
+    keys: ['transactionId', 'blockId', 'storedOutputs'],
+    variable: '000',
+    compile(c, h) {
+      const $transactionId = c[0]!;
+      const $blockId = c[1]!;
+      const $storedOutputs = c[2]!;
+      const fixedPart = h.fixedPart;
+      function RecentTransaction_read(r: Reader) {
+        let at = 'transactionId';
+        try {
+          const transactionId = $transactionId.read(r);
+          at = 'blockId'; const blockId = $blockId.read(r);
+          at = 'storedOutputs'; const storedOutputs = $storedOutputs.read(r);
+          return { transactionId, blockId, storedOutputs };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function RecentTransaction_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'transactionId';
+        try {
+          $transactionId.write(v.transactionId, w);
+          at = 'blockId'; $blockId.write(v.blockId, w);
+          at = 'storedOutputs'; $storedOutputs.write(v.storedOutputs, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function RecentTransaction_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function RecentTransaction_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'transactionId';
+        try {
+          json = $transactionId.toJson(v.transactionId); if (json !== undefined) o.transactionId = json;
+          at = 'blockId'; json = $blockId.toJson(v.blockId); if (json !== undefined) o.blockId = json;
+          at = 'storedOutputs'; json = $storedOutputs.toJson(v.storedOutputs); if (json !== undefined) o.storedOutputs = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function RecentTransaction_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'transactionId' || k === 'blockId' || k === 'storedOutputs')) throw h.unexpected(k);
+        let at = 'transactionId';
+        try {
+          const transactionId = $transactionId.fromJson(j.transactionId);
+          at = 'blockId'; const blockId = $blockId.fromJson(j.blockId);
+          at = 'storedOutputs'; const storedOutputs = $storedOutputs.fromJson(j.storedOutputs);
+          return { transactionId, blockId, storedOutputs };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function RecentTransaction_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'transactionId' || k === 'blockId' || k === 'storedOutputs')) throw h.unexpected(k);
+        let at = 'transactionId';
+        try {
+          $transactionId.writeJson(j.transactionId, w);
+          at = 'blockId'; $blockId.writeJson(j.blockId, w);
+          at = 'storedOutputs'; $storedOutputs.writeJson(j.storedOutputs, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: RecentTransaction_read, write: RecentTransaction_write, sizeOf: RecentTransaction_sizeOf, toJson: RecentTransaction_toJson, fromJson: RecentTransaction_fromJson, writeJson: RecentTransaction_writeJson };
+    },
+  },
   SlotDiff: {
     keys: ['created', 'consumed', 'consumedSlots'],
     variable: '111',

@@ -72,6 +72,8 @@ describe('planCommit, without a store', () => {
       ...state,
       pending,
       commitmentAt: () => state.latest,
+      recent: new Map(),
+      recentFrom: 1,
       storedOutput: () => {
         throw new Error('no output is consumed');
       },
@@ -97,7 +99,8 @@ describe('planCommit, without a store', () => {
     expect(plan.meta).toEqual({ ...state.meta, latestSlot: 1, latestCommitmentId: plan.commitmentId });
     expect(plan.commitment.cumulativeWeight).toBe(1n);
 
-    // The batch: the block, its index entry (no transaction), the diff, the commitment, both accounts, the metadata.
+    // The batch: the block, its index entry (no transaction), the diff, the commitment, both accounts, where recent
+    // transactions start (no recent record: the slot has no transaction), the metadata.
     const writes = plan.batch.toArray();
     const written = writes.map((w) => toHex(w.key));
     const expected = [
@@ -107,6 +110,7 @@ describe('planCommit, without a store', () => {
       keys.commitment(1),
       keys.account(G),
       keys.account(A),
+      keys.recentFrom,
       keys.meta,
     ].map(toHex);
     expect([...written].sort()).toEqual([...expected].sort());
@@ -130,6 +134,8 @@ describe('planCommit, without a store', () => {
       ...state,
       pending: empty,
       commitmentAt: () => state.latest,
+      recent: new Map(),
+      recentFrom: 1,
       storedOutput: () => {
         throw new Error('none');
       },
@@ -156,6 +162,8 @@ describe('planCommit, without a store', () => {
         accounts,
         pending: { blocks: [], creations: [], allotments: [{ accountId: G, mana: 1n }], destructions: [] },
         commitmentAt: (s) => commitments.get(s),
+        recent: new Map(),
+        recentFrom: 1,
         storedOutput: () => {
           throw new Error('none');
         },

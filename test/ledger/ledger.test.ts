@@ -20,6 +20,7 @@ import {
   withMinimumDeposit,
   workScore,
 } from '../../src/index.js';
+import { RECENT_SLOTS } from '../../src/ledger/records.js';
 import { WriteBatch, type WriteView } from '../../src/ledger/store/batch.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';
@@ -158,7 +159,8 @@ describe('accept and commit', () => {
     const l = fresh();
     const bytes = transferBlock(params, [genesis[2]!], [basic(owner(2), 1_000_000_000n)]);
     const txId = l.acceptBlock(bytes, { slot: 1 }).transactionId!;
-    l.commitSlot(1);
+    // Until RECENT_SLOTS slots are committed the record is a recent one; the last of them merges it into the index.
+    for (let s = 1; s <= RECENT_SLOTS; s++) l.commitSlot(s);
     const store = (l as unknown as { committed: { store: { write(b: WriteBatch): void } } }).committed.store;
     // table 0x54 ‖ transaction ID → a record one byte short (block ID 32, slot u32, outputs u16 = 38 bytes)
     store.write(WriteBatch.of([{ key: concatBytes([Uint8Array.of(0x54), txId]), value: new Uint8Array(37) }]));
@@ -167,7 +169,7 @@ describe('accept and commit', () => {
       [{ outputId: outputId(txId, 0), output: basic(owner(2), 1_000_000_000n), key: 2 }],
       [basic(owner(1), 1_000_000_000n)],
     );
-    expect(refusal(() => l.acceptBlock(spend, { slot: 2 }))).toBe('STORE_CORRUPT');
+    expect(refusal(() => l.acceptBlock(spend, { slot: RECENT_SLOTS + 1 }))).toBe('STORE_CORRUPT');
   });
 
   it('the serial path applies the syntactic rules (a block the pool never saw)', () => {
@@ -199,10 +201,13 @@ describe('accept and commit', () => {
         outputKey(1, outputId(txId, 1)),
         Uint8Array.of(0x44, 0, 0, 0, 1), // diff
         Uint8Array.of(0x43, 0, 0, 0, 1), // commitment
+        Uint8Array.of(0x52, 0, 0, 0, 1), // the slot's transaction records, until they are merged into the index
       ]
         .map(h)
         .sort(),
     );
+    // Nothing is inserted into the transaction index (table 0x54, keyed by hash) by this commit.
+    expect(batch!.filter((w) => w.key[0] === 0x54)).toEqual([]);
     // The spent genesis output is an update of its record, in place (genesis slot 0), not an append.
     const spent = batch!.find((w) => h(w.key) === h(outputKey(0, genesis[0]!.outputId)));
     expect(spent?.append).toBe(false);
@@ -255,7 +260,6 @@ describe('accept and commit', () => {
     const spend = transferBlock(params, [missing], [basic(owner(3), 1_000_000_000n)]);
     expect(refusal(() => l.acceptBlock(spend, { slot: 1 }))).toBe('INPUT_NOT_FOUND');
   });
-
 
   it('inputs from transactions committed in different slots, interleaved, are each found in their own slot', () => {
     const l = fresh();

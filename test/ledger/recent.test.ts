@@ -1,0 +1,120 @@
+// Recent transactions (records.ts, committed.ts): a commit appends its slot's transaction records as one record keyed
+// by slot, and every RECENT_SLOTS slots they are merged into the transaction index. Lookups (an input's creating slot,
+// includedBlock, an applied transaction) must give the same answers wherever a record is: recent, merged, reloaded
+// by a reopened writer, followed by a reader, or merged by a prune.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { type Ledger, openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { RECENT_SLOTS } from '../../src/ledger/records.js';
+import type { KeyValueStore } from '../../src/ledger/store/kv.js';
+import { errorCode } from '../helpers/failure.js';
+import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
+
+const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
+const genesis = genesisOutputs([1, 2]);
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const newDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'tangle-recent-'));
+  dirs.push(d);
+  return d;
+};
+const storeOf = (l: Ledger) => (l as unknown as { committed: { store: KeyValueStore } }).committed.store;
+/** The keys of a table (the first key byte), as hex. */
+const table = (l: Ledger, id: number) => [...storeOf(l).entries(Uint8Array.of(id))].map(([k]) => toHex(k));
+const slotKey = (table: number, slot: number) => toHex(Uint8Array.of(table, slot >>> 24, slot >>> 16, slot >>> 8, slot));
+
+/** One transfer per slot, each spending the output of the one before (the first spends genesis output 0). */
+function chain(l: Ledger, from: number, to: number, previous: { outputId: Uint8Array } = genesis[0]!) {
+  const txs: { slot: number; txId: Uint8Array; blockId: Uint8Array }[] = [];
+  let input = { ...previous, output: basic(owner(1), 1_000_000_000n), key: 1 };
+  for (let slot = from; slot <= to; slot++) {
+    const r = l.acceptBlock(transferBlock(params, [input], [basic(owner(1), 1_000_000_000n)]), { slot });
+    l.commitSlot(slot);
+    txs.push({ slot, txId: r.transactionId!, blockId: r.blockId });
+    input = { outputId: outputId(r.transactionId!, 0), output: basic(owner(1), 1_000_000_000n), key: 1 };
+  }
+  return txs;
+}
+
+const answersAll = (l: Ledger, txs: { slot: number; txId: Uint8Array; blockId: Uint8Array }[]) => {
+  for (const t of txs) {
+    const found = l.includedBlock(t.txId);
+    expect({ slot: found.slot, blockId: toHex(found.blockId) }, `slot ${t.slot}`).toEqual({
+      slot: t.slot,
+      blockId: toHex(t.blockId),
+    });
+  }
+};
+
+describe('recent transactions', () => {
+  it('are appended per slot, merged into the index every RECENT_SLOTS slots, and found wherever they are', () => {
+    const dir = newDir();
+    let w = openLedger({ path: dir, params, genesis: { outputs: genesis } });
+    const reader = openLedger({ path: dir, params, readOnly: true });
+    const txs = chain(w, 1, 10);
+    expect(table(w, 0x54)).toEqual([]); // nothing in the index yet
+    expect(table(w, 0x52)).toEqual(txs.map((t) => slotKey(0x52, t.slot)));
+    answersAll(w, txs);
+    answersAll(reader, txs);
+    // A writer that opens the store again takes the recent records from it: its inputs are found through them.
+    w.close();
+    w = openLedger({ path: dir, params });
+    answersAll(w, txs);
+    txs.push(...chain(w, 11, RECENT_SLOTS - 1, { outputId: outputId(txs.at(-1)!.txId, 0) }));
+    answersAll(reader, txs);
+    // The RECENT_SLOTS-th slot merges them all, its own included: the index holds them, no recent record is left.
+    txs.push(...chain(w, RECENT_SLOTS, RECENT_SLOTS, { outputId: outputId(txs.at(-1)!.txId, 0) }));
+    expect(table(w, 0x54)).toHaveLength(RECENT_SLOTS);
+    expect(table(w, 0x52)).toEqual([]);
+    answersAll(w, txs);
+    answersAll(reader, txs); // the reader saw the merge: it answers from the index now
+    txs.push(...chain(w, RECENT_SLOTS + 1, RECENT_SLOTS + 2, { outputId: outputId(txs.at(-1)!.txId, 0) }));
+    expect(table(w, 0x52)).toEqual([slotKey(0x52, RECENT_SLOTS + 1), slotKey(0x52, RECENT_SLOTS + 2)]);
+    answersAll(reader, txs);
+    // Applied transactions are refused wherever their record is (recent or merged): their input is spent.
+    // (Another nonce: another block with the same transaction.)
+    const replay = (slot: number, input: { outputId: Uint8Array }) =>
+      errorCode(() =>
+        w.acceptBlock(
+          transferBlock(
+            params,
+            [{ ...input, output: basic(owner(1), 1_000_000_000n), key: 1 }],
+            [basic(owner(1), 1_000_000_000n)],
+            7n,
+          ),
+          { slot },
+        ),
+      );
+    expect(replay(RECENT_SLOTS + 3, genesis[0]!)).toBe('TRANSACTION_ALREADY_APPLIED'); // the slot-1 transaction
+    expect(replay(RECENT_SLOTS + 3, { outputId: outputId(txs.at(-3)!.txId, 0) })).toBe('TRANSACTION_ALREADY_APPLIED');
+    reader.close();
+    w.close();
+  });
+
+  it('a prune merges them first: the index is whole after it, and unpruned transactions still answer', () => {
+    const dir = newDir();
+    const w = openLedger({ path: dir, params, genesis: { outputs: genesis } });
+    const reader = openLedger({ path: dir, params, readOnly: true });
+    const txs = chain(w, 1, 6);
+    answersAll(reader, txs);
+    // Slots 1-3 go. The records of their first two transactions go with them (their outputs were spent in slots 2
+    // and 3, pruned too); the third's output was spent in slot 4, which stays, so its record stays with it.
+    w.prune(4);
+    expect(table(w, 0x52)).toEqual([]);
+    expect(table(w, 0x54).sort()).toEqual(txs.slice(2).map((t) => toHex(Uint8Array.of(0x54, ...t.txId))).sort());
+    answersAll(w, txs.slice(3));
+    answersAll(reader, txs.slice(3));
+    for (const l of [w, reader]) expect(errorCode(() => l.includedBlock(txs[0]!.txId))).toBe('NOT_FOUND');
+    // Commits go on recording recent transactions after the prune.
+    const more = chain(w, 7, 8, { outputId: outputId(txs.at(-1)!.txId, 0) });
+    expect(table(w, 0x52)).toEqual([slotKey(0x52, 7), slotKey(0x52, 8)]);
+    answersAll(reader, [...txs.slice(3), ...more]);
+    reader.close();
+    w.close();
+  });
+});
