@@ -3,7 +3,7 @@
 
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, truncateSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -107,6 +107,8 @@ describe('damaged store files', () => {
       },
     ],
     ['a truncated file', (f: string) => truncateSync(f, 100)],
+    // Its meta pages intact, the pages after them cut off: the meta page names pages the file no longer has.
+    ['the last page cut off', (f: string) => truncateSync(f, statSync(f).size - 4096)],
     [
       'a damaged second meta page',
       (f: string) => {

@@ -135,6 +135,9 @@ describe('precheckBlock: milestones, blocks without payload, the batch buffer', 
     const flipped = precheckedVerifier({ ...pre, verdicts: Uint8Array.of(1, 0) }, tx);
     expect(flipped(s1!.publicKey, pre.signingHash!, s1!.signature)).toBe(true);
     expect(flipped(s2!.publicKey, pre.signingHash!, s2!.signature)).toBe(false);
+    // Copies of the unlocks' arrays (not the arrays themselves) are found by their bytes.
+    expect(flipped(s2!.publicKey.slice(), pre.signingHash!.slice(), s2!.signature.slice())).toBe(false);
+    expect(flipped(s1!.publicKey.slice(), pre.signingHash!.slice(), s1!.signature.slice())).toBe(true);
     // Another message, or a key and signature of two different unlocks: verified for real.
     expect(flipped(s1!.publicKey, new Uint8Array(32), s1!.signature)).toBe(false);
     expect(flipped(s2!.publicKey, pre.signingHash!, s1!.signature)).toBe(false);

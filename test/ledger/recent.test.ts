@@ -26,7 +26,8 @@ const newDir = () => {
 const storeOf = (l: Ledger) => (l as unknown as { committed: { store: KeyValueStore } }).committed.store;
 /** The keys of a table (the first key byte), as hex. */
 const table = (l: Ledger, id: number) => [...storeOf(l).entries(Uint8Array.of(id))].map(([k]) => toHex(k));
-const slotKey = (table: number, slot: number) => toHex(Uint8Array.of(table, slot >>> 24, slot >>> 16, slot >>> 8, slot));
+const slotKey = (table: number, slot: number) =>
+  toHex(Uint8Array.of(table, slot >>> 24, slot >>> 16, slot >>> 8, slot));
 
 /** One transfer per slot, each spending the output of the one before (the first spends genesis output 0). */
 function chain(l: Ledger, from: number, to: number, previous: { outputId: Uint8Array } = genesis[0]!) {
@@ -106,7 +107,12 @@ describe('recent transactions', () => {
     // and 3, pruned too); the third's output was spent in slot 4, which stays, so its record stays with it.
     w.prune(4);
     expect(table(w, 0x52)).toEqual([]);
-    expect(table(w, 0x54).sort()).toEqual(txs.slice(2).map((t) => toHex(Uint8Array.of(0x54, ...t.txId))).sort());
+    expect(table(w, 0x54).sort()).toEqual(
+      txs
+        .slice(2)
+        .map((t) => toHex(Uint8Array.of(0x54, ...t.txId)))
+        .sort(),
+    );
     answersAll(w, txs.slice(3));
     answersAll(reader, txs.slice(3));
     for (const l of [w, reader]) expect(errorCode(() => l.includedBlock(txs[0]!.txId))).toBe('NOT_FOUND');

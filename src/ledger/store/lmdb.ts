@@ -98,14 +98,13 @@ const META_BYTES = 160;
  */
 function checkDataFile(file: string): void {
   if (!existsSync(file)) return;
-  const size = statSync(file).size;
   const corrupt = (why: string) =>
-    new LedgerError('STORE_CORRUPT', `${file} is not an intact LMDB file (${size} bytes; ${why})`);
+    new LedgerError('STORE_CORRUPT', `${file} is not an intact LMDB file (${statSync(file).size} bytes; ${why})`);
   const fd = openSync(file, 'r');
   try {
     const metaAt = (offset: number): Buffer | undefined => {
       const page = Buffer.alloc(META_BYTES);
-      if (offset + META_BYTES > size || readSync(fd, page, 0, META_BYTES, offset) !== META_BYTES) return undefined;
+      if (readSync(fd, page, 0, META_BYTES, offset) !== META_BYTES) return undefined;
       return (page.readUInt16LE(FLAGS_AT) & P_META) !== 0 && page.readUInt32LE(MAGIC_AT) === META_MAGIC
         ? page
         : undefined;
@@ -120,7 +119,10 @@ function checkDataFile(file: string): void {
     // LMDB uses the meta page with the higher transaction id; every page up to its last page must be in the file.
     const current = second.readBigUInt64LE(TXNID_AT) > first.readBigUInt64LE(TXNID_AT) ? second : first;
     const needed = (current.readBigUInt64LE(LAST_PAGE_AT) + 1n) * BigInt(pageSize);
-    if (BigInt(size) < needed) throw corrupt(`it is shorter than the ${needed} bytes its meta page names: truncated`);
+    // The size is taken after the meta pages are read: a writer at work grows the file, and writes the pages a commit
+    // adds before the meta page that names them. Taken before, a commit in between looked like a truncated file.
+    if (BigInt(statSync(file).size) < needed)
+      throw corrupt(`it is shorter than the ${needed} bytes its meta page names: truncated`);
   } finally {
     closeSync(fd);
   }
