@@ -332,6 +332,18 @@ describe('acceptBlocks (signatures verified on worker threads)', () => {
     expect(parallel.map((o) => (o.ok ? 'accepted' : (o.error as LedgerError).code))).toEqual(expected);
     expect(expected).toEqual(['accepted', 'SIGNATURE_INVALID', 'INPUT_ALREADY_SPENT', 'accepted', 'TRUNCATED']);
   });
+  it('stores the outputs a prechecked block creates as the block carries them (its bytes sit inside a batch)', async () => {
+    const outputs = [basic(owner(2), 600_000_000n), basic(owner(3), 400_000_000n)];
+    const l = fresh();
+    // Second in its batch: its bytes start past the first block's in the batch's buffer.
+    const [, outcome] = await l.acceptBlocks([
+      { bytes: taggedBlock('first'), slot: 1 },
+      { bytes: transferBlock(params, [genesis[0]!], outputs), slot: 1 },
+    ]);
+    l.commitSlot(1);
+    const txId = outcome!.ok ? outcome!.result.transactionId! : undefined;
+    expect(outputs.map((_, i) => l.output(outputId(txId!, i))?.output)).toEqual(outputs);
+  });
 });
 
 describe('congestion: RMC, burns, allotments, history', () => {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { RECENT_SLOTS } from '../../src/ledger/records.js';
+import type { WriteBatch } from '../../src/ledger/store/batch.js';
 import type { KeyValueStore } from '../../src/ledger/store/kv.js';
 import { errorCode } from '../helpers/failure.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
@@ -24,6 +25,14 @@ const newDir = () => {
   return d;
 };
 const storeOf = (l: Ledger) => (l as unknown as { committed: { store: KeyValueStore } }).committed.store;
+/** How many recent transaction records a ledger holds in memory (a reader's follow what it saw on its last query). */
+const inMemory = (l: Ledger) =>
+  (l as unknown as { committed: { recentTransactions: Map<string, unknown> } }).committed.recentTransactions.size;
+/** The first slot whose transactions are not merged yet, as the store records it (u32, little-endian). */
+const storedFrom = (l: Ledger) => {
+  const v = storeOf(l).get(Uint8Array.of(0x4d, 1))!;
+  return new DataView(v.buffer, v.byteOffset, 4).getUint32(0, true);
+};
 /** The keys of a table (the first key byte), as hex. */
 const table = (l: Ledger, id: number) => [...storeOf(l).entries(Uint8Array.of(id))].map(([k]) => toHex(k));
 const slotKey = (table: number, slot: number) =>
@@ -57,7 +66,10 @@ describe('recent transactions', () => {
     const dir = newDir();
     let w = openLedger({ path: dir, params, genesis: { outputs: genesis } });
     const reader = openLedger({ path: dir, params, readOnly: true });
-    const txs = chain(w, 1, 10);
+    // Slot 1 also leaves an output of key 2 unspent, spent only in slot 11: found through a recent record of a slot
+    // several commits back (each commit adds its own records to those it holds).
+    const first = w.acceptBlock(transferBlock(params, [genesis[1]!], [basic(owner(2), 1_000_000_000n)]), { slot: 1 });
+    const txs = [...chain(w, 1, 10)];
     expect(table(w, 0x54)).toEqual([]); // nothing in the index yet
     expect(table(w, 0x52)).toEqual(txs.map((t) => slotKey(0x52, t.slot)));
     answersAll(w, txs);
@@ -66,17 +78,42 @@ describe('recent transactions', () => {
     w.close();
     w = openLedger({ path: dir, params });
     answersAll(w, txs);
+    const late = { outputId: outputId(first.transactionId!, 0), output: basic(owner(2), 1_000_000_000n), key: 2 };
+    w.acceptBlock(transferBlock(params, [late], [basic(owner(2), 1_000_000_000n)]), { slot: 11 });
     txs.push(...chain(w, 11, RECENT_SLOTS - 1, { outputId: outputId(txs.at(-1)!.txId, 0) }));
+    expect(w.output(late.outputId)).toMatchObject({ createdSlot: 1, spentSlot: 11 });
     answersAll(reader, txs);
-    // The RECENT_SLOTS-th slot merges them all, its own included: the index holds them, no recent record is left.
+    // The RECENT_SLOTS-th slot merges them all, its own included: the index holds them, no recent record is left;
+    // the merge writes them in key order.
+    const store = storeOf(w);
+    const write = store.write.bind(store);
+    let merged: string[] = [];
+    store.write = (batch: WriteBatch) => {
+      merged = batch
+        .toArray()
+        .filter((x) => x.key[0] === 0x54)
+        .map((x) => toHex(x.key));
+      write(batch);
+    };
     txs.push(...chain(w, RECENT_SLOTS, RECENT_SLOTS, { outputId: outputId(txs.at(-1)!.txId, 0) }));
-    expect(table(w, 0x54)).toHaveLength(RECENT_SLOTS);
+    expect(table(w, 0x54)).toHaveLength(RECENT_SLOTS + 2); // with the two transfers of key 2 (slots 1 and 11)
+    expect(merged).toHaveLength(RECENT_SLOTS + 2);
+    expect(merged).toEqual([...merged].sort());
+    store.write = write;
     expect(table(w, 0x52)).toEqual([]);
+    expect(storedFrom(w)).toBe(RECENT_SLOTS + 1);
     answersAll(w, txs);
     answersAll(reader, txs); // the reader saw the merge: it answers from the index now
+    expect([inMemory(w), inMemory(reader)]).toEqual([0, 0]); // and both forgot what was merged
     txs.push(...chain(w, RECENT_SLOTS + 1, RECENT_SLOTS + 2, { outputId: outputId(txs.at(-1)!.txId, 0) }));
     expect(table(w, 0x52)).toEqual([slotKey(0x52, RECENT_SLOTS + 1), slotKey(0x52, RECENT_SLOTS + 2)]);
+    expect(storedFrom(w)).toBe(RECENT_SLOTS + 1);
     answersAll(reader, txs);
+    expect([inMemory(w), inMemory(reader)]).toEqual([2, 2]);
+    // An answer is the caller's: changing it changes nothing the ledger holds (a recent record here).
+    for (const l of [w, reader]) l.includedBlock(txs.at(-1)!.txId).blockId.fill(0);
+    answersAll(w, txs.slice(-1));
+    answersAll(reader, txs.slice(-1));
     // Applied transactions are refused wherever their record is (recent or merged): their input is spent.
     // (Another nonce: another block with the same transaction.)
     const replay = (slot: number, input: { outputId: Uint8Array }) =>
@@ -105,8 +142,11 @@ describe('recent transactions', () => {
     answersAll(reader, txs);
     // Slots 1-3 go. The records of their first two transactions go with them (their outputs were spent in slots 2
     // and 3, pruned too); the third's output was spent in slot 4, which stays, so its record stays with it.
+    w.prune(1); // nothing below slot 1 to prune: nothing written, the recent records stay
+    expect(table(w, 0x52)).toHaveLength(6);
     w.prune(4);
     expect(table(w, 0x52)).toEqual([]);
+    expect(storedFrom(w)).toBe(7);
     expect(table(w, 0x54).sort()).toEqual(
       txs
         .slice(2)
