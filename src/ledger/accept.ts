@@ -185,7 +185,7 @@ function checkTransaction(
       pendingTx.storedInputs.push(undefined);
     } else {
       if (creator !== lastKey) {
-        lastSlot = committed.creatingSlot(oid);
+        lastSlot = committed.creatingSlot(oid, creator);
         lastKey = creator;
       }
       const located = committed.outputAt(lastSlot, oid);

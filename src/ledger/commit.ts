@@ -131,11 +131,28 @@ function transactionRecords(input: CommitInput, txs: readonly PendingBlock[], ba
     const t = transactions[i]!;
     merged.set(txs[i]!.tx!.key, { blockId: t.blockId, slot, storedOutputs: t.storedOutputs });
   }
-  for (const k of [...merged.keys()].sort())
-    batch.put(keys.transaction(keyBytes(k)), encode(transactionRecord, merged.get(k)!));
-  for (let s = input.recentFrom; s < slot; s++) batch.delete(keys.recent(s));
-  batch.put(keys.recentFrom, encode(u32, slot + 1));
-  return { from: slot + 1, transactions: [] };
+  return writeTransactionIndex(batch, merged, input.recentFrom, slot);
+}
+
+/**
+ * A merge into the transaction index (a commit's, or a prune's, which leaves no recent record behind it): these
+ * records, by `bytesKey` of their transaction IDs, in key order (undefined: deleted); the recent records of slots
+ * `from` to `to` deleted; recent transactions starting after `to`.
+ */
+export function writeTransactionIndex(
+  batch: WriteBatch,
+  records: ReadonlyMap<string, TransactionRecord | undefined>,
+  from: number,
+  to: number,
+): { from: number; transactions: [] } {
+  for (const k of [...records.keys()].sort()) {
+    const r = records.get(k);
+    if (r === undefined) batch.delete(keys.transaction(keyBytes(k)));
+    else batch.put(keys.transaction(keyBytes(k)), encode(transactionRecord, r));
+  }
+  for (let s = from; s <= to; s++) batch.delete(keys.recent(s));
+  batch.put(keys.recentFrom, encode(u32, to + 1));
+  return { from: to + 1, transactions: [] };
 }
 
 /** Account creations, allotments (to accounts that existed before this slot), burns and destructions of one slot. */

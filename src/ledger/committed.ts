@@ -213,10 +213,11 @@ export class CommittedState {
 
   /**
    * The slot that created the outputs of an output's transaction, if they are committed: its transaction's record
-   * says, and an output without one is a genesis output (or none at all).
+   * says, and an output without one is a genesis output (or none at all). `transactionKey`: the `bytesKey` of its
+   * first 32 bytes, if the caller has it.
    */
-  creatingSlot(outputId: Uint8Array): number {
-    const recent = this.recent.get(bytesKey(outputId, 32));
+  creatingSlot(outputId: Uint8Array, transactionKey = bytesKey(outputId, 32)): number {
+    const recent = this.recent.get(transactionKey);
     if (recent !== undefined) return recent.slot;
     return this.transactionSlot(keys.transactionOfOutput(outputId)) ?? this.params.genesisSlot;
   }
@@ -279,7 +280,7 @@ export class CommittedState {
     if (update.recent !== undefined) {
       if (update.recent.from !== this.recentFrom) this.recent.clear(); // merged into the index
       this.recentFrom = update.recent.from;
-      if (meta.latestSlot >= this.recentFrom) this.addRecent(meta.latestSlot, update.recent.transactions);
+      this.addRecent(meta.latestSlot, update.recent.transactions); // none when they were merged
       this.recentTo = meta.latestSlot;
     }
   }

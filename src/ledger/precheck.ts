@@ -63,14 +63,12 @@ export function precheckedVerifier(pre: Precheck, tx: TransactionPayload) {
   const { signingHash, verdicts } = pre;
   return (publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean => {
     if (signingHash !== undefined && equalBytes(message, signingHash)) {
-      // The semantic rules pass the unlocks' own arrays: found by identity, without comparing bytes.
+      // The semantic rules pass the unlocks' own arrays: found by identity, bytes compared only for other arrays.
       for (let i = 0; i < signatures.length; i++) {
         const s = signatures[i]!;
-        if (s.publicKey === publicKey && s.signature === signature) return verdicts[i] === 1;
-      }
-      for (let i = 0; i < signatures.length; i++) {
-        const s = signatures[i]!;
-        if (equalBytes(s.publicKey, publicKey) && equalBytes(s.signature, signature)) return verdicts[i] === 1;
+        const same = s.publicKey === publicKey && s.signature === signature;
+        if (same || (equalBytes(s.publicKey, publicKey) && equalBytes(s.signature, signature)))
+          return verdicts[i] === 1;
       }
     }
     return verifyEd25519(publicKey, message, signature);

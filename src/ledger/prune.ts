@@ -1,9 +1,10 @@
-import { encode, u32 } from '../codec/index.js';
+import { encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
-import { bytesKey, keyBytes } from '../util/bytes.js';
+import { bytesKey } from '../util/bytes.js';
+import { writeTransactionIndex } from './commit.js';
 import { type CommittedState, readRecord } from './committed.js';
-import { keys, type Meta, meta as metaCodec, slotDiff, type TransactionRecord, transactionRecord } from './records.js';
+import { keys, type Meta, meta as metaCodec, slotDiff, type TransactionRecord } from './records.js';
 import { WriteBatch } from './store/batch.js';
 
 /**
@@ -51,16 +52,11 @@ export function planPrune(
     }
     batch.delete(keys.diff(s));
   }
-  // The recent transactions (committed.ts) go into the index first, as the records this prune left them: it then
-  // reads and writes one index only.
+  // The recent transactions (committed.ts) go into the index with the records this prune changed: it then leaves one
+  // index behind.
   for (const [k, r] of committed.recentTransactions) if (!txs.has(k)) txs.set(k, r);
-  for (let s = committed.recentFrom; s <= meta.latestSlot; s++) batch.delete(keys.recent(s));
-  batch.put(keys.recentFrom, encode(u32, meta.latestSlot + 1));
-  for (const [t, r] of txs) {
-    if (r === undefined) batch.delete(keys.transaction(keyBytes(t)));
-    else batch.put(keys.transaction(keyBytes(t)), encode(transactionRecord, r));
-  }
+  const recent = writeTransactionIndex(batch, txs, committed.recentFrom, meta.latestSlot);
   const next = { ...meta, prunedUntil: until };
   batch.put(keys.meta, encode(metaCodec, next));
-  return { batch, meta: next, recent: { from: meta.latestSlot + 1, transactions: [] } };
+  return { batch, meta: next, recent };
 }

@@ -15,12 +15,6 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length > 64 && nativeEquals !== undefined) return nativeEquals.call(a, b);
   return compareBytes(a, b) === 0;
 }
-// Node's; a browser has no Buffer.
-const nativeEquals = (
-  (globalThis as { Buffer?: { prototype: unknown } }).Buffer?.prototype as
-    | { equals(other: Uint8Array): boolean }
-    | undefined
-)?.equals;
 
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   let n = 0;
@@ -47,12 +41,12 @@ export function bytesKey(bytes: Uint8Array, end = bytes.length): string {
   for (let i = 0; i < end; i++) s += String.fromCharCode(bytes[i]!);
   return s;
 }
-// Node's; a browser has no Buffer (the loop above gives the same string).
-const latin1Slice = (
-  (globalThis as { Buffer?: { prototype: unknown } }).Buffer?.prototype as
-    | { latin1Slice(start: number, end: number): string }
-    | undefined
-)?.latin1Slice;
+// Node's Buffer methods, called on plain Uint8Arrays; a browser has no Buffer (the loops give the same answers).
+const nodeBuffer = (globalThis as { Buffer?: { prototype: unknown } }).Buffer?.prototype as
+  | { latin1Slice(start: number, end: number): string; equals(other: Uint8Array): boolean }
+  | undefined;
+const latin1Slice = nodeBuffer?.latin1Slice;
+const nativeEquals = nodeBuffer?.equals;
 
 export function keyBytes(key: string): Uint8Array {
   return Uint8Array.from(Buffer.from(key, 'latin1'));
