@@ -3,8 +3,8 @@
 // Reports: reports/mutation/index.html (browse the survivors) and mutation.json.
 import { resolve } from 'node:path';
 
-// Stryker runs the tests in a copy under .stryker-tmp/, where ../shared is not beside the checkout.
-process.env.TANGLE_VECTORS ??= resolve('../shared/vectors');
+// Stryker runs the tests in a copy under .stryker-tmp/: read the vectors from the checkout's own folder.
+process.env.TANGLE_VECTORS ??= resolve('vectors');
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

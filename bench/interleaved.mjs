@@ -33,7 +33,7 @@ function ratio(ours, peer) {
   return median(r);
 }
 
-const vectorsDir = process.env.TANGLE_VECTORS ?? new URL('../../shared/vectors/', import.meta.url).pathname;
+const vectorsDir = process.env.TANGLE_VECTORS ?? new URL('../vectors/', import.meta.url).pathname;
 const vectors = JSON.parse(readFileSync(`${vectorsDir}/stardust/blocks.json`, 'utf8')).vectors;
 const vector = (name) => tc.decodeBlock(tc.fromHex(vectors.find((v) => v.name === name).bytes));
 const fixtures = [

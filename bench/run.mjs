@@ -190,7 +190,7 @@ function cryptoSuite() {
 
 // Real blocks with the full type set, from the shared vectors: a Shimmer milestone, and a transaction that creates
 // alias, foundry and NFT outputs.
-const vectorsDir = process.env.TANGLE_VECTORS ?? new URL('../../shared/vectors/', import.meta.url).pathname;
+const vectorsDir = process.env.TANGLE_VECTORS ?? new URL('../vectors/', import.meta.url).pathname;
 const blockVector = (name) =>
   tc.decodeBlock(
     tc.fromHex(

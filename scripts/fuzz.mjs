@@ -10,7 +10,7 @@ import { fuzz, seedsFrom } from './fuzzer.mjs';
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const vectorsDir = process.env.TANGLE_VECTORS ?? resolve(root, '../shared/vectors');
+const vectorsDir = process.env.TANGLE_VECTORS ?? resolve(root, 'vectors');
 const load = (f) => JSON.parse(readFileSync(resolve(vectorsDir, f), 'utf8'));
 const seconds = arg('--seconds', 60);
 const seed = arg('--seed', Date.now() >>> 0);

@@ -1,4 +1,4 @@
-// Drives every file of ../shared/vectors/stardust (viem's pattern: one file, vectors in, assertions out).
+// Drives every file of vectors/stardust (viem's pattern: one file, vectors in, assertions out).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Codec, decode, encode } from '../src/codec/index.js';
 import {

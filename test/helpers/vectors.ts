@@ -3,16 +3,19 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Third-party vectors live beside the checkout in `../shared/vectors` (CI has them there too). A missing folder
- * fails the run loudly: a vector suite that silently skips proves nothing.
+ * Third-party vectors live in the repository's `vectors/` (each file names its source), so a clone passes its tests on
+ * its own; `TANGLE_VECTORS` points the suite at another copy. A missing file fails the run loudly: a vector suite that
+ * silently skips proves nothing.
  */
 const here = dirname(fileURLToPath(import.meta.url));
-export const VECTORS_DIR = process.env.TANGLE_VECTORS ?? resolve(here, '../../../shared/vectors');
+export const VECTORS_DIR = process.env.TANGLE_VECTORS ?? resolve(here, '../../vectors');
 
 export function loadVectors<T = any>(relative: string): T {
   const file = resolve(VECTORS_DIR, relative);
   if (!existsSync(file)) {
-    throw new Error(`vector file ${file} not found: put the shared vectors beside the checkout or set TANGLE_VECTORS`);
+    throw new Error(
+      `vector file ${file} not found: the repository's vectors/ folder is incomplete, or TANGLE_VECTORS points elsewhere`,
+    );
   }
   return JSON.parse(readFileSync(file, 'utf8')) as T;
 }
