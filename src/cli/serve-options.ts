@@ -10,6 +10,7 @@ export interface HttpFlags {
   host: string;
   synced: boolean;
   'jwt-secret'?: string | undefined;
+  'jwt-allow-non-expiring'?: boolean | undefined;
   'public-routes'?: string | undefined;
   'error-code-as-string': boolean;
 }
@@ -17,6 +18,7 @@ export interface HttpFlags {
 export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> {
   return {
     ...(values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {}),
+    ...(values['jwt-allow-non-expiring'] === true ? { jwtAllowNonExpiring: true } : {}),
     ...(values['public-routes'] !== undefined
       ? { publicRoutes: values['public-routes'].split(',').filter(Boolean) }
       : {}),
@@ -29,6 +31,7 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
   return [
     ...['--network', values.network, '--port', String(port), '--host', values.host],
     ...(values['jwt-secret'] !== undefined ? ['--jwt-secret', values['jwt-secret']] : []),
+    ...(values['jwt-allow-non-expiring'] === true ? ['--jwt-allow-non-expiring'] : []),
     ...(values['public-routes'] !== undefined ? ['--public-routes', values['public-routes']] : []),
     ...(values.synced ? ['--synced'] : []),
     ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),

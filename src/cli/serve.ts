@@ -37,6 +37,7 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
                           Default: the number of cores with --db or --demo, else 1 (in memory)
   --synced                answer as synced even when the latest slot is old (serving imported history)
   --jwt-secret S          HS256 secret: requests with a valid "Authorization: Bearer <JWT>" may use every route
+  --jwt-allow-non-expiring  accept tokens without "exp" (hornet's jwt-api tool issues them); default: 403
   --public-routes a,b     route patterns open without a token (default: all; e.g. /api/core/v3/*)
   --error-code-as-string  write error codes as strings, as hornet and iota-core do
 `;
@@ -56,6 +57,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       network: { type: 'string', default: 'testnet' },
       demo: { type: 'boolean', default: false },
       'jwt-secret': { type: 'string' },
+      'jwt-allow-non-expiring': { type: 'boolean', default: false },
       'public-routes': { type: 'string' },
       synced: { type: 'boolean', default: false },
       'read-only': { type: 'boolean', default: false },

@@ -16,14 +16,20 @@ export function routeMatcher(patterns: readonly string[]): (path: string) => boo
 
 /**
  * Whether `Authorization: Bearer <JWT>` carries a token signed with HS256 by `secret` and not expired (jose checks
- * `exp` and `nbf`). Any other algorithm, `alg: none` included, is refused.
+ * `exp` and `nbf`). Any other algorithm, `alg: none` included, is refused. A token without `exp` would be valid
+ * forever, so it is refused unless the operator chose to accept such tokens (`allowNonExpiring`: hornet's
+ * `tools jwt-api` issues them).
  */
-export async function bearerIsValid(header: string | undefined, secret: Uint8Array | undefined): Promise<boolean> {
+export async function bearerIsValid(
+  header: string | undefined,
+  secret: Uint8Array | undefined,
+  allowNonExpiring = false,
+): Promise<boolean> {
   if (secret === undefined || header === undefined) return false;
   const m = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/.exec(header.trim());
   if (m === null) return false;
   try {
-    await jwtVerify(m[1]!, secret, { algorithms: ['HS256'] });
+    await jwtVerify(m[1]!, secret, { algorithms: ['HS256'], ...(allowNonExpiring ? {} : { requiredClaims: ['exp'] }) });
     return true;
   } catch {
     return false;

@@ -1,4 +1,5 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { LedgerReader } from '../ledger/reader.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
@@ -12,6 +13,8 @@ export interface ServerOptions {
   publicRoutes?: readonly string[];
   /** HS256 secret for JWTs on protected routes; without it protected routes answer 403 to everyone. */
   jwtSecret?: string;
+  /** Accept tokens without `exp` (hornet's `tools jwt-api` issues such tokens). Default: refused, 403. */
+  jwtAllowNonExpiring?: boolean;
   /** Write the error `code` as a string, as hornet and iota-core do (for their clients). Default: a number. */
   errorCodeAsString?: boolean;
   /** Slow clients: milliseconds to send all headers (default 10 s) and the whole request (default 30 s). */
@@ -22,7 +25,9 @@ export interface ServerOptions {
 const MAX_URL = 8 * 1024;
 const STATUS_LINE: Record<number, string> = {
   400: 'Bad Request',
+  405: 'Method Not Allowed',
   408: 'Request Timeout',
+  414: 'URI Too Long',
   431: 'Request Header Fields Too Large',
 };
 const GZIP_ABOVE = 1024;
@@ -36,6 +41,7 @@ export function createServer(options: ServerOptions): Server {
   const isPublic = routeMatcher(options.publicRoutes ?? ALL_ROUTES);
   const secret = options.jwtSecret === undefined ? undefined : new TextEncoder().encode(options.jwtSecret);
   const codeAsString = options.errorCodeAsString === true;
+  const allowNonExpiring = options.jwtAllowNonExpiring === true;
   const cache = new ReplyCache(ledger);
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -59,14 +65,24 @@ export function createServer(options: ServerOptions): Server {
   server.keepAliveTimeout = 5_000;
   // Requests Node's parser refuses before a handler runs (oversize headers, malformed request lines, timeouts) get
   // the same envelope; the connection is closed after it.
-  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+  server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket) => {
     if (!socket.writable) return socket.destroy();
-    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-    const body = `${JSON.stringify(errorBody(new HttpProblem(status), codeAsString))}\n`;
-    socket.end(
-      `HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ` +
-        `${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    );
+    // The request line counts toward the header limit: a URL too long for the parser is still a URL too long (414),
+    // as it is below the parser's limit, whatever its length.
+    const status =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? requestLineLength(err.rawPacket) > MAX_URL
+          ? 414
+          : 431
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 408
+          : 400;
+    endSocket(socket, status, codeAsString);
+  });
+  // CONNECT (a proxy tunnel) never reaches a request handler: Node hands the socket here, and without a listener it
+  // closes it unanswered. This is not a proxy.
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    endSocket(socket, 405, codeAsString, `Allow: ${ALLOW}\r\n`);
   });
   // An Expect other than 100-continue: Node would answer 417 with an empty body; answer it in the envelope.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -90,7 +106,8 @@ export function createServer(options: ServerOptions): Server {
         res.setHeader('Allow', ALLOW);
         throw new HttpProblem(405);
       }
-      if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret))) throw new HttpProblem(403);
+      if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret, allowNonExpiring)))
+        throw new HttpProblem(403);
       const { route, params } = match;
       const ctx = { ledger, params, query, accept: req.headers.accept ?? '' };
       await route.precheck?.(ctx);
@@ -105,6 +122,26 @@ export function createServer(options: ServerOptions): Server {
   }
 
   return server;
+}
+
+/** The length of the request line (up to its line break, or all of `raw` when it has none yet). */
+function requestLineLength(raw: Buffer | undefined): number {
+  if (raw === undefined) return 0;
+  const end = raw.indexOf(10);
+  return end < 0 ? raw.length : end;
+}
+
+/** Answers on a bare socket (before or outside a request handler) in the envelope, and closes it. */
+function endSocket(socket: Duplex, status: number, codeAsString: boolean, extraHeaders = ''): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const body = `${JSON.stringify(errorBody(new HttpProblem(status), codeAsString))}\n`;
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_LINE[status]}\r\nContent-Type: application/json\r\nContent-Length: ` +
+      `${Buffer.byteLength(body)}\r\n${extraHeaders}Connection: close\r\n\r\n${body}`,
+  );
 }
 
 /** Methods every route answers (405 names them in `Allow`). */

@@ -53,8 +53,10 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   NOT_FOUND: 'not-found',
   BEFORE_GENESIS: 'invalid',
   NOT_SYNCED: 'not-synced',
-  COMMITMENT_MISMATCH: 'internal',
-  OUTSIDE_HISTORY: 'internal',
+  // iota-core answers these two 500 (its store lookup fails), but the client named the commitment: the issue tracker
+  // decided (#26) that they are the client's error, answered 400 with iota-core's own message.
+  COMMITMENT_MISMATCH: 'invalid',
+  OUTSIDE_HISTORY: 'invalid',
   STORE_FAILURE: 'internal',
   STORE_CORRUPT: 'internal',
   STORE_LOCKED: 'internal',

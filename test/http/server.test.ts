@@ -375,12 +375,19 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     new DataView(future.buffer).setUint32(32, SLOTS + 5, true);
     expectError(await call(api.origin, congestion(account, `?commitmentId=${toHex(future)}`)), 404);
   });
-  it('500: a commitment ID that does not match the store; one older than latest − maxCommittableAge', async () => {
+  it("400 with iota-core's message: a commitment ID that does not match the store; one older than latest − maxCommittableAge", async () => {
     const wrong = hex(reference.latest.id);
     wrong[3]! ^= 1;
-    expectError(await call(api.origin, congestion(account, `?commitmentId=${toHex(wrong)}`)), 500);
-    const old = reference.commitment(SLOTS - params.maxCommittableAge - 1)!.id;
-    expectError(await call(api.origin, congestion(account, `?commitmentId=${old}`)), 500);
+    expect(expectError(await call(api.origin, congestion(account, `?commitmentId=${toHex(wrong)}`)), 400)).toBe(
+      `invalid data provided: commitment in the store for slot ${SLOTS} does not match the given commitmentID ` +
+        `(${reference.latest.id} != ${toHex(wrong)})`,
+    );
+    const stale = SLOTS - params.maxCommittableAge - 1;
+    const old = reference.commitment(stale)!.id;
+    expect(expectError(await call(api.origin, congestion(account, `?commitmentId=${old}`)), 400)).toBe(
+      `invalid data provided: can't calculate account, target slot index older than allowed ` +
+        `(${stale}<${SLOTS}-${params.maxCommittableAge})`,
+    );
   });
   it('503 when not synced, before any parameter is checked', async () => {
     ledger.setSynced(false);
@@ -425,7 +432,14 @@ describe('access, methods, paths, headers', () => {
     expectError(await call(s.origin, tx(), { headers: { authorization: `Bearer ${good} trailing` } }), 403);
     expect((await call(s.origin, tx(), { headers: bearer(good) })).status).toBe(200);
     expect((await call(s.origin, utxo(SLOTS))).status).toBe(200); // still public
+    // A token without exp would be good forever: refused unless the operator allows such tokens.
+    const forever = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuedAt().sign(key);
+    expectError(await call(s.origin, tx(), { headers: bearer(forever) }), 403);
     await s.close();
+    const lenient = await listen(ledger, { publicRoutes: [], jwtSecret: secret, jwtAllowNonExpiring: true });
+    expect((await call(lenient.origin, tx(), { headers: bearer(forever) })).status).toBe(200);
+    expectError(await call(lenient.origin, tx(), { headers: bearer(await token(key, '-1m')) }), 403); // still expired
+    await lenient.close();
   });
   it('404 for unknown paths, 405 with Allow for other methods, 414 for long URLs', async () => {
     expectError(await call(api.origin, '/api/core/v9/info'), 404);
