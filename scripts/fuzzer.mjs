@@ -2,10 +2,23 @@
 // and favours inputs whose outcome is new (accepted, or a new error code at a new path shape), mutating those further.
 // Targets: every decoder on bytes (mutations of the real vectors, random bytes) and every fromJson (mutated real JSON,
 // random JSON). Only CodecError and ValidationError may escape; an accepted input must re-encode exactly; no call may
-// take longer than a second (a hang).
+// take longer than `hangMs` (a second by default: a hang). It stops after `runs` inputs (the same inputs and outcomes
+// for a seed, on any machine: what CI runs) or after `seconds` (the script's open-ended runs), whichever comes first.
 import fc from 'fast-check';
 
-export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () => {} }) {
+export function fuzz(
+  tc,
+  {
+    vectors,
+    seconds = Number.POSITIVE_INFINITY,
+    runs = Number.POSITIVE_INFINITY,
+    hangMs = 1000,
+    seed = Date.now() >>> 0,
+    log = () => {},
+  },
+) {
+  if (seconds === Number.POSITIVE_INFINITY && runs === Number.POSITIVE_INFINITY)
+    throw new TypeError('fuzz: give seconds or runs');
   let state = seed >>> 0 || 1;
   const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const pick = (a) => a[Math.floor(random() * a.length)];
@@ -125,7 +138,7 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
     const t = performance.now();
     const r = fn();
     const ms = performance.now() - t;
-    if (ms > 1000) throw new Error(`a call took ${ms.toFixed(0)} ms (a hang)`);
+    if (ms > hangMs) throw new Error(`a call took ${ms.toFixed(0)} ms (a hang)`);
     return r;
   };
   // Bounded corpora: once full, a new interesting input replaces a random old one.
@@ -140,7 +153,7 @@ export function fuzz(tc, { vectors, seconds, seed = Date.now() >>> 0, log = () =
   };
 
   const deadline = performance.now() + seconds * 1000;
-  while (performance.now() < deadline) {
+  while (stats.runs < runs && performance.now() < deadline) {
     stats.runs++;
     if (random() < 0.7) {
       const t = pick(byteTargets);

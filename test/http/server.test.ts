@@ -225,7 +225,9 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
   });
   it('400: not a base-10 uint32', async () => {
     for (const bad of ['abc', '-1', '4294967296', '0x10', '1.5', ''])
-      expectError(await call(api.origin, utxo(bad)), bad === '' ? 400 : 400);
+      expect(expectError(await call(api.origin, utxo(bad)), 400), bad).toBe(
+        `invalid data provided: invalid slot: ${bad}`,
+      );
   });
   it('404: after the latest commitment, up to the last uint32, and the genesis slot', async () => {
     expect(expectError(await call(api.origin, utxo(SLOTS + 1)), 404)).toBe(
@@ -246,11 +248,14 @@ describe('GET /api/core/v3/commitments/by-slot/:slot/utxo-changes', () => {
     l.commitSlot(7);
     l.commitSlot(8);
     const s = await listen(l);
+    const pruningIndex = async () => (await call(s.origin, '/api/core/v2/info')).json().status.pruningIndex;
+    expect(await pruningIndex()).toBe(5); // nothing pruned: the genesis slot, as hornet answers before its first prune
     expect((await call(s.origin, utxo(6))).status).toBe(200); // answered, and kept by the server (it cannot change…)
     l.prune(7); // …until a prune takes it away: the kept answer must go with it
     expectError(await call(s.origin, utxo(3)), 400);
     expectError(await call(s.origin, utxo(6)), 404);
     expect((await call(s.origin, utxo(7))).status).toBe(200);
+    expect(await pruningIndex()).toBe(6); // hornet: the last pruned index, and slot 6 is the last one gone
     await s.close();
   });
 });
@@ -343,11 +348,39 @@ describe('GET /api/core/v3/accounts/:bech32Address/congestion', () => {
     for (const [path, message] of cases)
       expect(expectError(await call(api.origin, path), 400)).toBe(`invalid data provided: ${message}`);
   });
-  it('the bech32 parameter is read lower-cased (iota-core): an upper-case address answers the same', async () => {
+  it('the bech32 parameter is read lower-cased (iota-core): an upper-case or mixed-case address answers the same', async () => {
     const lower = await call(api.origin, congestion(account));
     const upper = await call(api.origin, congestion(account.toUpperCase()));
     expect(upper.status).toBe(200);
     expect(upper.body.toString()).toBe(lower.body.toString());
+    // BIP-173 refuses mixed case, but iota-core lower-cases the whole parameter before decoding it (docs/api.md).
+    const mixed = [...account].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c)).join('');
+    expect(mixed).not.toBe(account.toUpperCase());
+    expect(mixed).not.toBe(account);
+    const m = await call(api.origin, congestion(mixed));
+    expect(m.status).toBe(200);
+    expect(m.body.toString()).toBe(lower.body.toString());
+  });
+  it('an Accept list that names JSON first gets JSON on every route, whatever form the server answered and kept before', async () => {
+    // A fresh server: its kept answers are empty, so what the first request leaves behind is all there is to reuse.
+    const s = await listen(ledger);
+    const paths: [string, string][] = [
+      [tx(), 'application/vnd.iota.serializer-v1'],
+      [utxo(SLOTS), 'application/vnd.iota.serializer-v2'],
+      [congestion(account), 'application/vnd.iota.serializer-v2'],
+    ];
+    for (const [path, vendor] of paths) {
+      const binary = await call(s.origin, path, { headers: { accept: vendor } });
+      expect(binary.headers['content-type'], path).toBe(vendor);
+      for (const accept of [`application/json, ${vendor}`, `application/json;q=0.5, ${vendor}`, '*/*', '']) {
+        const a = await call(s.origin, path, { headers: { accept } });
+        expect(a.headers['content-type'], `${path} ${accept}`).toBe('application/json; charset=utf-8');
+        expect(() => JSON.parse(a.body.toString())).not.toThrow();
+      }
+      // and the other way round: JSON kept first, the vendor type still gets bytes
+      expect((await call(s.origin, path, { headers: { accept: vendor } })).body).toEqual(binary.body);
+    }
+    await s.close();
   });
   it('an empty commitmentId means the latest, like none', async () => {
     expect((await call(api.origin, congestion(account, '?commitmentId='))).body.toString()).toBe(

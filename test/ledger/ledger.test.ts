@@ -104,7 +104,15 @@ describe('accept and commit', () => {
     expect(included.blockId).toEqual(r.blockId);
     expect(included.bytes).toEqual(bytes);
     expect(included.slot).toBe(1);
-    expect(included.json).toEqual(JSON.parse(JSON.stringify(included.json)));
+    // The JSON form, against what this test put in the block (TIP-25 field names, amounts as decimal strings).
+    const json = included.json as any;
+    expect(json.protocolVersion).toBe(2);
+    expect(json.payload.type).toBe(6);
+    expect(json.payload.essence.inputs).toEqual([
+      { type: 0, transactionId: h(new Uint8Array(32).fill(0xa1)), transactionOutputIndex: 0 },
+    ]);
+    expect(json.payload.essence.outputs.map((o: any) => o.amount)).toEqual(['600000000', '400000000']);
+    expect(json.payload.unlocks).toHaveLength(1);
     expect(refusal(() => l.acceptBlock(again, { slot: 2 }))).toBe('TRANSACTION_ALREADY_APPLIED');
     expect(l.output(genesis[0]!.outputId)!.spentSlot).toBe(1);
   });
@@ -129,6 +137,21 @@ describe('accept and commit', () => {
     expect(
       refusal(() => l.acceptBlock(transferBlock(params, [wrongKey], [basic(owner(3), 1_000_000_000n)]), { slot: 1 })),
     ).toBe('SIGNATURE_ADDRESS_MISMATCH');
+    // The right key, a signature that does not verify: each of the 64 signature bytes changed in turn.
+    const good = decodeBlock(transferBlock(params, [genesis[1]!], [basic(owner(3), 1_000_000_000n)]));
+    for (const at of [0, 31, 32, 63]) {
+      const tx = structuredClone(good.payload) as TransactionPayload;
+      const unlock = tx.unlocks[0] as { signature: { signature: Uint8Array } };
+      unlock.signature.signature[at]! ^= 0x01;
+      expect(
+        refusal(() => l.acceptBlock(encodeBlock({ ...good, payload: tx }), { slot: 1 })),
+        String(at),
+      ).toBe('SIGNATURE_INVALID');
+    }
+    // the untouched block is good: only the changed byte was refused
+    expect(fresh().acceptBlock(encodeBlock(good), { slot: 1 }).transactionId).toEqual(
+      transactionId(good.payload as TransactionPayload),
+    );
     l.commitSlot(1);
     expect(refusal(() => l.acceptBlock(taggedBlock('late'), { slot: 1 }))).toBe('SLOT_ALREADY_COMMITTED');
     expect(l.utxoChanges(1).consumedOutputs).toEqual([genesis[0]!.outputId]);

@@ -291,10 +291,21 @@ describe('validateMilestonePayload (TIP-29, TIP-34): the rules that need no keys
       validateMilestonePayload(m, m.parents);
     }
   });
-  it("MILESTONE_PARENTS_MISMATCH: other parents, one parent fewer; in a block, at the payload's path", () => {
+  it("MILESTONE_PARENTS_MISMATCH: other parents, one parent fewer, a strict prefix either way; in a block, at the payload's path", () => {
     const other = real.parents.map((p) => p.map((b) => b ^ 1));
     expect(rule(() => validateMilestonePayload(real, other))).toEqual(['MILESTONE_PARENTS_MISMATCH', 'parents']);
     expect(rule(() => validateMilestonePayload(real, real.parents.slice(1)))).toEqual([
+      'MILESTONE_PARENTS_MISMATCH',
+      'parents',
+    ]);
+    // Strict prefixes, both ways: every parent the shorter list names matches, and still they differ.
+    expect(real.parents.length).toBeGreaterThanOrEqual(2);
+    const fewer = { ...real, parents: real.parents.slice(0, -1) };
+    expect(rule(() => validateMilestonePayload(fewer, real.parents))).toEqual([
+      'MILESTONE_PARENTS_MISMATCH',
+      'parents',
+    ]);
+    expect(rule(() => validateMilestonePayload(real, real.parents.slice(0, -1)))).toEqual([
       'MILESTONE_PARENTS_MISMATCH',
       'parents',
     ]);

@@ -188,6 +188,18 @@ describe('alias transitions (TIP-18), each verdict as iota-sdk gives it', () => 
     expect(governance.ours).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
     expect(governance.theirs).not.toBe('None');
   });
+  it("an alias unlock must point at its own alias's input, not at another alias unlocked in the same transaction", () => {
+    const B = new Uint8Array(32).fill(0x0b);
+    const owned = basic(aliasAddress, 2_000_000n);
+    // Both aliases in a state transition by the same controller: each has unlocked its own address.
+    const outputs = [held({ stateIndex: 5, amount: 3_000_000n }), held({ aliasId: B, stateIndex: 5 })];
+    const consumed = [held(), held({ aliasId: B }), owned];
+    const right = verdicts(outputs, consumed, { 2: { type: 2, reference: 0 } });
+    expect(right).toMatchObject({ ours: 'valid', theirs: 'None' });
+    const wrong = verdicts(outputs, consumed, { 2: { type: 2, reference: 1 } });
+    expect(wrong.ours).toEqual(['UNLOCK_INVALID', 'unlocks[2]']);
+    expect(wrong.theirs).not.toBe('None');
+  });
   it('signTransaction, given the consumed outputs, writes the alias unlock itself', () => {
     const consumed = [held(), basic(aliasAddress, 2_000_000n)];
     const inputs = consumed.map((output, i) => ({ outputId: outputId(new Uint8Array(32).fill(0x81), i), output }));
@@ -257,6 +269,16 @@ describe('NFT transitions (TIP-18), each verdict as iota-sdk gives it', () => {
     const other = basic(nftAddress(new Uint8Array(32).fill(8)), 2_000_000n);
     const wrong = verdicts([moved()], [held(), other], { 1: 0 });
     expect(wrong.ours).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
+    expect(wrong.theirs).not.toBe('None');
+  });
+  it("an NFT unlock must point at its own NFT's input, not at another NFT unlocked in the same transaction", () => {
+    const Y = new Uint8Array(32).fill(0x0b);
+    const owned = basic(nftAddress(X), 2_000_000n);
+    const outputs = [moved({ amount: 3_000_000n }), moved({ nftId: Y })];
+    const consumed = [held(), held({ nftId: Y }), owned];
+    expect(verdicts(outputs, consumed, { 2: 0 })).toMatchObject({ ours: 'valid', theirs: 'None' });
+    const wrong = verdicts(outputs, consumed, { 2: 1 });
+    expect(wrong.ours).toEqual(['UNLOCK_INVALID', 'unlocks[2]']);
     expect(wrong.theirs).not.toBe('None');
   });
   it('an NFT in the inputs makes its address a valid sender; absent, it is not', () => {
