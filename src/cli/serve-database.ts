@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { createServer } from '../http/server.js';
 import { PostgresReader } from '../ledger/postgres/reader.js';
+import { untilAvailable } from './backoff.js';
 import { network, wholeNumber } from './io.js';
 import { type HttpFlags, listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { startWorkers } from './workers.js';
@@ -24,8 +25,15 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
       : worker
         ? 1
         : availableParallelism();
-  // Opened even by a supervisor, so that a wrong URL, an absent database or another network is said at once.
-  const reader = await PostgresReader.open(url, network(values.network));
+  // Opened even by a supervisor, so that a wrong URL or another network is said at once. A database that is not
+  // answering yet is waited for (a service manager may start the API before its database).
+  const params = network(values.network);
+  const reader = await untilAvailable(
+    () => PostgresReader.open(url, params),
+    (line) =>
+      process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}${line}
+`),
+  );
   if (values.synced) reader.setSynced(true);
   const pool =
     workers > 1 && !worker
@@ -48,7 +56,6 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
 
   const listening = listeningPort(server, pool, port);
   const latest = (await reader.latestCommitment()).slot;
-  const { params } = reader;
   process.stdout.write(
     `tangle-core listening on http://${values.host}:${listening}${pool === undefined ? '' : ` (${workers} workers)`}\n`,
   );

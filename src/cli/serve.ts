@@ -10,6 +10,7 @@ import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
+import { untilAvailable } from './backoff.js';
 import { runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
@@ -118,7 +119,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const openWriter = (at: OpenLedgerOptions) =>
     values.store === undefined
       ? openLedger(at)
-      : openLedger({ ...at, store: values.store, onStoreError: reportStoreError });
+      : untilAvailable(
+          () => openLedger({ ...at, store: values.store!, onStoreError: reportStoreError }),
+          (line) => process.stderr.write(`database: ${line}\n`),
+        );
   if (supervise && values.demo) {
     writer = await startWriter([
       ...['--demo', '--db', path!, '--network', values.network, '--genesis-time', String(genesisUnixTime)],

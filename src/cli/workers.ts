@@ -1,8 +1,11 @@
 import cluster, { type Worker } from 'node:cluster';
+import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 
 // `serve --workers N`: N HTTP processes on one port (node:cluster hands each new connection to one of them), each a
 // `serve --read-only` over the store, supervised by this process (the demo writes in a process of its own,
-// writer.ts; or another program writes). A worker that dies is replaced; the others go on answering meanwhile.
+// writer.ts; or another program writes). A worker that dies is replaced, after a delay that grows while
+// replacements die before they listen (a store that is gone, a crash loop) and starts again at 100 ms once one
+// listens; each replacement is one line on stderr naming both pids. The others go on answering meanwhile.
 
 export interface WorkerPool {
   /** The port the workers share. */
@@ -23,9 +26,10 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
   let restarts = 0;
   let port = 0;
   return new Promise((done, fail) => {
+    let delay = FIRST_DELAY_MS;
     const fork = (): Worker => {
       const w = cluster.fork({ TANGLE_SERVE_WORKER: '1' });
-      w.on('exit', (code) => {
+      w.on('exit', (code, signal) => {
         if (stopping) return;
         if (!started) {
           // One cannot start (a bad store, a port in use): none will; stop the others and say why.
@@ -35,13 +39,31 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
           return;
         }
         restarts++;
-        fork();
+        const wait = delay;
+        delay = nextDelay(delay);
+        setTimeout(() => {
+          if (stopping) return;
+          const next = fork();
+          process.stderr.write(
+            `HTTP worker ${w.process.pid} exited (${signal ?? code}); worker ${next.process.pid} replaces it ` +
+              `(after ${wait} ms)\n`,
+          );
+        }, wait);
       });
       return w;
     };
     let listening = 0;
     const onListening = (_w: Worker, address: { port: number }) => {
-      port = address.port;
+      if (port === 0 && address.port !== 0) {
+        // Asked for any port (0): replacements must take the one the pool has, not another. (When every worker has
+        // died the primary closes the port, and a new listen(0) would pick a new one.)
+        port = address.port;
+        const at = args.indexOf('--port');
+        const rest = at < 0 ? [...args, '--port', String(port)] : args.map((a, i) => (i === at + 1 ? String(port) : a));
+        cluster.setupPrimary({ exec: process.argv[1]!, args: ['serve', ...rest], silent: false });
+      }
+      delay = FIRST_DELAY_MS; // a worker listens: the store is there
+
       if (++listening === n && !started) {
         started = true;
         done({

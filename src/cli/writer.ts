@@ -1,4 +1,5 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 
 // `serve --workers N --demo`: the demo writer runs in a process of its own, apart from this one (which only
 // supervises) and from the HTTP workers (which only read). So a writer that dies takes nothing else with it: the
@@ -29,9 +30,11 @@ export function startWriter(args: string[]): Promise<WriterProcess> {
   let restarts = 0;
   return new Promise((done, fail) => {
     let first: WriterReady | undefined;
+    let delay = FIRST_DELAY_MS;
     const start = () => {
       child = fork(process.argv[1]!, ['serve', ...args], { env: { ...process.env, TANGLE_SERVE_WRITER: '1' } });
       child.on('message', (m: WriterReady) => {
+        if (m?.type === 'ready') delay = FIRST_DELAY_MS; // it opened its store: the next death starts over
         if (m?.type !== 'ready' || first !== undefined) return;
         first = m;
         done({
@@ -54,8 +57,17 @@ export function startWriter(args: string[]): Promise<WriterProcess> {
           return;
         }
         restarts++;
-        start();
-        process.stderr.write(`writer exited (${signal ?? code}); writer ${child.pid} resumes the store\n`);
+        // A writer that dies again before its store is ready (a crash loop) is restarted ever more slowly.
+        const wait = delay;
+        delay = nextDelay(delay);
+        const dead = child.pid;
+        setTimeout(() => {
+          if (stopping) return;
+          start();
+          process.stderr.write(
+            `writer ${dead} exited (${signal ?? code}); writer ${child.pid} resumes the store (after ${wait} ms)\n`,
+          );
+        }, wait);
       });
     };
     start();

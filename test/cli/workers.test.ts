@@ -78,6 +78,9 @@ it('two workers answer on one port; a worker or the writer killed is replaced wh
     return now.length === 2 && !now.includes(first[0]!) ? now : undefined;
   });
   expect(replaced).toContain(first[1]);
+  // Said on stderr, with both pids (a restart that nobody hears of cannot be told from a crash loop).
+  const line = new RegExp(`HTTP worker ${first[0]} exited \\(SIGKILL\\); worker (\\d+) replaces it \\(after 100 ms\\)`);
+  expect(replaced).toContain(Number(await until(() => line.exec(err)?.[1])));
   for (let i = 0; i < 10; i++) expect(await ask()).toEqual({ status: 200, id: expected });
 
   // The writer dies: the workers go on answering what it committed; a new writer resumes the store and commits the
@@ -85,7 +88,9 @@ it('two workers answer on one port; a worker or the writer killed is replaced wh
   process.kill(Number(writer), 'SIGKILL');
   for (let i = 0; i < 10; i++) expect(await ask()).toEqual({ status: 200, id: expected });
   const newWriter = Number(
-    await until(() => /writer exited \(SIGKILL\); writer (\d+) resumes the store/.exec(err)?.[1]),
+    await until(
+      () => new RegExp(`writer ${writer} exited \\(SIGKILL\\); writer (\\d+) resumes the store`).exec(err)?.[1],
+    ),
   );
   expect(newWriter).not.toBe(Number(writer));
   const next = await until(async () => {

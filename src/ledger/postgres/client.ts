@@ -12,12 +12,14 @@ export interface PgResult {
 export interface PgClient {
   query(text: string, values?: unknown[]): Promise<PgResult>;
   release(destroy?: boolean): void;
+  on(event: 'error', listener: (e: Error) => void): void;
 }
 export interface PgPool {
   connect(): Promise<PgClient>;
   query(text: string, values?: unknown[]): Promise<PgResult>;
   end(): Promise<void>;
   on(event: 'error', listener: (e: Error) => void): void;
+  on(event: 'connect', listener: (client: PgClient) => void): void;
 }
 interface PgModule {
   Pool: new (options: {
@@ -30,11 +32,27 @@ interface PgModule {
 
 let pg: PgModule | undefined;
 
+/**
+ * `pg` is an optional peer of tangle-core: only a process that uses a database needs it (an embedded store, the codec
+ * and the API over LMDB do not). Missing, it is said by name.
+ */
+function loadPg(): PgModule {
+  try {
+    return createRequire(import.meta.url)('pg') as PgModule;
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
+    throw new LedgerError(
+      'INVALID_ARGUMENT',
+      'a PostgreSQL store needs the pg package, which is not installed: npm install pg (8.x) beside tangle-core',
+    );
+  }
+}
+
 /** A pool of `max` connections to `url`. An idle connection that breaks is dropped, never an uncaught error. */
 export function openPool(url: string, max: number): PgPool {
   if (!/^postgres(ql)?:\/\//.test(url))
     throw new LedgerError('INVALID_ARGUMENT', `not a PostgreSQL URL (postgresql://…): ${url.slice(0, 60)}`);
-  pg ??= createRequire(import.meta.url)('pg') as PgModule;
+  pg ??= loadPg();
   let pool: PgPool;
   try {
     // A statement that runs longer than 30 s is cancelled: a reader answers 503, it never hangs.
@@ -50,6 +68,10 @@ export function openPool(url: string, max: number): PgPool {
   pool.on('error', () => {
     // An idle client lost its connection (the server restarted): the pool discards it and opens a new one later.
   });
+  // A client checked out of the pool (a writer's SQL transaction) emits 'error' on itself when its connection breaks,
+  // and pg's pool listens only to idle ones: without a listener of its own that event killed the process. The
+  // statement in flight is rejected all the same, and that rejection is how the caller learns of it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

@@ -28,6 +28,9 @@ function writeCredits(c: PgClient, slot: number, credits: SlotExport['credits'])
 }
 
 export class PostgresMirror {
+  /** A bulk catch-up dropped the secondary indexes and could not build them again (the database went away). */
+  private indexesMissing = false;
+
   private constructor(private readonly pool: PgPool) {}
 
   /** Connects, creates the schema, and on a new database records the ledger's network and genesis outputs. */
@@ -139,15 +142,19 @@ export class PostgresMirror {
       );
     }
     const bulk = options.bulk === true && target - slot >= BULK_SLOTS;
-    if (bulk) await this.write(async (c) => void (await c.query(DROP_SECONDARY_INDEXES)));
+    if (bulk) {
+      this.indexesMissing = true;
+      await this.write(async (c) => void (await c.query(DROP_SECONDARY_INDEXES)));
+    } else if (this.indexesMissing) await this.buildIndexes();
     try {
       while (slot < target) {
         slot++;
         await this.writeSlot(options.exported?.(slot) ?? ledger.exportSlot(slot));
       }
     } finally {
-      // Rebuilt even after a failure, so that readers are never left without them (the next catch-up goes on).
-      if (bulk) await this.write(async (c) => void (await c.query(SCHEMA.join(';\n'))));
+      // Rebuilt even after a failure, so that readers are never left without them. If the database is away, the
+      // next catch-up builds them first (and a process that dies before: the next open, which runs the schema).
+      if (bulk) await this.buildIndexes();
     }
     // The writer pruned: drop what it dropped, so that both answer alike (only among the slots written so far; the
     // next catch-up prunes the rest).
@@ -158,6 +165,11 @@ export class PostgresMirror {
       });
     }
     return slot;
+  }
+
+  private async buildIndexes(): Promise<void> {
+    await this.write(async (c) => void (await c.query(SCHEMA.join(';\n'))));
+    this.indexesMissing = false;
   }
 
   close(): Promise<void> {
