@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
+import { LedgerError } from '../ledger/errors.js';
 import type { LedgerReader } from '../ledger/reader.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
@@ -17,6 +18,11 @@ export interface ServerOptions {
   jwtAllowNonExpiring?: boolean;
   /** Write the error `code` as a string, as hornet and iota-core do (for their clients). Default: a number. */
   errorCodeAsString?: boolean;
+  /**
+   * Told of every answer the store could not give (STORE_CORRUPT, STORE_FAILURE: 500 to the client, whose body says
+   * nothing of it), with the record and its key. Default: one line on stderr.
+   */
+  onStoreError?: (e: LedgerError) => void;
   /** Slow clients: milliseconds to send all headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -42,6 +48,8 @@ export function createServer(options: ServerOptions): Server {
   const secret = options.jwtSecret === undefined ? undefined : new TextEncoder().encode(options.jwtSecret);
   const codeAsString = options.errorCodeAsString === true;
   const allowNonExpiring = options.jwtAllowNonExpiring === true;
+  const onStoreError =
+    options.onStoreError ?? ((e: LedgerError) => process.stderr.write(`tangle-core: ${e.code}: ${e.detail}\n`));
   const cache = new ReplyCache(ledger);
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -117,6 +125,7 @@ export function createServer(options: ServerOptions): Server {
       if (reply.immutable === true) cache.set(cacheKey, reply);
       send(req, res, reply.status ?? 200, reply.body, reply.contentType);
     } catch (e) {
+      if (e instanceof LedgerError && (e.code === 'STORE_CORRUPT' || e.code === 'STORE_FAILURE')) onStoreError(e);
       sendProblem(req, res, toProblem(e), codeAsString);
     }
   }

@@ -5,6 +5,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { commitmentId, merkleRoot, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
 import { nextReferenceManaCost } from './congestion.js';
+import { encodeDiff } from './integrity.js';
 import { consumedId, createdCount, createdOutput, type PendingBlock, type PendingSlot } from './pending.js';
 import {
   type AccountRecord,
@@ -19,7 +20,6 @@ import {
   type RecentTransaction,
   recentTransactions,
   setSpentSlot,
-  slotDiff,
   type TransactionRecord,
   transactionRecord,
   writeOutputRecord,
@@ -103,7 +103,7 @@ export function planCommit(input: CommitInput): CommitPlan {
   // Appends in key order (tables: block 0x42, commitment 0x43, diff 0x44, output 0x4f), so the store need not sort.
   utxo.appendBlocks();
   batch.put(keys.commitment(slot), encode(slotCommitment, commitment), true);
-  batch.put(keys.diff(slot), encode(slotDiff, utxo.diff), true);
+  batch.put(keys.diff(slot), encodeDiff(utxo.diff), true);
   utxo.appendOutputs();
   const recent = transactionRecords(input, txs, batch); // table 0x52 after the outputs
   for (const [aid, r] of accounts) batch.put(keys.account(keyBytes(aid)), encode(accountRecord, r));

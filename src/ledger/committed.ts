@@ -5,6 +5,7 @@ import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
 import { commitmentId, type SlotCommitment, slotCommitment } from './commitment.js';
 import { LedgerError } from './errors.js';
+import { corrupt } from './integrity.js';
 import {
   type AccountRecord,
   accountRecord,
@@ -200,10 +201,30 @@ export class CommittedState {
     const bytes = this.store.get(keys.commitment(slot));
     if (bytes === undefined) return undefined;
     const c = readRecord(slotCommitment, bytes, 'commitment');
+    this.checkCommitment(slot, c);
     if (this.commitments.size > 4 * this.params.maxCommittableAge + 16)
       this.commitments.delete(this.commitments.keys().next().value!);
     this.commitments.set(slot, c);
     return c;
+  }
+
+  /**
+   * A stored commitment is what the chain says it is: of its own slot, and its ID the one the next slot's commitment
+   * names as previous (the latest's: the one the metadata names). A changed byte anywhere in it changes its ID.
+   * @throws LedgerError STORE_CORRUPT
+   */
+  private checkCommitment(slot: number, c: SlotCommitment): void {
+    const what = `the stored commitment of slot ${slot} (key 43${slot.toString(16).padStart(8, '0')})`;
+    if (c.slot !== slot) throw corrupt(what, `it is of slot ${c.slot}`);
+    let expected: Uint8Array | undefined;
+    if (slot === this.meta.latestSlot) expected = this.meta.latestCommitmentId;
+    else if (slot < this.meta.latestSlot) {
+      const next = this.store.get(keys.commitment(slot + 1));
+      if (next === undefined) throw corrupt(what, `the commitment of slot ${slot + 1} is missing`);
+      expected = readRecord(slotCommitment, next, 'commitment').previousCommitmentId;
+    }
+    if (expected !== undefined && !equalBytes(commitmentId(c), expected))
+      throw corrupt(what, 'its ID is not the one the chain names');
   }
 
   /** A committed output: its creating slot (from its transaction's record, else genesis) and stored bytes. */

@@ -3,9 +3,10 @@ import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { keyBytes } from '../util/bytes.js';
 import { commitmentId, slotCommitment } from './commitment.js';
-import { type CommittedState, readRecord } from './committed.js';
+import type { CommittedState } from './committed.js';
 import { LedgerError } from './errors.js';
-import { keys, LIVE, OUTPUT_RECORD_HEADER, slotDiff } from './records.js';
+import { readDiff } from './integrity.js';
+import { keys, LIVE, OUTPUT_RECORD_HEADER } from './records.js';
 
 // One committed slot as rows for a store that keeps it in tables (the PostgreSQL mirror, issue 15): the commitment,
 // the slot's blocks with their transaction ids, the outputs it created (their bytes as stored), the outputs it spent,
@@ -27,7 +28,7 @@ export function exportSlot(committed: CommittedState, slot: number): SlotExport 
   const diffBytes = committed.store.get(keys.diff(slot));
   if (c === undefined || diffBytes === undefined)
     throw new LedgerError('NOT_FOUND', `slot ${slot} is not committed, or is pruned`);
-  const diff = readRecord(slotDiff, diffBytes, 'diff');
+  const diff = readDiff(diffBytes, slot, committed.params.genesisSlot);
   const blocks: SlotExport['blocks'] = [];
   for (const [key, bytes] of committed.store.entries(keys.blocksOfSlot(slot))) {
     const payload = transactionPayloadBytes(bytes);

@@ -3,8 +3,9 @@ import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { bytesKey } from '../util/bytes.js';
 import { writeTransactionIndex } from './commit.js';
-import { type CommittedState, readRecord } from './committed.js';
-import { keys, type Meta, meta as metaCodec, slotDiff, type TransactionRecord } from './records.js';
+import type { CommittedState } from './committed.js';
+import { readDiff } from './integrity.js';
+import { keys, type Meta, meta as metaCodec, type TransactionRecord } from './records.js';
 import { WriteBatch } from './store/batch.js';
 
 /**
@@ -32,7 +33,7 @@ export function planPrune(
   for (let s = meta.prunedUntil; s < until; s++) {
     const bytes = store.get(keys.diff(s));
     if (bytes === undefined) continue;
-    const diff = readRecord(slotDiff, bytes, 'diff');
+    const diff = readDiff(bytes, s, params.genesisSlot);
     for (const o of diff.consumed) {
       const creator = o.subarray(0, 32);
       const r = txRecord(creator);

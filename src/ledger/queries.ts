@@ -11,15 +11,16 @@ import {
   UnlockConditionType,
   UnlockType,
 } from '../model/type-codes.js';
-import { blockToJson, decodeBlock } from '../serialize.js';
+import { blockToJson } from '../serialize.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
 import { COMMITMENT_ID_LENGTH, commitmentId, type SlotCommitment, slotOfCommitmentId } from './commitment.js';
-import { type CommittedState, readRecord } from './committed.js';
+import type { CommittedState } from './committed.js';
 import { workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
+import { checkedBlock, readDiff } from './integrity.js';
 import type { PendingState } from './pending.js';
-import { keys, LIVE, slotDiff } from './records.js';
+import { keys, LIVE } from './records.js';
 import type { Congestion, IncludedBlock, UtxoChanges } from './types.js';
 
 // The three queries of SPEC B4, over the committed state and (for included blocks and readiness) the pending one.
@@ -41,7 +42,7 @@ export function includedBlock(committed: CommittedState, pending: PendingState, 
     found = { ...record, bytes: committed.store.get(keys.block(record.slot, record.blockId)) };
   }
   if (found.bytes === undefined) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(found.blockId)}`);
-  const block: Block = decodeBlock(found.bytes);
+  const block: Block = checkedBlock(found.bytes, { blockId: found.blockId, transactionId: txId });
   return { blockId: found.blockId, slot: found.slot, bytes: found.bytes, json: blockToJson(block) };
 }
 
@@ -56,7 +57,7 @@ export function utxoChanges(committed: CommittedState, slot: number): UtxoChange
   if (c === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
   const bytes = committed.store.get(keys.diff(slot));
   if (bytes === undefined) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
-  const diff = readRecord(slotDiff, bytes, 'diff');
+  const diff = readDiff(bytes, slot, params.genesisSlot);
   return {
     commitmentId: commitmentId(c),
     createdOutputs: diff.created,

@@ -1,7 +1,8 @@
 import { toHex } from '../../codec/hex.js';
 import { decode } from '../../codec/index.js';
 import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
-import { blockToJson, decodeBlock } from '../../serialize.js';
+import { blockToJson } from '../../serialize.js';
+import { equalBytes } from '../../util/bytes.js';
 import { checkId, checkSlot } from '../arguments.js';
 import {
   COMMITMENT_ID_LENGTH,
@@ -12,6 +13,7 @@ import {
 } from '../commitment.js';
 import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
+import { checkedBlock, checkUtxoChanges, corrupt } from '../integrity.js';
 import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
 import type { LedgerReader } from '../reader.js';
 import type { CommittedSlot, Congestion, IncludedBlock, UtxoChanges } from '../types.js';
@@ -111,7 +113,7 @@ export class PostgresReader implements LedgerReader {
     const { rows } = await this.ask(QUERIES.latest, []);
     const r = rows[0]!;
     this.pruned = Number(r.pruned_until);
-    const commitment = readCommitment(r.raw);
+    const commitment = readCommitment(r.raw, Number(r.latest_slot), r.commitment_id);
     return { slot: Number(r.latest_slot), commitmentId: commitmentId(commitment), commitment };
   }
 
@@ -119,7 +121,7 @@ export class PostgresReader implements LedgerReader {
     checkSlot(slot);
     const { rows } = await this.ask(QUERIES.committedCommitment, [sqlSlot(slot)]);
     if (rows[0] === undefined) return undefined;
-    const commitment = readCommitment(rows[0].raw);
+    const commitment = readCommitment(rows[0].raw, slot, rows[0].commitment_id);
     return { slot, commitmentId: commitmentId(commitment), commitment };
   }
 
@@ -130,7 +132,9 @@ export class PostgresReader implements LedgerReader {
     if (r === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
     if (r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(bytesOf(r.block_id))}`);
     const bytes = bytesOf(r.raw);
-    return { blockId: bytesOf(r.block_id), slot: Number(r.slot), bytes, json: blockToJson(decodeBlock(bytes)) };
+    const blockId = bytesOf(r.block_id);
+    const block = checkedBlock(bytes, { blockId, transactionId: txId });
+    return { blockId, slot: Number(r.slot), bytes, json: blockToJson(block) };
   }
 
   async utxoChanges(slot: number): Promise<UtxoChanges> {
@@ -146,14 +150,18 @@ export class PostgresReader implements LedgerReader {
     if (r.commitment_id === null) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
     // The genesis slot has no changes of its own; a pruned slot has lost them (as in the embedded store).
     if (slot < this.pruned) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
-    return {
-      commitmentId: bytesOf(r.commitment_id),
-      createdOutputs: split(r.created, 34),
-      consumedOutputs: split(r.consumed, 34),
-      consumedCreatedSlots: split(r.consumed_created, 4).map(
+    const what = `the UTXO changes of slot ${slot} in the database`;
+    const changes = {
+      commitmentId: commitmentId(readCommitment(r.raw, slot, r.commitment_id)),
+      createdOutputs: split(r.created, 34, what),
+      consumedOutputs: split(r.consumed, 34, what),
+      consumedCreatedSlots: split(r.consumed_created, 4, what).map(
         (b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0,
       ),
     };
+    const { createdOutputs, consumedOutputs, consumedCreatedSlots } = changes;
+    checkUtxoChanges(createdOutputs, consumedOutputs, consumedCreatedSlots, slot, genesisSlot, what);
+    return changes;
   }
 
   async congestion(accountId: Uint8Array, options: CongestionQuery = {}): Promise<Congestion> {
@@ -178,8 +186,9 @@ export class PostgresReader implements LedgerReader {
       {
         params: this.params,
         latestSlot,
-        latest: readCommitment(r.latest_raw),
-        commitment: (slot) => (slot === namedSlot && r.named_raw !== null ? readCommitment(r.named_raw) : undefined),
+        latest: readCommitment(r.latest_raw, latestSlot, r.latest_id),
+        commitment: (slot) =>
+          slot === namedSlot && r.named_raw !== null ? readCommitment(r.named_raw, slot, r.named_id) : undefined,
         creditsAt: (slot) => {
           if (slot !== answerSlot) throw new LedgerError('STORE_FAILURE', `credits at ${slot} were not read`);
           return credits(r.then_bic, r.then_destroyed);
@@ -233,17 +242,31 @@ export class PostgresReader implements LedgerReader {
  */
 const sqlSlot = (slot: number): number | null => (slot > 0x7fffffff ? null : slot);
 
-/** Items of `size` bytes laid end to end in one byte string (null: none). */
-function split(joined: unknown, size: number): Uint8Array[] {
+/** Items of `size` bytes laid end to end in one byte string (null: none). @throws LedgerError STORE_CORRUPT */
+function split(joined: unknown, size: number, what: string): Uint8Array[] {
   if (joined === null) return [];
   const bytes = bytesOf(joined);
+  if (bytes.length % size !== 0) throw corrupt(what, `a list of ${size}-byte items is ${bytes.length} bytes`);
   const items: Uint8Array[] = [];
   for (let at = 0; at < bytes.length; at += size) items.push(bytes.subarray(at, at + size));
   return items;
 }
 
-function readCommitment(raw: unknown): SlotCommitment {
-  return decode(slotCommitment, bytesOf(raw));
+/**
+ * A stored commitment that decodes, is of its slot, and hashes to the ID stored beside it (the ID the chain and the
+ * queries go by: a changed byte in either is found). @throws LedgerError STORE_CORRUPT
+ */
+function readCommitment(raw: unknown, slot: number, id: unknown): SlotCommitment {
+  const what = `the commitment of slot ${slot} in the database`;
+  let c: SlotCommitment;
+  try {
+    c = decode(slotCommitment, bytesOf(raw));
+  } catch (e) {
+    throw corrupt(what, `does not decode (${(e as Error).message})`);
+  }
+  if (c.slot !== slot) throw corrupt(what, `it is of slot ${c.slot}`);
+  if (!equalBytes(commitmentId(c), bytesOf(id))) throw corrupt(what, 'it does not hash to its commitment ID');
+  return c;
 }
 
 function away(retryAt: number): LedgerError {

@@ -62,9 +62,12 @@ export const QUERIES = {
   status: 'select network_id, genesis_slot, genesis_unix_time, latest_slot, pruned_until from status',
   latestSlot: 'select latest_slot from status',
   /** The latest commitment, as stored. */
-  latest: 'select s.latest_slot, s.pruned_until, c.raw from status s join commitments c on c.slot = s.latest_slot',
+  latest:
+    'select s.latest_slot, s.pruned_until, c.raw, c.commitment_id ' +
+    'from status s join commitments c on c.slot = s.latest_slot',
   /** $1 slot → its commitment, if committed and stored. */
-  committedCommitment: 'select c.raw from commitments c join status s on c.slot <= s.latest_slot where c.slot = $1',
+  committedCommitment:
+    'select c.raw, c.commitment_id from commitments c join status s on c.slot <= s.latest_slot where c.slot = $1',
   /** $1 transaction id → the block that included it (one seek on blocks_tx_id). */
   includedBlock: 'select block_id, slot, raw from blocks where tx_id = $1',
   /**
@@ -73,7 +76,7 @@ export const QUERIES = {
    * lists come as one byte string each (34-byte ids, 4-byte big-endian slots, end to end): an array of thousands of
    * byte strings would cost the client far more to parse.
    */
-  utxoChanges: `select s.latest_slot, s.pruned_until, c.commitment_id,
+  utxoChanges: `select s.latest_slot, s.pruned_until, c.commitment_id, c.raw,
       (select string_agg(output_id, ''::bytea order by output_id) from outputs where created_slot = $1) as created,
       (select string_agg(output_id, ''::bytea order by output_id) from outputs where spent_slot = $1) as consumed,
       (select string_agg(int4send(created_slot), ''::bytea order by output_id) from outputs where spent_slot = $1)
@@ -83,7 +86,8 @@ export const QUERIES = {
    * $1 account id, $2 the slot a query names (null: the latest) → the latest slot and commitment, the named one, and
    * the account's credits as of the answer's slot and as of the latest (each its newest journal row at or before).
    */
-  congestion: `select s.latest_slot, l.raw as latest_raw, n.raw as named_raw,
+  congestion: `select s.latest_slot, l.raw as latest_raw, l.commitment_id as latest_id, n.raw as named_raw,
+      n.commitment_id as named_id,
       t.block_issuance_credits as then_bic, t.destroyed as then_destroyed,
       w.block_issuance_credits as now_bic, w.destroyed as now_destroyed
     from status s

@@ -1,0 +1,272 @@
+// Damaged data is never served as if it were true (issue 26): a bit flipped in a stored block, a slot's UTXO changes
+// or a commitment, in the embedded store and in PostgreSQL rows (hand edits, a column cut short), makes every route
+// that would serve it answer 500 (STORE_CORRUPT, logged with the record's key), never 200, 400 or 404; what is not
+// damaged is answered as before.
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../../src/http/server.js';
+import {
+  addressToBech32,
+  type Ledger,
+  type LedgerError,
+  openLedger,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  toHex,
+} from '../../src/index.js';
+import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
+import { PostgresReader } from '../../src/ledger/postgres/reader.js';
+import type { LedgerReader } from '../../src/ledger/reader.js';
+import { keys } from '../../src/ledger/records.js';
+import { WriteBatch } from '../../src/ledger/store/batch.js';
+import { applyEvent } from '../../src/sim/events.js';
+import { Simulation } from '../../src/sim/simulator.js';
+import { errorCode } from '../helpers/failure.js';
+import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
+
+const GENESIS = 1_700_000_000;
+const SLOTS = 12;
+const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS });
+const clock = () => GENESIS + SLOTS * 10;
+const SLOT = 5; // the slot whose records are damaged (not the latest: its commitment is checked by the next one's)
+
+let ledger: Ledger;
+let sim: Simulation;
+let txId: Uint8Array;
+let blockId: Uint8Array;
+let account: string;
+
+beforeAll(() => {
+  sim = new Simulation({ params, seed: 3 });
+  ledger = openLedger({ params, genesis: sim.genesis(), clock });
+  for (let slot = 1; slot <= SLOTS; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
+  txId = ledger.utxoChanges(SLOT).createdOutputs[0]!.subarray(0, 32).slice();
+  const included = ledger.includedBlock(txId);
+  expect(included.slot).toBe(SLOT);
+  blockId = included.blockId;
+  account = addressToBech32({ type: 8, aliasId: sim.accounts.worker }, params.bech32Hrp);
+});
+
+const routes = () => ({
+  block: `/api/core/v2/transactions/${toHex(txId)}/included-block`,
+  blockBytes: `/api/core/v2/transactions/${toHex(txId)}/included-block`,
+  changes: `/api/core/v3/commitments/by-slot/${SLOT}/utxo-changes`,
+  changesById: `/api/core/v3/commitments/${toHex(ledger.commitmentOf(SLOT)!.commitmentId)}/utxo-changes`,
+  congestion: `/api/core/v3/accounts/${account}/congestion?commitmentId=${toHex(ledger.commitmentOf(SLOT)!.commitmentId)}`,
+  untouched: `/api/core/v3/commitments/by-slot/${SLOT - 2}/utxo-changes`,
+});
+
+/** Serves `reader` on a fresh server (nothing kept from an earlier answer); returns the answers and what was logged. */
+async function ask(reader: LedgerReader, paths: string[]): Promise<{ answers: [number, string][]; logged: string[] }> {
+  const logged: string[] = [];
+  const server = createServer({ ledger: reader, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const answers: [number, string][] = [];
+  for (const path of paths) {
+    const res = await fetch(origin + path);
+    answers.push([res.status, await res.text()]);
+  }
+  await new Promise((done) => server.close(done));
+  return { answers, logged };
+}
+
+const HIDDEN_500 = '{"error":{"code":500,"message":"internal server error"}}\n';
+
+describe('the embedded store', () => {
+  const store = () =>
+    (
+      ledger as unknown as {
+        committed: { store: { get(k: Uint8Array): Uint8Array | undefined; write(b: WriteBatch): void } };
+      }
+    ).committed.store;
+  const forget = () =>
+    (ledger as unknown as { committed: { commitments: Map<number, unknown> } }).committed.commitments.clear();
+  /** Runs `check` with one bit of the record at `key` flipped at each position, the record restored after each. */
+  async function flipped(key: Uint8Array, positions: (n: number) => number[], check: (at: number) => Promise<void>) {
+    const original = store().get(key)!.slice();
+    expect(original.length).toBeGreaterThan(0);
+    for (const at of positions(original.length)) {
+      const damaged = original.slice();
+      damaged[at]! ^= 0x10;
+      store().write(WriteBatch.of([{ key, value: damaged }]));
+      forget();
+      try {
+        await check(at);
+      } finally {
+        store().write(WriteBatch.of([{ key, value: original }]));
+        forget();
+      }
+    }
+  }
+  const spread = (n: number) => [0, 1, 2, 3, 10, 33, 34, 35, 36, 70, Math.floor(n / 2), n - 9, n - 8, n - 2, n - 1];
+
+  it('a block: included-block is 500 STORE_CORRUPT, logged with the block, at every byte tried', async () => {
+    const { block, untouched } = routes();
+    await flipped(keys.block(SLOT, blockId), spread, async (at) => {
+      expect(
+        errorCode(() => ledger.includedBlock(txId)),
+        `byte ${at}`,
+      ).toBe('STORE_CORRUPT');
+      if (at !== 35) return; // one answer through HTTP per kind of record is enough; the ledger call covers the rest
+      const { answers, logged } = await ask(ledger, [block, untouched]);
+      expect(answers[0]).toEqual([500, HIDDEN_500]);
+      expect(answers[1]![0]).toBe(200);
+      expect(logged).toEqual([expect.stringContaining(`STORE_CORRUPT: the stored block ${toHex(blockId)}`)]);
+    });
+    expect((await ask(ledger, [block])).answers[0]![0]).toBe(200); // restored
+  });
+
+  it("a slot's UTXO changes: utxo-changes is 500 STORE_CORRUPT at every byte tried, counts, ids and digest alike", async () => {
+    const { changes, changesById, untouched } = routes();
+    await flipped(keys.diff(SLOT), spread, async (at) => {
+      expect(
+        errorCode(() => ledger.utxoChanges(SLOT)),
+        `byte ${at}`,
+      ).toBe('STORE_CORRUPT');
+      if (at !== 10) return;
+      const { answers, logged } = await ask(ledger, [changes, changesById, untouched]);
+      expect(answers.map(([s]) => s)).toEqual([500, 500, 200]);
+      expect(logged[0]).toMatch(/^STORE_CORRUPT: the stored UTXO changes of slot 5 \(key 4400000005\): /);
+    });
+  });
+
+  it('a commitment (of a past slot, and the latest): utxo-changes and congestion at it are 500 at every byte tried', async () => {
+    const { changes, congestion, untouched } = routes();
+    const positions = () => [0, 1, 4, 5, 8, 9, 20, 40, 44, 80, 88];
+    await flipped(keys.commitment(SLOT), positions, async (at) => {
+      expect(
+        errorCode(() => ledger.utxoChanges(SLOT)),
+        `byte ${at}`,
+      ).toBe('STORE_CORRUPT');
+      if (at !== 40) return;
+      const { answers } = await ask(ledger, [changes, congestion, untouched]);
+      expect(answers.map(([s]) => s)).toEqual([500, 500, 200]);
+    });
+    await flipped(keys.commitment(SLOT + 1), positions, async (at) => {
+      // The next commitment names this one as previous: damage there is found here too (or at its own slot).
+      expect(
+        errorCode(() => ledger.utxoChanges(SLOT + 1)),
+        `byte ${at}`,
+      ).toBe('STORE_CORRUPT');
+    });
+    await flipped(
+      keys.commitment(SLOT + 1),
+      () => [40],
+      async () => {
+        expect(errorCode(() => ledger.utxoChanges(SLOT))).toBe('STORE_CORRUPT'); // previousCommitmentId no longer names it
+      },
+    );
+    await flipped(
+      keys.commitment(SLOT),
+      () => [5],
+      async () => {
+        expect(errorCode(() => ledger.commitmentOf(SLOT))).toBe('STORE_CORRUPT'); // its slot field
+      },
+    );
+    await flipped(keys.commitment(SLOTS), positions, async (at) => {
+      expect(
+        errorCode(() => ledger.utxoChanges(SLOTS)),
+        `latest, byte ${at}`,
+      ).toBe('STORE_CORRUPT');
+    });
+  });
+});
+
+const pg = privatePostgres();
+
+describe.skipIf(pg === undefined)('PostgreSQL rows', () => {
+  let reader: PostgresReader;
+  const sql = (q: string) => pg!.primary.sql(q, 'damage');
+  const bytea = (b: Uint8Array) => `decode('${Buffer.from(b).toString('hex')}', 'hex')`;
+
+  beforeAll(async () => {
+    pg!.primary.sql('create database damage');
+    const url = databaseUrl(pg!.primary, 'damage');
+    const mirror = await PostgresMirror.open(url, ledger);
+    expect(await mirror.catchUp(ledger)).toBe(SLOTS);
+    await mirror.close();
+    reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet, { clock });
+  });
+  afterAll(() => reader?.close());
+
+  /** Applies `damage` (SQL), checks, then `repair`. */
+  async function damaged(damage: string, repair: string, check: () => Promise<void>) {
+    sql(damage);
+    try {
+      await check();
+    } finally {
+      sql(repair);
+    }
+  }
+  const refusal = async (p: Promise<unknown>) =>
+    p.then(
+      () => 'answered',
+      (e: LedgerError) => e.code,
+    );
+
+  it('blocks.raw edited (a byte changed, or cut short): 500 STORE_CORRUPT, as the embedded store', async () => {
+    const { block, untouched } = routes();
+    for (const at of [0, 1, 35, 100]) {
+      const flip = `update blocks set raw = set_byte(raw, ${at}, get_byte(raw, ${at}) # 16) where block_id = ${bytea(blockId)}`;
+      await damaged(flip, flip, async () => {
+        expect(await refusal(reader.includedBlock(txId)), `byte ${at}`).toBe('STORE_CORRUPT');
+      });
+    }
+    const original = ledger.includedBlock(txId).bytes;
+    await damaged(
+      `update blocks set raw = substring(raw from 1 for ${original.length - 1}) where block_id = ${bytea(blockId)}`,
+      `update blocks set raw = ${bytea(original)} where block_id = ${bytea(blockId)}`,
+      async () => {
+        const { answers, logged } = await ask(reader, [block, untouched]);
+        expect(answers[0]).toEqual([500, HIDDEN_500]);
+        expect(answers[1]![0]).toBe(200);
+        expect(logged[0]).toMatch(/^STORE_CORRUPT: the stored block 0x[0-9a-f]{64}: does not decode/);
+      },
+    );
+    expect(await refusal(reader.includedBlock(txId))).toBe('answered');
+  });
+
+  it('an output_id cut to 33 bytes, or changed in place out of order: utxo-changes is 500', async () => {
+    const { changes, untouched } = routes();
+    const id = ledger.utxoChanges(SLOT).createdOutputs[0]!;
+    await damaged(
+      `update outputs set output_id = substring(output_id from 1 for 33) where output_id = ${bytea(id)}`,
+      `update outputs set output_id = ${bytea(id)} where output_id = ${bytea(id.subarray(0, 33))}`,
+      async () => {
+        const { answers } = await ask(reader, [changes, untouched]);
+        expect(answers.map(([s]) => s)).toEqual([500, 200]);
+      },
+    );
+    // An output index over 127 (no transaction has that many outputs).
+    const big = Uint8Array.of(...id.subarray(0, 32), 0xff, 0x00);
+    await damaged(
+      `update outputs set output_id = ${bytea(big)} where output_id = ${bytea(id)}`,
+      `update outputs set output_id = ${bytea(id)} where output_id = ${bytea(big)}`,
+      async () => expect(await refusal(reader.utxoChanges(SLOT))).toBe('STORE_CORRUPT'),
+    );
+    expect(await refusal(reader.utxoChanges(SLOT))).toBe('answered');
+  });
+
+  it('commitments.raw or commitment_id edited: utxo-changes and congestion at that slot are 500', async () => {
+    const { changes, congestion } = routes();
+    // Bytes 1-4 are the slot, 5-40 the previous commitment's ID, 73-80 the weight, 81-88 the reference mana cost:
+    // a changed byte is another slot's commitment, or one that no longer hashes to its ID. Never a 400 (the client's
+    // ID was right) or a 200.
+    for (const at of [2, 5, 40, 80, 88]) {
+      const flip = `update commitments set raw = set_byte(raw, ${at}, get_byte(raw, ${at}) # 16) where slot = ${SLOT}`;
+      await damaged(flip, flip, async () => {
+        const { answers } = await ask(reader, [changes, congestion]);
+        expect(
+          answers.map(([s]) => s),
+          `byte ${at}`,
+        ).toEqual([500, 500]);
+      });
+    }
+    const flipId = `update commitments set commitment_id = set_byte(commitment_id, 3, get_byte(commitment_id, 3) # 1) where slot = ${SLOT}`;
+    await damaged(flipId, flipId, async () => {
+      expect(await refusal(reader.utxoChanges(SLOT))).toBe('STORE_CORRUPT');
+    });
+    expect(await refusal(reader.utxoChanges(SLOT))).toBe('answered');
+  });
+});
