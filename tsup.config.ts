@@ -5,6 +5,18 @@ const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { versio
 
 export default defineConfig([
   {
+    // @tangle-core/codec (packages/codec): the codec, IDs, validation and signatures alone, for any JavaScript runtime.
+    // Built for the browser platform, so that a Node built-in reaching it fails the build.
+    entry: { index: 'src/codec-entry.ts' },
+    outDir: 'packages/codec/dist',
+    format: ['esm', 'cjs'],
+    dts: true,
+    platform: 'browser',
+    target: 'es2022',
+    splitting: false,
+    clean: true,
+  },
+  {
     entry: { index: 'src/index.ts' },
     format: ['esm', 'cjs'],
     dts: true,

@@ -11,12 +11,13 @@ import {
   statSync,
   symlinkSync,
   utimesSync,
+  writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blake2b } from '@noble/hashes/blake2.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { loadVectors } from './helpers/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,15 +101,93 @@ describe('npm pack from a clean checkout', () => {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.startsWith('src/') || f.startsWith('test/'))).toEqual([]);
+    // Nothing a user does not run: no source maps (they were 3.9 MB of the 6.0), no simulator for the benches, no
+    // codec package (it is published on its own).
+    expect(files.filter((f) => f.endsWith('.map') || f.startsWith('dist/sim') || f.startsWith('packages/'))).toEqual(
+      [],
+    );
     expect(existsSync(tarball)).toBe(true);
   });
 
-  it('every relative link of the README points at a file in the tarball', () => {
-    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
-    const links = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)]
-      .map((m) => m[1]!)
-      .filter((l) => !/^[a-z]+:/.test(l));
-    for (const link of links) expect(files, link).toContain(link.replace(/^\.\//, ''));
+  it('installed from the tarball alone: npx tangle-core serve --demo works with no extra step; pg is not installed, and --store says so by name', async () => {
+    // Outside the clean checkout: Node would find the checkout's node_modules (pg among them) up the tree.
+    const app = mkdtempSync(join(tmpdir(), 'tangle-app-'));
+    onTestFinished(() => rmSync(app, { recursive: true, force: true }));
+    writeFileSync(join(app, 'package.json'), '{"name":"app","version":"1.0.0","private":true}');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app, stdio: 'ignore' });
+    const bin = join(app, 'node_modules/.bin/tangle-core');
+    expect(existsSync(join(app, 'node_modules/lmdb'))).toBe(true); // the embedded store, the default
+    expect(existsSync(join(app, 'node_modules/pg'))).toBe(false); // an optional peer: only for --store
+    const out = await new Promise<string>((done, fail) => {
+      const child = spawn(bin, ['serve', '--demo', '--port', '0', '--demo-slots', '2'], { cwd: app });
+      let text = '';
+      child.stdout.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (/congestion\n/.test(text)) child.kill('SIGINT');
+      });
+      child.on('exit', (code) => (code === 0 ? done(text) : fail(new Error(`exit ${code}: ${text}`))));
+    });
+    expect(out).toMatch(/^tangle-core listening on http:\/\/127\.0\.0\.1:\d+/);
+    let stderr = '';
+    try {
+      execFileSync(bin, ['serve', '--store', 'postgresql://postgres@/x', '--read-only'], { cwd: app, stdio: 'pipe' });
+    } catch (e) {
+      stderr = String((e as { stderr: Buffer }).stderr);
+      expect((e as { status: number }).status).toBe(2);
+    }
+    expect(stderr).toBe(
+      'error: INVALID_ARGUMENT: a PostgreSQL store needs the pg package, which is not installed: npm install pg (8.x) ' +
+        'beside tangle-core\n',
+    );
+  }, 180_000);
+
+  it('@tangle-core/codec packs alone and installs without a native module, a database client or a server library', () => {
+    const dir = join(clean, 'packages/codec');
+    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', clean], { cwd: dir, encoding: 'utf8' });
+    const [packed] = JSON.parse(output.slice(output.indexOf('[')));
+    expect(packed.files.map((f: { path: string }) => f.path).sort()).toEqual([
+      'LICENSE',
+      'README.md',
+      'dist/index.cjs',
+      'dist/index.d.cts',
+      'dist/index.d.ts',
+      'dist/index.js',
+      'package.json',
+    ]);
+    const app = mkdtempSync(join(tmpdir(), 'tangle-codec-app-'));
+    onTestFinished(() => rmSync(app, { recursive: true, force: true }));
+    writeFileSync(join(app, 'package.json'), '{"name":"codec-app","version":"1.0.0","private":true}');
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', join(clean, packed.filename)], {
+      cwd: app,
+      stdio: 'ignore',
+    });
+    const installed = execFileSync('npm', ['ls', '--all', '--parseable'], { cwd: app, encoding: 'utf8' });
+    for (const heavy of ['lmdb', 'pg', 'jose', 'msgpackr'])
+      expect(installed).not.toMatch(new RegExp(`node_modules/${heavy}\\b`));
+    // It works from there, as ESM and CJS: the block ID of a real block.
+    for (const [flag, load] of [
+      ['--input-type=module', "const tc = await import('@tangle-core/codec');"],
+      ['--input-type=commonjs', "const tc = require('@tangle-core/codec');"],
+    ] as const) {
+      const code = `(async () => { ${load} await tc.ready(); process.stdout.write(tc.toHex(tc.blockId(tc.fromHex(${JSON.stringify(v.bytes)})))); })()`;
+      expect(execFileSync(process.execPath, [flag, '-e', code], { cwd: app, encoding: 'utf8' })).toBe(v.id);
+    }
+  }, 120_000);
+
+  it('every relative link of the README and the docs points at a file in the tarball (or, for the vectors and the codec package, in the repository)', () => {
+    for (const page of ['README.md', ...files.filter((f) => f.startsWith('docs/'))]) {
+      const text = readFileSync(resolve(root, page), 'utf8');
+      const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+        .map((m) => m[1]!)
+        .filter((l) => !/^[a-z]+:/.test(l))
+        .map((l) => join(dirname(page), l).replace(/\/$/, ''));
+      for (const link of links) {
+        if (link.startsWith('vectors') || link.startsWith('packages/') || link.startsWith('bench/'))
+          expect(existsSync(resolve(root, link)), `${page}: ${link}`).toBe(true);
+        else expect(files, `${page}: ${link}`).toContain(link);
+      }
+    }
+    expect(files.filter((f) => f.startsWith('docs/')).length).toBeGreaterThanOrEqual(8);
   });
 
   it('npm start builds only when a source is newer than dist/, then serves the demo', async () => {

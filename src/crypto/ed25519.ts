@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey, type KeyObject, sign as osslSign, verify as osslVerify } from 'node:crypto';
+import type * as NodeCrypto from 'node:crypto';
 import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
 import { bytesKey } from '../util/bytes.js';
@@ -16,6 +16,14 @@ import { bytesKey } from '../util/bytes.js';
 // and mutated signatures.
 noble.hashes.sha512 = sha512;
 
+// OpenSSL is reached through process.getBuiltinModule (Node 20.16 and later), not a static import: the same code then
+// bundles for a browser, where there is no node:crypto and @noble/ed25519 alone signs and verifies (same answers,
+// slower). A Node older than 20.16 takes the browser's path too.
+const openssl = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.('node:crypto') as typeof NodeCrypto | undefined;
+type KeyObject = NodeCrypto.KeyObject;
+
 const PKCS8_PREFIX = Uint8Array.from([
   0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20,
 ]);
@@ -32,15 +40,16 @@ function check(bytes: unknown, length: number, what: string): asserts bytes is U
  * framework (about 60 µs, as long as the verification itself).
  */
 export function verifyEd25519Strict(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (openssl === undefined) return false; // no OpenSSL here: ZIP-215 decides alone
   let key: KeyObject;
   try {
     const x = Buffer.from(publicKey.buffer, publicKey.byteOffset, publicKey.byteLength).toString('base64url');
-    key = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
+    key = openssl.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x }, format: 'jwk' });
   } catch {
     return false; // OpenSSL cannot use this key; ZIP-215 may still accept it
   }
   try {
-    return osslVerify(null, message, key, signature);
+    return openssl.verify(null, message, key, signature);
   } catch {
     return false;
   }
@@ -71,15 +80,15 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
 const SIGNING_CACHE_SIZE = 256;
 const signingKeys = new Map<string, { key: KeyObject; publicKey: Uint8Array }>();
 
-function signingKey(secretKey: Uint8Array): { key: KeyObject; publicKey: Uint8Array } {
+function signingKey(ossl: typeof NodeCrypto, secretKey: Uint8Array): { key: KeyObject; publicKey: Uint8Array } {
   const id = bytesKey(secretKey);
   let entry = signingKeys.get(id);
   if (entry === undefined) {
     const der = new Uint8Array(48);
     der.set(PKCS8_PREFIX);
     der.set(secretKey, 16);
-    const key = createPrivateKey({ key: Buffer.from(der.buffer), format: 'der', type: 'pkcs8' });
-    const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
+    const key = ossl.createPrivateKey({ key: Buffer.from(der.buffer), format: 'der', type: 'pkcs8' });
+    const spki = ossl.createPublicKey(key).export({ format: 'der', type: 'spki' });
     entry = { key, publicKey: new Uint8Array(spki.subarray(12)) };
     if (signingKeys.size >= SIGNING_CACHE_SIZE) signingKeys.delete(signingKeys.keys().next().value!);
     signingKeys.set(id, entry);
@@ -91,11 +100,14 @@ function signingKey(secretKey: Uint8Array): { key: KeyObject; publicKey: Uint8Ar
 export function signEd25519(secretKey: Uint8Array, message: Uint8Array): Uint8Array {
   check(secretKey, 32, 'signEd25519 secretKey');
   check(message, -1, 'signEd25519 message');
-  return new Uint8Array(osslSign(null, message, signingKey(secretKey).key));
+  // Ed25519 signatures are deterministic (RFC 8032): noble writes the bytes OpenSSL would.
+  if (openssl === undefined) return noble.sign(message, secretKey);
+  return new Uint8Array(openssl.sign(null, message, signingKey(openssl, secretKey).key));
 }
 
 /** The 32-byte public key of a secret key. @throws TypeError, RangeError */
 export function ed25519PublicKey(secretKey: Uint8Array): Uint8Array {
   check(secretKey, 32, 'ed25519PublicKey secretKey');
-  return signingKey(secretKey).publicKey.slice();
+  if (openssl === undefined) return noble.getPublicKey(secretKey);
+  return signingKey(openssl, secretKey).publicKey.slice();
 }

@@ -49,5 +49,7 @@ const latin1Slice = nodeBuffer?.latin1Slice;
 const nativeEquals = nodeBuffer?.equals;
 
 export function keyBytes(key: string): Uint8Array {
-  return Uint8Array.from(Buffer.from(key, 'latin1'));
+  const bytes = new Uint8Array(key.length);
+  for (let i = 0; i < key.length; i++) bytes[i] = key.charCodeAt(i);
+  return bytes;
 }
