@@ -1,0 +1,80 @@
+// The examples of the docs run as written (issue 26): the library example of docs/library.md against the built
+// package, and the client snippets of docs/api.md, as an ES module and as CommonJS, against a server over the demo's
+// history (seed 1, 120 slots: the IDs they name are the ones `npm start` prints). Each printed line is checked against
+// the comment beside it in the doc.
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../src/index.js';
+import { applyEvent } from '../src/sim/events.js';
+import { Simulation } from '../src/sim/simulator.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const doc = (name: string) => readFileSync(resolve(root, 'docs', name), 'utf8');
+/** The code blocks of `text` fenced with `lang`, in order. */
+const blocks = (text: string, lang: string) =>
+  [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
+/** What each console.log line says it prints: the `// value` comment at its end. */
+const promised = (code: string) =>
+  code
+    .split('\n')
+    .filter((l) => /console\.log\(/.test(l))
+    .map((l) => /\/\/ (.*)$/.exec(l)?.[1]?.trim());
+
+/** Runs `code` with node as `flag` in the repository (its node_modules), resolves with stdout's lines. */
+function run(flag: string, code: string): Promise<string[]> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [flag, '-e', code], { cwd: root });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('exit', (c) => (c === 0 ? done(out.trim().split('\n')) : fail(new Error(`exit ${c}: ${err}`))));
+  });
+}
+
+describe('docs/library.md', () => {
+  it('its first example runs against the built package and prints what its comments say', () => {
+    const code = blocks(doc('library.md'), 'js')[0]!.replace(
+      "from 'tangle-core'",
+      `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
+    );
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }).split('\n');
+    expect(out[0]).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(out.slice(1, 3)).toEqual(['true', 'TRUNCATED parents 1']);
+  });
+});
+
+describe('docs/api.md: the client snippets against the demo history', () => {
+  const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
+    genesisUnixTime: Math.floor(Date.now() / 1000) - 120 * 10 - 1,
+  });
+  let origin = '';
+  let close: () => Promise<void>;
+  beforeAll(async () => {
+    const sim = new Simulation({ params, seed: 1 });
+    const ledger = openLedger({ params, genesis: sim.genesis() });
+    for (let slot = 1; slot <= 120; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
+    const server = createServer({ ledger });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise((done) => server.close(() => done()));
+  }, 60_000);
+  afterAll(() => close?.());
+
+  for (const [lang, flag] of [
+    ['js', '--input-type=module'],
+    ['cjs', '--input-type=commonjs'],
+  ] as const) {
+    it(`the ${lang === 'js' ? 'ES module' : 'CommonJS'} snippet runs and prints what its comments say`, async () => {
+      const code = blocks(doc('api.md'), lang)[0]!;
+      const expected = promised(code);
+      expect(expected.length).toBeGreaterThanOrEqual(3);
+      const out = await run(flag, code.replace("'http://127.0.0.1:14265'", JSON.stringify(origin)));
+      expect(out).toEqual(expected);
+    }, 60_000);
+  }
+});
