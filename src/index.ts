@@ -1,43 +1,18 @@
-// tangle-core: the public API. Names exported here are a contract (see README).
-
-// Building and signing
-export {
-  type BuildBlockOptions,
-  type BuildTransactionInput,
-  type BuildTransactionOptions,
-  buildBlock,
-  buildTransaction,
-  signTransaction,
-} from './build/builder.js';
-export {
-  aliasAddressOf,
-  type HeldOutput,
-  newAlias,
-  newFoundry,
-  newNft,
-  nextAlias,
-  nextFoundry,
-  nextNft,
-  nftAddressOf,
-  withMinimumDeposit,
-} from './build/chains.js';
-export { fromHex, toHex } from './codec/hex.js';
-export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
-export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
-export { blake2b256, ready } from './crypto/hash.js';
-export { type FindNonceOptions, findNonce, powScore } from './crypto/pow.js';
+// tangle-core: the public API. Names exported here are a contract (see README). The codec, IDs, validation,
+// building and signing are @tangle-core/codec's names (codec-entry.ts); the node adds the ledger index and the HTTP
+// serving core.
+export * from './codec-entry.js';
+// HTTP serving core, ledger index
 export {
   type CongestionResponse,
   congestionResponse,
   type UtxoChangesResponse,
   utxoChangesResponse,
 } from './http/responses.js';
-// HTTP serving core
 export { createServer, type ServerOptions } from './http/server.js';
 export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/commitment.js';
 export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
 export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledger/errors.js';
-// Ledger index
 export {
   type AcceptOptions,
   type AcceptOutcome,
@@ -60,123 +35,3 @@ export {
   type UtxoChanges,
 } from './ledger/index.js';
 export type { OutputRecord } from './ledger/records.js';
-export type { Address, AliasAddress, Ed25519Address, NftAddress } from './model/address.js';
-export { addressToBech32, bech32ToAddress } from './model/address-bech32.js';
-export type { Block, Payload } from './model/block.js';
-export { ed25519Address } from './model/ed25519-address.js';
-export type { TransactionEssence } from './model/essence.js';
-export type {
-  AliasFeature,
-  BasicFeature,
-  Feature,
-  ImmutableFeature,
-  IssuerFeature,
-  MetadataFeature,
-  SenderFeature,
-  TagFeature,
-} from './model/feature.js';
-// Identifiers and hashes
-export {
-  blockId,
-  blockIdFromJson,
-  chainId,
-  foundryId,
-  inputsCommitment,
-  milestoneId,
-  networkIdFromName,
-  type OutputIdParts,
-  outputChainId,
-  outputId,
-  parseOutputId,
-  transactionId,
-  transactionSigningHash,
-} from './model/ids.js';
-export type { Input, TreasuryInput, UtxoInput } from './model/input.js';
-export * as limits from './model/limits.js';
-export type { NativeToken } from './model/native-token.js';
-export type { AliasOutput, BasicOutput, FoundryOutput, NftOutput, Output, TreasuryOutput } from './model/output.js';
-export {
-  type MigratedFundsEntry,
-  type MilestoneEssence,
-  type MilestoneOption,
-  MilestoneOptionType,
-  type MilestonePayload,
-  type ProtocolParamsMilestoneOption,
-  type ReceiptMilestoneOption,
-} from './model/payload/milestone.js';
-export type { TaggedDataPayload } from './model/payload/tagged-data.js';
-export type { TransactionPayload } from './model/payload/transaction.js';
-export type { TreasuryTransactionPayload } from './model/payload/treasury-transaction.js';
-// Protocol parameters and limits
-export {
-  type CongestionParameters,
-  type MilestoneKeys,
-  PROTOCOL_PARAMETERS,
-  type ProtocolParameters,
-  protocolParameters,
-  type RentStructure,
-  type WorkScoreWeights,
-} from './model/protocol-parameters.js';
-export type { Ed25519Signature, Signature } from './model/signature.js';
-export { type SimpleTokenScheme, type TokenScheme, TokenSchemeType } from './model/token-scheme.js';
-// Model types and their type codes
-export {
-  AddressType,
-  EssenceType,
-  FeatureType,
-  InputType,
-  OutputType,
-  PayloadType,
-  SignatureType,
-  UnlockConditionType,
-  UnlockType,
-} from './model/type-codes.js';
-export type { AliasUnlock, NftUnlock, ReferenceUnlock, SignatureUnlock, Unlock } from './model/unlock.js';
-export type {
-  AddressUnlockCondition,
-  AliasUnlockCondition,
-  BasicUnlockCondition,
-  ExpirationUnlockCondition,
-  GovernorAddressUnlockCondition,
-  ImmutableAliasAddressUnlockCondition,
-  StateControllerAddressUnlockCondition,
-  StorageDepositReturnUnlockCondition,
-  TimelockUnlockCondition,
-  UnlockCondition,
-} from './model/unlock-condition.js';
-// Codec: bytes ⇄ model ⇄ canonical JSON
-export {
-  blockFromJson,
-  blockToJson,
-  decodeBlock,
-  decodeEssence,
-  decodeMilestonePayload,
-  decodeOutput,
-  decodeTransactionPayload,
-  encodeBlock,
-  encodeBlockJson,
-  encodeEssence,
-  encodeMilestonePayload,
-  encodeOutput,
-  encodeTransactionPayload,
-  essenceFromJson,
-  essenceToJson,
-  milestonePayloadFromJson,
-  milestonePayloadToJson,
-  outputFromJson,
-  outputToJson,
-  transactionPayloadFromJson,
-  transactionPayloadToJson,
-} from './serialize.js';
-export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
-export { type MilestoneKeyRange, validateMilestonePayload, verifyMilestoneSignatures } from './validate/milestone.js';
-export { type TransactionContext, unlockAddress, validateTransaction } from './validate/semantic.js';
-export { minStorageDeposit, minStorageDepositReturn } from './validate/storage-deposit.js';
-// Validation
-export {
-  type ValidateBlockOptions,
-  validateBlock,
-  validateOutput,
-  validateTransactionPayload,
-  validateUnlocks,
-} from './validate/syntactic.js';

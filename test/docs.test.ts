@@ -46,6 +46,40 @@ describe('docs/library.md', () => {
     expect(out[0]).toMatch(/^0x[0-9a-f]{64}$/);
     expect(out.slice(1, 3)).toEqual(['true', 'TRUNCATED parents 1']);
   });
+  it('its transfer example runs against the built package and prints what its comments say', () => {
+    const section = doc('library.md').slice(doc('library.md').indexOf('## Signatures, proof of work'));
+    const code = blocks(section, 'js')[0]!.replace(
+      "from 'tangle-core'",
+      `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
+    );
+    const expected = promised(code);
+    expect(expected).toHaveLength(5);
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(out.trim().split('\n')).toEqual(expected);
+  });
+});
+
+describe('docs/ledger.md', () => {
+  it('its embedding example serves, and closes, as its comments say', () => {
+    const section = doc('ledger.md').slice(doc('ledger.md').indexOf('## Embedding it in a node'));
+    const code = blocks(section, 'js')[0]!.replace(
+      "from 'tangle-core'",
+      `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
+    );
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(out.trim().split('\n')).toEqual(promised(code));
+  });
+  it('its ledger example runs against the built package and prints what its comments say', () => {
+    const section = doc('ledger.md').slice(doc('ledger.md').indexOf('## The ledger index'));
+    const code = blocks(section, 'js')[0]!.replace(
+      "from 'tangle-core'",
+      `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
+    );
+    const expected = promised(code);
+    expect(expected).toHaveLength(5);
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(out.trim().split('\n')).toEqual(expected);
+  });
 });
 
 describe('docs/api.md: the client snippets against the demo history', () => {

@@ -61,22 +61,34 @@ export function encodeDiff(diff: SlotDiff): Uint8Array {
  */
 export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number): SlotDiff {
   const what = `the stored UTXO changes of slot ${slot} (key 44${slot.toString(16).padStart(8, '0')})`;
+  // Where the SlotDiff ends, from its three counts read in place (u32 LE each, before 34-, 34- and 4-byte items):
+  // the record is that long (an older store's, no digest), or 8 bytes longer. One decode either way.
+  const end = diffLength(bytes);
+  let body = bytes;
+  if (end === bytes.length - DIFF_DIGEST) {
+    body = bytes.subarray(0, end);
+    if (!equalBytes(blake2b256(body).subarray(0, DIFF_DIGEST), bytes.subarray(end)))
+      throw corrupt(what, 'its digest does not match');
+  } else if (end !== bytes.length) throw corrupt(what, `${bytes.length} bytes, not a diff of its counts`);
   let diff: SlotDiff;
   try {
-    diff = decode(slotDiff, bytes); // a record of an older store: no digest
-  } catch {
-    if (bytes.length < DIFF_DIGEST) throw corrupt(what, 'too short');
-    const body = bytes.subarray(0, bytes.length - DIFF_DIGEST);
-    if (!equalBytes(blake2b256(body).subarray(0, DIFF_DIGEST), bytes.subarray(body.length)))
-      throw corrupt(what, 'its digest does not match');
-    try {
-      diff = decode(slotDiff, body);
-    } catch (e) {
-      throw corrupt(what, `does not decode (${(e as Error).message})`);
-    }
+    diff = decode(slotDiff, body);
+  } catch (e) {
+    throw corrupt(what, `does not decode (${(e as Error).message})`);
   }
   checkUtxoChanges(diff.created, diff.consumed, diff.consumedSlots, slot, genesisSlot, what);
   return diff;
+}
+
+/** The length of the SlotDiff at the start of `bytes` by its counts, or -1 when they run past its end. */
+function diffLength(bytes: Uint8Array): number {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  for (const size of [34, 34, 4]) {
+    if (at + 4 > bytes.length) return -1;
+    at += 4 + view.getUint32(at, true) * size;
+  }
+  return at <= bytes.length ? at : -1;
 }
 
 /**

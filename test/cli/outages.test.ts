@@ -175,35 +175,50 @@ describe.skipIf(pg === undefined)('the processes through database outages', () =
     expect(await exited(server.child)).toBe(0);
   }, 120_000);
 
-  it('a writer whose slot is cut off mid-transaction keeps serving, and publishes every slot once the database is back', async () => {
-    pg!.primary.sql('create database cut');
-    const url = databaseUrl(pg!.primary, 'cut');
-    const db = join(dir, 'cut-store');
-    const writer = start(['serve', '--demo', '--db', db, '--store', url, '--workers', '1', '--port', '0']);
-    const origin = (await writer.until(/listening on (http:\S+)/))[1]!;
-    const latest = () => Number(pg!.primary.sql('select coalesce(max(latest_slot), -1) from status', 'cut'));
-    while (latest() < 1) await tick();
-    const held = await holdStatus(url);
-    await held.waiting(); // the writer's next slot waits inside its SQL transaction (the seeded ones, or the next)
-    pg!.primary.halt();
-    try {
-      await writer.until(/database: STORE_UNAVAILABLE[^\n]*\n/);
-      // Alive and answering from its own store meanwhile.
+  for (const workers of [1, 2]) {
+    it(`a writer whose slot is cut off mid-transaction keeps serving, and publishes every slot once the database is back (--workers ${workers}${workers > 1 ? ': the writer is its own process, and is not restarted' : ''})`, async () => {
+      const name = `cut${workers}`;
+      pg!.primary.sql(`create database ${name}`);
+      const url = databaseUrl(pg!.primary, name);
+      const db = join(dir, `${name}-store`);
+      const writer = start([
+        'serve',
+        '--demo',
+        '--db',
+        db,
+        '--store',
+        url,
+        '--workers',
+        String(workers),
+        '--port',
+        '0',
+      ]);
+      const origin = (await writer.until(/listening on (http:\S+)/))[1]!;
+      const latest = () => Number(pg!.primary.sql('select coalesce(max(latest_slot), -1) from status', name));
+      while (latest() < 1) await tick();
+      const held = await holdStatus(url);
+      await held.waiting(); // the writer's next slot waits inside its SQL transaction (the seeded ones, or the next)
+      pg!.primary.halt();
+      try {
+        await writer.until(/database: STORE_UNAVAILABLE[^\n]*\n/);
+        // Alive and answering from its own store meanwhile.
+        expect(writer.child.exitCode).toBeNull();
+        expect(await answer(origin, '/api/core/v2/info')).toMatch(/^200 /);
+      } finally {
+        pg!.primary.resume();
+      }
+      await held.end();
+      // Every slot the store holds reaches the database, and the indexes a bulk catch-up drops are there again.
+      const want = inspectStore(db)!.latestSlot;
+      while (latest() < want) await tick();
       expect(writer.child.exitCode).toBeNull();
-      expect(await answer(origin, '/api/core/v2/info')).toMatch(/^200 /);
-    } finally {
-      pg!.primary.resume();
-    }
-    await held.end();
-    // Every slot the store holds reaches the database, and the indexes a bulk catch-up drops are there again.
-    const want = inspectStore(db)!.latestSlot;
-    while (latest() < want) await tick();
-    expect(writer.child.exitCode).toBeNull();
-    expect(writer.err()).not.toMatch(/at .*\.js:\d+|Error: /); // no stack trace, no unhandled error
-    writer.child.kill('SIGTERM');
-    expect(await exited(writer.child)).toBe(0);
-    expect(indexes('cut')).toEqual(INDEXES);
-  }, 120_000);
+      expect(writer.err()).not.toMatch(/at .*\.js:\d+|Error: /); // no stack trace, no unhandled error
+      expect(writer.err()).not.toMatch(/writer \d+ exited/); // the outage restarted nothing
+      writer.child.kill('SIGTERM');
+      expect(await exited(writer.child)).toBe(0);
+      expect(indexes(name)).toEqual(INDEXES);
+    }, 120_000);
+  }
 
   it('import --store cut off mid-publish (indexes dropped) finishes once the database is back, the indexes rebuilt', async () => {
     pg!.primary.sql('create database cutimport');
