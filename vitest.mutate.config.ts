@@ -12,6 +12,8 @@ export default mergeConfig(
     test: {
       exclude: [
         'test/cli/**',
+        'test/browser.test.ts',
+        'test/docs.test.ts',
         'test/codec/generated.test.ts',
         'test/ledger/crash.test.ts',
         'test/package.test.ts',

@@ -59,6 +59,19 @@ describe('docs/library.md', () => {
   });
 });
 
+describe('docs/library.md: chains', () => {
+  it('its chain example (an alias, then a foundry minting) runs and prints what its comments say', () => {
+    const section = doc('library.md').slice(doc('library.md').indexOf('Chain outputs (TIP-18)'));
+    const code = blocks(section, 'js')[0]!.replace(
+      "from 'tangle-core'",
+      `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
+    );
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(out.trim().split('\n')).toEqual(promised(code));
+    expect(promised(code)).toEqual(['1 1', '78']);
+  });
+});
+
 describe('docs/ledger.md', () => {
   it('its embedding example serves, and closes, as its comments say', () => {
     const section = doc('ledger.md').slice(doc('ledger.md').indexOf('## Embedding it in a node'));
@@ -98,6 +111,26 @@ describe('docs/api.md: the client snippets against the demo history', () => {
     close = () => new Promise((done) => server.close(() => done()));
   }, 60_000);
   afterAll(() => close?.());
+
+  it('what the doc says the demo answers is what a server over the demo history answers (… stands for what is cut)', async () => {
+    const text = doc('api.md');
+    const shown = blocks(text.slice(text.indexOf('What the demo answers')), 'console')[0]!.split('\n');
+    let checked = 0;
+    for (let i = 0; i < shown.length - 1; i++) {
+      const m = /^\$ curl "?http:\/\/127\.0\.0\.1:14265([^"\s]+)"?$/.exec(shown[i]!);
+      if (m === null || m[1]!.includes('…')) continue;
+      const body = await (await fetch(origin + m[1])).text();
+      // Every piece between the cuts is in the answer, in order.
+      let at = 0;
+      for (const piece of shown[i + 1]!.split('…')) {
+        const found = body.indexOf(piece, at);
+        expect(found, `${m[1]}: ${piece}`).toBeGreaterThanOrEqual(0);
+        at = found + piece.length;
+      }
+      checked++;
+    }
+    expect(checked).toBe(5);
+  });
 
   for (const [lang, flag] of [
     ['js', '--input-type=module'],
