@@ -62,6 +62,11 @@ describe('checkedBlock', () => {
     expect(errorCode(() => checkedBlock(tagged, { blockId: blake2b256(tagged), transactionId: txId }))).toBe(
       'STORE_CORRUPT',
     );
+    // A block with no payload at all, served for a transaction.
+    const bare = encodeBlock({ protocolVersion: 2, parents: [new Uint8Array(32).fill(7)], nonce: 0n } as never);
+    expect(errorCode(() => checkedBlock(bare, { blockId: blake2b256(bare), transactionId: txId }))).toBe(
+      'STORE_CORRUPT',
+    );
     const cut = txBlock.subarray(0, txBlock.length - 1);
     expect(errorCode(() => checkedBlock(cut, { blockId: blake2b256(cut) }))).toBe('STORE_CORRUPT');
   });
