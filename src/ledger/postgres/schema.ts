@@ -1,6 +1,7 @@
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
-// tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them (blocks) or as the LMDB store
-// keeps them (output records), so every reader renders byte-identical JSON with the codec. A slot is committed in one
+// tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
+// (blocks) or as the LMDB store keeps them (output records), so every reader renders byte-identical JSON with the
+// codec. A slot is committed in one
 // SQL transaction that also moves `status`, so a reader sees a slot whole or not at all.
 //
 // Byte strings sort in PostgreSQL as in compareBytes (bytea compares like memcmp), so `order by output_id` gives the
