@@ -76,7 +76,7 @@ const id = (first: number, index = 0) => Uint8Array.of(first, ...new Uint8Array(
 
 describe('checkUtxoChanges: each rule at its boundary', () => {
   const ok = (created: Uint8Array[], consumed: Uint8Array[], slots: number[], slot = 10, genesis = 2) =>
-    errorCode(() => checkUtxoChanges(created, consumed, slots, slot, genesis, 'x'));
+    errorCode(() => checkUtxoChanges(concatBytes(created), concatBytes(consumed), slots, slot, genesis, 'x'));
   it('IDs of 34 bytes', () => {
     expect(ok([id(1)], [], [])).toBe('accepted');
     expect(ok([id(1).subarray(0, 33)], [], [])).toBe('STORE_CORRUPT');

@@ -151,17 +151,17 @@ export class PostgresReader implements LedgerReader {
     // The genesis slot has no changes of its own; a pruned slot has lost them (as in the embedded store).
     if (slot < this.pruned) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
     const what = `the UTXO changes of slot ${slot} in the database`;
-    const changes = {
+    const joined = (b: unknown) => (b === null ? new Uint8Array(0) : bytesOf(b));
+    const consumedCreatedSlots = split(r.consumed_created, 4, what).map(
+      (b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0,
+    );
+    checkUtxoChanges(joined(r.created), joined(r.consumed), consumedCreatedSlots, slot, genesisSlot, what);
+    return {
       commitmentId: commitmentId(readCommitment(r.raw, slot, r.commitment_id)),
       createdOutputs: split(r.created, 34, what),
       consumedOutputs: split(r.consumed, 34, what),
-      consumedCreatedSlots: split(r.consumed_created, 4, what).map(
-        (b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0,
-      ),
+      consumedCreatedSlots,
     };
-    const { createdOutputs, consumedOutputs, consumedCreatedSlots } = changes;
-    checkUtxoChanges(createdOutputs, consumedOutputs, consumedCreatedSlots, slot, genesisSlot, what);
-    return changes;
   }
 
   async congestion(accountId: Uint8Array, options: CongestionQuery = {}): Promise<Congestion> {
