@@ -30,9 +30,7 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
   const params = network(values.network);
   const reader = await untilAvailable(
     () => PostgresReader.open(url, params),
-    (line) =>
-      process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}${line}
-`),
+    (line) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}${line}\n`),
   );
   if (values.synced) reader.setSynced(true);
   const pool =

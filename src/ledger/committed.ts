@@ -1,3 +1,4 @@
+import { toHex } from '../codec/hex.js';
 import { type Codec, decode, encode, u32 } from '../codec/index.js';
 import { outputChainId } from '../model/ids.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
@@ -209,19 +210,23 @@ export class CommittedState {
   }
 
   /**
-   * A stored commitment is what the chain says it is: of its own slot, and its ID the one the next slot's commitment
-   * names as previous (the latest's: the one the metadata names). A changed byte anywhere in it changes its ID.
+   * A stored commitment is what the chain says it is: its ID the one the next slot's commitment names as previous (the
+   * latest's: the one the metadata names). A changed byte anywhere in it, its slot included, changes its ID.
    * @throws LedgerError STORE_CORRUPT
    */
   private checkCommitment(slot: number, c: SlotCommitment): void {
-    const what = `the stored commitment of slot ${slot} (key 43${slot.toString(16).padStart(8, '0')})`;
-    if (c.slot !== slot) throw corrupt(what, `it is of slot ${c.slot}`);
+    const what = `the stored commitment of slot ${slot} (key ${toHex(keys.commitment(slot)).slice(2)})`;
     let expected: Uint8Array | undefined;
     if (slot === this.meta.latestSlot) expected = this.meta.latestCommitmentId;
     else if (slot < this.meta.latestSlot) {
-      const next = this.store.get(keys.commitment(slot + 1));
-      if (next === undefined) throw corrupt(what, `the commitment of slot ${slot + 1} is missing`);
-      expected = readRecord(slotCommitment, next, 'commitment').previousCommitmentId;
+      // The next commitment as kept in memory (checked when it was read), else as stored.
+      let next = this.commitments.get(slot + 1);
+      if (next === undefined) {
+        const bytes = this.store.get(keys.commitment(slot + 1));
+        if (bytes === undefined) throw corrupt(what, `the commitment of slot ${slot + 1} is missing`);
+        next = readRecord(slotCommitment, bytes, 'commitment');
+      }
+      expected = next.previousCommitmentId;
     }
     if (expected !== undefined && !equalBytes(commitmentId(c), expected))
       throw corrupt(what, 'its ID is not the one the chain names');

@@ -8,7 +8,7 @@ import { PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { LedgerError } from './errors.js';
-import { type SlotDiff, slotDiff } from './records.js';
+import { keys, type SlotDiff, slotDiff } from './records.js';
 
 // What a store hands back is checked before it is served (issue 26): a flipped bit on disk, a row edited by hand, a
 // truncated column must be an error the operator hears of (STORE_CORRUPT: 500, logged with the key), never an answer
@@ -60,7 +60,7 @@ export function encodeDiff(diff: SlotDiff): Uint8Array {
  * the rules alone), and the rules of UTXO changes. @throws LedgerError STORE_CORRUPT
  */
 export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number): SlotDiff {
-  const what = `the stored UTXO changes of slot ${slot} (key 44${slot.toString(16).padStart(8, '0')})`;
+  const what = `the stored UTXO changes of slot ${slot} (key ${toHex(keys.diff(slot)).slice(2)})`;
   // Where the SlotDiff ends, from its three counts read in place (u32 LE each, before 34-, 34- and 4-byte items):
   // the record is that long (an older store's, no digest), or 8 bytes longer. One decode either way.
   const end = diffLength(bytes);
