@@ -33,7 +33,7 @@ const typicalGenesis = Array.from({ length: 2 * BLOCKS }, (_, n) => fx.genesisOu
 const chainGenesis = [];
 const actors = Array.from({ length: ACTORS }, (_, k) => {
   const secrets = Array.from({ length: 4 }, (_, j) => Uint8Array.of(k, j, ...new Uint8Array(30).fill(0x5e)));
-  const addresses = secrets.map((s) => tc.ed25519Address(tc.ed25519PublicKey(s)));
+  const addresses = secrets.map((s) => tc.ed25519AddressOf(tc.ed25519PublicKey(s)));
   const id = new Uint8Array(32).fill(0xcf);
   id[0] = k;
   const fund = {

@@ -9,7 +9,7 @@ export const TIME = 1_700_000_000;
 export function typicalTransaction(tc) {
   const params = tc.PROTOCOL_PARAMETERS.shimmer;
   const keys = [fill(32, 0x11), fill(32, 0x22)];
-  const owners = keys.map((k) => tc.ed25519Address(tc.ed25519PublicKey(k)));
+  const owners = keys.map((k) => tc.ed25519AddressOf(tc.ed25519PublicKey(k)));
   const token = (b, amount) => ({ id: Uint8Array.of(8, ...fill(32, b), 1, 0, 0, 0, 0), amount });
   const out = (address, sender, tokens, extra = 0n) => {
     const o = {
@@ -27,8 +27,8 @@ export function typicalTransaction(tc) {
     out(owners[1], owners[1], [token(0x30, 42n)], 5_000_000n),
   ];
   const outputs = [
-    out(tc.ed25519Address(fill(32, 0x33)), owners[0], [token(0x10, 10_000_000_000n)], 1_000_000n),
-    out(tc.ed25519Address(fill(32, 0x44)), owners[1], [token(0x10, 5n), token(0x20, 1n << 100n)], 1_000_000n),
+    out(tc.ed25519AddressOf(fill(32, 0x33)), owners[0], [token(0x10, 10_000_000_000n)], 1_000_000n),
+    out(tc.ed25519AddressOf(fill(32, 0x44)), owners[1], [token(0x10, 5n), token(0x20, 1n << 100n)], 1_000_000n),
     out(owners[1], owners[0], [token(0x30, 42n)]),
   ];
   const total = consumed.reduce((s, o) => s + o.amount, 0n) - outputs.reduce((s, o) => s + o.amount, 0n);
@@ -65,7 +65,7 @@ export const typicalBlock = (tc) => typicalTransaction(tc).block;
 export function chainTransaction(tc) {
   const params = tc.PROTOCOL_PARAMETERS.shimmer;
   const keys = [fill(32, 0x11), fill(32, 0x22)];
-  const [a, b] = keys.map((k) => tc.ed25519Address(tc.ed25519PublicKey(k)));
+  const [a, b] = keys.map((k) => tc.ed25519AddressOf(tc.ed25519PublicKey(k)));
   const aliasId = fill(32, 0x0a);
   const nftId = fill(32, 0x0b);
   const deposit = (o, extra) => ({ ...o, amount: tc.minStorageDeposit(o, params.rentStructure) + extra });

@@ -4,7 +4,7 @@
 export function ledgerFixture(tc) {
   const params = tc.protocolParameters(tc.PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
   const keys = [new Uint8Array(32).fill(0x0a), new Uint8Array(32).fill(0x0b)];
-  const owners = keys.map((k) => tc.ed25519Address(tc.ed25519PublicKey(k)));
+  const owners = keys.map((k) => tc.ed25519AddressOf(tc.ed25519PublicKey(k)));
   const basic = (address, amount, sender) => ({
     type: 3,
     amount,

@@ -8,7 +8,7 @@ export {
   buildBlock,
   buildTransaction,
   signTransaction,
-} from './build/builder.js';
+} from './builders/builder.js';
 export {
   aliasAddressOf,
   type HeldOutput,
@@ -20,7 +20,7 @@ export {
   nextNft,
   nftAddressOf,
   withMinimumDeposit,
-} from './build/chains.js';
+} from './builders/chains.js';
 export { fromHex, toHex } from './codec/hex.js';
 export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
 export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
@@ -31,7 +31,7 @@ export { type FindNonceOptions, findNonce, powScore } from './crypto/pow.js';
 export type { Address, AliasAddress, Ed25519Address, NftAddress } from './model/address.js';
 export { addressToBech32, bech32ToAddress } from './model/address-bech32.js';
 export type { Block, Payload } from './model/block.js';
-export { ed25519Address } from './model/ed25519-address.js';
+export { ed25519AddressOf } from './model/ed25519-address-of.js';
 export type { TransactionEssence } from './model/essence.js';
 export type {
   AliasFeature,

@@ -10,7 +10,6 @@ export {
   utxoChangesResponse,
 } from './http/responses.js';
 export { createServer, type ServerOptions } from './http/server.js';
-export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/commitment.js';
 export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
 export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledger/errors.js';
 export {
@@ -35,3 +34,4 @@ export {
   type UtxoChanges,
 } from './ledger/index.js';
 export type { OutputRecord } from './ledger/records.js';
+export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/slot-commitment.js';

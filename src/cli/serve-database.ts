@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createServer } from '../http/server.js';
-import { PostgresReader } from '../ledger/postgres/reader.js';
+import { PostgresReader } from '../ledger/postgres/postgres-reader.js';
 import { untilAvailable } from './backoff.js';
 import { network, wholeNumber } from './io.js';
 import { type HttpFlags, listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';

@@ -1,5 +1,5 @@
 import { toHex } from '../codec/hex.js';
-import type { LedgerReader } from '../ledger/reader.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 
 // The node-description bodies real clients ask for before or beside the three routes (SPEC B5,

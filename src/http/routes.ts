@@ -1,7 +1,7 @@
 import { fromHex } from '../codec/hex.js';
 import { CodecError, encode } from '../codec/index.js';
-import { slotOfCommitmentId } from '../ledger/commitment.js';
-import type { LedgerReader } from '../ledger/reader.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { slotOfCommitmentId } from '../ledger/slot-commitment.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
 import { AddressType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { LedgerError } from '../ledger/errors.js';
-import type { LedgerReader } from '../ledger/reader.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
 import { ALL_ROUTES, type Reply, type Route, routes } from './routes.js';

@@ -16,7 +16,7 @@ import { verifyMilestoneSignatures } from '../validate/milestone.js';
 import { checkSemantics } from '../validate/semantic.js';
 import { validateDecodedBlock } from '../validate/syntactic.js';
 import { checkId, checkWriteSlot } from './arguments.js';
-import { type CommittedState, readRecord } from './committed.js';
+import { type CommittedState, readRecord } from './committed-state.js';
 import { slotStartTime, workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
 import type { PendingBlock, PendingState, PendingTransaction } from './pending.js';

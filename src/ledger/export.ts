@@ -2,11 +2,11 @@ import { encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { keyBytes } from '../util/bytes.js';
-import { commitmentId, slotCommitment } from './commitment.js';
-import type { CommittedState } from './committed.js';
+import type { CommittedState } from './committed-state.js';
 import { LedgerError } from './errors.js';
 import { readDiff } from './integrity.js';
 import { keys, LIVE, OUTPUT_RECORD_HEADER } from './records.js';
+import { commitmentId, slotCommitment } from './slot-commitment.js';
 
 // One committed slot as rows for a store that keeps it in tables (the PostgreSQL mirror, issue 15): the commitment,
 // the slot's blocks with their transaction ids, the outputs it created (their bytes as stored), the outputs it spent,

@@ -1,9 +1,9 @@
 // The ledger index's public face: the Ledger front, how to open one, and the shapes its API uses.
 export { Ledger } from './ledger.js';
+export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { inspectStore, openLedger } from './open.js';
+export { PostgresReader, type PostgresReaderOptions } from './postgres/postgres-reader.js';
 export { PostgresPublisher, type PublisherOptions } from './postgres/publisher.js';
-export { PostgresReader, type PostgresReaderOptions } from './postgres/reader.js';
-export type { Awaitable, LedgerReader } from './reader.js';
 export type {
   AcceptOptions,
   AcceptOutcome,

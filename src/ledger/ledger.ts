@@ -3,9 +3,8 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, concatBytes, equalBytes } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, type Prechecked } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
-import { planCommit } from './commit.js';
-import { commitmentId } from './commitment.js';
-import { CommittedState, readRecord } from './committed.js';
+import { planCommit } from './commit-slot.js';
+import { CommittedState, readRecord } from './committed-state.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
@@ -15,6 +14,7 @@ import type { PostgresPublisher } from './postgres/publisher.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
 import { keys, type OutputRecord, outputRecord, UNSPENT } from './records.js';
+import { commitmentId } from './slot-commitment.js';
 import type { KeyValueStore } from './store/kv.js';
 import type {
   AcceptOptions,

@@ -1,10 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isEmpty, readRecord } from './committed.js';
+import { isEmpty, readRecord } from './committed-state.js';
 import { LedgerError } from './errors.js';
 import { Ledger } from './ledger.js';
+import { PostgresReader } from './postgres/postgres-reader.js';
 import { PostgresPublisher } from './postgres/publisher.js';
-import { PostgresReader } from './postgres/reader.js';
 import { keys, meta as metaCodec } from './records.js';
 import { LmdbStore } from './store/lmdb.js';
 import { MemoryStore } from './store/memory.js';

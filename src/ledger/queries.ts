@@ -14,13 +14,13 @@ import {
 import { blockToJson } from '../serialize.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
-import { COMMITMENT_ID_LENGTH, commitmentId, type SlotCommitment, slotOfCommitmentId } from './commitment.js';
-import type { CommittedState } from './committed.js';
+import type { CommittedState } from './committed-state.js';
 import { workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { checkedBlock, readDiff } from './integrity.js';
 import type { PendingState } from './pending.js';
 import { keys, LIVE } from './records.js';
+import { COMMITMENT_ID_LENGTH, commitmentId, type SlotCommitment, slotOfCommitmentId } from './slot-commitment.js';
 import type { Congestion, IncludedBlock, UtxoChanges } from './types.js';
 
 // The three queries of SPEC B4, over the committed state and (for included blocks and readiness) the pending one.

@@ -1,7 +1,7 @@
 import type { Json } from '../codec/index.js';
 import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import type { SlotCommitment } from './commitment.js';
+import type { SlotCommitment } from './slot-commitment.js';
 
 // The shapes the ledger's public API takes and returns.
 

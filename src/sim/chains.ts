@@ -1,4 +1,4 @@
-import { buildTransaction, signTransaction } from '../build/builder.js';
+import { buildTransaction, signTransaction } from '../builders/builder.js';
 import {
   aliasAddressOf,
   type HeldOutput,
@@ -10,7 +10,7 @@ import {
   nextNft,
   nftAddressOf,
   withMinimumDeposit,
-} from '../build/chains.js';
+} from '../builders/chains.js';
 import type { Address } from '../model/address.js';
 import { foundryId, foundryIdOf, outputId as makeOutputId, transactionId } from '../model/ids.js';
 import type { NativeToken } from '../model/native-token.js';

@@ -1,11 +1,11 @@
-import { buildTransaction, signTransaction } from '../build/builder.js';
+import { buildTransaction, signTransaction } from '../builders/builder.js';
 import { ed25519PublicKey } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { workScore } from '../ledger/congestion.js';
 import type { GenesisState } from '../ledger/index.js';
 import type { Address } from '../model/address.js';
 import type { Block } from '../model/block.js';
-import { ed25519Address } from '../model/ed25519-address.js';
+import { ed25519AddressOf } from '../model/ed25519-address-of.js';
 import { outputId as makeOutputId, transactionId } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
@@ -77,7 +77,7 @@ export class Simulation {
     const n = options.wallets ?? 8;
     const seedBytes = utf8.encode(`tangle-core simulation ${seed}`);
     this.secrets = Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(...seedBytes, i)));
-    this.addresses = this.secrets.map((s) => ed25519Address(ed25519PublicKey(s)));
+    this.addresses = this.secrets.map((s) => ed25519AddressOf(ed25519PublicKey(s)));
     const account = (name: string) => blake2b256(utf8.encode(`tangle-core simulation ${seed} account ${name}`));
     this.accounts = {
       whale: account('whale'),

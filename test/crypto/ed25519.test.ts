@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { verifyEd25519Strict, verifyEd25519Zip215 } from '../../src/crypto/ed25519.js';
-import { blake2b256, ed25519Address, ed25519PublicKey, signEd25519, verifyEd25519 } from '../../src/index.js';
+import { blake2b256, ed25519AddressOf, ed25519PublicKey, signEd25519, verifyEd25519 } from '../../src/index.js';
 import { equalBytes } from '../../src/util/bytes.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
 
@@ -91,9 +91,9 @@ describe('keys and addresses', () => {
       '0xe5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b',
     );
   });
-  it('ed25519Address is BLAKE2b-256 of the public key', () => {
+  it('ed25519AddressOf is BLAKE2b-256 of the public key', () => {
     const pk = randomBytes(32);
-    expect(ed25519Address(pk)).toEqual({ type: 0, pubKeyHash: blake2b256(pk) });
+    expect(ed25519AddressOf(pk)).toEqual({ type: 0, pubKeyHash: blake2b256(pk) });
   });
   it('wrong lengths throw RangeError, wrong types TypeError; invalid signatures return false', () => {
     expect(() => verifyEd25519(new Uint8Array(31), new Uint8Array(0), new Uint8Array(64))).toThrow(RangeError);

@@ -5,7 +5,7 @@ import {
   type Address,
   type AliasOutput,
   buildTransaction,
-  ed25519Address,
+  ed25519AddressOf,
   ed25519PublicKey,
   minStorageDeposit,
   type NftOutput,
@@ -39,7 +39,7 @@ export const SDK_PARAMS = {
 export const P = PROTOCOL_PARAMETERS.shimmer;
 export const TIME = 1_700_000_000;
 export const secret = (n: number) => new Uint8Array(32).fill(n);
-export const owner = (n: number): Address => ed25519Address(ed25519PublicKey(secret(n)));
+export const owner = (n: number): Address => ed25519AddressOf(ed25519PublicKey(secret(n)));
 export const basic = (address: Address, amount: bigint, features: Output['features'] = []): Output => ({
   type: 3,
   amount,

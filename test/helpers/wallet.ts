@@ -4,7 +4,7 @@ import {
   type BasicOutput,
   type Block,
   buildTransaction,
-  ed25519Address,
+  ed25519AddressOf,
   ed25519PublicKey,
   encodeBlock,
   type Output,
@@ -14,7 +14,7 @@ import {
 } from '../../src/index.js';
 
 export const secret = (n: number) => new Uint8Array(32).fill(n);
-export const owner = (n: number): Address => ed25519Address(ed25519PublicKey(secret(n)));
+export const owner = (n: number): Address => ed25519AddressOf(ed25519PublicKey(secret(n)));
 export const basic = (address: Address, amount: bigint): BasicOutput => ({
   type: 3,
   amount,

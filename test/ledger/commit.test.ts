@@ -3,11 +3,11 @@
 // inputs built by hand, and its commitment is compared with the second implementation of SPEC B3.
 import { describe, expect, it } from 'vitest';
 import { blockId, decodeBlock, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
-import { planCommit } from '../../src/ledger/commit.js';
-import { commitmentId, type SlotCommitment } from '../../src/ledger/commitment.js';
+import { planCommit } from '../../src/ledger/commit-slot.js';
 import { workScore } from '../../src/ledger/congestion.js';
 import type { PendingSlot } from '../../src/ledger/pending.js';
 import { type AccountRecord, keys, LIVE, type Meta } from '../../src/ledger/records.js';
+import { commitmentId, type SlotCommitment } from '../../src/ledger/slot-commitment.js';
 import { bytesKey } from '../../src/util/bytes.js';
 import { parseBlock, ReferenceLedger } from '../helpers/reference-ledger.js';
 import { taggedBlock } from '../helpers/wallet.js';

@@ -14,9 +14,9 @@ import {
   protocolParameters,
   toHex,
 } from '../../src/index.js';
+import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
-import { PostgresReader } from '../../src/ledger/postgres/reader.js';
-import type { LedgerReader } from '../../src/ledger/reader.js';
+import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { keys } from '../../src/ledger/records.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
 import { applyEvent } from '../../src/sim/events.js';

@@ -5,7 +5,7 @@ import {
   blockId,
   buildTransaction,
   decodeBlock,
-  ed25519Address,
+  ed25519AddressOf,
   encodeBlock,
   fromHex,
   type Ledger,
@@ -36,7 +36,7 @@ const edgeKey = fromHex(edge.publicKey);
 const edgeSignature = fromHex(edge.signature);
 const edgeOutput = {
   outputId: outputId(new Uint8Array(32).fill(0xed), 0),
-  output: basic(ed25519Address(edgeKey), 1_000_000_000n),
+  output: basic(ed25519AddressOf(edgeKey), 1_000_000_000n),
 };
 
 const genesis = [...genesisOutputs([1, 2, 3, 4]), edgeOutput];

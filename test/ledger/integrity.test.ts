@@ -8,7 +8,7 @@ import {
   buildBlock,
   buildTransaction,
   decodeBlock,
-  ed25519Address,
+  ed25519AddressOf,
   ed25519PublicKey,
   encodeBlock,
   outputId,
@@ -23,7 +23,7 @@ import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';
 
 const params = PROTOCOL_PARAMETERS.testnet;
-const me = ed25519Address(ed25519PublicKey(new Uint8Array(32).fill(1)));
+const me = ed25519AddressOf(ed25519PublicKey(new Uint8Array(32).fill(1)));
 const basic = (amount: bigint) => ({
   type: 3 as const,
   amount,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, slotAt } from '../../src/index.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
-import { PostgresReader } from '../../src/ledger/postgres/reader.js';
+import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { SCHEMA } from '../../src/ledger/postgres/schema.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/server.js';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
-import { PostgresReader } from '../../src/ledger/postgres/reader.js';
+import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';

@@ -12,9 +12,9 @@ import {
   protocolParameters,
   toHex,
 } from '../../src/index.js';
+import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
-import { PostgresReader } from '../../src/ledger/postgres/reader.js';
-import type { LedgerReader } from '../../src/ledger/reader.js';
+import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';

@@ -11,7 +11,7 @@ import {
   type Address,
   CodecError,
   decodeTransactionPayload,
-  ed25519Address,
+  ed25519AddressOf,
   ed25519PublicKey,
   encodeTransactionPayload,
   type Output,
@@ -31,7 +31,7 @@ import { SDK_PARAMS, sdk, secret, TIME } from '../helpers/sdk-verdicts.js';
 
 const P = PROTOCOL_PARAMETERS.shimmer;
 const secrets = Array.from({ length: 5 }, (_, k) => secret(k + 20));
-const addresses: Address[] = secrets.map((s) => ed25519Address(ed25519PublicKey(s)));
+const addresses: Address[] = secrets.map((s) => ed25519AddressOf(ed25519PublicKey(s)));
 const FUND = { outputId: outputId(new Uint8Array(32).fill(0xcc), 0), output: basicOf(addresses[0]!, 10_000_000_000n) };
 
 function basicOf(address: Address, amount: bigint): Output {

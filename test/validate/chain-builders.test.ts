@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   chainId,
-  ed25519Address,
+  ed25519AddressOf,
   ed25519PublicKey,
   newFoundry,
   newNft,
@@ -12,8 +12,8 @@ import {
   outputId,
 } from '../../src/index.js';
 
-const me = ed25519Address(ed25519PublicKey(new Uint8Array(32).fill(1)));
-const other = ed25519Address(ed25519PublicKey(new Uint8Array(32).fill(2)));
+const me = ed25519AddressOf(ed25519PublicKey(new Uint8Array(32).fill(1)));
+const other = ed25519AddressOf(ed25519PublicKey(new Uint8Array(32).fill(2)));
 const createdAt = outputId(new Uint8Array(32).fill(0x42), 3);
 
 describe('chain builders', () => {

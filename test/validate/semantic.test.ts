@@ -12,7 +12,7 @@ import {
   CodecError,
   decodeBlock,
   decodeEssence,
-  ed25519Address,
+  ed25519AddressOf,
   ed25519PublicKey,
   encodeEssence,
   minStorageDeposit,
@@ -90,7 +90,7 @@ describe('real Shimmer transactions with their consumed outputs', () => {
 
 // ---- a small wallet to build transactions whose every other rule holds ----------------------------------------
 const key = (n: number) => new Uint8Array(32).fill(n);
-const addr = (n: number): Address => ed25519Address(ed25519PublicKey(key(n)));
+const addr = (n: number): Address => ed25519AddressOf(ed25519PublicKey(key(n)));
 const TIME = 1_700_000_000;
 
 function out(

@@ -1,10 +1,10 @@
 import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
 import { equalBytes } from '../../util/bytes.js';
-import { slotCommitment } from '../commitment.js';
 import { LedgerError } from '../errors.js';
 import type { SlotExport } from '../export.js';
 import type { Ledger } from '../ledger.js';
+import { slotCommitment } from '../slot-commitment.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 

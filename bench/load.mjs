@@ -1,15 +1,15 @@
 #!/usr/bin/env node
-// npm run load — the API under sustained mixed load (issue 6): autocannon against `serve --demo` in a child process,
+// npm run bench:load — the API under sustained mixed load (issue 6): autocannon against `serve --demo` in a child process,
 // the three routes mixed with bad requests, 100 connections for 30 s. Passes when no answer is a 5xx and the server's
 // resident memory afterwards is within 10 % of before. Writes the result to bench/RESULTS.md.
-//   node scripts/load.mjs [--seconds 30] [--warmup 30] [--connections 100] [--workers 2] [--no-write]
+//   node bench/load.mjs [--seconds 30] [--warmup 30] [--connections 100] [--workers 2] [--no-write]
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { writeSection } from '../bench/results-file.mjs';
+import { writeSection } from './results-file.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -95,7 +95,7 @@ const mib = (b) => (b / 2 ** 20).toFixed(1);
 const ok = result['5xx'] === 0 && result.errors === 0 && Math.abs(growth) <= 0.1;
 const md = `## Load (issue 6)
 
-Produced by \`npm run load\` (= \`npm run build && node scripts/load.mjs --seconds ${SECONDS} --connections ${CONNECTIONS}\`, after a ${WARMUP} s warm-up) on
+Produced by \`npm run bench:load\` (= \`npm run build && node bench/load.mjs --seconds ${SECONDS} --connections ${CONNECTIONS}\`, after a ${WARMUP} s warm-up) on
 ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}: autocannon, ${CONNECTIONS} connections for ${SECONDS} s against
 \`serve --demo --workers ${WORKERS}\` (LMDB, a new slot every 10 s; memory: the supervisor, the writer and the workers together), cycling ${requests.length} requests: the three routes (JSON,
 binary, gzip, query parameters) and malformed IDs, a future slot, a bad address, an unknown path and a POST with a body.

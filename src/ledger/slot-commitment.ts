@@ -1,7 +1,7 @@
 import { encode, fixedBytes, structsOf, u8, u32, u64 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { compareBytes, concatBytes } from '../util/bytes.js';
-import { generated } from './commitment.gen.js';
+import { generated } from './slot-commitment.gen.js';
 
 const struct = structsOf(generated);
 

@@ -4,7 +4,6 @@ import { outputChainId } from '../model/ids.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
-import { commitmentId, type SlotCommitment, slotCommitment } from './commitment.js';
 import { LedgerError } from './errors.js';
 import { corrupt } from './integrity.js';
 import {
@@ -23,6 +22,7 @@ import {
   transactionRecordSlot,
   UNSPENT,
 } from './records.js';
+import { commitmentId, type SlotCommitment, slotCommitment } from './slot-commitment.js';
 import { WriteBatch } from './store/batch.js';
 import type { KeyValueStore } from './store/kv.js';
 import type { GenesisState } from './types.js';

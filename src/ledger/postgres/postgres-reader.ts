@@ -4,18 +4,18 @@ import { type ProtocolParameters, protocolParameters } from '../../model/protoco
 import { blockToJson } from '../../serialize.js';
 import { equalBytes } from '../../util/bytes.js';
 import { checkId, checkSlot } from '../arguments.js';
+import { slotAt } from '../congestion.js';
+import { LedgerError } from '../errors.js';
+import { checkedBlock, checkUtxoChanges, corrupt } from '../integrity.js';
+import type { LedgerReader } from '../ledger-reader.js';
+import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
 import {
   COMMITMENT_ID_LENGTH,
   commitmentId,
   type SlotCommitment,
   slotCommitment,
   slotOfCommitmentId,
-} from '../commitment.js';
-import { slotAt } from '../congestion.js';
-import { LedgerError } from '../errors.js';
-import { checkedBlock, checkUtxoChanges, corrupt } from '../integrity.js';
-import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
-import type { LedgerReader } from '../reader.js';
+} from '../slot-commitment.js';
 import type { CommittedSlot, Congestion, IncludedBlock, UtxoChanges } from '../types.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { QUERIES } from './schema.js';

@@ -3,7 +3,6 @@ import { isChainType, outputChainId, outputId } from '../model/ids.js';
 import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
-import { commitmentId, merkleRoot, rootsId, type SlotCommitment, slotCommitment, sortedRoot } from './commitment.js';
 import { nextReferenceManaCost } from './congestion.js';
 import { encodeDiff } from './integrity.js';
 import { consumedId, createdCount, createdOutput, type PendingBlock, type PendingSlot } from './pending.js';
@@ -24,6 +23,14 @@ import {
   transactionRecord,
   writeOutputRecord,
 } from './records.js';
+import {
+  commitmentId,
+  merkleRoot,
+  rootsId,
+  type SlotCommitment,
+  slotCommitment,
+  sortedRoot,
+} from './slot-commitment.js';
 import { WriteBatch } from './store/batch.js';
 
 // Committing a slot, as a pure step: the slot's pending state and the committed state it builds on go in; the write
