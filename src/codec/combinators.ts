@@ -13,8 +13,15 @@ export interface ArrayOptions {
   omitEmptyInJson?: boolean;
 }
 
+/** An array codec, with what a layout needs of its declaration (layout.ts). */
+export interface ArrayCodec<T> extends Codec<T[]> {
+  readonly element: Codec<T>;
+  /** Bytes of the count prefix. */
+  readonly prefixWidth: number;
+}
+
 /** A count prefix, checked against `min..max` before any element is read, then the elements back to back. */
-export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
+export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): ArrayCodec<T> {
   const { prefix, min, max, omitEmptyInJson = false } = opts;
   const width = prefix.width;
   const readCount = prefix.read;
@@ -26,6 +33,8 @@ export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): Codec<T[]> {
   const elemFixed = elem.fixedSize;
   return Object.freeze({
     name,
+    element: elem,
+    prefixWidth: width,
     fixedSize: undefined,
     maxSize: width + max * elem.maxSize,
     sizeOf(v: T[]) {

@@ -11,6 +11,7 @@ export {
   withJsonEncoding,
 } from './codec.js';
 export {
+  type ArrayCodec,
   type ArrayOptions,
   arrayOf,
   type NotAllowed,
@@ -21,6 +22,7 @@ export {
 } from './combinators.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
 export { fromHex, toHex } from './hex.js';
+export { elementOffsets, fieldOffset, fixedOffset } from './layout.js';
 export {
   bool,
   constant,

@@ -3,10 +3,9 @@ import { decode } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { payloadBytes } from '../model/block-layout.js';
-import { inputs, transactionEssence } from '../model/essence.js';
-import { blockId as computeBlockId, outputId as makeOutputId } from '../model/ids.js';
+import { blockId as computeBlockId } from '../model/ids.js';
 import { type Output, output as outputCodec } from '../model/output.js';
-import type { TransactionPayload } from '../model/payload/transaction.js';
+import { type TransactionPayload, transactionLayout } from '../model/payload/transaction.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
@@ -15,22 +14,24 @@ import { ValidationError } from '../validate/errors.js';
 import { verifyMilestoneSignatures } from '../validate/milestone.js';
 import { checkSemantics } from '../validate/semantic.js';
 import { validateDecodedBlock } from '../validate/syntactic.js';
+import { workingSet } from '../validate/working-set.js';
 import { checkId, checkWriteSlot } from './arguments.js';
-import { type CommittedState, readRecord } from './committed-state.js';
+import type { CommittedState } from './committed-state.js';
 import { slotStartTime, workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
-import type { PendingBlock, PendingState, PendingTransaction } from './pending.js';
+import { readRecord } from './integrity.js';
+import { PendingBlock, PendingTransaction } from './pending.js';
 import { type Precheck, precheckedVerifier } from './precheck.js';
-import { keys, LIVE, OUTPUT_RECORD_HEADER, outputRecord, UNSPENT } from './records.js';
+import type { LedgerState } from './state.js';
 import type { AcceptOptions, AcceptResult } from './types.js';
 
 // Accepting a block into a slot not yet committed: strict decode, syntactic validation with proof of work, and for a
-// transaction semantic validation against the UTXO set (committed, then pending), at the slot's start time. Nothing
-// is recorded until every check has passed, so a refused block changes nothing.
+// transaction semantic validation against the ledger's state as of its slot (state.ts), at the slot's start time, over
+// a working set built once (validate/working-set.ts). Nothing is recorded until every check has passed, so a refused
+// block changes nothing.
 
 export interface AcceptContext {
-  readonly committed: CommittedState;
-  readonly pending: PendingState;
+  readonly state: LedgerState;
   readonly params: ProtocolParameters;
 }
 
@@ -43,12 +44,6 @@ export function checkUncommitted(committed: CommittedState, slot: unknown): asse
       `slot ${slot} is committed already (latest ${committed.meta.latestSlot})`,
     );
   }
-}
-
-/** Whether an account exists at `slot`, counting creations and destructions accepted for slots up to it. */
-export function accountLiveAt(ctx: AcceptContext, accountId: Uint8Array, slot: number): boolean {
-  const record = ctx.committed.accounts.get(bytesKey(accountId));
-  return ctx.pending.liveAt(accountId, slot, record !== undefined && record.destroyedSlot === LIVE);
 }
 
 /** A block's own copy of its bytes with what worker threads found out about them (`Ledger.precheck`). */
@@ -67,10 +62,10 @@ export function acceptBlock(
   options: AcceptOptions,
   pre?: Prechecked,
 ): AcceptResult {
-  const { committed, pending, params } = ctx;
+  const { state, params } = ctx;
   if (!(bytes instanceof Uint8Array)) throw new LedgerError('INVALID_ARGUMENT', 'block bytes must be a Uint8Array');
   const { slot, issuerId } = options ?? ({} as AcceptOptions);
-  checkUncommitted(committed, slot);
+  checkUncommitted(state.committed, slot);
   if (issuerId !== undefined) checkId(issuerId, 32, 'issuer ID');
 
   // Own copy: the models decoded from it stay valid whatever the caller does with its buffer.
@@ -95,148 +90,81 @@ export function acceptBlock(
   }
   const id = pre?.precheck.blockId ?? computeBlockId(own);
   const blockKey = bytesKey(id);
-  // Only blocks without a transaction have a block index entry; a committed transaction block is found through its
-  // transaction (checkTransaction), so for one the store is not asked here.
-  const indexed =
-    block.payload?.type !== PayloadType.Transaction && committed.store.get(keys.blockIndex(id)) !== undefined;
-  if (pending.blocks.has(blockKey) || indexed) {
+  const txPayload = block.payload?.type === PayloadType.Transaction ? block.payload : undefined;
+  if (state.knowsBlock(id, blockKey, txPayload !== undefined))
     throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
-  }
   if (issuerId !== undefined) {
-    if (!accountLiveAt(ctx, issuerId, slot))
+    if (!state.accountLiveAt(issuerId, slot))
       throw new LedgerError('ISSUER_NOT_FOUND', `issuer account ${toHex(issuerId)} does not exist`);
-    const record = committed.accounts.get(bytesKey(issuerId));
-    if (record !== undefined && record.blockIssuanceCredits < 0n) {
+    const credits = state.committedCredits(issuerId);
+    if (credits !== undefined && credits < 0n) {
       throw new LedgerError('ISSUER_LOCKED', `issuer account ${toHex(issuerId)} has negative block issuance credits`);
     }
   }
 
   const payload = payloadBytes(own); // the payload's bytes as received (a transaction's: from its u32 type on)
-  const entry: PendingBlock = {
-    blockId: id,
-    blockKey,
-    bytes: own,
-    slot,
-    issuerId: issuerId?.slice(),
-    workScore: workScore(block, params, payload?.length),
-    tx: undefined,
-  };
-  if (block.payload?.type === PayloadType.Transaction) {
-    // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
-    entry.tx = checkTransaction(ctx, block.payload, entry, payload!, pre?.precheck);
-  }
-  pending.addBlock(entry); // everything checked: record it
+  // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
+  const tx =
+    txPayload === undefined ? undefined : checkTransaction(ctx, txPayload, own, id, slot, payload!, pre?.precheck);
+  const entry = new PendingBlock(id, own, slot, issuerId?.slice(), workScore(block, params, payload?.length), tx);
+  state.pending.addBlock(entry); // everything checked: record it
   // Copies: the entry's IDs are what the commit writes, and the caller may change what it is given.
-  return { blockId: id.slice(), transactionId: entry.tx?.id.slice(), workScore: entry.workScore };
+  return { blockId: id.slice(), transactionId: tx?.id.slice(), workScore: entry.workScore };
 }
 
-/** The transaction's checks against the ledger; what its pending block keeps of it. */
+/** The transaction's checks against the ledger, as of `slot`; what its pending block keeps of it. */
 function checkTransaction(
   ctx: AcceptContext,
-  tx: TransactionPayload,
-  entry: PendingBlock,
+  payload: TransactionPayload,
+  blockBytes: Uint8Array,
+  blockId: Uint8Array,
+  slot: number,
   payloadBytes: Uint8Array,
   pre: Precheck | undefined,
 ): PendingTransaction {
-  const { committed, pending, params } = ctx;
+  const { state, params } = ctx;
   const txId = pre?.transactionId ?? blake2b256(payloadBytes);
-  const txKey = bytesKey(txId);
-  const refuseApplied = (applied: Uint8Array | undefined): void => {
-    if (applied === undefined) return;
-    // A committed transaction block is found through its transaction (it has no block index entry).
-    if (equalBytes(applied, entry.blockId))
-      throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(entry.blockId)} is known already`);
-    throw new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
-  };
-  refuseApplied(pending.transactions.get(txKey)?.blockId);
-  // A transaction a committed block applied spent every one of its inputs (or they were pruned since), so its first
-  // input fails: the store's transaction index, a random read into a table as large as the ledger's history, is asked
-  // only then, before that input's error is thrown. The refusal is the same; a new transaction skips the read.
+  const layout = transactionLayout(payload);
+  const tx = new PendingTransaction(txId, blockBytes, payloadBytes.byteOffset - blockBytes.byteOffset, layout);
+  // A transaction applied already (by a pending or a committed block) spent every one of its inputs, or they were
+  // pruned since, so its first input fails: only then is the transaction looked up (for a committed one, a random
+  // read into a table as large as the ledger's history), before that input's error is thrown. The refusal is the
+  // same; a new transaction skips the read.
   const inputError = (error: LedgerError): LedgerError => {
-    refuseApplied(committed.transaction(txId)?.blockId);
-    return error;
+    const applied = state.transaction(txId);
+    if (applied === undefined) return error;
+    // A committed transaction block is found through its transaction (it has no block index entry).
+    if (equalBytes(applied.blockId, blockId))
+      return new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(blockId)} is known already`);
+    return new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
   };
-  const own = entry.bytes;
-  const pendingTx: PendingTransaction = {
-    id: txId,
-    key: txKey,
-    inputsAt: [],
-    outputsAt: createdOutputs(tx, payloadBytes.byteOffset - own.byteOffset),
-    consumedKeys: [],
-    storedInputs: [],
-  };
-  // The consumed outputs as models (for the rules) and as bytes for the inputs commitment: stored ones as they
-  // are in the store, pending ones as their block carries them.
-  const commitmentInputs: Uint8Array[] = [];
-  // The creating slot of the last committed transaction looked up: inputs that spend several outputs of one earlier
-  // transaction (change, consolidation) read its record once.
-  let lastKey: string | undefined;
-  let lastSlot = 0;
-  const consumedOutputs = tx.essence.inputs.map((input, i) => {
-    // validateDecodedBlock refused indices above 127 already, so outputId's argument checks hold.
-    const oid = makeOutputId(input.transactionId, input.transactionOutputIndex);
-    const ok = bytesKey(oid);
-    const creator = bytesKey(input.transactionId);
-    const created = pending.createdOutput(creator, input.transactionOutputIndex, entry.slot);
-    let output: Output;
-    if (created !== undefined) {
-      output = decode(outputCodec, created); // bytes of an accepted block: they decode
-      commitmentInputs.push(created);
-      pendingTx.storedInputs.push(undefined);
-    } else {
-      if (creator !== lastKey) {
-        lastSlot = committed.creatingSlot(oid, creator);
-        lastKey = creator;
-      }
-      const located = committed.outputAt(lastSlot, oid);
-      if (located === undefined)
-        throw inputError(
-          new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${entry.slot})`),
-        );
-      const record = readRecord(outputRecord, located.bytes, 'output');
-      if (record.spentSlot !== UNSPENT) {
-        throw inputError(
-          new LedgerError(
-            'INPUT_ALREADY_SPENT',
-            `input ${i}: output ${toHex(oid)} was spent in slot ${record.spentSlot}`,
-          ),
-        );
-      }
-      output = record.output;
-      commitmentInputs.push(located.bytes.subarray(OUTPUT_RECORD_HEADER));
-      pendingTx.storedInputs.push({ slot: located.slot, bytes: located.bytes });
-    }
-    if (pending.spent.has(ok))
-      throw inputError(
-        new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} is spent by an accepted block`),
-      );
-    // The decoder's byte fields are views of the block's bytes: the spent output's ID (transaction ID, then the
-    // index as u16) is where the input's transaction ID starts.
-    pendingTx.inputsAt.push(input.transactionId.byteOffset - own.byteOffset);
-    pendingTx.consumedKeys.push(ok);
-    return output;
-  });
-  const signingHash =
-    pre?.signingHash ?? blake2b256(payloadBytes.subarray(4, 4 + transactionEssence.sizeOf(tx.essence)));
-  const context = { consumedOutputs, params, time: slotStartTime(entry.slot, params) };
-  const verify = pre === undefined ? verifyEd25519 : precheckedVerifier(pre, tx);
-  checkSemantics(tx, context, signingHash, commitmentInputs, verify);
-  return pendingTx;
-}
 
-/**
- * Where each output the transaction creates starts in its block's bytes, then where the last ends (`payloadAt`: where
- * the payload starts in them). The strict decoder took these bytes, so they are each output's one encoding. The
- * essence's layout is fixed up to its outputs: payload type (u32), essence type (u8), network ID (u64), the inputs
- * (u16 count), the inputs commitment (32), the outputs' count (u16).
- */
-function createdOutputs(tx: TransactionPayload, payloadAt: number): number[] {
-  const { essence } = tx;
-  let at = payloadAt + 4 + 1 + 8 + inputs.sizeOf(essence.inputs) + 32 + 2;
-  const offsets = [at];
-  for (const o of essence.outputs) {
-    at += outputCodec.sizeOf(o);
-    offsets.push(at);
-  }
-  return offsets;
+  // The consumed outputs as models (for the rules) and as bytes for the inputs commitment, as the state has them.
+  const ids = Array.from({ length: tx.inputCount }, (_, i) => tx.consumedId(i));
+  const found = state.outputs(ids, slot);
+  const consumedBytes: Uint8Array[] = [];
+  const consumedOutputs = found.map((o, i): Output => {
+    const oid = ids[i]!;
+    if (o === undefined)
+      throw inputError(
+        new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${slot})`),
+      );
+    if (o.spent !== undefined) {
+      const by = o.spent.pending ? 'is spent by an accepted block' : `was spent in slot ${o.spent.slot}`;
+      throw inputError(new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} ${by}`));
+    }
+    consumedBytes.push(o.output);
+    tx.storedInputs.push(o.stored);
+    // A stored output's bytes decode (else the store is damaged); a pending one's came in an accepted block.
+    return o.stored === undefined ? decode(outputCodec, o.output) : readRecord(outputCodec, o.output, 'output');
+  });
+  const signingHash = pre?.signingHash ?? blake2b256(payloadBytes.subarray(layout.essence.start, layout.essence.end));
+  const ws = workingSet(
+    payload,
+    { consumedOutputs, params, time: slotStartTime(slot, params) },
+    signingHash,
+    consumedBytes,
+  );
+  checkSemantics(ws, pre === undefined ? verifyEd25519 : precheckedVerifier(pre, payload));
+  return tx;
 }

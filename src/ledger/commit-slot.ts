@@ -1,11 +1,11 @@
 import { decode, encode, u32 } from '../codec/index.js';
-import { isChainType, outputChainId, outputId } from '../model/ids.js';
+import { isChainType, outputChainId, outputId, outputIndexOf } from '../model/ids.js';
 import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { nextReferenceManaCost } from './congestion.js';
 import { encodeDiff } from './integrity.js';
-import { consumedId, createdCount, createdOutput, type PendingBlock, type PendingSlot } from './pending.js';
+import type { PendingSlot, PendingTransaction, StoredInput } from './pending.js';
 import {
   type AccountRecord,
   accountRecord,
@@ -15,12 +15,7 @@ import {
   type Meta,
   meta as metaCodec,
   OUTPUT_RECORD_HEADER,
-  RECENT_SLOTS,
-  type RecentTransaction,
-  recentTransactions,
   setSpentSlot,
-  type TransactionRecord,
-  transactionRecord,
   writeOutputRecord,
 } from './records.js';
 import {
@@ -32,6 +27,7 @@ import {
   sortedRoot,
 } from './slot-commitment.js';
 import { WriteBatch } from './store/batch.js';
+import type { IndexUpdate, TransactionIndex } from './transaction-index.js';
 
 // Committing a slot, as a pure step: the slot's pending state and the committed state it builds on go in; the write
 // batch, the commitment and the new in-memory state come out. Nothing here touches a store, so the whole rule of
@@ -49,9 +45,8 @@ export interface CommitInput {
   commitmentAt(slot: number): SlotCommitment | undefined;
   /** A stored output a block of this slot consumes: its creating slot and record (if acceptBlock did not read it). */
   storedOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array };
-  /** The transactions of committed slots from `recentFrom` on, not merged into the index yet (by `bytesKey`). */
-  recent: ReadonlyMap<string, TransactionRecord>;
-  recentFrom: number;
+  /** The transaction index, which plans its own part of the write. */
+  transactions: Pick<TransactionIndex, 'append'>;
 }
 
 export interface CommitPlan {
@@ -61,8 +56,8 @@ export interface CommitPlan {
   meta: Meta;
   /** The accounts this slot changed, as they are after it. */
   accounts: Map<string, AccountRecord>;
-  /** Where recent transactions start after this slot, and its own if they stay recent (not merged). */
-  recent: { from: number; transactions: RecentTransaction[] };
+  /** What the slot changes in the transaction index. */
+  transactions: IndexUpdate;
 }
 
 export function planCommit(input: CommitInput): CommitPlan {
@@ -112,54 +107,20 @@ export function planCommit(input: CommitInput): CommitPlan {
   batch.put(keys.commitment(slot), encode(slotCommitment, commitment), true);
   batch.put(keys.diff(slot), encodeDiff(utxo.diff), true);
   utxo.appendOutputs();
-  const recent = transactionRecords(input, txs, batch); // table 0x52 after the outputs
+  // The slot's transactions (recent records: table 0x52, after the outputs; or a merge into the index).
+  const transactions = input.transactions.append(
+    batch,
+    slot,
+    txs.map((b) => ({
+      key: b.tx!.key,
+      transactionId: b.tx!.id,
+      blockId: b.blockId,
+      storedOutputs: b.tx!.createdCount,
+    })),
+  );
   for (const [aid, r] of accounts) batch.put(keys.account(keyBytes(aid)), encode(accountRecord, r));
   batch.put(keys.meta, encode(metaCodec, meta));
-  return { batch, commitment, commitmentId: id, meta, accounts, recent };
-}
-
-/**
- * The slot's transaction records (records.ts, `recentTransactions`): appended as one record of the slot while fewer
- * than `RECENT_SLOTS` slots wait; else merged, with those waiting, into the transaction index, in key order (a
- * merge writes each page the index's new keys share once, where a commit of its own wrote one page per key).
- */
-function transactionRecords(input: CommitInput, txs: readonly PendingBlock[], batch: WriteBatch) {
-  const { slot } = input;
-  const transactions = txs.map(
-    (b): RecentTransaction => ({ transactionId: b.tx!.id, blockId: b.blockId, storedOutputs: createdCount(b) }),
-  );
-  if (slot - input.recentFrom + 1 < RECENT_SLOTS) {
-    if (transactions.length > 0) batch.put(keys.recent(slot), encode(recentTransactions, transactions), true);
-    batch.put(keys.recentFrom, encode(u32, input.recentFrom));
-    return { from: input.recentFrom, transactions };
-  }
-  const merged = new Map(input.recent);
-  for (let i = 0; i < txs.length; i++) {
-    const t = transactions[i]!;
-    merged.set(txs[i]!.tx!.key, { blockId: t.blockId, slot, storedOutputs: t.storedOutputs });
-  }
-  return writeTransactionIndex(batch, merged, input.recentFrom, slot);
-}
-
-/**
- * A merge into the transaction index (a commit's, or a prune's, which leaves no recent record behind it): these
- * records, by `bytesKey` of their transaction IDs, in key order (undefined: deleted); the recent records of slots
- * `from` to `to` deleted; recent transactions starting after `to`.
- */
-export function writeTransactionIndex(
-  batch: WriteBatch,
-  records: ReadonlyMap<string, TransactionRecord | undefined>,
-  from: number,
-  to: number,
-): { from: number; transactions: [] } {
-  for (const k of [...records.keys()].sort()) {
-    const r = records.get(k);
-    if (r === undefined) batch.delete(keys.transaction(keyBytes(k)));
-    else batch.put(keys.transaction(keyBytes(k)), encode(transactionRecord, r));
-  }
-  for (let s = from; s <= to; s++) batch.delete(keys.recent(s));
-  batch.put(keys.recentFrom, encode(u32, to + 1));
-  return { from: to + 1, transactions: [] };
+  return { batch, commitment, commitmentId: id, meta, accounts, transactions };
 }
 
 /** Account creations, allotments (to accounts that existed before this slot), burns and destructions of one slot. */
@@ -227,78 +188,83 @@ function byKey<T>(items: Iterable<T>, key: (item: T) => string): T[] {
 const OUTPUT_KEY = 1 + 4 + 34;
 const BLOCK_KEY = 1 + 4 + 32;
 
+/** Where an output record is packed in the batch's buffer: its key at `at`, the record after it, up to `end`. */
+interface PackedRecord {
+  at: number;
+  end: number;
+}
+
 /**
- * The slot's transaction records and spent older outputs into `batch`, and the records of the outputs it creates
- * packed in it too; `appendBlocks` and `appendOutputs` then add the slot's blocks and created outputs as appends, in
- * key order. Also the sorted ids the diff and the roots are made of.
+ * The UTXO rule of SPEC B3, applied to the slot's blocks in acceptance order (a block may spend an output an earlier
+ * one of the slot created): each transaction marks the outputs it consumes spent in this slot and creates its
+ * outputs; a chain (alias, foundry, NFT) moves to the output that continues it, or goes with its last one. Into
+ * `batch`: the records of spent older outputs (updates) and of blocks without a transaction (their index entries); the
+ * records of created outputs are packed in its buffer as they come (a later block of the slot that spends one sets its
+ * spent slot there), and `appendBlocks` and `appendOutputs` then add the slot's blocks and created outputs as appends,
+ * in key order. Also the sorted ids the diff and the roots are made of.
  */
 function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const { slot, pending } = input;
-  // The records of the outputs this slot creates, in acceptance order: where each one's key starts in the batch's
-  // buffer (its record follows the key) and where its record ends. A later block of the slot that spends one sets
-  // its spent slot there. By transaction (`bytesKey`): where its first output's pair is.
-  const records: number[] = [];
-  const recordsOf = new Map<string, number>();
-  // Every output the slot spends, by output key: its ID (a view of the spending block's bytes), the slot that
-  // created it.
-  const consumedIds = new Map<string, Uint8Array>();
-  const consumedSlots = new Map<string, number>();
-  // Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply.
+  /** The records of the outputs this slot creates, by `bytesKey` of their transaction's ID, by output index. */
+  const createdHere = new Map<string, PackedRecord[]>();
+  /** Every output the slot spends, by `bytesKey` of its ID: the ID (a view of its spender's bytes), its creating slot. */
+  const consumed = new Map<string, { id: Uint8Array; createdSlot: number }>();
+  /** Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply. */
   const chains = new Map<string, Uint8Array | undefined>();
-  // Applied in acceptance order (a block may spend an output an earlier one of the slot created).
+
+  /** Spends an output created earlier in this slot: its packed record, still to be appended. */
+  const spendCreatedHere = (r: PackedRecord): Uint8Array => {
+    setSpentSlot(batch.bytes, r.at + OUTPUT_KEY, slot);
+    return batch.bytes.subarray(r.at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, r.end);
+  };
+  /** Spends a stored output: its record rewritten (an update), spent in this slot. */
+  const spendStored = (stored: StoredInput, id: Uint8Array): Uint8Array => {
+    const at = batch.reserve(OUTPUT_KEY + stored.bytes.length);
+    keysInto.output(batch.bytes, at, stored.slot, id);
+    batch.bytes.set(stored.bytes, at + OUTPUT_KEY);
+    setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
+    batch.add(at, at + OUTPUT_KEY, at + OUTPUT_KEY, at + OUTPUT_KEY + stored.bytes.length);
+    return stored.bytes.subarray(OUTPUT_RECORD_HEADER);
+  };
+  /** Creates output `i` of a transaction: its record packed in the batch's buffer, unspent. */
+  const create = (tx: PendingTransaction, i: number): PackedRecord => {
+    const output = tx.createdOutput(i);
+    const id = outputId(tx.id, i);
+    const end = OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length;
+    const at = batch.reserve(end);
+    keysInto.output(batch.bytes, at, slot, id);
+    writeOutputRecord(batch.bytes, at + OUTPUT_KEY, slot, output);
+    const chain = chainOf(output, id);
+    if (chain !== undefined) chains.set(bytesKey(chain), id);
+    return { at, end: at + end };
+  };
+
   for (const b of pending.blocks) {
     const tx = b.tx;
     if (tx === undefined) {
       batch.put(keys.blockIndex(b.blockId), encode(u32, slot));
       continue;
     }
-    const count = createdCount(b);
-    for (let i = 0; i < tx.consumedKeys.length; i++) {
-      const oid = consumedId(b, i);
-      const k = tx.consumedKeys[i]!;
-      consumedIds.set(k, oid);
-      // An output ID's key is its transaction's key (32 characters), then its index (u16, little-endian).
-      const first = recordsOf.get(k.slice(0, 32));
-      let output: Uint8Array;
-      if (first !== undefined) {
-        // Created by an earlier block of this slot: spent in its record, which is still to be appended.
-        const at = 2 * (first + (k.charCodeAt(32) | (k.charCodeAt(33) << 8)));
-        setSpentSlot(batch.bytes, records[at]! + OUTPUT_KEY, slot);
-        consumedSlots.set(k, slot);
-        output = batch.bytes.subarray(records[at]! + OUTPUT_KEY + OUTPUT_RECORD_HEADER, records[at + 1]!);
-      } else {
-        // Read at acceptance, or (an output of a slot that was still pending then) from the store now. An update.
-        const read = tx.storedInputs[i] ?? input.storedOutput(oid);
-        const kAt = batch.reserve(OUTPUT_KEY + read.bytes.length);
-        const bytes = batch.bytes;
-        keysInto.output(bytes, kAt, read.slot, oid);
-        bytes.set(read.bytes, kAt + OUTPUT_KEY);
-        setSpentSlot(bytes, kAt + OUTPUT_KEY, slot);
-        batch.add(kAt, kAt + OUTPUT_KEY, kAt + OUTPUT_KEY, kAt + OUTPUT_KEY + read.bytes.length);
-        consumedSlots.set(k, read.slot);
-        output = read.bytes.subarray(OUTPUT_RECORD_HEADER);
-      }
-      const chain = chainOf(output, oid);
+    for (let i = 0; i < tx.inputCount; i++) {
+      const id = tx.consumedId(i);
+      const earlier = createdHere.get(tx.consumedKeys[i]!.slice(0, 32))?.[outputIndexOf(id)];
+      // A stored output was read at acceptance, or (an output of a slot that was still pending then) is read now.
+      const stored = earlier === undefined ? (tx.storedInputs[i] ?? input.storedOutput(id)) : undefined;
+      const output = stored === undefined ? spendCreatedHere(earlier!) : spendStored(stored, id);
+      consumed.set(tx.consumedKeys[i]!, { id, createdSlot: stored?.slot ?? slot });
+      const chain = chainOf(output, id);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
     }
-    recordsOf.set(tx.key, records.length / 2);
-    for (let i = 0; i < count; i++) {
-      const output = createdOutput(b, i);
-      const oid = outputId(tx.id, i);
-      const end = OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length;
-      const kAt = batch.reserve(end);
-      keysInto.output(batch.bytes, kAt, slot, oid);
-      writeOutputRecord(batch.bytes, kAt + OUTPUT_KEY, slot, output);
-      records.push(kAt, kAt + end);
-      const chain = chainOf(output, oid);
-      if (chain !== undefined) chains.set(bytesKey(chain), oid);
-    }
+    createdHere.set(
+      tx.key,
+      Array.from({ length: tx.createdCount }, (_, i) => create(tx, i)),
+    );
   }
-  for (const [chain, oid] of chains) {
-    if (oid === undefined) batch.delete(keys.chain(keyBytes(chain)));
-    else batch.put(keys.chain(keyBytes(chain)), oid);
+  for (const [chain, id] of chains) {
+    if (id === undefined) batch.delete(keys.chain(keyBytes(chain)));
+    else batch.put(keys.chain(keyBytes(chain)), id);
   }
-  const consumed = [...consumedSlots.keys()].sort();
+  const consumedInOrder = byKey(consumed.entries(), ([k]) => k).map(([, c]) => c);
   const blocks = byKey(pending.blocks, (b) => b.blockKey);
   // In the order of their IDs; their outputs' IDs (the transaction's, then the index, below 128: one byte, then 0)
   // are in that order too.
@@ -307,12 +273,12 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     (b) => b.tx!.key,
   );
   const created: Uint8Array[] = [];
-  for (const b of txs) for (let i = 0; i < createdCount(b); i++) created.push(outputId(b.tx!.id, i));
+  for (const b of txs) for (let i = 0; i < b.tx!.createdCount; i++) created.push(outputId(b.tx!.id, i));
   return {
     diff: {
       created,
-      consumed: consumed.map((k) => consumedIds.get(k)!),
-      consumedSlots: consumed.map((k) => consumedSlots.get(k)!),
+      consumed: consumedInOrder.map((c) => c.id),
+      consumedSlots: consumedInOrder.map((c) => c.createdSlot),
     },
     blockIds: blocks.map((b) => b.blockId),
     /** The slot's transaction blocks, in the order of their transactions' IDs. */
@@ -320,20 +286,16 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     /** The slot's blocks, as appends in key order. */
     appendBlocks(): void {
       for (const b of blocks) {
-        const kAt = batch.reserve(BLOCK_KEY + b.bytes.length);
-        keysInto.block(batch.bytes, kAt, slot, b.blockId);
-        batch.bytes.set(b.bytes, kAt + BLOCK_KEY);
-        batch.add(kAt, kAt + BLOCK_KEY, kAt + BLOCK_KEY, kAt + BLOCK_KEY + b.bytes.length, true);
+        const at = batch.reserve(BLOCK_KEY + b.bytes.length);
+        keysInto.block(batch.bytes, at, slot, b.blockId);
+        batch.bytes.set(b.bytes, at + BLOCK_KEY);
+        batch.add(at, at + BLOCK_KEY, at + BLOCK_KEY, at + BLOCK_KEY + b.bytes.length, true);
       }
     },
     /** The outputs the slot created, as appends in key order: new keys past all stored ones. */
     appendOutputs(): void {
       for (const b of txs) {
-        const first = recordsOf.get(b.tx!.key)!;
-        for (let i = 0; i < createdCount(b); i++) {
-          const at = 2 * (first + i);
-          batch.add(records[at]!, records[at]! + OUTPUT_KEY, records[at]! + OUTPUT_KEY, records[at + 1]!, true);
-        }
+        for (const r of createdHere.get(b.tx!.key)!) batch.add(r.at, r.at + OUTPUT_KEY, r.at + OUTPUT_KEY, r.end, true);
       }
     },
   };

@@ -1,11 +1,11 @@
 import { toHex } from '../codec/hex.js';
-import { type Codec, decode, encode, u32 } from '../codec/index.js';
+import { encode } from '../codec/index.js';
 import { outputChainId } from '../model/ids.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
 import { LedgerError } from './errors.js';
-import { corrupt } from './integrity.js';
+import { corrupt, readRecord } from './integrity.js';
 import {
   type AccountRecord,
   accountRecord,
@@ -15,16 +15,12 @@ import {
   meta as metaCodec,
   type OutputRecord,
   outputRecord,
-  type RecentTransaction,
-  recentTransactions,
-  type TransactionRecord,
-  transactionRecord,
-  transactionRecordSlot,
   UNSPENT,
 } from './records.js';
 import { commitmentId, type SlotCommitment, slotCommitment } from './slot-commitment.js';
 import { WriteBatch } from './store/batch.js';
 import type { KeyValueStore } from './store/kv.js';
+import { type IndexUpdate, TransactionIndex } from './transaction-index.js';
 import type { GenesisState } from './types.js';
 
 const ZERO_32 = new Uint8Array(32);
@@ -43,16 +39,8 @@ export class CommittedState {
   /** Every account ever created and not pruned from history, by `bytesKey` of its ID. */
   readonly accounts = new Map<string, AccountRecord>();
   private readonly commitments = new Map<number, SlotCommitment>();
-  /**
-   * The records of the transactions that committed slots from `recentFrom` on applied, not merged into the
-   * transaction index yet (`recentTransactions` in records.ts), by `bytesKey` of the transaction ID. A transaction is
-   * looked up here first. At most `RECENT_SLOTS` slots' worth: each commit adds its slot's, a merge clears them.
-   */
-  private readonly recent = new Map<string, TransactionRecord>();
-  recentFrom: number;
-  /** The last slot whose recent records are in `recent` (a reader loads each new slot's once). */
-  private recentTo: number;
-
+  /** The transactions committed slots applied (their recent records kept in memory). */
+  readonly transactions: TransactionIndex;
   constructor(
     readonly store: KeyValueStore,
     readonly params: ProtocolParameters,
@@ -89,35 +77,7 @@ export class CommittedState {
     }
     this.latest = latest;
     this.loadAccounts();
-    this.recentFrom = this.storedRecentFrom();
-    this.recentTo = this.recentFrom - 1;
-    this.loadRecent();
-  }
-
-  /** Where the store says its recent transactions start; a store without that record has them all in the index. */
-  private storedRecentFrom(): number {
-    const bytes = this.store.get(keys.recentFrom);
-    return bytes === undefined ? this.meta.latestSlot + 1 : readRecord(u32, bytes, 'recent transactions start');
-  }
-
-  /** Takes the recent records of slots after `recentTo` up to the latest one into memory. */
-  private loadRecent(): void {
-    for (let slot = Math.max(this.recentTo + 1, this.recentFrom); slot <= this.meta.latestSlot; slot++) {
-      const bytes = this.store.get(keys.recent(slot));
-      // A slot without transactions has no record.
-      if (bytes !== undefined) this.addRecent(slot, readRecord(recentTransactions, bytes, 'recent transactions'));
-    }
-    this.recentTo = Math.max(this.recentTo, this.meta.latestSlot);
-  }
-
-  private addRecent(slot: number, transactions: readonly RecentTransaction[]): void {
-    for (const t of transactions)
-      this.recent.set(bytesKey(t.transactionId), { blockId: t.blockId, slot, storedOutputs: t.storedOutputs });
-  }
-
-  /** The records of transactions not merged into the index yet, by `bytesKey` of their IDs (for a merge). */
-  get recentTransactions(): ReadonlyMap<string, TransactionRecord> {
-    return this.recent;
+    this.transactions = new TransactionIndex(store, this.meta.latestSlot);
   }
 
   private loadAccounts(): void {
@@ -144,13 +104,7 @@ export class CommittedState {
     this.commitments.set(meta.latestSlot, latest);
     [this.meta, this.latest, this.metaBytes] = [meta, latest, stored.slice()];
     this.loadAccounts();
-    // The writer merged its recent transactions into the index (a merge takes all of them) since the last look.
-    const from = this.storedRecentFrom();
-    if (from !== this.recentFrom) {
-      this.recent.clear();
-      [this.recentFrom, this.recentTo] = [from, from - 1];
-    }
-    this.loadRecent();
+    this.transactions.follow(meta.latestSlot);
   }
 
   private writeGenesis(genesis: GenesisState): Meta {
@@ -243,9 +197,7 @@ export class CommittedState {
    * first 32 bytes, if the caller has it.
    */
   creatingSlot(outputId: Uint8Array, transactionKey = bytesKey(outputId, 32)): number {
-    const recent = this.recent.get(transactionKey);
-    if (recent !== undefined) return recent.slot;
-    return this.transactionSlot(keys.transactionOfOutput(outputId)) ?? this.params.genesisSlot;
+    return this.transactions.slotOf(outputId, transactionKey) ?? this.params.genesisSlot;
   }
 
   /** A committed output created in `slot` (`creatingSlot`): the slot and its stored bytes. */
@@ -262,27 +214,14 @@ export class CommittedState {
       : { slot: located.slot, record: readRecord(outputRecord, located.bytes, 'output') };
   }
 
+  /** Whether a committed block without a transaction has this ID (blocks with one are found through it). */
+  indexesBlock(blockId: Uint8Array): boolean {
+    return this.store.get(keys.blockIndex(blockId)) !== undefined;
+  }
+
   /** The id of a chain's current (unspent, committed) output. */
   chainOutput(chainId: Uint8Array): Uint8Array | undefined {
     return this.store.get(keys.chain(chainId));
-  }
-
-  /**
-   * The slot of a committed transaction (by its record's key), read from its record without decoding the rest (the
-   * input lookup's).
-   */
-  private transactionSlot(key: Uint8Array): number | undefined {
-    const bytes = this.store.get(key);
-    if (bytes === undefined) return undefined;
-    return transactionRecordSlot(bytes) ?? readRecord(transactionRecord, bytes, 'transaction').slot; // (that throws)
-  }
-
-  transaction(txId: Uint8Array): TransactionRecord | undefined {
-    const recent = this.recent.get(bytesKey(txId));
-    // A copy: what is in memory is the index until it is merged.
-    if (recent !== undefined) return { ...recent, blockId: recent.blockId.slice() };
-    const bytes = this.store.get(keys.transaction(txId));
-    return bytes === undefined ? undefined : readRecord(transactionRecord, bytes, 'transaction');
   }
 
   /** Writes a batch that moves the state to `meta` (one atomic write), then takes the new state into memory. */
@@ -292,8 +231,8 @@ export class CommittedState {
     update: {
       commitment?: SlotCommitment;
       accounts?: ReadonlyMap<string, AccountRecord>;
-      /** Where recent transactions start after the write, and those of the committed slot if they stay recent. */
-      recent?: { from: number; transactions: readonly RecentTransaction[] };
+      /** What the write changed in the transaction index. */
+      transactions?: IndexUpdate;
     } = {},
   ): void {
     this.store.write(batch);
@@ -303,23 +242,7 @@ export class CommittedState {
       this.commitments.set(meta.latestSlot, update.commitment);
     }
     for (const [id, r] of update.accounts ?? []) this.accounts.set(id, r);
-    if (update.recent !== undefined) {
-      if (update.recent.from !== this.recentFrom) this.recent.clear(); // merged into the index
-      this.recentFrom = update.recent.from;
-      this.addRecent(meta.latestSlot, update.recent.transactions); // none when they were merged
-      this.recentTo = meta.latestSlot;
-    }
-  }
-}
-
-/** Decodes a stored record; one that does not decode means a damaged store. */
-export function readRecord<T>(codec: Codec<T>, bytes: Uint8Array, what: string): T {
-  try {
-    return decode(codec, bytes);
-  } catch (e) {
-    throw new LedgerError('STORE_CORRUPT', `a stored ${what} record does not decode: ${(e as Error).message}`, {
-      cause: e,
-    });
+    if (update.transactions !== undefined) this.transactions.apply(update.transactions, meta.latestSlot);
   }
 }
 

@@ -1,5 +1,5 @@
 import { toHex } from '../codec/hex.js';
-import { decode, encode } from '../codec/index.js';
+import { type Codec, decode, encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import type { Block } from '../model/block.js';
 import { transactionId } from '../model/ids.js';
@@ -16,6 +16,17 @@ import { keys, type SlotDiff, slotDiff } from './records.js';
 
 /** A stored record that is not what it must be: names the record and its key, for the log. */
 export const corrupt = (what: string, why: string): LedgerError => new LedgerError('STORE_CORRUPT', `${what}: ${why}`);
+
+/** Decodes a stored record; one that does not decode means a damaged store. */
+export function readRecord<T>(codec: Codec<T>, bytes: Uint8Array, what: string): T {
+  try {
+    return decode(codec, bytes);
+  } catch (e) {
+    throw new LedgerError('STORE_CORRUPT', `a stored ${what} record does not decode: ${(e as Error).message}`, {
+      cause: e,
+    });
+  }
+}
 
 /**
  * A stored block as served for `ids`: it decodes, hashes to its block ID, and (for a transaction) carries the

@@ -1,20 +1,22 @@
 import { toHex } from '../codec/hex.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { bytesKey, concatBytes, equalBytes } from '../util/bytes.js';
-import { type AcceptContext, acceptBlock, accountLiveAt, checkUncommitted, type Prechecked } from './accept.js';
+import { concatBytes, equalBytes } from '../util/bytes.js';
+import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
 import { planCommit } from './commit-slot.js';
-import { CommittedState, readRecord } from './committed-state.js';
+import { CommittedState } from './committed-state.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { IngestPool } from './ingest-pool.js';
+import { readRecord } from './integrity.js';
 import { emptySlot, PendingState } from './pending.js';
 import type { PostgresPublisher } from './postgres/publisher.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
 import { keys, type OutputRecord, outputRecord, UNSPENT } from './records.js';
 import { commitmentId } from './slot-commitment.js';
+import { LedgerState } from './state.js';
 import type { KeyValueStore } from './store/kv.js';
 import type {
   AcceptOptions,
@@ -39,6 +41,8 @@ export class Ledger {
   private readonly pending = new PendingState();
   /** What the ingest pool found out about blocks handed to `precheck`, by the caller's very byte arrays. */
   private readonly prechecked = new WeakMap<Uint8Array, Prechecked>();
+  /** The committed and the pending state, as one: what acceptance and the queries ask. */
+  private readonly state: LedgerState;
   private readonly accept: AcceptContext;
   private pool: IngestPool | undefined;
   private publisher: PostgresPublisher | undefined;
@@ -51,7 +55,8 @@ export class Ledger {
     this.params = params;
     this.clock = clock;
     this.committed = new CommittedState(store, params, genesis);
-    this.accept = { committed: this.committed, pending: this.pending, params };
+    this.state = new LedgerState(this.committed, this.pending);
+    this.accept = { state: this.state, params };
   }
 
   private open(): void {
@@ -149,7 +154,7 @@ export class Ledger {
     checkUncommitted(this.committed, slot);
     if (typeof blockIssuanceCredits !== 'bigint')
       throw new LedgerError('INVALID_ARGUMENT', 'blockIssuanceCredits must be a bigint');
-    if (this.committed.accounts.has(bytesKey(accountId)) || this.pending.creates(accountId)) {
+    if (this.state.accountExists(accountId)) {
       throw new LedgerError('ACCOUNT_EXISTS', `account ${toHex(accountId)} exists already`);
     }
     this.pending.slot(slot).creations.push({ accountId: accountId.slice(), blockIssuanceCredits });
@@ -173,7 +178,7 @@ export class Ledger {
     this.open();
     checkId(accountId, 32, 'account ID');
     checkUncommitted(this.committed, slot);
-    if (!accountLiveAt(this.accept, accountId, slot))
+    if (!this.state.accountLiveAt(accountId, slot))
       throw new LedgerError('ACCOUNT_NOT_FOUND', `account ${toHex(accountId)} does not exist`);
     this.pending.slot(slot).destructions.push(accountId.slice());
   }
@@ -197,11 +202,14 @@ export class Ledger {
       pending: this.pending.peek(slot) ?? emptySlot(),
       commitmentAt: (s) => c.commitment(s),
       storedOutput: (oid) => c.locateOutput(oid)!,
-      recent: c.recentTransactions,
-      recentFrom: c.recentFrom,
+      transactions: c.transactions,
     });
     // All of the slot, or (on a throw) none of it: memory is updated only after the store took the batch.
-    c.write(plan.batch, plan.meta, { commitment: plan.commitment, accounts: plan.accounts, recent: plan.recent });
+    c.write(plan.batch, plan.meta, {
+      commitment: plan.commitment,
+      accounts: plan.accounts,
+      transactions: plan.transactions,
+    });
     this.pending.drop(slot);
     this.publisher?.committed(slot);
     return { slot, commitmentId: plan.commitmentId, commitment: plan.commitment };
@@ -216,7 +224,7 @@ export class Ledger {
     checkSlot(untilSlot);
     const plan = planPrune(this.committed, untilSlot);
     if (plan === undefined) return;
-    this.committed.write(plan.batch, plan.meta, { recent: plan.recent });
+    this.committed.write(plan.batch, plan.meta, { transactions: plan.transactions });
     this.publisher?.notify();
   }
 
@@ -301,14 +309,14 @@ export class Ledger {
   /** 4.1: the block that applied a transaction (accepted or committed). @throws LedgerError NOT_FOUND */
   includedBlock(txId: Uint8Array): IncludedBlock {
     this.view();
-    return queries.includedBlock(this.committed, this.pending, txId);
+    return queries.includedBlock(this.state, txId);
   }
 
   /** 4.2: the UTXO changes of a committed slot. @throws LedgerError BEFORE_GENESIS, NOT_FOUND */
   utxoChanges(slot: number): UtxoChanges {
     this.view();
     checkSlot(slot);
-    return queries.utxoChanges(this.committed, slot);
+    return queries.utxoChanges(this.state, slot);
   }
 
   /**
@@ -320,9 +328,7 @@ export class Ledger {
   congestion(accountId: Uint8Array, options: queries.CongestionQuery = {}): Congestion {
     this.view();
     if (!this.isSynced()) throw new LedgerError('NOT_SYNCED', 'node is not synced');
-    return queries.congestion(this.committed, this.pending, accountId, options, () =>
-      this.minimalTransactionWorkScore(),
-    );
+    return queries.congestion(this.state, accountId, options, () => this.minimalTransactionWorkScore());
   }
 
   /** Work score of a block with one parent and a transaction of one input, one output and one signature. */

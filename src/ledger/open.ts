@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isEmpty, readRecord } from './committed-state.js';
+import { isEmpty } from './committed-state.js';
 import { LedgerError } from './errors.js';
+import { readRecord } from './integrity.js';
 import { Ledger } from './ledger.js';
 import { PostgresReader } from './postgres/postgres-reader.js';
 import { PostgresPublisher } from './postgres/publisher.js';

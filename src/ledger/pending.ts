@@ -1,58 +1,83 @@
-import { equalBytes } from '../util/bytes.js';
+import { OUTPUT_ID_LENGTH } from '../model/limits.js';
+import type { TransactionLayout } from '../model/payload/transaction.js';
+import { bytesKey, equalBytes } from '../util/bytes.js';
 
 // What has been accepted into slots not yet committed. Like a node's unconfirmed tangle it lives in memory only, and
 // a commit turns one slot of it into a write batch (commit.ts).
 
-export interface PendingBlock {
-  blockId: Uint8Array;
+/** A block accepted into a slot not yet committed: what its commit writes, and what later blocks ask of it. */
+export class PendingBlock {
   /** `bytesKey` of the ID, made once: the index below, the acceptance and the commit all use it. */
-  blockKey: string;
-  bytes: Uint8Array;
-  slot: number;
-  issuerId: Uint8Array | undefined;
-  workScore: bigint;
-  /** Its transaction, for a block that carries one. */
-  tx: PendingTransaction | undefined;
+  readonly blockKey: string;
+
+  constructor(
+    readonly blockId: Uint8Array,
+    /** The block's own bytes, as received. */
+    readonly bytes: Uint8Array,
+    readonly slot: number,
+    readonly issuerId: Uint8Array | undefined,
+    readonly workScore: bigint,
+    /** Its transaction, for a block that carries one. */
+    readonly tx: PendingTransaction | undefined,
+  ) {
+    this.blockKey = bytesKey(blockId);
+  }
 }
 
 /**
- * What the commit and later blocks need of an accepted transaction. Where the block's own bytes hold it (the IDs of
- * the outputs it spends, the outputs it creates), it keeps offsets into them, not arrays of its own: a pending block
- * lives until its slot is committed, and every young-generation collection until then copies what it holds.
+ * What the commit and later blocks need of an accepted transaction. The IDs of the outputs it spends and the outputs
+ * it creates are read from the block's own bytes where the payload's layout (model/payload/transaction.ts) says they
+ * lie, not copied into arrays of their own: a pending block lives until its slot is committed, and every
+ * young-generation collection until then copies what it holds.
  */
-export interface PendingTransaction {
-  id: Uint8Array;
+export class PendingTransaction {
   /** `bytesKey` of the ID. */
-  key: string;
-  /** By input: where the ID of the output it spends starts in the block's bytes (34 bytes). */
-  inputsAt: number[];
-  /** By output: where its bytes start in the block's bytes; then where the last one ends. */
-  outputsAt: number[];
+  readonly key: string;
   /** `bytesKey`s of the spent output IDs, by input. */
-  consumedKeys: string[];
+  readonly consumedKeys: string[];
   /**
    * The stored records of consumed outputs as acceptBlock read them (by input; undefined for an output that was
    * pending then), so that the commit need not read them again (nothing else can change them: commits run in slot
    * order and these outputs are pending-spent).
    */
-  storedInputs: (StoredInput | undefined)[];
-}
+  readonly storedInputs: (StoredInput | undefined)[] = [];
+  /** By input: where the ID of the output it spends starts in the block's bytes. */
+  private readonly consumedAt: number[];
+  /** By output: where its bytes start in the block's bytes; then where the last one ends. */
+  private readonly outputsAt: number[];
 
-/** The ID of the output a pending block's input `i` spends (a view of the block's bytes). */
-export function consumedId(b: PendingBlock, i: number): Uint8Array {
-  const at = b.tx!.inputsAt[i]!;
-  return b.bytes.subarray(at, at + 34);
-}
+  /** `payloadAt`: where the transaction payload starts in `blockBytes`; `layout`: its layout. */
+  constructor(
+    readonly id: Uint8Array,
+    private readonly blockBytes: Uint8Array,
+    payloadAt: number,
+    layout: TransactionLayout,
+  ) {
+    this.key = bytesKey(id);
+    this.consumedAt = layout.consumedIdsAt.map((at) => payloadAt + at);
+    this.outputsAt = layout.outputsAt.map((at) => payloadAt + at);
+    this.consumedKeys = this.consumedAt.map((at) => bytesKey(this.blockBytes, at + OUTPUT_ID_LENGTH, at));
+  }
 
-/** How many outputs a pending block's transaction creates (0 without one). */
-export function createdCount(b: PendingBlock): number {
-  return b.tx === undefined ? 0 : b.tx.outputsAt.length - 1;
-}
+  get inputCount(): number {
+    return this.consumedAt.length;
+  }
 
-/** The bytes of output `i` of a pending block's transaction, as received (a view of the block's bytes). */
-export function createdOutput(b: PendingBlock, i: number): Uint8Array {
-  const at = b.tx!.outputsAt;
-  return b.bytes.subarray(at[i]!, at[i + 1]!);
+  /** The ID of the output input `i` spends (a view of the block's bytes). */
+  consumedId(i: number): Uint8Array {
+    const at = this.consumedAt[i]!;
+    return this.blockBytes.subarray(at, at + OUTPUT_ID_LENGTH);
+  }
+
+  /** How many outputs it creates. */
+  get createdCount(): number {
+    return this.outputsAt.length - 1;
+  }
+
+  /** The bytes of output `i`, as received (a view of the block's bytes). */
+  createdOutput(i: number): Uint8Array {
+    return this.blockBytes.subarray(this.outputsAt[i]!, this.outputsAt[i + 1]!);
+  }
 }
 
 /** A consumed output as read from the store: its creating slot and the record's stored bytes. */
@@ -107,7 +132,8 @@ export class PendingState {
    */
   createdOutput(txKey: string, index: number, slot: number): Uint8Array | undefined {
     const b = this.transactions.get(txKey);
-    return b === undefined || b.slot > slot || index >= createdCount(b) ? undefined : createdOutput(b, index);
+    const tx = b?.tx;
+    return tx === undefined || b!.slot > slot || index >= tx.createdCount ? undefined : tx.createdOutput(index);
   }
 
   /** Forgets a slot once it is committed. */

@@ -2,11 +2,11 @@ import { encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block-layout.js';
 import { bytesKey } from '../util/bytes.js';
-import { writeTransactionIndex } from './commit-slot.js';
 import type { CommittedState } from './committed-state.js';
 import { readDiff } from './integrity.js';
 import { keys, type Meta, meta as metaCodec, type TransactionRecord } from './records.js';
 import { WriteBatch } from './store/batch.js';
+import type { IndexUpdate } from './transaction-index.js';
 
 /**
  * The batch that drops the diffs, blocks, transaction index entries and spent outputs of committed slots below
@@ -16,7 +16,7 @@ import { WriteBatch } from './store/batch.js';
 export function planPrune(
   committed: CommittedState,
   untilSlot: number,
-): { batch: WriteBatch; meta: Meta; recent: { from: number; transactions: [] } } | undefined {
+): { batch: WriteBatch; meta: Meta; transactions: IndexUpdate } | undefined {
   const { meta, store, params } = committed;
   const until = Math.min(untilSlot, meta.latestSlot + 1);
   if (until <= meta.prunedUntil) return undefined;
@@ -25,7 +25,7 @@ export function planPrune(
   const txs = new Map<string, TransactionRecord | undefined>();
   const txRecord = (txId: Uint8Array) => {
     const k = bytesKey(txId);
-    return txs.has(k) ? txs.get(k) : committed.transaction(txId);
+    return txs.has(k) ? txs.get(k) : committed.transactions.get(txId);
   };
   // A transaction record goes once its own slot is pruned and none of its outputs is stored any more.
   const settle = (txId: Uint8Array, r: TransactionRecord | undefined) =>
@@ -53,11 +53,9 @@ export function planPrune(
     }
     batch.delete(keys.diff(s));
   }
-  // The recent transactions (committed.ts) go into the index with the records this prune changed: it then leaves one
-  // index behind.
-  for (const [k, r] of committed.recentTransactions) if (!txs.has(k)) txs.set(k, r);
-  const recent = writeTransactionIndex(batch, txs, committed.recentFrom, meta.latestSlot);
+  // The recent transactions go into the index with the records this prune changed: it leaves one index behind.
+  const transactions = committed.transactions.merge(batch, txs, meta.latestSlot);
   const next = { ...meta, prunedUntil: until };
   batch.put(keys.meta, encode(metaCodec, next));
-  return { batch, meta: next, recent };
+  return { batch, meta: next, transactions };
 }

@@ -14,13 +14,12 @@ import {
 import { blockToJson } from '../serialize.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
-import type { CommittedState } from './committed-state.js';
 import { workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { checkedBlock, readDiff } from './integrity.js';
-import type { PendingState } from './pending.js';
 import { keys, LIVE } from './records.js';
 import { COMMITMENT_ID_LENGTH, commitmentId, type SlotCommitment, slotOfCommitmentId } from './slot-commitment.js';
+import type { LedgerState } from './state.js';
 import type { Congestion, IncludedBlock, UtxoChanges } from './types.js';
 
 // The three queries of SPEC B4, over the committed state and (for included blocks and readiness) the pending one.
@@ -29,25 +28,21 @@ const ZERO_32 = new Uint8Array(32);
 const ZERO_36 = new Uint8Array(36);
 
 /** 4.1: the block that applied a transaction (accepted or committed). @throws LedgerError NOT_FOUND */
-export function includedBlock(committed: CommittedState, pending: PendingState, txId: Uint8Array): IncludedBlock {
+export function includedBlock(state: LedgerState, txId: Uint8Array): IncludedBlock {
   checkId(txId, 32, 'transaction ID');
-  const pendingBlock = pending.transactions.get(bytesKey(txId));
-  let found: { blockId: Uint8Array; slot: number; bytes: Uint8Array | undefined };
-  if (pendingBlock !== undefined) {
-    // Copies: the pending block's own arrays are what its commit will write.
-    found = { blockId: pendingBlock.blockId.slice(), slot: pendingBlock.slot, bytes: pendingBlock.bytes.slice() };
-  } else {
-    const record = committed.transaction(txId);
-    if (record === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
-    found = { ...record, bytes: committed.store.get(keys.block(record.slot, record.blockId)) };
-  }
+  const applied = state.transaction(txId);
+  if (applied === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+  // Copies of a pending block's arrays: they are what its commit will write.
+  const found = applied.pending
+    ? { blockId: applied.blockId.slice(), slot: applied.slot, bytes: applied.bytes!.slice() }
+    : { ...applied, bytes: state.committed.store.get(keys.block(applied.slot, applied.blockId)) };
   if (found.bytes === undefined) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(found.blockId)}`);
   const block: Block = checkedBlock(found.bytes, { blockId: found.blockId, transactionId: txId });
   return { blockId: found.blockId, slot: found.slot, bytes: found.bytes, json: blockToJson(block) };
 }
 
 /** 4.2: the UTXO changes of a committed slot. @throws LedgerError BEFORE_GENESIS, NOT_FOUND */
-export function utxoChanges(committed: CommittedState, slot: number): UtxoChanges {
+export function utxoChanges({ committed }: LedgerState, slot: number): UtxoChanges {
   const { params, meta } = committed;
   if (slot < params.genesisSlot)
     throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
@@ -123,13 +118,13 @@ export function congestionOf(
 
 /** 4.3 over the embedded store: the facts read in place from the committed state and the pending one. */
 export function congestion(
-  committed: CommittedState,
-  pending: PendingState,
+  state: LedgerState,
   accountId: Uint8Array,
   options: CongestionQuery,
   defaultWork: () => number,
 ): Congestion {
   checkId(accountId, 32, 'account ID');
+  const { committed } = state;
   const record = committed.accounts.get(bytesKey(accountId));
   const facts: CongestionFacts = {
     params: committed.params,
@@ -141,7 +136,7 @@ export function congestion(
       return record.history.filter((e) => e.slot <= slot).at(-1)?.blockIssuanceCredits;
     },
     creditsNow: () => (record?.destroyedSlot === LIVE ? record.blockIssuanceCredits : undefined),
-    pendingCost: (rmc) => pending.issuedCost(accountId, rmc),
+    pendingCost: (rmc) => state.pendingCost(accountId, rmc),
   };
   return congestionOf(facts, accountId, options, defaultWork);
 }

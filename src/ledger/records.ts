@@ -1,4 +1,4 @@
-import { arrayOf, fixedBytes, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
+import { arrayOf, fixedBytes, fixedOffset, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
 import { type Output, output } from '../model/output.js';
 import { generated } from './records.gen.js';
 
@@ -21,10 +21,13 @@ export interface OutputRecord {
   output: Output;
 }
 export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: u32, spentSlot: u32, output });
-/** The serialized output starts here in a stored output record (its bytes enter inputs commitments as they are). */
-export const OUTPUT_RECORD_HEADER = 8;
+// The ledger's hot path reads and changes output records in place, without a model: where their fields lie, from
+// the declaration above.
 
-// The ledger's hot path builds and changes output records from bytes, without a model: the layout above, by hand.
+/** The serialized output starts here in a stored output record (its bytes enter inputs commitments as they are). */
+export const OUTPUT_RECORD_HEADER = fixedOffset(outputRecord, 'output');
+const SPENT_SLOT_AT = fixedOffset(outputRecord, 'spentSlot');
+const CREATED_SLOT_AT = fixedOffset(outputRecord, 'createdSlot');
 
 /** A u32, little-endian, into `target` at `at` (a DataView per record cost more than the record). */
 function setU32(target: Uint8Array, at: number, value: number): void {
@@ -33,17 +36,24 @@ function setU32(target: Uint8Array, at: number, value: number): void {
   target[at + 2] = (value >>> 16) & 0xff;
   target[at + 3] = value >>> 24;
 }
+const getU32 = (source: Uint8Array, at: number): number =>
+  (source[at]! | (source[at + 1]! << 8) | (source[at + 2]! << 16) | (source[at + 3]! << 24)) >>> 0;
 
 /** Writes a new output record (unspent) around an output's bytes as they were received into `target` at `at`. */
 export function writeOutputRecord(target: Uint8Array, at: number, createdSlot: number, output: Uint8Array): void {
-  setU32(target, at, createdSlot);
-  setU32(target, at + 4, UNSPENT);
+  setU32(target, at + CREATED_SLOT_AT, createdSlot);
+  setU32(target, at + SPENT_SLOT_AT, UNSPENT);
   target.set(output, at + OUTPUT_RECORD_HEADER);
 }
 
-/** Sets the spent slot (the u32 after the created slot) of the output record at `at` in `target`, in place. */
+/** Sets the spent slot of the output record at `at` in `target`, in place. */
 export function setSpentSlot(target: Uint8Array, at: number, slot: number): void {
-  setU32(target, at + 4, slot);
+  setU32(target, at + SPENT_SLOT_AT, slot);
+}
+
+/** The spent slot of a stored output record (UNSPENT while it is not), read in place. */
+export function spentSlotOf(record: Uint8Array): number {
+  return getU32(record, SPENT_SLOT_AT);
 }
 
 /**
@@ -84,10 +94,12 @@ export const recentTransactions = arrayOf(
 /** Slots whose transactions wait in `recentTransactions` records before they are merged into the index. */
 export const RECENT_SLOTS = 32;
 
+const TRANSACTION_SLOT_AT = fixedOffset(transactionRecord, 'slot');
+const TRANSACTION_RECORD_SIZE = transactionRecord.fixedSize!;
+
 /** The slot of a stored transaction record, read without decoding it; undefined if the record has not its size. */
 export function transactionRecordSlot(record: Uint8Array): number | undefined {
-  if (record.length !== 32 + 4 + 2) return undefined;
-  return new DataView(record.buffer, record.byteOffset + 32, 4).getUint32(0, true);
+  return record.length === TRANSACTION_RECORD_SIZE ? getU32(record, TRANSACTION_SLOT_AT) : undefined;
 }
 
 /**

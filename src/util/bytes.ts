@@ -29,16 +29,16 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
- * A string that stands for these bytes (up to `end`) as a Map/Set key (one character per byte), and back. Byte arrays
- * compare by identity in a Map; this is the one place that turns them into values.
+ * A string that stands for these bytes (from `start` up to `end`) as a Map/Set key (one character per byte), and back.
+ * Byte arrays compare by identity in a Map; this is the one place that turns them into values.
  */
-export function bytesKey(bytes: Uint8Array, end = bytes.length): string {
+export function bytesKey(bytes: Uint8Array, end = bytes.length, start = 0): string {
   // Buffer's latin1Slice reads the bytes in place. Wrapping them in a Buffer would ask for their ArrayBuffer, and V8
   // keeps typed arrays of up to 64 bytes (IDs) inside its heap until something asks: asking moves them out, one
   // malloc'd backing store per ID, which the collector's threads then sweep.
-  if (latin1Slice !== undefined) return latin1Slice.call(bytes, 0, end);
+  if (latin1Slice !== undefined) return latin1Slice.call(bytes, start, end);
   let s = '';
-  for (let i = 0; i < end; i++) s += String.fromCharCode(bytes[i]!);
+  for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i]!);
   return s;
 }
 // Node's Buffer methods, called on plain Uint8Arrays; a browser has no Buffer (the loops give the same answers).

@@ -6,26 +6,20 @@ import { inputsCommitment, transactionSigningHash } from '../model/ids.js';
 import { MAX_NATIVE_TOKENS } from '../model/limits.js';
 import type { Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import { bytesKey, equalBytes, keyBytes } from '../util/bytes.js';
-import { aliasUnlocker, checkChainOutputs, inputChains } from './chains.js';
+import { aliasUnlocker, checkChainOutputs } from './chains.js';
 import { ValidationError } from './errors.js';
 import { checkFoundryTokens } from './foundries.js';
 import { validateTransactionPayload } from './syntactic.js';
+import { type TransactionContext, type WorkingSet, workingSet } from './working-set.js';
+
+export type { TransactionContext } from './working-set.js';
 
 // TIP-20 semantic validation of a transaction against the outputs it consumes, at a point in time (the confirming
 // milestone's timestamp in Stardust; the slot's time in the ledger). The order of the checks follows iota-sdk
 // (Stardust) semantic_validation: inputs commitment; per input its unlock, timelock and storage deposit return
 // obligation; per output its sender; then storage deposit returns, base-token balance, native-token balance.
-
-export interface TransactionContext {
-  /** The outputs the inputs consume, in input order (models as stored by the ledger). */
-  consumedOutputs: readonly Output[];
-  params: ProtocolParameters;
-  /** Unix time in seconds against which timelocks and expirations are judged. */
-  time: number;
-}
 
 /** Adds `amount` to the running sum under `key`. */
 function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
@@ -71,141 +65,161 @@ export function validateTransaction(tx: TransactionPayload, context: Transaction
   if (!Number.isInteger(time) || time < 0)
     throw new TypeError('validateTransaction: time must be a unix time in seconds');
   validateTransactionPayload(tx, params);
-  checkSemantics(tx, context, transactionSigningHash(tx.essence), consumedOutputs);
+  checkSemantics(workingSet(tx, context, transactionSigningHash(tx.essence)));
 }
 
 /**
- * @internal The semantic rules for a transaction that passed the syntactic ones, with its signing hash, and the
- * consumed outputs as models (`context`) and in any form `inputsCommitment` takes (their stored bytes avoid
- * re-encoding), and the verifier to use (the ledger's answers from signatures verified ahead). The ledger's hot path.
+ * @internal Every semantic rule, in iota-sdk's order, over a transaction that passed the syntactic ones: its working
+ * set (the consumed outputs, signing hash, time) and the verifier to use (the ledger's answers from signatures verified
+ * ahead). The ledger's hot path.
  */
-export function checkSemantics(
-  tx: TransactionPayload,
-  context: TransactionContext,
-  signingHash: Uint8Array,
-  committed: readonly (Output | Uint8Array)[],
-  verify: typeof verifyEd25519 = verifyEd25519,
-): void {
-  const { consumedOutputs, time } = context;
-  const { essence, unlocks } = tx;
-  if (consumedOutputs.length !== essence.inputs.length) {
-    throw new ValidationError(
-      'CONSUMED_OUTPUTS_MISMATCH',
-      `${essence.inputs.length} input(s) but ${consumedOutputs.length} consumed output(s)`,
-      { path: 'essence.inputs' },
-    );
-  }
-  if (!equalBytes(inputsCommitment(committed), essence.inputsCommitment)) {
+export function checkSemantics(ws: WorkingSet, verify: typeof verifyEd25519 = verifyEd25519): void {
+  checkInputsCommitment(ws);
+  const inputs = checkInputs(ws, verify);
+  const newChains = checkChainOutputs(ws.tx.essence.outputs, ws.consumedOutputs, ws.chains);
+  const outputs = checkOutputs(ws, newChains);
+  checkStorageDepositReturns(inputs.returns, outputs.simpleDeposits);
+  checkBaseTokens(inputs.amount, outputs.amount);
+  checkNativeTokens(ws, inputs.tokens, outputs.tokens);
+}
+
+/** TIP-20: the inputs commitment is BLAKE2b-256 of the consumed outputs' hashes. */
+function checkInputsCommitment({ tx, committed }: WorkingSet): void {
+  if (!equalBytes(inputsCommitment(committed), tx.essence.inputsCommitment)) {
     throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'does not commit to the consumed outputs', {
       path: 'essence.inputsCommitment',
     });
   }
-  const unlocked = new Set<string>();
-  const returns = new Map<string, bigint>();
-  const tokensIn = new Map<string, bigint>();
-  let amountIn = 0n;
+}
 
-  // TIP-18: the NFTs, aliases and foundries among the inputs.
-  const chains = inputChains(consumedOutputs, essence.inputs);
+/** What the consumed outputs add up to, and the storage deposits they want returned (by address). */
+interface InputSums {
+  amount: bigint;
+  tokens: Map<string, bigint>;
+  returns: Map<string, bigint>;
+}
 
+/**
+ * Per input, in order (iota-sdk): its unlock (signature, reference, alias, NFT: TIP-18 and TIP-20), its timelock, its
+ * storage deposit return obligation; the addresses unlocked go into the working set.
+ */
+function checkInputs(ws: WorkingSet, verify: typeof verifyEd25519): InputSums {
+  const { consumedOutputs, time, chains, unlocked } = ws;
+  const sums: InputSums = { amount: 0n, tokens: new Map(), returns: new Map() };
   consumedOutputs.forEach((output, i) => {
-    const at = `unlocks[${i}]`;
     const chain = chains.idOf.get(i);
     // An alias input is unlocked by its state controller in a state transition, by its governor otherwise.
-    const alias = output.type === OutputType.Alias ? aliasUnlocker(output, chain!, essence.outputs) : undefined;
-    const address = alias?.address ?? unlockAddress(output, time);
-    const unlock = unlocks[i]!;
-    const key = addressKey(address);
-    if (address.type === AddressType.Alias || address.type === AddressType.Nft) {
-      // TIP-18: an alias or NFT unlock pointing at the input that is this chain, unlocked earlier (reference < i);
-      // an alias unlocks what it owns only in a state transition.
-      const [wanted, index] =
-        address.type === AddressType.Alias
-          ? [UnlockType.Alias, chains.aliases.get(toHex(address.aliasId))]
-          : [UnlockType.Nft, chains.nfts.get(toHex(address.nftId))];
-      if (unlock.type !== wanted || index !== unlock.reference || !unlocked.has(key)) {
-        const kind = address.type === AddressType.Alias ? 'alias' : 'NFT';
-        throw new ValidationError(
-          'UNLOCK_INVALID',
-          `input ${i} is owned by an ${kind}: it needs an ${kind} unlock pointing at that ${kind}'s input, ` +
-            'unlocked before it (an alias: in a state transition)',
-          { path: at },
-        );
-      }
-    } else if (unlock.type === UnlockType.Signature) {
-      if (unlocked.has(key))
-        throw new ValidationError(
-          'UNLOCK_INVALID',
-          'this address is already unlocked by an earlier signature; use a reference unlock',
-          { path: at },
-        );
-      const { publicKey, signature } = unlock.signature;
-      if (!equalBytes(blake2b256(publicKey), address.pubKeyHash)) {
-        throw new ValidationError(
-          'SIGNATURE_ADDRESS_MISMATCH',
-          `the public key does not hash to the address of input ${i}`,
-          { path: `${at}.signature.publicKey` },
-        );
-      }
-      if (!verify(publicKey, signingHash, signature)) {
-        throw new ValidationError('SIGNATURE_INVALID', 'not a valid Ed25519 signature of the transaction (ZIP-215)', {
-          path: `${at}.signature.signature`,
-        });
-      }
-      unlocked.add(key);
-    } else if (unlock.type !== UnlockType.Reference) {
-      throw new ValidationError(
-        'UNLOCK_INVALID',
-        `input ${i} is owned by an Ed25519 address: an alias or NFT unlock cannot unlock it`,
-        {
-          path: at,
-        },
-      );
-    } else {
-      // validateTransactionPayload guarantees the target is an earlier Signature Unlock, verified when it was reached.
-      const target = unlocks[unlock.reference]!;
-      if (
-        target.type !== UnlockType.Signature ||
-        !equalBytes(blake2b256(target.signature.publicKey), address.pubKeyHash)
-      ) {
-        throw new ValidationError('UNLOCK_INVALID', `the referenced signature is not for the address of input ${i}`, {
-          path: `${at}.reference`,
-        });
-      }
-    }
-
+    const alias = output.type === OutputType.Alias ? aliasUnlocker(output, chain!, ws.tx.essence.outputs) : undefined;
+    checkUnlock(ws, i, alias?.address ?? unlockAddress(output, time), verify);
     // An unlocked NFT, or an alias in a state transition, unlocks its own address for the rest of the transaction
     // (the outputs it owns, senders).
     if (output.type === OutputType.Nft) unlocked.add(keyOf(AddressType.Nft, fromHex(chain!)));
     if (alias?.state === true) unlocked.add(keyOf(AddressType.Alias, fromHex(chain!)));
-
-    let expired = false;
-    for (const uc of output.unlockConditions) {
-      if (uc.type === UnlockConditionType.Timelock && time < uc.unixTime) {
-        throw new ValidationError(
-          'TIMELOCK_NOT_EXPIRED',
-          `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`,
-          { path: `essence.inputs[${i}]` },
-        );
-      }
-      if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) expired = true;
-    }
-    if (!expired) {
-      for (const uc of output.unlockConditions) {
-        if (uc.type === UnlockConditionType.StorageDepositReturn)
-          addTo(returns, addressKey(uc.returnAddress), uc.amount);
-      }
-    }
-    amountIn += output.amount;
-    for (const t of output.nativeTokens) addTo(tokensIn, toHex(t.id), t.amount);
+    checkTimelocks(output, i, time, sums.returns);
+    sums.amount += output.amount;
+    for (const t of output.nativeTokens) addTo(sums.tokens, toHex(t.id), t.amount);
   });
+  return sums;
+}
 
-  const newChains = checkChainOutputs(essence.outputs, consumedOutputs, chains);
+/** Unlock `i` unlocks `address`, the owner of input `i` (TIP-20 signatures and references, TIP-18 chains). */
+function checkUnlock(ws: WorkingSet, i: number, address: Address, verify: typeof verifyEd25519): void {
+  const { tx, chains, unlocked, signingHash } = ws;
+  const { unlocks } = tx;
+  const at = `unlocks[${i}]`;
+  const unlock = unlocks[i]!;
+  const key = addressKey(address);
+  if (address.type === AddressType.Alias || address.type === AddressType.Nft) {
+    // TIP-18: an alias or NFT unlock pointing at the input that is this chain, unlocked earlier (reference < i);
+    // an alias unlocks what it owns only in a state transition.
+    const [wanted, index] =
+      address.type === AddressType.Alias
+        ? [UnlockType.Alias, chains.aliases.get(toHex(address.aliasId))]
+        : [UnlockType.Nft, chains.nfts.get(toHex(address.nftId))];
+    if (unlock.type !== wanted || index !== unlock.reference || !unlocked.has(key)) {
+      const kind = address.type === AddressType.Alias ? 'alias' : 'NFT';
+      throw new ValidationError(
+        'UNLOCK_INVALID',
+        `input ${i} is owned by an ${kind}: it needs an ${kind} unlock pointing at that ${kind}'s input, ` +
+          'unlocked before it (an alias: in a state transition)',
+        { path: at },
+      );
+    }
+  } else if (unlock.type === UnlockType.Signature) {
+    if (unlocked.has(key))
+      throw new ValidationError(
+        'UNLOCK_INVALID',
+        'this address is already unlocked by an earlier signature; use a reference unlock',
+        { path: at },
+      );
+    const { publicKey, signature } = unlock.signature;
+    if (!equalBytes(blake2b256(publicKey), address.pubKeyHash)) {
+      throw new ValidationError(
+        'SIGNATURE_ADDRESS_MISMATCH',
+        `the public key does not hash to the address of input ${i}`,
+        { path: `${at}.signature.publicKey` },
+      );
+    }
+    if (!verify(publicKey, signingHash, signature)) {
+      throw new ValidationError('SIGNATURE_INVALID', 'not a valid Ed25519 signature of the transaction (ZIP-215)', {
+        path: `${at}.signature.signature`,
+      });
+    }
+    unlocked.add(key);
+  } else if (unlock.type !== UnlockType.Reference) {
+    throw new ValidationError(
+      'UNLOCK_INVALID',
+      `input ${i} is owned by an Ed25519 address: an alias or NFT unlock cannot unlock it`,
+      {
+        path: at,
+      },
+    );
+  } else {
+    // validateTransactionPayload guarantees the target is an earlier Signature Unlock, verified when it was reached.
+    const target = unlocks[unlock.reference]!;
+    if (
+      target.type !== UnlockType.Signature ||
+      !equalBytes(blake2b256(target.signature.publicKey), address.pubKeyHash)
+    ) {
+      throw new ValidationError('UNLOCK_INVALID', `the referenced signature is not for the address of input ${i}`, {
+        path: `${at}.reference`,
+      });
+    }
+  }
+}
 
+/** TIP-20: a timelocked input cannot be spent before its time; an unexpired deposit return is owed. */
+function checkTimelocks(output: Output, i: number, time: number, returns: Map<string, bigint>): void {
+  let expired = false;
+  for (const uc of output.unlockConditions) {
+    if (uc.type === UnlockConditionType.Timelock && time < uc.unixTime) {
+      throw new ValidationError(
+        'TIMELOCK_NOT_EXPIRED',
+        `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`,
+        { path: `essence.inputs[${i}]` },
+      );
+    }
+    if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) expired = true;
+  }
+  if (!expired) {
+    for (const uc of output.unlockConditions) {
+      if (uc.type === UnlockConditionType.StorageDepositReturn) addTo(returns, addressKey(uc.returnAddress), uc.amount);
+    }
+  }
+}
+
+/** What the outputs add up to, and what simple outputs each address receives (where deposits can be returned). */
+interface OutputSums {
+  amount: bigint;
+  tokens: Map<string, bigint>;
+  simpleDeposits: Map<string, bigint>;
+}
+
+/** Per output: its senders, and a new chain's issuer, are unlocked by this transaction (TIP-18, TIP-20). */
+function checkOutputs({ tx, unlocked }: WorkingSet, newChains: readonly number[]): OutputSums {
+  const { essence } = tx;
   // Outputs that can receive a storage deposit return: basic, only an Address UC, no native tokens, no features.
-  const simpleDeposits = new Map<string, bigint>();
-  const tokensOut = new Map<string, bigint>();
-  let amountOut = 0n;
+  const sums: OutputSums = { amount: 0n, tokens: new Map(), simpleDeposits: new Map() };
   essence.outputs.forEach((output, j) => {
     output.features.forEach((f, k) => {
       if (f.type === FeatureType.Sender && !unlocked.has(addressKey(f.address))) {
@@ -236,12 +250,16 @@ export function checkSemantics(
       output.nativeTokens.length === 0 &&
       output.features.length === 0
     ) {
-      addTo(simpleDeposits, addressKey(only.address), output.amount);
+      addTo(sums.simpleDeposits, addressKey(only.address), output.amount);
     }
-    amountOut += output.amount;
-    for (const t of output.nativeTokens) addTo(tokensOut, toHex(t.id), t.amount);
+    sums.amount += output.amount;
+    for (const t of output.nativeTokens) addTo(sums.tokens, toHex(t.id), t.amount);
   });
+  return sums;
+}
 
+/** TIP-20: every deposit return owed is paid to its address in simple outputs. */
+function checkStorageDepositReturns(returns: Map<string, bigint>, simpleDeposits: Map<string, bigint>): void {
   for (const [address, amount] of returns) {
     if ((simpleDeposits.get(address) ?? 0n) < amount) {
       throw new ValidationError(
@@ -251,14 +269,23 @@ export function checkSemantics(
       );
     }
   }
+}
+
+/** TIP-20: the base token balances. */
+function checkBaseTokens(amountIn: bigint, amountOut: bigint): void {
   if (amountIn !== amountOut) {
     throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', `inputs hold ${amountIn}, outputs ${amountOut}`, {
       path: 'essence.outputs',
     });
   }
+}
+
+/** TIP-20 and TIP-18: native tokens balance, or their foundries mint and melt them; at most MAX_NATIVE_TOKENS kinds. */
+function checkNativeTokens(ws: WorkingSet, tokensIn: Map<string, bigint>, tokensOut: Map<string, bigint>): void {
+  const { tx, consumedOutputs, chains } = ws;
   // TIP-20: a surplus of a native token needs its foundry among the outputs, and that foundry's rules decide whether
   // the surplus was minted; a deficit is melted by its foundry or burned (allowed, as in iota-sdk).
-  const foundries = checkFoundryTokens(essence.outputs, consumedOutputs, chains.foundries, tokensIn, tokensOut);
+  const foundries = checkFoundryTokens(tx.essence.outputs, consumedOutputs, chains.foundries, tokensIn, tokensOut);
   for (const [id, out] of tokensOut) {
     if (out > (tokensIn.get(id) ?? 0n) && !foundries.has(id)) {
       throw new ValidationError(

@@ -1,16 +1,32 @@
-// Committing a slot is a pure step (src/ledger/commit.ts): pending state and the committed state it builds on go in,
-// a write batch, a commitment and the changed accounts come out. Here it runs with no store and no Ledger at all, on
-// inputs built by hand, and its commitment is compared with the second implementation of SPEC B3.
+// Committing a slot is a pure step (src/ledger/commit-slot.ts): pending state and the committed state it builds on go
+// in, a write batch, a commitment and the changed accounts come out. Here it runs with no Ledger at all, on blocks and
+// transactions made with the public builders, and its commitment and UTXO changes are compared with the second
+// implementation of SPEC B3 (test/helpers/reference-ledger.ts).
 import { describe, expect, it } from 'vitest';
-import { blockId, decodeBlock, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { encode } from '../../src/codec/index.js';
+import {
+  blockId,
+  decodeBlock,
+  outputId,
+  PROTOCOL_PARAMETERS,
+  protocolParameters,
+  toHex,
+  transactionId,
+} from '../../src/index.js';
 import { planCommit } from '../../src/ledger/commit-slot.js';
 import { workScore } from '../../src/ledger/congestion.js';
-import type { PendingSlot } from '../../src/ledger/pending.js';
-import { type AccountRecord, keys, LIVE, type Meta } from '../../src/ledger/records.js';
+import { readDiff } from '../../src/ledger/integrity.js';
+import { PendingBlock, type PendingSlot, PendingTransaction } from '../../src/ledger/pending.js';
+import { type AccountRecord, keys, LIVE, type Meta, outputRecord, UNSPENT } from '../../src/ledger/records.js';
 import { commitmentId, type SlotCommitment } from '../../src/ledger/slot-commitment.js';
+import { MemoryStore } from '../../src/ledger/store/memory.js';
+import { TransactionIndex } from '../../src/ledger/transaction-index.js';
+import { payloadBytes } from '../../src/model/block-layout.js';
+import { transactionLayout } from '../../src/model/payload/transaction.js';
+import { PayloadType } from '../../src/model/type-codes.js';
 import { bytesKey } from '../../src/util/bytes.js';
 import { parseBlock, ReferenceLedger } from '../helpers/reference-ledger.js';
-import { taggedBlock } from '../helpers/wallet.js';
+import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
 const G = new Uint8Array(32).fill(7); // an account at genesis
@@ -43,21 +59,20 @@ function genesisState() {
   return { latest, meta, accounts: new Map([[bytesKey(G), g]]) };
 }
 
+/** A block as acceptBlock keeps it (without its checks): through the public classes and the model's layout. */
+function pendingBlockOf(bytes: Uint8Array, slot: number, issuerId?: Uint8Array): PendingBlock {
+  const block = decodeBlock(bytes);
+  const payload = block.payload?.type === PayloadType.Transaction ? block.payload : undefined;
+  const payloadAt = payloadBytes(bytes)!.byteOffset - bytes.byteOffset;
+  const tx = payload && new PendingTransaction(transactionId(payload), bytes, payloadAt, transactionLayout(payload));
+  return new PendingBlock(blockId(bytes), bytes, slot, issuerId, workScore(block, params), tx);
+}
+
 describe('planCommit, without a store', () => {
   const bytes = taggedBlock('one block, issued by the genesis account');
   const work = workScore(decodeBlock(bytes), params);
   const pending: PendingSlot = {
-    blocks: [
-      {
-        blockId: blockId(bytes),
-        blockKey: bytesKey(blockId(bytes)),
-        bytes,
-        slot: 1,
-        issuerId: G,
-        workScore: work,
-        tx: undefined,
-      },
-    ],
+    blocks: [pendingBlockOf(bytes, 1, G)],
     creations: [{ accountId: A, blockIssuanceCredits: 1_000n }],
     allotments: [{ accountId: A, mana: 50n }], // A is new in this slot: burned (iota-core)
     destructions: [],
@@ -72,8 +87,7 @@ describe('planCommit, without a store', () => {
       ...state,
       pending,
       commitmentAt: () => state.latest,
-      recent: new Map(),
-      recentFrom: 1,
+      transactions: new TransactionIndex(new MemoryStore(), 0),
       storedOutput: () => {
         throw new Error('no output is consumed');
       },
@@ -134,8 +148,7 @@ describe('planCommit, without a store', () => {
       ...state,
       pending: empty,
       commitmentAt: () => state.latest,
-      recent: new Map(),
-      recentFrom: 1,
+      transactions: new TransactionIndex(new MemoryStore(), 0),
       storedOutput: () => {
         throw new Error('none');
       },
@@ -162,8 +175,7 @@ describe('planCommit, without a store', () => {
         accounts,
         pending: { blocks: [], creations: [], allotments: [{ accountId: G, mana: 1n }], destructions: [] },
         commitmentAt: (s) => commitments.get(s),
-        recent: new Map(),
-        recentFrom: 1,
+        transactions: new TransactionIndex(new MemoryStore(), 0),
         storedOutput: () => {
           throw new Error('none');
         },
@@ -177,5 +189,54 @@ describe('planCommit, without a store', () => {
     expect(g.history.map((e) => e.slot)).toEqual(Array.from({ length: last - first + 1 }, (_, i) => first + i));
     expect(g.history.map((e) => e.blockIssuanceCredits)).toEqual(g.history.map((e) => genesisCredits + BigInt(e.slot)));
     expect(g.blockIssuanceCredits).toBe(genesisCredits + BigInt(last));
+  });
+
+  it('applies transactions in acceptance order, one spending an output of an earlier one of the slot', () => {
+    // Block 1 spends genesis output 1 into two outputs; block 2 spends block 1's first output. The reference works
+    // out the commitment and the sorted UTXO changes from the blocks' bytes alone.
+    const [g1] = genesisOutputs([1]);
+    const first = transferBlock(params, [g1!], [basic(owner(2), 600_000_000n), basic(owner(1), 400_000_000n)]);
+    const firstTx = transactionId(decodeBlock(first).payload as never);
+    const spent = { outputId: outputId(firstTx, 0), output: basic(owner(2), 600_000_000n), key: 2 };
+    const second = transferBlock(params, [spent], [basic(owner(3), 600_000_000n)]);
+    const state = genesisState();
+    const stored = encode(outputRecord, { createdSlot: 0, spentSlot: UNSPENT, output: g1!.output });
+    const plan = planCommit({
+      slot: 1,
+      params,
+      ...state,
+      pending: {
+        blocks: [pendingBlockOf(first, 1), pendingBlockOf(second, 1)],
+        creations: [],
+        allotments: [],
+        destructions: [],
+      },
+      commitmentAt: () => state.latest,
+      transactions: new TransactionIndex(new MemoryStore(), 0),
+      storedOutput: (id) => {
+        expect(toHex(id)).toBe(toHex(g1!.outputId)); // only the genesis output is read from the store
+        return { slot: 0, bytes: stored };
+      },
+    });
+
+    const reference = new ReferenceLedger(params, [{ accountId: G, blockIssuanceCredits: genesisCredits }]);
+    reference.apply({ type: 'block', slot: 1, bytes: first });
+    reference.apply({ type: 'block', slot: 1, bytes: second });
+    reference.apply({ type: 'commit', slot: 1 });
+    expect(toHex(plan.commitmentId)).toBe(reference.commitment(1)!.id);
+
+    const writes = new Map(plan.batch.toArray().map((w) => [toHex(w.key), w.value]));
+    const diff = readDiff(writes.get(toHex(keys.diff(1)))!, 1, 0);
+    expect(diff.created.map(toHex)).toEqual(reference.commitment(1)!.created);
+    expect(diff.consumed.map(toHex)).toEqual(reference.commitment(1)!.consumed);
+    // The genesis output was created in slot 0, the intermediate one in this slot.
+    expect(diff.consumedSlots).toEqual(diff.consumed.map((id) => (toHex(id) === toHex(g1!.outputId) ? 0 : 1)));
+    // Both spent outputs are stored spent in slot 1 (a record: created slot u32, spent slot u32, the output).
+    const spentSlot = (record: Uint8Array) => new DataView(record.buffer, record.byteOffset + 4, 4).getUint32(0, true);
+    expect(spentSlot(writes.get(toHex(keys.output(0, g1!.outputId)))!)).toBe(1);
+    expect(spentSlot(writes.get(toHex(keys.output(1, spent.outputId)))!)).toBe(1);
+    expect(spentSlot(writes.get(toHex(keys.output(1, outputId(firstTx, 1))))!)).toBe(UNSPENT);
+    // The recent transaction record of the slot lists both transactions.
+    expect(writes.has(toHex(keys.recent(1)))).toBe(true);
   });
 });

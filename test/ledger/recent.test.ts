@@ -1,4 +1,4 @@
-// Recent transactions (records.ts, committed.ts): a commit appends its slot's transaction records as one record keyed
+// Recent transactions (transaction-index.ts): a commit appends its slot's transaction records as one record keyed
 // by slot, and every RECENT_SLOTS slots they are merged into the transaction index. Lookups (an input's creating slot,
 // includedBlock, an applied transaction) must give the same answers wherever a record is: recent, merged, reloaded
 // by a reopened writer, followed by a reader, or merged by a prune.
@@ -27,7 +27,7 @@ const newDir = () => {
 const storeOf = (l: Ledger) => (l as unknown as { committed: { store: KeyValueStore } }).committed.store;
 /** How many recent transaction records a ledger holds in memory (a reader's follow what it saw on its last query). */
 const inMemory = (l: Ledger) =>
-  (l as unknown as { committed: { recentTransactions: Map<string, unknown> } }).committed.recentTransactions.size;
+  (l as unknown as { committed: { transactions: { recentCount: number } } }).committed.transactions.recentCount;
 /** The first slot whose transactions are not merged yet, as the store records it (u32, little-endian). */
 const storedFrom = (l: Ledger) => {
   const v = storeOf(l).get(Uint8Array.of(0x4d, 1))!;

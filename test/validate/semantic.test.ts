@@ -30,6 +30,7 @@ import {
   validateTransaction,
 } from '../../src/index.js';
 import { checkSemantics } from '../../src/validate/semantic.js';
+import { workingSet } from '../../src/validate/working-set.js';
 import { violation } from '../helpers/failure.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
 
@@ -371,7 +372,7 @@ describe('the edges of each semantic rule (each test fails when its rule is chan
     const hash = transactionSigningHash(t.tx.essence);
     expect(
       refusal(() =>
-        checkSemantics(t.tx, { consumedOutputs: t.consumed, params: shimmer, time: TIME }, hash, t.consumed),
+        checkSemantics(workingSet(t.tx, { consumedOutputs: t.consumed, params: shimmer, time: TIME }, hash)),
       ),
     ).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
   });

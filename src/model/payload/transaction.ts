@@ -1,5 +1,6 @@
-import { arrayOf, structsOf, tag, u16, u32 } from '../../codec/index.js';
-import { type TransactionEssence, transactionEssence } from '../essence.js';
+import { arrayOf, elementOffsets, fieldOffset, fixedOffset, structsOf, tag, u16, u32 } from '../../codec/index.js';
+import { inputs, outputs, type TransactionEssence, transactionEssence } from '../essence.js';
+import { utxoInput } from '../input.js';
 import { MAX_INPUTS } from '../limits.js';
 import { PayloadType } from '../type-codes.js';
 import { type Unlock, unlock } from '../unlock.js';
@@ -24,3 +25,32 @@ export const transactionPayload = struct<TransactionPayload>('TransactionPayload
   essence: transactionEssence,
   unlocks,
 });
+
+/**
+ * Where the parts of a transaction payload lie in its encoding (from its u32 type on), for a reader of the bytes as
+ * received (the ledger hashes, stores and indexes them in place, without re-encoding): all from the declarations
+ * above. The strict decoder took the bytes, so each part is its one encoding.
+ */
+export interface TransactionLayout {
+  /** The essence (what the unlocks sign): where it starts and ends. */
+  essence: { start: number; end: number };
+  /** By input: where the 34-byte ID of the output it spends starts (its transaction ID, then its index, u16). */
+  consumedIdsAt: number[];
+  /** By output: where its encoding starts; then where the last one ends. */
+  outputsAt: number[];
+}
+
+/** The spent output's ID is the input's transaction ID and the index after it: 34 bytes from here. */
+const CONSUMED_ID_IN_INPUT = fixedOffset(utxoInput, 'transactionId');
+
+export function transactionLayout(tx: TransactionPayload): TransactionLayout {
+  const { essence } = tx;
+  const start = fieldOffset(transactionPayload, tx, 'essence');
+  const inputsAt = elementOffsets(inputs, essence.inputs, start + fieldOffset(transactionEssence, essence, 'inputs'));
+  inputsAt.pop();
+  return {
+    essence: { start, end: start + transactionEssence.sizeOf(essence) },
+    consumedIdsAt: inputsAt.map((at) => at + CONSUMED_ID_IN_INPUT),
+    outputsAt: elementOffsets(outputs, essence.outputs, start + fieldOffset(transactionEssence, essence, 'outputs')),
+  };
+}
