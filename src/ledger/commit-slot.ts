@@ -207,7 +207,7 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const { slot, pending } = input;
   /** The records of the outputs this slot creates, by `bytesKey` of their transaction's ID, by output index. */
   const createdHere = new Map<string, PackedRecord[]>();
-  /** Every output the slot spends, by `bytesKey` of its ID: the ID (a view of its spender's bytes), its creating slot. */
+  /** Every output the slot spends, by `bytesKey` of its ID: the ID (a view of its spender), its creating slot. */
   const consumed = new Map<string, { id: Uint8Array; createdSlot: number }>();
   /** Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply. */
   const chains = new Map<string, Uint8Array | undefined>();
