@@ -26,6 +26,9 @@ import type { GenesisState } from './types.js';
 const ZERO_32 = new Uint8Array(32);
 const ZERO_36 = new Uint8Array(36);
 
+/** What a listener of the ledger (the PostgreSQL publisher) may read of the committed state. */
+export type CommittedReads = Pick<CommittedState, 'params' | 'meta' | 'store' | 'accounts' | 'commitment'>;
+
 /**
  * The committed state: what the store holds, and what the ledger keeps of it in memory (the metadata, the latest
  * commitment, every account, a window of commitments). It changes only through `write`, which updates memory after

@@ -4,14 +4,12 @@ import { concatBytes, equalBytes } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
 import { planCommit } from './commit-slot.js';
-import { CommittedState } from './committed-state.js';
+import { type CommittedReads, CommittedState } from './committed-state.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
-import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { IngestPool } from './ingest-pool.js';
 import { readRecord } from './integrity.js';
 import { emptySlot, PendingState } from './pending.js';
-import type { PostgresPublisher } from './postgres/publisher.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
 import { keys, type OutputRecord, outputRecord, UNSPENT } from './records.js';
@@ -29,9 +27,26 @@ import type {
   UtxoChanges,
 } from './types.js';
 
-// The ledger index of SPEC B3, as one front over its rooms: the committed state (committed.ts) changes only in a
-// commit (commit.ts: one atomic batch per slot) and a prune (prune.ts); blocks accepted into slots not yet committed
-// (accept.ts) live in memory (pending.ts) until their slot is committed; the queries (queries.ts) read both.
+// The ledger index of SPEC B3, as one front over its rooms: the committed state (committed-state.ts, with its
+// transaction index) changes only in a commit (commit-slot.ts: one atomic batch per slot) and a prune (prune.ts);
+// blocks accepted into slots not yet committed (accept.ts) live in memory (pending.ts) until their slot is committed;
+// acceptance and the queries (queries.ts) ask the state view over both (state.ts). Whoever follows the commits (the
+// PostgreSQL publisher) listens (LedgerListener). docs/architecture.md has the picture.
+
+/**
+ * Told of what the ledger commits and prunes, after its store has taken it (`Ledger.listen`). A listener runs in the
+ * commit's turn: it takes what it needs (`Ledger.committedReads`) and does the rest in the background.
+ */
+export interface LedgerListener {
+  /** A slot was committed. */
+  committed?(slot: number): void;
+  /** Committed slots below `prunedUntil` were pruned. */
+  pruned?(prunedUntil: number): void;
+  /** For a listener that publishes the ledger elsewhere: resolves with the latest slot it holds, once up to date. */
+  published?(): Promise<number>;
+  /** The ledger is closing. */
+  close?(): void | Promise<void>;
+}
 
 /** The index. Create it with `openLedger`. */
 export class Ledger {
@@ -45,7 +60,7 @@ export class Ledger {
   private readonly state: LedgerState;
   private readonly accept: AcceptContext;
   private pool: IngestPool | undefined;
-  private publisher: PostgresPublisher | undefined;
+  private readonly listeners = new Set<LedgerListener>();
   private closed = false;
   private syncOverride: boolean | undefined;
   private minimalWork: number | undefined;
@@ -211,7 +226,7 @@ export class Ledger {
       transactions: plan.transactions,
     });
     this.pending.drop(slot);
-    this.publisher?.committed(slot);
+    for (const l of this.listeners) l.committed?.(slot);
     return { slot, commitmentId: plan.commitmentId, commitment: plan.commitment };
   }
 
@@ -225,7 +240,7 @@ export class Ledger {
     const plan = planPrune(this.committed, untilSlot);
     if (plan === undefined) return;
     this.committed.write(plan.batch, plan.meta, { transactions: plan.transactions });
-    this.publisher?.notify();
+    for (const l of this.listeners) l.pruned?.(this.committed.meta.prunedUntil);
   }
 
   /** Slots below this are pruned (their diffs, blocks and spent outputs are gone). */
@@ -284,17 +299,13 @@ export class Ledger {
     return { outputId: outputId.slice(), record: found.record };
   }
 
-  /** @internal One committed slot as rows, for a store that keeps tables (the PostgreSQL mirror). */
-  exportSlot(slot: number): SlotExport {
+  /**
+   * @internal What a listener reads of the committed state (the PostgreSQL publisher: a committed slot's rows), as of
+   * the latest commit.
+   */
+  committedReads(): CommittedReads {
     this.view();
-    checkSlot(slot);
-    return exportSlot(this.committed, slot);
-  }
-
-  /** @internal The genesis outputs and credits as rows, for the PostgreSQL mirror. */
-  exportGenesis(): Pick<SlotExport, 'created' | 'credits'> {
-    this.view();
-    return exportGenesis(this.committed);
+    return this.committed;
   }
 
   /** Every unspent output of the committed state, by creating slot, then output ID. */
@@ -337,24 +348,33 @@ export class Ledger {
     return this.minimalWork;
   }
 
-  /** @internal openLedger({ store }): the database this ledger's committed slots are published to. */
-  attachPublisher(publisher: PostgresPublisher): void {
-    this.publisher = publisher;
+  /**
+   * Tells `listener` of every commit and prune from now on, after the store has taken it (`openLedger({ store })`
+   * adds the PostgreSQL publisher this way). Returns the function that stops it.
+   */
+  listen(listener: LedgerListener): () => void {
+    this.open();
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /**
    * With a PostgreSQL store (`openLedger({ store })`): resolves with the database's latest slot once it holds every
    * slot committed so far (publishing runs in the background, and waits out a database that is away); rejects if
-   * the database refused them for good. Without one: the latest committed slot, at once.
+   * the database refused them for good. In general: once every listener that publishes has taken every committed
+   * slot (the lowest slot they report); without one, the latest committed slot, at once.
    */
-  published(): Promise<number> {
-    return this.publisher?.published() ?? Promise.resolve(this.latestCommitment().slot);
+  async published(): Promise<number> {
+    const slots = await Promise.all([...this.listeners].map((l) => l.published?.()));
+    const reported = slots.filter((s): s is number => s !== undefined);
+    return reported.length === 0 ? this.latestCommitment().slot : Math.min(...reported);
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    void this.publisher?.close();
+    for (const l of this.listeners) void l.close?.();
+    this.listeners.clear();
     void this.pool?.close();
     this.committed.store.close();
   }

@@ -59,7 +59,7 @@ async function withPostgres(options: OpenLedgerOptions & { store: string }): Pro
       ledger,
       onStoreError === undefined ? {} : { onError: onStoreError },
     );
-    ledger.attachPublisher(publisher);
+    ledger.listen(publisher);
     return ledger;
   } catch (e) {
     ledger.close();

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/server.js';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { exportSlot } from '../../src/ledger/postgres/export.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { applyEvent } from '../../src/sim/events.js';
@@ -29,7 +30,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store under faults', () => {
     expect(await mirror.catchUp(ledger)).toBe(latest);
     for (let slot = 11; slot <= 12; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
     const next = latest + 1;
-    expect(ledger.exportSlot(next).blocks.length).toBeGreaterThan(0);
+    expect(exportSlot(ledger.committedReads(), next).blocks.length).toBeGreaterThan(0);
 
     // Hold the status row, so that the mirror's transaction waits inside itself; then cut its connection there.
     const { openPool } = await import('../../src/ledger/postgres/client.js');
@@ -37,7 +38,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store under faults', () => {
     const holder = await other.connect();
     await holder.query('begin');
     await holder.query('select * from status for update');
-    const writing = mirror.writeSlot(ledger.exportSlot(next));
+    const writing = mirror.writeSlot(exportSlot(ledger.committedReads(), next));
     const settled = writing.then(
       () => 'written',
       (e: Error) => `${(e as { code?: string }).code}`,

@@ -13,6 +13,7 @@ import {
   toHex,
 } from '../../src/index.js';
 import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
+import { exportSlot } from '../../src/ledger/postgres/export.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { applyEvent } from '../../src/sim/events.js';
@@ -129,7 +130,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
     ]);
 
     // A slot out of order, or a database of another network or genesis, is refused.
-    await expect(mirror.writeSlot(ledger.exportSlot(latest))).rejects.toThrow(/not the next one/);
+    await expect(mirror.writeSlot(exportSlot(ledger.committedReads(), latest))).rejects.toThrow(/not the next one/);
     const other = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.shimmer, {}), genesis: {} });
     await expect(PostgresMirror.open(databaseUrl(pg!.primary), other)).rejects.toThrow(/another network/);
     const later = openLedger({ params: protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 5 }) });

@@ -2,10 +2,10 @@ import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
 import { equalBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
-import type { SlotExport } from '../export.js';
 import type { Ledger } from '../ledger.js';
 import { slotCommitment } from '../slot-commitment.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
+import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 
 // The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
@@ -56,7 +56,7 @@ export class PostgresMirror {
           genesis.commitmentId,
           p.genesisSlot + 1,
         ]);
-        const { created, credits } = ledger.exportGenesis();
+        const { created, credits } = exportGenesis(ledger.committedReads());
         // In batches: a network's genesis can hold millions of outputs, too many for one statement's parameters.
         for (let i = 0; i < created.length; i += GENESIS_BATCH) {
           const batch = created.slice(i, i + GENESIS_BATCH);
@@ -149,7 +149,7 @@ export class PostgresMirror {
     try {
       while (slot < target) {
         slot++;
-        await this.writeSlot(options.exported?.(slot) ?? ledger.exportSlot(slot));
+        await this.writeSlot(options.exported?.(slot) ?? exportSlot(ledger.committedReads(), slot));
       }
     } finally {
       // Rebuilt even after a failure, so that readers are never left without them. If the database is away, the

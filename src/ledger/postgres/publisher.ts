@@ -1,6 +1,6 @@
 import { LedgerError } from '../errors.js';
-import type { SlotExport } from '../export.js';
-import type { Ledger } from '../ledger.js';
+import type { Ledger, LedgerListener } from '../ledger.js';
+import { exportSlot, type SlotExport } from './export.js';
 import { PostgresMirror } from './mirror.js';
 
 // The writer's link to its PostgreSQL store: after each commit of the ledger, the committed slots go to the database,
@@ -20,7 +20,8 @@ export interface PublisherOptions {
   bulk?: boolean;
 }
 
-export class PostgresPublisher {
+/** A listener of the ledger (`Ledger.listen`): `openLedger({ store })` adds one. */
+export class PostgresPublisher implements LedgerListener {
   private running: Promise<void> | undefined;
   private wanted = false;
   private closed = false;
@@ -62,7 +63,12 @@ export class PostgresPublisher {
    */
   committed(slot: number): void {
     if (this.closed || this.failure !== undefined) return;
-    if (this.queued.size < MAX_QUEUED) this.queued.set(slot, this.ledger.exportSlot(slot));
+    if (this.queued.size < MAX_QUEUED) this.queued.set(slot, exportSlot(this.ledger.committedReads(), slot));
+    this.notify();
+  }
+
+  /** Slots were pruned: prune the database alike. */
+  pruned(): void {
     this.notify();
   }
 

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { blockId, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
+import { exportGenesis, exportSlot } from '../../src/ledger/postgres/export.js';
 import { errorCode } from '../helpers/failure.js';
 import { basic, genesisOutputs, owner, taggedBlock, transferBlock } from '../helpers/wallet.js';
 
-// Ledger.exportSlot and exportGenesis, the rows the PostgreSQL mirror writes: checked here against what the ledger's
+// exportSlot and exportGenesis (ledger/postgres/export.ts), the rows the PostgreSQL mirror writes: checked here against what the ledger's
 // own queries say, without a database (the mirror test checks them through PostgreSQL).
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
@@ -18,7 +19,7 @@ describe('exportSlot', () => {
       genesis: { outputs: genesis, accounts: [{ accountId: A, blockIssuanceCredits: 1_000n }] },
       clock: () => 1_700_000_000,
     });
-    const g = ledger.exportGenesis();
+    const g = exportGenesis(ledger.committedReads());
     expect(g.created.map((o) => toHex(o.outputId)).sort()).toEqual(genesis.map((o) => toHex(o.outputId)).sort());
     expect(g.credits).toEqual([{ accountId: A, blockIssuanceCredits: 1_000n, destroyed: false }]);
 
@@ -31,7 +32,7 @@ describe('exportSlot', () => {
     ledger.destroyAccount(A, 2);
     ledger.commitSlot(2);
 
-    const x = ledger.exportSlot(1);
+    const x = exportSlot(ledger.committedReads(), 1);
     expect(toHex(x.commitmentId)).toBe(toHex(ledger.commitmentOf(1)!.commitmentId));
     const blocks = x.blocks.map((b) => [toHex(b.blockId), b.transactionId && toHex(b.transactionId), toHex(b.bytes)]);
     expect(blocks.sort()).toEqual(
@@ -45,12 +46,12 @@ describe('exportSlot', () => {
     expect(x.consumed.map(toHex)).toEqual(changes.consumedOutputs.map(toHex));
     expect(x.credits.map((c) => [toHex(c.accountId), c.destroyed])).toContainEqual([toHex(B), false]);
     // Slot 2 destroyed A: its row says so.
-    expect(ledger.exportSlot(2).credits).toContainEqual({
+    expect(exportSlot(ledger.committedReads(), 2).credits).toContainEqual({
       accountId: A,
       blockIssuanceCredits: 1_000n,
       destroyed: true,
     });
     // A slot not committed has no rows to give.
-    expect(errorCode(() => ledger.exportSlot(3))).toBe('NOT_FOUND');
+    expect(errorCode(() => exportSlot(ledger.committedReads(), 3))).toBe('NOT_FOUND');
   });
 });

@@ -1,16 +1,16 @@
-import { encode } from '../codec/index.js';
-import { blake2b256 } from '../crypto/hash.js';
-import { transactionPayloadBytes } from '../model/block-layout.js';
-import { keyBytes } from '../util/bytes.js';
-import type { CommittedState } from './committed-state.js';
-import { LedgerError } from './errors.js';
-import { readDiff } from './integrity.js';
-import { keys, LIVE, OUTPUT_RECORD_HEADER } from './records.js';
-import { commitmentId, slotCommitment } from './slot-commitment.js';
+import { encode } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/hash.js';
+import { transactionPayloadBytes } from '../../model/block-layout.js';
+import { keyBytes } from '../../util/bytes.js';
+import type { CommittedReads } from '../committed-state.js';
+import { LedgerError } from '../errors.js';
+import { readDiff } from '../integrity.js';
+import { keys, LIVE, OUTPUT_RECORD_HEADER } from '../records.js';
+import { commitmentId, slotCommitment } from '../slot-commitment.js';
 
-// One committed slot as rows for a store that keeps it in tables (the PostgreSQL mirror, issue 15): the commitment,
-// the slot's blocks with their transaction ids, the outputs it created (their bytes as stored), the outputs it spent,
-// and the credits of the accounts it changed. Read from one committed state, so it is the slot whole.
+// One committed slot as rows for the PostgreSQL mirror (issue 15): the commitment, the slot's blocks with their
+// transaction ids, the outputs it created (their bytes as stored), the outputs it spent, and the credits of the
+// accounts it changed. Read from one committed state (`Ledger.committedReads`), so it is the slot whole.
 
 export interface SlotExport {
   slot: number;
@@ -23,7 +23,7 @@ export interface SlotExport {
   credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
 }
 
-export function exportSlot(committed: CommittedState, slot: number): SlotExport {
+export function exportSlot(committed: CommittedReads, slot: number): SlotExport {
   const c = committed.commitment(slot);
   const diffBytes = committed.store.get(keys.diff(slot));
   if (c === undefined || diffBytes === undefined)
@@ -52,7 +52,7 @@ export function exportSlot(committed: CommittedState, slot: number): SlotExport 
 }
 
 /** The genesis state as rows: its outputs (spent or not since) and the credits of the genesis accounts. */
-export function exportGenesis(committed: CommittedState): Pick<SlotExport, 'created' | 'credits'> {
+export function exportGenesis(committed: CommittedReads): Pick<SlotExport, 'created' | 'credits'> {
   const genesisSlot = committed.params.genesisSlot;
   const created: SlotExport['created'] = [];
   for (const [key, record] of committed.store.entries(keys.output(genesisSlot, new Uint8Array(0))))
@@ -61,7 +61,7 @@ export function exportGenesis(committed: CommittedState): Pick<SlotExport, 'crea
 }
 
 /** The accounts with a credit entry for `slot`, as the ledger's history window keeps them. */
-function creditsAt(committed: CommittedState, slot: number): SlotExport['credits'] {
+function creditsAt(committed: CommittedReads, slot: number): SlotExport['credits'] {
   const credits: SlotExport['credits'] = [];
   for (const [id, r] of committed.accounts) {
     const entry = r.history.find((e) => e.slot === slot);
