@@ -1,3 +1,4 @@
+import { pooledCopy } from '../util/pooled.js';
 import { CodecError } from './errors.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
@@ -94,45 +95,15 @@ function inScratch<R>(fill: (w: Writer) => void, use: (bytes: Uint8Array) => R):
   }
 }
 
-// Results of up to POOLED bytes are carved from a shared slab, as Node's Buffer.allocUnsafe does: a fresh
-// ArrayBuffer of 1.5 KB costs ~0.9 µs on the bench machine (40% of encoding a milestone block), a view of a slab
-// ~0.1 µs. So a result's `byteOffset` may be non-zero and its `buffer` holds other results: slice it before
-// transferring its buffer (postMessage) or viewing the buffer whole. Larger results get their own buffer.
-const SLAB_SIZE = 32 * 1024;
-const POOLED = 4 * 1024;
-let slab = new ArrayBuffer(SLAB_SIZE);
-let slabUsed = 0;
-
-/**
- * A copy of exactly these bytes, in a new Uint8Array (of a slab for small ones). (Not `slice`: its species-constructor
- * lookup made it the costliest step of encoding.)
- */
-function copyOf(bytes: Uint8Array): Uint8Array {
-  const n = bytes.length;
-  let out: Uint8Array;
-  if (n <= POOLED) {
-    if (slabUsed + n > SLAB_SIZE) {
-      slab = new ArrayBuffer(SLAB_SIZE);
-      slabUsed = 0;
-    }
-    out = new Uint8Array(slab, slabUsed, n);
-    slabUsed += (n + 7) & ~7; // each result 8-aligned, so a DataView or BigUint64Array on it can be aligned too
-  } else {
-    out = new Uint8Array(n);
-  }
-  out.set(bytes);
-  return out;
-}
-
 /**
  * Encodes `value` into a new Uint8Array of exactly its serialized size. Small results share an ArrayBuffer with
- * others (see POOLED): their `byteOffset` may be non-zero.
+ * others (util/pooled.ts): their `byteOffset` may be non-zero.
  */
 export function encode<T>(codec: Codec<T>, value: T): Uint8Array {
-  return withEncoding(codec, value, copyOf);
+  return withEncoding(codec, value, pooledCopy);
 }
 
 /** The bytes of `codec.fromJson(json)`, written straight from the JSON (`Codec.writeJson`). */
 export function encodeJson(codec: Codec<unknown>, json: unknown): Uint8Array {
-  return withJsonEncoding(codec, json, copyOf);
+  return withJsonEncoding(codec, json, pooledCopy);
 }

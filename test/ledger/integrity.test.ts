@@ -105,22 +105,45 @@ describe('checkUtxoChanges: each rule at its boundary', () => {
   });
 });
 
-describe('readDiff: the record, with its digest or from an older store without one', () => {
+/** CRC-32 (IEEE, reflected, as zip and PNG), bit by bit: the second implementation of the record's checksum. */
+function referenceCrc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const b of bytes) {
+    crc ^= b;
+    for (let k = 0; k < 8; k++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
+describe('readDiff: the record, with its checksum, or from an older store with a digest or without either', () => {
   const diff = { created: [id(1), id(2, 1)], consumed: [id(3)], consumedSlots: [4] };
-  it('both forms read back; the digest is the first 8 bytes of BLAKE2b-256 of the rest', () => {
+  it('the three forms read back; the checksum is the CRC-32 of the rest, little-endian', () => {
+    expect(referenceCrc32(new TextEncoder().encode('123456789'))).toBe(0xcbf43926); // the standard check value
     const plain = encode(slotDiff, diff);
     const record = encodeDiff(diff);
+    expect(record.length).toBe(plain.length + 4);
     expect(record.subarray(0, plain.length)).toEqual(plain);
-    expect(record.subarray(plain.length)).toEqual(blake2b256(plain).subarray(0, 8));
+    expect(new DataView(record.buffer).getUint32(plain.length, true)).toBe(referenceCrc32(plain));
     expect(readDiff(record, 10, 2)).toEqual(diff);
     expect(readDiff(plain, 10, 2)).toEqual(diff);
+    // A store written by 0.1 before the checksum: the first 8 bytes of BLAKE2b-256.
+    const legacy = concatBytes([plain, blake2b256(plain).subarray(0, 8)]);
+    expect(readDiff(legacy, 10, 2)).toEqual(diff);
+    for (let at = plain.length; at < legacy.length; at++) {
+      const bad = legacy.slice();
+      bad[at]! ^= 1;
+      expect(
+        errorCode(() => readDiff(bad, 10, 2)),
+        `legacy byte ${at}`,
+      ).toBe('STORE_CORRUPT');
+    }
     const empty = { created: [], consumed: [], consumedSlots: [] };
     expect(readDiff(encode(slotDiff, empty), 10, 2)).toEqual(empty); // 12 bytes: three zero counts
     expect(readDiff(encodeDiff(empty), 10, 2)).toEqual(empty);
   });
-  it('STORE_CORRUPT: every byte of the digest, a length between the forms, counts past the end, a rule broken', () => {
+  it('STORE_CORRUPT: every byte of the checksum and of an ID, a length between the forms, counts past the end, a rule broken', () => {
     const record = encodeDiff(diff);
-    for (let at = record.length - 8; at < record.length; at++) {
+    for (let at = 4; at < record.length; at++) {
       const bad = record.slice();
       bad[at]! ^= 1;
       expect(
@@ -128,7 +151,7 @@ describe('readDiff: the record, with its digest or from an older store without o
         `byte ${at}`,
       ).toBe('STORE_CORRUPT');
     }
-    for (const n of [1, 4, 7, 9])
+    for (const n of [1, 2, 3, 4, 5, 9])
       expect(
         errorCode(() => readDiff(concatBytes([record, new Uint8Array(n)]), 10, 2)),
         `+${n}`,

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
 import { compareBytes } from '../../util/bytes.js';
+import { pooledCopy } from '../../util/pooled.js';
 import { LedgerError } from '../errors.js';
 import type { WriteBatch } from './batch.js';
 import type { KeyValueStore } from './kv.js';
@@ -47,36 +48,15 @@ function lookupKey(key: Uint8Array): Uint8Array {
   return view;
 }
 
-const SLAB = 64 * 1024;
-const LARGE = 4096;
-let slab = new Uint8Array(SLAB);
-let slabUsed = 0;
-/** A copy of a value read from LMDB: a view into a shared slab (a slab lives while any of its values does). */
+/** A copy of a value read from LMDB (util/pooled.ts: small ones share slabs). */
 function copyOut(value: Uint8Array): Uint8Array {
   // lmdb-js's read buffer is larger than the value: its `length` says how much of it the value is (copying goes by
   // the array's own length, so the value is cut out first).
-  const n = value.length;
-  const bytes = value.subarray(0, n);
-  if (n > LARGE) return new Uint8Array(bytes);
-  if (slabUsed + n > SLAB) {
-    slab = new Uint8Array(SLAB);
-    slabUsed = 0;
-  }
-  const out = slab.subarray(slabUsed, slabUsed + n);
-  out.set(bytes);
-  slabUsed = (slabUsed + n + 7) & ~7;
-  return out;
+  return pooledCopy(value.subarray(0, value.length));
 }
 const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
-/**
- * LMDB environment (the `lmdb` package). Every `write` is one synchronous LMDB transaction, and overlapping sync is
- * off, so when `write` returns the batch is on disk: a crash leaves each batch wholly applied or not at all.
- *
- * Each table (the first key byte) is its own LMDB database, so that writes the ledger marks as appends (records
- * keyed by the slot being committed) can use MDB_APPEND: without it LMDB splits a full page in the middle even when
- * keys arrive in order, leaving slot-ordered tables (blocks, outputs) far from full on disk.
- */
+/** LMDB's mark of a meta page (checkDataFile). */
 const META_MAGIC = 0xbeefc0de;
 const P_META = 0x08;
 // The LMDB build inside lmdb-js (mdb.master3) lays a page header out as pgno u64, txnid u64, pad u16, flags u16,
@@ -138,6 +118,14 @@ export interface LmdbOptions {
   readOnly?: boolean;
 }
 
+/**
+ * LMDB environment (the `lmdb` package). Every `write` is one synchronous LMDB transaction, and overlapping sync is
+ * off, so when `write` returns the batch is on disk: a crash leaves each batch wholly applied or not at all.
+ *
+ * Each table (the first key byte) is its own LMDB database, so that writes the ledger marks as appends (records
+ * keyed by the slot being committed) can use MDB_APPEND: without it LMDB splits a full page in the middle even when
+ * keys arrive in order, leaving slot-ordered tables (blocks, outputs) far from full on disk.
+ */
 export class LmdbStore implements KeyValueStore {
   private readonly root: RootDatabase<Buffer, Buffer>;
   private readonly tables = new Map<number, Database<Buffer, Buffer>>();
