@@ -1,5 +1,5 @@
 // node bench/allocator.mjs — why the codec's results and LMDB's values are copied into shared slabs
-// (src/util/pooled.ts): a small copy in a fresh ArrayBuffer against a view of a slab, for the sizes the ledger copies
+// (src/codec/pooled.ts): a small copy in a fresh ArrayBuffer against a view of a slab, for the sizes the ledger copies
 // most (an output ID, a typical output, a typical transaction block), each over varied bytes.
 //   node bench/allocator.mjs [--no-write]
 
@@ -9,7 +9,7 @@ import { Bench } from 'tinybench';
 import { writeSection } from './results-file.mjs';
 
 // The real function, bundled from its source (it is not part of the package's API).
-const { outputFiles } = buildSync({ entryPoints: ['src/util/pooled.ts'], bundle: true, format: 'esm', write: false });
+const { outputFiles } = buildSync({ entryPoints: ['src/codec/pooled.ts'], bundle: true, format: 'esm', write: false });
 const { pooledCopy } = await import(`data:text/javascript,${encodeURIComponent(outputFiles[0].text)}`);
 
 const rows = [];
@@ -53,5 +53,5 @@ ${rows
   )
   .join('\n')}
 
-The codec's \`encode\` and the LMDB store's reads both copy through \`pooledCopy\` (src/util/pooled.ts), one allocator.`;
+The codec's \`encode\` and the LMDB store's reads both copy through \`pooledCopy\` (src/codec/pooled.ts), one allocator.`;
 if (!process.argv.includes('--no-write')) writeSection('allocator', md);

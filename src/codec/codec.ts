@@ -1,5 +1,5 @@
-import { pooledCopy } from '../util/pooled.js';
 import { CodecError } from './errors.js';
+import { pooledCopy } from './pooled.js';
 import { Reader } from './reader.js';
 import { Writer } from './writer.js';
 
@@ -97,7 +97,7 @@ function inScratch<R>(fill: (w: Writer) => void, use: (bytes: Uint8Array) => R):
 
 /**
  * Encodes `value` into a new Uint8Array of exactly its serialized size. Small results share an ArrayBuffer with
- * others (util/pooled.ts): their `byteOffset` may be non-zero.
+ * others (codec/pooled.ts): their `byteOffset` may be non-zero.
  */
 export function encode<T>(codec: Codec<T>, value: T): Uint8Array {
   return withEncoding(codec, value, pooledCopy);

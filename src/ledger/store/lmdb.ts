@@ -2,8 +2,8 @@ import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync 
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Database, RootDatabase } from 'lmdb';
+import { pooledCopy } from '../../codec/pooled.js';
 import { compareBytes } from '../../util/bytes.js';
-import { pooledCopy } from '../../util/pooled.js';
 import { LedgerError } from '../errors.js';
 import type { WriteBatch } from './batch.js';
 import type { KeyValueStore } from './kv.js';
@@ -48,7 +48,7 @@ function lookupKey(key: Uint8Array): Uint8Array {
   return view;
 }
 
-/** A copy of a value read from LMDB (util/pooled.ts: small ones share slabs). */
+/** A copy of a value read from LMDB (codec/pooled.ts: small ones share slabs). */
 function copyOut(value: Uint8Array): Uint8Array {
   // lmdb-js's read buffer is larger than the value: its `length` says how much of it the value is (copying goes by
   // the array's own length, so the value is cut out first).
