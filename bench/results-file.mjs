@@ -1,16 +1,97 @@
 // bench/RESULTS.md is shared by the benchmark scripts: each owns one section between markers and leaves the rest.
+// The sections are titled by the question they answer (SECTIONS, one place), and the file opens with a table of
+// them: question → command → section, rewritten whenever a section is.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const FILE = resolve(dirname(fileURLToPath(import.meta.url)), 'RESULTS.md');
-const ORDER = ['intro', 'codec', 'interleaved', 'ledger', 'chains', 'http', 'workers', 'load'];
 
+/** Every section, in the file's order: the question it answers and the command that writes (or produced) it. */
+export const SECTIONS = [
+  [
+    'codec',
+    'How fast are decoding, encoding, IDs, signatures and proof of work beside iota.js and iota-sdk?',
+    'npm run bench',
+  ],
+  [
+    'interleaved',
+    'Do the codec targets hold when every implementation runs interleaved in one process?',
+    'npm run bench:interleaved',
+  ],
+  [
+    'ledger',
+    'How fast does the ledger accept and commit, and answer its queries, at 1,000,000 transactions?',
+    'npm run bench:ledger',
+  ],
+  [
+    'rooms',
+    "Did giving the ledger's concepts rooms of their own (issue 27) change its speed?",
+    'node --expose-gc bench/ledger.mjs --transactions 1000000 --no-write, before and after, alternating',
+  ],
+  [
+    'chains',
+    'What do blocks that move chains (alias, foundry, NFT) cost to accept and commit?',
+    'npm run bench:chains',
+  ],
+  ['http', 'How many requests a second does the API answer, and how fast?', 'npm run bench:http'],
+  ['workers', 'What do worker processes add over one process?', 'npm run bench:workers'],
+  [
+    'load',
+    'Does the API hold under sustained mixed load, with no errors and no growth in memory?',
+    'npm run bench:load',
+  ],
+  ['postgres', 'What does the PostgreSQL store cost beside LMDB?', 'npm run bench:ledger -- --store postgres'],
+  ['pg-clients', 'Which PostgreSQL client should the PostgreSQL store use?', 'npm run bench:pg-clients'],
+  [
+    'integrity',
+    'What does checking stored records before serving them cost?',
+    'node --expose-gc bench/ledger.mjs --transactions 200000 --no-write, before and after',
+  ],
+  ['allocator', 'What does a small copy cost, and why are copies pooled?', 'node bench/allocator.mjs'],
+].map(([name, question, command]) => ({ name, question, command }));
+
+/** GitHub's anchor of a heading. */
+const anchor = (title) =>
+  title
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+
+function intro(present) {
+  const rows = SECTIONS.filter((s) => present.has(s.name)).map(
+    (s) => `| ${s.question} | \`${s.command}\` | [${s.name}](#${anchor(s.question)}) |`,
+  );
+  return `# Benchmarks
+
+Each script writes its own section of this file, on the machine it runs on, every implementation side by side in
+one run. Ratios above 1 mean tangle-core is faster.
+
+| question | command | section |
+|---|---|---|
+${rows.join('\n')}
+`;
+}
+
+/** `markdown` under the section's question as its title (a leading \`## \` line of its own is replaced). */
 export function writeSection(name, markdown) {
+  const section = SECTIONS.find((s) => s.name === name);
+  if (section === undefined) throw new Error(`bench/results-file.mjs: no section ${name} in SECTIONS`);
   const text = existsSync(FILE) ? readFileSync(FILE, 'utf8') : '';
   const sections = new Map();
-  for (const m of text.matchAll(/<!-- section:(\w+) -->\n([\s\S]*?)<!-- end:\1 -->\n?/g)) sections.set(m[1], m[2]);
-  sections.set(name, markdown.endsWith('\n') ? markdown : `${markdown}\n`);
-  const names = [...ORDER.filter((n) => sections.has(n)), ...[...sections.keys()].filter((n) => !ORDER.includes(n))];
-  writeFileSync(FILE, names.map((n) => `<!-- section:${n} -->\n${sections.get(n)}<!-- end:${n} -->\n`).join('\n'));
+  for (const m of text.matchAll(/<!-- section:([\w-]+) -->\n([\s\S]*?)<!-- end:\1 -->\n?/g)) sections.set(m[1], m[2]);
+  const body = markdown.replace(/^## [^\n]*\n+/, '');
+  sections.set(name, `## ${section.question}\n\n${body.endsWith('\n') ? body : `${body}\n`}`);
+  sections.delete('intro');
+  const names = SECTIONS.map((s) => s.name).filter((n) => sections.has(n));
+  const out = [`<!-- section:intro -->\n${intro(sections)}<!-- end:intro -->\n`];
+  for (const n of names) out.push(`<!-- section:${n} -->\n${sections.get(n)}<!-- end:${n} -->\n`);
+  writeFileSync(FILE, out.join('\n'));
+}
+
+/** Rewrites every section present under its title, and the table (after SECTIONS changed). */
+export function rewriteAll() {
+  const text = readFileSync(FILE, 'utf8');
+  for (const m of text.matchAll(/<!-- section:([\w-]+) -->\n([\s\S]*?)<!-- end:\1 -->\n?/g))
+    if (m[1] !== 'intro') writeSection(m[1], m[2]);
 }

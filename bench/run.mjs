@@ -321,15 +321,6 @@ console.log(table);
 
 if (write) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
-  writeSection(
-    'intro',
-    `# Benchmarks
-
-Three scripts write this file, each its own section: \`npm run bench\` (codec, signatures, PoW), \`npm run bench:ledger\`
-(the ledger index at 1,000,000 transactions) and \`npm run bench:http\` (the API under load). Ratios above 1 mean
-tangle-core is faster.
-`,
-  );
   const doc = `## Codec, signatures and proof of work
 
 Produced by \`npm run bench\` (= \`npm run build && node bench/run.mjs\`), all implementations side by side in one

@@ -2,7 +2,7 @@ import { toHex } from '../codec/hex.js';
 import { decode } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { payloadBytes } from '../model/block-layout.js';
+import { payloadBytes } from '../model/block.js';
 import { blockId as computeBlockId } from '../model/ids.js';
 import { type Output, output as outputCodec } from '../model/output.js';
 import { type TransactionPayload, transactionLayout } from '../model/payload/transaction.js';

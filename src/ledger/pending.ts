@@ -3,7 +3,7 @@ import type { TransactionLayout } from '../model/payload/transaction.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 
 // What has been accepted into slots not yet committed. Like a node's unconfirmed tangle it lives in memory only, and
-// a commit turns one slot of it into a write batch (commit.ts).
+// a commit turns one slot of it into a write batch (commit-slot.ts).
 
 /** A block accepted into a slot not yet committed: what its commit writes, and what later blocks ask of it. */
 export class PendingBlock {

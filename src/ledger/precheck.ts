@@ -1,6 +1,6 @@
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { transactionPayloadBytes } from '../model/block-layout.js';
+import { transactionPayloadBytes } from '../model/block.js';
 import { transactionEssence } from '../model/essence.js';
 import { blockId as computeBlockId } from '../model/ids.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';

@@ -1,6 +1,6 @@
 import { encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { transactionPayloadBytes } from '../model/block-layout.js';
+import { transactionPayloadBytes } from '../model/block.js';
 import { bytesKey } from '../util/bytes.js';
 import type { CommittedState } from './committed-state.js';
 import { readDiff } from './integrity.js';

@@ -76,7 +76,7 @@ export const transactionRecord = struct<TransactionRecord>('TransactionRecord', 
  * that index is keyed by transaction ID, a hash, so each insert lands on a random page of a table as large as the
  * ledger's history, and a commit's thousand inserts dirtied a thousand pages (7-11 µs of CPU each here, against one
  * for an append). A commit appends one of these per slot instead, keyed by slot; every `RECENT_SLOTS` slots they are
- * merged into the index in one write, sorted, where the pages they share are written once (committed.ts).
+ * merged into the index in one write, sorted, where the pages they share are written once (transaction-index.ts).
  */
 export interface RecentTransaction {
   transactionId: Uint8Array;

@@ -2,6 +2,7 @@ import {
   arrayOf,
   type Codec,
   fixedBytes,
+  fixedOffset,
   optionalPayload,
   structsOf,
   u8,
@@ -50,3 +51,25 @@ export const block = struct<Block>('Block', {
   // Submit requests may leave the nonce to the node; GO decodes a missing nonce as 0.
   nonce: u64WithJsonDefault(0n),
 });
+
+// Where things lie inside the bytes of a block that has already been decoded (or was stored after decoding), from the
+// declaration above: the ledger hashes a transaction from the bytes as received, so that its ID and signing hash
+// need no re-encoding. (TIP-24: protocol version u8, parents with a u8 count, the payload's u32 length, the payload.)
+const PARENTS_AT = fixedOffset(block, 'parents');
+const PAYLOAD_LENGTH = optionalBlockPayload.sizeOf(undefined); // an absent payload is its length prefix alone
+
+/** The payload of a well-formed block, as a view of its bytes (undefined when it has none). */
+export function payloadBytes(bytes: Uint8Array): Uint8Array | undefined {
+  const lengthAt = PARENTS_AT + parents.prefixWidth + parents.element.fixedSize! * bytes[PARENTS_AT]!;
+  const length = new DataView(bytes.buffer, bytes.byteOffset + lengthAt, PAYLOAD_LENGTH).getUint32(0, true);
+  const start = lengthAt + PAYLOAD_LENGTH;
+  return length === 0 ? undefined : bytes.subarray(start, start + length);
+}
+
+/** The transaction payload of a well-formed block, from its u32 type on, or undefined for any other payload. */
+export function transactionPayloadBytes(bytes: Uint8Array): Uint8Array | undefined {
+  const payload = payloadBytes(bytes);
+  if (payload === undefined) return undefined;
+  const type = new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+  return type === PayloadType.Transaction ? payload : undefined;
+}

@@ -21,7 +21,7 @@ import { type AccountRecord, keys, LIVE, type Meta, outputRecord, UNSPENT } from
 import { commitmentId, type SlotCommitment } from '../../src/ledger/slot-commitment.js';
 import { MemoryStore } from '../../src/ledger/store/memory.js';
 import { TransactionIndex } from '../../src/ledger/transaction-index.js';
-import { payloadBytes } from '../../src/model/block-layout.js';
+import { payloadBytes } from '../../src/model/block.js';
 import { transactionLayout } from '../../src/model/payload/transaction.js';
 import { PayloadType } from '../../src/model/type-codes.js';
 import { bytesKey } from '../../src/util/bytes.js';

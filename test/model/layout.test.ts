@@ -15,7 +15,7 @@ import {
   UNSPENT,
   writeOutputRecord,
 } from '../../src/ledger/records.js';
-import { payloadBytes, transactionPayloadBytes } from '../../src/model/block-layout.js';
+import { payloadBytes, transactionPayloadBytes } from '../../src/model/block.js';
 import { transactionEssence } from '../../src/model/essence.js';
 import { outputIndexOf } from '../../src/model/ids.js';
 import { output as outputCodec } from '../../src/model/output.js';

@@ -1,6 +1,6 @@
 import { encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import { transactionPayloadBytes } from '../../model/block-layout.js';
+import { transactionPayloadBytes } from '../../model/block.js';
 import { keyBytes } from '../../util/bytes.js';
 import type { CommittedReads } from '../committed-state.js';
 import { LedgerError } from '../errors.js';

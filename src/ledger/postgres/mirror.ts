@@ -11,7 +11,7 @@ import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 // The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
 // SQL transaction per slot with `status` moved in the same transaction (a reader sees a slot whole or not at all).
 // The writer keeps validating against its own embedded store; the mirror resumes from `status` after a crash (a slot
-// is in PostgreSQL whole or not at all). The reads are reader.ts.
+// is in PostgreSQL whole or not at all). The reads are postgres-reader.ts.
 
 /** Genesis outputs per insert statement. */
 const GENESIS_BATCH = 10_000;
