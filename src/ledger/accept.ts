@@ -124,8 +124,9 @@ function checkTransaction(
 ): PendingTransaction {
   const { state, params } = ctx;
   const txId = pre?.transactionId ?? blake2b256(payloadBytes);
-  const layout = transactionLayout(payload);
-  const tx = new PendingTransaction(txId, blockBytes, payloadBytes.byteOffset - blockBytes.byteOffset, layout);
+  const payloadAt = payloadBytes.byteOffset - blockBytes.byteOffset;
+  const layout = transactionLayout(payload, payloadAt);
+  const tx = new PendingTransaction(txId, blockBytes, layout);
   // A transaction applied already (by a pending or a committed block) spent every one of its inputs, or they were
   // pruned since, so its first input fails: only then is the transaction looked up (for a committed one, a random
   // read into a table as large as the ledger's history), before that input's error is thrown. The refusal is the
@@ -140,25 +141,29 @@ function checkTransaction(
   };
 
   // The consumed outputs as models (for the rules) and as bytes for the inputs commitment, as the state has them.
-  const ids = Array.from({ length: tx.inputCount }, (_, i) => tx.consumedId(i));
-  const found = state.outputs(ids, slot);
+  const ids: Uint8Array[] = [];
+  for (let i = 0; i < tx.inputCount; i++) ids.push(tx.consumedId(i));
+  const found = state.outputs(ids, tx.consumedKeys, slot);
   const consumedBytes: Uint8Array[] = [];
-  const consumedOutputs = found.map((o, i): Output => {
-    const oid = ids[i]!;
+  const consumedOutputs: Output[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const o = found[i];
     if (o === undefined)
       throw inputError(
-        new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(oid)} does not exist (by slot ${slot})`),
+        new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(ids[i]!)} does not exist (by slot ${slot})`),
       );
-    if (o.spent !== undefined) {
-      const by = o.spent.pending ? 'is spent by an accepted block' : `was spent in slot ${o.spent.slot}`;
-      throw inputError(new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(oid)} ${by}`));
+    if (o.spentSlot !== undefined) {
+      const by = o.spentPending ? 'is spent by an accepted block' : `was spent in slot ${o.spentSlot}`;
+      throw inputError(new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(ids[i]!)} ${by}`));
     }
     consumedBytes.push(o.output);
     tx.storedInputs.push(o.stored);
     // A stored output's bytes decode (else the store is damaged); a pending one's came in an accepted block.
-    return o.stored === undefined ? decode(outputCodec, o.output) : readRecord(outputCodec, o.output, 'output');
-  });
-  const signingHash = pre?.signingHash ?? blake2b256(payloadBytes.subarray(layout.essence.start, layout.essence.end));
+    consumedOutputs.push(
+      o.stored === undefined ? decode(outputCodec, o.output) : readRecord(outputCodec, o.output, 'output'),
+    );
+  }
+  const signingHash = pre?.signingHash ?? blake2b256(blockBytes.subarray(layout.essence.start, layout.essence.end));
   const ws = workingSet(
     payload,
     { consumedOutputs, params, time: slotStartTime(slot, params) },

@@ -188,11 +188,11 @@ function byKey<T>(items: Iterable<T>, key: (item: T) => string): T[] {
 const OUTPUT_KEY = 1 + 4 + 34;
 const BLOCK_KEY = 1 + 4 + 32;
 
-/** Where an output record is packed in the batch's buffer: its key at `at`, the record after it, up to `end`. */
-interface PackedRecord {
-  at: number;
-  end: number;
-}
+/**
+ * Where a transaction's created output records are packed in the batch's buffer: for output `i`, its key at
+ * `[2i]`, the record after it, up to `[2i + 1]` (flat: a slot creates thousands).
+ */
+type PackedRecords = number[];
 
 /**
  * The UTXO rule of SPEC B3, applied to the slot's blocks in acceptance order (a block may spend an output an earlier
@@ -205,17 +205,19 @@ interface PackedRecord {
  */
 function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const { slot, pending } = input;
-  /** The records of the outputs this slot creates, by `bytesKey` of their transaction's ID, by output index. */
-  const createdHere = new Map<string, PackedRecord[]>();
+  /** The records of the outputs this slot creates, by `bytesKey` of their transaction's ID. */
+  const createdHere = new Map<string, PackedRecords>();
   /** Every output the slot spends, by `bytesKey` of its ID: the ID (a view of its spender), its creating slot. */
-  const consumed = new Map<string, { id: Uint8Array; createdSlot: number }>();
+  const consumedIds = new Map<string, Uint8Array>();
+  const consumedSlots = new Map<string, number>();
   /** Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply. */
   const chains = new Map<string, Uint8Array | undefined>();
 
-  /** Spends an output created earlier in this slot: its packed record, still to be appended. */
-  const spendCreatedHere = (r: PackedRecord): Uint8Array => {
-    setSpentSlot(batch.bytes, r.at + OUTPUT_KEY, slot);
-    return batch.bytes.subarray(r.at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, r.end);
+  /** Spends output `i` of a transaction created earlier in this slot: its packed record, still to be appended. */
+  const spendCreatedHere = (records: PackedRecords, i: number): Uint8Array => {
+    const at = records[2 * i]!;
+    setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
+    return batch.bytes.subarray(at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, records[2 * i + 1]!);
   };
   /** Spends a stored output: its record rewritten (an update), spent in this slot. */
   const spendStored = (stored: StoredInput, id: Uint8Array): Uint8Array => {
@@ -227,7 +229,7 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     return stored.bytes.subarray(OUTPUT_RECORD_HEADER);
   };
   /** Creates output `i` of a transaction: its record packed in the batch's buffer, unspent. */
-  const create = (tx: PendingTransaction, i: number): PackedRecord => {
+  const create = (tx: PendingTransaction, i: number, records: PackedRecords): void => {
     const output = tx.createdOutput(i);
     const id = outputId(tx.id, i);
     const end = OUTPUT_KEY + OUTPUT_RECORD_HEADER + output.length;
@@ -236,7 +238,7 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     writeOutputRecord(batch.bytes, at + OUTPUT_KEY, slot, output);
     const chain = chainOf(output, id);
     if (chain !== undefined) chains.set(bytesKey(chain), id);
-    return { at, end: at + end };
+    records.push(at, at + end);
   };
 
   for (const b of pending.blocks) {
@@ -247,24 +249,25 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     }
     for (let i = 0; i < tx.inputCount; i++) {
       const id = tx.consumedId(i);
-      const earlier = createdHere.get(tx.consumedKeys[i]!.slice(0, 32))?.[outputIndexOf(id)];
+      const key = tx.consumedKeys[i]!;
+      const earlier = createdHere.get(key.slice(0, 32));
       // A stored output was read at acceptance, or (an output of a slot that was still pending then) is read now.
       const stored = earlier === undefined ? (tx.storedInputs[i] ?? input.storedOutput(id)) : undefined;
-      const output = stored === undefined ? spendCreatedHere(earlier!) : spendStored(stored, id);
-      consumed.set(tx.consumedKeys[i]!, { id, createdSlot: stored?.slot ?? slot });
+      const output = stored === undefined ? spendCreatedHere(earlier!, outputIndexOf(id)) : spendStored(stored, id);
+      consumedIds.set(key, id);
+      consumedSlots.set(key, stored?.slot ?? slot);
       const chain = chainOf(output, id);
       if (chain !== undefined) chains.set(bytesKey(chain), undefined);
     }
-    createdHere.set(
-      tx.key,
-      Array.from({ length: tx.createdCount }, (_, i) => create(tx, i)),
-    );
+    const records: PackedRecords = [];
+    for (let i = 0; i < tx.createdCount; i++) create(tx, i, records);
+    createdHere.set(tx.key, records);
   }
   for (const [chain, id] of chains) {
     if (id === undefined) batch.delete(keys.chain(keyBytes(chain)));
     else batch.put(keys.chain(keyBytes(chain)), id);
   }
-  const consumedInOrder = byKey(consumed.entries(), ([k]) => k).map(([, c]) => c);
+  const consumed = [...consumedIds.keys()].sort();
   const blocks = byKey(pending.blocks, (b) => b.blockKey);
   // In the order of their IDs; their outputs' IDs (the transaction's, then the index, below 128: one byte, then 0)
   // are in that order too.
@@ -277,8 +280,8 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   return {
     diff: {
       created,
-      consumed: consumedInOrder.map((c) => c.id),
-      consumedSlots: consumedInOrder.map((c) => c.createdSlot),
+      consumed: consumed.map((k) => consumedIds.get(k)!),
+      consumedSlots: consumed.map((k) => consumedSlots.get(k)!),
     },
     blockIds: blocks.map((b) => b.blockId),
     /** The slot's transaction blocks, in the order of their transactions' IDs. */
@@ -295,7 +298,11 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     /** The outputs the slot created, as appends in key order: new keys past all stored ones. */
     appendOutputs(): void {
       for (const b of txs) {
-        for (const r of createdHere.get(b.tx!.key)!) batch.add(r.at, r.at + OUTPUT_KEY, r.at + OUTPUT_KEY, r.end, true);
+        const records = createdHere.get(b.tx!.key)!;
+        for (let at = 0; at < records.length; at += 2) {
+          const key = records[at]!;
+          batch.add(key, key + OUTPUT_KEY, key + OUTPUT_KEY, records[at + 1]!, true);
+        }
       }
     },
   };

@@ -46,16 +46,15 @@ export class PendingTransaction {
   /** By output: where its bytes start in the block's bytes; then where the last one ends. */
   private readonly outputsAt: number[];
 
-  /** `payloadAt`: where the transaction payload starts in `blockBytes`; `layout`: its layout. */
+  /** `layout`: the payload's layout in `blockBytes` (`transactionLayout` with the payload's offset in them). */
   constructor(
     readonly id: Uint8Array,
     private readonly blockBytes: Uint8Array,
-    payloadAt: number,
     layout: TransactionLayout,
   ) {
     this.key = bytesKey(id);
-    this.consumedAt = layout.consumedIdsAt.map((at) => payloadAt + at);
-    this.outputsAt = layout.outputsAt.map((at) => payloadAt + at);
+    this.consumedAt = layout.consumedIdsAt;
+    this.outputsAt = layout.outputsAt;
     this.consumedKeys = this.consumedAt.map((at) => bytesKey(this.blockBytes, at + OUTPUT_ID_LENGTH, at));
   }
 

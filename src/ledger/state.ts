@@ -8,14 +8,16 @@ import { LIVE, OUTPUT_RECORD_HEADER, spentSlotOf, type TransactionRecord, UNSPEN
 // (blocks accepted into slots not committed yet, in memory) on top. Whoever asks about an output, a transaction or an
 // account asks here, and gets one answer that says where it stands; no caller chooses between pending and stored.
 
-/** An output as the ledger has it now. */
+/** An output as the ledger has it now (one flat object: acceptance asks this for every input). */
 export interface OutputState {
   /** Its encoding, as received (a view of its block's bytes, or of its stored record). */
   output: Uint8Array;
-  /** The slot of the block that created it; `pending` while that slot is not committed. */
-  created: { slot: number; pending: boolean };
-  /** Where it is spent, undefined while it is not: the slot of the spending block, `pending` as above. */
-  spent: { slot: number; pending: boolean } | undefined;
+  /** The slot of the block that created it, and whether that slot is still pending (not committed). */
+  createdSlot: number;
+  createdPending: boolean;
+  /** The slot of the block that spends it (undefined while none does), and whether that slot is pending. */
+  spentSlot: number | undefined;
+  spentPending: boolean;
   /** A committed output's stored record (what its spending commit rewrites); undefined for a pending one. */
   stored: StoredInput | undefined;
 }
@@ -34,47 +36,47 @@ export class LedgerState {
   ) {}
 
   /**
-   * The outputs with these IDs, by ID, as a block of `slot` sees them (pending blocks of later slots do not count);
-   * undefined for one that does not exist (or was pruned). IDs that share a transaction (change, consolidation) ask
-   * the transaction index once.
+   * The outputs with these IDs (`keys`: their `bytesKey`s), as a block of `slot` sees them (pending blocks of later
+   * slots do not count); undefined for one that does not exist (or was pruned). IDs that share a transaction (change,
+   * consolidation) ask the transaction index once.
    */
-  outputs(ids: readonly Uint8Array[], slot: number): (OutputState | undefined)[] {
+  outputs(ids: readonly Uint8Array[], keys: readonly string[], slot: number): (OutputState | undefined)[] {
+    const found: (OutputState | undefined)[] = [];
     let lastKey: string | undefined;
     let lastSlot = 0;
-    return ids.map((id) => {
-      const key = bytesKey(id);
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      const key = keys[i]!;
       const creator = key.slice(0, 32);
       const spentBy = this.pending.spent.get(key);
-      const spentPending = spentBy === undefined ? undefined : { slot: spentBy, pending: true };
       const created = this.pending.createdOutput(creator, outputIndexOf(id), slot);
       if (created !== undefined) {
-        const createdSlot = this.pending.transactions.get(creator)!.slot;
-        return {
-          output: created,
-          created: { slot: createdSlot, pending: true },
-          spent: spentPending,
-          stored: undefined,
-        };
+        found.push(outputState(created, this.pending.transactions.get(creator)!.slot, true, spentBy, undefined));
+        continue;
       }
       if (creator !== lastKey) {
         lastSlot = this.committed.creatingSlot(id, creator);
         lastKey = creator;
       }
       const stored = this.committed.outputAt(lastSlot, id);
-      if (stored === undefined) return undefined;
+      if (stored === undefined) {
+        found.push(undefined);
+        continue;
+      }
       const spentSlot = spentSlotOf(stored.bytes);
-      return {
-        output: stored.bytes.subarray(OUTPUT_RECORD_HEADER),
-        created: { slot: stored.slot, pending: false },
-        spent: spentSlot === UNSPENT ? spentPending : { slot: spentSlot, pending: false },
-        stored,
-      };
-    });
+      const output = stored.bytes.subarray(OUTPUT_RECORD_HEADER);
+      found.push(
+        spentSlot === UNSPENT
+          ? outputState(output, stored.slot, false, spentBy, stored)
+          : { ...outputState(output, stored.slot, false, undefined, stored), spentSlot, spentPending: false },
+      );
+    }
+    return found;
   }
 
   /** The output with this ID now. */
   output(id: Uint8Array): OutputState | undefined {
-    return this.outputs([id], Number.MAX_SAFE_INTEGER)[0];
+    return this.outputs([id], [bytesKey(id)], Number.MAX_SAFE_INTEGER)[0];
   }
 
   /** Where a transaction was applied (a pending block first: its slot is the later), or undefined. */
@@ -114,4 +116,15 @@ export class LedgerState {
   pendingCost(accountId: Uint8Array, referenceManaCost: bigint): bigint {
     return this.pending.issuedCost(accountId, referenceManaCost);
   }
+}
+
+/** An output's state; `spentBy`: the pending slot that spends it, if one does. */
+function outputState(
+  output: Uint8Array,
+  createdSlot: number,
+  createdPending: boolean,
+  spentBy: number | undefined,
+  stored: StoredInput | undefined,
+): OutputState {
+  return { output, createdSlot, createdPending, spentSlot: spentBy, spentPending: spentBy !== undefined, stored };
 }

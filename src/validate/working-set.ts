@@ -47,7 +47,9 @@ export function workingSet(
     );
   }
   return {
-    ...context,
+    consumedOutputs,
+    params: context.params,
+    time: context.time,
     tx,
     committed,
     signingHash,

@@ -64,7 +64,7 @@ function pendingBlockOf(bytes: Uint8Array, slot: number, issuerId?: Uint8Array):
   const block = decodeBlock(bytes);
   const payload = block.payload?.type === PayloadType.Transaction ? block.payload : undefined;
   const payloadAt = payloadBytes(bytes)!.byteOffset - bytes.byteOffset;
-  const tx = payload && new PendingTransaction(transactionId(payload), bytes, payloadAt, transactionLayout(payload));
+  const tx = payload && new PendingTransaction(transactionId(payload), bytes, transactionLayout(payload, payloadAt));
   return new PendingBlock(blockId(bytes), bytes, slot, issuerId, workScore(block, params), tx);
 }
 

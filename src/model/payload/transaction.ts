@@ -43,14 +43,28 @@ export interface TransactionLayout {
 /** The spent output's ID is the input's transaction ID and the index after it: 34 bytes from here. */
 const CONSUMED_ID_IN_INPUT = fixedOffset(utxoInput, 'transactionId');
 
-export function transactionLayout(tx: TransactionPayload): TransactionLayout {
+const ESSENCE_AT = fixedOffset(transactionPayload, 'essence');
+const ESSENCE_PAYLOAD = transactionEssence.fields.payload!;
+if (Object.keys(transactionEssence.fields).at(-1) !== 'payload')
+  throw new Error('transactionLayout: the essence no longer ends with its payload');
+
+/** `base`: where the payload starts in the bytes the offsets are for (a block's, say); 0 for the payload's own. */
+export function transactionLayout(tx: TransactionPayload, base = 0): TransactionLayout {
   const { essence } = tx;
-  const start = fieldOffset(transactionPayload, tx, 'essence');
-  const inputsAt = elementOffsets(inputs, essence.inputs, start + fieldOffset(transactionEssence, essence, 'inputs'));
+  const essenceAt = base + ESSENCE_AT;
+  const inputsAt = elementOffsets(
+    inputs,
+    essence.inputs,
+    essenceAt + fieldOffset(transactionEssence, essence, 'inputs'),
+  );
   inputsAt.pop();
-  return {
-    essence: { start, end: start + transactionEssence.sizeOf(essence) },
-    consumedIdsAt: inputsAt.map((at) => at + CONSUMED_ID_IN_INPUT),
-    outputsAt: elementOffsets(outputs, essence.outputs, start + fieldOffset(transactionEssence, essence, 'outputs')),
-  };
+  for (let i = 0; i < inputsAt.length; i++) inputsAt[i] = inputsAt[i]! + CONSUMED_ID_IN_INPUT;
+  const outputsAt = elementOffsets(
+    outputs,
+    essence.outputs,
+    essenceAt + fieldOffset(transactionEssence, essence, 'outputs'),
+  );
+  // The essence ends with its optional payload, after the outputs (its last field: the struct's declaration says).
+  const end = outputsAt[outputsAt.length - 1]! + ESSENCE_PAYLOAD.sizeOf(essence.payload);
+  return { essence: { start: essenceAt, end }, consumedIdsAt: inputsAt, outputsAt };
 }
