@@ -33,5 +33,5 @@ export {
   type StoreInfo,
   type UtxoChanges,
 } from './ledger/index.js';
-export type { OutputRecord } from './ledger/records.js';
 export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/slot-commitment.js';
+export type { OutputRecord } from './model/ledger-records.js';

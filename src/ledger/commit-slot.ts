@@ -1,23 +1,21 @@
 import { decode, encode, u32 } from '../codec/index.js';
 import { isChainType, outputChainId, outputId, outputIndexOf } from '../model/ids.js';
-import { output } from '../model/output.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { bytesKey, keyBytes } from '../util/bytes.js';
-import { nextReferenceManaCost } from './congestion.js';
-import { encodeDiff } from './integrity.js';
-import type { PendingSlot, PendingTransaction, StoredInput } from './pending.js';
 import {
   type AccountRecord,
   accountRecord,
-  keys,
-  keysInto,
   LIVE,
   type Meta,
   meta as metaCodec,
   OUTPUT_RECORD_HEADER,
   setSpentSlot,
   writeOutputRecord,
-} from './records.js';
+} from '../model/ledger-records.js';
+import { output } from '../model/output.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { bytesKey, keyBytes } from '../util/bytes.js';
+import { nextReferenceManaCost } from './congestion.js';
+import { encodeDiff } from './integrity.js';
+import type { PendingSlot, PendingTransaction, StoredInput } from './pending.js';
 import {
   commitmentId,
   merkleRoot,
@@ -27,6 +25,7 @@ import {
   sortedRoot,
 } from './slot-commitment.js';
 import { WriteBatch } from './store/batch.js';
+import { keys, keysInto } from './store-keys.js';
 import type { IndexUpdate, TransactionIndex } from './transaction-index.js';
 
 // Committing a slot, as a pure step: the slot's pending state and the committed state it builds on go in; the write

@@ -1,25 +1,25 @@
 import { toHex } from '../codec/hex.js';
 import { encode } from '../codec/index.js';
 import { outputChainId } from '../model/ids.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { bytesKey, equalBytes } from '../util/bytes.js';
-import { checkId } from './arguments.js';
-import { LedgerError } from './errors.js';
-import { corrupt, readRecord } from './integrity.js';
 import {
   type AccountRecord,
   accountRecord,
-  keys,
   LIVE,
   type Meta,
   meta as metaCodec,
   type OutputRecord,
   outputRecord,
   UNSPENT,
-} from './records.js';
+} from '../model/ledger-records.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { bytesKey, equalBytes } from '../util/bytes.js';
+import { checkId } from './arguments.js';
+import { LedgerError } from './errors.js';
+import { corrupt, readRecord } from './integrity.js';
 import { commitmentId, type SlotCommitment, slotCommitment } from './slot-commitment.js';
 import { WriteBatch } from './store/batch.js';
 import type { KeyValueStore } from './store/kv.js';
+import { keys } from './store-keys.js';
 import { type IndexUpdate, TransactionIndex } from './transaction-index.js';
 import type { GenesisState } from './types.js';
 

@@ -1,15 +1,16 @@
 import { crc32 } from 'node:zlib';
 import { toHex } from '../codec/hex.js';
-import { type ArrayCodec, type Codec, decode, encode } from '../codec/index.js';
+import { type Codec, decode, encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import type { Block } from '../model/block.js';
 import { transactionId } from '../model/ids.js';
+import { type SlotDiff, slotDiff, slotDiffLayout } from '../model/ledger-records.js';
 import { MAX_OUTPUT_INDEX } from '../model/limits.js';
 import { PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { LedgerError } from './errors.js';
-import { keys, type SlotDiff, slotDiff } from './records.js';
+import { keys } from './store-keys.js';
 
 // What a store hands back is checked before it is served (issue 26): a flipped bit on disk, a row edited by hand, a
 // truncated column must be an error the operator hears of (STORE_CORRUPT: 500, logged with the key), never an answer
@@ -77,7 +78,7 @@ export function encodeDiff(diff: SlotDiff): Uint8Array {
  */
 export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number): SlotDiff {
   const what = `the stored UTXO changes of slot ${slot} (key ${toHex(keys.diff(slot)).slice(2)})`;
-  const layout = diffLayout(bytes);
+  const layout = slotDiffLayout(bytes);
   if (layout === undefined) throw corrupt(what, `${bytes.length} bytes, not a diff of its counts`);
   const { end } = layout;
   const body = bytes.subarray(0, end);
@@ -102,27 +103,6 @@ function idViews(bytes: Uint8Array, list: { at: number; count: number }): Uint8A
   const ids = new Array<Uint8Array>(list.count);
   for (let i = 0, at = list.at; i < list.count; i++, at += 34) ids[i] = bytes.subarray(at, at + 34);
   return ids;
-}
-
-/** The SlotDiff's lists of fixed-size items, in their declared order (records.ts). */
-const DIFF_LISTS = Object.values(slotDiff.fields) as ArrayCodec<unknown>[];
-
-/**
- * Where the lists of the SlotDiff at the start of `bytes` lie (after each count prefix) and where it ends, from its
- * counts read in place and its declaration; undefined when they run past the end of `bytes`.
- */
-function diffLayout(bytes: Uint8Array): { lists: { at: number; count: number }[]; end: number } | undefined {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const lists: { at: number; count: number }[] = [];
-  let at = 0;
-  for (const list of DIFF_LISTS) {
-    if (at + list.prefixWidth > bytes.length) return undefined;
-    const count = view.getUint32(at, true);
-    at += list.prefixWidth;
-    lists.push({ at, count });
-    at += count * list.element.fixedSize!;
-  }
-  return at <= bytes.length ? { lists, end: at } : undefined;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { toHex } from '../codec/hex.js';
+import { type OutputRecord, outputRecord, UNSPENT } from '../model/ledger-records.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { concatBytes, equalBytes } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
@@ -12,10 +13,10 @@ import { readRecord } from './integrity.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
-import { keys, type OutputRecord, outputRecord, UNSPENT } from './records.js';
 import { commitmentId } from './slot-commitment.js';
 import { LedgerState } from './state.js';
 import type { KeyValueStore } from './store/kv.js';
+import { keys } from './store-keys.js';
 import type {
   AcceptOptions,
   AcceptOutcome,

@@ -1,14 +1,15 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { meta as metaCodec } from '../model/ledger-records.js';
 import { isEmpty } from './committed-state.js';
 import { LedgerError } from './errors.js';
 import { readRecord } from './integrity.js';
 import { Ledger } from './ledger.js';
 import { PostgresReader } from './postgres/postgres-reader.js';
 import { PostgresPublisher } from './postgres/publisher.js';
-import { keys, meta as metaCodec } from './records.js';
 import { LmdbStore } from './store/lmdb.js';
 import { MemoryStore } from './store/memory.js';
+import { keys } from './store-keys.js';
 import type { OpenLedgerOptions, StoreInfo } from './types.js';
 
 /**

@@ -1,11 +1,12 @@
 import { encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block.js';
+import { type Meta, meta as metaCodec, type TransactionRecord } from '../model/ledger-records.js';
 import { bytesKey } from '../util/bytes.js';
 import type { CommittedState } from './committed-state.js';
 import { readDiff } from './integrity.js';
-import { keys, type Meta, meta as metaCodec, type TransactionRecord } from './records.js';
 import { WriteBatch } from './store/batch.js';
+import { keys } from './store-keys.js';
 import type { IndexUpdate } from './transaction-index.js';
 
 /**

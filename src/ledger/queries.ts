@@ -1,5 +1,6 @@
 import { toHex } from '../codec/hex.js';
 import type { Block } from '../model/block.js';
+import { LIVE } from '../model/ledger-records.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import {
   AddressType,
@@ -17,9 +18,9 @@ import { checkId } from './arguments.js';
 import { workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { checkedBlock, readDiff } from './integrity.js';
-import { keys, LIVE } from './records.js';
 import { COMMITMENT_ID_LENGTH, commitmentId, type SlotCommitment, slotOfCommitmentId } from './slot-commitment.js';
 import type { LedgerState } from './state.js';
+import { keys } from './store-keys.js';
 import type { Congestion, IncludedBlock, UtxoChanges } from './types.js';
 
 // The three queries of SPEC B4, over the committed state and (for included blocks and readiness) the pending one.
@@ -30,12 +31,8 @@ const ZERO_36 = new Uint8Array(36);
 /** 4.1: the block that applied a transaction (accepted or committed). @throws LedgerError NOT_FOUND */
 export function includedBlock(state: LedgerState, txId: Uint8Array): IncludedBlock {
   checkId(txId, 32, 'transaction ID');
-  const applied = state.transaction(txId);
-  if (applied === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
-  // Copies of a pending block's arrays: they are what its commit will write.
-  const found = applied.pending
-    ? { blockId: applied.blockId.slice(), slot: applied.slot, bytes: applied.bytes!.slice() }
-    : { ...applied, bytes: state.committed.store.get(keys.block(applied.slot, applied.blockId)) };
+  const found = state.includingBlock(txId);
+  if (found === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
   if (found.bytes === undefined) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(found.blockId)}`);
   const block: Block = checkedBlock(found.bytes, { blockId: found.blockId, transactionId: txId });
   return { blockId: found.blockId, slot: found.slot, bytes: found.bytes, json: blockToJson(block) };

@@ -1,8 +1,9 @@
 import { outputIndexOf } from '../model/ids.js';
+import { LIVE, OUTPUT_RECORD_HEADER, spentSlotOf, type TransactionRecord, UNSPENT } from '../model/ledger-records.js';
 import { bytesKey } from '../util/bytes.js';
 import type { CommittedState } from './committed-state.js';
 import type { PendingState, StoredInput } from './pending.js';
-import { LIVE, OUTPUT_RECORD_HEADER, spentSlotOf, type TransactionRecord, UNSPENT } from './records.js';
+import { keys } from './store-keys.js';
 
 // The ledger as of now: the committed state (the store, changed only by commits and prunes) with the pending one
 // (blocks accepted into slots not committed yet, in memory) on top. Whoever asks about an output, a transaction or an
@@ -86,6 +87,19 @@ export class LedgerState {
       return { blockId: b.blockId, slot: b.slot, storedOutputs: b.tx!.createdCount, pending: true, bytes: b.bytes };
     const record = this.committed.transactions.get(txId);
     return record === undefined ? undefined : { ...record, pending: false, bytes: undefined };
+  }
+
+  /**
+   * The block that applied a transaction, pending or committed, as arrays the caller may keep (a pending block's are
+   * copied: they are what its commit will write); undefined if no block applied it, `bytes` undefined if its block
+   * is no longer stored (pruned).
+   */
+  includingBlock(txId: Uint8Array): { blockId: Uint8Array; slot: number; bytes: Uint8Array | undefined } | undefined {
+    const applied = this.transaction(txId);
+    if (applied === undefined) return undefined;
+    const { blockId, slot } = applied;
+    if (applied.pending) return { blockId: blockId.slice(), slot, bytes: applied.bytes!.slice() };
+    return { blockId, slot, bytes: this.committed.store.get(keys.block(slot, blockId)) };
   }
 
   /**

@@ -1,21 +1,22 @@
 import { encode, u32 } from '../codec/index.js';
-import { bytesKey, keyBytes } from '../util/bytes.js';
-import { readRecord } from './integrity.js';
 import {
-  keys,
   RECENT_SLOTS,
   type RecentTransaction,
   recentTransactions,
   type TransactionRecord,
   transactionRecord,
   transactionRecordSlot,
-} from './records.js';
+} from '../model/ledger-records.js';
+import { bytesKey, keyBytes } from '../util/bytes.js';
+import { readRecord } from './integrity.js';
 import type { WriteBatch } from './store/batch.js';
 import type { KeyValueStore } from './store/kv.js';
+import { keys } from './store-keys.js';
 
 // The transaction index: for every transaction the committed slots applied, its block, its slot and how many of its
-// outputs are still stored (records.ts, TransactionRecord). It is how an input finds the output it spends (an output's
-// key starts with its creating slot), how includedBlock finds a block, and how a replayed transaction is refused.
+// outputs are still stored (model/ledger-records.ts, TransactionRecord). It is how an input finds the output it
+// spends (an output's key starts with its creating slot), how includedBlock finds a block, and how a replayed
+// transaction is refused.
 //
 // It is keyed by transaction ID, a hash, so every insert lands on a random page of a table as large as the ledger's
 // history: a commit's thousand inserts dirtied a thousand pages. So the records of the latest slots are "recent": a

@@ -17,8 +17,8 @@ import {
 import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
-import { keys } from '../../src/ledger/records.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
+import { keys } from '../../src/ledger/store-keys.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { errorCode } from '../helpers/failure.js';

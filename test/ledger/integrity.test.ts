@@ -18,7 +18,7 @@ import {
   transactionId,
 } from '../../src/index.js';
 import { checkedBlock, checkUtxoChanges, encodeDiff, readDiff } from '../../src/ledger/integrity.js';
-import { slotDiff } from '../../src/ledger/records.js';
+import { slotDiff } from '../../src/model/ledger-records.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';
 

@@ -20,8 +20,8 @@ import {
   withMinimumDeposit,
   workScore,
 } from '../../src/index.js';
-import { RECENT_SLOTS } from '../../src/ledger/records.js';
 import { WriteBatch, type WriteView } from '../../src/ledger/store/batch.js';
+import { RECENT_SLOTS } from '../../src/model/ledger-records.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';

@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
-import { RECENT_SLOTS } from '../../src/ledger/records.js';
 import type { WriteBatch } from '../../src/ledger/store/batch.js';
 import type { KeyValueStore } from '../../src/ledger/store/kv.js';
+import { RECENT_SLOTS } from '../../src/model/ledger-records.js';
 import { errorCode } from '../helpers/failure.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 

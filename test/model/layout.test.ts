@@ -1,23 +1,25 @@
-// The byte layouts the ledger reads in place (model/payload/transaction.ts `transactionLayout`, model/block-layout.ts,
-// model/ids.ts `outputIndexOf`, and the output and transaction records of ledger/records.ts) against the codec and
+// The byte layouts the ledger reads in place (model/payload/transaction.ts `transactionLayout`, model/block.ts,
+// model/ids.ts `outputIndexOf`, and the output, transaction and slot diff records of model/ledger-records.ts) against the codec and
 // the vectors' own bytes, on every transaction block of the vectors: a layout that drifted from its declaration would
 // slice the wrong bytes here.
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src/codec/index.js';
 import { decodeBlock, outputId, parseOutputId, toHex, transactionId } from '../../src/index.js';
+import { payloadBytes, transactionPayloadBytes } from '../../src/model/block.js';
+import { transactionEssence } from '../../src/model/essence.js';
+import { outputIndexOf } from '../../src/model/ids.js';
 import {
   OUTPUT_RECORD_HEADER,
   outputRecord,
   setSpentSlot,
+  slotDiff,
+  slotDiffLayout,
   spentSlotOf,
   transactionRecord,
   transactionRecordSlot,
   UNSPENT,
   writeOutputRecord,
-} from '../../src/ledger/records.js';
-import { payloadBytes, transactionPayloadBytes } from '../../src/model/block.js';
-import { transactionEssence } from '../../src/model/essence.js';
-import { outputIndexOf } from '../../src/model/ids.js';
+} from '../../src/model/ledger-records.js';
 import { output as outputCodec } from '../../src/model/output.js';
 import { type TransactionPayload, transactionLayout, transactionPayload } from '../../src/model/payload/transaction.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
@@ -108,5 +110,33 @@ describe('the ledger records read in place agree with their declarations', () =>
       expect(transactionRecordSlot(record)).toBe(decode(transactionRecord, record).slot);
       expect(transactionRecordSlot(record.subarray(1))).toBeUndefined();
     }
+  });
+
+  it('slot diffs: the lists found in place are the decoded ones, and a cut record is not read', () => {
+    const ids = transactionBlocks.flatMap((v) => {
+      const tx = decodeBlock(hex(v.bytes)).payload as TransactionPayload;
+      return tx.essence.outputs.map((_, i) => outputId(transactionId(tx), i));
+    });
+    // Lists of different lengths, so that a layout that swapped or skipped a list would land elsewhere.
+    const diff = {
+      created: ids.slice(0, 40),
+      consumed: ids.slice(40, 47),
+      consumedSlots: [3, 1, 4, 1, 5, 9, 2],
+    };
+    const record = encode(slotDiff, diff);
+    const layout = slotDiffLayout(record)!;
+    expect(layout.end).toBe(record.length);
+    const [created, consumed, slots] = layout.lists;
+    const slice = (l: { at: number; count: number }, size: number) =>
+      Array.from({ length: l.count }, (_, i) => toHex(record.subarray(l.at + size * i, l.at + size * (i + 1))));
+    expect(slice(created!, 34)).toEqual(diff.created.map(toHex));
+    expect(slice(consumed!, 34)).toEqual(diff.consumed.map(toHex));
+    const view = new DataView(record.buffer, record.byteOffset);
+    expect(Array.from({ length: slots!.count }, (_, i) => view.getUint32(slots!.at + 4 * i, true))).toEqual(
+      diff.consumedSlots,
+    );
+    expect(slotDiffLayout(record.subarray(0, record.length - 1))).toBeUndefined();
+    expect(slotDiffLayout(record.subarray(0, 3))).toBeUndefined();
+    expect(slotDiffLayout(new Uint8Array([...record, 0xaa]))!.end).toBe(record.length);
   });
 });

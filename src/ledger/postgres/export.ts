@@ -1,12 +1,13 @@
 import { encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../model/block.js';
+import { LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { keyBytes } from '../../util/bytes.js';
 import type { CommittedReads } from '../committed-state.js';
 import { LedgerError } from '../errors.js';
 import { readDiff } from '../integrity.js';
-import { keys, LIVE, OUTPUT_RECORD_HEADER } from '../records.js';
 import { commitmentId, slotCommitment } from '../slot-commitment.js';
+import { keys } from '../store-keys.js';
 
 // One committed slot as rows for the PostgreSQL mirror (issue 15): the commitment, the slot's blocks with their
 // transaction ids, the outputs it created (their bytes as stored), the outputs it spent, and the credits of the

@@ -1,11 +1,12 @@
-import { arrayOf, fixedBytes, fixedOffset, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
-import { type Output, output } from '../model/output.js';
-import { generated } from './records.gen.js';
+import { type ArrayCodec, arrayOf, fixedBytes, fixedOffset, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
+import { generated } from './ledger-records.gen.js';
+import { type Output, output } from './output.js';
 
 const struct = structsOf(generated);
 
-// What the ledger keeps in its store, each record declared once like the wire types (encode, decode, size).
-// Keys are a one-byte table prefix and the record's id; slots are big-endian in keys so that they sort.
+// What the ledger keeps in its store, each record declared once like the wire types (encode, decode, size), and the
+// layouts its hot path reads in place derived from those declarations. They live in the model beside the wire types
+// because the ledger reads them as bytes; the keys they are stored under are the store's (ledger/store-keys.ts).
 
 const BIG = 0x7fffffff; // list lengths in records are bounded by the store, not by the protocol
 const id34 = fixedBytes(34);
@@ -118,6 +119,27 @@ export const slotDiff = struct<SlotDiff>('SlotDiff', {
   consumedSlots: arrayOf(u32, { prefix: u32, min: 0, max: BIG }),
 });
 
+/** The SlotDiff's lists of fixed-size items, in their declared order. */
+const DIFF_LISTS = Object.values(slotDiff.fields) as ArrayCodec<unknown>[];
+
+/**
+ * Where the lists of the SlotDiff at the start of `bytes` lie (after each count prefix) and where it ends, from its
+ * counts read in place and its declaration; undefined when they run past the end of `bytes`.
+ */
+export function slotDiffLayout(bytes: Uint8Array): { lists: { at: number; count: number }[]; end: number } | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const lists: { at: number; count: number }[] = [];
+  let at = 0;
+  for (const list of DIFF_LISTS) {
+    if (at + list.prefixWidth > bytes.length) return undefined;
+    const count = view.getUint32(at, true);
+    at += list.prefixWidth;
+    lists.push({ at, count });
+    at += count * list.element.fixedSize!;
+  }
+  return at <= bytes.length ? { lists, end: at } : undefined;
+}
+
 export interface CreditEntry {
   slot: number;
   blockIssuanceCredits: bigint;
@@ -158,90 +180,3 @@ export const meta = struct<Meta>('Meta', {
   latestCommitmentId: fixedBytes(36),
   prunedUntil: u32,
 });
-
-const TABLE = {
-  block: 0x42,
-  blockIndex: 0x49,
-  transaction: 0x54,
-  output: 0x4f,
-  diff: 0x44,
-  commitment: 0x43,
-  account: 0x41,
-  chain: 0x63,
-  meta: 0x4d,
-  recent: 0x52,
-} as const;
-
-const prefixed = (table: number, body: Uint8Array) => {
-  const k = new Uint8Array(1 + body.length);
-  k[0] = table;
-  k.set(body, 1);
-  return k;
-};
-/** A key of a table keyed by slot first: the table byte, the slot big-endian (so that keys sort by slot), an id. */
-function writeSlotKey(target: Uint8Array, at: number, table: number, slot: number, id: Uint8Array): number {
-  target[at] = table;
-  target[at + 1] = slot >>> 24;
-  target[at + 2] = (slot >>> 16) & 0xff;
-  target[at + 3] = (slot >>> 8) & 0xff;
-  target[at + 4] = slot & 0xff;
-  target.set(id, at + 5);
-  return 5 + id.length;
-}
-const slotKey = (table: number, slot: number, id: Uint8Array = new Uint8Array(0)) => {
-  const k = new Uint8Array(5 + id.length);
-  writeSlotKey(k, 0, table, slot, id);
-  return k;
-};
-
-export const keys = {
-  /**
-   * Blocks are keyed by slot first: they are written in slot order, so LMDB appends them to full pages instead of
-   * splitting pages at random hash positions (which left them half empty). Transaction records hold the slot.
-   */
-  block: (slot: number, blockId: Uint8Array) => slotKey(TABLE.block, slot, blockId),
-  /** Prefix of every block of a slot. */
-  blocksOfSlot: (slot: number) => slotKey(TABLE.block, slot),
-  /** blockId → slot, for blocks without a transaction (those with one are found through their transaction). */
-  blockIndex: (blockId: Uint8Array) => prefixed(TABLE.blockIndex, blockId),
-  transaction: (txId: Uint8Array) => prefixed(TABLE.transaction, txId),
-  /**
-   * The transaction key of an output's creator (the output ID's first 32 bytes), copied byte by byte: a subarray of
-   * an ID would move it out of V8's heap (a malloc'd backing store per lookup).
-   */
-  transactionOfOutput: (outputId: Uint8Array) => {
-    const k = new Uint8Array(33);
-    k[0] = TABLE.transaction;
-    for (let i = 0; i < 32; i++) k[i + 1] = outputId[i]!;
-    return k;
-  },
-  /**
-   * Outputs are keyed by their creating slot first, for the same reason as blocks: written in slot order, they fill
-   * LMDB pages densely. The slot is found through the transaction record (genesis outputs: the genesis slot).
-   */
-  output: (createdSlot: number, outputId: Uint8Array) => slotKey(TABLE.output, createdSlot, outputId),
-  diff: (slot: number) => slotKey(TABLE.diff, slot),
-  commitment: (slot: number) => slotKey(TABLE.commitment, slot),
-  account: (accountId: Uint8Array) => prefixed(TABLE.account, accountId),
-  /** Chain id (an alias's or NFT's 32 bytes, a foundry's 38) → the 34-byte id of the chain's current output. */
-  chain: (chainId: Uint8Array) => prefixed(TABLE.chain, chainId),
-  meta: Uint8Array.of(TABLE.meta, 0), // LMDB keys cannot be empty
-  /**
-   * The first slot whose transactions are not merged into the index yet (u32); absent in a store written before
-   * there were recent records: all of its transactions are in the index.
-   */
-  recentFrom: Uint8Array.of(TABLE.meta, 1),
-  /** The transactions a committed slot applied, until they are merged into the index. */
-  recent: (slot: number) => slotKey(TABLE.recent, slot),
-  tables: TABLE,
-};
-
-/**
- * Some of the keys above, written into a buffer at an offset (a commit packs thousands into its batch): their length.
- */
-export const keysInto = {
-  block: (target: Uint8Array, at: number, slot: number, blockId: Uint8Array) =>
-    writeSlotKey(target, at, TABLE.block, slot, blockId),
-  output: (target: Uint8Array, at: number, createdSlot: number, outputId: Uint8Array) =>
-    writeSlotKey(target, at, TABLE.output, createdSlot, outputId),
-};

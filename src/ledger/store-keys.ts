@@ -1,0 +1,89 @@
+// The keys of the ledger's store: a one-byte table prefix, then the record's id (slots big-endian, so that they sort).
+// The records stored under them are declared in model/ledger-records.ts.
+
+const TABLE = {
+  block: 0x42,
+  blockIndex: 0x49,
+  transaction: 0x54,
+  output: 0x4f,
+  diff: 0x44,
+  commitment: 0x43,
+  account: 0x41,
+  chain: 0x63,
+  meta: 0x4d,
+  recent: 0x52,
+} as const;
+
+const prefixed = (table: number, body: Uint8Array) => {
+  const k = new Uint8Array(1 + body.length);
+  k[0] = table;
+  k.set(body, 1);
+  return k;
+};
+/** A key of a table keyed by slot first: the table byte, the slot big-endian (so that keys sort by slot), an id. */
+function writeSlotKey(target: Uint8Array, at: number, table: number, slot: number, id: Uint8Array): number {
+  target[at] = table;
+  target[at + 1] = slot >>> 24;
+  target[at + 2] = (slot >>> 16) & 0xff;
+  target[at + 3] = (slot >>> 8) & 0xff;
+  target[at + 4] = slot & 0xff;
+  target.set(id, at + 5);
+  return 5 + id.length;
+}
+const slotKey = (table: number, slot: number, id: Uint8Array = new Uint8Array(0)) => {
+  const k = new Uint8Array(5 + id.length);
+  writeSlotKey(k, 0, table, slot, id);
+  return k;
+};
+
+export const keys = {
+  /**
+   * Blocks are keyed by slot first: they are written in slot order, so LMDB appends them to full pages instead of
+   * splitting pages at random hash positions (which left them half empty). Transaction records hold the slot.
+   */
+  block: (slot: number, blockId: Uint8Array) => slotKey(TABLE.block, slot, blockId),
+  /** Prefix of every block of a slot. */
+  blocksOfSlot: (slot: number) => slotKey(TABLE.block, slot),
+  /** blockId → slot, for blocks without a transaction (those with one are found through their transaction). */
+  blockIndex: (blockId: Uint8Array) => prefixed(TABLE.blockIndex, blockId),
+  transaction: (txId: Uint8Array) => prefixed(TABLE.transaction, txId),
+  /**
+   * The transaction key of an output's creator (the output ID's first 32 bytes), copied byte by byte: a subarray of
+   * an ID would move it out of V8's heap (a malloc'd backing store per lookup).
+   */
+  transactionOfOutput: (outputId: Uint8Array) => {
+    const k = new Uint8Array(33);
+    k[0] = TABLE.transaction;
+    for (let i = 0; i < 32; i++) k[i + 1] = outputId[i]!;
+    return k;
+  },
+  /**
+   * Outputs are keyed by their creating slot first, for the same reason as blocks: written in slot order, they fill
+   * LMDB pages densely. The slot is found through the transaction record (genesis outputs: the genesis slot).
+   */
+  output: (createdSlot: number, outputId: Uint8Array) => slotKey(TABLE.output, createdSlot, outputId),
+  diff: (slot: number) => slotKey(TABLE.diff, slot),
+  commitment: (slot: number) => slotKey(TABLE.commitment, slot),
+  account: (accountId: Uint8Array) => prefixed(TABLE.account, accountId),
+  /** Chain id (an alias's or NFT's 32 bytes, a foundry's 38) → the 34-byte id of the chain's current output. */
+  chain: (chainId: Uint8Array) => prefixed(TABLE.chain, chainId),
+  meta: Uint8Array.of(TABLE.meta, 0), // LMDB keys cannot be empty
+  /**
+   * The first slot whose transactions are not merged into the index yet (u32); absent in a store written before
+   * there were recent records: all of its transactions are in the index.
+   */
+  recentFrom: Uint8Array.of(TABLE.meta, 1),
+  /** The transactions a committed slot applied, until they are merged into the index. */
+  recent: (slot: number) => slotKey(TABLE.recent, slot),
+  tables: TABLE,
+};
+
+/**
+ * Some of the keys above, written into a buffer at an offset (a commit packs thousands into its batch): their length.
+ */
+export const keysInto = {
+  block: (target: Uint8Array, at: number, slot: number, blockId: Uint8Array) =>
+    writeSlotKey(target, at, TABLE.block, slot, blockId),
+  output: (target: Uint8Array, at: number, createdSlot: number, outputId: Uint8Array) =>
+    writeSlotKey(target, at, TABLE.output, createdSlot, outputId),
+};
