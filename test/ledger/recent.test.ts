@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import type { WriteBatch } from '../../src/ledger/store/batch.js';
 import type { KeyValueStore } from '../../src/ledger/store/kv.js';
+import { TransactionIndex } from '../../src/ledger/transaction-index.js';
 import { RECENT_SLOTS } from '../../src/model/ledger-records.js';
 import { errorCode } from '../helpers/failure.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
@@ -161,6 +162,40 @@ describe('recent transactions', () => {
     expect(table(w, 0x52)).toEqual([slotKey(0x52, 7), slotKey(0x52, 8)]);
     answersAll(reader, [...txs.slice(3), ...more]);
     reader.close();
+    w.close();
+  });
+
+  it("a reader's index reads each slot's recent record once, across a merge, and answers every transaction", () => {
+    const w = openLedger({ path: newDir(), params, genesis: { outputs: genesis } });
+    const store = storeOf(w);
+    // The slots whose recent record the index asked the store for, in order.
+    const recentReads: number[] = [];
+    const counting = {
+      get(key: Uint8Array) {
+        if (key[0] === 0x52) recentReads.push(new DataView(key.buffer, key.byteOffset + 1, 4).getUint32(0));
+        return store.get(key);
+      },
+    } as unknown as KeyValueStore;
+    const txs = chain(w, 1, 5);
+    const index = new TransactionIndex(counting, 5);
+    expect(recentReads).toEqual([1, 2, 3, 4, 5]);
+    const last = () => ({ outputId: outputId(txs.at(-1)!.txId, 0) });
+    txs.push(...chain(w, 6, 8, last()));
+    index.follow(8);
+    expect(recentReads).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    index.follow(8); // nothing new: nothing read
+    expect(recentReads).toHaveLength(8);
+    // Past a merge (at slot RECENT_SLOTS): the merged records are read from the index, only the new slots' recent ones.
+    txs.push(...chain(w, 9, RECENT_SLOTS + 3, last()));
+    recentReads.length = 0;
+    index.follow(RECENT_SLOTS + 3);
+    expect(recentReads).toEqual([RECENT_SLOTS + 1, RECENT_SLOTS + 2, RECENT_SLOTS + 3]);
+    expect(index.recentCount).toBe(3);
+    for (const t of txs)
+      expect([index.get(t.txId)?.slot, toHex(index.get(t.txId)!.blockId)], `slot ${t.slot}`).toEqual([
+        t.slot,
+        toHex(t.blockId),
+      ]);
     w.close();
   });
 });
