@@ -1,0 +1,125 @@
+// The published contracts of the node API (TIP-25 core, TIP-26 indexer: OpenAPI 3.0 files in vectors/tips/, with
+// their source in vectors/tips/SOURCE), as validators of the JSON answers tangle-core gives. The schemas are taken as
+// the TIPs wrote them; where hornet or inx-indexer answer otherwise, the deviation is in contracts-errata.json beside
+// the test that uses it, with the node source that answers so.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { parse } from 'yaml';
+
+// Read from this repository's own vectors/ (not TANGLE_VECTORS: the shared set has no contracts).
+const TIPS = resolve(dirname(fileURLToPath(import.meta.url)), '../../vectors/tips');
+
+export type Contract = 'core' | 'indexer';
+const FILES: Record<Contract, string> = { core: 'core-rest-api.yaml', indexer: 'indexer-rest-api.yaml' };
+
+interface Spec {
+  paths: Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>;
+}
+interface ResponseSpec {
+  content?: Record<string, { schema?: unknown }>;
+}
+
+const specs = new Map<Contract, Spec>();
+// OpenAPI 3.0's `nullable`, `example` and `format` are read by Ajv (nullable) or ignored (strict: false), as the
+// TIPs' own tooling reads them; every other keyword is JSON Schema.
+const ajv = new Ajv({ strict: false, allErrors: true });
+// OpenAPI's number formats say no more than the type and range beside them.
+for (const format of ['float', 'double', 'int32', 'int64', 'uint32', 'uint64', 'byte', 'binary'])
+  ajv.addFormat(format, true);
+
+interface Erratum {
+  contract: Contract;
+  pointer: string;
+  value: unknown;
+  why: string;
+  source: string;
+}
+export const ERRATA: Erratum[] = JSON.parse(
+  readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../http/contracts-errata.json'), 'utf8'),
+).errata;
+
+/** The value at a JSON pointer of `doc` (RFC 6901), or undefined. */
+export function at(doc: unknown, pointer: string): unknown {
+  let node = doc;
+  for (const token of pointer.split('/').slice(1)) {
+    if (node === null || typeof node !== 'object') return undefined;
+    node = (node as Record<string, unknown>)[token.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return node;
+}
+
+/**
+ * OpenAPI 3.0 schemas as JSON Schema (draft-07, what Ajv reads): a boolean `exclusiveMinimum`/`exclusiveMaximum`
+ * (draft-04) becomes the number it qualifies.
+ */
+function asJsonSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asJsonSchema);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = asJsonSchema(v);
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof out[flag] !== 'boolean') continue;
+    if (out[flag] === true) out[flag] = out[bound];
+    else delete out[flag];
+    if (out[flag] !== undefined) delete out[bound];
+  }
+  return out;
+}
+
+/** The contract as the TIP wrote it, parsed. */
+export function rawContract(contract: Contract): unknown {
+  return parse(readFileSync(resolve(TIPS, FILES[contract]), 'utf8'));
+}
+
+function spec(contract: Contract): Spec {
+  let s = specs.get(contract);
+  if (s === undefined) {
+    s = asJsonSchema(rawContract(contract)) as Spec;
+    for (const e of ERRATA.filter((e) => e.contract === contract)) {
+      const slash = e.pointer.lastIndexOf('/');
+      const parent = at(s, e.pointer.slice(0, slash)) as Record<string, unknown> | undefined;
+      if (parent === undefined || !(e.pointer.slice(slash + 1) in parent))
+        throw new Error(`erratum ${e.pointer}: not in the ${contract} contract`);
+      parent[e.pointer.slice(slash + 1)] = e.value;
+    }
+    ajv.addSchema(s as object, contract);
+    specs.set(contract, s);
+  }
+  return s;
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+/**
+ * The validator of a route's JSON answer with `status`, as the contract declares it (`path`: the contract's template,
+ * such as `/api/core/v2/transactions/{transactionId}/included-block`). Throws when the contract declares no JSON
+ * answer for it: a route or status the TIP does not know is not silently accepted.
+ */
+export function responseValidator(contract: Contract, path: string, status: number, method = 'get'): ValidateFunction {
+  const key = `${contract} ${method} ${path} ${status}`;
+  const known = validators.get(key);
+  if (known !== undefined) return known;
+  const response = spec(contract).paths[path]?.[method]?.responses[String(status)];
+  const schema = response?.content?.['application/json']?.schema;
+  if (schema === undefined) throw new Error(`${contract} contract: no JSON answer for ${method} ${path} ${status}`);
+  // The schema's $refs point into the contract (#/components/...): resolve them there.
+  const json = pointerToken('application/json');
+  const pointer = `/paths/${pointerToken(path)}/${method}/responses/${status}/content/${json}/schema`;
+  const v = ajv.compile({ $ref: `${contract}#${pointer}` });
+  validators.set(key, v);
+  return v;
+}
+
+/** A JSON pointer token (RFC 6901), then URI-encoded for the fragment. */
+const pointerToken = (token: string) => encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'));
+
+/** The errors of `body` against the route's contract, one line each (empty: it conforms). */
+export function contractErrors(contract: Contract, path: string, status: number, body: unknown): string[] {
+  const v = responseValidator(contract, path, status);
+  return v(body) ? [] : (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} (${e.schemaPath})`);
+}
