@@ -1,6 +1,6 @@
 // npm run bench:pg-clients — which PostgreSQL client the PostgreSQL store (issue 15) should use: `pg` against
-// `postgres` (postgres.js), side by side in one run, on the three queries the API asks and on the tables of
-// ../shared/reference/scale-out.md, in a private cluster (scripts/postgres-cluster.mjs) over a Unix socket.
+// `postgres` (postgres.js), side by side in one run, on the three queries the API asks and on tables of its
+// own (blocks, outputs, accounts: created below), in a private cluster (scripts/postgres-cluster.mjs) over a Unix socket.
 //   node bench/postgres-clients.mjs [--slots 100] [--per-slot 1000] [--rounds 3] [--no-write]
 // Data: blocks of 708 bytes and three outputs of 80 bytes per transaction, made in SQL (the same for both clients).
 // Each round measures both clients, alternating which goes first: latency (one query at a time) and throughput (32
@@ -159,8 +159,8 @@ const md = `## PostgreSQL clients: pg against postgres (issue 15)
 
 \`npm run bench:pg-clients\` (= \`node bench/postgres-clients.mjs --slots ${SLOTS} --per-slot ${PER_SLOT} --rounds ${ROUNDS}\`) on ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'},
 Node ${process.version}, pg@8.23.1 and postgres@3.4.9, a private PostgreSQL (initdb, Unix socket, fsync off) holding
-${TX.toLocaleString('en-US')} transactions (${(3 * TX).toLocaleString('en-US')} outputs, ${ACCOUNTS.toLocaleString('en-US')} accounts with a credit journal every 10 slots), tables as in
-\`../shared/reference/scale-out.md\`. Prepared statements in both. Latency: one query at a time (ms); throughput: 32
+${TX.toLocaleString('en-US')} transactions (${(3 * TX).toLocaleString('en-US')} outputs, ${ACCOUNTS.toLocaleString('en-US')} accounts with a credit journal every 10 slots), tables
+\`blocks\`, \`outputs\` and \`accounts\` as the script creates them. Prepared statements in both. Latency: one query at a time (ms); throughput: 32
 queries in flight over 8 connections, 2 s. Medians of ${ROUNDS} rounds, alternating which client goes first.
 
 | query | pg p50 / p99 (ms) | postgres p50 / p99 (ms) | pg queries/s | postgres queries/s | postgres ÷ pg |

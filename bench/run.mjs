@@ -341,7 +341,7 @@ it that one field without the prefix; the bytes it produces are checked equal to
 From JSON, tangle-core's rows use \`blockIdFromJson\` and \`encodeBlockJson\`, which write the JSON straight to bytes
 (the same bytes and errors as going through the model, tested in \`test/property/json-to-bytes.test.ts\`); the rows
 "tangle-core, via the model" are \`blockId(blockFromJson(json))\` and \`encodeBlock(blockFromJson(json))\`. Encoded
-results up to 4 KiB are views of a shared 32 KiB slab (as Node's \`Buffer.allocUnsafe\`): a fresh \`ArrayBuffer\` of
+results up to 4 KiB are views of a shared 64 KiB slab (as Node's \`Buffer.allocUnsafe\`): a fresh \`ArrayBuffer\` of
 1.5 KB costs about 0.9 µs on this machine.
 
 ${table}

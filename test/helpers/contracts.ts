@@ -71,9 +71,11 @@ function asJsonSchema(node: unknown): unknown {
   return out;
 }
 
-/** The contract as the TIP wrote it, parsed. */
+const raw = new Map<Contract, unknown>();
+/** The contract as the TIP wrote it, parsed once (read only: `spec` validates a converted copy). */
 export function rawContract(contract: Contract): unknown {
-  return parse(readFileSync(resolve(TIPS, FILES[contract]), 'utf8'));
+  if (!raw.has(contract)) raw.set(contract, parse(readFileSync(resolve(TIPS, FILES[contract]), 'utf8')));
+  return raw.get(contract);
 }
 
 function spec(contract: Contract): Spec {
