@@ -1,12 +1,14 @@
 import { toHex } from '../codec/hex.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { milestoneIdOf, slotEnd } from './milestones.js';
 
 // The node-description bodies real clients ask for before or beside the three routes (SPEC B5,
 // reference/node-info.md): hornet's /api/core/v2/info, iota-core's /api/core/v3/info, /health and /api/routes.
 // tangle-core has committed slots where hornet has milestones: a "milestone" here is a committed slot (index = slot,
-// timestamp = the end of the slot, id = the first 32 bytes of its commitment id). Every value comes from the ledger
-// and the protocol parameters, never from the wall clock, so replicas over one store answer the same bytes.
+// timestamp = the end of the slot, id = the last 32 bytes of its commitment id: milestones.ts). Every value comes
+// from the ledger and the protocol parameters, never from the wall clock, so replicas over one store answer the same
+// bytes.
 
 export const NODE_NAME = 'tangle-core';
 export const NODE_VERSION = '0.1.0';
@@ -17,10 +19,6 @@ function baseToken(params: ProtocolParameters) {
     ? { name: 'IOTA', tickerSymbol: 'IOTA', unit: 'IOTA', subunit: 'micro', decimals: 6, useMetricPrefix: false }
     : { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false };
 }
-
-/** Unix seconds at which `slot` ends (its commitment can exist from then on). */
-const slotEnd = (params: ProtocolParameters, slot: number) =>
-  params.genesisUnixTime + (slot - params.genesisSlot + 1) * params.slotDurationSeconds;
 
 /** Healthy: synced and the store answers (SPEC B5). */
 export async function isHealthy(ledger: LedgerReader): Promise<boolean> {
@@ -51,7 +49,7 @@ export async function infoV2(ledger: LedgerReader): Promise<object> {
   const milestone = {
     index: latest.slot,
     timestamp: slotEnd(params, latest.slot),
-    milestoneId: toHex(latest.commitmentId.subarray(0, 32)),
+    milestoneId: toHex(milestoneIdOf(latest.commitmentId)),
   };
   return {
     name: NODE_NAME,

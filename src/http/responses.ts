@@ -1,5 +1,7 @@
 import { arrayOf, bool, fixedBytes, i64, structsOf, toHex, u32, u64 } from '../codec/index.js';
 import type { IncludedBlock, UtxoChanges } from '../ledger/index.js';
+import type { Block } from '../model/block.js';
+import { PayloadType } from '../model/type-codes.js';
 import { HttpProblem } from './problem.js';
 import { generated } from './responses.gen.js';
 
@@ -60,16 +62,21 @@ export function novaUtxoChanges(slot: number, changes: UtxoChanges): UtxoChanges
 }
 
 /**
- * hornet's block metadata of the block that applied a transaction (reference/node-info.md §4): referenced by the
- * "milestone" (committed slot) that committed it; not yet referenced while its slot is uncommitted.
+ * hornet's block metadata (components/coreapi/blocks.go): a block of a committed slot is referenced by that slot's
+ * "milestone", and its transaction was included (the ledger holds no block whose transaction it refused); a block of
+ * an open slot is not referenced yet, and needs neither promotion nor reattachment. `milestoneIndex` is hornet's for
+ * milestone blocks only, which tangle-core does not make.
  */
+export function blockMetadata(b: { blockId: Uint8Array; slot: number; committed: boolean }, block: Block) {
+  const head = { blockId: toHex(b.blockId), parents: block.parents.map(toHex), isSolid: true };
+  if (!b.committed) return { ...head, shouldPromote: false, shouldReattach: false };
+  const included = block.payload?.type === PayloadType.Transaction;
+  return { ...head, referencedByMilestoneIndex: b.slot, ledgerInclusionState: included ? 'included' : 'noTransaction' };
+}
+
+/** The metadata of the block that applied a transaction (as `blockMetadata`), referenced once its slot is committed. */
 export function includedBlockMetadata(found: IncludedBlock, latestSlot: number): Record<string, unknown> {
   const head = { blockId: toHex(found.blockId), parents: found.json.parents, isSolid: true };
   if (found.slot > latestSlot) return { ...head, shouldPromote: false, shouldReattach: false };
-  return {
-    ...head,
-    referencedByMilestoneIndex: found.slot,
-    milestoneIndex: found.slot,
-    ledgerInclusionState: 'included',
-  };
+  return { ...head, referencedByMilestoneIndex: found.slot, ledgerInclusionState: 'included' };
 }

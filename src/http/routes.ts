@@ -1,71 +1,28 @@
-import { fromHex } from '../codec/hex.js';
 import { CodecError, encode } from '../codec/index.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { slotOfCommitmentId } from '../ledger/slot-commitment.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
 import { AddressType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
+import { coreRoutes } from './core-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
 import { HttpProblem, quote } from './problem.js';
 import { congestionResponse, includedBlockMetadata, novaUtxoChanges, utxoChangesResponse } from './responses.js';
+import {
+  BINARY_V1,
+  BINARY_V2,
+  includedBlockJson,
+  JSON_TYPE,
+  parseCommitmentId,
+  parseTransactionId,
+  parseUint32,
+  type Reply,
+  type Route,
+  wants,
+} from './route-kit.js';
 
-/** What a handler answers with: a body and its content type. */
-export interface Reply {
-  body: Uint8Array | string;
-  contentType: string;
-  /**
-   * The answer can never change while no slot is pruned (a committed slot's UTXO changes, the block that applied a
-   * transaction): the server may keep it, keyed by the request's path and Accept type.
-   */
-  immutable?: boolean;
-  /** 200 unless said (`/health` answers 503 with a body). */
-  status?: number;
-}
-
-export interface RouteContext {
-  ledger: LedgerReader;
-  params: string[];
-  query: URLSearchParams;
-  /** The request's Accept header, for the binary forms. */
-  accept: string;
-}
-
-export interface Route {
-  /** The public-route pattern that names it (for `publicRoutes`). */
-  pattern: string;
-  path: RegExp;
-  /** Runs before any parameter is read (503 for the congestion route). */
-  precheck?: (ctx: RouteContext) => Promise<void>;
-  handle: (ctx: RouteContext) => Promise<Reply>;
-}
-
-export const JSON_TYPE = 'application/json; charset=utf-8';
-const BINARY_V1 = 'application/vnd.iota.serializer-v1';
-const BINARY_V2 = 'application/vnd.iota.serializer-v2';
-const UINT32 = /^[0-9]{1,10}$/;
-
-/** hornet/iota-core: the binary form only when the whole Accept header starts with the vendor type. */
-const wants = (accept: string, type: string) => accept.startsWith(type);
-
-function parseTransactionId(text: string): Uint8Array {
-  if (!/^0x[0-9a-fA-F]{64}$/.test(text)) throw new HttpProblem(400, `invalid transaction ID: ${quote(text)}`);
-  return fromHex(text.toLowerCase());
-}
-
-function parseCommitmentId(text: string): Uint8Array {
-  if (!/^0x[0-9a-fA-F]{72}$/.test(text)) throw new HttpProblem(400, `invalid commitmentId: ${quote(text)}`);
-  return fromHex(text.toLowerCase());
-}
-
-function parseUint32(text: string, what: string): number {
-  if (!UINT32.test(text) || Number(text) > 0xffffffff) throw new HttpProblem(400, `invalid ${what}: ${quote(text)}`);
-  return Number(text);
-}
-
-/** The included-block body exactly as hornet writes it: compact JSON with a trailing newline. */
-export function includedBlockJson(json: object): string {
-  return `${JSON.stringify(json)}\n`;
-}
+export type { Reply, Route, RouteContext } from './route-kit.js';
+export { includedBlockJson, JSON_TYPE } from './route-kit.js';
 
 export const routes: Route[] = [
   {
@@ -178,6 +135,7 @@ export const routes: Route[] = [
     path: /^\/api\/core\/v3\/info$/,
     handle: async ({ ledger }) => ({ body: JSON.stringify(await infoV3(ledger)), contentType: JSON_TYPE }),
   },
+  ...coreRoutes,
 ];
 
 /** A committed slot's UTXO changes with Nova output ids (SPEC B1), JSON or serializer-v2. */

@@ -217,6 +217,11 @@ export class CommittedState {
       : { slot: located.slot, record: readRecord(outputRecord, located.bytes, 'output') };
   }
 
+  /** The slot of a committed block (undefined: none, or one the index does not hold: transaction-index.ts). */
+  blockSlot(blockId: Uint8Array): number | undefined {
+    return this.transactions.blockSlot(blockId);
+  }
+
   /** Whether a committed block without a transaction has this ID (blocks with one are found through it). */
   indexesBlock(blockId: Uint8Array): boolean {
     return this.store.get(keys.blockIndex(blockId)) !== undefined;

@@ -1,6 +1,6 @@
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import type { CongestionQuery } from './queries.js';
-import type { CommittedSlot, Congestion, IncludedBlock, UtxoChanges } from './types.js';
+import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from './types.js';
 
 /** A value now (the embedded store answers in place) or later (a database server answers over the network). */
 export type Awaitable<T> = T | Promise<T>;
@@ -19,6 +19,12 @@ export interface LedgerReader {
   includedBlock(txId: Uint8Array): Awaitable<IncludedBlock>;
   utxoChanges(slot: number): Awaitable<UtxoChanges>;
   congestion(accountId: Uint8Array, options?: CongestionQuery): Awaitable<Congestion>;
+  /** TIP-25 (the wallet routes): a committed output with its metadata; a block; blocks to attach a new one to. */
+  outputWithMetadata(outputId: Uint8Array): Awaitable<LedgerOutput>;
+  block(blockId: Uint8Array): Awaitable<LedgerBlock>;
+  tips(): Awaitable<Uint8Array[]>;
+  /** Up to `limit` IDs of a committed slot's blocks, in ID order (the parents of its "milestone"). */
+  blockIdsOfSlot(slot: number, limit: number): Awaitable<Uint8Array[]>;
   isSynced(): Awaitable<boolean>;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;

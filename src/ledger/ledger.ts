@@ -10,6 +10,7 @@ import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { IngestPool } from './ingest-pool.js';
 import { readRecord } from './integrity.js';
+import * as nodeQueries from './node-queries.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
@@ -25,6 +26,9 @@ import type {
   Congestion,
   GenesisState,
   IncludedBlock,
+  LedgerBlock,
+  LedgerListener,
+  LedgerOutput,
   UtxoChanges,
 } from './types.js';
 
@@ -34,20 +38,7 @@ import type {
 // acceptance and the queries (queries.ts) ask the state view over both (state.ts). Whoever follows the commits (the
 // PostgreSQL publisher) listens (LedgerListener). docs/architecture.md has the picture.
 
-/**
- * Told of what the ledger commits and prunes, after its store has taken it (`Ledger.listen`). A listener runs in the
- * commit's turn: it takes what it needs (`Ledger.committedReads`) and does the rest in the background.
- */
-export interface LedgerListener {
-  /** A slot was committed. */
-  committed?(slot: number): void;
-  /** Committed slots below `prunedUntil` were pruned. */
-  pruned?(prunedUntil: number): void;
-  /** For a listener that publishes the ledger elsewhere: resolves with the latest slot it holds, once up to date. */
-  published?(): Promise<number>;
-  /** The ledger is closing. */
-  close?(): void | Promise<void>;
-}
+export type { LedgerListener } from './types.js';
 
 /** The index. Create it with `openLedger`. */
 export class Ledger {
@@ -322,6 +313,31 @@ export class Ledger {
   includedBlock(txId: Uint8Array): IncludedBlock {
     this.view();
     return queries.includedBlock(this.state, txId);
+  }
+
+  /** TIP-25: a committed output and its metadata. @throws LedgerError NOT_FOUND */
+  outputWithMetadata(outputId: Uint8Array): LedgerOutput {
+    this.view();
+    return nodeQueries.outputWithMetadata(this.state, outputId);
+  }
+
+  /** TIP-25: a block, committed or accepted into an open slot. @throws LedgerError NOT_FOUND */
+  block(blockId: Uint8Array): LedgerBlock {
+    this.view();
+    return nodeQueries.blockById(this.state, blockId);
+  }
+
+  /** TIP-25: up to 8 recent blocks to attach a new block to. */
+  tips(): Uint8Array[] {
+    this.view();
+    return nodeQueries.tips(this.state);
+  }
+
+  /** Up to `limit` IDs of a committed slot's blocks, in ID order. */
+  blockIdsOfSlot(slot: number, limit: number): Uint8Array[] {
+    this.view();
+    checkSlot(slot);
+    return nodeQueries.blockIdsOfSlot(this.state, slot, limit);
   }
 
   /** 4.2: the UTXO changes of a committed slot. @throws LedgerError BEFORE_GENESIS, NOT_FOUND */

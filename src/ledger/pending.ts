@@ -135,6 +135,21 @@ export class PendingState {
     return tx === undefined || b!.slot > slot || index >= tx.createdCount ? undefined : tx.createdOutput(index);
   }
 
+  /** A pending block by its ID. */
+  block(blockId: Uint8Array): PendingBlock | undefined {
+    return this.blocks.get(bytesKey(blockId));
+  }
+
+  /** Up to `n` of the blocks accepted last into the newest open slot that has any. */
+  newestBlocks(n: number): PendingBlock[] {
+    let newest: PendingSlot | undefined;
+    let newestSlot = -1;
+    for (const [s, p] of this.slots) {
+      if (p.blocks.length > 0 && s > newestSlot) [newest, newestSlot] = [p, s];
+    }
+    return newest === undefined ? [] : newest.blocks.slice(-n).reverse();
+  }
+
   /** Forgets a slot once it is committed. */
   drop(slot: number): void {
     const p = this.slots.get(slot);

@@ -55,7 +55,7 @@ export function planPrune(
     batch.delete(keys.diff(s));
   }
   // The recent transactions go into the index with the records this prune changed: it leaves one index behind.
-  const transactions = committed.transactions.merge(batch, txs, meta.latestSlot);
+  const transactions = committed.transactions.merge(batch, txs, meta.latestSlot, [], until);
   const next = { ...meta, prunedUntil: until };
   batch.put(keys.meta, encode(metaCodec, next));
   return { batch, meta: next, transactions };

@@ -44,7 +44,10 @@ export const keys = {
   block: (slot: number, blockId: Uint8Array) => slotKey(TABLE.block, slot, blockId),
   /** Prefix of every block of a slot. */
   blocksOfSlot: (slot: number) => slotKey(TABLE.block, slot),
-  /** blockId → slot, for blocks without a transaction (those with one are found through their transaction). */
+  /**
+   * blockId → slot (u32): written at commit for a block without a transaction, and when the transaction index merges
+   * for one with (until then the index keeps it in memory: transaction-index.ts).
+   */
   blockIndex: (blockId: Uint8Array) => prefixed(TABLE.blockIndex, blockId),
   transaction: (txId: Uint8Array) => prefixed(TABLE.transaction, txId),
   /**

@@ -23,6 +23,10 @@ import { keys } from './store-keys.js';
 // commit appends its slot's as one record keyed by slot (and this room keeps them in memory), and every
 // RECENT_SLOTS slots they are merged into the index in one sorted write, where the pages they share are written once.
 // A prune merges too, so that it leaves one index behind. Lookups see both, recent first.
+//
+// It also finds a transaction's block by the block's ID (the block route): the merge writes a block index entry
+// (block ID → slot) for each transaction it takes in, sorted like its records, and the recent blocks are looked up
+// in memory. Blocks without a transaction get their entry at commit (there are few).
 
 /** What a commit or a prune changes here, applied to memory once the store has taken the batch. */
 export interface IndexUpdate {
@@ -40,6 +44,8 @@ export interface AppliedTransaction extends RecentTransaction {
 export class TransactionIndex {
   /** The records not merged yet, by `bytesKey` of the transaction ID: at most RECENT_SLOTS slots' worth. */
   private readonly recent = new Map<string, TransactionRecord>();
+  /** The blocks of the recent records: `bytesKey` of the block ID → slot. */
+  private readonly recentBlocks = new Map<string, number>();
   /** The first slot whose records are recent. */
   private from: number;
   /** The last slot whose recent records are in memory (a reader loads each new slot's once). */
@@ -75,6 +81,17 @@ export class TransactionIndex {
   }
 
   /**
+   * The slot of a committed block that carries a transaction, or undefined (a block the index does not hold: one
+   * without a transaction, or one committed by tangle-core 0.1 before blocks were indexed with their transactions).
+   */
+  blockSlot(blockId: Uint8Array): number | undefined {
+    const recent = this.recentBlocks.get(bytesKey(blockId));
+    if (recent !== undefined) return recent;
+    const bytes = this.store.get(keys.blockIndex(blockId));
+    return bytes === undefined ? undefined : readRecord(u32, bytes, 'block index entry');
+  }
+
+  /**
    * Into `batch`: the transactions `slot` applied, as one recent record while fewer than RECENT_SLOTS slots wait,
    * else merged with those waiting into the index.
    */
@@ -91,21 +108,34 @@ export class TransactionIndex {
     }
     const changed = new Map<string, TransactionRecord>();
     for (const t of applied) changed.set(t.key, { blockId: t.blockId, slot, storedOutputs: t.storedOutputs });
-    return this.merge(batch, changed, slot);
+    return this.merge(batch, changed, slot, applied);
   }
 
   /**
    * Into `batch`: every recent record and these `changed` ones (by `bytesKey`; undefined: deleted, as a prune does)
    * into the index, in key order (a merge writes each page the new keys share once); no recent record is left up to
-   * `latestSlot`.
+   * `latestSlot`. `added`: transactions of slot `latestSlot` that are new (not recent yet), whose blocks are indexed
+   * with the recent ones; blocks of slots below `blocksFrom` are not (a prune drops them).
    */
-  merge(batch: WriteBatch, changed: ReadonlyMap<string, TransactionRecord | undefined>, latestSlot: number) {
+  merge(
+    batch: WriteBatch,
+    changed: ReadonlyMap<string, TransactionRecord | undefined>,
+    latestSlot: number,
+    added: readonly RecentTransaction[] = [],
+    blocksFrom = 0,
+  ) {
     const records = new Map<string, TransactionRecord | undefined>(this.recent);
     for (const [k, r] of changed) records.set(k, r);
     for (const k of [...records.keys()].sort()) {
       const r = records.get(k);
       if (r === undefined) batch.delete(keys.transaction(keyBytes(k)));
       else batch.put(keys.transaction(keyBytes(k)), encode(transactionRecord, r));
+    }
+    const blocks = new Map(this.recentBlocks);
+    for (const t of added) blocks.set(bytesKey(t.blockId), latestSlot);
+    for (const k of [...blocks.keys()].sort()) {
+      const slot = blocks.get(k)!;
+      if (slot >= blocksFrom) batch.put(keys.blockIndex(keyBytes(k)), encode(u32, slot));
     }
     for (let s = this.from; s <= latestSlot; s++) batch.delete(keys.recent(s));
     batch.put(keys.recentFrom, encode(u32, latestSlot + 1));
@@ -114,7 +144,7 @@ export class TransactionIndex {
 
   /** Takes a write's update into memory, after the store took its batch (`latestSlot`: the slot after it). */
   apply(update: IndexUpdate, latestSlot: number): void {
-    if (update.from !== this.from) this.recent.clear(); // merged into the index
+    if (update.from !== this.from) this.clearRecent(); // merged into the index
     this.from = update.from;
     this.add(latestSlot, update.transactions);
     this.to = latestSlot;
@@ -124,7 +154,7 @@ export class TransactionIndex {
   follow(latestSlot: number): void {
     const from = this.storedFrom(latestSlot);
     if (from !== this.from) {
-      this.recent.clear();
+      this.clearRecent();
       [this.from, this.to] = [from, from - 1];
     }
     this.load(latestSlot);
@@ -152,7 +182,14 @@ export class TransactionIndex {
   }
 
   private add(slot: number, transactions: readonly RecentTransaction[]): void {
-    for (const t of transactions)
+    for (const t of transactions) {
       this.recent.set(bytesKey(t.transactionId), { blockId: t.blockId, slot, storedOutputs: t.storedOutputs });
+      this.recentBlocks.set(bytesKey(t.blockId), slot);
+    }
+  }
+
+  private clearRecent(): void {
+    this.recent.clear();
+    this.recentBlocks.clear();
   }
 }

@@ -84,3 +84,41 @@ export interface StoreInfo {
   genesisUnixTime: number;
   latestSlot: number;
 }
+
+/** A committed output as the core API shows it (TIP-25 OutputMetadata): where it was created, and spent. */
+export interface LedgerOutput {
+  outputId: Uint8Array;
+  /** Its bytes, as received. */
+  output: Uint8Array;
+  /** The block that created it; 32 zero bytes for a genesis output (as hornet has for a snapshot's outputs). */
+  blockId: Uint8Array;
+  createdSlot: number;
+  /** Once a committed slot spent it: that slot and the spending transaction. */
+  spent?: { slot: number; transactionId: Uint8Array };
+  /** The latest committed slot as the answer was read (hornet's ledger index). */
+  ledgerIndex: number;
+}
+
+/** A block the ledger holds: committed (referenced by its slot's commitment), or accepted into an open slot. */
+export interface LedgerBlock {
+  blockId: Uint8Array;
+  bytes: Uint8Array;
+  slot: number;
+  /** Whether its slot is committed. */
+  committed: boolean;
+}
+
+/**
+ * Told of what the ledger commits and prunes, after its store has taken it (`Ledger.listen`). A listener runs in the
+ * commit's turn: it takes what it needs (`Ledger.committedReads`) and does the rest in the background.
+ */
+export interface LedgerListener {
+  /** A slot was committed. */
+  committed?(slot: number): void;
+  /** Committed slots below `prunedUntil` were pruned. */
+  pruned?(prunedUntil: number): void;
+  /** For a listener that publishes the ledger elsewhere: resolves with the latest slot it holds, once up to date. */
+  published?(): Promise<number>;
+  /** The ledger is closing. */
+  close?(): void | Promise<void>;
+}

@@ -119,6 +119,8 @@ export function novaOutputId(id: string, slot: number): string {
 export class ReferenceLedger {
   readonly commitments: Commitment[] = [];
   readonly blocks = new Map<string, ParsedBlock>(); // by transaction id: the first block that applied it
+  /** Every committed block by its id, with its slot. */
+  readonly committedBlocks = new Map<string, { block: ParsedBlock; slot: number }>();
   private pending = new Map<number, ReferenceEvent[]>();
   private credits = new Map<string, bigint>();
   private createdAt = new Map<string, number>();
@@ -221,6 +223,7 @@ export class ReferenceLedger {
     const consumed = blocks.flatMap((b) => b.consumed).sort(byBytes);
     for (const b of blocks)
       if (b.transactionId !== undefined && !this.blocks.has(b.transactionId)) this.blocks.set(b.transactionId, b);
+    for (const b of blocks) this.committedBlocks.set(b.id, { block: b, slot });
     // The commitment.
     const accountLeaves = [...this.credits].map(([id, bic]) => {
       const leaf = new Uint8Array(40);

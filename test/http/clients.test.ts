@@ -125,7 +125,6 @@ describe('@iota/sdk-wasm 1.1.3 (Client)', () => {
         parents: parentsOf(block.bytes),
         isSolid: true,
         referencedByMilestoneIndex: slot,
-        milestoneIndex: slot,
         ledgerInclusionState: 'included',
       });
     }
@@ -138,7 +137,7 @@ describe('@iota/sdk-wasm 1.1.3 (Client)', () => {
     expect(nodeInfo.status.latestMilestone).toEqual({
       index: SLOTS,
       timestamp: GENESIS + (SLOTS + 1) * 10,
-      milestoneId: latest.id.slice(0, 66),
+      milestoneId: `0x${latest.id.slice(10)}`, // the commitment id without its first 4 bytes
     });
     expect(nodeInfo.protocol).toMatchObject({ networkName: 'testnet', bech32Hrp: 'rms', minPowScore: 0 });
     expect(nodeInfo.protocol.tokenSupply).toBe('1813620509061365');

@@ -24,7 +24,8 @@ import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 // waves, the chain actor's aliases, foundries and NFTs) committed to an LMDB ledger and mirrored slot by slot into a
 // private primary. The API served by readers on the primary and on its hot standby answers every request (every
 // transaction's included block, JSON and binary, and its metadata; every slot's UTXO changes by slot and by
-// commitment; every account's congestion as of every commitment; errors; info) with the same status, type and bytes
+// commitment; every account's congestion as of every commitment; outputs, blocks, tips and milestones (the wallet
+// routes); errors; info) with the same status, type and bytes
 // as the API served by the LMDB ledger. Skipped, with the reason, where no PostgreSQL can be started.
 
 const pg = privatePostgres();
@@ -77,7 +78,23 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
         paths.push([`/api/core/v2/transactions/${tx}/included-block/metadata`]);
         transactions++;
       }
+      // The wallet routes (issue 28): the slot's outputs created and spent, its blocks, the slot as a milestone.
+      const changes = ledger.utxoChanges(slot);
+      for (const o of [...changes.createdOutputs.slice(0, 6), ...changes.consumedOutputs.slice(0, 6)]) {
+        paths.push([`/api/core/v2/outputs/${toHex(o)}`], [`/api/core/v2/outputs/${toHex(o)}/metadata`]);
+        paths.push([`/api/core/v2/outputs/${toHex(o)}`, 'application/vnd.iota.serializer-v1']);
+      }
+      for (const b of ledger.blockIdsOfSlot(slot, 6)) {
+        paths.push([`/api/core/v2/blocks/${toHex(b)}`], [`/api/core/v2/blocks/${toHex(b)}/metadata`]);
+        paths.push([`/api/core/v2/blocks/${toHex(b)}`, 'application/vnd.iota.serializer-v1']);
+      }
+      const milestone = toHex(ledger.commitmentOf(slot)!.commitmentId.subarray(4));
+      paths.push([`/api/core/v2/milestones/by-index/${slot}`], [`/api/core/v2/milestones/${milestone}`]);
+      paths.push([`/api/core/v2/milestones/by-index/${slot}`, 'application/vnd.iota.serializer-v1']);
+      paths.push([`/api/core/v2/milestones/by-index/${slot}/utxo-changes`]);
+      paths.push([`/api/core/v2/milestones/${milestone}/utxo-changes`]);
     }
+    paths.push(['/api/core/v2/tips'], [`/api/core/v2/outputs/0x${'00'.repeat(34)}`]);
     expect(transactions).toBeGreaterThan(100);
     paths.push(['/api/core/v3/commitments/by-slot/4294967295/utxo-changes']);
     const zeros = `0x${'00'.repeat(32)}`;

@@ -8,6 +8,7 @@ import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
 import { checkedBlock, checkUtxoChanges, corrupt } from '../integrity.js';
 import type { LedgerReader } from '../ledger-reader.js';
+import { spendingTransaction } from '../node-queries.js';
 import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
 import {
   COMMITMENT_ID_LENGTH,
@@ -16,7 +17,7 @@ import {
   slotCommitment,
   slotOfCommitmentId,
 } from '../slot-commitment.js';
-import type { CommittedSlot, Congestion, IncludedBlock, UtxoChanges } from '../types.js';
+import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from '../types.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { QUERIES } from './schema.js';
 
@@ -135,6 +136,46 @@ export class PostgresReader implements LedgerReader {
     const blockId = bytesOf(r.block_id);
     const block = checkedBlock(bytes, { blockId, transactionId: txId });
     return { blockId, slot: Number(r.slot), bytes, json: blockToJson(block) };
+  }
+
+  async outputWithMetadata(outputId: Uint8Array): Promise<LedgerOutput> {
+    checkId(outputId, 34, 'output ID');
+    const { rows } = await this.ask(QUERIES.output, [outputId]);
+    const r = rows[0]!;
+    if (r.raw === null) throw new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
+    const answer: LedgerOutput = {
+      outputId: outputId.slice(),
+      output: bytesOf(r.raw),
+      blockId: r.block_id === null ? new Uint8Array(32) : bytesOf(r.block_id),
+      createdSlot: Number(r.created_slot),
+      ledgerIndex: Number(r.latest_slot),
+    };
+    if (r.spent_slot === null) return answer;
+    const spender = spendingTransaction(((r.spenders ?? []) as unknown[]).map(bytesOf), outputId);
+    if (spender === undefined)
+      throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${r.spent_slot}, which spent it, spends it`);
+    return { ...answer, spent: { slot: Number(r.spent_slot), transactionId: spender } };
+  }
+
+  async block(blockId: Uint8Array): Promise<LedgerBlock> {
+    checkId(blockId, 32, 'block ID');
+    const { rows } = await this.ask(QUERIES.block, [blockId]);
+    const r = rows[0];
+    if (r === undefined || r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`);
+    const bytes = bytesOf(r.raw);
+    checkedBlock(bytes, { blockId });
+    return { blockId: blockId.slice(), bytes, slot: Number(r.slot), committed: true };
+  }
+
+  async tips(): Promise<Uint8Array[]> {
+    const { rows } = await this.ask(QUERIES.tips, []);
+    return rows.map((r) => bytesOf(r.block_id));
+  }
+
+  async blockIdsOfSlot(slot: number, limit: number): Promise<Uint8Array[]> {
+    checkSlot(slot);
+    const { rows } = await this.ask(QUERIES.blockIdsOfSlot, [sqlSlot(slot), Math.max(0, Math.min(limit, 1000))]);
+    return rows.map((r) => bytesOf(r.block_id));
   }
 
   async utxoChanges(slot: number): Promise<UtxoChanges> {

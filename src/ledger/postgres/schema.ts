@@ -99,6 +99,28 @@ export const QUERIES = {
     left join lateral (select block_issuance_credits, destroyed from account_credits
       where account_id = $1 and slot <= s.latest_slot order by slot desc limit 1) w on true`,
   /**
+   * $1 output id → the latest slot, the output (bytes, creating and spending slots), the block of its transaction (none
+   * for a genesis output), and the blocks of its spending slot that hold its id's bytes (one of them spends it: the
+   * reader confirms which; blocks_slot narrows them to one slot).
+   */
+  output: `select s.latest_slot, o.created_slot, o.spent_slot, o.raw, b.block_id,
+      (select array_agg(x.raw) from blocks x where o.spent_slot is not null and x.slot = o.spent_slot
+        and x.tx_id is not null and x.raw is not null and position($1 in x.raw) > 0) as spenders
+    from status s left join outputs o on o.output_id = $1
+    left join blocks b on b.tx_id = substring($1 from 1 for 32)`,
+  /** $1 block id → its slot and bytes (null once pruned). */
+  block: 'select slot, raw from blocks where block_id = $1',
+  /**
+   * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
+   * block id order).
+   */
+  tips: `select block_id from blocks where raw is not null and slot = (select max(b.slot) from blocks b, status s
+      where b.raw is not null and b.slot > s.latest_slot - 64 and b.slot <= s.latest_slot)
+    order by block_id limit 8`,
+  /** $1 slot, $2 limit → the ids of its first blocks, if the slot is committed. */
+  blockIdsOfSlot: `select b.block_id from blocks b, status s where b.slot = $1 and b.slot <= s.latest_slot
+      and b.raw is not null order by b.block_id limit $2`,
+  /**
    * Seconds a standby's data is behind: 0 on a primary, and on a standby that has replayed all it received; else
    * the age of the last transaction it replayed.
    */

@@ -1,0 +1,142 @@
+import { toHex } from '../codec/hex.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { MAX_PARENTS } from '../model/limits.js';
+import { blockToJson, decodeBlock, decodeOutput, milestonePayloadToJson, outputToJson } from '../serialize.js';
+import {
+  milestoneBytes,
+  milestoneIdOf,
+  milestoneUtxoChanges,
+  outputMetadata,
+  slotMilestone,
+  slotOfMilestoneId,
+} from './milestones.js';
+import { HttpProblem, quote } from './problem.js';
+import { blockMetadata } from './responses.js';
+import {
+  BINARY_V1,
+  includedBlockJson,
+  JSON_TYPE,
+  parseHexId,
+  parseUint32,
+  type Reply,
+  type Route,
+  wants,
+} from './route-kit.js';
+
+// What a wallet and an explorer ask of a hornet node beside the three routes of SPEC B4 (TIP-25;
+// reference/wallet-node.md): outputs with their metadata, blocks with theirs, tips, and milestones, which are
+// committed slots here (milestones.ts). Bodies are hornet's (components/coreapi), field order included.
+
+const parseOutputId = (text: string) => parseHexId(text, 34, 'output ID');
+const parseBlockId = (text: string) => parseHexId(text, 32, 'block ID');
+
+/** hornet's checkNodeAlmostSynced on the block metadata and tips routes: 503 before any parameter is read. */
+async function synced({ ledger }: { ledger: LedgerReader }): Promise<void> {
+  if (!(await ledger.isSynced())) throw new HttpProblem(503, 'node is not synced');
+}
+
+const json = (body: unknown, immutable = false): Reply => ({
+  body: JSON.stringify(body),
+  contentType: JSON_TYPE,
+  immutable,
+});
+
+/** The committed slot a "milestone" names, by index or by id; 404 when it is not (or no longer) stored. */
+async function milestoneSlot(ledger: LedgerReader, param: string, byIndex: boolean) {
+  const slot = byIndex
+    ? parseUint32(param, 'milestone index')
+    : slotOfMilestoneId(parseHexId(param, 32, 'milestone ID'));
+  const c = await ledger.commitmentOf(slot);
+  if (c === undefined) {
+    throw new HttpProblem(404, byIndex ? `milestone index not found: ${slot}` : `milestone not found: ${quote(param)}`);
+  }
+  if (!byIndex && toHex(milestoneIdOf(c.commitmentId)) !== param.toLowerCase())
+    throw new HttpProblem(404, `milestone not found: ${quote(param)}`);
+  return c;
+}
+
+async function milestoneReply(ledger: LedgerReader, param: string, byIndex: boolean, accept: string): Promise<Reply> {
+  const c = await milestoneSlot(ledger, param, byIndex);
+  const milestone = slotMilestone(ledger.params, c, await ledger.blockIdsOfSlot(c.slot, MAX_PARENTS));
+  if (wants(accept, BINARY_V1)) return { body: milestoneBytes(milestone), contentType: BINARY_V1, immutable: true };
+  return json(milestonePayloadToJson(milestone), true);
+}
+
+async function milestoneChanges(ledger: LedgerReader, param: string, byIndex: boolean): Promise<Reply> {
+  const c = await milestoneSlot(ledger, param, byIndex);
+  return json(milestoneUtxoChanges(c.slot, await ledger.utxoChanges(c.slot)), true);
+}
+
+export const coreRoutes: Route[] = [
+  {
+    pattern: '/api/core/v2/outputs/*',
+    path: /^\/api\/core\/v2\/outputs\/([^/]*)$/,
+    async handle({ ledger, params, accept }) {
+      const o = await ledger.outputWithMetadata(parseOutputId(params[0]!));
+      // Not kept: the output's metadata changes when it is spent, and its ledger index with every slot.
+      if (wants(accept, BINARY_V1)) return { body: o.output, contentType: BINARY_V1 };
+      return json({ metadata: outputMetadata(ledger.params, o), output: outputToJson(decodeOutput(o.output)) });
+    },
+  },
+  {
+    pattern: '/api/core/v2/outputs/*/metadata',
+    path: /^\/api\/core\/v2\/outputs\/([^/]*)\/metadata$/,
+    async handle({ ledger, params }) {
+      return json(outputMetadata(ledger.params, await ledger.outputWithMetadata(parseOutputId(params[0]!))));
+    },
+  },
+  {
+    pattern: '/api/core/v2/blocks/*',
+    path: /^\/api\/core\/v2\/blocks\/([^/]*)$/,
+    async handle({ ledger, params, accept }) {
+      const b = await ledger.block(parseBlockId(params[0]!));
+      // A block's bytes never change; kept once committed (a pending block may yet be refused by a restart).
+      if (wants(accept, BINARY_V1)) return { body: b.bytes, contentType: BINARY_V1, immutable: b.committed };
+      return {
+        body: includedBlockJson(blockToJson(decodeBlock(b.bytes))),
+        contentType: JSON_TYPE,
+        immutable: b.committed,
+      };
+    },
+  },
+  {
+    pattern: '/api/core/v2/blocks/*/metadata',
+    path: /^\/api\/core\/v2\/blocks\/([^/]*)\/metadata$/,
+    precheck: synced,
+    async handle({ ledger, params }) {
+      const b = await ledger.block(parseBlockId(params[0]!));
+      return json(blockMetadata(b, decodeBlock(b.bytes)), b.committed);
+    },
+  },
+  {
+    pattern: '/api/core/v2/tips',
+    path: /^\/api\/core\/v2\/tips$/,
+    precheck: synced,
+    async handle({ ledger }) {
+      const tips = await ledger.tips();
+      // hornet: no tips to give is 503 (its tip selector found none), not an empty list a client would send.
+      if (tips.length === 0) throw new HttpProblem(503, 'no tips available');
+      return json({ tips: tips.map(toHex) });
+    },
+  },
+  {
+    pattern: '/api/core/v2/milestones/by-index/*',
+    path: /^\/api\/core\/v2\/milestones\/by-index\/([^/]*)$/,
+    handle: ({ ledger, params, accept }) => milestoneReply(ledger, params[0]!, true, accept),
+  },
+  {
+    pattern: '/api/core/v2/milestones/by-index/*/utxo-changes',
+    path: /^\/api\/core\/v2\/milestones\/by-index\/([^/]*)\/utxo-changes$/,
+    handle: ({ ledger, params }) => milestoneChanges(ledger, params[0]!, true),
+  },
+  {
+    pattern: '/api/core/v2/milestones/*',
+    path: /^\/api\/core\/v2\/milestones\/([^/]*)$/,
+    handle: ({ ledger, params, accept }) => milestoneReply(ledger, params[0]!, false, accept),
+  },
+  {
+    pattern: '/api/core/v2/milestones/*/utxo-changes',
+    path: /^\/api\/core\/v2\/milestones\/([^/]*)\/utxo-changes$/,
+    handle: ({ ledger, params }) => milestoneChanges(ledger, params[0]!, false),
+  },
+];

@@ -1,0 +1,71 @@
+import { fromHex } from '../codec/hex.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { HttpProblem, quote } from './problem.js';
+
+// What every route is made of: its context, its reply, the content types, and the parsing of path parameters with
+// the messages hornet and iota-core give (a malformed parameter is 400 before the ledger is asked).
+
+/** What a handler answers with: a body and its content type. */
+export interface Reply {
+  body: Uint8Array | string;
+  contentType: string;
+  /**
+   * The answer can never change while no slot is pruned (a committed slot's UTXO changes, the block that applied a
+   * transaction): the server may keep it, keyed by the request's path and Accept type.
+   */
+  immutable?: boolean;
+  /** 200 unless said (`/health` answers 503 with a body). */
+  status?: number;
+}
+
+export interface RouteContext {
+  ledger: LedgerReader;
+  params: string[];
+  query: URLSearchParams;
+  /** The request's Accept header, for the binary forms. */
+  accept: string;
+}
+
+export interface Route {
+  /** The public-route pattern that names it (for `publicRoutes`). */
+  pattern: string;
+  path: RegExp;
+  /** Runs before any parameter is read (503 for the congestion route). */
+  precheck?: (ctx: RouteContext) => Promise<void>;
+  handle: (ctx: RouteContext) => Promise<Reply>;
+}
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+export const BINARY_V1 = 'application/vnd.iota.serializer-v1';
+export const BINARY_V2 = 'application/vnd.iota.serializer-v2';
+export const UINT32 = /^[0-9]{1,10}$/;
+
+/** hornet/iota-core: the binary form only when the whole Accept header starts with the vendor type. */
+export const wants = (accept: string, type: string) => accept.startsWith(type);
+
+export function parseTransactionId(text: string): Uint8Array {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(text)) throw new HttpProblem(400, `invalid transaction ID: ${quote(text)}`);
+  return fromHex(text.toLowerCase());
+}
+
+export function parseCommitmentId(text: string): Uint8Array {
+  if (!/^0x[0-9a-fA-F]{72}$/.test(text)) throw new HttpProblem(400, `invalid commitmentId: ${quote(text)}`);
+  return fromHex(text.toLowerCase());
+}
+
+export function parseUint32(text: string, what: string): number {
+  if (!UINT32.test(text) || Number(text) > 0xffffffff) throw new HttpProblem(400, `invalid ${what}: ${quote(text)}`);
+  return Number(text);
+}
+
+/** The included-block body exactly as hornet writes it: compact JSON with a trailing newline. */
+export function includedBlockJson(json: object): string {
+  return `${JSON.stringify(json)}\n`;
+}
+
+/** A hex ID of `length` bytes (hornet: `0x` and hex, any case), or 400 naming `what`. */
+export function parseHexId(text: string, length: number, what: string): Uint8Array {
+  if (text.length !== 2 + 2 * length || !/^0x[0-9a-fA-F]*$/.test(text))
+    throw new HttpProblem(400, `invalid ${what}: ${quote(text)}`);
+  return fromHex(text.toLowerCase());
+}
