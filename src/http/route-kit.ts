@@ -1,5 +1,8 @@
 import { fromHex } from '../codec/hex.js';
+import { CodecError } from '../codec/index.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { Address } from '../model/address.js';
+import { bech32ToAddress } from '../model/address-bech32.js';
 import { HttpProblem, quote } from './problem.js';
 
 // What every route is made of: its context, its reply, the content types, and the parsing of path parameters with
@@ -68,4 +71,19 @@ export function parseHexId(text: string, length: number, what: string): Uint8Arr
   if (text.length !== 2 + 2 * length || !/^0x[0-9a-fA-F]*$/.test(text))
     throw new HttpProblem(400, `invalid ${what}: ${quote(text)}`);
   return fromHex(text.toLowerCase());
+}
+
+/** A bech32 address of the node's network, or 400 saying what is wrong (quoting the input once, cut at 100). */
+export function parseBech32(text: string, hrp: string, what = 'bech32 address'): Address {
+  try {
+    return bech32ToAddress(text, hrp);
+  } catch (e) {
+    const why =
+      e instanceof CodecError && e.code === 'HRP_MISMATCH'
+        ? "another network's prefix"
+        : e instanceof CodecError
+          ? e.detail
+          : 'not decodable';
+    throw new HttpProblem(400, `invalid ${what} ${quote(text)} (expected prefix ${hrp}): ${why}`);
+  }
 }

@@ -1,10 +1,10 @@
-import { CodecError, encode } from '../codec/index.js';
+import { encode } from '../codec/index.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { slotOfCommitmentId } from '../ledger/slot-commitment.js';
-import { bech32ToAddress } from '../model/address-bech32.js';
 import { AddressType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
 import { coreRoutes } from './core-routes.js';
+import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
 import { HttpProblem, quote } from './problem.js';
 import { congestionResponse, includedBlockMetadata, novaUtxoChanges, utxoChangesResponse } from './responses.js';
@@ -13,6 +13,7 @@ import {
   BINARY_V2,
   includedBlockJson,
   JSON_TYPE,
+  parseBech32,
   parseCommitmentId,
   parseTransactionId,
   parseUint32,
@@ -78,26 +79,10 @@ export const routes: Route[] = [
     },
     async handle({ ledger, params, query, accept }) {
       const text = params[0]!.toLowerCase(); // iota-core lower-cases the whole parameter
-      let accountId: Uint8Array;
-      try {
-        const address = bech32ToAddress(text, ledger.params.bech32Hrp);
-        if (address.type !== AddressType.Alias)
-          throw new HttpProblem(400, `address ${quote(text)} is not an account address`);
-        accountId = address.aliasId;
-      } catch (e) {
-        if (e instanceof HttpProblem) throw e;
-        // The input is quoted once, at most 100 characters: the reason names what is wrong without repeating it.
-        const why =
-          e instanceof CodecError && e.code === 'HRP_MISMATCH'
-            ? "another network's prefix"
-            : e instanceof CodecError
-              ? e.detail
-              : 'not decodable';
-        throw new HttpProblem(
-          400,
-          `invalid bech32 address ${quote(text)} (expected prefix ${ledger.params.bech32Hrp}): ${why}`,
-        );
-      }
+      const address = parseBech32(text, ledger.params.bech32Hrp);
+      if (address.type !== AddressType.Alias)
+        throw new HttpProblem(400, `address ${quote(text)} is not an account address`);
+      const accountId = address.aliasId;
       const options: { workScore?: number; commitmentId?: Uint8Array } = {};
       const workScore = query.get('workScore');
       // iota-core: workScore 0 and no workScore are the same (the default work, a minimal transaction block).
@@ -123,7 +108,10 @@ export const routes: Route[] = [
   {
     pattern: '/api/routes',
     path: /^\/api\/routes$/,
-    handle: async () => ({ body: JSON.stringify({ routes: ['core/v2', 'core/v3'] }), contentType: JSON_TYPE }),
+    handle: async () => ({
+      body: JSON.stringify({ routes: ['core/v2', 'core/v3', 'indexer/v1'] }),
+      contentType: JSON_TYPE,
+    }),
   },
   {
     pattern: '/api/core/v2/info',
@@ -136,6 +124,7 @@ export const routes: Route[] = [
     handle: async ({ ledger }) => ({ body: JSON.stringify(await infoV3(ledger)), contentType: JSON_TYPE }),
   },
   ...coreRoutes,
+  ...indexerRoutes,
 ];
 
 /** A committed slot's UTXO changes with Nova output ids (SPEC B1), JSON or serializer-v2. */

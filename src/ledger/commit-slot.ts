@@ -14,6 +14,7 @@ import { output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { nextReferenceManaCost } from './congestion.js';
+import { indexOutput } from './indexer-store.js';
 import { encodeDiff } from './integrity.js';
 import type { PendingSlot, PendingTransaction, StoredInput } from './pending.js';
 import {
@@ -46,6 +47,8 @@ export interface CommitInput {
   storedOutput(outputId: Uint8Array): { slot: number; bytes: Uint8Array };
   /** The transaction index, which plans its own part of the write. */
   transactions: Pick<TransactionIndex, 'append'>;
+  /** Whether the store keeps the output index (indexer-store.ts): the slot's outputs then change its entries. */
+  indexOutputs: boolean;
 }
 
 export interface CommitPlan {
@@ -118,6 +121,7 @@ export function planCommit(input: CommitInput): CommitPlan {
     })),
   );
   for (const [aid, r] of accounts) batch.put(keys.account(keyBytes(aid)), encode(accountRecord, r));
+  if (input.indexOutputs) utxo.indexOutputs();
   batch.put(keys.meta, encode(metaCodec, meta));
   return { batch, commitment, commitmentId: id, meta, accounts, transactions };
 }
@@ -211,11 +215,15 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const consumedSlots = new Map<string, number>();
   /** Chain id → its current output after the slot (undefined: destroyed), in the order the transactions apply. */
   const chains = new Map<string, Uint8Array | undefined>();
+  /** Stored outputs the slot spends (their index entries go), and `bytesKey`s of created ones it spends too. */
+  const spentStored: { slot: number; id: Uint8Array; output: Uint8Array }[] = [];
+  const spentHere = new Set<string>();
 
   /** Spends output `i` of a transaction created earlier in this slot: its packed record, still to be appended. */
   const spendCreatedHere = (records: PackedRecords, i: number): Uint8Array => {
     const at = records[2 * i]!;
     setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
+    spentHere.add(bytesKey(batch.bytes, at + OUTPUT_KEY, at + 5));
     return batch.bytes.subarray(at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, records[2 * i + 1]!);
   };
   /** Spends a stored output: its record rewritten (an update), spent in this slot. */
@@ -225,6 +233,8 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     batch.bytes.set(stored.bytes, at + OUTPUT_KEY);
     setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
     batch.add(at, at + OUTPUT_KEY, at + OUTPUT_KEY, at + OUTPUT_KEY + stored.bytes.length);
+    if (input.indexOutputs)
+      spentStored.push({ slot: stored.slot, id, output: stored.bytes.subarray(OUTPUT_RECORD_HEADER) });
     return stored.bytes.subarray(OUTPUT_RECORD_HEADER);
   };
   /** Creates output `i` of a transaction: its record packed in the batch's buffer, unspent. */
@@ -292,6 +302,17 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
         keysInto.block(batch.bytes, at, slot, b.blockId);
         batch.bytes.set(b.bytes, at + BLOCK_KEY);
         batch.add(at, at + BLOCK_KEY, at + BLOCK_KEY, at + BLOCK_KEY + b.bytes.length, true);
+      }
+    },
+    /** The output index's changes: entries of the outputs spent go, those of the outputs created and unspent come. */
+    indexOutputs(): void {
+      for (const o of spentStored) indexOutput(batch, false, o.output, o.slot, o.id);
+      for (const b of txs) {
+        const tx = b.tx!;
+        for (let i = 0; i < tx.createdCount; i++) {
+          const id = outputId(tx.id, i);
+          if (!spentHere.has(bytesKey(id))) indexOutput(batch, true, tx.createdOutput(i), slot, id);
+        }
       }
     },
     /** The outputs the slot created, as appends in key order: new keys past all stored ones. */

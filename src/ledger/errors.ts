@@ -34,6 +34,7 @@ export type LedgerErrorCode =
   | 'STORE_LOCKED'
   | 'STORE_UNAVAILABLE'
   | 'PARAMETERS_MISMATCH'
+  | 'INDEXER_DISABLED'
   | 'CLOSED';
 
 const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
@@ -62,6 +63,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   STORE_LOCKED: 'internal',
   STORE_UNAVAILABLE: 'unavailable',
   PARAMETERS_MISMATCH: 'internal',
+  INDEXER_DISABLED: 'unavailable',
   CLOSED: 'internal',
 };
 

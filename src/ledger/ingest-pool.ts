@@ -62,6 +62,27 @@ export class IngestPool {
     return (await Promise.all(parts)).flat();
   }
 
+  /**
+   * Prechecks copies of `blocks` (all in one buffer: one allocation per batch): each verdict with the copy it is of,
+   * or undefined where the serial path must judge (a check failed, or a worker died: the same verdicts follow).
+   */
+  async precheckCopies(
+    blocks: readonly Uint8Array[],
+  ): Promise<({ own: Uint8Array; precheck: Precheck } | undefined)[]> {
+    const copy = concatBytes(blocks);
+    let at = 0;
+    const own = blocks.map((b) => {
+      at += b.length;
+      return copy.subarray(at - b.length, at);
+    });
+    try {
+      const results = await this.precheck(own);
+      return results.map((precheck, i) => (precheck === undefined ? undefined : { own: own[i]!, precheck }));
+    } catch {
+      return blocks.map(() => undefined);
+    }
+  }
+
   private submit(blocks: readonly Uint8Array[]): Promise<(Precheck | undefined)[]> {
     const lengths = Uint32Array.from(blocks, (b) => b.length);
     const data = concatBytes(blocks);

@@ -1,4 +1,5 @@
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { IndexPage, IndexQuery } from './indexer-query.js';
 import type { CongestionQuery } from './queries.js';
 import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from './types.js';
 
@@ -25,6 +26,8 @@ export interface LedgerReader {
   tips(): Awaitable<Uint8Array[]>;
   /** Up to `limit` IDs of a committed slot's blocks, in ID order (the parents of its "milestone"). */
   blockIdsOfSlot(slot: number, limit: number): Awaitable<Uint8Array[]>;
+  /** TIP-26: a page of an indexer query (inx-indexer's meaning and order). */
+  indexedOutputs(query: IndexQuery): Awaitable<IndexPage>;
   isSynced(): Awaitable<boolean>;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;

@@ -1,15 +1,16 @@
 import { toHex } from '../codec/hex.js';
-import { type OutputRecord, outputRecord, UNSPENT } from '../model/ledger-records.js';
+import type { OutputRecord } from '../model/ledger-records.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { concatBytes, equalBytes } from '../util/bytes.js';
+import { equalBytes } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
 import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
+import { type IndexPage, type IndexQuery, queryIndex } from './indexer-query.js';
+import { settleOutputIndex, storeIndexSource } from './indexer-store.js';
 import { IngestPool } from './ingest-pool.js';
-import { readRecord } from './integrity.js';
 import * as nodeQueries from './node-queries.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
@@ -17,7 +18,6 @@ import * as queries from './queries.js';
 import { commitmentId } from './slot-commitment.js';
 import { LedgerState } from './state.js';
 import type { KeyValueStore } from './store/kv.js';
-import { keys } from './store-keys.js';
 import type {
   AcceptOptions,
   AcceptOutcome,
@@ -57,13 +57,24 @@ export class Ledger {
   private syncOverride: boolean | undefined;
   private minimalWork: number | undefined;
 
+  /** Whether commits keep the output index (the indexer's): a writer opened with `indexer` (the default). */
+  private readonly indexing: boolean;
+
   /** @internal use openLedger */
-  constructor(store: KeyValueStore, params: ProtocolParameters, genesis: GenesisState, clock: () => number) {
+  constructor(
+    store: KeyValueStore,
+    params: ProtocolParameters,
+    genesis: GenesisState,
+    clock: () => number,
+    indexer = true,
+  ) {
     this.params = params;
     this.clock = clock;
     this.committed = new CommittedState(store, params, genesis);
     this.state = new LedgerState(this.committed, this.pending);
     this.accept = { state: this.state, params };
+    this.indexing = !this.readOnly && indexer;
+    if (!this.readOnly) settleOutputIndex(store, indexer);
   }
 
   private open(): void {
@@ -109,22 +120,10 @@ export class Ledger {
     this.open();
     const inputs = blocks.filter((b) => b instanceof Uint8Array);
     if (inputs.length === 0) return;
-    // The blocks' own copies, in one buffer: one allocation per batch rather than one per block.
-    const copy = concatBytes(inputs);
-    let at = 0;
-    const own = inputs.map((b) => {
-      at += b.length;
-      return copy.subarray(at - b.length, at);
-    });
     this.pool ??= new IngestPool(this.params);
-    let results: Awaited<ReturnType<IngestPool['precheck']>>;
-    try {
-      results = await this.pool.precheck(own);
-    } catch {
-      return; // a worker died: these blocks take the serial path, which gives the same verdicts
-    }
-    results.forEach((precheck, i) => {
-      if (precheck !== undefined) this.prechecked.set(inputs[i]!, { own: own[i]!, precheck });
+    const results = await this.pool.precheckCopies(inputs);
+    results.forEach((r, i) => {
+      if (r !== undefined) this.prechecked.set(inputs[i]!, r);
     });
   }
 
@@ -210,6 +209,7 @@ export class Ledger {
       commitmentAt: (s) => c.commitment(s),
       storedOutput: (oid) => c.locateOutput(oid)!,
       transactions: c.transactions,
+      indexOutputs: this.indexing,
     });
     // All of the slot, or (on a throw) none of it: memory is updated only after the store took the batch.
     c.write(plan.batch, plan.meta, {
@@ -283,30 +283,19 @@ export class Ledger {
    */
   chainOutput(chainId: Uint8Array): { outputId: Uint8Array; record: OutputRecord } | undefined {
     this.view();
-    checkId(chainId, chainId instanceof Uint8Array && chainId.length === 38 ? 38 : 32, 'chain ID');
-    const outputId = this.committed.chainOutput(chainId);
-    if (outputId === undefined) return undefined;
-    const found = this.committed.output(outputId);
-    if (found === undefined) throw new LedgerError('STORE_CORRUPT', `chain ${toHex(chainId)}: its output is missing`);
-    return { outputId: outputId.slice(), record: found.record };
+    return nodeQueries.chainOutput(this.state, chainId);
   }
 
-  /**
-   * @internal What a listener reads of the committed state (the PostgreSQL publisher: a committed slot's rows), as of
-   * the latest commit.
-   */
+  /** @internal What a listener reads of the committed state (the PostgreSQL publisher), as of the latest commit. */
   committedReads(): CommittedReads {
     this.view();
     return this.committed;
   }
 
   /** Every unspent output of the committed state, by creating slot, then output ID. */
-  *unspentOutputs(): Iterable<[Uint8Array, OutputRecord]> {
+  unspentOutputs(): Iterable<[Uint8Array, OutputRecord]> {
     this.view();
-    for (const [k, v] of this.committed.store.entries(Uint8Array.of(keys.tables.output))) {
-      const record = readRecord(outputRecord, v, 'output');
-      if (record.spentSlot === UNSPENT) yield [k.subarray(5), record]; // key: table, u32 slot, output ID
-    }
+    return nodeQueries.unspentOutputs(this.state);
   }
 
   /** 4.1: the block that applied a transaction (accepted or committed). @throws LedgerError NOT_FOUND */
@@ -331,6 +320,17 @@ export class Ledger {
   tips(): Uint8Array[] {
     this.view();
     return nodeQueries.tips(this.state);
+  }
+
+  /** TIP-26: a page of the indexer's query. @throws LedgerError INDEXER_DISABLED (a store kept without it) */
+  indexedOutputs(query: IndexQuery): Promise<IndexPage> {
+    this.view();
+    const c = this.committed;
+    return queryIndex(
+      storeIndexSource(c.store, () => c.meta.latestSlot),
+      this.params,
+      query,
+    );
   }
 
   /** Up to `limit` IDs of a committed slot's blocks, in ID order. */

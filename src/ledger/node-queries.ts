@@ -2,7 +2,7 @@ import { toHex } from '../codec/hex.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block.js';
 import { outputIndexOf } from '../model/ids.js';
-import { OUTPUT_RECORD_HEADER, outputRecord, UNSPENT } from '../model/ledger-records.js';
+import { OUTPUT_RECORD_HEADER, type OutputRecord, outputRecord, UNSPENT } from '../model/ledger-records.js';
 import { InputType, PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
@@ -113,4 +113,28 @@ export function blockIdsOfSlot({ committed }: LedgerState, slot: number, limit: 
     if (ids.push(key.slice(5)) >= limit) break;
   }
   return ids;
+}
+
+/**
+ * The current output of a chain (committed state): an alias or NFT by its 32-byte id, a foundry by its 38-byte id.
+ * Undefined once the chain is destroyed, or if it never existed. @throws LedgerError INVALID_ARGUMENT, STORE_CORRUPT
+ */
+export function chainOutput(
+  { committed }: LedgerState,
+  chainId: Uint8Array,
+): { outputId: Uint8Array; record: OutputRecord } | undefined {
+  checkId(chainId, chainId instanceof Uint8Array && chainId.length === 38 ? 38 : 32, 'chain ID');
+  const outputId = committed.chainOutput(chainId);
+  if (outputId === undefined) return undefined;
+  const found = committed.output(outputId);
+  if (found === undefined) throw new LedgerError('STORE_CORRUPT', `chain ${toHex(chainId)}: its output is missing`);
+  return { outputId: outputId.slice(), record: found.record };
+}
+
+/** Every unspent output of the committed state, by creating slot, then output ID. */
+export function* unspentOutputs({ committed }: LedgerState): Iterable<[Uint8Array, OutputRecord]> {
+  for (const [k, v] of committed.store.entries(Uint8Array.of(keys.tables.output))) {
+    const record = readRecord(outputRecord, v, 'output');
+    if (record.spentSlot === UNSPENT) yield [k.subarray(5), record]; // key: table, u32 slot, output ID
+  }
 }

@@ -35,6 +35,7 @@ export function openLedger(options: OpenLedgerOptions): Ledger | Promise<Ledger 
       options.params,
       options.genesis ?? {},
       options.clock ?? (() => Math.floor(Date.now() / 1000)),
+      options.indexer ?? true,
     );
   } catch (e) {
     store.close();

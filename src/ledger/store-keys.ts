@@ -12,6 +12,7 @@ const TABLE = {
   chain: 0x63,
   meta: 0x4d,
   recent: 0x52,
+  outputIndex: 0x58,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -76,6 +77,10 @@ export const keys = {
    * there were recent records: all of its transactions are in the index.
    */
   recentFrom: Uint8Array.of(TABLE.meta, 1),
+  /** Present once the output index (the indexer's, output-index.ts) holds every unspent output and is kept. */
+  outputIndexBuilt: Uint8Array.of(TABLE.meta, 2),
+  /** An entry of the output index (its key: output-index.ts; no value). */
+  outputIndex: (entry: Uint8Array) => prefixed(TABLE.outputIndex, entry),
   /** The transactions a committed slot applied, until they are merged into the index. */
   recent: (slot: number) => slotKey(TABLE.recent, slot),
   tables: TABLE,

@@ -30,6 +30,11 @@ export interface OpenLedgerOptions {
   /** LMDB only: the initial size of its map, in bytes (default 64 GiB); lmdb-js grows it as writes need. */
   mapSize?: number;
   /**
+   * Keep the output index the indexer routes read (default true): each commit then writes the index entries of the
+   * outputs it creates and spends. A store opened without it loses it (opened with it again, it is rebuilt).
+   */
+  indexer?: boolean;
+  /**
    * LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system).
    */
   readOnly?: boolean;

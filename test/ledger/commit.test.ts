@@ -89,6 +89,7 @@ describe('planCommit, without a store', () => {
       pending,
       commitmentAt: () => state.latest,
       transactions: new TransactionIndex(new MemoryStore(), 0),
+      indexOutputs: false,
       storedOutput: () => {
         throw new Error('no output is consumed');
       },
@@ -150,6 +151,7 @@ describe('planCommit, without a store', () => {
       pending: empty,
       commitmentAt: () => state.latest,
       transactions: new TransactionIndex(new MemoryStore(), 0),
+      indexOutputs: false,
       storedOutput: () => {
         throw new Error('none');
       },
@@ -177,6 +179,7 @@ describe('planCommit, without a store', () => {
         pending: { blocks: [], creations: [], allotments: [{ accountId: G, mana: 1n }], destructions: [] },
         commitmentAt: (s) => commitments.get(s),
         transactions: new TransactionIndex(new MemoryStore(), 0),
+        indexOutputs: false,
         storedOutput: () => {
           throw new Error('none');
         },
@@ -214,6 +217,7 @@ describe('planCommit, without a store', () => {
       },
       commitmentAt: () => state.latest,
       transactions: new TransactionIndex(new MemoryStore(), 0),
+      indexOutputs: false,
       storedOutput: (id) => {
         expect(toHex(id)).toBe(toHex(g1!.outputId)); // only the genesis output is read from the store
         return { slot: 0, bytes: stored };

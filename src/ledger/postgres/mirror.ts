@@ -1,8 +1,9 @@
 import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
-import { equalBytes } from '../../util/bytes.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger.js';
+import { indexEntries } from '../output-index.js';
 import { slotCommitment } from '../slot-commitment.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
@@ -25,6 +26,37 @@ function writeCredits(c: PgClient, slot: number, credits: SlotExport['credits'])
     credits.map((a) => a.blockIssuanceCredits.toString()),
     credits.map((a) => a.destroyed),
   ]);
+}
+
+/** The index entries of these outputs (output-index.ts), in one statement. */
+function writeEntries(c: PgClient, outputs: { outputId: Uint8Array; output: Uint8Array; slot: number }[]) {
+  const entries: Uint8Array[] = [];
+  const ids: Uint8Array[] = [];
+  for (const o of outputs) {
+    for (const e of indexEntries(o.output, o.slot, o.outputId)) {
+      entries.push(e);
+      ids.push(o.outputId);
+    }
+  }
+  return c.query(WRITES.indexEntries, [entries, ids]);
+}
+
+/** Every unspent output's index entries (a stale entry goes first), page by page; then the index is marked built. */
+async function buildIndex(c: PgClient): Promise<void> {
+  await c.query('delete from output_index');
+  let after: Uint8Array = new Uint8Array(0);
+  for (;;) {
+    const { rows } = await c.query(WRITES.unindexedOutputs, [after]);
+    if (rows.length === 0) break;
+    const page = rows.map((r) => ({
+      outputId: bytesOf(r.output_id),
+      output: bytesOf(r.raw),
+      slot: Number(r.created_slot),
+    }));
+    await writeEntries(c, page);
+    after = page.at(-1)!.outputId;
+  }
+  await c.query('update status set output_index_built = true');
 }
 
 export class PostgresMirror {
@@ -75,6 +107,9 @@ export class PostgresMirror {
           `the database holds another ledger of this network (genesis time ${rows[0]!.genesis_unix_time})`,
         );
       }
+      // A new database, or one a writer kept before the indexer: every unspent output gets its index entries.
+      const built = await c.query('select output_index_built from status');
+      if (built.rows[0]!.output_index_built !== true) await buildIndex(c);
     }).catch(async (e) => {
       await pool.end().catch(() => {});
       throw storeError(e);
@@ -108,6 +143,12 @@ export class PostgresMirror {
       await c.query(WRITES.blocks, [x.slot, ...blockColumns, blocks.map((b) => b.bytes)]);
       await c.query(WRITES.createdOutputs, [x.slot, created.map((o) => o.outputId), created.map((o) => o.output)]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed]);
+      await c.query(WRITES.unindex, [x.consumed]);
+      const spent = new Set(x.consumed.map((id) => bytesKey(id)));
+      await writeEntries(
+        c,
+        created.filter((o) => !spent.has(bytesKey(o.outputId))).map((o) => ({ ...o, slot: x.slot })),
+      );
       await writeCredits(c, x.slot, credits);
     });
   }

@@ -2,10 +2,11 @@ import { toHex } from '../../codec/hex.js';
 import { decode } from '../../codec/index.js';
 import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import { blockToJson } from '../../serialize.js';
-import { equalBytes } from '../../util/bytes.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { checkId, checkSlot } from '../arguments.js';
 import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
+import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer-query.js';
 import { checkedBlock, checkUtxoChanges, corrupt } from '../integrity.js';
 import type { LedgerReader } from '../ledger-reader.js';
 import { spendingTransaction } from '../node-queries.js';
@@ -172,6 +173,27 @@ export class PostgresReader implements LedgerReader {
     return rows.map((r) => bytesOf(r.block_id));
   }
 
+  indexedOutputs(query: IndexQuery): Promise<IndexPage> {
+    const source: IndexSource = {
+      latestSlot: async () => Number((await this.ask(QUERIES.latestSlot, [])).rows[0]!.latest_slot),
+      scan: async (prefix, start, limit) => {
+        const { rows } = await this.ask(QUERIES.indexScan, [start, prefixEnd(prefix), limit]).catch((e) => {
+          if (e instanceof LedgerError && /output_index/.test(e.detail))
+            throw new LedgerError('INDEXER_DISABLED', 'the database keeps no output index (its writer predates it)');
+          throw e;
+        });
+        return rows.map((r) => bytesOf(r.entry));
+      },
+      outputs: async (positions) => {
+        if (positions.length === 0) return [];
+        const { rows } = await this.ask(QUERIES.indexOutputs, [positions.map((p) => p.outputId)]);
+        const found = new Map(rows.map((r) => [bytesKey(bytesOf(r.output_id)), bytesOf(r.raw)]));
+        return positions.map((p) => found.get(bytesKey(p.outputId)));
+      },
+    };
+    return queryIndex(source, this.params, query);
+  }
+
   async blockIdsOfSlot(slot: number, limit: number): Promise<Uint8Array[]> {
     checkSlot(slot);
     const { rows } = await this.ask(QUERIES.blockIdsOfSlot, [sqlSlot(slot), Math.max(0, Math.min(limit, 1000))]);
@@ -281,6 +303,15 @@ export class PostgresReader implements LedgerReader {
  * A slot as the tables' `integer` holds it: a slot past 2^31 − 1 cannot be stored (680 years of 10 s slots), so it
  * is asked as null, which matches nothing, and the answer is that of any slot not yet committed.
  */
+/** The least key after every key that starts with `prefix` (its kind byte is an output type: never 0xff). */
+function prefixEnd(prefix: Uint8Array): Uint8Array {
+  const end = prefix.slice();
+  let i = end.length - 1;
+  while (i > 0 && end[i] === 0xff) i--;
+  end[i]!++;
+  return end.subarray(0, i + 1);
+}
+
 const sqlSlot = (slot: number): number | null => (slot > 0x7fffffff ? null : slot);
 
 /** Items of `size` bytes laid end to end in one byte string (null: none). @throws LedgerError STORE_CORRUPT */

@@ -42,6 +42,14 @@ export const SCHEMA: readonly string[] = [
   'create index if not exists outputs_created on outputs (created_slot, output_id)',
   'create index if not exists outputs_spent on outputs (spent_slot, output_id) include (created_slot) ' +
     'where spent_slot is not null',
+  // The indexer (output-index.ts): one row per index entry of an unspent output, its key as the embedded store has
+  // it (kind, field, value, creating slot, output ID), so that a query's range is an index-only scan of the primary
+  // key; the output ID, for the spending slot's delete. `output_index_built`: every unspent output has its entries.
+  `create table if not exists output_index (
+     entry bytea primary key,
+     output_id bytea not null)`,
+  'create index if not exists output_index_output on output_index (output_id)',
+  'alter table status add column if not exists output_index_built boolean not null default false',
   // Congestion: an account's credits as of a slot are its newest journal row at or before that slot.
   `create table if not exists account_credits (
      account_id bytea not null,
@@ -108,6 +116,10 @@ export const QUERIES = {
         and x.tx_id is not null and x.raw is not null and position($1 in x.raw) > 0) as spenders
     from status s left join outputs o on o.output_id = $1
     left join blocks b on b.tx_id = substring($1 from 1 for 32)`,
+  /** $1 start, $2 end (exclusive) → up to $3 index entries between them, in key order (the primary key's range). */
+  indexScan: 'select entry from output_index where entry >= $1 and entry < $2 order by entry limit $3',
+  /** $1 output ids → the bytes of those still unspent. */
+  indexOutputs: 'select output_id, raw from outputs where output_id = any($1::bytea[]) and spent_slot is null',
   /** $1 block id → its slot and bytes (null once pruned). */
   block: 'select slot, raw from blocks where block_id = $1',
   /**
@@ -159,6 +171,14 @@ export const WRITES = {
     'from unnest($2::bytea[], $3::bytea[]) as t(id, raw)',
   /** $1 spending slot, $2 output ids. */
   spentOutputs: 'update outputs set spent_slot = $1 where output_id = any($2::bytea[])',
+  /** $1 entries, $2 their outputs' ids. */
+  indexEntries: 'insert into output_index select * from unnest($1::bytea[], $2::bytea[])',
+  /** $1 ids of outputs spent: their entries go. */
+  unindex: 'delete from output_index where output_id = any($1::bytea[])',
+  /** $1 an output id → up to 10,000 unspent outputs after it (id, creating slot, bytes): a page of an index rebuild. */
+  unindexedOutputs:
+    'select output_id, created_slot, raw from outputs where spent_slot is null and output_id > $1 ' +
+    'order by output_id limit 10000',
   /** $1 slot, $2 account ids, $3 credits, $4 destroyed. */
   credits:
     'insert into account_credits select id, $1, bic, gone ' +

@@ -13,8 +13,8 @@ export interface KeyValueStore {
   /** Reads after this see everything committed so far (a new snapshot); stores without snapshots need nothing. */
   refresh?(): void;
   get(key: Uint8Array): Uint8Array | undefined;
-  /** All entries whose key starts with `prefix`, in key order. */
-  entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  /** All entries whose key starts with `prefix`, in key order; with `start`, those from it on (`start` ≥ `prefix`). */
+  entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
   /** Applies every write of the batch, or none of them: one atomic, durable transaction. */
   write(batch: WriteBatch): void;
   close(): void;

@@ -248,13 +248,14 @@ export class LmdbStore implements KeyValueStore {
     return v === undefined ? undefined : copyOut(v);
   }
 
-  *entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
+  *entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     const ids = prefix.length === 0 ? [...this.tables.keys()].sort((a, b) => a - b) : [prefix[0]!];
     for (const id of ids) {
       const table = this.tables.get(id) ?? (prefix.length === 0 ? undefined : this.table(id));
       if (table === undefined) continue;
       const rest = asBuffer(prefix.subarray(1));
-      for (const { key, value } of table.getRange(rest.length === 0 ? {} : { start: rest })) {
+      const from = start === undefined || start.length <= 1 ? rest : asBuffer(start.subarray(1));
+      for (const { key, value } of table.getRange(from.length === 0 ? {} : { start: from })) {
         const k = key as Buffer;
         if (rest.length > 0 && k.compare(rest, 0, rest.length, 0, Math.min(k.length, rest.length)) !== 0) break;
         yield [Uint8Array.of(id, ...k), view(value).slice()];

@@ -11,9 +11,10 @@ export class MemoryStore implements KeyValueStore {
     return v === undefined ? undefined : v.slice();
   }
 
-  *entries(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
+  *entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     const p = keyOf(prefix);
-    const keys = [...this.map.keys()].filter((k) => k.startsWith(p)).sort();
+    const from = start === undefined ? p : keyOf(start);
+    const keys = [...this.map.keys()].filter((k) => k.startsWith(p) && k >= from).sort();
     for (const k of keys) yield [keyBytes(k), this.map.get(k)!.slice()];
   }
 
