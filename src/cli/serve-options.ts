@@ -13,6 +13,8 @@ export interface HttpFlags {
   'jwt-allow-non-expiring'?: boolean | undefined;
   'public-routes'?: string | undefined;
   'error-code-as-string': boolean;
+  'writer-url'?: string | undefined;
+  pow?: boolean | undefined;
 }
 
 export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> {
@@ -23,6 +25,8 @@ export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> 
       ? { publicRoutes: values['public-routes'].split(',').filter(Boolean) }
       : {}),
     errorCodeAsString: values['error-code-as-string'],
+    ...(values['writer-url'] !== undefined ? { writerUrl: values['writer-url'].replace(/\/+$/, '') } : {}),
+    ...(values.pow === true ? { pow: true } : {}),
   };
 }
 
@@ -35,6 +39,8 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
     ...(values['public-routes'] !== undefined ? ['--public-routes', values['public-routes']] : []),
     ...(values.synced ? ['--synced'] : []),
     ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),
+    ...(values['writer-url'] !== undefined ? ['--writer-url', values['writer-url']] : []),
+    ...(values.pow === true ? ['--pow'] : []),
   ];
 }
 

@@ -1,9 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
-import { createServer } from '../http/server.js';
+import { ledgerIntake } from '../http/block-intake.js';
+import { Faucet } from '../http/faucet.js';
+import { createServer, type ServerOptions } from '../http/server.js';
 import { LedgerError } from '../ledger/errors.js';
 import { inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
@@ -11,7 +15,7 @@ import { protocolParameters } from '../model/protocol-parameters.js';
 import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
 import { untilAvailable } from './backoff.js';
-import { runDemo } from './demo.js';
+import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET, demoGenesis, runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
 import { listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
@@ -41,6 +45,10 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --jwt-allow-non-expiring  accept tokens without "exp" (hornet's jwt-api tool issues them); default: 403
   --public-routes a,b     route patterns open without a token (default: all; e.g. /api/core/v3/*)
   --error-code-as-string  write error codes as strings, as hornet and iota-core do
+  --writer-url URL        a server that only reads (--read-only, --store readers) passes posted blocks and faucet
+                          requests to the writer's server at URL (without it they answer 503)
+  --pow                   do proof of work for posted blocks that come without a nonce, and say so in /info
+                          (default on the testnet; off on mainnet presets, as hornet's restAPI.pow.enabled)
 `;
 
 /** Set in the processes `serve --workers N` starts: the HTTP workers, and the demo's writer. */
@@ -66,8 +74,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'error-code-as-string': { type: 'boolean', default: false },
       'demo-slots': { type: 'string', default: '120' },
       'genesis-time': { type: 'string' },
+      'writer-url': { type: 'string' },
+      'writer-port': { type: 'string' },
+      pow: { type: 'boolean' },
     },
   });
+  values.pow ??= values.network === 'testnet';
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
   const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
@@ -115,6 +127,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   let ledger: Ledger;
   let demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined;
   let writer: WriterProcess | undefined;
+  /** What this process takes of POSTs, when it writes (the demo's ledger). */
+  let writes: Pick<ServerOptions, 'blocks' | 'faucet'> = {};
   // With --store, the process that writes publishes each committed slot to the database.
   const openWriter = (at: OpenLedgerOptions) =>
     values.store === undefined
@@ -124,29 +138,43 @@ export async function serveCommand(argv: string[]): Promise<void> {
           (line) => process.stderr.write(`database: ${line}\n`),
         );
   if (supervise && values.demo) {
+    // The writer takes the POSTs the workers forward, on a port of the loopback kept across its restarts.
+    const writerPort = await freePort();
+    values['writer-url'] = `http://127.0.0.1:${writerPort}`;
     writer = await startWriter([
       ...['--demo', '--db', path!, '--network', values.network, '--genesis-time', String(genesisUnixTime)],
-      ...['--demo-slots', String(seedSlots)],
+      ...['--demo-slots', String(seedSlots), '--writer-port', String(writerPort), ...(values.pow ? ['--pow'] : [])],
       ...(values.store === undefined ? [] : ['--store', values.store]),
     ]);
     ledger = openLedger({ path: path!, params, readOnly: true });
   } else if (values.demo) {
     const simulation = new Simulation({ params, seed: 1 });
-    const at = { ...(path === undefined ? {} : { path }), params, genesis: simulation.genesis() };
+    const at = { ...(path === undefined ? {} : { path }), params, genesis: demoGenesis(simulation) };
     ledger = await openWriter(at);
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
+    writes = writerOptions(ledger, values.pow);
   } else {
     const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
     ledger = readOnly ? openLedger(at) : await openWriter(at);
   }
   if (values.synced) ledger.setSynced(true);
-  if (writerRole) return writeOnly(ledger, demo, temporary);
+  if (writerRole) {
+    const writerPort =
+      values['writer-port'] === undefined ? undefined : wholeNumber(values['writer-port'], '--writer-port', 1, 65535);
+    return writeOnly(
+      ledger,
+      demo,
+      temporary,
+      writerPort === undefined ? undefined : createServer({ ledger, ...serverOptions(values), ...writes }),
+      writerPort,
+    );
+  }
 
   // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer.
   const pool = supervise
     ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
     : undefined;
-  const server = pool === undefined ? createServer({ ledger, ...serverOptions(values) }) : undefined;
+  const server = pool === undefined ? createServer({ ledger, ...serverOptions(values), ...writes }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -236,12 +264,18 @@ function foundryTransaction(simulation: Simulation): string | undefined {
   return t === undefined ? undefined : toHex(t.transactionId);
 }
 
-/** The writer of `serve --workers N --demo`: no HTTP; tells its supervisor when seeded; closes the store on SIGTERM. */
+/**
+ * The writer of `serve --workers N --demo`: tells its supervisor when seeded; takes the POSTs the workers forward on
+ * `server` (loopback, `port`); closes the store on SIGTERM.
+ */
 function writeOnly(
   ledger: Ledger,
   demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined,
   temporary: string | undefined,
+  server: Server | undefined,
+  port: number | undefined,
 ): void {
+  server?.listen(port, '127.0.0.1');
   const stop = () => {
     demo?.stop();
     ledger.close();
@@ -257,4 +291,24 @@ function writeOnly(
     chainTransaction: demo === undefined ? undefined : foundryTransaction(demo.simulation),
   };
   process.send?.(ready);
+}
+
+/** The demo writer's intake of posted blocks and its faucet. */
+function writerOptions(ledger: Ledger, pow: boolean): Pick<ServerOptions, 'blocks' | 'faucet'> {
+  return {
+    blocks: ledgerIntake(ledger, { pow }),
+    faucet: new Faucet(ledger, { secret: DEMO_FAUCET_SECRET, amount: DEMO_FAUCET_AMOUNT }),
+  };
+}
+
+/** A TCP port of the loopback free right now. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createNetServer();
+    probe.once('error', fail);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => done(port));
+    });
+  });
 }

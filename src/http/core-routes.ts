@@ -10,6 +10,7 @@ import {
   slotMilestone,
   slotOfMilestoneId,
 } from './milestones.js';
+import { orWriter } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
 import { blockMetadata } from './responses.js';
 import {
@@ -88,25 +89,24 @@ export const coreRoutes: Route[] = [
   {
     pattern: '/api/core/v2/blocks/*',
     path: /^\/api\/core\/v2\/blocks\/([^/]*)$/,
-    async handle({ ledger, params, accept }) {
-      const b = await ledger.block(parseBlockId(params[0]!));
-      // A block's bytes never change; kept once committed (a pending block may yet be refused by a restart).
-      if (wants(accept, BINARY_V1)) return { body: b.bytes, contentType: BINARY_V1, immutable: b.committed };
-      return {
-        body: includedBlockJson(blockToJson(decodeBlock(b.bytes))),
-        contentType: JSON_TYPE,
-        immutable: b.committed,
-      };
-    },
+    handle: (ctx) =>
+      orWriter(ctx, async () => {
+        const b = await ctx.ledger.block(parseBlockId(ctx.params[0]!));
+        // A block's bytes never change; kept once committed (a pending block may yet be refused by a restart).
+        if (wants(ctx.accept, BINARY_V1)) return { body: b.bytes, contentType: BINARY_V1, immutable: b.committed };
+        const body = includedBlockJson(blockToJson(decodeBlock(b.bytes)));
+        return { body, contentType: JSON_TYPE, immutable: b.committed };
+      }),
   },
   {
     pattern: '/api/core/v2/blocks/*/metadata',
     path: /^\/api\/core\/v2\/blocks\/([^/]*)\/metadata$/,
     precheck: synced,
-    async handle({ ledger, params }) {
-      const b = await ledger.block(parseBlockId(params[0]!));
-      return json(blockMetadata(b, decodeBlock(b.bytes)), b.committed);
-    },
+    handle: (ctx) =>
+      orWriter(ctx, async () => {
+        const b = await ctx.ledger.block(parseBlockId(ctx.params[0]!));
+        return json(blockMetadata(b, decodeBlock(b.bytes)), b.committed);
+      }),
   },
   {
     pattern: '/api/core/v2/tips',

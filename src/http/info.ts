@@ -42,7 +42,7 @@ export async function healthOf(ledger: LedgerReader): Promise<{ isHealthy: boole
 }
 
 /** hornet's InfoResponse: the nine fields iota-sdk 1.1.3 requires (it has no defaults for any of them). */
-export async function infoV2(ledger: LedgerReader): Promise<object> {
+export async function infoV2(ledger: LedgerReader, features: string[] = []): Promise<object> {
   const { params } = ledger;
   const latest = await ledger.latestCommitment();
   const healthy = await isHealthy(ledger);
@@ -73,7 +73,7 @@ export async function infoV2(ledger: LedgerReader): Promise<object> {
     pendingProtocolParameters: [],
     baseToken: baseToken(params),
     metrics: { blocksPerSecond: 0, referencedBlocksPerSecond: 0, referencedRate: 0 },
-    features: [],
+    features,
   };
 }
 

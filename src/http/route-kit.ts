@@ -19,6 +19,8 @@ export interface Reply {
   immutable?: boolean;
   /** 200 unless said (`/health` answers 503 with a body). */
   status?: number;
+  /** Headers beside the content type (`Location` of a posted block). */
+  headers?: Record<string, string>;
 }
 
 export interface RouteContext {
@@ -27,7 +29,42 @@ export interface RouteContext {
   query: URLSearchParams;
   /** The request's Accept header, for the binary forms. */
   accept: string;
+  /** Who takes what is posted. */
+  writer: WriterLink;
+  /** The request's path (for a forward to the writer). */
+  path: string;
 }
+
+/** Takes a posted block (`Content-Type` JSON or serializer-v1): its ID once accepted. @throws what it refuses */
+export interface BlockIntake {
+  submit(body: Uint8Array, contentType: string): Promise<Uint8Array>;
+}
+
+/** inx-faucet's queue: funds an address, or throws an HttpProblem (400 bad or funded address, 429 busy). */
+export interface FaucetIntake {
+  enqueue(address: string): Promise<{ address: string; waitingRequests: number }>;
+}
+
+/**
+ * What takes a POST: this process's writer (`blocks`, `faucet`), or, in a process that only reads, the URL of the
+ * one that writes (`writerUrl`: the POST is forwarded there). Neither: 503.
+ */
+export interface WriterLink {
+  blocks?: BlockIntake;
+  faucet?: FaucetIntake;
+  writerUrl?: string;
+  /** Posted blocks without a nonce get proof of work (`/info` says `pow`). */
+  pow?: boolean;
+}
+
+/** A POST's context: the body (at most MAX_BODY bytes) and its content type. */
+export interface PostContext extends RouteContext {
+  body: Uint8Array;
+  contentType: string;
+}
+
+/** TIP-25's limit on a block (32 KiB): no body a route takes is larger. */
+export const MAX_BODY = 32 * 1024;
 
 export interface Route {
   /** The public-route pattern that names it (for `publicRoutes`). */
@@ -35,7 +72,10 @@ export interface Route {
   path: RegExp;
   /** Runs before any parameter is read (503 for the congestion route). */
   precheck?: (ctx: RouteContext) => Promise<void>;
-  handle: (ctx: RouteContext) => Promise<Reply>;
+  /** GET (and HEAD); a route without it answers only POST. */
+  handle?: (ctx: RouteContext) => Promise<Reply>;
+  /** POST, with the body read. */
+  post?: (ctx: PostContext) => Promise<Reply>;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

@@ -6,6 +6,7 @@ import { equalBytes } from '../util/bytes.js';
 import { coreRoutes } from './core-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
+import { orWriter, postRoutes } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
 import { congestionResponse, includedBlockMetadata, novaUtxoChanges, utxoChangesResponse } from './responses.js';
 import {
@@ -29,22 +30,18 @@ export const routes: Route[] = [
   {
     pattern: '/api/core/v2/transactions/*/included-block',
     path: /^\/api\/core\/v2\/transactions\/([^/]*)\/included-block$/,
-    async handle({ ledger, params, accept }) {
-      const found = await ledger.includedBlock(parseTransactionId(params[0]!));
-      // A transaction is applied once, by one block: the answer stays until that block is pruned.
-      if (wants(accept, BINARY_V1)) return { body: found.bytes, contentType: BINARY_V1, immutable: true };
-      return { body: includedBlockJson(found.json), contentType: JSON_TYPE, immutable: true };
-    },
+    handle: (ctx) =>
+      orWriter(ctx, async () => {
+        const found = await ctx.ledger.includedBlock(parseTransactionId(ctx.params[0]!));
+        // A transaction is applied once, by one block: the answer stays until that block is pruned.
+        if (wants(ctx.accept, BINARY_V1)) return { body: found.bytes, contentType: BINARY_V1, immutable: true };
+        return { body: includedBlockJson(found.json), contentType: JSON_TYPE, immutable: true };
+      }),
   },
   {
     pattern: '/api/core/v2/transactions/*/included-block/metadata',
     path: /^\/api\/core\/v2\/transactions\/([^/]*)\/included-block\/metadata$/,
-    async handle({ ledger, params }) {
-      const found = await ledger.includedBlock(parseTransactionId(params[0]!));
-      const body = includedBlockMetadata(found, (await ledger.latestCommitment()).slot);
-      // Final once the including slot is committed (referenced); before that the answer will change.
-      return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: 'ledgerInclusionState' in body };
-    },
+    handle: (ctx) => orWriter(ctx, () => includedMetadata(ctx.ledger, ctx.params[0]!)),
   },
   {
     pattern: '/api/core/v3/commitments/by-slot/*/utxo-changes',
@@ -116,7 +113,10 @@ export const routes: Route[] = [
   {
     pattern: '/api/core/v2/info',
     path: /^\/api\/core\/v2\/info$/,
-    handle: async ({ ledger }) => ({ body: JSON.stringify(await infoV2(ledger)), contentType: JSON_TYPE }),
+    handle: async ({ ledger, writer }) => ({
+      body: JSON.stringify(await infoV2(ledger, writer.pow === true ? ['pow'] : [])),
+      contentType: JSON_TYPE,
+    }),
   },
   {
     pattern: '/api/core/v3/info',
@@ -125,7 +125,16 @@ export const routes: Route[] = [
   },
   ...coreRoutes,
   ...indexerRoutes,
+  ...postRoutes,
 ];
+
+/** The metadata of the block that applied a transaction. */
+async function includedMetadata(ledger: LedgerReader, param: string): Promise<Reply> {
+  const found = await ledger.includedBlock(parseTransactionId(param));
+  const body = includedBlockMetadata(found, (await ledger.latestCommitment()).slot);
+  // Final once the including slot is committed (referenced); before that the answer will change.
+  return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: 'ledgerInclusionState' in body };
+}
 
 /** A committed slot's UTXO changes with Nova output ids (SPEC B1), JSON or serializer-v2. */
 async function utxoChangesReply(ledger: LedgerReader, slot: number, accept: string): Promise<Reply> {
@@ -136,5 +145,24 @@ async function utxoChangesReply(ledger: LedgerReader, slot: number, accept: stri
   return { body: JSON.stringify(utxoChangesResponse.toJson(changes)), contentType: JSON_TYPE, immutable: true };
 }
 
-/** Every route pattern: every route is public unless `publicRoutes` says otherwise. */
+/** Every route pattern. */
 export const ALL_ROUTES = routes.map((r) => r.pattern);
+
+/**
+ * The routes open without a token by default: hornet's `restAPI.publicRoutes` (components/restapi/params.go) for
+ * what it serves, iota-core's `/api/core/v3/*`, and the faucet's enqueue (a service of its own beside hornet).
+ */
+export const PUBLIC_ROUTES: readonly string[] = [
+  '/health',
+  '/api/routes',
+  '/api/core/v2/info',
+  '/api/core/v2/tips',
+  '/api/core/v2/blocks*',
+  '/api/core/v2/transactions*',
+  '/api/core/v2/milestones*',
+  '/api/core/v2/outputs*',
+  '/api/indexer/v1/*',
+  '/api/mqtt/v1',
+  '/api/core/v3/*',
+  '/api/enqueue',
+];

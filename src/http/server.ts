@@ -5,12 +5,16 @@ import { LedgerError } from '../ledger/errors.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { bearerIsValid, routeMatcher } from './auth.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
-import { ALL_ROUTES, type Reply, type Route, routes } from './routes.js';
+import { type BlockIntake, type FaucetIntake, MAX_BODY, type WriterLink } from './route-kit.js';
+import { PUBLIC_ROUTES, type Reply, type Route, routes } from './routes.js';
 
 export interface ServerOptions {
   /** What answers: a Ledger (LMDB or memory), or a PostgresReader. */
   ledger: LedgerReader;
-  /** Route patterns open without a token (default: every route). Others need `Authorization: Bearer <JWT>`. */
+  /**
+   * Route patterns open without a token (default: hornet's `restAPI.publicRoutes`, with iota-core's `/api/core/v3/*`
+   * and the faucet: PUBLIC_ROUTES). Others need `Authorization: Bearer <JWT>`.
+   */
   publicRoutes?: readonly string[];
   /** HS256 secret for JWTs on protected routes; without it protected routes answer 403 to everyone. */
   jwtSecret?: string;
@@ -23,6 +27,14 @@ export interface ServerOptions {
    * nothing of it), with the record and its key. Default: one line on stderr.
    */
   onStoreError?: (e: LedgerError) => void;
+  /** Takes posted blocks (`POST /api/core/v2/blocks`) into this process's ledger: `ledgerIntake`. */
+  blocks?: BlockIntake;
+  /** Answers inx-faucet's `POST /api/enqueue` (test networks). */
+  faucet?: FaucetIntake;
+  /** A process that only reads forwards POSTs to the writer's server here (`http://host:port`). */
+  writerUrl?: string;
+  /** The node does proof of work for posted blocks (its writer's intake does): `/info` lists the `pow` feature. */
+  pow?: boolean;
   /** Slow clients: milliseconds to send all headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -44,13 +56,19 @@ const GZIP_ABOVE = 1024;
  */
 export function createServer(options: ServerOptions): Server {
   const { ledger } = options;
-  const isPublic = routeMatcher(options.publicRoutes ?? ALL_ROUTES);
+  const isPublic = routeMatcher(options.publicRoutes ?? PUBLIC_ROUTES);
   const secret = options.jwtSecret === undefined ? undefined : new TextEncoder().encode(options.jwtSecret);
   const codeAsString = options.errorCodeAsString === true;
   const allowNonExpiring = options.jwtAllowNonExpiring === true;
   const onStoreError =
     options.onStoreError ?? ((e: LedgerError) => process.stderr.write(`tangle-core: ${e.code}: ${e.detail}\n`));
   const cache = new ReplyCache(ledger);
+  const writer: WriterLink = {
+    ...(options.blocks === undefined ? {} : { blocks: options.blocks }),
+    ...(options.faucet === undefined ? {} : { faucet: options.faucet }),
+    ...(options.writerUrl === undefined ? {} : { writerUrl: options.writerUrl }),
+    ...(options.pow === true ? { pow: true } : {}),
+  };
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.requestTimeoutMs ?? 30_000;
@@ -100,8 +118,8 @@ export function createServer(options: ServerOptions): Server {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    // A GET has no body: whatever a client sends is drained, never buffered.
-    req.resume();
+    // A GET has no body: whatever a client sends is drained, never buffered (a POST's is read by its route).
+    if (req.method !== 'POST') req.resume();
     try {
       if (req.headers.host === undefined && req.httpVersionMinor >= 1)
         throw new HttpProblem(400, 'an HTTP/1.1 request needs a Host header');
@@ -109,19 +127,27 @@ export function createServer(options: ServerOptions): Server {
       if (path === '*' && req.method === 'OPTIONS') return sendPreflight(req, res);
       const match = matchRoute(path);
       if (match === undefined) throw new HttpProblem(404, 'no such route');
-      if (req.method === 'OPTIONS') return sendPreflight(req, res);
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.setHeader('Allow', ALLOW);
+      const { route, params } = match;
+      if (req.method === 'OPTIONS') return sendPreflight(req, res, allowOf(route));
+      const post = req.method === 'POST' ? route.post : undefined;
+      if ((req.method === 'POST' && post === undefined) || (req.method !== 'POST' && !isRead(req, route))) {
+        req.resume();
+        res.setHeader('Allow', allowOf(route));
         throw new HttpProblem(405);
       }
-      if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret, allowNonExpiring)))
+      if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret, allowNonExpiring))) {
+        req.resume();
         throw new HttpProblem(403);
-      const { route, params } = match;
-      const ctx = { ledger, params, query, accept: req.headers.accept ?? '' };
+      }
+      const ctx = { ledger, params, query, accept: req.headers.accept ?? '', writer, path };
+      if (post !== undefined) {
+        const reply = await post({ ...ctx, body: await readBody(req), contentType: contentTypeOf(req) });
+        return send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);
+      }
       await route.precheck?.(ctx);
       const binary = ctx.accept.startsWith('application/vnd.iota.serializer-v');
       const cacheKey = `${path}\n${binary ? ctx.accept.slice(0, 35) : ''}`;
-      const reply: Reply = cache.get(cacheKey) ?? (await route.handle(ctx));
+      const reply: Reply = cache.get(cacheKey) ?? (await route.handle!(ctx));
       if (reply.immutable === true) cache.set(cacheKey, reply);
       send(req, res, reply.status ?? 200, reply.body, reply.contentType);
     } catch (e) {
@@ -153,8 +179,43 @@ function endSocket(socket: Duplex, status: number, codeAsString: boolean, extraH
   );
 }
 
-/** Methods every route answers (405 names them in `Allow`). */
+/** Methods a read route answers (405 names them in `Allow`). */
 const ALLOW = 'GET, HEAD, OPTIONS';
+/** The methods a route answers. */
+const allowOf = (route: Route) =>
+  route.post === undefined ? ALLOW : route.handle === undefined ? 'POST, OPTIONS' : 'GET, HEAD, POST, OPTIONS';
+const isRead = (req: IncomingMessage, route: Route) =>
+  (req.method === 'GET' || req.method === 'HEAD') && route.handle !== undefined;
+
+/** The media type of a request's body, without its parameters (`; charset=…`), lower-cased. */
+const contentTypeOf = (req: IncomingMessage) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+
+/**
+ * A POST's body, at most MAX_BODY bytes: a larger one (by its Content-Length, or as it streams in) is refused at once,
+ * 400, without reading the rest (the connection is closed after the answer).
+ */
+function readBody(req: IncomingMessage): Promise<Uint8Array> {
+  const tooLarge = () => new HttpProblem(400, `the body is larger than ${MAX_BODY} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) {
+    req.destroy();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((done, fail) => {
+    const parts: Buffer[] = [];
+    let length = 0;
+    req.on('data', (chunk: Buffer) => {
+      length += chunk.length;
+      if (length > MAX_BODY) {
+        req.pause();
+        fail(tooLarge());
+        return;
+      }
+      parts.push(chunk);
+    });
+    req.on('end', () => done(new Uint8Array(Buffer.concat(parts))));
+    req.on('error', fail);
+  });
+}
 
 /**
  * The path and query of a request target: origin-form (`/a/b?c`) or absolute-form (`http://host/a/b?c`, which RFC
@@ -249,9 +310,14 @@ function send(
   status: number,
   body: Uint8Array | string,
   contentType: string,
+  extra: Record<string, string> = {},
 ): void {
   let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
-  const headers: Record<string, string | number> = { 'Content-Type': contentType, Vary: 'Origin, Accept-Encoding' };
+  const headers: Record<string, string | number> = {
+    ...extra,
+    'Content-Type': contentType,
+    Vary: 'Origin, Accept-Encoding',
+  };
   if (req.headers.origin !== undefined) headers['Access-Control-Allow-Origin'] = '*';
   if (bytes.length > GZIP_ABOVE && acceptsGzip(req.headers['accept-encoding'])) {
     bytes = gzipSync(bytes);
@@ -267,13 +333,13 @@ function sendProblem(req: IncomingMessage, res: ServerResponse, problem: HttpPro
 }
 
 /** SPEC B5: browsers preflight the clients' requests (an Authorization header makes them ask). */
-function sendPreflight(_req: IncomingMessage, res: ServerResponse): void {
+function sendPreflight(_req: IncomingMessage, res: ServerResponse, allow = ALLOW): void {
   res.writeHead(204, {
     'Access-Control-Allow-Origin': '*',
-    'Access-Control-Allow-Methods': 'GET, OPTIONS',
+    'Access-Control-Allow-Methods': allow.includes('POST') ? 'GET, POST, OPTIONS' : 'GET, OPTIONS',
     'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept',
     'Access-Control-Max-Age': '86400',
-    Allow: ALLOW,
+    Allow: allow,
     Vary: 'Origin',
   });
   res.end();

@@ -1,0 +1,86 @@
+import { findNonce, powScore } from '../crypto/pow.js';
+import type { Ledger } from '../ledger/ledger.js';
+import { blockFromJson, encodeBlock } from '../serialize.js';
+import { HttpProblem } from './problem.js';
+import type { BlockIntake } from './route-kit.js';
+
+// POST /api/core/v2/blocks on the process that writes (hornet's sendBlock, components/coreapi/blocks.go): a block in
+// JSON or in bytes, its missing parents filled with tips and its missing nonce found (when the node does proof of
+// work), then accepted into the open slot (the one after the latest committed) through the whole of acceptBlock:
+// syntax, proof of work, and the transaction's semantics against the ledger. A refusal is the rule's error (400).
+
+const JSON_TYPE = 'application/json';
+const BINARY_V1 = 'application/vnd.iota.serializer-v1';
+
+export interface IntakeOptions {
+  /** Do proof of work for blocks that arrive with nonce 0 and too low a score (hornet: `restAPI.pow.enabled`). */
+  pow: boolean;
+  /**
+   * The block-issuing account whose credits pay for posted blocks (a Stardust block names no issuer; iota-core's node
+   * issues blocks for its clients with its own account). Without it, a posted block burns no credits.
+   */
+  issuerId?: Uint8Array;
+}
+
+/** The intake of a writing ledger. */
+export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntake {
+  const params = ledger.params;
+  const invalid = (why: string) => new HttpProblem(400, `invalid block, error: ${why}`);
+  const tips = () => {
+    const found = ledger.tips();
+    if (found.length === 0) throw new HttpProblem(503, 'no tips available to attach the block to');
+    return found;
+  };
+  return {
+    async submit(body, contentType) {
+      let bytes: Uint8Array;
+      if (contentType === JSON_TYPE) {
+        let json: { [key: string]: unknown };
+        try {
+          json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+        } catch (e) {
+          throw invalid(`the body is not JSON (${(e as Error).message.slice(0, 80)})`);
+        }
+        if (typeof json !== 'object' || json === null || Array.isArray(json)) throw invalid('not a JSON object');
+        if (json.protocolVersion !== params.protocolVersion) throw invalid('protocolVersion invalid');
+        const parents = json.parents;
+        if (parents === undefined || parents === null || (Array.isArray(parents) && parents.length === 0))
+          json = { ...json, parents: tips().map((t) => `0x${Buffer.from(t).toString('hex')}`) };
+        bytes = encodeBlock(blockFromJson(json)); // CodecError: 400 with its code and path
+      } else if (contentType === BINARY_V1) {
+        bytes = body[1] === 0 && body.length > 2 ? withParents(body, tips()) : body;
+        if (bytes[0] !== params.protocolVersion) throw invalid('protocolVersion invalid');
+      } else {
+        throw new HttpProblem(
+          400,
+          `unsupported content type "${contentType.slice(0, 60)}" (${JSON_TYPE} or ${BINARY_V1})`,
+        );
+      }
+      bytes = withWork(bytes, params.minPowScore, options.pow);
+      const slot = ledger.latestCommitment().slot + 1;
+      const result = ledger.acceptBlock(bytes, { slot, ...(options.issuerId ? { issuerId: options.issuerId } : {}) });
+      return result.blockId;
+    },
+  };
+}
+
+/** A block's bytes whose parent count is 0, with `parents` put in (the rest as it came). */
+function withParents(bytes: Uint8Array, parents: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(bytes.length + 32 * parents.length);
+  out[0] = bytes[0]!;
+  out[1] = parents.length;
+  parents.forEach((p, i) => out.set(p, 2 + 32 * i));
+  out.set(bytes.subarray(2), 2 + 32 * parents.length);
+  return out;
+}
+
+/** The block with a nonce that meets `minPowScore`, found here when it came with none (0) and the node does PoW. */
+function withWork(bytes: Uint8Array, minPowScore: number, pow: boolean): Uint8Array {
+  if (bytes.length < 8 || minPowScore === 0 || powScore(bytes) >= minPowScore) return bytes;
+  const nonceAt = bytes.length - 8;
+  if (!pow || bytes.subarray(nonceAt).some((b) => b !== 0)) return bytes; // acceptBlock refuses it, with the rule
+  const nonce = findNonce(bytes.subarray(0, nonceAt), minPowScore);
+  const out = bytes.slice();
+  new DataView(out.buffer).setBigUint64(nonceAt, nonce!, true);
+  return out;
+}
