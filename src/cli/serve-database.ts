@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { createServer } from '../http/server.js';
 import { PostgresReader } from '../ledger/postgres/postgres-reader.js';
+import { protocolParameters } from '../model/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { network, wholeNumber } from './io.js';
 import { type HttpFlags, listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
@@ -27,7 +28,14 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
         : availableParallelism();
   // Opened even by a supervisor, so that a wrong URL or another network is said at once. A database that is not
   // answering yet is waited for (a service manager may start the API before its database).
-  const params = network(values.network);
+  const base = network(values.network);
+  // A demo writer with --slot-seconds writes slots of that length: its readers must count time the same way.
+  const params =
+    values['slot-seconds'] === undefined
+      ? base
+      : protocolParameters(base, {
+          slotDurationSeconds: wholeNumber(values['slot-seconds'], '--slot-seconds', 1, 3600),
+        });
   const reader = await untilAvailable(
     () => PostgresReader.open(url, params),
     (line) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}${line}\n`),

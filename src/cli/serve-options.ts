@@ -15,6 +15,7 @@ export interface HttpFlags {
   'error-code-as-string': boolean;
   'writer-url'?: string | undefined;
   pow?: boolean | undefined;
+  'slot-seconds'?: string | undefined;
 }
 
 export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> {
@@ -41,6 +42,7 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
     ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),
     ...(values['writer-url'] !== undefined ? ['--writer-url', values['writer-url']] : []),
     ...(values.pow === true ? ['--pow'] : []),
+    ...(values['slot-seconds'] !== undefined ? ['--slot-seconds', values['slot-seconds']] : []),
   ];
 }
 

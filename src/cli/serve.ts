@@ -30,6 +30,7 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --network NAME          testnet, shimmer or iota (default testnet; an existing store keeps its own)
   --demo                  a live simulated network: seeds a new store, then commits a slot every 10 s
   --demo-slots N          slots the demo seeds before it listens (default 120)
+  --slot-seconds N        the demo's slot length (default the network's, 10): 1 makes a wallet's steps quick
   --genesis-time UNIX     genesis time of a new store, unix seconds (default: now; for --demo, so that the
                           seeded slots end now)
   --store URL             a PostgreSQL database (postgresql://…) shared with other machines: this server
@@ -76,6 +77,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'genesis-time': { type: 'string' },
       'writer-url': { type: 'string' },
       'writer-port': { type: 'string' },
+      'slot-seconds': { type: 'string' },
       pow: { type: 'boolean' },
     },
   });
@@ -83,6 +85,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
   const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
+  const slotSeconds =
+    values['slot-seconds'] === undefined
+      ? base.slotDurationSeconds
+      : wholeNumber(values['slot-seconds'], '--slot-seconds', 1, 3600);
   const genesisTime =
     values['genesis-time'] === undefined
       ? undefined
@@ -116,8 +122,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const genesisUnixTime =
     genesisTime ??
     existing?.genesisUnixTime ??
-    (values.demo ? now - seedSlots * base.slotDurationSeconds - 1 : base.genesisUnixTime || now);
-  const params = protocolParameters(base, { genesisUnixTime });
+    (values.demo ? now - seedSlots * slotSeconds - 1 : base.genesisUnixTime || now);
+  const params = protocolParameters(base, { genesisUnixTime, slotDurationSeconds: slotSeconds });
   const temporary =
     values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
   const path = values.db ?? temporary;
@@ -144,6 +150,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     writer = await startWriter([
       ...['--demo', '--db', path!, '--network', values.network, '--genesis-time', String(genesisUnixTime)],
       ...['--demo-slots', String(seedSlots), '--writer-port', String(writerPort), ...(values.pow ? ['--pow'] : [])],
+      ...['--slot-seconds', String(slotSeconds)],
       ...(values.store === undefined ? [] : ['--store', values.store]),
     ]);
     ledger = openLedger({ path: path!, params, readOnly: true });

@@ -49,7 +49,13 @@ export const SCHEMA: readonly string[] = [
      entry bytea primary key,
      output_id bytea not null)`,
   'create index if not exists output_index_output on output_index (output_id)',
-  'alter table status add column if not exists output_index_built boolean not null default false',
+  // Added only when missing: ALTER TABLE locks the table even when the column exists, and waits for every reader.
+  `do $$ begin
+     if not exists (select 1 from information_schema.columns
+                    where table_name = 'status' and column_name = 'output_index_built') then
+       alter table status add column output_index_built boolean not null default false;
+     end if;
+   end $$`,
   // Congestion: an account's credits as of a slot are its newest journal row at or before that slot.
   `create table if not exists account_credits (
      account_id bytea not null,
