@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../src/index.js';
 import { applyEvent } from '../src/sim/events.js';
 import { Simulation } from '../src/sim/simulator.js';
+import { startCli, stopCli } from './helpers/cli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const doc = (name: string) => readFileSync(resolve(root, 'docs', name), 'utf8');
@@ -124,4 +125,27 @@ describe('docs/api.md: the client snippets against the demo history', () => {
       expect(out).toEqual(expected);
     }, 60_000);
   }
+});
+
+describe('README.md: the local network for wallet development', () => {
+  it("its SDK snippet funds a wallet from the demo's faucet and prints the balance its comment says", async () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Use it as a local network'));
+    const code = blocks(section, 'js')[0]!;
+    const listening = /listening on (http:\S+).*\n/;
+    const { out, child } = await startCli(
+      ['serve', '--demo', '--slot-seconds', '1', '--demo-slots', '20', '--port', '0', '--workers', '1'],
+      listening,
+    );
+    try {
+      const origin = listening.exec(out())![1]!;
+      const printed = await run(
+        '--input-type=module',
+        code.replace("'http://127.0.0.1:14265'", JSON.stringify(origin)),
+      );
+      expect(printed).toEqual(promised(code));
+    } finally {
+      await stopCli(child);
+    }
+  }, 60_000);
 });

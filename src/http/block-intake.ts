@@ -1,6 +1,9 @@
 import { findNonce, powScore } from '../crypto/pow.js';
+import { TangleError } from '../errors.js';
+import { LedgerError } from '../ledger/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
+import { compareBytes } from '../util/bytes.js';
 import { HttpProblem } from './problem.js';
 import type { BlockIntake } from './route-kit.js';
 
@@ -27,41 +30,52 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
   const params = ledger.params;
   const invalid = (why: string) => new HttpProblem(400, `invalid block, error: ${why}`);
   const tips = () => {
-    const found = ledger.tips();
+    const found = ledger.tips().sort(compareBytes); // a block's parents are sorted (TIP-24)
     if (found.length === 0) throw new HttpProblem(503, 'no tips available to attach the block to');
     return found;
   };
   return {
     async submit(body, contentType) {
-      let bytes: Uint8Array;
-      if (contentType === JSON_TYPE) {
-        let json: { [key: string]: unknown };
-        try {
-          json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-        } catch (e) {
-          throw invalid(`the body is not JSON (${(e as Error).message.slice(0, 80)})`);
-        }
-        if (typeof json !== 'object' || json === null || Array.isArray(json)) throw invalid('not a JSON object');
-        if (json.protocolVersion !== params.protocolVersion) throw invalid('protocolVersion invalid');
-        const parents = json.parents;
-        if (parents === undefined || parents === null || (Array.isArray(parents) && parents.length === 0))
-          json = { ...json, parents: tips().map((t) => `0x${Buffer.from(t).toString('hex')}`) };
-        bytes = encodeBlock(blockFromJson(json)); // CodecError: 400 with its code and path
-      } else if (contentType === BINARY_V1) {
-        bytes = body[1] === 0 && body.length > 2 ? withParents(body, tips()) : body;
-        if (bytes[0] !== params.protocolVersion) throw invalid('protocolVersion invalid');
-      } else {
-        throw new HttpProblem(
-          400,
-          `unsupported content type "${contentType.slice(0, 60)}" (${JSON_TYPE} or ${BINARY_V1})`,
-        );
+      try {
+        return accept(body, contentType);
+      } catch (e) {
+        // The rule that refused it, by its stable code and the field's path (SPEC A's errors), in the envelope.
+        if (e instanceof TangleError && (!(e instanceof LedgerError) || e.kind === 'invalid'))
+          throw invalid(`${e.code}${e.path === '' ? '' : ` at ${e.path}`}: ${e.detail}`);
+        throw e;
       }
-      bytes = withWork(bytes, params.minPowScore, options.pow);
-      const slot = ledger.latestCommitment().slot + 1;
-      const result = ledger.acceptBlock(bytes, { slot, ...(options.issuerId ? { issuerId: options.issuerId } : {}) });
-      return result.blockId;
     },
   };
+
+  function accept(body: Uint8Array, contentType: string): Uint8Array {
+    let bytes: Uint8Array;
+    if (contentType === JSON_TYPE) {
+      let json: { [key: string]: unknown };
+      try {
+        json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+      } catch (e) {
+        throw invalid(`the body is not JSON (${(e as Error).message.slice(0, 80)})`);
+      }
+      if (typeof json !== 'object' || json === null || Array.isArray(json)) throw invalid('not a JSON object');
+      if (json.protocolVersion !== params.protocolVersion) throw invalid('protocolVersion invalid');
+      const parents = json.parents;
+      if (parents === undefined || parents === null || (Array.isArray(parents) && parents.length === 0))
+        json = { ...json, parents: tips().map((t) => `0x${Buffer.from(t).toString('hex')}`) };
+      bytes = encodeBlock(blockFromJson(json)); // CodecError: 400 with its code and path
+    } else if (contentType === BINARY_V1) {
+      bytes = body[1] === 0 && body.length > 2 ? withParents(body, tips()) : body;
+      if (bytes[0] !== params.protocolVersion) throw invalid('protocolVersion invalid');
+    } else {
+      throw new HttpProblem(
+        400,
+        `unsupported content type "${contentType.slice(0, 60)}" (${JSON_TYPE} or ${BINARY_V1})`,
+      );
+    }
+    bytes = withWork(bytes, params.minPowScore, options.pow);
+    const slot = ledger.latestCommitment().slot + 1;
+    const result = ledger.acceptBlock(bytes, { slot, ...(options.issuerId ? { issuerId: options.issuerId } : {}) });
+    return result.blockId;
+  }
 }
 
 /** A block's bytes whose parent count is 0, with `parents` put in (the rest as it came). */

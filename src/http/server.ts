@@ -152,6 +152,8 @@ export function createServer(options: ServerOptions): Server {
       send(req, res, reply.status ?? 200, reply.body, reply.contentType);
     } catch (e) {
       if (e instanceof LedgerError && (e.code === 'STORE_CORRUPT' || e.code === 'STORE_FAILURE')) onStoreError(e);
+      // A body left unread (too large, or refused before it was read) is not drained: the connection closes after.
+      if (req.method === 'POST' && !req.complete) res.shouldKeepAlive = false;
       sendProblem(req, res, toProblem(e), codeAsString);
     }
   }
@@ -196,10 +198,7 @@ const contentTypeOf = (req: IncomingMessage) => (req.headers['content-type'] ?? 
  */
 function readBody(req: IncomingMessage): Promise<Uint8Array> {
   const tooLarge = () => new HttpProblem(400, `the body is larger than ${MAX_BODY} bytes`);
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) {
-    req.destroy();
-    return Promise.reject(tooLarge());
-  }
+  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return Promise.reject(tooLarge());
   return new Promise((done, fail) => {
     const parts: Buffer[] = [];
     let length = 0;

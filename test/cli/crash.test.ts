@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
+import { demoGenesis } from '../../src/cli/demo.js';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { applyEvent, parseLine } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
@@ -109,11 +110,11 @@ it('the live demo: SIGKILL of its writer and supervisor as soon as it listens le
   );
   expect(out).toMatch(/listening/);
   expect(signal).toBe('SIGKILL');
-  // The demo's genesis outputs: the simulation's (seed 1); their IDs do not depend on the genesis time.
-  const demoGenesis = new Simulation({ params: PROTOCOL_PARAMETERS.testnet, seed: 1 }).genesis();
+  // The demo's genesis outputs: the simulation's (seed 1) and the faucet's; their IDs do not depend on the genesis time.
+  const genesis = demoGenesis(new Simulation({ params: PROTOCOL_PARAMETERS.testnet, seed: 1 }));
   const { latest } = checkIntegrity(
     db,
-    (demoGenesis.outputs ?? []).map((o) => o.outputId),
+    (genesis.outputs ?? []).map((o) => o.outputId),
   );
   expect(latest).toBeGreaterThanOrEqual(60);
 }, 60_000);

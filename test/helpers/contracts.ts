@@ -121,7 +121,13 @@ export function responseValidator(contract: Contract, path: string, status: numb
 const pointerToken = (token: string) => encodeURIComponent(token.replace(/~/g, '~0').replace(/\//g, '~1'));
 
 /** The errors of `body` against the route's contract, one line each (empty: it conforms). */
-export function contractErrors(contract: Contract, path: string, status: number, body: unknown): string[] {
-  const v = responseValidator(contract, path, status);
+export function contractErrors(
+  contract: Contract,
+  path: string,
+  status: number,
+  body: unknown,
+  method = 'get',
+): string[] {
+  const v = responseValidator(contract, path, status, method);
   return v(body) ? [] : (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} (${e.schemaPath})`);
 }
