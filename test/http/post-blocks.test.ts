@@ -14,7 +14,6 @@ import {
   createServer,
   decodeBlock,
   findNonce,
-  type Ledger,
   openLedger,
   PROTOCOL_PARAMETERS,
   powScore,
