@@ -49,6 +49,11 @@ export const SECTIONS = [
     'node --expose-gc bench/ledger.mjs --transactions 200000 --no-write, before and after',
   ],
   ['allocator', 'What does a small copy cost, and why are copies pooled?', 'node bench/allocator.mjs'],
+  [
+    'wallet',
+    "How fast are a wallet's routes: posting blocks, the indexer at 1,000,000 outputs, a sync of 1,000 outputs?",
+    'npm run bench:wallet',
+  ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
 /** GitHub's anchor of a heading. */

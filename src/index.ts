@@ -2,6 +2,8 @@
 // building and signing are @tangle-core/codec's names (codec-entry.ts); the node adds the ledger index and the HTTP
 // serving core.
 export * from './codec-entry.js';
+export { type IntakeOptions, ledgerIntake } from './http/block-intake.js';
+export { Faucet, type FaucetOptions, faucetAddress } from './http/faucet.js';
 // HTTP serving core, ledger index
 export {
   type CongestionResponse,
@@ -9,6 +11,7 @@ export {
   type UtxoChangesResponse,
   utxoChangesResponse,
 } from './http/responses.js';
+export type { BlockIntake, FaucetIntake } from './http/route-kit.js';
 export { createServer, type ServerOptions } from './http/server.js';
 export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
 export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledger/errors.js';

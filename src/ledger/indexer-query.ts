@@ -140,6 +140,32 @@ function rangesOf(q: IndexQuery, kind: IndexedKind): Uint8Array[] {
   return [indexPrefix(kind, IndexField.All)];
 }
 
+/** Fields that choose an index range (rangesOf): a query whose one filter is one of them is answered by its ranges. */
+const RANGE_FIELDS = new Set([
+  'unlockableByAddress',
+  'address',
+  'stateController',
+  'governor',
+  'aliasAddress',
+  'issuer',
+  'sender',
+  'storageDepositReturnAddress',
+  'expirationReturnAddress',
+  'tag',
+]);
+/** What a query holds beside its filters (the creation bounds are read from the entries' slots). */
+const NOT_FILTERS = new Set(['route', 'pageSize', 'cursor', 'createdBefore', 'createdAfter', 'chainId']);
+
+/**
+ * Whether the entries of the query's ranges are its answer without reading an output: its only filter chose the
+ * ranges, or it has none (the creation bounds come from the entries). A wallet's query is such a one: it costs no
+ * output read and no decoding.
+ */
+function answeredByRanges(q: IndexQuery): boolean {
+  const filters = Object.entries(q).filter(([k, v]) => v !== undefined && !NOT_FILTERS.has(k));
+  return filters.length === 0 || (filters.length === 1 && RANGE_FIELDS.has(filters[0]![0]));
+}
+
 const sameAddress = (a: Address | undefined, b: Address) =>
   a !== undefined && equalBytes(addressValue(a), addressValue(b));
 
@@ -242,6 +268,7 @@ export async function queryIndex(source: IndexSource, params: ProtocolParameters
       from.set(s, after);
     }
   };
+  const exact = answeredByRanges(q);
   const items: Uint8Array[] = [];
   let examined = 0;
   let previous: Uint8Array | undefined;
@@ -266,13 +293,14 @@ export async function queryIndex(source: IndexSource, params: ProtocolParameters
       // A stream that ran dry before the others must be refilled before anything past its last key is taken.
       if (best.at >= best.keys.length && !best.done) break;
     }
-    const created = await source.outputs(batch);
+    const created = exact ? [] : await source.outputs(batch);
     for (let i = 0; i < batch.length; i++) {
       const p = batch[i]!;
-      const bytes = created[i];
       const createdAt = params.genesisUnixTime + (p.slot - params.genesisSlot + 1) * params.slotDurationSeconds;
       if (q.createdBefore !== undefined && createdAt >= q.createdBefore) return { ledgerIndex, items };
-      if (bytes === undefined || !matches(q, decodeOutput(bytes), createdAt)) continue;
+      if (q.createdAfter !== undefined && !(createdAt > q.createdAfter)) continue;
+      const bytes = created[i];
+      if (!exact && (bytes === undefined || !matches(q, decodeOutput(bytes), createdAt))) continue;
       if (items.length === q.pageSize) return { ledgerIndex, items, next: p };
       items.push(p.outputId.slice());
     }
