@@ -62,6 +62,10 @@ if (mode === 'direct' || mode === 'pool') {
   const server = tc.createServer({ ledger, blocks: counted });
   server.listen(0, '127.0.0.1', () => process.send({ type: 'ready', port: server.address().port }));
   process.on('message', (m) => {
-    if (m === 'stop') server.close(() => (finish(), process.send({ type: 'stopped', accepted })));
+    if (m !== 'stop') return;
+    server.close(() => {
+      finish();
+      process.send({ type: 'stopped', accepted });
+    });
   });
 }
