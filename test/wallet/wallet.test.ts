@@ -76,6 +76,11 @@ async function walletFlow(node: string, db: string): Promise<string[]> {
       await account.sync();
     };
 
+    // A live demo's latest milestone is its latest committed slot, ended moments ago (the wallet refuses a node whose
+    // time is 5 minutes off): within a few slots of the wall clock.
+    const { latestMilestone } = (await getJson(`${node}/api/core/v2/info`)).body.status;
+    expect(Math.abs(latestMilestone.timestamp - Date.now() / 1000)).toBeLessThan(30);
+
     // Funding: the faucet's transfer, in the next slot.
     const faucet = await (await wallet.getClient()).requestFundsFromFaucet(`${node}/api/enqueue`, addrA);
     expect(JSON.parse(faucet)).toEqual({ address: addrA, waitingRequests: expect.any(Number) });
