@@ -12,6 +12,7 @@ export default mergeConfig(
     test: {
       exclude: [
         'test/cli/**',
+        'test/wallet/**',
         'test/browser.test.ts',
         'test/docs.test.ts',
         'test/codec/generated.test.ts',
