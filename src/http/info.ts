@@ -106,6 +106,8 @@ export async function infoV3(ledger: LedgerReader): Promise<object> {
       latestConfirmedBlockSlot: latest.slot,
       pruningEpoch: 0,
     },
+    // TIP-48 requires them (iota.go's NetworkMetricsResponse, floats as strings); no gossip here: 0, as in v2.
+    metrics: { blocksPerSecond: '0', confirmedBlocksPerSecond: '0', confirmationRate: '0' },
     protocolParameters: [
       {
         startEpoch: 0,

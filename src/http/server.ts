@@ -41,6 +41,23 @@ export interface ServerOptions {
 }
 
 const MAX_URL = 8 * 1024;
+
+/** A JSON answer as a server gave it (`observeAnswers`). */
+export interface ObservedAnswer {
+  method: string;
+  /** The request target as received (path and query). */
+  url: string;
+  status: number;
+  body: string;
+}
+let observer: ((answer: ObservedAnswer) => void) | undefined;
+/**
+ * @internal Tells `fn` of every JSON answer the servers of this module give from now on (undefined: stop). The test
+ * suite checks each against the published contracts this way (test/setup/contracts.ts).
+ */
+export function observeAnswers(fn: ((answer: ObservedAnswer) => void) | undefined): void {
+  observer = fn;
+}
 const STATUS_LINE: Record<number, string> = {
   400: 'Bad Request',
   405: 'Method Not Allowed',
@@ -312,6 +329,8 @@ function send(
   extra: Record<string, string> = {},
 ): void {
   let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  if (observer !== undefined && contentType.startsWith('application/json'))
+    observer({ method: req.method ?? '', url: req.url ?? '', status, body: Buffer.from(bytes).toString('utf8') });
   const headers: Record<string, string | number> = {
     ...extra,
     'Content-Type': contentType,

@@ -1,4 +1,4 @@
-// The published contracts of the node API (TIP-25 core, TIP-26 indexer: OpenAPI 3.0 files in vectors/tips/, with
+// The published contracts of the node API (TIP-25 core, TIP-26 indexer, TIP-48 core for the v3 routes: OpenAPI 3.0 files in vectors/tips/, with
 // their source in vectors/tips/SOURCE), as validators of the JSON answers tangle-core gives. The schemas are taken as
 // the TIPs wrote them; where hornet or inx-indexer answer otherwise, the deviation is in contracts-errata.json beside
 // the test that uses it, with the node source that answers so.
@@ -11,8 +11,12 @@ import { parse } from 'yaml';
 // Read from this repository's own vectors/ (not TANGLE_VECTORS: the shared set has no contracts).
 const TIPS = resolve(dirname(fileURLToPath(import.meta.url)), '../../vectors/tips');
 
-export type Contract = 'core' | 'indexer';
-const FILES: Record<Contract, string> = { core: 'core-rest-api.yaml', indexer: 'indexer-rest-api.yaml' };
+export type Contract = 'core' | 'indexer' | 'v3';
+const FILES: Record<Contract, string> = {
+  core: 'core-rest-api.yaml',
+  indexer: 'indexer-rest-api.yaml',
+  v3: 'openapi3-core.yaml',
+};
 
 interface Spec {
   paths: Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>;
@@ -130,4 +134,35 @@ export function contractErrors(
 ): string[] {
   const v = responseValidator(contract, path, status, method);
   return v(body) ? [] : (v.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message} (${e.schemaPath})`);
+}
+
+/** The contract that covers a path, by its prefix. */
+export function contractOf(path: string): Contract | undefined {
+  if (path.startsWith('/api/core/v2/')) return 'core';
+  if (path.startsWith('/api/indexer/v1/')) return 'indexer';
+  if (path.startsWith('/api/core/v3/')) return 'v3';
+  return undefined;
+}
+
+const templates = new Map<Contract, { template: string; regex: RegExp }[]>();
+/** The contract's path template a request path is an instance of (`{name}` stands for one segment), or undefined. */
+export function templateOf(contract: Contract, path: string): string | undefined {
+  let list = templates.get(contract);
+  if (list === undefined) {
+    list = Object.keys(spec(contract).paths).map((template) => ({
+      template,
+      regex: new RegExp(`^${template.replace(/[.+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`),
+    }));
+    templates.set(contract, list);
+  }
+  // A literal segment wins over a parameter (`/milestones/by-index/{index}` over `/milestones/{milestoneId}`).
+  const found = list.filter((t) => t.regex.test(path)).sort((a, b) => b.template.length - a.template.length);
+  return found[0]?.template;
+}
+
+/** Whether the contract declares a JSON answer for the route, method and status. */
+export function declares(contract: Contract, template: string, method: string, status: number): boolean {
+  return (
+    spec(contract).paths[template]?.[method]?.responses[String(status)]?.content?.['application/json'] !== undefined
+  );
 }
