@@ -8,6 +8,7 @@ import { toHex } from '../codec/hex.js';
 import { ledgerIntake } from '../http/block-intake.js';
 import { Faucet } from '../http/faucet.js';
 import { createServer, type ServerOptions } from '../http/server.js';
+import { slotAt } from '../ledger/congestion.js';
 import { LedgerError } from '../ledger/errors.js';
 import { inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
@@ -48,6 +49,9 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --error-code-as-string  write error codes as strings, as hornet and iota-core do
   --writer-url URL        a server that only reads (--read-only, --store readers) passes posted blocks and faucet
                           requests to the writer's server at URL (without it they answer 503)
+  --faucet                on a testnet writer (not --demo, which has it): take posted blocks, run the faucet
+                          (its key is the demo's: the store's genesis must hold an output of it, as a demo's
+                          does) and commit each slot once it has ended, as a node does
   --pow                   do proof of work for posted blocks that come without a nonce, and say so in /info
                           (default on the testnet; off on mainnet presets, as hornet's restAPI.pow.enabled)
 `;
@@ -79,6 +83,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'writer-port': { type: 'string' },
       'slot-seconds': { type: 'string' },
       pow: { type: 'boolean' },
+      faucet: { type: 'boolean', default: false },
     },
   });
   values.pow ??= values.network === 'testnet';
@@ -135,6 +140,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   let writer: WriterProcess | undefined;
   /** What this process takes of POSTs, when it writes (the demo's ledger). */
   let writes: Pick<ServerOptions, 'blocks' | 'faucet'> = {};
+  /** A `--faucet` writer's slot clock. */
+  let clock: { stop: () => void } | undefined;
   // With --store, the process that writes publishes each committed slot to the database.
   const openWriter = (at: OpenLedgerOptions) =>
     values.store === undefined
@@ -163,6 +170,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
   } else {
     const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
     ledger = readOnly ? openLedger(at) : await openWriter(at);
+    if (values.faucet) {
+      if (readOnly || base.networkName !== 'testnet')
+        throw new UsageError('--faucet runs on a testnet writer (a reader forwards to its writer with --writer-url)');
+      writes = writerOptions(ledger, values.pow);
+      clock = commitByTheClock(ledger);
+    }
   }
   if (values.synced) ledger.setSynced(true);
   if (writerRole) {
@@ -177,7 +190,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
     );
   }
 
-  // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer.
+  // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer; a
+  // writer that takes POSTs (--faucet) answers the workers' forwards on the loopback.
+  if (supervise && writes.blocks !== undefined) {
+    const loopback = createServer({ ledger, ...serverOptions(values), ...writes });
+    await new Promise<void>((done) => loopback.listen(0, '127.0.0.1', done));
+    values['writer-url'] = `http://127.0.0.1:${(loopback.address() as AddressInfo).port}`;
+    loopback.unref();
+  }
   const pool = supervise
     ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
     : undefined;
@@ -202,7 +222,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
       if (writer === undefined) return finish();
       writer.close(finish);
     },
-    () => demo?.stop(),
+    () => {
+      demo?.stop();
+      clock?.stop();
+    },
   );
   // A worker of `serve --workers N` says nothing: its primary speaks for the pool.
   if (worker) return;
@@ -318,4 +341,23 @@ function freePort(): Promise<number> {
       probe.close(() => done(port));
     });
   });
+}
+
+/**
+ * A writer's slot clock (`--faucet`): every slot whose end has passed is committed, with what was accepted into it;
+ * first every slot the store is behind, then one a slot length. A commit that fails is one line on stderr.
+ */
+function commitByTheClock(ledger: Ledger): { stop: () => void } {
+  const tick = () => {
+    try {
+      const due = slotAt(Math.floor(Date.now() / 1000), ledger.params) - 1;
+      for (let s = ledger.latestCommitment().slot + 1; s <= due; s++) ledger.commitSlot(s);
+    } catch (e) {
+      process.stderr.write(`slot clock: ${(e as Error).message}\n`);
+    }
+  };
+  tick();
+  const timer = setInterval(tick, ledger.params.slotDurationSeconds * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
 }

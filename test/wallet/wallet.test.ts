@@ -20,7 +20,7 @@ import {
   PROTOCOL_PARAMETERS,
   protocolParameters,
 } from '../../src/index.js';
-import { startCli } from '../helpers/cli.js';
+import { startCli, stopCli } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
 const sdk = createRequire(import.meta.url)('@iota/sdk-wasm/node');
@@ -206,4 +206,34 @@ describe.skipIf(pg === undefined)('@iota/sdk-wasm 1.1.3 Wallet against a reader 
     ]);
     expect(await walletFlow(reader, db)).toEqual(STEPS);
   }, 180_000);
+});
+
+describe('serve --faucet: a testnet writer that is not the demo', () => {
+  it('commits slots by the clock, takes posted blocks and funds an address from the faucet', async () => {
+    const db = join(dir, 'faucet');
+    // A store whose genesis holds the faucet's output: the demo's, stopped.
+    const { child } = await startCli(
+      ['serve', '--demo', '--db', db, '--slot-seconds', '1', '--demo-slots', '5', '--port', '0', '--workers', '1'],
+      LISTENING,
+    );
+    await stopCli(child);
+    const before = inspectStore(db)!.latestSlot;
+    const node = await serve(['--db', db, '--faucet', '--slot-seconds', '1', '--workers', '2']);
+    const address = addressToBech32({ type: 0, pubKeyHash: new Uint8Array(32).fill(0x42) }, 'rms');
+    const res = await fetch(`${node}/api/enqueue`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ address }),
+    });
+    expect(res.status).toBe(202);
+    // Funded once the slot it went into has ended and been committed: wait for the observed state.
+    let items: string[] = [];
+    while (items.length === 0) {
+      items = (await getJson(`${node}/api/indexer/v1/outputs/basic?address=${address}`)).body.items;
+      if (items.length === 0) await sleep(200);
+    }
+    const { body } = await getJson(`${node}/api/core/v2/outputs/${items[0]}`);
+    expect(body.output.amount).toBe('1000000000');
+    expect(body.metadata.milestoneIndexBooked).toBeGreaterThan(before);
+  }, 60_000);
 });
