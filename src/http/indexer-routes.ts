@@ -1,10 +1,10 @@
 import { toHex } from '../codec/hex.js';
+import { slotEnd } from '../ledger/congestion.js';
 import type { IndexQuery, IndexRoute } from '../ledger/indexer-query.js';
 import { MAX_PAGE_SIZE } from '../ledger/indexer-query.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../model/limits.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { slotEnd } from './milestones.js';
 import { HttpProblem, quote } from './problem.js';
 import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from './route-kit.js';
 

@@ -1,4 +1,5 @@
 import { encode, toHex } from '../codec/index.js';
+import { slotEnd } from '../ledger/congestion.js';
 import type { CommittedSlot, LedgerOutput, UtxoChanges } from '../ledger/index.js';
 import { slotCommitment } from '../ledger/slot-commitment.js';
 import { type MilestonePayload, milestonePayload } from '../model/payload/milestone.js';
@@ -8,10 +9,6 @@ import { PayloadType, SignatureType } from '../model/type-codes.js';
 // tangle-core has committed slots where hornet has milestones (docs/api.md says what each field means there): the
 // "milestone" of slot S has index S, the end of S as its timestamp, and as its id the commitment id without its first
 // 4 bytes (28 bytes of the commitment's hash, then S as u32 LE), so that the by-id routes find the slot in the id.
-
-/** Unix seconds at which `slot` ends (its commitment can exist from then on): the timestamp of its "milestone". */
-export const slotEnd = (params: ProtocolParameters, slot: number) =>
-  params.genesisUnixTime + (slot - params.genesisSlot + 1) * params.slotDurationSeconds;
 
 /** The "milestone id" of a committed slot: the last 32 bytes of its commitment id. */
 export const milestoneIdOf = (commitmentId: Uint8Array): Uint8Array => commitmentId.subarray(4);

@@ -44,6 +44,10 @@ export function slotAt(unixSeconds: number, params: ProtocolParameters): number 
   return params.genesisSlot + Math.floor((unixSeconds - params.genesisUnixTime) / params.slotDurationSeconds) + 1;
 }
 
+/** Unix seconds at which `slot` ends: its outputs' creation time for the indexer, its "milestone" timestamp. */
+export const slotEnd = (params: ProtocolParameters, slot: number) =>
+  params.genesisUnixTime + (slot - params.genesisSlot + 1) * params.slotDurationSeconds;
+
 /** The first second of a slot (the time a transaction in it is judged at: timelocks, expirations). */
 export function slotStartTime(slot: number, params: ProtocolParameters): number {
   return params.genesisUnixTime + Math.max(0, slot - params.genesisSlot - 1) * params.slotDurationSeconds;

@@ -4,6 +4,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { decodeOutput } from '../serialize.js';
 import { compareBytes, equalBytes } from '../util/bytes.js';
+import { slotEnd } from './congestion.js';
 import type { Awaitable } from './ledger-reader.js';
 import {
   addressValue,
@@ -178,21 +179,19 @@ interface Part {
   tag?: Uint8Array;
 }
 
-/** Whether an output (created in a slot that ended at `createdAt`) matches every filter of the query. */
-export function matches(q: IndexQuery, o: Output, createdAt: number): boolean {
+/** Whether an output matches every filter of the query (the creation bounds are checked on the entries' slots). */
+function matches(q: IndexQuery, o: Output): boolean {
   const tokens = o.nativeTokens.length;
   if (q.hasNativeTokens !== undefined && q.hasNativeTokens !== tokens > 0) return false;
   if (q.minNativeTokenCount !== undefined && tokens < q.minNativeTokenCount) return false;
   if (q.maxNativeTokenCount !== undefined && tokens > q.maxNativeTokenCount) return false;
-  if (q.createdBefore !== undefined && !(createdAt < q.createdBefore)) return false;
-  if (q.createdAfter !== undefined && !(createdAt > q.createdAfter)) return false;
   const uc = (type: number) => (o.unlockConditions as readonly Part[]).find((c) => c.type === type);
   const feature = (type: number, list: readonly Part[] = o.features) => list.find((f) => f.type === type);
   const owner = uc(UnlockConditionType.Address)?.address as Address | undefined;
   const sdr = uc(UnlockConditionType.StorageDepositReturn);
   const timelock = uc(UnlockConditionType.Timelock);
   const expiration = uc(UnlockConditionType.Expiration);
-  const immutable = o.type === OutputType.Alias || o.type === OutputType.Nft ? o.immutableFeatures : [];
+  const immutable = 'immutableFeatures' in o ? o.immutableFeatures : [];
   const u = q.unlockableByAddress;
   if (u !== undefined) {
     const unlockable =
@@ -296,11 +295,11 @@ export async function queryIndex(source: IndexSource, params: ProtocolParameters
     const created = exact ? [] : await source.outputs(batch);
     for (let i = 0; i < batch.length; i++) {
       const p = batch[i]!;
-      const createdAt = params.genesisUnixTime + (p.slot - params.genesisSlot + 1) * params.slotDurationSeconds;
+      const createdAt = slotEnd(params, p.slot);
       if (q.createdBefore !== undefined && createdAt >= q.createdBefore) return { ledgerIndex, items };
       if (q.createdAfter !== undefined && !(createdAt > q.createdAfter)) continue;
       const bytes = created[i];
-      if (!exact && (bytes === undefined || !matches(q, decodeOutput(bytes), createdAt))) continue;
+      if (!exact && (bytes === undefined || !matches(q, decodeOutput(bytes)))) continue;
       if (items.length === q.pageSize) return { ledgerIndex, items, next: p };
       items.push(p.outputId.slice());
     }
