@@ -86,6 +86,21 @@ export {
   type WorkScoreWeights,
 } from './model/protocol-parameters.js';
 export type { Ed25519Signature, Signature } from './model/signature.js';
+// TIP-35 snapshot files: records declared in the model, read and written as streams
+export {
+  type ConsumedOutput,
+  type DeltaSnapshotHeader,
+  type FullSnapshotHeader,
+  MAX_MILESTONE_DIFF_LENGTH,
+  type MilestoneDiff,
+  SNAPSHOT_VERSION,
+  type SnapshotOutput,
+  type SnapshotParametersOption,
+  type SnapshotTreasuryOutput,
+  SnapshotType,
+  type StardustProtocolParameters,
+  stardustProtocolParameters,
+} from './model/snapshot.js';
 export { type SimpleTokenScheme, type TokenScheme, TokenSchemeType } from './model/token-scheme.js';
 // Model types and their type codes
 export {
@@ -136,6 +151,16 @@ export {
   transactionPayloadFromJson,
   transactionPayloadToJson,
 } from './serialize.js';
+export type { ByteSource } from './snapshot/byte-queue.js';
+export { readSnapshot, type SnapshotRecord } from './snapshot/read-snapshot.js';
+export {
+  type DeltaHeaderInput,
+  encodeSnapshot,
+  type FullHeaderInput,
+  type SnapshotContent,
+  type SnapshotSink,
+  writeSnapshot,
+} from './snapshot/write-snapshot.js';
 export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
 export { type MilestoneKeyRange, validateMilestonePayload, verifyMilestoneSignatures } from './validate/milestone.js';
 export { type TransactionContext, unlockAddress, validateTransaction } from './validate/semantic.js';

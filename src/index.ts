@@ -38,3 +38,4 @@ export {
 } from './ledger/index.js';
 export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/slot-commitment.js';
 export type { OutputRecord } from './model/ledger-records.js';
+export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';

@@ -199,6 +199,90 @@ export function union<const V extends readonly StructCodec<any>[]>(
 }
 
 /**
+ * Reads `inner` from the next `len` bytes (its length prefix began at `at`): the length is checked against the
+ * inner type's largest size and the bytes left, the reader is limited to it, and the value must fill it exactly.
+ */
+function readWithin<T>(r: Reader, inner: Codec<T>, len: number, at: number): T {
+  if (len > inner.maxSize) {
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `length ${len} exceeds the largest ${inner.name} (${inner.maxSize})`, {
+      offset: at,
+    });
+  }
+  if (len > r.end - r.pos) {
+    throw new CodecError('TRUNCATED', `length ${len} exceeds the ${r.end - r.pos} byte(s) left`, { offset: at });
+  }
+  const outerEnd = r.end;
+  const end = r.pos + len;
+  r.end = end;
+  let v: T;
+  try {
+    v = inner.read(r);
+  } catch (e) {
+    // The declared length was within the input, so running out of bytes means the length was too short.
+    if (e instanceof CodecError && e.code === 'TRUNCATED') {
+      throw new CodecError('LENGTH_MISMATCH', `${inner.name} needs more than its declared length ${len}`, {
+        offset: at,
+        path: e.path,
+      });
+    }
+    throw e;
+  } finally {
+    r.end = outerEnd;
+  }
+  if (r.pos !== end) {
+    throw new CodecError(
+      'LENGTH_MISMATCH',
+      `${inner.name} occupies ${r.pos - (end - len)} byte(s), its length says ${len}`,
+      {
+        offset: at,
+      },
+    );
+  }
+  return v;
+}
+
+/**
+ * A value behind its own length (TIP-35's outputs and milestone payloads, its protocol parameters option): the
+ * prefix, then exactly that many bytes holding the value. JSON: the value itself.
+ */
+export function sized<T>(prefix: UintCodec, inner: Codec<T>): Codec<T> {
+  const width = prefix.width;
+  const name = inner.name;
+  const put = (w: Writer, at: number) => {
+    const len = w.pos - at - width;
+    if (len > prefix.max)
+      throw new CodecError('LENGTH_OUT_OF_RANGE', `${name} of ${len} bytes exceeds its length prefix`, { offset: at });
+    if (width === 1) w.view.setUint8(at, len);
+    else if (width === 2) w.view.setUint16(at, len, true);
+    else w.view.setUint32(at, len, true);
+  };
+  return Object.freeze({
+    name,
+    fixedSize: inner.fixedSize === undefined ? undefined : width + inner.fixedSize,
+    maxSize: width + Math.min(inner.maxSize, prefix.max),
+    sizeOf: (v: T) => width + inner.sizeOf(v),
+    write(v: T, w: Writer) {
+      const at = w.pos;
+      prefix.write(0, w);
+      inner.write(v, w);
+      put(w, at);
+    },
+    read(r: Reader) {
+      const at = r.pos;
+      return readWithin(r, inner, prefix.read(r), at);
+    },
+    toJson: (v: T) => inner.toJson(v),
+    fromJson: (j: unknown) => inner.fromJson(j),
+    writeJson(j: unknown, w: Writer) {
+      const at = w.pos;
+      prefix.write(0, w);
+      inner.writeJson(j, w);
+      put(w, at);
+    },
+  });
+}
+
+/**
  * An optional payload: `uint32 length`, then (if non-zero) exactly `length` bytes holding the payload with its
  * own uint32 type. The length is checked against the bytes left, the payload is read with the reader limited to
  * it, and it must fill it exactly (iota.js skips this check; GO and the SDK enforce it). JSON: absent or null.
@@ -219,45 +303,7 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
     read(r: Reader) {
       const at = r.pos;
       const len = r.u32();
-      if (len === 0) return undefined;
-      if (len > payload.maxSize) {
-        throw new CodecError(
-          'LENGTH_OUT_OF_RANGE',
-          `payload length ${len} exceeds the largest ${payload.name} (${payload.maxSize})`,
-          { offset: at },
-        );
-      }
-      if (len > r.end - r.pos) {
-        throw new CodecError('TRUNCATED', `payload length ${len} exceeds the ${r.end - r.pos} byte(s) left`, {
-          offset: at,
-        });
-      }
-      const outerEnd = r.end;
-      const end = r.pos + len;
-      r.end = end;
-      let v: T;
-      try {
-        v = payload.read(r);
-      } catch (e) {
-        // The declared length was within the input, so running out of bytes means the length was too short.
-        if (e instanceof CodecError && e.code === 'TRUNCATED') {
-          throw new CodecError('LENGTH_MISMATCH', `payload needs more than its declared length ${len}`, {
-            offset: at,
-            path: e.path,
-          });
-        }
-        throw e;
-      } finally {
-        r.end = outerEnd;
-      }
-      if (r.pos !== end) {
-        throw new CodecError(
-          'LENGTH_MISMATCH',
-          `payload occupies ${r.pos - (at + 4)} byte(s), its length says ${len}`,
-          { offset: at },
-        );
-      }
-      return v;
+      return len === 0 ? undefined : readWithin(r, payload, len, at);
     },
     toJson: (v: T | undefined) => (v === undefined ? undefined : payload.toJson(v)),
     fromJson: (j: unknown) => (j === undefined || j === null ? undefined : payload.fromJson(j)),

@@ -18,6 +18,7 @@ export {
   optional,
   optionalPayload,
   requiredPayload,
+  sized,
   union,
 } from './combinators.js';
 export { CodecError, type CodecErrorCode } from './errors.js';
