@@ -24,6 +24,8 @@ export {
   type Congestion,
   type GenesisState,
   type IncludedBlock,
+  importedParams,
+  importSnapshot,
   inspectStore,
   Ledger,
   type LedgerReader,
@@ -33,9 +35,11 @@ export {
   PostgresReader,
   type PostgresReaderOptions,
   type PublisherOptions,
+  type SnapshotImportOptions,
+  type SnapshotImportResult,
   type StoreInfo,
   type UtxoChanges,
 } from './ledger/index.js';
 export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/slot-commitment.js';
-export type { OutputRecord } from './model/ledger-records.js';
+export type { ImportedNetwork, OutputRecord } from './model/ledger-records.js';
 export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';

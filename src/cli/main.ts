@@ -2,6 +2,7 @@ import { ready } from '../crypto/hash.js';
 import { DECODE_USAGE, decodeCommand } from './decode.js';
 import { ENCODE_USAGE, encodeCommand } from './encode.js';
 import { IMPORT_USAGE, importCommand } from './import.js';
+import { IMPORT_SNAPSHOT_USAGE, importSnapshotCommand } from './import-snapshot.js';
 import { describeError, UsageError } from './io.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SIMULATE_USAGE, simulateCommand } from './simulate.js';
@@ -13,6 +14,7 @@ export const VERSION = typeof __TANGLE_CORE_VERSION__ === 'string' ? __TANGLE_CO
 const COMMANDS = {
   serve: SERVE_USAGE,
   import: IMPORT_USAGE,
+  'import-snapshot': IMPORT_SNAPSHOT_USAGE,
   decode: DECODE_USAGE,
   encode: ENCODE_USAGE,
   simulate: SIMULATE_USAGE,
@@ -42,8 +44,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
-        `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, decode, encode, simulate; --help ` +
-          `lists their options)`,
+        `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, decode, encode, ` +
+          `simulate; --help lists their options)`,
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
@@ -56,6 +58,9 @@ export async function main(argv: string[]): Promise<number> {
         return -1;
       case 'import':
         await importCommand(rest);
+        return 0;
+      case 'import-snapshot':
+        await importSnapshotCommand(rest);
         return 0;
       case 'decode':
         process.stdout.write(

@@ -10,7 +10,7 @@ import { Faucet } from '../http/faucet.js';
 import { createServer, type ServerOptions } from '../http/server.js';
 import { slotAt } from '../ledger/congestion.js';
 import { LedgerError } from '../ledger/errors.js';
-import { inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
+import { importedParams, inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { AddressType } from '../model/type-codes.js';
@@ -128,7 +128,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
     genesisTime ??
     existing?.genesisUnixTime ??
     (values.demo ? now - seedSlots * slotSeconds - 1 : base.genesisUnixTime || now);
-  const params = protocolParameters(base, { genesisUnixTime, slotDurationSeconds: slotSeconds });
+  // A ledger imported from a network's snapshot carries its own network (its name, supply, genesis slot and clock).
+  const params =
+    existing?.imported === undefined
+      ? protocolParameters(base, { genesisUnixTime, slotDurationSeconds: slotSeconds })
+      : importedParams(existing.imported);
   const temporary =
     values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
   const path = values.db ?? temporary;

@@ -120,6 +120,14 @@ export const coreRoutes: Route[] = [
     },
   },
   {
+    pattern: '/api/core/v2/treasury',
+    path: /^\/api\/core\/v2\/treasury$/,
+    async handle({ ledger }) {
+      const t = await ledger.treasury();
+      return json({ milestoneId: toHex(t.milestoneId), amount: t.amount.toString() });
+    },
+  },
+  {
     pattern: '/api/core/v2/milestones/by-index/*',
     path: /^\/api\/core\/v2\/milestones\/by-index\/([^/]*)$/,
     handle: ({ ledger, params, accept }) => milestoneReply(ledger, params[0]!, true, accept),

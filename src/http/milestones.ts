@@ -56,7 +56,7 @@ export function outputMetadata(params: ProtocolParameters, o: LedgerOutput): Rec
       ? {}
       : {
           milestoneIndexSpent: o.spent.slot,
-          milestoneTimestampSpent: slotEnd(params, o.spent.slot),
+          milestoneTimestampSpent: o.spent.at ?? slotEnd(params, o.spent.slot),
           transactionIdSpent: toHex(o.spent.transactionId),
         };
   return {
@@ -66,7 +66,7 @@ export function outputMetadata(params: ProtocolParameters, o: LedgerOutput): Rec
     isSpent: o.spent !== undefined,
     ...spent,
     milestoneIndexBooked: o.createdSlot,
-    milestoneTimestampBooked: slotEnd(params, o.createdSlot),
+    milestoneTimestampBooked: o.createdAt ?? slotEnd(params, o.createdSlot),
     ledgerIndex: o.ledgerIndex,
   };
 }

@@ -161,6 +161,7 @@ export const PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v2/transactions*',
   '/api/core/v2/milestones*',
   '/api/core/v2/outputs*',
+  '/api/core/v2/treasury',
   '/api/indexer/v1/*',
   '/api/mqtt/v1',
   '/api/core/v3/*',

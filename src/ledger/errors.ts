@@ -35,7 +35,9 @@ export type LedgerErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'PARAMETERS_MISMATCH'
   | 'INDEXER_DISABLED'
-  | 'CLOSED';
+  | 'CLOSED'
+  // importing a snapshot (its bytes decode; what they say does not hold together)
+  | 'SNAPSHOT_INVALID';
 
 const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   SLOT_ALREADY_COMMITTED: 'invalid',
@@ -65,6 +67,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   PARAMETERS_MISMATCH: 'internal',
   INDEXER_DISABLED: 'unavailable',
   CLOSED: 'internal',
+  SNAPSHOT_INVALID: 'invalid',
 };
 
 /** An error of the ledger index; `kind` says how a caller (the HTTP layer) should answer. See `TangleError`. */

@@ -4,6 +4,12 @@ export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { inspectStore, openLedger } from './open.js';
 export { PostgresReader, type PostgresReaderOptions } from './postgres/postgres-reader.js';
 export { PostgresPublisher, type PublisherOptions } from './postgres/publisher.js';
+export {
+  importedParams,
+  importSnapshot,
+  type SnapshotImportOptions,
+  type SnapshotImportResult,
+} from './snapshot-import.js';
 export type {
   AcceptOptions,
   AcceptOutcome,

@@ -6,6 +6,7 @@ import type { Block } from '../model/block.js';
 import { transactionId } from '../model/ids.js';
 import { type SlotDiff, slotDiff, slotDiffLayout } from '../model/ledger-records.js';
 import { MAX_OUTPUT_INDEX } from '../model/limits.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
@@ -76,7 +77,7 @@ export function encodeDiff(diff: SlotDiff): Uint8Array {
  * and the rules of UTXO changes. The IDs are views of `bytes` (a copy the store handed out: nothing else holds it).
  * @throws LedgerError STORE_CORRUPT
  */
-export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number): SlotDiff {
+export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number, maxIndex = MAX_OUTPUT_INDEX): SlotDiff {
   const what = `the stored UTXO changes of slot ${slot} (key ${toHex(keys.diff(slot)).slice(2)})`;
   const layout = slotDiffLayout(bytes);
   if (layout === undefined) throw corrupt(what, `${bytes.length} bytes, not a diff of its counts`);
@@ -91,8 +92,8 @@ export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number): 
   } else if (bytes.length !== end) throw corrupt(what, `${bytes.length} bytes, not a diff of its counts`);
   // The ID lists lie end to end in the record: checked there, in one array, rather than ID by ID.
   const [created, consumed, slots] = layout.lists;
-  checkIdList(bytes.subarray(created!.at, created!.at + 34 * created!.count), 'created', what);
-  checkIdList(bytes.subarray(consumed!.at, consumed!.at + 34 * consumed!.count), 'consumed', what);
+  checkIdList(bytes.subarray(created!.at, created!.at + 34 * created!.count), 'created', what, maxIndex);
+  checkIdList(bytes.subarray(consumed!.at, consumed!.at + 34 * consumed!.count), 'consumed', what, maxIndex);
   const consumedSlots = Array.from({ length: slots!.count }, (_, i) => view.getUint32(slots!.at + 4 * i, true));
   checkCreatingSlots(consumedSlots, consumed!.count, slot, genesisSlot, what);
   return { created: idViews(bytes, created!), consumed: idViews(bytes, consumed!), consumedSlots };
@@ -117,10 +118,20 @@ export function checkUtxoChanges(
   slot: number,
   genesisSlot: number,
   what: string,
+  maxIndex = MAX_OUTPUT_INDEX,
 ): void {
-  checkIdList(created, 'created', what);
-  checkIdList(consumed, 'consumed', what);
+  checkIdList(created, 'created', what, maxIndex);
+  checkIdList(consumed, 'consumed', what, maxIndex);
   checkCreatingSlots(consumedSlots, consumed.length / 34, slot, genesisSlot, what);
+}
+
+/**
+ * The bounds the stored UTXO changes of a ledger keep: outputs created from its genesis slot on, with an output index
+ * below 128 (TIP-20). A ledger imported from a snapshot holds outputs booked from its network's genesis milestone on,
+ * with the output IDs the snapshot gives (hornet's test snapshots have random ones).
+ */
+export function diffBounds(params: ProtocolParameters): [firstSlot: number, maxIndex: number] {
+  return params.importedFrom === undefined ? [params.genesisSlot, MAX_OUTPUT_INDEX] : [params.importedFrom, 0xffff];
 }
 
 /**
@@ -128,11 +139,11 @@ export function checkUtxoChanges(
  * the decoded IDs one by one (views of many buffers, compared by a shared function) cost 180 µs a slot of 5,000 IDs
  * in the ledger benchmark, five times this.
  */
-function checkIdList(ids: Uint8Array, name: string, what: string): void {
+function checkIdList(ids: Uint8Array, name: string, what: string, maxIndex: number): void {
   if (ids.length % 34 !== 0) throw corrupt(what, `the ${name} outputs are ${ids.length} bytes, not IDs of 34`);
   for (let at = 0; at < ids.length; at += 34) {
-    if ((ids[at + 32]! | (ids[at + 33]! << 8)) > MAX_OUTPUT_INDEX)
-      throw corrupt(what, `${name} output ${at / 34} has an output index over ${MAX_OUTPUT_INDEX}`);
+    if ((ids[at + 32]! | (ids[at + 33]! << 8)) > maxIndex)
+      throw corrupt(what, `${name} output ${at / 34} has an output index over ${maxIndex}`);
     if (at === 0) continue;
     let k = 0;
     while (k < 34 && ids[at - 34 + k] === ids[at + k]) k++;

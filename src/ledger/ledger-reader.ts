@@ -1,4 +1,5 @@
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../model/snapshot.js';
 import type { IndexPage, IndexQuery } from './indexer-query.js';
 import type { CongestionQuery } from './queries.js';
 import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from './types.js';
@@ -24,6 +25,8 @@ export interface LedgerReader {
   outputWithMetadata(outputId: Uint8Array): Awaitable<LedgerOutput>;
   block(blockId: Uint8Array): Awaitable<LedgerBlock>;
   tips(): Awaitable<Uint8Array[]>;
+  /** The treasury output (TIP-34): an imported network's, else 0 from no milestone. */
+  treasury(): Awaitable<SnapshotTreasuryOutput>;
   /** Up to `limit` IDs of a committed slot's blocks, in ID order (the parents of its "milestone"). */
   blockIdsOfSlot(slot: number, limit: number): Awaitable<Uint8Array[]>;
   /** TIP-26: a page of an indexer query (inx-indexer's meaning and order). */

@@ -1,6 +1,7 @@
 import { toHex } from '../codec/hex.js';
 import type { OutputRecord } from '../model/ledger-records.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../model/snapshot.js';
 import { equalBytes } from '../util/bytes.js';
 import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
 import { checkId, checkSlot, checkWriteSlot } from './arguments.js';
@@ -56,7 +57,6 @@ export class Ledger {
   private closed = false;
   private syncOverride: boolean | undefined;
   private minimalWork: number | undefined;
-
   /** Whether commits keep the output index (the indexer's): a writer opened with `indexer` (the default). */
   private readonly indexing: boolean;
 
@@ -87,10 +87,7 @@ export class Ledger {
     if (this.readOnly) this.committed.follow();
   }
 
-  /**
-   * Opened read-only beside a writer in another process: every query first takes up the slots the writer has
-   * committed since (each answer is of one committed state, whole), and every write fails.
-   */
+  /** Read-only beside a writer in another process: each query first takes up the slots it committed since. */
   get readOnly(): boolean {
     return this.committed.store.readOnly === true;
   }
@@ -333,6 +330,12 @@ export class Ledger {
     );
   }
 
+  /** TIP-25: the treasury output (an imported network's; else 0 from no milestone, as hornet's snap-gen writes). */
+  treasury(): SnapshotTreasuryOutput {
+    this.view();
+    return nodeQueries.treasury(this.state);
+  }
+
   /** Up to `limit` IDs of a committed slot's blocks, in ID order. */
   blockIdsOfSlot(slot: number, limit: number): Uint8Array[] {
     this.view();
@@ -365,10 +368,7 @@ export class Ledger {
     return this.minimalWork;
   }
 
-  /**
-   * Tells `listener` of every commit and prune from now on, after the store has taken it (`openLedger({ store })`
-   * adds the PostgreSQL publisher this way). Returns the function that stops it.
-   */
+  /** Tells `listener` of every commit and prune from now on, once stored (the PostgreSQL publisher); returns a stop. */
   listen(listener: LedgerListener): () => void {
     this.open();
     this.listeners.add(listener);
@@ -376,10 +376,9 @@ export class Ledger {
   }
 
   /**
-   * With a PostgreSQL store (`openLedger({ store })`): resolves with the database's latest slot once it holds every
-   * slot committed so far (publishing runs in the background, and waits out a database that is away); rejects if
-   * the database refused them for good. In general: once every listener that publishes has taken every committed
-   * slot (the lowest slot they report); without one, the latest committed slot, at once.
+   * Once every publishing listener (the PostgreSQL publisher of `openLedger({ store })`, which waits out a database
+   * that is away) holds every slot committed so far: the lowest slot they report (rejects if one refused them for
+   * good); without one, the latest committed slot, at once.
    */
   async published(): Promise<number> {
     const slots = await Promise.all([...this.listeners].map((l) => l.published?.()));

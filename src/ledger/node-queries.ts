@@ -1,8 +1,10 @@
 import { toHex } from '../codec/hex.js';
+import { u32 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block.js';
 import { outputIndexOf } from '../model/ids.js';
 import { OUTPUT_RECORD_HEADER, type OutputRecord, outputRecord, UNSPENT } from '../model/ledger-records.js';
+import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../model/snapshot.js';
 import { InputType, PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
@@ -38,15 +40,26 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
     blockId,
     createdSlot: located.slot,
     ledgerIndex: committed.meta.latestSlot,
+    ...timeOf(state, 'createdAt', located.slot),
   };
   if (record.spentSlot === UNSPENT) return answer;
   const blocks = (function* () {
     for (const [, bytes] of committed.store.entries(keys.blocksOfSlot(record.spentSlot))) yield bytes;
   })();
-  const spender = spendingTransaction(blocks, outputId);
+  // A milestone imported from a snapshot has no blocks: the import kept each spender.
+  const spender = spendingTransaction(blocks, outputId) ?? committed.store.get(keys.spentBy(outputId));
   if (spender === undefined)
     throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${record.spentSlot}, which spent it, spends it`);
-  return { ...answer, spent: { slot: record.spentSlot, transactionId: spender } };
+  return {
+    ...answer,
+    spent: { slot: record.spentSlot, transactionId: spender, ...timeOf(state, 'at', record.spentSlot) },
+  };
+}
+
+/** The timestamp an imported milestone had (`{ [name]: seconds }`), or nothing: the slot's end then stands for it. */
+function timeOf<K extends string>(state: LedgerState, name: K, slot: number): { [k in K]?: number } {
+  const bytes = state.committed.store.get(keys.milestoneTime(slot));
+  return bytes === undefined ? {} : ({ [name]: readRecord(u32, bytes, 'milestone time') } as { [k in K]?: number });
 }
 
 /**
@@ -137,4 +150,11 @@ export function* unspentOutputs({ committed }: LedgerState): Iterable<[Uint8Arra
     const record = readRecord(outputRecord, v, 'output');
     if (record.spentSlot === UNSPENT) yield [k.subarray(5), record]; // key: table, u32 slot, output ID
   }
+}
+
+/** The treasury output an imported ledger keeps; a ledger without one has none: 0, from no milestone. */
+export function treasury(state: LedgerState): SnapshotTreasuryOutput {
+  const bytes = state.committed.store.get(keys.treasury);
+  if (bytes === undefined) return { milestoneId: new Uint8Array(32), amount: 0n };
+  return readRecord(snapshotTreasuryOutput, bytes, 'treasury');
 }

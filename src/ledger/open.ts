@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { meta as metaCodec } from '../model/ledger-records.js';
+import { importedNetwork, meta as metaCodec } from '../model/ledger-records.js';
 import { isEmpty } from './committed-state.js';
 import { LedgerError } from './errors.js';
 import { readRecord } from './integrity.js';
@@ -88,11 +88,13 @@ export function inspectStore(path: string): StoreInfo | undefined {
       return undefined;
     }
     const m = readRecord(metaCodec, bytes, 'metadata');
+    const imported = store.get(keys.importedNetwork);
     return {
       networkId: m.networkId,
       genesisSlot: m.genesisSlot,
       genesisUnixTime: m.genesisUnixTime,
       latestSlot: m.latestSlot,
+      ...(imported === undefined ? {} : { imported: readRecord(importedNetwork, imported, 'imported network') }),
     };
   } finally {
     store.close();

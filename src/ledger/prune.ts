@@ -4,7 +4,7 @@ import { transactionPayloadBytes } from '../model/block.js';
 import { type Meta, meta as metaCodec, type TransactionRecord } from '../model/ledger-records.js';
 import { bytesKey } from '../util/bytes.js';
 import type { CommittedState } from './committed-state.js';
-import { readDiff } from './integrity.js';
+import { diffBounds, readDiff } from './integrity.js';
 import { WriteBatch } from './store/batch.js';
 import { keys } from './store-keys.js';
 import type { IndexUpdate } from './transaction-index.js';
@@ -34,7 +34,7 @@ export function planPrune(
   for (let s = meta.prunedUntil; s < until; s++) {
     const bytes = store.get(keys.diff(s));
     if (bytes === undefined) continue;
-    const diff = readDiff(bytes, s, params.genesisSlot);
+    const diff = readDiff(bytes, s, ...diffBounds(params));
     for (const o of diff.consumed) {
       const creator = o.subarray(0, 32);
       const r = txRecord(creator);

@@ -17,7 +17,7 @@ import { bytesKey, equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
 import { workScore } from './congestion.js';
 import { LedgerError } from './errors.js';
-import { checkedBlock, readDiff } from './integrity.js';
+import { checkedBlock, diffBounds, readDiff } from './integrity.js';
 import { COMMITMENT_ID_LENGTH, commitmentId, type SlotCommitment, slotOfCommitmentId } from './slot-commitment.js';
 import type { LedgerState } from './state.js';
 import { keys } from './store-keys.js';
@@ -49,7 +49,7 @@ export function utxoChanges({ committed }: LedgerState, slot: number): UtxoChang
   if (c === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
   const bytes = committed.store.get(keys.diff(slot));
   if (bytes === undefined) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
-  const diff = readDiff(bytes, slot, params.genesisSlot);
+  const diff = readDiff(bytes, slot, ...diffBounds(params));
   return {
     commitmentId: commitmentId(c),
     createdOutputs: diff.created,

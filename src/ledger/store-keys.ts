@@ -13,6 +13,8 @@ const TABLE = {
   meta: 0x4d,
   recent: 0x52,
   outputIndex: 0x58,
+  milestoneTime: 0x5a,
+  spentBy: 0x53,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -79,6 +81,16 @@ export const keys = {
   recentFrom: Uint8Array.of(TABLE.meta, 1),
   /** Present once the output index (the indexer's, output-index.ts) holds every unspent output and is kept. */
   outputIndexBuilt: Uint8Array.of(TABLE.meta, 2),
+  /** A ledger imported from a TIP-35 snapshot: its network and target milestone (snapshot-import.ts). */
+  importedNetwork: Uint8Array.of(TABLE.meta, 3),
+  /** The treasury output of an imported ledger (TIP-34). */
+  treasury: Uint8Array.of(TABLE.meta, 4),
+  /** The solid entry points of an imported ledger's snapshot. */
+  solidEntryPoints: Uint8Array.of(TABLE.meta, 5),
+  /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */
+  milestoneTime: (slot: number) => slotKey(TABLE.milestoneTime, slot),
+  /** The transaction that spent an output in an imported milestone (its slot has no blocks to find it in). */
+  spentBy: (outputId: Uint8Array) => prefixed(TABLE.spentBy, outputId),
   /** An entry of the output index (its key: output-index.ts; no value). */
   outputIndex: (entry: Uint8Array) => prefixed(TABLE.outputIndex, entry),
   /** The transactions a committed slot applied, until they are merged into the index. */

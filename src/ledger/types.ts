@@ -1,4 +1,5 @@
 import type { Json } from '../codec/index.js';
+import type { ImportedNetwork } from '../model/ledger-records.js';
 import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import type { SlotCommitment } from './slot-commitment.js';
@@ -88,6 +89,8 @@ export interface StoreInfo {
   genesisSlot: number;
   genesisUnixTime: number;
   latestSlot: number;
+  /** A ledger imported from a TIP-35 snapshot: its network (`importedParams` makes its parameters). */
+  imported?: ImportedNetwork;
 }
 
 /** A committed output as the core API shows it (TIP-25 OutputMetadata): where it was created, and spent. */
@@ -98,8 +101,10 @@ export interface LedgerOutput {
   /** The block that created it; 32 zero bytes for a genesis output (as hornet has for a snapshot's outputs). */
   blockId: Uint8Array;
   createdSlot: number;
-  /** Once a committed slot spent it: that slot and the spending transaction. */
-  spent?: { slot: number; transactionId: Uint8Array };
+  /** The creating milestone's timestamp where it is not the slot's end (a ledger imported from a snapshot). */
+  createdAt?: number;
+  /** Once a committed slot spent it: that slot, the spending transaction, and the time as `createdAt`. */
+  spent?: { slot: number; transactionId: Uint8Array; at?: number };
   /** The latest committed slot as the answer was read (hornet's ledger index). */
   ledgerIndex: number;
 }

@@ -558,4 +558,119 @@ export const generated: GeneratedStructs = {
       return { read: Meta_read, write: Meta_write, sizeOf: Meta_sizeOf, toJson: Meta_toJson, fromJson: Meta_fromJson, writeJson: Meta_writeJson };
     },
   },
+  ImportedNetwork: {
+    keys: [
+      'params',
+      'slotDurationSeconds',
+      'genesisMilestoneIndex',
+      'targetMilestoneIndex',
+      'targetMilestoneTimestamp',
+      'targetMilestoneId',
+    ],
+    variable: '100000',
+    compile(c, h) {
+      const $params = c[0]!;
+      const $slotDurationSeconds = c[1]!;
+      const $genesisMilestoneIndex = c[2]!;
+      const $targetMilestoneIndex = c[3]!;
+      const $targetMilestoneTimestamp = c[4]!;
+      const $targetMilestoneId = c[5]!;
+      const fixedPart = h.fixedPart;
+      function ImportedNetwork_read(r: Reader) {
+        let at = 'params';
+        try {
+          const params = $params.read(r);
+          at = 'slotDurationSeconds'; const slotDurationSeconds = $slotDurationSeconds.read(r);
+          at = 'genesisMilestoneIndex'; const genesisMilestoneIndex = $genesisMilestoneIndex.read(r);
+          at = 'targetMilestoneIndex'; const targetMilestoneIndex = $targetMilestoneIndex.read(r);
+          at = 'targetMilestoneTimestamp'; const targetMilestoneTimestamp = $targetMilestoneTimestamp.read(r);
+          at = 'targetMilestoneId'; const targetMilestoneId = $targetMilestoneId.read(r);
+          return {
+            params,
+            slotDurationSeconds,
+            genesisMilestoneIndex,
+            targetMilestoneIndex,
+            targetMilestoneTimestamp,
+            targetMilestoneId,
+          };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImportedNetwork_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'params';
+        try {
+          $params.write(v.params, w);
+          at = 'slotDurationSeconds'; $slotDurationSeconds.write(v.slotDurationSeconds, w);
+          at = 'genesisMilestoneIndex'; $genesisMilestoneIndex.write(v.genesisMilestoneIndex, w);
+          at = 'targetMilestoneIndex'; $targetMilestoneIndex.write(v.targetMilestoneIndex, w);
+          at = 'targetMilestoneTimestamp'; $targetMilestoneTimestamp.write(v.targetMilestoneTimestamp, w);
+          at = 'targetMilestoneId'; $targetMilestoneId.write(v.targetMilestoneId, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImportedNetwork_sizeOf(v: any) {
+        return fixedPart + $params.sizeOf(v.params);
+      }
+      function ImportedNetwork_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'params';
+        try {
+          json = $params.toJson(v.params); if (json !== undefined) o.params = json;
+          at = 'slotDurationSeconds'; json = $slotDurationSeconds.toJson(v.slotDurationSeconds); if (json !== undefined) o.slotDurationSeconds = json;
+          at = 'genesisMilestoneIndex'; json = $genesisMilestoneIndex.toJson(v.genesisMilestoneIndex); if (json !== undefined) o.genesisMilestoneIndex = json;
+          at = 'targetMilestoneIndex'; json = $targetMilestoneIndex.toJson(v.targetMilestoneIndex); if (json !== undefined) o.targetMilestoneIndex = json;
+          at = 'targetMilestoneTimestamp'; json = $targetMilestoneTimestamp.toJson(v.targetMilestoneTimestamp); if (json !== undefined) o.targetMilestoneTimestamp = json;
+          at = 'targetMilestoneId'; json = $targetMilestoneId.toJson(v.targetMilestoneId); if (json !== undefined) o.targetMilestoneId = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function ImportedNetwork_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'params' || k === 'slotDurationSeconds' || k === 'genesisMilestoneIndex' || k === 'targetMilestoneIndex' || k === 'targetMilestoneTimestamp' || k === 'targetMilestoneId')) throw h.unexpected(k);
+        let at = 'params';
+        try {
+          const params = $params.fromJson(j.params);
+          at = 'slotDurationSeconds'; const slotDurationSeconds = $slotDurationSeconds.fromJson(j.slotDurationSeconds);
+          at = 'genesisMilestoneIndex'; const genesisMilestoneIndex = $genesisMilestoneIndex.fromJson(j.genesisMilestoneIndex);
+          at = 'targetMilestoneIndex'; const targetMilestoneIndex = $targetMilestoneIndex.fromJson(j.targetMilestoneIndex);
+          at = 'targetMilestoneTimestamp'; const targetMilestoneTimestamp = $targetMilestoneTimestamp.fromJson(j.targetMilestoneTimestamp);
+          at = 'targetMilestoneId'; const targetMilestoneId = $targetMilestoneId.fromJson(j.targetMilestoneId);
+          return {
+            params,
+            slotDurationSeconds,
+            genesisMilestoneIndex,
+            targetMilestoneIndex,
+            targetMilestoneTimestamp,
+            targetMilestoneId,
+          };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImportedNetwork_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'params' || k === 'slotDurationSeconds' || k === 'genesisMilestoneIndex' || k === 'targetMilestoneIndex' || k === 'targetMilestoneTimestamp' || k === 'targetMilestoneId')) throw h.unexpected(k);
+        let at = 'params';
+        try {
+          $params.writeJson(j.params, w);
+          at = 'slotDurationSeconds'; $slotDurationSeconds.writeJson(j.slotDurationSeconds, w);
+          at = 'genesisMilestoneIndex'; $genesisMilestoneIndex.writeJson(j.genesisMilestoneIndex, w);
+          at = 'targetMilestoneIndex'; $targetMilestoneIndex.writeJson(j.targetMilestoneIndex, w);
+          at = 'targetMilestoneTimestamp'; $targetMilestoneTimestamp.writeJson(j.targetMilestoneTimestamp, w);
+          at = 'targetMilestoneId'; $targetMilestoneId.writeJson(j.targetMilestoneId, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ImportedNetwork_read, write: ImportedNetwork_write, sizeOf: ImportedNetwork_sizeOf, toJson: ImportedNetwork_toJson, fromJson: ImportedNetwork_fromJson, writeJson: ImportedNetwork_writeJson };
+    },
+  },
 };

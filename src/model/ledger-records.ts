@@ -1,6 +1,7 @@
 import { type ArrayCodec, arrayOf, fixedBytes, fixedOffset, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
 import { generated } from './ledger-records.gen.js';
 import { type Output, output } from './output.js';
+import { type StardustProtocolParameters, stardustProtocolParameters } from './snapshot.js';
 
 const struct = structsOf(generated);
 
@@ -180,3 +181,24 @@ export const meta = struct<Meta>('Meta', {
   latestCommitmentId: fixedBytes(36),
   prunedUntil: u32,
 });
+
+/** What a ledger imported from a TIP-35 full snapshot keeps of it: its network, and the milestone it stands at. */
+export interface ImportedNetwork {
+  params: StardustProtocolParameters;
+  /** The slot length the ledger's clock uses after the snapshot's milestones. */
+  slotDurationSeconds: number;
+  genesisMilestoneIndex: number;
+  /** The full snapshot's target milestone: the ledger's genesis slot. */
+  targetMilestoneIndex: number;
+  targetMilestoneTimestamp: number;
+  targetMilestoneId: Uint8Array;
+}
+export const importedNetwork = struct<ImportedNetwork>('ImportedNetwork', {
+  params: stardustProtocolParameters,
+  slotDurationSeconds: u32,
+  genesisMilestoneIndex: u32,
+  targetMilestoneIndex: u32,
+  targetMilestoneTimestamp: u32,
+  targetMilestoneId: fixedBytes(32),
+});
+export const solidEntryPoints = arrayOf(fixedBytes(32), { prefix: u16, min: 0, max: 0xffff });

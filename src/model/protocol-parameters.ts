@@ -60,6 +60,11 @@ export interface ProtocolParameters {
   readonly workScore: WorkScoreWeights;
   /** The milestone keys blocks carrying milestones are checked against; without them no milestone is accepted. */
   readonly milestoneKeys?: MilestoneKeys;
+  /**
+   * A ledger imported from a snapshot (`importSnapshot`): its network's genesis milestone, the first its outputs can
+   * be booked at (before the genesis slot, which is the snapshot's target).
+   */
+  readonly importedFrom?: number;
 }
 
 type Overrides = Partial<Omit<ProtocolParameters, 'networkId'>>;

@@ -5,7 +5,7 @@ import { LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { keyBytes } from '../../util/bytes.js';
 import type { CommittedReads } from '../committed-state.js';
 import { LedgerError } from '../errors.js';
-import { readDiff } from '../integrity.js';
+import { diffBounds, readDiff } from '../integrity.js';
 import { commitmentId, slotCommitment } from '../slot-commitment.js';
 import { keys } from '../store-keys.js';
 
@@ -29,7 +29,7 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
   const diffBytes = committed.store.get(keys.diff(slot));
   if (c === undefined || diffBytes === undefined)
     throw new LedgerError('NOT_FOUND', `slot ${slot} is not committed, or is pruned`);
-  const diff = readDiff(diffBytes, slot, committed.params.genesisSlot);
+  const diff = readDiff(diffBytes, slot, ...diffBounds(committed.params));
   const blocks: SlotExport['blocks'] = [];
   for (const [key, bytes] of committed.store.entries(keys.blocksOfSlot(slot))) {
     const payload = transactionPayloadBytes(bytes);

@@ -1,13 +1,14 @@
 import { toHex } from '../../codec/hex.js';
 import { decode } from '../../codec/index.js';
 import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
 import { blockToJson } from '../../serialize.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { checkId, checkSlot } from '../arguments.js';
 import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer-query.js';
-import { checkedBlock, checkUtxoChanges, corrupt } from '../integrity.js';
+import { checkedBlock, checkUtxoChanges, corrupt, diffBounds } from '../integrity.js';
 import type { LedgerReader } from '../ledger-reader.js';
 import { spendingTransaction } from '../node-queries.js';
 import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
@@ -168,6 +169,11 @@ export class PostgresReader implements LedgerReader {
     return { blockId: blockId.slice(), bytes, slot: Number(r.slot), committed: true };
   }
 
+  /** No treasury: the database mirrors ledgers tangle-core builds (an imported one is served from its LMDB store). */
+  treasury(): SnapshotTreasuryOutput {
+    return { milestoneId: new Uint8Array(32), amount: 0n };
+  }
+
   async tips(): Promise<Uint8Array[]> {
     const { rows } = await this.ask(QUERIES.tips, []);
     return rows.map((r) => bytesOf(r.block_id));
@@ -218,7 +224,8 @@ export class PostgresReader implements LedgerReader {
     const consumedCreatedSlots = split(r.consumed_created, 4, what).map(
       (b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0,
     );
-    checkUtxoChanges(joined(r.created), joined(r.consumed), consumedCreatedSlots, slot, genesisSlot, what);
+    const [first, maxIndex] = diffBounds(this.params);
+    checkUtxoChanges(joined(r.created), joined(r.consumed), consumedCreatedSlots, slot, first, what, maxIndex);
     return {
       commitmentId: commitmentId(readCommitment(r.raw, slot, r.commitment_id)),
       createdOutputs: split(r.created, 34, what),
