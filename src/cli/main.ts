@@ -1,6 +1,7 @@
 import { ready } from '../crypto/hash.js';
 import { DECODE_USAGE, decodeCommand } from './decode.js';
 import { ENCODE_USAGE, encodeCommand } from './encode.js';
+import { EXPORT_SNAPSHOT_USAGE, exportSnapshotCommand } from './export-snapshot.js';
 import { IMPORT_USAGE, importCommand } from './import.js';
 import { IMPORT_SNAPSHOT_USAGE, importSnapshotCommand } from './import-snapshot.js';
 import { describeError, UsageError } from './io.js';
@@ -15,6 +16,7 @@ const COMMANDS = {
   serve: SERVE_USAGE,
   import: IMPORT_USAGE,
   'import-snapshot': IMPORT_SNAPSHOT_USAGE,
+  'export-snapshot': EXPORT_SNAPSHOT_USAGE,
   decode: DECODE_USAGE,
   encode: ENCODE_USAGE,
   simulate: SIMULATE_USAGE,
@@ -44,8 +46,8 @@ export async function main(argv: string[]): Promise<number> {
     }
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
-        `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, decode, encode, ` +
-          `simulate; --help lists their options)`,
+        `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, export-snapshot, ` +
+          `decode, encode, simulate; --help lists their options)`,
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
@@ -61,6 +63,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'import-snapshot':
         await importSnapshotCommand(rest);
+        return 0;
+      case 'export-snapshot':
+        await exportSnapshotCommand(rest);
         return 0;
       case 'decode':
         process.stdout.write(

@@ -4,6 +4,7 @@ export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { inspectStore, openLedger } from './open.js';
 export { PostgresReader, type PostgresReaderOptions } from './postgres/postgres-reader.js';
 export { PostgresPublisher, type PublisherOptions } from './postgres/publisher.js';
+export { exportSnapshot, type SnapshotExportOptions, type SnapshotExportResult } from './snapshot-export.js';
 export {
   importedParams,
   importSnapshot,

@@ -1,7 +1,13 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { encode, u32 } from '../codec/index.js';
 import { milestoneId } from '../model/ids.js';
-import { type ImportedNetwork, importedNetwork, meta as metaCodec, solidEntryPoints } from '../model/ledger-records.js';
+import {
+  type ImportedNetwork,
+  importedMilestone,
+  importedNetwork,
+  meta as metaCodec,
+  solidEntryPoints,
+} from '../model/ledger-records.js';
 import { output } from '../model/output.js';
 import { MilestoneOptionType } from '../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
@@ -118,6 +124,8 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
     targetMilestoneIndex: header.targetMilestoneIndex,
     targetMilestoneTimestamp: header.targetMilestoneTimestamp,
     targetMilestoneId: header.targetMilestoneId,
+    parametersMilestoneIndex: header.protocolParameters.targetMilestoneIndex,
+    parametersProtocolVersion: header.protocolParameters.protocolVersion,
   };
   const params = importedParams(network);
   // The ledger's own genesis (metadata, genesis commitment, indexer marker), then the snapshot beside it.
@@ -161,12 +169,13 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
       const applied = await applyDelta(state, delta, i, header, latest, params);
       latest = applied.latest;
       if (applied.treasury !== undefined) treasury = applied.treasury;
+      state.put(keys.solidEntryPoints(latest.slot), encode(solidEntryPoints, applied.seps));
       o.onProgress?.({ phase: 'deltas', records: ++n });
     }
     if (o.deltas !== undefined && o.deltas.length > 0) checkSupply(state, treasury, network, 'the last delta');
     state.put(keys.importedNetwork, encode(importedNetwork, network));
     state.put(keys.treasury, encode(snapshotTreasuryOutput, treasury));
-    state.put(keys.solidEntryPoints, encode(solidEntryPoints, seps));
+    state.put(keys.solidEntryPoints(header.targetMilestoneIndex), encode(solidEntryPoints, seps));
     state.put(keys.recentFrom, encode(u32, latest.slot + 1)); // every transaction record is in the index
     state.flush();
     return { network, params, latestSlot: latest.slot, unspentOutputs: state.outputs, treasury };
@@ -221,7 +230,9 @@ async function applyDelta(
   if (!equalBytes(header.fullSnapshotTargetMilestoneId, full.targetMilestoneId))
     throw invalid(`delta ${which + 1} builds on another full snapshot (its target milestone ID differs)`);
   let treasury: SnapshotTreasuryOutput | undefined;
+  const seps: Uint8Array[] = [];
   for await (const r of records) {
+    if (r.kind === 'solidEntryPoint') seps.push(r.blockId);
     if (r.kind !== 'milestoneDiff') continue;
     const slot = r.diff.milestone.index;
     // A later delta repeats the diffs of the earlier ones (TIP-35 appends in place): those are applied already.
@@ -239,7 +250,7 @@ async function applyDelta(
     throw invalid(
       `delta ${which + 1} ends at milestone ${latest.slot}, its header says ${header.targetMilestoneIndex}`,
     );
-  return { latest, treasury };
+  return { latest, treasury, seps };
 }
 
 /** A milestone's diff as a committed slot: outputs created and spent, its UTXO changes, a commitment after the last. */
@@ -281,6 +292,10 @@ function commitDiff(
   );
   state.put(keys.meta, encode(metaCodec, { ...m, latestSlot: slot, latestCommitmentId: commitmentId(commitment) }));
   state.time(slot, diff.milestone.timestamp);
+  state.put(
+    keys.importedMilestone(slot),
+    encode(importedMilestone, { milestone: diff.milestone, treasuryInput: diff.treasuryInput }),
+  );
   state.flush();
   return { slot, commitment };
 }

@@ -15,6 +15,8 @@ const TABLE = {
   outputIndex: 0x58,
   milestoneTime: 0x5a,
   spentBy: 0x53,
+  importedMilestone: 0x4c,
+  solidEntryPoints: 0x45,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -85,10 +87,12 @@ export const keys = {
   importedNetwork: Uint8Array.of(TABLE.meta, 3),
   /** The treasury output of an imported ledger (TIP-34). */
   treasury: Uint8Array.of(TABLE.meta, 4),
-  /** The solid entry points of an imported ledger's snapshot. */
-  solidEntryPoints: Uint8Array.of(TABLE.meta, 5),
+  /** The solid entry points an imported snapshot gave for its target milestone. */
+  solidEntryPoints: (slot: number) => slotKey(TABLE.solidEntryPoints, slot),
   /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */
   milestoneTime: (slot: number) => slotKey(TABLE.milestoneTime, slot),
+  /** A milestone imported from a delta snapshot: its payload and treasury input (ImportedMilestone). */
+  importedMilestone: (slot: number) => slotKey(TABLE.importedMilestone, slot),
   /** The transaction that spent an output in an imported milestone (its slot has no blocks to find it in). */
   spentBy: (outputId: Uint8Array) => prefixed(TABLE.spentBy, outputId),
   /** An entry of the output index (its key: output-index.ts; no value). */

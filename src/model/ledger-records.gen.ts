@@ -566,8 +566,10 @@ export const generated: GeneratedStructs = {
       'targetMilestoneIndex',
       'targetMilestoneTimestamp',
       'targetMilestoneId',
+      'parametersMilestoneIndex',
+      'parametersProtocolVersion',
     ],
-    variable: '100000',
+    variable: '10000000',
     compile(c, h) {
       const $params = c[0]!;
       const $slotDurationSeconds = c[1]!;
@@ -575,6 +577,8 @@ export const generated: GeneratedStructs = {
       const $targetMilestoneIndex = c[3]!;
       const $targetMilestoneTimestamp = c[4]!;
       const $targetMilestoneId = c[5]!;
+      const $parametersMilestoneIndex = c[6]!;
+      const $parametersProtocolVersion = c[7]!;
       const fixedPart = h.fixedPart;
       function ImportedNetwork_read(r: Reader) {
         let at = 'params';
@@ -585,6 +589,8 @@ export const generated: GeneratedStructs = {
           at = 'targetMilestoneIndex'; const targetMilestoneIndex = $targetMilestoneIndex.read(r);
           at = 'targetMilestoneTimestamp'; const targetMilestoneTimestamp = $targetMilestoneTimestamp.read(r);
           at = 'targetMilestoneId'; const targetMilestoneId = $targetMilestoneId.read(r);
+          at = 'parametersMilestoneIndex'; const parametersMilestoneIndex = $parametersMilestoneIndex.read(r);
+          at = 'parametersProtocolVersion'; const parametersProtocolVersion = $parametersProtocolVersion.read(r);
           return {
             params,
             slotDurationSeconds,
@@ -592,6 +598,8 @@ export const generated: GeneratedStructs = {
             targetMilestoneIndex,
             targetMilestoneTimestamp,
             targetMilestoneId,
+            parametersMilestoneIndex,
+            parametersProtocolVersion,
           };
         } catch (e) {
           throw h.atPath(e, at);
@@ -607,6 +615,8 @@ export const generated: GeneratedStructs = {
           at = 'targetMilestoneIndex'; $targetMilestoneIndex.write(v.targetMilestoneIndex, w);
           at = 'targetMilestoneTimestamp'; $targetMilestoneTimestamp.write(v.targetMilestoneTimestamp, w);
           at = 'targetMilestoneId'; $targetMilestoneId.write(v.targetMilestoneId, w);
+          at = 'parametersMilestoneIndex'; $parametersMilestoneIndex.write(v.parametersMilestoneIndex, w);
+          at = 'parametersProtocolVersion'; $parametersProtocolVersion.write(v.parametersProtocolVersion, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -626,6 +636,8 @@ export const generated: GeneratedStructs = {
           at = 'targetMilestoneIndex'; json = $targetMilestoneIndex.toJson(v.targetMilestoneIndex); if (json !== undefined) o.targetMilestoneIndex = json;
           at = 'targetMilestoneTimestamp'; json = $targetMilestoneTimestamp.toJson(v.targetMilestoneTimestamp); if (json !== undefined) o.targetMilestoneTimestamp = json;
           at = 'targetMilestoneId'; json = $targetMilestoneId.toJson(v.targetMilestoneId); if (json !== undefined) o.targetMilestoneId = json;
+          at = 'parametersMilestoneIndex'; json = $parametersMilestoneIndex.toJson(v.parametersMilestoneIndex); if (json !== undefined) o.parametersMilestoneIndex = json;
+          at = 'parametersProtocolVersion'; json = $parametersProtocolVersion.toJson(v.parametersProtocolVersion); if (json !== undefined) o.parametersProtocolVersion = json;
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -634,7 +646,7 @@ export const generated: GeneratedStructs = {
       function ImportedNetwork_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) if (!(k === 'params' || k === 'slotDurationSeconds' || k === 'genesisMilestoneIndex' || k === 'targetMilestoneIndex' || k === 'targetMilestoneTimestamp' || k === 'targetMilestoneId')) throw h.unexpected(k);
+        for (const k in j) if (!(k === 'params' || k === 'slotDurationSeconds' || k === 'genesisMilestoneIndex' || k === 'targetMilestoneIndex' || k === 'targetMilestoneTimestamp' || k === 'targetMilestoneId' || k === 'parametersMilestoneIndex' || k === 'parametersProtocolVersion')) throw h.unexpected(k);
         let at = 'params';
         try {
           const params = $params.fromJson(j.params);
@@ -643,6 +655,8 @@ export const generated: GeneratedStructs = {
           at = 'targetMilestoneIndex'; const targetMilestoneIndex = $targetMilestoneIndex.fromJson(j.targetMilestoneIndex);
           at = 'targetMilestoneTimestamp'; const targetMilestoneTimestamp = $targetMilestoneTimestamp.fromJson(j.targetMilestoneTimestamp);
           at = 'targetMilestoneId'; const targetMilestoneId = $targetMilestoneId.fromJson(j.targetMilestoneId);
+          at = 'parametersMilestoneIndex'; const parametersMilestoneIndex = $parametersMilestoneIndex.fromJson(j.parametersMilestoneIndex);
+          at = 'parametersProtocolVersion'; const parametersProtocolVersion = $parametersProtocolVersion.fromJson(j.parametersProtocolVersion);
           return {
             params,
             slotDurationSeconds,
@@ -650,6 +664,8 @@ export const generated: GeneratedStructs = {
             targetMilestoneIndex,
             targetMilestoneTimestamp,
             targetMilestoneId,
+            parametersMilestoneIndex,
+            parametersProtocolVersion,
           };
         } catch (e) {
           throw h.atPath(e, at);
@@ -657,7 +673,7 @@ export const generated: GeneratedStructs = {
       }
       function ImportedNetwork_writeJson(j: any, w: Writer) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
-        for (const k in j) if (!(k === 'params' || k === 'slotDurationSeconds' || k === 'genesisMilestoneIndex' || k === 'targetMilestoneIndex' || k === 'targetMilestoneTimestamp' || k === 'targetMilestoneId')) throw h.unexpected(k);
+        for (const k in j) if (!(k === 'params' || k === 'slotDurationSeconds' || k === 'genesisMilestoneIndex' || k === 'targetMilestoneIndex' || k === 'targetMilestoneTimestamp' || k === 'targetMilestoneId' || k === 'parametersMilestoneIndex' || k === 'parametersProtocolVersion')) throw h.unexpected(k);
         let at = 'params';
         try {
           $params.writeJson(j.params, w);
@@ -666,11 +682,83 @@ export const generated: GeneratedStructs = {
           at = 'targetMilestoneIndex'; $targetMilestoneIndex.writeJson(j.targetMilestoneIndex, w);
           at = 'targetMilestoneTimestamp'; $targetMilestoneTimestamp.writeJson(j.targetMilestoneTimestamp, w);
           at = 'targetMilestoneId'; $targetMilestoneId.writeJson(j.targetMilestoneId, w);
+          at = 'parametersMilestoneIndex'; $parametersMilestoneIndex.writeJson(j.parametersMilestoneIndex, w);
+          at = 'parametersProtocolVersion'; $parametersProtocolVersion.writeJson(j.parametersProtocolVersion, w);
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       return { read: ImportedNetwork_read, write: ImportedNetwork_write, sizeOf: ImportedNetwork_sizeOf, toJson: ImportedNetwork_toJson, fromJson: ImportedNetwork_fromJson, writeJson: ImportedNetwork_writeJson };
+    },
+  },
+  ImportedMilestone: {
+    keys: ['milestone', 'treasuryInput'],
+    variable: '11',
+    compile(c, h) {
+      const $milestone = c[0]!;
+      const $treasuryInput = c[1]!;
+      const fixedPart = h.fixedPart;
+      function ImportedMilestone_read(r: Reader) {
+        let at = 'milestone';
+        try {
+          const milestone = $milestone.read(r);
+          at = 'treasuryInput'; const treasuryInput = $treasuryInput.read(r);
+          return { milestone, treasuryInput };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImportedMilestone_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'milestone';
+        try {
+          $milestone.write(v.milestone, w);
+          at = 'treasuryInput'; $treasuryInput.write(v.treasuryInput, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImportedMilestone_sizeOf(v: any) {
+        return fixedPart + $milestone.sizeOf(v.milestone) + $treasuryInput.sizeOf(v.treasuryInput);
+      }
+      function ImportedMilestone_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'milestone';
+        try {
+          json = $milestone.toJson(v.milestone); if (json !== undefined) o.milestone = json;
+          at = 'treasuryInput'; json = $treasuryInput.toJson(v.treasuryInput); if (json !== undefined) o.treasuryInput = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function ImportedMilestone_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'milestone' || k === 'treasuryInput')) throw h.unexpected(k);
+        let at = 'milestone';
+        try {
+          const milestone = $milestone.fromJson(j.milestone);
+          at = 'treasuryInput'; const treasuryInput = $treasuryInput.fromJson(j.treasuryInput);
+          return { milestone, treasuryInput };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function ImportedMilestone_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'milestone' || k === 'treasuryInput')) throw h.unexpected(k);
+        let at = 'milestone';
+        try {
+          $milestone.writeJson(j.milestone, w);
+          at = 'treasuryInput'; $treasuryInput.writeJson(j.treasuryInput, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: ImportedMilestone_read, write: ImportedMilestone_write, sizeOf: ImportedMilestone_sizeOf, toJson: ImportedMilestone_toJson, fromJson: ImportedMilestone_fromJson, writeJson: ImportedMilestone_writeJson };
     },
   },
 };

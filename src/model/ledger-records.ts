@@ -1,7 +1,26 @@
-import { type ArrayCodec, arrayOf, fixedBytes, fixedOffset, i64, structsOf, u16, u32, u64 } from '../codec/index.js';
+import {
+  type ArrayCodec,
+  arrayOf,
+  fixedBytes,
+  fixedOffset,
+  i64,
+  optional,
+  sized,
+  structsOf,
+  u8,
+  u16,
+  u32,
+  u64,
+} from '../codec/index.js';
 import { generated } from './ledger-records.gen.js';
 import { type Output, output } from './output.js';
-import { type StardustProtocolParameters, stardustProtocolParameters } from './snapshot.js';
+import { type MilestonePayload, milestonePayload } from './payload/milestone.js';
+import {
+  type SnapshotTreasuryOutput,
+  type StardustProtocolParameters,
+  snapshotTreasuryOutput,
+  stardustProtocolParameters,
+} from './snapshot.js';
 
 const struct = structsOf(generated);
 
@@ -192,6 +211,9 @@ export interface ImportedNetwork {
   targetMilestoneIndex: number;
   targetMilestoneTimestamp: number;
   targetMilestoneId: Uint8Array;
+  /** The snapshot's protocol parameters option: the milestone its parameters apply from, and its version. */
+  parametersMilestoneIndex: number;
+  parametersProtocolVersion: number;
 }
 export const importedNetwork = struct<ImportedNetwork>('ImportedNetwork', {
   params: stardustProtocolParameters,
@@ -200,5 +222,17 @@ export const importedNetwork = struct<ImportedNetwork>('ImportedNetwork', {
   targetMilestoneIndex: u32,
   targetMilestoneTimestamp: u32,
   targetMilestoneId: fixedBytes(32),
+  parametersMilestoneIndex: u32,
+  parametersProtocolVersion: u8,
 });
 export const solidEntryPoints = arrayOf(fixedBytes(32), { prefix: u16, min: 0, max: 0xffff });
+
+/** A milestone imported from a delta snapshot: its payload, and the treasury output its receipt spent (if any). */
+export interface ImportedMilestone {
+  milestone: MilestonePayload;
+  treasuryInput: SnapshotTreasuryOutput | undefined;
+}
+export const importedMilestone = struct<ImportedMilestone>('ImportedMilestone', {
+  milestone: sized(u32, milestonePayload),
+  treasuryInput: optional(snapshotTreasuryOutput),
+});
