@@ -3,9 +3,10 @@
 // history (seed 1, 120 slots: the IDs they name are the ones `npm start` prints). Each printed line is checked against
 // the comment beside it in the doc.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../src/index.js';
@@ -74,6 +75,8 @@ describe('docs/ledger.md', () => {
   it('its embedding example serves, and closes', () =>
     expect(runExample('ledger.md', '## Embedding it in a node')).toEqual(['403', '404']));
   it('its ledger example', () => expect(runExample('ledger.md', '## The ledger index')).toHaveLength(5));
+  it("the snapshot reading example (hornet's full test snapshot)", () =>
+    expect(runExample('snapshots.md', '## Reading and writing them')).toEqual(['alphanet1', '2 30000000n']));
 });
 
 describe('docs/api.md: the client snippets against the demo history', () => {
@@ -146,6 +149,37 @@ describe('README.md: the local network for wallet development', () => {
       expect(printed).toEqual(promised(code));
     } finally {
       await stopCli(child);
+    }
+  }, 60_000);
+});
+
+describe("README.md: start from a network's snapshot", () => {
+  it('its commands import, serve and export, printing what the doc shows', async () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf("## Start from a network's snapshot"));
+    const commands = blocks(section, 'sh')[0]!.trim().split('\n');
+    const shown = blocks(section, 'console')[0]!.trim().split('\n');
+    const cwd = mkdtempSync(join(tmpdir(), 'tangle-readme-'));
+    symlinkSync(resolve(root, 'vectors'), join(cwd, 'vectors'));
+    const args = (line: string) => line.replace(/^npx tangle-core /, '').split(/\s+/);
+    try {
+      const printed = [commands[0]!, commands[2]!].map((line) =>
+        execFileSync(process.execPath, [resolve(root, 'dist/cli.js'), ...args(line)], { cwd, encoding: 'utf8' }).trim(),
+      );
+      expect(printed).toEqual(shown);
+      const listening = /listening on (http:\S+).*\n/;
+      const { out, child } = await startCli(
+        [...args(commands[1]!).map((a) => (a === 'ledger' ? join(cwd, a) : a)), '--port', '0', '--workers', '1'],
+        listening,
+      );
+      try {
+        const res = await fetch(`${listening.exec(out())![1]!}/api/core/v2/treasury`);
+        expect(((await res.json()) as { amount: string }).amount).toBe('2779530243277761');
+      } finally {
+        await stopCli(child);
+      }
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
     }
   }, 60_000);
 });
