@@ -13,6 +13,7 @@ export default mergeConfig(
       exclude: [
         'test/cli/**',
         'test/wallet/**',
+        'test/snapshot/snapshot-cli.test.ts',
         'test/browser.test.ts',
         'test/docs.test.ts',
         'test/codec/generated.test.ts',

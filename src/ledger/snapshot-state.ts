@@ -63,35 +63,34 @@ export class SnapshotState {
 
   /** Removes a stored unspent output (a milestone rolled back created it). */
   remove(o: SnapshotOutput, bytes: Uint8Array): void {
-    const key = keys.output(o.milestoneIndexBooked, o.outputId);
-    const stored = this.store.get(key);
-    if (stored === undefined || spentSlotOf(stored) !== UNSPENT)
-      throw invalid(`output ${toHex(o.outputId)} is not in the ledger that the diff of its milestone changes`);
+    const key = this.unspent(o, 'is not in the ledger that the diff of its milestone changes').key;
     this.batch.delete(key);
     this.transaction(o.outputId, (r) => {
       if (r === undefined || r.storedOutputs === 0) throw invalid(`no transaction record of ${toHex(o.outputId)}`);
       return r.storedOutputs === 1 ? undefined : { ...r, storedOutputs: r.storedOutputs - 1 };
     });
-    const chain = outputChainId(o.output, o.outputId);
-    if (chain !== undefined) {
-      const current = this.store.get(keys.chain(chain));
-      if (current !== undefined && equalBytes(current, o.outputId)) this.batch.delete(keys.chain(chain));
-    }
-    indexOutput(this.batch, false, bytes, o.milestoneIndexBooked, o.outputId);
-    this.supply -= o.output.amount;
-    this.outputs--;
-    this.pending++;
+    this.retire(o, bytes);
   }
 
   /** Marks a stored unspent output spent in `slot` by `transactionId` (a delta's milestone consumed it). */
   spend(o: SnapshotOutput, bytes: Uint8Array, slot: number, transactionId: Uint8Array): void {
-    const key = keys.output(o.milestoneIndexBooked, o.outputId);
-    const stored = this.store.get(key);
-    if (stored === undefined || spentSlotOf(stored) !== UNSPENT)
-      throw invalid(`milestone ${slot} consumes output ${toHex(o.outputId)}, which is not unspent in the ledger`);
+    const { key, stored } = this.unspent(o, `is consumed by milestone ${slot} but is not unspent in the ledger`);
     setSpentSlot(stored, 0, slot);
     this.batch.put(key, stored);
     this.batch.put(keys.spentBy(o.outputId), transactionId.slice());
+    this.retire(o, bytes);
+  }
+
+  /** The stored record of an output that must be unspent (else the snapshot does not hold together: `why`). */
+  private unspent(o: SnapshotOutput, why: string): { key: Uint8Array; stored: Uint8Array } {
+    const key = keys.output(o.milestoneIndexBooked, o.outputId);
+    const stored = this.store.get(key);
+    if (stored === undefined || spentSlotOf(stored) !== UNSPENT) throw invalid(`output ${toHex(o.outputId)} ${why}`);
+    return { key, stored };
+  }
+
+  /** An output leaves the unspent set: its chain (if it is the chain's current output), index entries and amount. */
+  private retire(o: SnapshotOutput, bytes: Uint8Array): void {
     const chain = outputChainId(o.output, o.outputId);
     if (chain !== undefined) {
       const current = this.store.get(keys.chain(chain));
