@@ -54,6 +54,11 @@ export const SECTIONS = [
     "How fast are a wallet's routes: posting blocks, the indexer at 1,000,000 outputs, a sync of 1,000 outputs?",
     'npm run bench:wallet',
   ],
+  [
+    'snapshot',
+    "How fast is a network's snapshot imported, against merely reading it, and in how much memory?",
+    'npm run bench:snapshot',
+  ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
 /** GitHub's anchor of a heading. */
