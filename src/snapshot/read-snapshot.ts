@@ -136,10 +136,8 @@ async function next<T>(q: ByteQueue, codec: Codec<T>, length: number, path: stri
   }
 }
 
+/** The source ended where a record was due (`inside` it when some of its bytes came). */
 async function truncated(q: ByteQueue, path: string): Promise<CodecError> {
-  const left = (await q.atEnd()) ? 0 : 'a few';
-  return new CodecError('TRUNCATED', `the file ends ${left === 0 ? 'before' : 'inside'} the record`, {
-    path,
-    offset: q.offset,
-  });
+  const where = (await q.atEnd()) ? 'before' : 'inside';
+  return new CodecError('TRUNCATED', `the file ends ${where} the record`, { path, offset: q.offset });
 }
