@@ -19,6 +19,7 @@ import {
   type LedgerReader,
   type MilestoneDiff,
   openLedger,
+  outputChainId,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   readSnapshot,
@@ -150,6 +151,19 @@ describe('import(export(ledger)) answers as the ledger', () => {
       }
       for (const route of ['/api/indexer/v1/outputs', '/api/indexer/v1/outputs/alias', '/api/core/v2/treasury'])
         expect(await b.get(route)).toEqual(await a.get(route));
+      // Each chain's current output, by its ID (the chain records the import keeps).
+      let chains = 0;
+      for (const [outputId, r] of ledger.unspentOutputs()) {
+        const id = outputChainId(r.output, outputId);
+        if (id === undefined) continue;
+        const kind = ({ 4: 'alias', 5: 'foundry', 6: 'nft' } as Record<number, string>)[r.output.type]!;
+        const route = `/api/indexer/v1/outputs/${kind}/${toHex(id)}`;
+        const answer = await a.get(route);
+        expect(answer.status).toBe(200);
+        expect(await b.get(route)).toEqual(answer);
+        chains++;
+      }
+      expect(chains).toBeGreaterThan(0);
     } finally {
       await a.close();
       await b.close();
