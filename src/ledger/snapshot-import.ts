@@ -8,7 +8,6 @@ import {
   meta as metaCodec,
   solidEntryPoints,
 } from '../model/ledger-records.js';
-import { output } from '../model/output.js';
 import { MilestoneOptionType } from '../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import type {
@@ -142,7 +141,7 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
     const seps: Uint8Array[] = [];
     for await (const r of records) {
       if (r.kind === 'output') {
-        state.add(r.output, encode(output, r.output.output));
+        state.add(r.output);
         progress('outputs');
       } else if (r.kind === 'milestoneDiff') {
         if (expected === header.ledgerMilestoneIndex) checkSupply(state, treasury, network, 'ledger');
@@ -197,11 +196,11 @@ function checkSupply(state: SnapshotState, treasury: SnapshotTreasuryOutput, n: 
 function undo(state: SnapshotState, diff: MilestoneDiff): void {
   const created = new Set(diff.created.map((c) => bytesKey(c.outputId)));
   const consumed = new Set(diff.consumed.map((c) => bytesKey(c.outputId)));
-  for (const c of diff.created) if (!consumed.has(bytesKey(c.outputId))) state.remove(c, encode(output, c.output));
+  for (const c of diff.created) if (!consumed.has(bytesKey(c.outputId))) state.remove(c);
   for (const c of diff.consumed) {
     if (created.has(bytesKey(c.outputId))) continue;
     if (state.has(c)) throw invalid(`milestone ${diff.milestone.index} consumes ${hex(c)}, which the ledger holds`);
-    state.add(c, encode(output, c.output));
+    state.add(c);
   }
   state.flush();
 }
@@ -265,10 +264,10 @@ function commitDiff(
   for (const c of diff.created) {
     if (c.milestoneIndexBooked !== slot)
       throw invalid(`milestone ${slot} creates ${hex(c)}, booked at milestone ${c.milestoneIndexBooked}`);
-    state.add(c, encode(output, c.output));
+    state.add(c);
   }
   state.flush(); // an output created and consumed in the milestone is stored before it is spent
-  for (const c of diff.consumed) state.spend(c, encode(output, c.output), slot, c.targetTransactionId);
+  for (const c of diff.consumed) state.spend(c, slot, c.targetTransactionId);
   const byId = (a: SnapshotOutput, b: SnapshotOutput) => Buffer.compare(a.outputId, b.outputId);
   const consumed = [...diff.consumed].sort(byId);
   const txIds = new Map(diff.created.map((c) => [bytesKey(c.outputId.subarray(0, 32)), c.outputId.subarray(0, 32)]));

@@ -10,6 +10,7 @@ import {
   UNSPENT,
   writeOutputRecord,
 } from '../model/ledger-records.js';
+import { output } from '../model/output.js';
 import type { SnapshotOutput } from '../model/snapshot.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { LedgerError } from './errors.js';
@@ -41,7 +42,8 @@ export class SnapshotState {
   constructor(private readonly store: KeyValueStore) {}
 
   /** Stores a booked output, unspent. */
-  add(o: SnapshotOutput, bytes: Uint8Array): void {
+  add(o: SnapshotOutput): void {
+    const bytes = encode(output, o.output);
     const slot = o.milestoneIndexBooked;
     const record = new Uint8Array(OUTPUT_RECORD_HEADER + bytes.length);
     writeOutputRecord(record, 0, slot, bytes);
@@ -62,23 +64,23 @@ export class SnapshotState {
   }
 
   /** Removes a stored unspent output (a milestone rolled back created it). */
-  remove(o: SnapshotOutput, bytes: Uint8Array): void {
+  remove(o: SnapshotOutput): void {
     const key = this.unspent(o, 'is not in the ledger that the diff of its milestone changes').key;
     this.batch.delete(key);
     this.transaction(o.outputId, (r) => {
       if (r === undefined || r.storedOutputs === 0) throw invalid(`no transaction record of ${toHex(o.outputId)}`);
       return r.storedOutputs === 1 ? undefined : { ...r, storedOutputs: r.storedOutputs - 1 };
     });
-    this.retire(o, bytes);
+    this.retire(o);
   }
 
   /** Marks a stored unspent output spent in `slot` by `transactionId` (a delta's milestone consumed it). */
-  spend(o: SnapshotOutput, bytes: Uint8Array, slot: number, transactionId: Uint8Array): void {
+  spend(o: SnapshotOutput, slot: number, transactionId: Uint8Array): void {
     const { key, stored } = this.unspent(o, `is consumed by milestone ${slot} but is not unspent in the ledger`);
     setSpentSlot(stored, 0, slot);
     this.batch.put(key, stored);
     this.batch.put(keys.spentBy(o.outputId), transactionId.slice());
-    this.retire(o, bytes);
+    this.retire(o);
   }
 
   /** The stored record of an output that must be unspent (else the snapshot does not hold together: `why`). */
@@ -90,13 +92,13 @@ export class SnapshotState {
   }
 
   /** An output leaves the unspent set: its chain (if it is the chain's current output), index entries and amount. */
-  private retire(o: SnapshotOutput, bytes: Uint8Array): void {
+  private retire(o: SnapshotOutput): void {
     const chain = outputChainId(o.output, o.outputId);
     if (chain !== undefined) {
       const current = this.store.get(keys.chain(chain));
       if (current !== undefined && equalBytes(current, o.outputId)) this.batch.delete(keys.chain(chain));
     }
-    indexOutput(this.batch, false, bytes, o.milestoneIndexBooked, o.outputId);
+    indexOutput(this.batch, false, encode(output, o.output), o.milestoneIndexBooked, o.outputId);
     this.supply -= o.output.amount;
     this.outputs--;
     this.pending++;

@@ -49,40 +49,36 @@ export class ByteQueue {
         path,
         offset: this.offset,
       });
+    const bytes = this.view(n);
     this.offset += n;
     this.buffered -= n;
-    const first = this.chunks[0]!;
-    if (first.length - this.head >= n) {
-      const view = first.subarray(this.head, this.head + n);
-      this.head += n;
-      if (this.head === first.length) this.drop();
-      return view;
+    this.head += n;
+    while (this.chunks.length > 0 && this.head >= this.chunks[0]!.length) {
+      this.head -= this.chunks[0]!.length;
+      this.chunks.shift();
     }
-    const out = new Uint8Array(n);
-    let at = 0;
-    while (at < n) {
-      const c = this.chunks[0]!;
-      const part = Math.min(n - at, c.length - this.head);
-      out.set(c.subarray(this.head, this.head + part), at);
-      at += part;
-      this.head += part;
-      if (this.head === c.length) this.drop();
-    }
-    return out;
+    return bytes;
   }
 
   /** A view of the next `n` bytes without taking them (undefined when the source ends first). */
   async peek(n: number): Promise<Uint8Array | undefined> {
-    if (!(await this.fill(n))) return undefined;
+    return (await this.fill(n)) ? this.view(n) : undefined;
+  }
+
+  /** The next `n` buffered bytes: a view of the first chunk when it holds them, else a copy of the pieces. */
+  private view(n: number): Uint8Array {
     const first = this.chunks[0]!;
     if (first.length - this.head >= n) return first.subarray(this.head, this.head + n);
-    const saved = { offset: this.offset, buffered: this.buffered, head: this.head, chunks: [...this.chunks] };
-    const bytes = await this.take(n, '');
-    this.offset = saved.offset;
-    this.buffered = saved.buffered;
-    this.head = saved.head;
-    this.chunks.splice(0, this.chunks.length, ...saved.chunks);
-    return bytes;
+    const out = new Uint8Array(n);
+    let at = 0;
+    let from = this.head;
+    for (let i = 0; at < n; i++, from = 0) {
+      const c = this.chunks[i]!;
+      const part = Math.min(n - at, c.length - from);
+      out.set(c.subarray(from, from + part), at);
+      at += part;
+    }
+    return out;
   }
 
   /** Whether the source has no byte left. */
@@ -94,11 +90,6 @@ export class ByteQueue {
   async close(): Promise<void> {
     this.ended = true;
     await this.iterator.return?.();
-  }
-
-  private drop(): void {
-    this.chunks.shift();
-    this.head = 0;
   }
 }
 
