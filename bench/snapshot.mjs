@@ -12,6 +12,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
+import { startPostgres } from '../scripts/postgres-cluster.mjs';
 import { writeSection } from './results-file.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -149,8 +150,32 @@ async function phase(name, file) {
   const sampler = setInterval(() => (maxAnonMB = Math.max(maxAnonMB, anonymousMB())), 100);
   const started = performance.now();
   let outputs = 0;
+  let loadSeconds;
   if (name === 'read') {
     for await (const r of tc.readSnapshotFile(file)) if (r.kind === 'output') outputs++;
+  } else if (name === 'postgres') {
+    // The LMDB import, then its load into a new PostgreSQL database (import-snapshot --store): timed apart.
+    const cluster = startPostgres();
+    if ('unavailable' in cluster) throw new Error(`no PostgreSQL: ${cluster.unavailable}`);
+    const dir = mkdtempSync(join(os.tmpdir(), 'tangle-bench-import-'));
+    try {
+      cluster.primary.sql('create database bench');
+      const url = `postgresql://postgres@/bench?host=${encodeURIComponent(cluster.primary.host)}&port=${cluster.primary.port}`;
+      const { createReadStream } = await import('node:fs');
+      const path = join(dir, 'db');
+      const result = await tc.importSnapshot({ path, full: createReadStream(file, { highWaterMark: 1 << 20 }) });
+      outputs = result.unspentOutputs;
+      const ledger = tc.openLedger({ path, params: result.params, readOnly: true });
+      const loading = performance.now();
+      const publisher = await tc.PostgresPublisher.open(url, ledger, { bulk: true });
+      await publisher.published();
+      await publisher.close();
+      ledger.close();
+      loadSeconds = (performance.now() - loading) / 1000;
+    } finally {
+      cluster.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   } else {
     const dir = mkdtempSync(join(os.tmpdir(), 'tangle-bench-import-'));
     try {
@@ -168,7 +193,7 @@ async function phase(name, file) {
   clearInterval(sampler);
   maxAnonMB = Math.max(maxAnonMB, anonymousMB());
   const maxRssMB = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`${JSON.stringify({ seconds, outputs, maxRssMB, maxAnonMB })}\n`);
+  process.stdout.write(`${JSON.stringify({ seconds, outputs, maxRssMB, maxAnonMB, loadSeconds })}\n`);
 }
 
 async function main() {
@@ -191,8 +216,10 @@ async function main() {
     };
     const read = run('read');
     const imported = run('import');
+    const postgres = run('postgres');
     const rate = (r) => Math.round(n / r.seconds);
     const ratio = rate(imported) / rate(read);
+    const pgRate = Math.round(n / postgres.loadSeconds);
     const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
     writeSection(
       'snapshot',
@@ -205,12 +232,14 @@ Each phase in a process of its own, ${os.cpus().length} cores (${cpu}), Node ${p
 |---|---:|---:|---:|---:|
 | read and decode the file (\`readSnapshotFile\`) | ${read.seconds.toFixed(1)} s | ${rate(read).toLocaleString('en')} | ${read.maxAnonMB.toFixed(0)} MB | ${read.maxRssMB.toFixed(0)} MB |
 | import into LMDB (\`importSnapshot\`: outputs, transactions, chains, indexer entries) | ${imported.seconds.toFixed(1)} s | ${rate(imported).toLocaleString('en')} | ${imported.maxAnonMB.toFixed(0)} MB | ${imported.maxRssMB.toFixed(0)} MB |
+| then load into PostgreSQL (\`import-snapshot --store\`: indexes dropped, built after) | ${postgres.loadSeconds.toFixed(1)} s | ${pgRate.toLocaleString('en')} | ${postgres.maxAnonMB.toFixed(0)} MB (both steps) | ${postgres.maxRssMB.toFixed(0)} MB |
+| import into PostgreSQL, end to end (LMDB, then the load) | ${postgres.seconds.toFixed(1)} s | ${rate(postgres).toLocaleString('en')} | | |
 
-Import ÷ read: **${ratio.toFixed(2)}** (target ≥ 0.5). The import's own memory peaks at
-**${imported.maxAnonMB.toFixed(0)} MB** (target < 512 MB: the file is streamed one record at a time and the store
-written every 10,000 outputs); its resident size also counts the pages of the LMDB file it maps, which belong to the
-page cache. PostgreSQL: not measured yet (\`import-snapshot\` builds an LMDB store; publishing an imported ledger to
-a database is the next step, docs/snapshots.md).
+Import into LMDB ÷ read: **${ratio.toFixed(2)}** (target ≥ 0.5); into PostgreSQL, end to end ÷ read:
+**${(rate(postgres) / rate(read)).toFixed(2)}**. The import's own memory peaks at
+**${imported.maxAnonMB.toFixed(0)} MB** (target < 512 MB: the file is streamed one record at a time); its resident
+size also counts the pages of the LMDB file it maps, which belong to the page cache. PostgreSQL: a private server
+(primary and hot standby, \`scripts/postgres-cluster.mjs\`) on the same 2 cores; the load is one transaction.
 `,
     );
   } finally {

@@ -1,16 +1,22 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CodecError } from '../codec/errors.js';
-import { importSnapshot } from '../ledger/index.js';
+import { importSnapshot, openLedger } from '../ledger/index.js';
+import { PostgresMirror } from '../ledger/postgres/mirror.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { describeError, UsageError, wholeNumber } from './io.js';
+import { redactUrl } from './serve-options.js';
 
-export const IMPORT_SNAPSHOT_USAGE = `tangle-core import-snapshot FULL [--delta DELTA]... --db DIR [--slot-seconds N]
+export const IMPORT_SNAPSHOT_USAGE = `tangle-core import-snapshot FULL [--delta DELTA]... --db DIR [--store URL]
+                                [--slot-seconds N]
   Builds a ledger at DIR from a network's TIP-35 snapshot files (as hornet writes them): the full snapshot's
   outputs at its target milestone, then each delta's milestones as committed slots. Every file is checked whole
   (a damaged, Chrysalis or mismatched file, a supply that does not add up, leaves nothing at DIR), then
   \`tangle-core serve --db DIR\` answers for that network.
   --db DIR          a new directory for the store
   --delta DELTA     a delta snapshot on top of FULL (repeat, in order)
+  --store URL       then load the ledger into this new PostgreSQL database (postgresql://…), the shared store of
+                    \`serve --store URL --read-only\`: in one transaction, indexes built after the load
   --slot-seconds N  the length of the slots after the snapshot's milestones (default 10)
 `;
 
@@ -22,6 +28,7 @@ export async function importSnapshotCommand(argv: string[]): Promise<void> {
       db: { type: 'string' },
       delta: { type: 'string', multiple: true, default: [] },
       'slot-seconds': { type: 'string' },
+      store: { type: 'string' },
     },
   });
   const full = positionals[0];
@@ -57,11 +64,41 @@ export async function importSnapshotCommand(argv: string[]): Promise<void> {
         `${values.db}: ${result.unspentOutputs} unspent outputs, treasury ${result.treasury.amount}, token supply ` +
         `${n.params.tokenSupply} (outputs and treasury add up). Serve it: tangle-core serve --db ${values.db}\n`,
     );
+    if (values.store !== undefined) await publish(values.db, values.store, result.params);
   } catch (e) {
     progress.end();
     // A damaged file: which one, and where in it.
     if (e instanceof CodecError) throw new UsageError(`${current} @${e.offset ?? 0}: ${describeError(e)}`);
     throw e;
+  }
+}
+
+/** The imported ledger into a PostgreSQL database: its genesis in one transaction, then each delta milestone's slot. */
+async function publish(db: string, url: string, params: ProtocolParameters): Promise<void> {
+  const ledger = openLedger({ path: db, params, readOnly: true });
+  try {
+    const started = Date.now();
+    const mirror = await PostgresMirror.open(url, ledger, {
+      onProgress: (p) => {
+        if (process.stderr.isTTY) process.stderr.write(`\rdatabase: ${p.outputs} outputs loaded   `);
+      },
+    }).catch((e) => {
+      throw new UsageError(
+        `${describeError(e)}; the store at ${db} is whole: load it later with tangle-core serve --db ${db} --store URL`,
+      );
+    });
+    try {
+      const latest = await mirror.catchUp(ledger, { bulk: true });
+      if (process.stderr.isTTY) process.stderr.write('\n');
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(
+        `the database ${redactUrl(url)} holds the ledger up to milestone ${latest} (${seconds} s)\n`,
+      );
+    } finally {
+      await mirror.close();
+    }
+  } finally {
+    ledger.close();
   }
 }
 

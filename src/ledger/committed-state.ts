@@ -27,7 +27,10 @@ const ZERO_32 = new Uint8Array(32);
 const ZERO_36 = new Uint8Array(36);
 
 /** What a listener of the ledger (the PostgreSQL publisher) may read of the committed state. */
-export type CommittedReads = Pick<CommittedState, 'params' | 'meta' | 'store' | 'accounts' | 'commitment'>;
+export type CommittedReads = Pick<
+  CommittedState,
+  'params' | 'meta' | 'store' | 'accounts' | 'commitment' | 'transactions'
+>;
 
 /**
  * The committed state: what the store holds, and what the ledger keeps of it in memory (the metadata, the latest

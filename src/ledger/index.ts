@@ -1,4 +1,6 @@
 // The ledger index's public face: the Ledger front, how to open one, and the shapes its API uses.
+
+export { importedParams } from './imported.js';
 export { Ledger } from './ledger.js';
 export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { inspectStore, openLedger } from './open.js';
@@ -6,7 +8,6 @@ export { PostgresReader, type PostgresReaderOptions } from './postgres/postgres-
 export { PostgresPublisher, type PublisherOptions } from './postgres/publisher.js';
 export { exportSnapshot, type SnapshotExportOptions, type SnapshotExportResult } from './snapshot-export.js';
 export {
-  importedParams,
   importSnapshot,
   type SnapshotImportOptions,
   type SnapshotImportResult,

@@ -61,10 +61,15 @@ export function indexPrefix(kind: number, field: IndexFieldCode, value: Uint8Arr
 
 /** An entry's key: its prefix, then the creating slot and the output ID (where the API's order comes from). */
 export function indexKey(prefix: Uint8Array, slot: number, outputId: Uint8Array): Uint8Array {
-  const k = new Uint8Array(prefix.length + SLOT_AND_ID);
+  const n = prefix.length;
+  const k = new Uint8Array(n + SLOT_AND_ID);
   k.set(prefix);
-  new DataView(k.buffer).setUint32(prefix.length, slot, false);
-  k.set(outputId, prefix.length + 4);
+  // Byte by byte: a DataView needs the array's buffer, which moves a small array out of V8's heap.
+  k[n] = slot >>> 24;
+  k[n + 1] = (slot >>> 16) & 0xff;
+  k[n + 2] = (slot >>> 8) & 0xff;
+  k[n + 3] = slot & 0xff;
+  k.set(outputId, n + 4);
   return k;
 }
 

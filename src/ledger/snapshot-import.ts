@@ -1,6 +1,5 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { encode, u32 } from '../codec/index.js';
-import { milestoneId } from '../model/ids.js';
 import {
   type ImportedNetwork,
   importedMilestone,
@@ -8,8 +7,7 @@ import {
   meta as metaCodec,
   solidEntryPoints,
 } from '../model/ledger-records.js';
-import { MilestoneOptionType } from '../model/payload/milestone.js';
-import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
+import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../model/protocol-parameters.js';
 import type {
   DeltaSnapshotHeader,
   FullSnapshotHeader,
@@ -23,6 +21,7 @@ import { readSnapshot, type SnapshotRecord } from '../snapshot/read-snapshot.js'
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { nextReferenceManaCost } from './congestion.js';
 import { LedgerError } from './errors.js';
+import { importedParams, treasuryAfter } from './imported.js';
 import { encodeDiff, readRecord } from './integrity.js';
 import { openLedger } from './open.js';
 import {
@@ -63,25 +62,6 @@ export interface SnapshotImportResult {
   latestSlot: number;
   unspentOutputs: number;
   treasury: SnapshotTreasuryOutput;
-}
-
-/** The protocol parameters of a ledger imported from a snapshot (its network's preset where it has one). */
-export function importedParams(n: ImportedNetwork): ProtocolParameters {
-  const preset =
-    Object.values(PROTOCOL_PARAMETERS).find((p) => p.networkName === n.params.networkName) ??
-    PROTOCOL_PARAMETERS.testnet;
-  return protocolParameters(preset, {
-    networkName: n.params.networkName,
-    bech32Hrp: n.params.bech32Hrp,
-    minPowScore: n.params.minPowScore,
-    tokenSupply: n.params.tokenSupply,
-    rentStructure: n.params.rentStructure,
-    genesisSlot: n.targetMilestoneIndex,
-    // The genesis slot ends at the target milestone's time.
-    genesisUnixTime: Math.max(0, n.targetMilestoneTimestamp - n.slotDurationSeconds),
-    slotDurationSeconds: n.slotDurationSeconds,
-    importedFrom: n.genesisMilestoneIndex,
-  });
 }
 
 /**
@@ -129,7 +109,7 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
   const params = importedParams(network);
   // The ledger's own genesis (metadata, genesis commitment, indexer marker), then the snapshot beside it.
   openLedger({ path, params, genesis: {} }).close();
-  const store = new LmdbStore(path);
+  const store = new LmdbStore(path, { bulk: true });
   try {
     const state = new SnapshotState(store);
     let treasury = header.treasuryOutput;
@@ -139,7 +119,10 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
       if (++n % 10_000 === 0) o.onProgress?.({ phase, records: n });
     };
     const seps: Uint8Array[] = [];
+    // The outputs go through an external sort, into the store in key order (snapshot-state.ts), before the diffs.
+    state.startBulk(path);
     for await (const r of records) {
+      if (r.kind !== 'output') state.endBulk();
       if (r.kind === 'output') {
         state.add(r.output);
         progress('outputs');
@@ -156,6 +139,7 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
         progress('diffs');
       } else if (r.kind === 'solidEntryPoint') seps.push(r.blockId);
     }
+    state.endBulk();
     if (expected !== header.targetMilestoneIndex)
       throw invalid(`the full snapshot lacks the diffs of milestones ${header.targetMilestoneIndex + 1}..${expected}`);
     checkSupply(state, treasury, network, 'target');
@@ -177,6 +161,7 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
     state.put(keys.solidEntryPoints(header.targetMilestoneIndex), encode(solidEntryPoints, seps));
     state.put(keys.recentFrom, encode(u32, latest.slot + 1)); // every transaction record is in the index
     state.flush();
+    await store.sync();
     return { network, params, latestSlot: latest.slot, unspentOutputs: state.outputs, treasury };
   } finally {
     store.close();
@@ -239,11 +224,7 @@ async function applyDelta(
     if (slot !== latest.slot + 1)
       throw invalid(`delta ${which + 1} goes on at milestone ${slot}; the ledger is at ${latest.slot}`);
     latest = commitDiff(state, r.diff, latest, params);
-    if (r.diff.treasuryInput !== undefined) {
-      const receipt = r.diff.milestone.options.find((x) => x.type === MilestoneOptionType.Receipt);
-      if (receipt?.type === MilestoneOptionType.Receipt)
-        treasury = { milestoneId: milestoneId(r.diff.milestone), amount: receipt.transaction.output.amount };
-    }
+    treasury = treasuryAfter(r.diff.milestone) ?? treasury;
   }
   if (latest.slot !== header.targetMilestoneIndex)
     throw invalid(

@@ -16,8 +16,10 @@ import { bytesKey, equalBytes } from '../util/bytes.js';
 import { LedgerError } from './errors.js';
 import { indexOutput } from './indexer-store.js';
 import { readRecord } from './integrity.js';
+import { indexPrefixes } from './output-index.js';
 import { WriteBatch } from './store/batch.js';
 import type { KeyValueStore } from './store/kv.js';
+import { SortedRuns } from './store/sorted-runs.js';
 import { keys } from './store-keys.js';
 
 // The ledger state a snapshot import writes, one output at a time, with everything the ledger keeps beside an output:
@@ -27,6 +29,7 @@ import { keys } from './store-keys.js';
 // (the importer flushes before a milestone diff, whose changes it plans from what is stored).
 
 const BATCH_OUTPUTS = 10_000;
+const EMPTY = new Uint8Array(0);
 
 export class SnapshotState {
   private batch = new WriteBatch(1 << 20, 4 * BATCH_OUTPUTS);
@@ -35,11 +38,22 @@ export class SnapshotState {
   private readonly txs = new Map<string, { id: Uint8Array; record: TransactionRecord }>();
   /** Milestones whose timestamp is written (a bitmap by index: millions of milestones in a few megabytes). */
   private timed = new Uint8Array(1024);
+  /** The external sort of a bulk load (startBulk), while one runs. */
+  private runs: SortedRuns | undefined;
   /** Sum of the stored unspent outputs' amounts. */
   supply = 0n;
   outputs = 0;
 
   constructor(private readonly store: KeyValueStore) {}
+
+  /**
+   * From now until `endBulk`, outputs go through an external sort (store/sorted-runs.ts, its runs in `dir`) instead
+   * of the store: nothing is stored, and nothing can be read, until `endBulk` appends them all in key order.
+   */
+  startBulk(dir: string): void {
+    this.flush();
+    this.runs = new SortedRuns(dir);
+  }
 
   /** Stores a booked output, unspent. */
   add(o: SnapshotOutput): void {
@@ -47,6 +61,13 @@ export class SnapshotState {
     const slot = o.milestoneIndexBooked;
     const record = new Uint8Array(OUTPUT_RECORD_HEADER + bytes.length);
     writeOutputRecord(record, 0, slot, bytes);
+    this.time(slot, o.milestoneTimestampBooked);
+    this.supply += o.output.amount;
+    this.outputs++;
+    if (this.runs !== undefined) {
+      this.addSorted(this.runs, o, record);
+      return;
+    }
     this.batch.put(keys.output(slot, o.outputId), record);
     this.transaction(o.outputId, (r) => {
       if (r === undefined) return { blockId: o.blockId.slice(), slot, storedOutputs: 1 };
@@ -57,10 +78,71 @@ export class SnapshotState {
     const chain = outputChainId(o.output, o.outputId);
     if (chain !== undefined) this.batch.put(keys.chain(chain), o.outputId);
     indexOutput(this.batch, true, bytes, slot, o.outputId);
-    this.time(slot, o.milestoneTimestampBooked);
-    this.supply += o.output.amount;
-    this.outputs++;
     if (++this.pending >= BATCH_OUTPUTS) this.flush();
+  }
+
+  /** An output's records into the sort: its transaction's as its block and slot, merged in `endBulk`. */
+  private addSorted(runs: SortedRuns, o: SnapshotOutput, record: Uint8Array): void {
+    const slot = o.milestoneIndexBooked;
+    const { tables } = keys;
+    runs.addSlotted(tables.output, EMPTY, slot, o.outputId, record);
+    const booking = new Uint8Array(36);
+    booking.set(o.blockId);
+    new DataView(booking.buffer).setUint32(32, slot, false);
+    runs.add(keys.transactionOfOutput(o.outputId), booking);
+    const chain = outputChainId(o.output, o.outputId);
+    if (chain !== undefined) runs.add(keys.chain(chain), o.outputId);
+    for (const p of indexPrefixes(o.output, o.outputId))
+      runs.addSlotted(tables.outputIndex, p, slot, o.outputId, EMPTY);
+    if (++this.pending >= BATCH_OUTPUTS) this.flush(); // the milestone times
+  }
+
+  /**
+   * The sorted outputs into the store, appended table by table; each transaction's record made of its outputs'
+   * bookings (one block and milestone for all of them). A key twice is a snapshot that names an output twice.
+   */
+  endBulk(): void {
+    const runs = this.runs;
+    if (runs === undefined) return;
+    this.runs = undefined;
+    this.flush();
+    let batch = new WriteBatch(16 << 20, 1 << 17);
+    let tx: { key: Uint8Array; booking: Uint8Array; count: number } | undefined;
+    const endTransaction = () => {
+      if (tx === undefined) return;
+      const { key, booking, count } = tx;
+      const slot = new DataView(booking.buffer, booking.byteOffset).getUint32(32, false);
+      batch.put(key, encode(transactionRecord, { blockId: booking.subarray(0, 32), slot, storedOutputs: count }), true);
+      tx = undefined;
+    };
+    const last = Buffer.alloc(1 << 16); // the key before (the merge's buffer moves on)
+    let lastLength = -1;
+    for (const pair of runs.merged()) {
+      const { buf, keyAt, keyEnd, valueEnd } = pair;
+      if (buf[keyAt] === keys.tables.transaction) {
+        const booking = buf.subarray(keyEnd, valueEnd);
+        if (tx !== undefined && buf.compare(tx.key, 0, tx.key.length, keyAt, keyEnd) === 0) {
+          if (!equalBytes(booking, tx.booking))
+            throw invalid(`transaction ${toHex(tx.key.subarray(1))} has outputs booked apart from each other`);
+          tx.count++;
+          continue;
+        }
+        endTransaction();
+        tx = { key: new Uint8Array(buf.subarray(keyAt, keyEnd)), booking: new Uint8Array(booking), count: 1 };
+        continue;
+      }
+      endTransaction();
+      if (lastLength === keyEnd - keyAt && last.compare(buf, keyAt, keyEnd, 0, lastLength) === 0)
+        throw invalid(twice(buf.subarray(keyAt, keyEnd)));
+      lastLength = buf.copy(last, 0, keyAt, keyEnd);
+      batch.putFrom(buf, keyAt, keyEnd, valueEnd, true);
+      if (batch.length >= 100_000) {
+        this.store.write(batch);
+        batch = new WriteBatch(16 << 20, 1 << 17);
+      }
+    }
+    endTransaction();
+    this.store.write(batch);
   }
 
   /** Removes a stored unspent output (a milestone rolled back created it). */
@@ -164,3 +246,10 @@ export class SnapshotState {
 }
 
 export const invalid = (detail: string) => new LedgerError('SNAPSHOT_INVALID', detail);
+
+/** Why a key came twice out of the bulk load's sort. */
+function twice(key: Uint8Array): string {
+  if (key[0] === keys.tables.output) return `the snapshot names output ${toHex(key.subarray(5))} twice`;
+  if (key[0] === keys.tables.chain) return `the snapshot has two unspent outputs of chain ${toHex(key.subarray(1))}`;
+  return `the snapshot makes a record twice (${toHex(key)})`;
+}

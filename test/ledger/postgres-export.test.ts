@@ -34,7 +34,7 @@ describe('exportSlot', () => {
 
     const x = exportSlot(ledger.committedReads(), 1);
     expect(toHex(x.commitmentId)).toBe(toHex(ledger.commitmentOf(1)!.commitmentId));
-    const blocks = x.blocks.map((b) => [toHex(b.blockId), b.transactionId && toHex(b.transactionId), toHex(b.bytes)]);
+    const blocks = x.blocks.map((b) => [toHex(b.blockId), b.transactionId && toHex(b.transactionId), toHex(b.bytes!)]);
     expect(blocks.sort()).toEqual(
       [
         [toHex(blockId(transfer)), toHex(transactionId!), toHex(transfer)],

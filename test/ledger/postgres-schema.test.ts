@@ -56,6 +56,8 @@ describe.skipIf(pg === undefined)('the PostgreSQL schema', () => {
         "('\\x030100'::bytea || decode(md5('addr' || (i % 5000)::text), 'hex') || int4send(1 + i / 500) || o), " +
         "('\\x0305'::bytea || int2send((i % 7)::int2) || int4send(1 + i / 500) || o)) v(e)",
     );
+    // An imported ledger's milestone timestamps (one a slot: a network's history has millions).
+    pg!.primary.sql('insert into milestone_times select s, 1700000000 + 5 * s from generate_series(0, 99999) s');
     pg!.primary.sql('vacuum analyze');
 
     const tx = `${id('t', '7')}`;

@@ -1,12 +1,13 @@
 // The snapshot commands of the built CLI (issue 29): a refusal is one line on standard error naming the file, the
 // offset and the field (or the rule), exit status 2, and no store left behind; export needs a store. The commands'
-// happy path runs in test/docs.test.ts (the README's example).
+// happy path runs in test/docs.test.ts (the README's example); here, the load into PostgreSQL (`--store`) too.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from '../helpers/cli.js';
+import { cli, startCli, stopCli } from '../helpers/cli.js';
+import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-snapshot-cli-'));
@@ -46,5 +47,60 @@ describe('tangle-core import-snapshot and export-snapshot refusals', () => {
     expect(r.stderr).toMatch(/INVALID_ARGUMENT: .* is not empty/);
     expect(readdirSync(busy)).toEqual(['keep']);
     expect(readdirSync(dir).sort()).toEqual(['busy']);
+  });
+});
+
+const pg = privatePostgres();
+
+describe.skipIf(pg === undefined)('tangle-core import-snapshot --store', () => {
+  it('loads the ledger into PostgreSQL; serve --store --read-only answers as serve --db; another snapshot refused', async () => {
+    pg!.primary.sql('create database imported');
+    const url = databaseUrl(pg!.primary, 'imported');
+    const db = join(dir, 'to-postgres');
+    const r = run(
+      'import-snapshot',
+      vector('snapshot_full_snapshot.bin'),
+      '--delta',
+      vector('snapshot_delta_snapshot.bin'),
+      '--db',
+      db,
+      '--store',
+      url,
+    );
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toMatch(/the database postgresql:.* holds the ledger up to milestone \d+ \(/);
+    // No --network: the database says which network it holds.
+    const servers = await Promise.all([
+      startCli(['serve', '--db', db, '--port', '0', '--synced'], /listening on (\S+)/),
+      startCli(
+        ['serve', '--store', url, '--read-only', '--workers', '1', '--port', '0', '--synced'],
+        /listening on (\S+)/,
+      ),
+    ]);
+    try {
+      const origins = servers.map((s) => /listening on (\S+)/.exec(s.out())![1]!);
+      const ask = (route: string) =>
+        Promise.all(origins.map(async (o) => (await fetch(`${o}${route}`)).json() as Promise<unknown>));
+      const [fromDb, fromStore] = await ask('/api/core/v2/treasury');
+      expect(fromStore).toEqual(fromDb);
+      expect((fromDb as { amount: string }).amount).not.toBe('0');
+      const [a, b] = await ask('/api/indexer/v1/outputs');
+      expect(b).toEqual(a);
+      const ids = (a as { items: string[] }).items;
+      expect(ids.length).toBeGreaterThan(0);
+      for (const id of ids) {
+        const [x, y] = await ask(`/api/core/v2/outputs/${id}`);
+        expect(y).toEqual(x);
+      }
+    } finally {
+      await Promise.all(servers.map((s) => stopCli(s.child)));
+    }
+    // The same database again, from another snapshot of the network: refused in one line; the new store is whole.
+    const other = join(dir, 'other-snapshot');
+    const again = run('import-snapshot', vector('full_snapshot.bin'), '--db', other, '--store', url);
+    expect(again.status).toBe(2);
+    expect(again.stderr.trim().split('\n')).toHaveLength(1);
+    expect(again.stderr).toMatch(/PARAMETERS_MISMATCH: .*another snapshot of this network.* the store at .* is whole/);
+    expect(existsSync(join(other, 'data.mdb'))).toBe(true);
   });
 });

@@ -14,10 +14,12 @@ import {
   importSnapshot,
   inspectStore,
   type MilestoneDiff,
+  OutputType,
   openLedger,
   readSnapshot,
   type SnapshotOutput,
   type SnapshotRecord,
+  UnlockConditionType,
 } from '../../src/index.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
@@ -109,6 +111,36 @@ describe('the full snapshot', () => {
     const sibling = { ...outputs[0]!, outputId: Uint8Array.of(...outputs[0]!.outputId.subarray(0, 32), 1, 0) };
     const apart = { ...sibling, blockId: new Uint8Array(32).fill(0xbb), output: { ...sibling.output, amount: 0n } };
     await refused(await fullFile({}, fullDiffs, [...outputs, apart]), [], /booked apart/);
+  });
+
+  it('an output named twice; two unspent outputs of one chain', async () => {
+    const zero = (o: SnapshotOutput) => ({ ...o, output: { ...o.output, amount: 0n } }); // the supply stays whole
+    await refused(
+      await fullFile({}, fullDiffs, [...outputs, zero(outputs[0]!)]),
+      [],
+      /names output 0x[0-9a-f]{68} twice/,
+    );
+    // An NFT and a second output of the same NFT (another transaction): the chain has one current output.
+    const nftId = new Uint8Array(32).fill(0x6e);
+    const nft = (outputId: Uint8Array): SnapshotOutput => ({
+      ...outputs[0]!,
+      outputId,
+      output: {
+        type: OutputType.Nft,
+        amount: 0n,
+        nativeTokens: [],
+        nftId,
+        unlockConditions: [{ type: UnlockConditionType.Address, address: { type: 0, pubKeyHash: nftId } }],
+        features: [],
+        immutableFeatures: [],
+      },
+    });
+    const twin = [nft(new Uint8Array(34).fill(0xa1)), nft(new Uint8Array(34).fill(0xa2))];
+    await refused(
+      await fullFile({}, fullDiffs, [...outputs, ...twin]),
+      [],
+      new RegExp(`two unspent outputs of chain 0x${'6e'.repeat(32)}`),
+    );
   });
 
   it('a diff at or before the target is passed over, as hornet does', async () => {

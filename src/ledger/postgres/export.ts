@@ -1,11 +1,13 @@
 import { encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../model/block.js';
-import { LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
-import { keyBytes } from '../../util/bytes.js';
+import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
+import { snapshotTreasuryOutput } from '../../model/snapshot.js';
+import { bytesKey, keyBytes } from '../../util/bytes.js';
 import type { CommittedReads } from '../committed-state.js';
 import { LedgerError } from '../errors.js';
-import { diffBounds, readDiff } from '../integrity.js';
+import { treasuryAfter } from '../imported.js';
+import { diffBounds, readDiff, readRecord } from '../integrity.js';
 import { commitmentId, slotCommitment } from '../slot-commitment.js';
 import { keys } from '../store-keys.js';
 
@@ -17,9 +19,15 @@ export interface SlotExport {
   slot: number;
   commitmentId: Uint8Array;
   commitment: Uint8Array;
-  blocks: { blockId: Uint8Array; transactionId: Uint8Array | undefined; bytes: Uint8Array }[];
+  /** Its blocks; for a milestone imported from a snapshot, the blocks of its transactions, known by ID only. */
+  blocks: { blockId: Uint8Array; transactionId: Uint8Array | undefined; bytes: Uint8Array | null }[];
   created: { outputId: Uint8Array; output: Uint8Array }[];
   consumed: Uint8Array[];
+  /** The transaction that spent each consumed output where the slot has no blocks (an imported milestone), or null. */
+  spenders: (Uint8Array | null)[];
+  /** An imported milestone's: its timestamp, and the treasury output after it where it had a receipt (encoded). */
+  milestoneTime?: number;
+  treasury?: Uint8Array;
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
   credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
 }
@@ -41,14 +49,36 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
     return { outputId, output: record.slice(OUTPUT_RECORD_HEADER) };
   });
   const credits = creditsAt(committed, slot);
-  return {
+  const x: SlotExport = {
     slot,
     commitmentId: commitmentId(c),
     commitment: encode(slotCommitment, c),
     blocks,
     created,
     consumed: diff.consumed,
+    spenders: diff.consumed.map(() => null),
     credits,
+  };
+  const imported = committed.store.get(keys.importedMilestone(slot));
+  return imported === undefined ? x : withImportedMilestone(committed, x, imported);
+}
+
+/** A slot that is a milestone of an imported delta snapshot: what the import kept in place of its blocks. */
+function withImportedMilestone(committed: CommittedReads, x: SlotExport, record: Uint8Array): SlotExport {
+  const { milestone } = readRecord(importedMilestone, record, 'imported milestone');
+  const blocks = new Map<string, SlotExport['blocks'][number]>();
+  for (const { outputId } of x.created) {
+    const transactionId = outputId.slice(0, 32);
+    const blockId = committed.transactions.get(transactionId)?.blockId;
+    if (blockId !== undefined) blocks.set(bytesKey(transactionId), { blockId, transactionId, bytes: null });
+  }
+  const treasury = treasuryAfter(milestone);
+  return {
+    ...x,
+    blocks: [...blocks.values()],
+    spenders: x.consumed.map((id) => committed.store.get(keys.spentBy(id)) ?? null),
+    milestoneTime: milestone.timestamp,
+    ...(treasury === undefined ? {} : { treasury: encode(snapshotTreasuryOutput, treasury) }),
   };
 }
 

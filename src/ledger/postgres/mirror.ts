@@ -5,8 +5,10 @@ import { LedgerError } from '../errors.js';
 import type { Ledger } from '../ledger.js';
 import { indexEntries } from '../output-index.js';
 import { slotCommitment } from '../slot-commitment.js';
+import { keys } from '../store-keys.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
+import { type LoadProgress, loadImported } from './load-imported.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 
 // The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
@@ -59,20 +61,33 @@ async function buildIndex(c: PgClient): Promise<void> {
   await c.query('update status set output_index_built = true');
 }
 
+/** Whether the database's imported network (status.imported) is the ledger's (both none: ledgers tangle-core built). */
+function sameImport(stored: unknown, ours: Uint8Array | undefined): boolean {
+  if (stored === null || stored === undefined) return ours === undefined;
+  return ours !== undefined && equalBytes(bytesOf(stored), ours);
+}
+
 export class PostgresMirror {
   /** A bulk catch-up dropped the secondary indexes and could not build them again (the database went away). */
   private indexesMissing = false;
 
   private constructor(private readonly pool: PgPool) {}
 
-  /** Connects, creates the schema, and on a new database records the ledger's network and genesis outputs. */
-  static async open(url: string, ledger: Ledger): Promise<PostgresMirror> {
+  /**
+   * Connects, creates the schema, and on a new database records the ledger's network and genesis outputs (a ledger
+   * imported from snapshots: everything up to the snapshot's target, load-imported.ts; `onProgress` is told of it).
+   */
+  static async open(
+    url: string,
+    ledger: Ledger,
+    options: { onProgress?: (p: LoadProgress) => void } = {},
+  ): Promise<PostgresMirror> {
     const pool = openPool(url, 2);
     const mirror = new PostgresMirror(pool);
     const p = ledger.params;
     await inTransaction(pool, async (c) => {
       for (const s of SCHEMA) await c.query(s);
-      const { rows } = await c.query('select network_id, genesis_unix_time from status');
+      const { rows } = await c.query('select network_id, genesis_unix_time, imported from status');
       if (rows.length === 0) {
         const genesis = ledger.commitmentOf(p.genesisSlot)!;
         await c.query(WRITES.commitment, [
@@ -88,7 +103,13 @@ export class PostgresMirror {
           genesis.commitmentId,
           p.genesisSlot + 1,
         ]);
-        const { created, credits } = exportGenesis(ledger.committedReads());
+        const committed = ledger.committedReads();
+        const imported = committed.store.get(keys.importedNetwork);
+        if (imported !== undefined) {
+          await c.query('update status set imported = $1', [imported]);
+          await loadImported(c, committed, options.onProgress);
+        }
+        const { created, credits } = imported === undefined ? exportGenesis(committed) : { created: [], credits: [] };
         // In batches: a network's genesis can hold millions of outputs, too many for one statement's parameters.
         for (let i = 0; i < created.length; i += GENESIS_BATCH) {
           const batch = created.slice(i, i + GENESIS_BATCH);
@@ -101,6 +122,11 @@ export class PostgresMirror {
         await writeCredits(c, p.genesisSlot, credits);
       } else if (String(rows[0]!.network_id) !== p.networkId.toString()) {
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${rows[0]!.network_id})`);
+      } else if (!sameImport(rows[0]!.imported, ledger.committedReads().store.get(keys.importedNetwork))) {
+        throw new LedgerError(
+          'PARAMETERS_MISMATCH',
+          'the database holds the ledger of another snapshot of this network (its target milestone differs)',
+        );
       } else if (Number(rows[0]!.genesis_unix_time) !== p.genesisUnixTime) {
         throw new LedgerError(
           'PARAMETERS_MISMATCH',
@@ -142,7 +168,9 @@ export class PostgresMirror {
       const blockColumns = [blocks.map((b) => b.blockId), blocks.map((b) => b.transactionId ?? null)];
       await c.query(WRITES.blocks, [x.slot, ...blockColumns, blocks.map((b) => b.bytes)]);
       await c.query(WRITES.createdOutputs, [x.slot, created.map((o) => o.outputId), created.map((o) => o.output)]);
-      await c.query(WRITES.spentOutputs, [x.slot, x.consumed]);
+      await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders]);
+      if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
+      if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
       await c.query(WRITES.unindex, [x.consumed]);
       const spent = new Set(x.consumed.map((id) => bytesKey(id)));
       await writeEntries(

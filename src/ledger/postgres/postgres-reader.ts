@@ -1,14 +1,16 @@
 import { toHex } from '../../codec/hex.js';
 import { decode } from '../../codec/index.js';
+import { importedNetwork } from '../../model/ledger-records.js';
 import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
-import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
+import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { blockToJson } from '../../serialize.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { checkId, checkSlot } from '../arguments.js';
 import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
+import { importedParams } from '../imported.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer-query.js';
-import { checkedBlock, checkUtxoChanges, corrupt, diffBounds } from '../integrity.js';
+import { checkedBlock, checkUtxoChanges, corrupt, diffBounds, readRecord } from '../integrity.js';
 import type { LedgerReader } from '../ledger-reader.js';
 import { spendingTransaction } from '../node-queries.js';
 import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
@@ -73,12 +75,16 @@ export class PostgresReader implements LedgerReader {
       });
       const s = rows[0];
       if (s === undefined) throw new LedgerError('STORE_CORRUPT', 'the database holds no tangle-core ledger yet');
-      if (String(s.network_id) !== network.networkId.toString())
+      // A ledger imported from a network's snapshots says its own network (as `serve --db` reads it from the store).
+      const params =
+        s.imported === null || s.imported === undefined
+          ? protocolParameters(network, {
+              genesisSlot: Number(s.genesis_slot),
+              genesisUnixTime: Number(s.genesis_unix_time),
+            })
+          : importedParams(readRecord(importedNetwork, bytesOf(s.imported), 'imported network'));
+      if (String(s.network_id) !== params.networkId.toString())
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${s.network_id})`);
-      const params = protocolParameters(network, {
-        genesisSlot: Number(s.genesis_slot),
-        genesisUnixTime: Number(s.genesis_unix_time),
-      });
       const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
       return new PostgresReader(pool, params, Number(s.pruned_until), clock);
     } catch (e) {
@@ -150,13 +156,19 @@ export class PostgresReader implements LedgerReader {
       output: bytesOf(r.raw),
       blockId: r.block_id === null ? new Uint8Array(32) : bytesOf(r.block_id),
       createdSlot: Number(r.created_slot),
+      ...(r.created_at === null ? {} : { createdAt: Number(r.created_at) }),
       ledgerIndex: Number(r.latest_slot),
     };
     if (r.spent_slot === null) return answer;
-    const spender = spendingTransaction(((r.spenders ?? []) as unknown[]).map(bytesOf), outputId);
+    // A milestone imported from a snapshot has no blocks: the import kept each spender.
+    const spender =
+      r.spent_by === null
+        ? spendingTransaction(((r.spenders ?? []) as unknown[]).map(bytesOf), outputId)
+        : bytesOf(r.spent_by);
     if (spender === undefined)
       throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${r.spent_slot}, which spent it, spends it`);
-    return { ...answer, spent: { slot: Number(r.spent_slot), transactionId: spender } };
+    const at = r.spent_at === null ? {} : { at: Number(r.spent_at) };
+    return { ...answer, spent: { slot: Number(r.spent_slot), transactionId: spender, ...at } };
   }
 
   async block(blockId: Uint8Array): Promise<LedgerBlock> {
@@ -169,9 +181,13 @@ export class PostgresReader implements LedgerReader {
     return { blockId: blockId.slice(), bytes, slot: Number(r.slot), committed: true };
   }
 
-  /** No treasury: the database mirrors ledgers tangle-core builds (an imported one is served from its LMDB store). */
-  treasury(): SnapshotTreasuryOutput {
-    return { milestoneId: new Uint8Array(32), amount: 0n };
+  /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */
+  async treasury(): Promise<SnapshotTreasuryOutput> {
+    const { rows } = await this.ask(QUERIES.treasury, []);
+    const bytes = rows[0]?.treasury;
+    return bytes === null || bytes === undefined
+      ? { milestoneId: new Uint8Array(32), amount: 0n }
+      : readRecord(snapshotTreasuryOutput, bytesOf(bytes), 'treasury');
   }
 
   async tips(): Promise<Uint8Array[]> {

@@ -50,12 +50,7 @@ export const SCHEMA: readonly string[] = [
      output_id bytea not null)`,
   'create index if not exists output_index_output on output_index (output_id)',
   // Added only when missing: ALTER TABLE locks the table even when the column exists, and waits for every reader.
-  `do $$ begin
-     if not exists (select 1 from information_schema.columns
-                    where table_name = 'status' and column_name = 'output_index_built') then
-       alter table status add column output_index_built boolean not null default false;
-     end if;
-   end $$`,
+  addColumn('status', 'output_index_built', 'boolean not null default false'),
   // Congestion: an account's credits as of a slot are its newest journal row at or before that slot.
   `create table if not exists account_credits (
      account_id bytea not null,
@@ -63,10 +58,45 @@ export const SCHEMA: readonly string[] = [
      block_issuance_credits bigint not null,
      destroyed boolean not null default false,
      primary key (account_id, slot))`,
+  // A ledger imported from a network's snapshots (snapshot-import.ts): its network (the ImportedNetwork record), its
+  // treasury output (TIP-34), the timestamps of the milestones its outputs were booked and spent at, and the
+  // transaction that spent an output in an imported milestone (such a slot has no blocks to find it in).
+  addColumn('status', 'imported', 'bytea'),
+  addColumn('status', 'treasury', 'bytea'),
+  addColumn('outputs', 'spent_by', 'bytea'),
+  `create table if not exists milestone_times (
+     slot integer primary key,
+     unix_time bigint not null)`,
 ];
+
+/** A statement that adds a column where it is missing (and takes no lock where it is there). */
+function addColumn(table: string, column: string, type: string): string {
+  return `do $$ begin
+     if not exists (select 1 from information_schema.columns
+                    where table_name = '${table}' and column_name = '${column}') then
+       alter table ${table} add column ${column} ${type};
+     end if;
+   end $$`;
+}
 
 /** A bulk import drops these and rebuilds them after (SCHEMA creates them again); primary keys stay. */
 export const DROP_SECONDARY_INDEXES = 'drop index if exists blocks_tx_id, blocks_slot, outputs_created, outputs_spent';
+
+/**
+ * A snapshot's ledger, loaded into new tables, goes in without any index but the status row's, as inx-indexer loads
+ * a ledger: the outputs', index entries' and times' primary keys too are built after (BUILD_BULK_KEYS, then SCHEMA).
+ */
+export const DROP_FOR_BULK_LOAD: readonly string[] = [
+  `${DROP_SECONDARY_INDEXES}, output_index_output`,
+  'alter table outputs drop constraint if exists outputs_pkey',
+  'alter table output_index drop constraint if exists output_index_pkey',
+  'alter table milestone_times drop constraint if exists milestone_times_pkey',
+];
+export const BUILD_BULK_KEYS: readonly string[] = [
+  'alter table outputs add primary key (output_id)',
+  'alter table output_index add primary key (entry)',
+  'alter table milestone_times add primary key (slot)',
+];
 
 /**
  * The reads of the API, with their parameters in order. Each answer is one statement, so one snapshot: `status` and
@@ -74,7 +104,9 @@ export const DROP_SECONDARY_INDEXES = 'drop index if exists blocks_tx_id, blocks
  */
 export const QUERIES = {
   /** Which ledger the database holds. */
-  status: 'select network_id, genesis_slot, genesis_unix_time, latest_slot, pruned_until from status',
+  status: 'select network_id, genesis_slot, genesis_unix_time, latest_slot, pruned_until, imported from status',
+  /** The treasury output of an imported ledger (null: none). */
+  treasury: 'select treasury from status',
   latestSlot: 'select latest_slot from status',
   /** The latest commitment, as stored. */
   latest:
@@ -117,7 +149,9 @@ export const QUERIES = {
    * for a genesis output), and the blocks of its spending slot that hold its id's bytes (one of them spends it: the
    * reader confirms which; blocks_slot narrows them to one slot).
    */
-  output: `select s.latest_slot, o.created_slot, o.spent_slot, o.raw, b.block_id,
+  output: `select s.latest_slot, o.created_slot, o.spent_slot, o.spent_by, o.raw, b.block_id,
+      (select unix_time from milestone_times where slot = o.created_slot) as created_at,
+      (select unix_time from milestone_times where slot = o.spent_slot) as spent_at,
       (select array_agg(x.raw) from blocks x where o.spent_slot is not null and x.slot = o.spent_slot
         and x.tx_id is not null and x.raw is not null and position($1 in x.raw) > 0) as spenders
     from status s left join outputs o on o.output_id = $1
@@ -175,8 +209,25 @@ export const WRITES = {
   createdOutputs:
     'insert into outputs (output_id, created_slot, raw) select id, $1, raw ' +
     'from unnest($2::bytea[], $3::bytea[]) as t(id, raw)',
-  /** $1 spending slot, $2 output ids. */
-  spentOutputs: 'update outputs set spent_slot = $1 where output_id = any($2::bytea[])',
+  /** $1 spending slot, $2 output ids, $3 the transactions that spent them (null: found in the slot's blocks). */
+  spentOutputs:
+    'update outputs o set spent_slot = $1, spent_by = t.by ' +
+    'from unnest($2::bytea[], $3::bytea[]) as t(id, by) where o.output_id = t.id',
+  /** $1 an imported ledger's treasury output (status.treasury). */
+  treasury: 'update status set treasury = $1',
+  /** $1 slots, $2 their milestones' timestamps. */
+  milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
+  /** $1 creating slots, $2 output ids, $3 output bytes: outputs of many slots (an imported ledger's). */
+  bookedOutputs:
+    'insert into outputs (output_id, created_slot, raw) select id, slot, raw ' +
+    'from unnest($1::integer[], $2::bytea[], $3::bytea[]) as t(slot, id, raw)',
+  /**
+   * $1 block ids, $2 slots, $3 transaction ids: the blocks an imported ledger knows by ID only (no bytes); a block
+   * named twice is kept once.
+   */
+  bookedBlocks:
+    'insert into blocks (block_id, slot, tx_id) select * from unnest($1::bytea[], $2::integer[], $3::bytea[]) ' +
+    'on conflict do nothing',
   /** $1 entries, $2 their outputs' ids. */
   indexEntries: 'insert into output_index select * from unnest($1::bytea[], $2::bytea[])',
   /** $1 ids of outputs spent: their entries go. */

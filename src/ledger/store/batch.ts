@@ -90,6 +90,14 @@ export class WriteBatch {
     this.add(k, k + key.length, v, v + value.length, append);
   }
 
+  /** A put of a key and a value that lie end to end in `source` (from `keyAt` to `keyEnd`, then to `valueEnd`). */
+  putFrom(source: Buffer, keyAt: number, keyEnd: number, valueEnd: number, append = false): void {
+    const at = this.reserve(valueEnd - keyAt);
+    source.copy(this.data, at, keyAt, valueEnd);
+    const k = at + keyEnd - keyAt;
+    this.add(at, k, k, at + valueEnd - keyAt, append);
+  }
+
   delete(key: Uint8Array): void {
     const k = this.copy(key);
     this.add(k, k + key.length, -1, -1);

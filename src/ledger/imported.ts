@@ -1,0 +1,35 @@
+import { milestoneId } from '../model/ids.js';
+import type { ImportedNetwork } from '../model/ledger-records.js';
+import { MilestoneOptionType, type MilestonePayload } from '../model/payload/milestone.js';
+import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../model/snapshot.js';
+
+// What a ledger imported from a network's snapshots (snapshot-import.ts) keeps of its network, shared by the embedded
+// store and the PostgreSQL store that mirrors it.
+
+/** The protocol parameters of a ledger imported from a snapshot (its network's preset where it has one). */
+export function importedParams(n: ImportedNetwork): ProtocolParameters {
+  const preset =
+    Object.values(PROTOCOL_PARAMETERS).find((p) => p.networkName === n.params.networkName) ??
+    PROTOCOL_PARAMETERS.testnet;
+  return protocolParameters(preset, {
+    networkName: n.params.networkName,
+    bech32Hrp: n.params.bech32Hrp,
+    minPowScore: n.params.minPowScore,
+    tokenSupply: n.params.tokenSupply,
+    rentStructure: n.params.rentStructure,
+    genesisSlot: n.targetMilestoneIndex,
+    // The genesis slot ends at the target milestone's time.
+    genesisUnixTime: Math.max(0, n.targetMilestoneTimestamp - n.slotDurationSeconds),
+    slotDurationSeconds: n.slotDurationSeconds,
+    importedFrom: n.genesisMilestoneIndex,
+  });
+}
+
+/** The treasury output after a milestone with a receipt (TIP-34: the receipt's transaction makes it), else none. */
+export function treasuryAfter(milestone: MilestonePayload): SnapshotTreasuryOutput | undefined {
+  const receipt = milestone.options.find((x) => x.type === MilestoneOptionType.Receipt);
+  return receipt?.type === MilestoneOptionType.Receipt
+    ? { milestoneId: milestoneId(milestone), amount: receipt.transaction.output.amount }
+    : undefined;
+}

@@ -1,0 +1,109 @@
+// The external sort of a bulk load (src/ledger/store/sorted-runs.ts; a snapshot import's outputs go through it): the
+// merged pairs are the pairs added, in the order a plain sort by key gives (Buffer.compare: LMDB's order of binary
+// keys), whatever the run size: many small runs, one run, pairs that fill a run exactly, a pair larger than a merge
+// read. Equal keys come out side by side (their values in any order). The runs are gone after the merge.
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SortedRuns } from '../../src/ledger/store/sorted-runs.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tangle-sorted-runs-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const runsDir = () => {
+  const d = join(dir, `case-${n++}`);
+  mkdirSync(d);
+  return d;
+};
+
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+
+/** The merge as `key/value` strings (copied as they come: a pair's bytes are valid until the next). */
+function merged(runs: SortedRuns): string[] {
+  const out: string[] = [];
+  for (const p of runs.merged())
+    out.push(`${hex(p.buf.subarray(p.keyAt, p.keyEnd))}/${hex(p.buf.subarray(p.keyEnd, p.valueEnd))}`);
+  return out;
+}
+
+/** The independent answer: every pair, sorted by key bytes, then (for equal keys) by value, as strings. */
+function expected(pairs: [Uint8Array, Uint8Array][]): string[] {
+  return [...pairs]
+    .sort((a, b) => Buffer.compare(a[0], b[0]) || Buffer.compare(a[1], b[1]))
+    .map(([k, v]) => `${hex(k)}/${hex(v)}`);
+}
+
+/** Within each run of equal keys, values in order (the merge leaves their order open). */
+function normal(lines: string[]): string[] {
+  const out: string[] = [];
+  let group: string[] = [];
+  const flush = () => out.push(...group.sort());
+  for (const line of lines) {
+    if (group.length > 0 && group[0]!.split('/')[0] !== line.split('/')[0]) {
+      flush();
+      group = [];
+    }
+    group.push(line);
+  }
+  flush();
+  return out;
+}
+
+// Keys from a small alphabet, so that many share prefixes longer than the 12 bytes the sort compares as numbers.
+const key = fc.uint8Array({ minLength: 1, maxLength: 40, max: 2 });
+const value = fc.uint8Array({ maxLength: 30 });
+
+describe('SortedRuns', () => {
+  it('gives back every pair in key order, whatever the run size', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, value), { maxLength: 400 }),
+        fc.integer({ min: 80, max: 4096 }),
+        (pairs, size) => {
+          const runs = new SortedRuns(runsDir(), size);
+          for (const [k, v] of pairs) runs.add(k, v);
+          expect(runs.size).toBe(pairs.length);
+          expect(normal(merged(runs))).toEqual(expected(pairs));
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('keys the store way with addSlotted: table, prefix, slot big-endian, id', () => {
+    const runs = new SortedRuns(runsDir(), 200);
+    const pairs: [Uint8Array, Uint8Array][] = [];
+    for (let i = 0; i < 100; i++) {
+      const slot = (i * 2654435761) >>> 0;
+      const prefix = Uint8Array.of(3, i % 4);
+      const id = Uint8Array.of(i, 255 - i);
+      runs.addSlotted(0x58, prefix, slot, id, Uint8Array.of(i));
+      const k = Buffer.alloc(1 + 2 + 4 + 2);
+      k[0] = 0x58;
+      k.set(prefix, 1);
+      k.writeUInt32BE(slot, 3);
+      k.set(id, 7);
+      pairs.push([k, Uint8Array.of(i)]);
+    }
+    expect(merged(runs)).toEqual(expected(pairs));
+  });
+
+  it('a pair larger than one read of a run, pairs that fill a run to its last byte; the runs are removed', () => {
+    const where = runsDir();
+    const runs = new SortedRuns(where, 3 << 20);
+    const big = new Uint8Array((3 << 20) - 6 - 3).fill(7); // with its head and a 3-byte key: a run exactly
+    const pairs: [Uint8Array, Uint8Array][] = [
+      [Uint8Array.of(9, 9, 9), big],
+      [Uint8Array.of(1, 1, 1), big],
+      [Uint8Array.of(5), Uint8Array.of(5)],
+      [Uint8Array.of(1, 1), new Uint8Array(1_500_000).fill(1)],
+    ];
+    for (const [k, v] of pairs) runs.add(k, v);
+    expect(readdirSync(where).length).toBeGreaterThanOrEqual(2);
+    expect(merged(runs)).toEqual(expected(pairs));
+    expect(readdirSync(where)).toEqual([]);
+    expect(() => new SortedRuns(where, 100).add(new Uint8Array(10), new Uint8Array(100))).toThrow(/larger than a run/);
+  });
+});
