@@ -26,7 +26,8 @@ import { keys } from './store-keys.js';
 // its record (keyed by its booked milestone: slot = milestone index), its transaction's record (block ID, booked
 // slot, how many of its outputs are stored), its chain's current output, its output index entries, the booked
 // milestone's timestamp. Writes gather in a batch written every BATCH_OUTPUTS outputs; reads see only what is written
-// (the importer flushes before a milestone diff, whose changes it plans from what is stored).
+// (the importer flushes before a milestone diff, whose changes it plans from what is stored). The full snapshot's
+// outputs, millions of them, are a bulk load instead (startBulk … endBulk): sorted apart, then appended in key order.
 
 const BATCH_OUTPUTS = 10_000;
 const EMPTY = new Uint8Array(0);

@@ -95,6 +95,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL schema', () => {
       [QUERIES.tips, [], 'blocks_slot'],
       [QUERIES.indexScan, [`'\\x030100'::bytea`, `'\\x030101'::bytea`, '256'], 'output_index_pkey'],
       [QUERIES.indexOutputs, [`array[${output}]`], 'outputs_pkey'],
+      [QUERIES.outputsOf, [id('t', '7')], 'outputs_pkey'],
     ] as const) {
       const p = plan(query, [...args]);
       expect(p.indexes, query).toContain(index);

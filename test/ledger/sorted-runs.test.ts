@@ -51,8 +51,13 @@ function normal(lines: string[]): string[] {
   return out;
 }
 
-// Keys from a small alphabet, so that many share prefixes longer than the 12 bytes the sort compares as numbers.
-const key = fc.uint8Array({ minLength: 1, maxLength: 40, max: 2 });
+// Keys from a small alphabet after one of a few common beginnings (none, and shorter than, as long as and longer
+// than the 6 and 12 bytes the sort compares as numbers), so that keys tie there and are told apart after.
+const beginnings = [0, 5, 6, 7, 11, 12, 13, 20].map((n) => new Uint8Array(n).fill(1));
+const key = fc
+  .tuple(fc.constantFrom(...beginnings), fc.uint8Array({ maxLength: 16, max: 2 }))
+  .map(([a, b]) => Uint8Array.of(...a, ...b))
+  .filter((k) => k.length > 0);
 const value = fc.uint8Array({ maxLength: 30 });
 
 describe('SortedRuns', () => {
@@ -100,6 +105,9 @@ describe('SortedRuns', () => {
       [Uint8Array.of(5), Uint8Array.of(5)],
       [Uint8Array.of(1, 1), new Uint8Array(1_500_000).fill(1)],
     ];
+    // More small pairs than fit one write of a run (1 MB) and than the first room for their offsets (65,536).
+    for (let i = 0; i < 100_000; i++)
+      pairs.push([Uint8Array.of(4, i >> 16, (i * 7919) & 0xff, (i >> 8) & 0xff), Uint8Array.of(i & 0xff)]);
     for (const [k, v] of pairs) runs.add(k, v);
     expect(readdirSync(where).length).toBeGreaterThanOrEqual(2);
     expect(merged(runs)).toEqual(expected(pairs));

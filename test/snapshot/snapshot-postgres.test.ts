@@ -9,20 +9,24 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addressToBech32,
   createServer,
+  encodeSnapshot,
   exportSnapshot,
+  type FullSnapshotHeader,
   importedParams,
   importSnapshot,
   inspectStore,
   type Ledger,
+  OutputType,
   openLedger,
   outputFromJson,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   readSnapshot,
+  type SnapshotOutput,
   toHex,
   UnlockConditionType,
 } from '../../src/index.js';
@@ -52,6 +56,9 @@ async function serve(ledger: LedgerReader) {
   };
 }
 
+/** The protocol parameters option of hornet's snapshot (a network's), for a generated one. */
+let hornetParameters: FullSnapshotHeader['protocolParameters'];
+
 const opened = (path: string) =>
   openLedger({ path, params: importedParams(inspectStore(path)!.imported!), readOnly: true });
 
@@ -61,11 +68,17 @@ async function loaded(path: string, database: string) {
   const url = databaseUrl(pg!.primary, database);
   const ledger = opened(path);
   const mirror = await PostgresMirror.open(url, ledger);
-  await mirror.catchUp(ledger, { bulk: true });
-  await mirror.close();
   // The network the reader is given is not the imported one: the database says its own.
   const reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet);
-  return { ledger, reader };
+  const atTarget = await reader.treasury(); // before the deltas' milestones are written
+  await mirror.catchUp(ledger, { bulk: true });
+  await mirror.close();
+  return {
+    ledger,
+    reader,
+    atTarget,
+    count: (table: string) => Number(pg!.primary.sql(`select count(*) from ${table}`, database)),
+  };
 }
 
 /** Every route about these outputs and milestones, asked of both APIs: the answers are the same. */
@@ -101,12 +114,17 @@ async function sameAnswers(ledger: Ledger, reader: PostgresReader, ids: Set<stri
 }
 
 describe.skipIf(pg === undefined)('a snapshot imported into PostgreSQL', () => {
+  beforeAll(async () => {
+    for await (const r of readSnapshot(file('snapshot_full_snapshot.bin')))
+      if (r.kind === 'header' && r.header.type === 0) hornetParameters = r.header.protocolParameters;
+  });
+
   it("hornet's full snapshot and delta: the database's API answers as the LMDB store's", async () => {
     const path = join(dir, 'hornet');
     const full = file('snapshot_full_snapshot.bin');
     const delta = file('snapshot_delta_snapshot.bin');
     await importSnapshot({ path, full, deltas: [delta] });
-    const { ledger, reader } = await loaded(path, 'hornet');
+    const { ledger, reader, atTarget } = await loaded(path, 'hornet');
     try {
       // Every output either file names, and every milestone from before the target to after the last delta.
       const ids = new Set<string>();
@@ -126,6 +144,77 @@ describe.skipIf(pg === undefined)('a snapshot imported into PostgreSQL', () => {
       expect(asked.addresses).toBeGreaterThan(0);
       expect((await reader.treasury()).amount).toBe(ledger.treasury().amount);
       expect(ledger.treasury().amount).toBeGreaterThan(0n);
+      // At the target, before milestone 5's receipt: the full header's treasury (no diff of the full file changes it),
+      // which is also what that receipt consumed.
+      let header = 0n;
+      let consumed = 0n;
+      for await (const r of readSnapshot(full))
+        if (r.kind === 'header' && r.header.type === 0) header = r.header.treasuryOutput.amount;
+      for await (const r of readSnapshot(delta))
+        if (r.kind === 'milestoneDiff' && r.diff.treasuryInput !== undefined) consumed = r.diff.treasuryInput.amount;
+      expect(atTarget.amount).toBe(header);
+      expect(consumed).toBe(header);
+      expect(header).not.toBe(ledger.treasury().amount);
+    } finally {
+      ledger.close();
+      await reader.close();
+    }
+  });
+
+  it('more outputs, transactions and milestones than one statement takes: every row once', async () => {
+    // 25,000 outputs, each its own transaction, booked over 12,000 milestones; every 7th with no block (a network's
+    // genesis outputs have none). The load writes 10,000 rows a statement.
+    const n = 25_000;
+    const id = (i: number, salt: number) => {
+      const b = new Uint8Array(32);
+      new DataView(b.buffer).setUint32(0, i);
+      b[31] = salt;
+      return b;
+    };
+    const outputs: SnapshotOutput[] = [];
+    for (let i = 0; i < n; i++) {
+      const outputId = new Uint8Array(34);
+      outputId.set(id(i, 0x7a));
+      outputs.push({
+        outputId,
+        blockId: i % 7 === 0 ? new Uint8Array(32) : id(i, 0xb1),
+        milestoneIndexBooked: 1 + (i % 12_000),
+        milestoneTimestampBooked: 1_700_000_000 + (i % 12_000) * 5,
+        output: {
+          type: OutputType.Basic,
+          amount: 1000n,
+          nativeTokens: [],
+          unlockConditions: [{ type: UnlockConditionType.Address, address: { type: 0, pubKeyHash: id(i % 100, 1) } }],
+          features: [],
+        },
+      });
+    }
+    const supply = hornetParameters.params.tokenSupply;
+    const header = {
+      version: 2,
+      type: 0,
+      genesisMilestoneIndex: 0,
+      targetMilestoneIndex: 12_000,
+      targetMilestoneTimestamp: 1_700_000_000 + 12_000 * 5,
+      targetMilestoneId: id(12_000, 0x4d),
+      ledgerMilestoneIndex: 12_000,
+      treasuryOutput: { milestoneId: new Uint8Array(32), amount: supply - BigInt(n) * 1000n },
+      protocolParameters: hornetParameters,
+    } as const;
+    const path = join(dir, 'many');
+    await importSnapshot({ path, full: await encodeSnapshot(header, { outputs, solidEntryPoints: [id(1, 2)] }) });
+    const { ledger, reader, count } = await loaded(path, 'many');
+    try {
+      expect(count('outputs')).toBe(n);
+      expect(count('milestone_times')).toBe(12_000);
+      expect(count('blocks')).toBe(n - Math.ceil(n / 7));
+      expect(count('output_index')).toBe(2 * n); // every basic output, and by its address
+      expect(Number(pg!.primary.sql('select count(distinct created_slot) from outputs', 'many'))).toBe(12_000);
+      const ids = new Set(
+        [0, 1, 7, 9_999, 10_000, 10_001, 19_999, 20_000, n - 1].map((i) => toHex(outputs[i]!.outputId)),
+      );
+      const asked = await sameAnswers(ledger, reader, ids, [11_999, 12_000, 12_001]);
+      expect(asked.found).toBeGreaterThan(2 * ids.size);
     } finally {
       ledger.close();
       await reader.close();

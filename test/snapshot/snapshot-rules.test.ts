@@ -170,6 +170,16 @@ describe('the deltas', () => {
       [await deltaFile([two, twice, ...deltaDiffs.slice(2)])],
       /consumed by milestone 3 but is not unspent/,
     );
+    // A second output of a created output's transaction, in the same milestone but from another block.
+    const first = two.created[0]!;
+    const sibling = {
+      ...first,
+      outputId: Uint8Array.of(...first.outputId.subarray(0, 32), 9, 0),
+      blockId: new Uint8Array(32).fill(0xbc),
+      output: { ...first.output, amount: 0n },
+    };
+    const apart = { ...two, created: [...two.created, sibling] };
+    await refused(f, [await deltaFile([apart, ...deltaDiffs.slice(1)])], /booked apart/);
   });
 
   it('a later delta repeating the diffs of an earlier one: the same ledger as one delta', async () => {

@@ -138,7 +138,13 @@ export class PostgresReader implements LedgerReader {
     checkId(txId, 32, 'transaction ID');
     const { rows } = await this.ask(QUERIES.includedBlock, [txId]);
     const r = rows[0];
-    if (r === undefined) throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+    if (r === undefined) {
+      // An imported ledger's transaction whose block the snapshot did not name (a network's genesis outputs): the
+      // embedded store keeps its record, with 32 zero bytes as its block, and answers that the block is not found.
+      if (this.params.importedFrom !== undefined && (await this.ask(QUERIES.outputsOf, [txId])).rows[0]?.booked)
+        throw new LedgerError('NOT_FOUND', `block not found: ${toHex(new Uint8Array(32))}`);
+      throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
+    }
     if (r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(bytesOf(r.block_id))}`);
     const bytes = bytesOf(r.raw);
     const blockId = bytesOf(r.block_id);

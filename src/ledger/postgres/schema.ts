@@ -115,6 +115,10 @@ export const QUERIES = {
   /** $1 slot → its commitment, if committed and stored. */
   committedCommitment:
     'select c.raw, c.commitment_id from commitments c join status s on c.slot <= s.latest_slot where c.slot = $1',
+  /** $1 transaction id → whether the database holds an output of it (a range of the primary key). */
+  outputsOf:
+    "select exists(select 1 from outputs where output_id between $1 || '\\x0000'::bytea and $1 || '\\xffff'::bytea) " +
+    'as booked',
   /** $1 transaction id → the block that included it (one seek on blocks_tx_id). */
   includedBlock: 'select block_id, slot, raw from blocks where tx_id = $1',
   /**
