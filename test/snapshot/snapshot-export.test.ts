@@ -5,18 +5,15 @@
 // and a delta, then imported, answers every route a client asks about its outputs and milestones as the original
 // does: import(export(ledger)) is the ledger, as the API shows it.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  createServer,
   exportSnapshot,
   importedParams,
   importSnapshot,
   inspectStore,
   type Ledger,
-  type LedgerReader,
   type MilestoneDiff,
   openLedger,
   outputChainId,
@@ -28,6 +25,7 @@ import {
 } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { serveJson } from '../helpers/serve-json.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-export-'));
@@ -99,19 +97,6 @@ describe("hornet's files, imported and exported again", () => {
 describe('import(export(ledger)) answers as the ledger', () => {
   const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
 
-  async function serve(ledger: LedgerReader) {
-    const server = createServer({ ledger });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    return {
-      get: async (route: string) => {
-        const res = await fetch(`${origin}${route}`);
-        return { status: res.status, body: await res.json() };
-      },
-      close: () => new Promise<void>((done) => server.close(() => done())),
-    };
-  }
-
   it('a simulated history: a full snapshot at slot 12 and a delta on to 24, every output and milestone after', async () => {
     const sim = new Simulation({ params, seed: 29 });
     const path = join(dir, 'sim');
@@ -135,7 +120,7 @@ describe('import(export(ledger)) answers as the ledger', () => {
     expect(result.latestSlot).toBe(24);
     expect(result.params.genesisSlot).toBe(12);
     const copy = opened(imported);
-    const [a, b] = [await serve(ledger), await serve(copy)];
+    const [a, b] = [await serveJson(ledger), await serveJson(copy)];
     try {
       let spent = 0;
       for (const id of seen) {

@@ -6,13 +6,11 @@
 // full snapshot and its delta (vectors/snapshots), and a simulated ledger exported and imported again. Skipped, with
 // the reason, where no PostgreSQL can be started.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   addressToBech32,
-  createServer,
   encodeSnapshot,
   exportSnapshot,
   type FullSnapshotHeader,
@@ -30,31 +28,18 @@ import {
   toHex,
   UnlockConditionType,
 } from '../../src/index.js';
-import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
+import { serveJson } from '../helpers/serve-json.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
 const pg = privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-snapshot-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = (name: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, 'snapshots', name)));
-
-async function serve(ledger: LedgerReader) {
-  const server = createServer({ ledger });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    get: async (route: string) => {
-      const res = await fetch(`${origin}${route}`);
-      return { status: res.status, body: await res.json() };
-    },
-    close: () => new Promise<void>((done) => server.close(() => done())),
-  };
-}
 
 /** The protocol parameters option of hornet's snapshot (a network's), for a generated one. */
 let hornetParameters: FullSnapshotHeader['protocolParameters'];
@@ -83,7 +68,7 @@ async function loaded(path: string, database: string) {
 
 /** Every route about these outputs and milestones, asked of both APIs: the answers are the same. */
 async function sameAnswers(ledger: Ledger, reader: PostgresReader, ids: Set<string>, milestones: number[]) {
-  const [a, b] = [await serve(ledger), await serve(reader)];
+  const [a, b] = [await serveJson(ledger), await serveJson(reader)];
   try {
     const routes: string[] = ['/api/core/v2/treasury', '/api/indexer/v1/outputs', '/api/indexer/v1/outputs/alias'];
     const addresses = new Set<string>();
