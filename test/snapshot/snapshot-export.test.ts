@@ -19,24 +19,18 @@ import {
   outputChainId,
   PROTOCOL_PARAMETERS,
   protocolParameters,
-  readSnapshot,
   type SnapshotRecord,
   toHex,
 } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { serveJson } from '../helpers/serve-json.js';
-import { VECTORS_DIR } from '../helpers/vectors.js';
+import { records, snapshotVector } from '../helpers/snapshots.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, 'snapshots', name)));
+const file = snapshotVector;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-async function records(bytes: Uint8Array): Promise<SnapshotRecord[]> {
-  const out: SnapshotRecord[] = [];
-  for await (const r of readSnapshot(bytes)) out.push(r);
-  return out;
-}
 const opened = (path: string) =>
   openLedger({ path, params: importedParams(inspectStore(path)!.imported!), readOnly: true });
 

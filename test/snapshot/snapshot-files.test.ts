@@ -12,14 +12,13 @@ import {
   type DeltaSnapshotHeader,
   encodeSnapshot,
   type FullSnapshotHeader,
-  readSnapshot,
   readSnapshotFile,
   type SnapshotRecord,
   writeSnapshotFile,
 } from '../../src/index.js';
-import { VECTORS_DIR } from '../helpers/vectors.js';
+import { records, snapshotVector } from '../helpers/snapshots.js';
 
-const file = (name: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, 'snapshots', name)));
+const file = snapshotVector;
 const HORNET = [
   'full_snapshot.bin',
   'migration_full_snapshot.bin',
@@ -27,11 +26,6 @@ const HORNET = [
   'snapshot_delta_snapshot.bin',
 ];
 
-async function records(source: Parameters<typeof readSnapshot>[0]): Promise<SnapshotRecord[]> {
-  const out: SnapshotRecord[] = [];
-  for await (const r of readSnapshot(source)) out.push(r);
-  return out;
-}
 /** The records back into a file, through the writer (the counts and the SEP offset are the writer's own). */
 async function rewrite(rs: SnapshotRecord[]): Promise<Uint8Array> {
   const h = rs[0]!.kind === 'header' ? rs[0]!.header : undefined;

@@ -4,7 +4,7 @@
 // applied), and every answer is compared with it and with the records' own booking metadata. Refused imports (a
 // Chrysalis file, a delta first, a delta that does not chain, another full snapshot's delta, a damaged byte, a supply
 // that does not add up, a directory in use) leave nothing behind.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,23 +20,17 @@ import {
   LedgerError,
   type MilestoneDiff,
   openLedger,
-  readSnapshot,
   type SnapshotOutput,
   type SnapshotRecord,
 } from '../../src/index.js';
 import { contractErrors } from '../helpers/contracts.js';
-import { VECTORS_DIR } from '../helpers/vectors.js';
+import { records, snapshotVector } from '../helpers/snapshots.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-import-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, 'snapshots', name)));
+const file = snapshotVector;
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
-async function records(bytes: Uint8Array): Promise<SnapshotRecord[]> {
-  const out: SnapshotRecord[] = [];
-  for await (const r of readSnapshot(bytes)) out.push(r);
-  return out;
-}
 const diffsOf = (rs: SnapshotRecord[]): MilestoneDiff[] =>
   rs.flatMap((r) => (r.kind === 'milestoneDiff' ? [r.diff] : []));
 

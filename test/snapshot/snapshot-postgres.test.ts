@@ -34,12 +34,12 @@ import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import { serveJson } from '../helpers/serve-json.js';
-import { VECTORS_DIR } from '../helpers/vectors.js';
+import { snapshotVector } from '../helpers/snapshots.js';
 
 const pg = privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-snapshot-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, 'snapshots', name)));
+const file = snapshotVector;
 
 /** The protocol parameters option of hornet's snapshot (a network's), for a generated one. */
 let hornetParameters: FullSnapshotHeader['protocolParameters'];

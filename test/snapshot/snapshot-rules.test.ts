@@ -2,7 +2,7 @@
 // in one place each and written back with the writer, then imported. Every change that breaks a rule is refused
 // naming it and leaves nothing; the changes a rule allows (a diff at or before the target, a later delta repeating an
 // earlier one's diffs) import to the same ledger as hornet's own files.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,21 +16,14 @@ import {
   type MilestoneDiff,
   OutputType,
   openLedger,
-  readSnapshot,
   type SnapshotOutput,
-  type SnapshotRecord,
   UnlockConditionType,
 } from '../../src/index.js';
-import { VECTORS_DIR } from '../helpers/vectors.js';
+import { records, snapshotVector } from '../helpers/snapshots.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-rules-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const file = (name: string) => new Uint8Array(readFileSync(join(VECTORS_DIR, 'snapshots', name)));
-async function records(bytes: Uint8Array): Promise<SnapshotRecord[]> {
-  const out: SnapshotRecord[] = [];
-  for await (const r of readSnapshot(bytes)) out.push(r);
-  return out;
-}
+const file = snapshotVector;
 
 let full: FullSnapshotHeader;
 let outputs: SnapshotOutput[];
