@@ -1,0 +1,135 @@
+import type { IncomingMessage } from 'node:http';
+import { createServer as createNetServer, type Server as NetServer } from 'node:net';
+import { Duplex } from 'node:stream';
+import { Aedes, type AedesPublishPacket, type Client, type Subscription } from 'aedes';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+import { packetLimit } from './packet-limit.js';
+import type { EventMessage } from './slot-events.js';
+import { refuseFilter } from './topics.js';
+
+// The node event API's broker: aedes (a maintained MQTT 3.1.1 broker library; docs/events.md says why this one),
+// reached over WebSocket at /api/mqtt/v1 on the API's port (the HTTP server hands it the upgraded connections) and,
+// when asked, over plain MQTT on a port of its own. Clients only subscribe: a client that publishes is disconnected;
+// a filter that can match no TIP-28 topic is refused in the SUBACK; a client past the subscription limit, or one
+// that sends a packet longer than the packet limit, is disconnected; a subscriber that stops reading is dropped
+// once its connection has not drained for `drainTimeoutMs`, so that it never holds up the others.
+
+export interface EventBrokerOptions {
+  /** The network's bech32 prefix: the addresses of `outputs/unlock/…` topics. */
+  hrp: string;
+  /** Topic filters one client may hold (inx-mqtt's maxTopicSubscriptionsPerClient). Default 1,000. */
+  maxSubscriptionsPerClient?: number;
+  /** Longest packet a client may send, in bytes. Default 16 KiB. */
+  maxPacketBytes?: number;
+  /** How long a subscriber's connection may stay full before it is dropped. Default 10 s. */
+  drainTimeoutMs?: number;
+  /**
+   * The message a topic has now (an output's state, a block's metadata, the latest milestone), sent to a client that
+   * subscribes to it by name, as inx-mqtt does; undefined when there is none yet.
+   */
+  current?: (topic: string) => Promise<Uint8Array | undefined>;
+}
+
+export class EventBroker {
+  private readonly ws = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  private readonly tcp = new Set<NetServer>();
+  private readonly held = new WeakMap<Client, Set<string>>();
+  private readonly maxPacketBytes: number;
+
+  private constructor(
+    readonly aedes: Aedes,
+    private readonly options: EventBrokerOptions,
+  ) {
+    this.maxPacketBytes = options.maxPacketBytes ?? 16 * 1024;
+    const max = options.maxSubscriptionsPerClient ?? 1000;
+    aedes.authorizePublish = (_client, _packet, done) => done(new Error('the node event API takes no publications'));
+    aedes.authorizeSubscribe = (client, sub, done) => {
+      if (refuseFilter(sub.topic, options.hrp) !== undefined) return done(null, null); // SUBACK 0x80
+      const held = this.held.get(client) ?? new Set<string>();
+      this.held.set(client, held);
+      held.add(sub.topic);
+      if (held.size > max) return done(new Error(`more than ${max} subscriptions`));
+      done(null, sub);
+    };
+    aedes.on('unsubscribe', (topics, client) => {
+      for (const t of topics) this.held.get(client)?.delete(t);
+    });
+    aedes.on('subscribe', (subs, client) => void this.sendCurrent(subs, client));
+    // A client's own failure (a refused publication, a reset connection) is that client's: it is disconnected.
+    aedes.on('clientError', () => {});
+    aedes.on('connectionError', () => {});
+  }
+
+  static async create(options: EventBrokerOptions): Promise<EventBroker> {
+    const aedes = await Aedes.createBroker({
+      drainTimeout: options.drainTimeoutMs ?? 10_000,
+      // Session state a client can make the broker keep: its id's length (MQTT 3.1.1 allows 23; longer is common).
+      maxClientsIdLength: 256,
+      heartbeatInterval: 60_000,
+      connectTimeout: 10_000,
+    });
+    return new EventBroker(aedes, options);
+  }
+
+  /** Takes an HTTP upgrade to WebSocket (already authorized by the server) as an MQTT connection. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    this.ws.handleUpgrade(req, socket, head, (ws) => {
+      this.handle(createWebSocketStream(ws), req);
+    });
+  }
+
+  /** Listens for plain MQTT (TCP) on `port`; resolves with the server once it listens. */
+  listenTcp(port: number, host: string): Promise<NetServer> {
+    const server = createNetServer((socket) => this.handle(socket));
+    this.tcp.add(server);
+    return new Promise((done, fail) => {
+      server.once('error', fail);
+      server.listen(port, host, () => done(server));
+    });
+  }
+
+  /** Publishes `messages` in order; resolves once the broker has taken them all (a slot's worth at a time). */
+  publish(messages: readonly EventMessage[]): Promise<void> {
+    if (messages.length === 0) return Promise.resolve();
+    return new Promise((done) => {
+      let left = messages.length;
+      const one = () => --left === 0 && done();
+      for (const m of messages) {
+        // QoS 1: kept for a subscriber with a persistent session while it is away; a QoS 0 subscription gets QoS 0.
+        this.aedes.publish(
+          { cmd: 'publish', topic: m.topic, payload: Buffer.from(m.payload), qos: 1, retain: false, dup: false },
+          one,
+        );
+      }
+    });
+  }
+
+  close(): Promise<void> {
+    for (const s of this.tcp) s.close();
+    for (const c of this.ws.clients) c.terminate();
+    return new Promise((done) => this.aedes.close(() => done()));
+  }
+
+  /** The connection, its incoming bytes through the packet limit, to the broker. */
+  private handle(connection: Duplex, req?: IncomingMessage): void {
+    const limit = packetLimit(this.maxPacketBytes);
+    const guarded = Duplex.from({ readable: connection.pipe(limit), writable: connection });
+    const end = () => connection.destroy();
+    limit.on('error', end);
+    connection.on('error', end);
+    guarded.on('error', end);
+    this.aedes.handle(guarded as never, req);
+  }
+
+  private async sendCurrent(subs: Subscription[], client: Client): Promise<void> {
+    const current = this.options.current;
+    if (current === undefined) return;
+    for (const sub of subs) {
+      if (sub.topic.includes('+') || sub.topic.includes('#')) continue;
+      const payload = await current(sub.topic).catch(() => undefined);
+      if (payload === undefined || client.closed) continue;
+      const packet = { cmd: 'publish', topic: sub.topic, payload: Buffer.from(payload), qos: sub.qos, retain: false };
+      client.publish({ ...packet, dup: false } as AedesPublishPacket, () => {});
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import type { Server as NetServer } from 'node:net';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerListener } from '../ledger/types.js';
+import { EventBroker, type EventBrokerOptions } from './broker.js';
+import { currentMessage, SlotFeed } from './feed.js';
+
+// The node event API of one serving process: a broker, and the feed that publishes each slot the ledger commits into
+// it. Where the ledger is written in this process, the ledger tells the feed of each commit; a process that reads a
+// store another writes looks for new commits every `pollMs` (a read of one record of the embedded store).
+
+export interface EventsOptions extends Partial<Pick<EventBrokerOptions, 'drainTimeoutMs' | 'maxPacketBytes'>> {
+  /** A ledger written in this process: its commits wake the feed. Without it the feed looks every `pollMs`. */
+  writer?: { listen(listener: LedgerListener): () => void };
+  pollMs?: number;
+  /** Plain MQTT (TCP) on this port as well (0: any free one). */
+  tcpPort?: number;
+  host?: string;
+  maxSubscriptionsPerClient?: number;
+  onError?: (line: string) => void;
+}
+
+export interface EventsService {
+  broker: EventBroker;
+  feed: SlotFeed;
+  /** The plain MQTT listener, when asked for. */
+  tcp: NetServer | undefined;
+  close(): Promise<void>;
+}
+
+export async function startEvents(reader: LedgerReader, options: EventsOptions = {}): Promise<EventsService> {
+  const onError = options.onError ?? ((line: string) => process.stderr.write(`events: ${line}\n`));
+  const broker = await EventBroker.create({
+    hrp: reader.params.bech32Hrp,
+    current: (topic) => currentMessage(reader, topic),
+    ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }),
+    ...(options.maxPacketBytes === undefined ? {} : { maxPacketBytes: options.maxPacketBytes }),
+    ...(options.maxSubscriptionsPerClient === undefined
+      ? {}
+      : { maxSubscriptionsPerClient: options.maxSubscriptionsPerClient }),
+  });
+  const latest = (await reader.latestCommitment()).slot;
+  const feed = new SlotFeed(
+    reader,
+    (m) => broker.publish(m),
+    latest + 1,
+    (e, slot) => onError(`slot ${slot} not published: ${e.message}`),
+  );
+  let stopWatching: () => void;
+  if (options.writer !== undefined) {
+    stopWatching = options.writer.listen({ committed: () => feed.wake() });
+  } else {
+    const timer = setInterval(() => feed.wake(), options.pollMs ?? 100);
+    timer.unref();
+    stopWatching = () => clearInterval(timer);
+  }
+  const tcp =
+    options.tcpPort === undefined ? undefined : await broker.listenTcp(options.tcpPort, options.host ?? '127.0.0.1');
+  return {
+    broker,
+    feed,
+    tcp,
+    async close() {
+      stopWatching();
+      feed.stop();
+      await broker.close();
+    },
+  };
+}

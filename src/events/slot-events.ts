@@ -1,0 +1,132 @@
+import { toHex } from '../codec/hex.js';
+import { milestoneIdOf, outputMetadata, slotMilestone } from '../http/milestones.js';
+import { blockMetadata } from '../http/responses.js';
+import { slotEnd } from '../ledger/congestion.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerOutput } from '../ledger/types.js';
+import type { Address } from '../model/address.js';
+import { addressToBech32 } from '../model/address-bech32.js';
+import { outputChainId, transactionId } from '../model/ids.js';
+import { MAX_PARENTS } from '../model/limits.js';
+import type { Output } from '../model/output.js';
+import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
+import { decodeBlock, decodeOutput, encodeMilestonePayload, outputToJson } from '../serialize.js';
+import type { ConditionName } from './topics.js';
+
+// What a committed slot publishes on TIP-28's topics. Each message is what the matching REST route answers for the
+// same id once the slot is the latest (block bytes as `/blocks/{id}` in binary, metadata as `/blocks/{id}/metadata`,
+// an output as `/outputs/{id}`), built by the same functions the routes use. A slot's messages come in this order:
+// its blocks (ID order) with their sub-topics, the slot's "milestone", each block's metadata and included
+// transaction, the outputs it created, those it spent, and last the milestone info, so that a client told of
+// milestone S finds everything of S on the REST routes.
+
+export interface EventMessage {
+  topic: string;
+  payload: Uint8Array;
+}
+
+/** Blocks a slot may hold, read at once (a slot holds what its commit took: far fewer). */
+const MAX_BLOCKS_READ = 1_000_000;
+
+const text = (s: string): Uint8Array => Buffer.from(s, 'utf8');
+
+/** hornet's milestone info (as `/info` has it in `status.latestMilestone`). */
+export function milestoneInfo(reader: LedgerReader, slot: number, commitmentId: Uint8Array): Uint8Array {
+  const info = {
+    index: slot,
+    timestamp: slotEnd(reader.params, slot),
+    milestoneId: toHex(milestoneIdOf(commitmentId)),
+  };
+  return text(JSON.stringify(info));
+}
+
+/** `/outputs/{id}`'s body for `o` with ledger index `slot` (a created output's message leaves out a later spend). */
+export function outputBody(reader: LedgerReader, o: LedgerOutput, slot: number, output?: Output): Uint8Array {
+  const metadata = outputMetadata(reader.params, { ...o, ledgerIndex: slot });
+  return text(JSON.stringify({ metadata, output: outputToJson(output ?? decodeOutput(o.output)) }));
+}
+
+/** The messages of committed `slot`, in the order above; none for a slot not (or no longer) stored. */
+export async function slotEvents(reader: LedgerReader, slot: number): Promise<EventMessage[]> {
+  const c = await reader.commitmentOf(slot);
+  if (c === undefined) return [];
+  const out: EventMessage[] = [];
+  const later: EventMessage[] = [];
+  for (const id of await reader.blockIdsOfSlot(slot, MAX_BLOCKS_READ)) {
+    const b = await reader.block(id);
+    const block = decodeBlock(b.bytes);
+    out.push({ topic: 'blocks', payload: b.bytes });
+    const metadata = text(JSON.stringify(blockMetadata(b, block)));
+    later.push({ topic: `block-metadata/${toHex(id)}`, payload: metadata });
+    later.push({ topic: 'block-metadata/referenced', payload: metadata });
+    const payload = block.payload;
+    if (payload?.type === PayloadType.Transaction) {
+      out.push({ topic: 'blocks/transaction', payload: b.bytes });
+      const inner = payload.essence.payload;
+      if (inner !== undefined) {
+        out.push({ topic: 'blocks/transaction/tagged-data', payload: b.bytes });
+        if (inner.tag.length > 0)
+          out.push({ topic: `blocks/transaction/tagged-data/${toHex(inner.tag)}`, payload: b.bytes });
+      }
+      later.push({ topic: `transactions/${toHex(transactionId(payload))}/included-block`, payload: b.bytes });
+    } else if (payload?.type === PayloadType.TaggedData) {
+      out.push({ topic: 'blocks/tagged-data', payload: b.bytes });
+      if (payload.tag.length > 0) out.push({ topic: `blocks/tagged-data/${toHex(payload.tag)}`, payload: b.bytes });
+    }
+  }
+  const milestone = slotMilestone(reader.params, c, await reader.blockIdsOfSlot(slot, MAX_PARENTS));
+  out.push({ topic: 'milestones', payload: encodeMilestonePayload(milestone) });
+  out.push(...later);
+
+  const changes = await reader.utxoChanges(slot);
+  for (const id of changes.createdOutputs) {
+    const o = await reader.outputWithMetadata(id);
+    const output = decodeOutput(o.output);
+    const { spent: _, ...created } = o;
+    const body = outputBody(reader, created, slot, output);
+    out.push({ topic: `outputs/${toHex(id)}`, payload: body });
+    const chain = chainTopic(output, id);
+    if (chain !== undefined) out.push({ topic: chain, payload: body });
+    for (const topic of unlockTopics(output, reader.params.bech32Hrp)) out.push({ topic, payload: body });
+  }
+  for (const id of changes.consumedOutputs) {
+    const o = await reader.outputWithMetadata(id);
+    const output = decodeOutput(o.output);
+    const body = outputBody(reader, o, slot, output);
+    out.push({ topic: `outputs/${toHex(id)}`, payload: body });
+    for (const topic of unlockTopics(output, reader.params.bech32Hrp))
+      out.push({ topic: `${topic}/spent`, payload: body });
+  }
+  const info = milestoneInfo(reader, slot, c.commitmentId);
+  out.push({ topic: 'milestone-info/latest', payload: info }, { topic: 'milestone-info/confirmed', payload: info });
+  return out;
+}
+
+/** `outputs/alias|nft|foundry/{id}` of a chain output (an alias or NFT created with id zero: the id it gets). */
+export function chainTopic(output: Output, outputId: Uint8Array): string | undefined {
+  const id = outputChainId(output, outputId);
+  if (id === undefined) return undefined;
+  const kind = output.type === OutputType.Alias ? 'alias' : output.type === OutputType.Nft ? 'nft' : 'foundry';
+  return `outputs/${kind}/${toHex(id)}`;
+}
+
+const CONDITION_NAMES: Partial<Record<number, ConditionName>> = {
+  [UnlockConditionType.Address]: 'address',
+  [UnlockConditionType.StorageDepositReturn]: 'storage-return',
+  [UnlockConditionType.Expiration]: 'expiration',
+  [UnlockConditionType.StateControllerAddress]: 'state-controller',
+  [UnlockConditionType.GovernorAddress]: 'governor',
+  [UnlockConditionType.ImmutableAliasAddress]: 'immutable-alias',
+};
+
+/** `outputs/unlock/{condition}/{address}` for each unlock condition of `output` that names an address. */
+export function unlockTopics(output: Output, hrp: string): string[] {
+  const topics: string[] = [];
+  for (const uc of output.unlockConditions) {
+    const name = CONDITION_NAMES[uc.type];
+    if (name === undefined) continue;
+    const address: Address = 'returnAddress' in uc ? uc.returnAddress : (uc as { address: Address }).address;
+    topics.push(`outputs/unlock/${name}/${addressToBech32(address, hrp)}`);
+  }
+  return topics;
+}

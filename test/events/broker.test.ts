@@ -1,0 +1,177 @@
+// The event API's rules for clients (issue 30, "Security" and "Publishing never slows the writer"), through the
+// `mqtt` npm client and raw sockets: a filter outside TIP-28 refused in the SUBACK, a client that publishes, holds too
+// many subscriptions or sends an oversized packet disconnected, the route's token rules on the WebSocket upgrade,
+// and a subscriber that stops reading dropped while the others get every message.
+
+import type { AddressInfo } from 'node:net';
+import { connect as connectTcp, type Socket } from 'node:net';
+import { SignJWT } from 'jose';
+import mqttPacket from 'mqtt-packet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EventBroker } from '../../src/events/broker.js';
+import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { subscriber } from '../helpers/mqtt.js';
+
+const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
+const SECRET = 'a secret of the operator';
+
+let ledger: Ledger;
+let broker: EventBroker;
+let open: ReturnType<typeof createServer>;
+let guarded: ReturnType<typeof createServer>;
+let tcpPort: number;
+
+const listen = async (s: ReturnType<typeof createServer>) => {
+  await new Promise<void>((done) => s.listen(0, '127.0.0.1', done));
+  return `ws://127.0.0.1:${(s.address() as AddressInfo).port}`;
+};
+let openUrl: string;
+let guardedUrl: string;
+
+beforeAll(async () => {
+  ledger = openLedger({ params });
+  broker = await EventBroker.create({
+    hrp: params.bech32Hrp,
+    maxSubscriptionsPerClient: 5,
+    maxPacketBytes: 2048,
+    drainTimeoutMs: 300,
+  });
+  tcpPort = ((await broker.listenTcp(0, '127.0.0.1')).address() as AddressInfo).port;
+  open = createServer({ ledger, events: broker });
+  guarded = createServer({ ledger, events: broker, jwtSecret: SECRET, publicRoutes: ['/api/core/v2/info'] });
+  openUrl = `${await listen(open)}/api/mqtt/v1`;
+  guardedUrl = `${await listen(guarded)}/api/mqtt/v1`;
+});
+afterAll(async () => {
+  await broker.close();
+  await new Promise((done) => open.close(done));
+  await new Promise((done) => guarded.close(done));
+  ledger.close();
+});
+
+const tcpUrl = () => `mqtt://127.0.0.1:${tcpPort}`;
+
+describe('subscriptions', () => {
+  it('refuses a filter outside TIP-28 in the SUBACK (0x80) and takes the others', async () => {
+    const sub = await subscriber(openUrl, ['blocks', 'bad/topic', 'outputs/unlock/+/#', '$SYS/#']);
+    expect(sub.granted).toEqual([0, 128, 0, 128]);
+    await sub.end();
+  });
+
+  it('disconnects a client past the subscription limit', async () => {
+    const sub = await subscriber(tcpUrl(), ['blocks', 'milestones', 'receipts', 'milestone-info/latest', 'blocks/+']);
+    sub.client.subscribe('block-metadata/referenced');
+    await sub.closed;
+    expect(sub.client.connected).toBe(false);
+  });
+
+  it('disconnects a client that publishes, and goes on serving the others', async () => {
+    const other = await subscriber(openUrl, ['milestones']);
+    const sub = await subscriber(openUrl, []);
+    sub.client.publish('milestones', 'forged');
+    await sub.closed;
+    await broker.publish([{ topic: 'milestones', payload: Buffer.from('real') }]);
+    await other.until((r) => r.length === 1);
+    expect(other.received.map((m) => m.payload.toString())).toEqual(['real']);
+    await other.end();
+  });
+});
+
+/** A raw MQTT connection over TCP: CONNECT sent, CONNACK awaited. */
+async function rawClient(id: string): Promise<{ socket: Socket; closed: Promise<void> }> {
+  const socket = connectTcp(tcpPort, '127.0.0.1');
+  const closed = new Promise<void>((done) => socket.once('close', () => done()));
+  await new Promise((done) => socket.once('connect', done));
+  socket.write(
+    mqttPacket.generate({
+      cmd: 'connect',
+      protocolId: 'MQTT',
+      protocolVersion: 4,
+      clean: true,
+      clientId: id,
+      keepalive: 0,
+    }),
+  );
+  await new Promise((done) => socket.once('data', done)); // CONNACK
+  return { socket, closed };
+}
+
+describe('packets', () => {
+  it('closes a connection that announces a packet over the limit, over TCP and over WebSocket', async () => {
+    const { socket, closed } = await rawClient('big');
+    const topics = Array.from({ length: 100 }, (_, i) => ({
+      topic: `blocks/tagged-data/0x${i.toString(16).padStart(40, '0')}`,
+      qos: 0 as const,
+    }));
+    const big = mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: topics });
+    expect(big.length).toBeGreaterThan(2048);
+    socket.write(big);
+    await closed;
+
+    const ws = await subscriber(openUrl, []);
+    ws.client.subscribe(topics.map((t) => t.topic));
+    await ws.closed;
+    // The broker still serves.
+    const after = await subscriber(openUrl, ['blocks']);
+    expect(after.granted).toEqual([0]);
+    await after.end();
+  });
+});
+
+describe('the WebSocket route', () => {
+  it('follows the route rules: a protected /api/mqtt/v1 needs a valid token', async () => {
+    await expect(subscriber(guardedUrl, [])).rejects.toThrow(/403/);
+    const token = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(SECRET));
+    const bad = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('other'));
+    await expect(
+      subscriber(guardedUrl, [], { wsOptions: { headers: { authorization: `Bearer ${bad}` } } }),
+    ).rejects.toThrow(/403/);
+    const ok = await subscriber(guardedUrl, ['blocks'], {
+      wsOptions: { headers: { authorization: `Bearer ${token}` } },
+    });
+    expect(ok.granted).toEqual([0]);
+    await ok.end();
+  });
+
+  it('answers an upgrade anywhere else as no route, in the envelope', async () => {
+    const base = openUrl.replace('/api/mqtt/v1', '');
+    await expect(subscriber(`${base}/api/mqtt/v2`, [])).rejects.toThrow(/404/);
+  });
+});
+
+describe('a subscriber that stops reading', () => {
+  it('is dropped, while another gets every message and publishing goes on', async () => {
+    const { socket } = await rawClient('stuck');
+    // Seen from the broker: a paused socket never reads the FIN, so its own 'close' would not tell.
+    const dropped = new Promise<void>((done) =>
+      broker.aedes.on('clientDisconnect', (c) => {
+        if (c.id === 'stuck') done();
+      }),
+    );
+    socket.write(mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] }));
+    await new Promise((done) => socket.once('data', done)); // SUBACK
+    socket.pause(); // reads nothing more: its buffers fill
+    const reader = await subscriber(tcpUrl(), ['blocks']);
+    const payload = Buffer.alloc(60_000, 1);
+    // Far more than the socket buffers hold: the broker must drop the stuck one to deliver the rest.
+    let sent = 0;
+    let gone = false;
+    void dropped.then(() => {
+      gone = true;
+    });
+    while (!gone) {
+      await broker.publish(Array.from({ length: 50 }, () => ({ topic: 'blocks', payload })));
+      sent += 50;
+    }
+    await reader.until((r) => r.length === sent);
+    expect(reader.received.every((m) => m.payload.equals(payload))).toBe(true);
+    await reader.end();
+    socket.destroy();
+  });
+});
