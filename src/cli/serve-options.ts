@@ -16,6 +16,8 @@ export interface HttpFlags {
   'writer-url'?: string | undefined;
   pow?: boolean | undefined;
   'slot-seconds'?: string | undefined;
+  'mqtt-port'?: string | undefined;
+  'no-mqtt'?: boolean | undefined;
 }
 
 export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> {
@@ -43,6 +45,8 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
     ...(values['writer-url'] !== undefined ? ['--writer-url', values['writer-url']] : []),
     ...(values.pow === true ? ['--pow'] : []),
     ...(values['slot-seconds'] !== undefined ? ['--slot-seconds', values['slot-seconds']] : []),
+    ...(values['mqtt-port'] !== undefined ? ['--mqtt-port', values['mqtt-port']] : []),
+    ...(values['no-mqtt'] === true ? ['--no-mqtt'] : []),
   ];
 }
 

@@ -5,6 +5,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
+import { startEvents } from '../events/service.js';
 import { ledgerIntake } from '../http/block-intake.js';
 import { Faucet } from '../http/faucet.js';
 import { createServer, type ServerOptions } from '../http/server.js';
@@ -52,6 +53,9 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --faucet                on a testnet writer (not --demo, which has it): take posted blocks, run the faucet
                           (its key is the demo's: the store's genesis must hold an output of it, as a demo's
                           does) and commit each slot once it has ended, as a node does
+  --mqtt-port N           the node event API (TIP-28) over plain MQTT on port N as well (it is always over
+                          WebSocket at /api/mqtt/v1 on --port)
+  --no-mqtt               no event API
   --pow                   do proof of work for posted blocks that come without a nonce, and say so in /info
                           (default on the testnet; off on mainnet presets, as hornet's restAPI.pow.enabled)
 `;
@@ -84,11 +88,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'slot-seconds': { type: 'string' },
       pow: { type: 'boolean' },
       faucet: { type: 'boolean', default: false },
+      'mqtt-port': { type: 'string' },
+      'no-mqtt': { type: 'boolean', default: false },
     },
   });
   values.pow ??= values.network === 'testnet';
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
+  const mqttPort =
+    values['mqtt-port'] === undefined ? undefined : wholeNumber(values['mqtt-port'], '--mqtt-port', 0, 65535);
   const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
   const slotSeconds =
     values['slot-seconds'] === undefined
@@ -205,7 +213,19 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const pool = supervise
     ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
     : undefined;
-  const server = pool === undefined ? createServer({ ledger, ...serverOptions(values), ...writes }) : undefined;
+  // The event API of this process's server: told of each commit by the ledger where it is written here, else it
+  // watches the store (a worker, a --read-only server).
+  const events =
+    pool === undefined && !values['no-mqtt']
+      ? await startEvents(ledger, {
+          ...(readOnly ? {} : { writer: ledger }),
+          ...(mqttPort === undefined ? {} : { tcpPort: mqttPort, host: values.host }),
+        })
+      : undefined;
+  const server =
+    pool === undefined
+      ? createServer({ ledger, ...serverOptions(values), ...writes, ...(events ? { events: events.broker } : {}) })
+      : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -238,6 +258,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const origin = `http://${values.host}:${listening}`;
   const latest = ledger.latestCommitment().slot;
   process.stdout.write(`tangle-core listening on ${origin}${pool === undefined ? '' : ` (${workers} workers)`}\n`);
+  if (!values['no-mqtt']) {
+    const tcp = events?.tcp?.address() as AddressInfo | undefined;
+    const plain = mqttPort === undefined ? '' : `, plain MQTT on mqtt://${values.host}:${tcp?.port ?? mqttPort}`;
+    process.stdout.write(
+      `events (TIP-28): MQTT over WebSocket at ws://${values.host}:${listening}/api/mqtt/v1${plain}\n`,
+    );
+  }
   if (pool !== undefined) {
     process.stdout.write(
       `processes: supervisor ${process.pid}` +

@@ -38,7 +38,12 @@ export interface ServerOptions {
   /** Slow clients: milliseconds to send all headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** The node event API (TIP-28): takes the WebSocket upgrades of `/api/mqtt/v1` that the route rules allow. */
+  events?: { handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void };
 }
+
+/** Where MQTT over WebSocket is served (hornet's and inx-mqtt's route). */
+export const MQTT_PATH = '/api/mqtt/v1';
 
 const MAX_URL = 8 * 1024;
 
@@ -60,10 +65,13 @@ export function observeAnswers(fn: ((answer: ObservedAnswer) => void) | undefine
 }
 const STATUS_LINE: Record<number, string> = {
   400: 'Bad Request',
+  403: 'Forbidden',
+  404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',
   414: 'URI Too Long',
   431: 'Request Header Fields Too Large',
+  500: 'Internal Server Error',
 };
 const GZIP_ABOVE = 1024;
 
@@ -126,6 +134,23 @@ export function createServer(options: ServerOptions): Server {
   // closes it unanswered. This is not a proxy.
   server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     endSocket(socket, 405, codeAsString, `Allow: ${ALLOW}\r\n`);
+  });
+  // A WebSocket upgrade: MQTT at /api/mqtt/v1 under the same token rules as the routes; anything else is no route.
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const refuse = (status: number) => endSocket(socket, status, codeAsString);
+    let path: string;
+    try {
+      path = requestTarget(req.url ?? '/').path;
+    } catch (e) {
+      return refuse(toProblem(e).status);
+    }
+    const events = options.events;
+    if (path !== MQTT_PATH || events === undefined) return refuse(404);
+    if (isPublic(path)) return events.handleUpgrade(req, socket, head);
+    bearerIsValid(req.headers.authorization, secret, allowNonExpiring).then(
+      (valid) => (valid ? events.handleUpgrade(req, socket, head) : refuse(403)),
+      () => refuse(500),
+    );
   });
   // An Expect other than 100-continue: Node would answer 417 with an empty body; answer it in the envelope.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
