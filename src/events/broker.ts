@@ -4,6 +4,7 @@ import { Duplex } from 'node:stream';
 import { Aedes, type AedesPublishPacket, type Client, type Subscription } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import { packetLimit } from './packet-limit.js';
+import { boundSessions, type SessionBounds, type SessionLimits } from './sessions.js';
 import type { EventMessage } from './slot-events.js';
 import { refuseFilter } from './topics.js';
 
@@ -14,7 +15,7 @@ import { refuseFilter } from './topics.js';
 // that sends a packet longer than the packet limit, is disconnected; a subscriber that stops reading is dropped
 // once its connection has not drained for `drainTimeoutMs`, so that it never holds up the others.
 
-export interface EventBrokerOptions {
+export interface EventBrokerOptions extends SessionLimits {
   /** The network's bech32 prefix: the addresses of `outputs/unlock/…` topics. */
   hrp: string;
   /** Topic filters one client may hold (inx-mqtt's maxTopicSubscriptionsPerClient). Default 1,000. */
@@ -35,12 +36,15 @@ export class EventBroker {
   private readonly tcp = new Set<NetServer>();
   private readonly held = new WeakMap<Client, Set<string>>();
   private readonly maxPacketBytes: number;
+  /** What persistent sessions hold (sessions.ts bounds it). */
+  readonly sessions: SessionBounds;
 
   private constructor(
     readonly aedes: Aedes,
     private readonly options: EventBrokerOptions,
   ) {
     this.maxPacketBytes = options.maxPacketBytes ?? 16 * 1024;
+    this.sessions = boundSessions(aedes, options);
     const max = options.maxSubscriptionsPerClient ?? 1000;
     aedes.authorizePublish = (_client, _packet, done) => done(new Error('the node event API takes no publications'));
     aedes.authorizeSubscribe = (client, sub, done) => {
@@ -91,6 +95,10 @@ export class EventBroker {
   /** Publishes `messages` in order; resolves once the broker has taken them all (a slot's worth at a time). */
   publish(messages: readonly EventMessage[]): Promise<void> {
     if (messages.length === 0) return Promise.resolve();
+    return this.sessions.exclusive(() => this.publishNow(messages));
+  }
+
+  private publishNow(messages: readonly EventMessage[]): Promise<void> {
     return new Promise((done) => {
       let left = messages.length;
       const one = () => --left === 0 && done();

@@ -8,14 +8,22 @@ import { currentMessage, SlotFeed } from './feed.js';
 // it. Where the ledger is written in this process, the ledger tells the feed of each commit; a process that reads a
 // store another writes looks for new commits every `pollMs` (a read of one record of the embedded store).
 
-export interface EventsOptions extends Partial<Pick<EventBrokerOptions, 'drainTimeoutMs' | 'maxPacketBytes'>> {
+type Limits = 'drainTimeoutMs' | 'maxPacketBytes' | 'maxSubscriptionsPerClient' | 'maxSessions' | 'maxQueued';
+const LIMITS: readonly Limits[] = [
+  'drainTimeoutMs',
+  'maxPacketBytes',
+  'maxSubscriptionsPerClient',
+  'maxSessions',
+  'maxQueued',
+];
+
+export interface EventsOptions extends Partial<Pick<EventBrokerOptions, Limits>> {
   /** A ledger written in this process: its commits wake the feed. Without it the feed looks every `pollMs`. */
   writer?: { listen(listener: LedgerListener): () => void };
   pollMs?: number;
   /** Plain MQTT (TCP) on this port as well (0: any free one). */
   tcpPort?: number;
   host?: string;
-  maxSubscriptionsPerClient?: number;
   onError?: (line: string) => void;
 }
 
@@ -32,11 +40,7 @@ export async function startEvents(reader: LedgerReader, options: EventsOptions =
   const broker = await EventBroker.create({
     hrp: reader.params.bech32Hrp,
     current: (topic) => currentMessage(reader, topic),
-    ...(options.drainTimeoutMs === undefined ? {} : { drainTimeoutMs: options.drainTimeoutMs }),
-    ...(options.maxPacketBytes === undefined ? {} : { maxPacketBytes: options.maxPacketBytes }),
-    ...(options.maxSubscriptionsPerClient === undefined
-      ? {}
-      : { maxSubscriptionsPerClient: options.maxSubscriptionsPerClient }),
+    ...Object.fromEntries(LIMITS.filter((k) => options[k] !== undefined).map((k) => [k, options[k]])),
   });
   const latest = (await reader.latestCommitment()).slot;
   const feed = new SlotFeed(

@@ -35,6 +35,8 @@ beforeAll(async () => {
     maxSubscriptionsPerClient: 5,
     maxPacketBytes: 2048,
     drainTimeoutMs: 300,
+    maxSessions: 2,
+    maxQueued: 5,
   });
   tcpPort = ((await broker.listenTcp(0, '127.0.0.1')).address() as AddressInfo).port;
   open = createServer({ ledger, events: broker });
@@ -173,5 +175,55 @@ describe('a subscriber that stops reading', () => {
     expect(reader.received.every((m) => m.payload.equals(payload))).toBe(true);
     await reader.end();
     socket.destroy();
+  });
+});
+
+/** Resolves once `ok()` holds: a state of the broker observed, polled (never a guessed time). */
+async function eventually(ok: () => boolean): Promise<void> {
+  while (!ok()) await new Promise((done) => setTimeout(done, 5));
+}
+
+describe('persistent sessions', () => {
+  const publish = (n: number, text: string) =>
+    broker.publish(Array.from({ length: n }, (_, i) => ({ topic: 'receipts', payload: Buffer.from(`${text}${i}`) })));
+  const session = (clientId: string) => ({ clientId, clean: false, qos: 1 as const });
+
+  it('keeps at most maxQueued messages for one; past that the session expires and its client is told', async () => {
+    const away = await subscriber(tcpUrl(), ['receipts'], session('p1'));
+    expect(away.sessionPresent).toBe(false);
+    await away.end();
+    await publish(5, 'kept');
+    expect(broker.sessions.queued('p1')).toBe(5);
+    const back = await subscriber(tcpUrl(), [], session('p1'));
+    expect(back.sessionPresent).toBe(true);
+    await back.until((r) => r.length === 5);
+    expect(back.received.map((m) => m.payload.toString())).toEqual([0, 1, 2, 3, 4].map((i) => `kept${i}`));
+    await back.end();
+    await eventually(() => broker.sessions.queued('p1') === 0); // PUBACKs read
+
+    await publish(6, 'lost'); // one past the bound: the session expires, its five kept messages with it
+    await eventually(() => broker.sessions.queued('p1') === 0 && broker.sessions.sessions() === 0);
+    const expired = await subscriber(tcpUrl(), ['receipts'], session('p1'));
+    expect(expired.sessionPresent).toBe(false); // it missed messages: it knows to resynchronise
+    await publish(1, 'new');
+    await expired.until((r) => r.length === 1);
+    expect(expired.received.map((m) => m.payload.toString())).toEqual(['new0']);
+    await expired.end();
+  });
+
+  it('keeps at most maxSessions; one more is refused (CONNACK 3), a clean session is not', async () => {
+    const second = await subscriber(tcpUrl(), ['receipts'], session('p2'));
+    await second.end();
+    expect(broker.sessions.sessions()).toBe(2);
+    await expect(subscriber(tcpUrl(), ['receipts'], session('p3'))).rejects.toThrow(/unavailable/i);
+    const clean = await subscriber(tcpUrl(), ['receipts'], { clientId: 'p3' });
+    expect(clean.granted).toEqual([0]);
+    await clean.end();
+    // A session that comes back with a clean session ends: room for another.
+    const p2 = await subscriber(tcpUrl(), [], { clientId: 'p2', clean: true });
+    await p2.end();
+    await eventually(() => broker.sessions.sessions() === 1);
+    const third = await subscriber(tcpUrl(), ['receipts'], session('p3'));
+    await third.end();
   });
 });

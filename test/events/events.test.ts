@@ -34,11 +34,13 @@ let sim: Simulation;
 let reference: ReferenceLedger;
 /** What the live subscriber received, slot by slot. */
 let live: Received[] = [];
+/** The last slot committed into the ledger (its clock runs one slot ahead). */
+let committedUpTo = SLOTS;
 
 beforeAll(async () => {
   sim = new Simulation({ params, seed: 7 });
   const genesis = sim.genesis();
-  ledger = openLedger({ params, genesis, clock: () => GENESIS + (SLOTS + 1) * 10 });
+  ledger = openLedger({ params, genesis, clock: () => GENESIS + (committedUpTo + 1) * 10 });
   ledger.setSynced(true);
   reference = new ReferenceLedger(params, genesis.accounts ?? []);
   events = await startEvents(ledger, { writer: ledger });
@@ -60,6 +62,7 @@ async function rest(path: string, accept = 'application/json'): Promise<Buffer> 
 }
 /** Commits `slot` of the simulation into the ledger and the reference alike. */
 function commit(slot: number): void {
+  committedUpTo = Math.max(committedUpTo, slot);
   for (const e of sim.slot(slot) as SimEvent[]) {
     applyEvent(ledger, e);
     reference.apply(e as never);
@@ -233,5 +236,77 @@ describe('a slot at a time, every topic', () => {
       expect(late[i]!.topic).toBe(live[i]!.topic);
       expect(late[i]!.payload.toString('hex'), late[i]!.topic).toBe(live[i]!.payload.toString('hex'));
     }
+  });
+});
+
+describe('a subscriber that comes and goes', () => {
+  /** Resolves once the feed has published `slot` (an observed state, not a time). */
+  async function published(slot: number): Promise<void> {
+    while (events.feed.cursor <= slot) await events.feed.settled();
+  }
+
+  it('with a persistent session, gets every block and milestone once across a reconnect, in commit order', async () => {
+    const session = { clientId: 'a-wallet', clean: false, qos: 1 as const };
+    const first = await subscriber(wsUrl(), ['blocks', 'milestone-info/confirmed'], session);
+    expect(first.granted).toEqual([1, 1]);
+    commit(SLOTS + 1);
+    await first.until(confirmed(SLOTS + 1));
+    await first.end();
+    // Away for three slots: the broker keeps their messages for the session.
+    for (let slot = SLOTS + 2; slot <= SLOTS + 4; slot++) commit(slot);
+    await published(SLOTS + 4);
+    expect(events.broker.sessions.queued('a-wallet')).toBeGreaterThan(3);
+    // Back, without subscribing again: the session still holds the subscriptions.
+    const second = await subscriber(wsUrl(), [], session);
+    commit(SLOTS + 5);
+    await second.until(confirmed(SLOTS + 5));
+    await second.end();
+
+    const all = [...first.received, ...second.received];
+    const milestones = all.filter((m) => m.topic === 'milestone-info/confirmed');
+    // The first is what the topic held at the subscription (slot SLOTS), then one per slot committed since.
+    const indices = milestones.map((m) => JSON.parse(m.payload.toString()).index);
+    expect(indices).toEqual([0, 1, 2, 3, 4, 5].map((k) => SLOTS + k));
+    const ids = all.filter((m) => m.topic === 'blocks').map((m) => blockIdOf(m.payload));
+    const expected = [...reference.committedBlocks].filter(([, b]) => b.slot > SLOTS).map(([id]) => id);
+    expect(expected.length).toBeGreaterThan(5);
+    expect(ids.length).toBe(expected.length); // none twice
+    expect([...ids].sort()).toEqual([...expected].sort()); // none missed
+    // Commit order: each block arrives after the previous slot's milestone info and before its own slot's.
+    const at = (slot: number) => all.indexOf(milestones[indices.indexOf(slot)]!);
+    for (const m of all.filter((x) => x.topic === 'blocks')) {
+      const slot = reference.committedBlocks.get(blockIdOf(m.payload))!.slot;
+      expect(at(slot - 1)).toBeLessThan(all.indexOf(m));
+      expect(at(slot)).toBeGreaterThan(all.indexOf(m));
+    }
+    // Every message acknowledged, none left held for the session (the broker's count, once it has read the PUBACKs).
+    while (events.broker.sessions.queued('a-wallet') > 0) await new Promise((done) => setTimeout(done, 5));
+  });
+
+  it('subscribing to a topic by name first gets what it holds now, as the REST route answers it', async () => {
+    const outputId = live.find((m) => /^outputs\/0x[0-9a-f]{68}$/.test(m.topic))!.topic.slice(8);
+    const block = live.find((m) => m.topic === 'blocks/transaction')!.payload;
+    const blockId = blockIdOf(block);
+    const txId = reference.committedBlocks.get(blockId)!.block.transactionId!;
+    const unknown = `outputs/0x${'ab'.repeat(34)}`;
+    // In this order, one at a time: the unknown output has nothing to send, the rest arrive in order.
+    const topics = [
+      unknown,
+      `outputs/${outputId}`,
+      `block-metadata/${blockId}`,
+      `transactions/${txId}/included-block`,
+      'milestone-info/latest',
+    ];
+    const sub = await subscriber(wsUrl(), topics);
+    await sub.until((r) => r.length === 4);
+    expect(sub.received.map((m) => m.topic)).toEqual(topics.slice(1));
+    const [output, metadata, included, info] = sub.received.map((m) => m.payload);
+    expect(output!.toString()).toBe((await rest(`/api/core/v2/outputs/${outputId}`)).toString());
+    expect(metadata!.toString()).toBe((await rest(`/api/core/v2/blocks/${blockId}/metadata`)).toString());
+    expect(included).toEqual(await rest(`/api/core/v2/transactions/${txId}/included-block`, BINARY));
+    expect(included).toEqual(block);
+    const latest = JSON.parse((await rest('/api/core/v2/info')).toString()).status.latestMilestone;
+    expect(info!.toString()).toBe(JSON.stringify(latest));
+    await sub.end();
   });
 });

@@ -15,6 +15,8 @@ export interface Recorder {
   until(ok: (received: Received[]) => boolean): Promise<void>;
   /** The SUBACK's granted QoS per filter (128: refused). */
   granted: number[];
+  /** The CONNACK's session-present flag: the broker kept this client id's persistent session. */
+  sessionPresent: boolean;
   /** Resolves when the broker closes the connection. */
   closed: Promise<void>;
   end(): Promise<void>;
@@ -38,8 +40,12 @@ export async function subscriber(
   client.stream?.once('error', (e: Error) => {
     refused = e;
   });
+  let sessionPresent = false;
   await new Promise<void>((done, fail) => {
-    client.once('connect', () => done());
+    client.once('connect', (connack) => {
+      sessionPresent = connack.sessionPresent;
+      done();
+    });
     client.once('error', fail);
     client.once('close', () => fail(refused ?? new Error('closed before it connected')));
   });
@@ -59,6 +65,7 @@ export async function subscriber(
     client,
     received,
     granted,
+    sessionPresent,
     closed,
     until(ok) {
       return new Promise((done) => {

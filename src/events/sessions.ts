@@ -1,0 +1,128 @@
+import type { Aedes, Client, PublishPacket } from 'aedes';
+
+// Bounds on what persistent sessions (MQTT clean-session 0) make the broker hold. aedes keeps, for each such session,
+// every QoS 1 message published while its client is away (its in-memory persistence), with no limit: one wallet that
+// subscribes to `blocks` with a persistent session and never comes back would grow the node's memory for ever. So:
+// at most `maxSessions` persistent sessions (a new one past that is refused at CONNECT, "server unavailable"), and at
+// most `maxQueued` messages waiting for one session. A session that overflows is expired, as MQTT 5's session expiry
+// would: its subscriptions and queue are dropped, and its client, when it comes back, is told there is no session
+// (CONNACK sessionPresent 0): it knows that it missed messages and resynchronises from the REST routes.
+//
+// And an order: aedes takes a returning session's subscriptions live before it has resent what it kept, so a slot
+// published meanwhile would overtake the kept ones (and be sent twice, live and from the queue). So a session's return
+// (from its CONNECT until aedes has resent its queue) and a slot's publication run one at a time (`exclusive`).
+
+export interface SessionLimits {
+  /** Persistent sessions the broker keeps. Default 1,000. */
+  maxSessions?: number;
+  /** Messages kept for one session while its client is away (or has not acknowledged them). Default 10,000. */
+  maxQueued?: number;
+}
+
+interface Persistence {
+  outgoingEnqueueCombi(subs: { clientId: string }[], packet: PublishPacket): Promise<void>;
+  outgoingClearMessageId(client: { id: string }, packet: { messageId?: number | undefined }): Promise<unknown>;
+  outgoingStream(client: { id: string }): AsyncIterable<unknown>;
+  addSubscriptions(client: Client, subs: unknown[]): Promise<void>;
+  cleanSubscriptions(client: { id: string }): Promise<void>;
+}
+
+export interface SessionBounds {
+  /** Messages waiting for each session now (for tests and metrics). */
+  queued(clientId: string): number;
+  sessions(): number;
+  /** Runs `work` when no session is returning, and keeps sessions from returning until it is done. */
+  exclusive<T>(work: () => Promise<T>): Promise<T>;
+}
+
+export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): SessionBounds {
+  const maxSessions = limits.maxSessions ?? 1000;
+  const maxQueued = limits.maxQueued ?? 10_000;
+  const store = (aedes as unknown as { persistence: Persistence }).persistence;
+  const queued = new Map<string, number>();
+  const sessions = new Set<string>();
+
+  const enqueue = store.outgoingEnqueueCombi.bind(store);
+  const clear = store.outgoingClearMessageId.bind(store);
+  const addSubscriptions = store.addSubscriptions.bind(store);
+  const cleanSubscriptions = store.cleanSubscriptions.bind(store);
+
+  /** Drops a session's subscriptions and every message it holds. */
+  const expire = async (id: string): Promise<void> => {
+    sessions.delete(id);
+    await cleanSubscriptions({ id });
+    // The memory persistence removes queued messages one at a time, by message id (undefined while never sent).
+    const held: { messageId?: number }[] = [];
+    for await (const p of store.outgoingStream({ id })) held.push(p as { messageId?: number });
+    for (const p of held) await clear({ id }, { messageId: p.messageId });
+    queued.delete(id);
+  };
+
+  store.outgoingEnqueueCombi = (subs, packet) => {
+    const kept = [];
+    for (const sub of subs) {
+      const n = (queued.get(sub.clientId) ?? 0) + 1;
+      if (n > maxQueued) {
+        if (sessions.has(sub.clientId)) void expire(sub.clientId);
+        continue;
+      }
+      queued.set(sub.clientId, n);
+      kept.push(sub);
+    }
+    return enqueue(kept, packet);
+  };
+  store.outgoingClearMessageId = async (client, packet) => {
+    const removed = await clear(client, packet);
+    if (removed !== undefined) queued.set(client.id, Math.max(0, (queued.get(client.id) ?? 1) - 1));
+    return removed;
+  };
+  store.addSubscriptions = (client, subs) => {
+    sessions.add(client.id);
+    return addSubscriptions(client, subs);
+  };
+  // A client that connects with a clean session ends its old one: its queue goes too (aedes's memory persistence
+  // would keep it).
+  store.cleanSubscriptions = async (client) => {
+    if (sessions.has(client.id) || queued.has(client.id)) await expire(client.id);
+    else await cleanSubscriptions(client);
+  };
+
+  let turn: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = turn.then(work, work);
+    turn = run.catch(() => {});
+    return run;
+  };
+  // A returning session holds the turn until aedes says the client is ready (its queue resent) or it is gone.
+  const returning = new Map<Client, () => void>();
+  const returned = (client: Client) => {
+    returning.get(client)?.();
+    returning.delete(client);
+  };
+  aedes.on('clientReady', returned);
+  aedes.on('clientDisconnect', returned);
+  aedes.on('clientError', returned);
+
+  const authenticate = aedes.authenticate;
+  aedes.authenticate = (client, username, password, done) => {
+    if (client.clean) return authenticate(client, username, password, done);
+    if (!sessions.has(client.id) && sessions.size >= maxSessions) {
+      // CONNACK 3, "server unavailable": the client may retry later, or connect with a clean session.
+      return done(Object.assign(new Error('too many persistent sessions'), { returnCode: 3 }), false);
+    }
+    void exclusive(
+      () =>
+        new Promise<void>((release) => {
+          returning.set(client, release);
+          // Whatever ends the connection ends the return (a refused CONNECT, a reset).
+          (client as unknown as { conn: NodeJS.EventEmitter }).conn.once('close', () => returned(client));
+          authenticate(client, username, password, (err, ok) => {
+            if (err !== null || !ok) returned(client);
+            done(err, ok);
+          });
+        }),
+    );
+  };
+
+  return { queued: (id) => queued.get(id) ?? 0, sessions: () => sessions.size, exclusive };
+}
