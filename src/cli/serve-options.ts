@@ -18,6 +18,7 @@ export interface HttpFlags {
   'slot-seconds'?: string | undefined;
   'mqtt-port'?: string | undefined;
   'no-mqtt'?: boolean | undefined;
+  'mqtt-url'?: string | undefined;
 }
 
 export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> {
@@ -46,7 +47,8 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
     ...(values.pow === true ? ['--pow'] : []),
     ...(values['slot-seconds'] !== undefined ? ['--slot-seconds', values['slot-seconds']] : []),
     ...(values['mqtt-port'] !== undefined ? ['--mqtt-port', values['mqtt-port']] : []),
-    ...(values['no-mqtt'] === true ? ['--no-mqtt'] : []),
+    // With --mqtt-url the supervisor publishes; the workers host no broker.
+    ...(values['no-mqtt'] === true || values['mqtt-url'] !== undefined ? ['--no-mqtt'] : []),
   ];
 }
 

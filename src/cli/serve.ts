@@ -5,7 +5,6 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
-import { startEvents } from '../events/service.js';
 import { ledgerIntake } from '../http/block-intake.js';
 import { Faucet } from '../http/faucet.js';
 import { createServer, type ServerOptions } from '../http/server.js';
@@ -20,6 +19,7 @@ import { untilAvailable } from './backoff.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET, demoGenesis, runDemo } from './demo.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
+import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
 import { listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
@@ -55,6 +55,8 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
                           does) and commit each slot once it has ended, as a node does
   --mqtt-port N           the node event API (TIP-28) over plain MQTT on port N as well (it is always over
                           WebSocket at /api/mqtt/v1 on --port)
+  --mqtt-url URL          publish the event API into your broker (mosquitto, EMQX: mqtt://, ws://) instead of
+                          hosting one; give it to the one process that writes
   --no-mqtt               no event API
   --pow                   do proof of work for posted blocks that come without a nonce, and say so in /info
                           (default on the testnet; off on mainnet presets, as hornet's restAPI.pow.enabled)
@@ -88,15 +90,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'slot-seconds': { type: 'string' },
       pow: { type: 'boolean' },
       faucet: { type: 'boolean', default: false },
-      'mqtt-port': { type: 'string' },
-      'no-mqtt': { type: 'boolean', default: false },
+      ...EVENT_FLAGS,
     },
   });
   values.pow ??= values.network === 'testnet';
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
-  const mqttPort =
-    values['mqtt-port'] === undefined ? undefined : wholeNumber(values['mqtt-port'], '--mqtt-port', 0, 65535);
+  checkEventFlags(values);
   const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
   const slotSeconds =
     values['slot-seconds'] === undefined
@@ -120,6 +120,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       : worker || !shared
         ? 1
         : availableParallelism();
+  if (workers > 1 && values['mqtt-port'] === '0')
+    throw new UsageError('--mqtt-port 0 with --workers: give the port, which every worker listens on');
   if (workers > 1 && values.db === undefined && !values.demo)
     throw new UsageError('--workers shares a store between processes: give --db DIR (or --demo)');
   if (readOnly && (values.demo || values.db === undefined))
@@ -214,17 +216,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
     ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
     : undefined;
   // The event API of this process's server: told of each commit by the ledger where it is written here, else it
-  // watches the store (a worker, a --read-only server).
+  // watches the store (a worker, a --read-only server). With --mqtt-url, this process (the supervisor of workers too)
+  // publishes into that broker.
   const events =
-    pool === undefined && !values['no-mqtt']
-      ? await startEvents(ledger, {
-          ...(readOnly ? {} : { writer: ledger }),
-          ...(mqttPort === undefined ? {} : { tcpPort: mqttPort, host: values.host }),
-        })
+    pool === undefined || values['mqtt-url'] !== undefined
+      ? await serveEvents(ledger, values, readOnly || writer !== undefined)
       : undefined;
   const server =
     pool === undefined
-      ? createServer({ ledger, ...serverOptions(values), ...writes, ...(events ? { events: events.broker } : {}) })
+      ? createServer({ ledger, ...serverOptions(values), ...writes, events: events?.broker })
       : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
@@ -258,13 +258,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const origin = `http://${values.host}:${listening}`;
   const latest = ledger.latestCommitment().slot;
   process.stdout.write(`tangle-core listening on ${origin}${pool === undefined ? '' : ` (${workers} workers)`}\n`);
-  if (!values['no-mqtt']) {
-    const tcp = events?.tcp?.address() as AddressInfo | undefined;
-    const plain = mqttPort === undefined ? '' : `, plain MQTT on mqtt://${values.host}:${tcp?.port ?? mqttPort}`;
-    process.stdout.write(
-      `events (TIP-28): MQTT over WebSocket at ws://${values.host}:${listening}/api/mqtt/v1${plain}\n`,
-    );
-  }
+  process.stdout.write(eventsLine(values, listening, events));
   if (pool !== undefined) {
     process.stdout.write(
       `processes: supervisor ${process.pid}` +

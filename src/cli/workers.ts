@@ -53,7 +53,11 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
       return w;
     };
     let listening = 0;
+    // A worker's plain MQTT listener (--mqtt-port) is not the HTTP server this pool is ready with.
+    const mqttAt = args.indexOf('--mqtt-port');
+    const mqttPort = mqttAt < 0 ? undefined : Number(args[mqttAt + 1]);
     const onListening = (_w: Worker, address: { port: number }) => {
+      if (address.port === mqttPort) return;
       if (port === 0 && address.port !== 0) {
         // Asked for any port (0): replacements must take the one the pool has, not another. (When every worker has
         // died the primary closes the port, and a new listen(0) would pick a new one.)

@@ -39,7 +39,7 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   /** The node event API (TIP-28): takes the WebSocket upgrades of `/api/mqtt/v1` that the route rules allow. */
-  events?: { handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void };
+  events?: { handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void } | undefined;
 }
 
 /** Where MQTT over WebSocket is served (hornet's and inx-mqtt's route). */

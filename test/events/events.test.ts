@@ -255,7 +255,7 @@ describe('a subscriber that comes and goes', () => {
     // Away for three slots: the broker keeps their messages for the session.
     for (let slot = SLOTS + 2; slot <= SLOTS + 4; slot++) commit(slot);
     await published(SLOTS + 4);
-    expect(events.broker.sessions.queued('a-wallet')).toBeGreaterThan(3);
+    expect(events.broker!.sessions.queued('a-wallet')).toBeGreaterThan(3);
     // Back, without subscribing again: the session still holds the subscriptions.
     const second = await subscriber(wsUrl(), [], session);
     commit(SLOTS + 5);
@@ -280,7 +280,7 @@ describe('a subscriber that comes and goes', () => {
       expect(at(slot)).toBeGreaterThan(all.indexOf(m));
     }
     // Every message acknowledged, none left held for the session (the broker's count, once it has read the PUBACKs).
-    while (events.broker.sessions.queued('a-wallet') > 0) await new Promise((done) => setTimeout(done, 5));
+    while (events.broker!.sessions.queued('a-wallet') > 0) await new Promise((done) => setTimeout(done, 5));
   });
 
   it('subscribing to a topic by name first gets what it holds now, as the REST route answers it', async () => {

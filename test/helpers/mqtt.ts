@@ -1,3 +1,8 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect as connectTcp, createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 
 // A subscriber through the `mqtt` npm client (mqtt.js, the client the explorer and browsers use), recording what it
@@ -79,5 +84,62 @@ export async function subscriber(
       });
     },
     end: () => new Promise((done) => client.end(false, {}, () => done())),
+  };
+}
+
+/** Debian's mosquitto, when installed (`.ci/run` installs it); else the external-broker tests are skipped, said. */
+export const MOSQUITTO = ['/usr/sbin/mosquitto', '/usr/bin/mosquitto'].find((p) => existsSync(p));
+
+export interface Mosquitto {
+  url: string;
+  /** Stops it (SIGTERM: it saves its sessions) and resolves once it has exited. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port, with the sessions it saved. */
+  start(): Promise<void>;
+}
+
+/** A private mosquitto on a free loopback port, keeping persistent sessions across its restarts. */
+export async function mosquitto(): Promise<Mosquitto> {
+  const dir = mkdtempSync(join(tmpdir(), 'mosquitto-'));
+  const port = await new Promise<number>((done) => {
+    const s = createNetServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => done(p));
+    });
+  });
+  const conf = join(dir, 'mosquitto.conf');
+  writeFileSync(
+    conf,
+    `listener ${port} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location ${dir}/\n` +
+      'max_queued_messages 100000\n',
+  );
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(MOSQUITTO!, ['-c', conf], { stdio: 'ignore' });
+    // Up once it accepts a connection (an observed state).
+    for (;;) {
+      const ok = await new Promise<boolean>((done) => {
+        const s = connectTcp(port, '127.0.0.1');
+        s.once('connect', () => {
+          s.destroy();
+          done(true);
+        });
+        s.once('error', () => done(false));
+      });
+      if (ok) return;
+      if (child.exitCode !== null) throw new Error(`mosquitto exited with ${child.exitCode}`);
+      await new Promise((done) => setTimeout(done, 20));
+    }
+  };
+  await start();
+  return {
+    url: `mqtt://127.0.0.1:${port}`,
+    start,
+    stop: () =>
+      new Promise<void>((done) => {
+        if (child === undefined || child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill('SIGTERM');
+      }),
   };
 }

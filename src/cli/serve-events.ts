@@ -1,0 +1,55 @@
+import type { AddressInfo } from 'node:net';
+import { type EventsService, startEvents } from '../events/service.js';
+import type { Ledger } from '../ledger/index.js';
+import { UsageError, wholeNumber } from './io.js';
+
+// `serve`'s event API (TIP-28): which broker (the one in this process, on the API's port and perhaps a plain MQTT
+// port; or the operator's, with --mqtt-url), and the line that says where clients subscribe.
+
+export interface EventFlags {
+  host: string;
+  'mqtt-port'?: string | undefined;
+  'mqtt-url'?: string | undefined;
+  'no-mqtt'?: boolean | undefined;
+}
+
+export const EVENT_FLAGS = {
+  'mqtt-port': { type: 'string' },
+  'mqtt-url': { type: 'string' },
+  'no-mqtt': { type: 'boolean', default: false },
+} as const;
+
+/** Checks the flags before anything starts (a usage error is exit 2, not a half-started server). */
+export function checkEventFlags(values: EventFlags): void {
+  if (values['mqtt-port'] !== undefined) wholeNumber(values['mqtt-port'], '--mqtt-port', 0, 65535);
+  if (values['mqtt-url'] !== undefined && values['mqtt-port'] !== undefined)
+    throw new UsageError(
+      '--mqtt-url and --mqtt-port: with --mqtt-url the broker is yours, and this process hosts none',
+    );
+  if (values['mqtt-url'] !== undefined && !/^(mqtts?|wss?):\/\//.test(values['mqtt-url']))
+    throw new UsageError(`--mqtt-url: not an MQTT URL (mqtt://, mqtts://, ws://, wss://): ${values['mqtt-url']}`);
+}
+
+/** The event API of a process that serves `ledger` (written here unless `readOnly`); none with --no-mqtt. */
+export async function serveEvents(ledger: Ledger, values: EventFlags, readOnly: boolean) {
+  if (values['no-mqtt']) return undefined;
+  const port = values['mqtt-port'];
+  return startEvents(ledger, {
+    ...(readOnly ? {} : { writer: ledger }),
+    ...(values['mqtt-url'] === undefined ? {} : { mqttUrl: values['mqtt-url'] }),
+    ...(port === undefined ? {} : { tcpPort: Number(port), host: values.host }),
+  });
+}
+
+/** Where clients subscribe, for the start-up lines. */
+export function eventsLine(values: EventFlags, listening: number, events: EventsService | undefined): string {
+  if (values['no-mqtt']) return '';
+  if (values['mqtt-url'] !== undefined)
+    return `events (TIP-28): published to ${values['mqtt-url'].replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@')}\n`;
+  const tcp = events?.tcp?.address() as AddressInfo | undefined;
+  const plain =
+    values['mqtt-port'] === undefined
+      ? ''
+      : `, plain MQTT on mqtt://${values.host}:${tcp?.port ?? values['mqtt-port']}`;
+  return `events (TIP-28): MQTT over WebSocket at ws://${values.host}:${listening}/api/mqtt/v1${plain}\n`;
+}

@@ -1,0 +1,114 @@
+// `tangle-core serve`'s event API as a user starts it: the demo with its workers, a subscriber over WebSocket on the
+// API's port and over plain MQTT on --mqtt-port, each block it is sent equal to what GET /blocks/{id} answers; with
+// --mqtt-url, the demo publishing into a real mosquitto; and bad flags refused before anything starts.
+import { spawnSync } from 'node:child_process';
+import { request } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { cli, startCli, stopCli } from '../helpers/cli.js';
+import { MOSQUITTO, mosquitto, subscriber } from '../helpers/mqtt.js';
+
+const BINARY = 'application/vnd.iota.serializer-v1';
+const blockIdOf = async (bytes: Buffer) => {
+  const { blake2b } = await import('@noble/hashes/blake2.js');
+  return `0x${Buffer.from(blake2b(bytes, { dkLen: 32 })).toString('hex')}`;
+};
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => done(p));
+    });
+  });
+/** The status a WebSocket upgrade of `url` is answered with. */
+const upgradeStatus = (url: string) =>
+  new Promise<number>((done, fail) => {
+    const req = request(url, {
+      headers: {
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      socket.destroy();
+      done(res.statusCode!);
+    });
+    req.on('response', (res) => {
+      res.resume();
+      done(res.statusCode!);
+    });
+    req.on('error', fail);
+    req.end();
+  });
+
+describe('serve --demo: the event API', () => {
+  it('over WebSocket at /api/mqtt/v1 and plain MQTT on --mqtt-port, with --workers 2, as the REST routes answer', async () => {
+    const { child, out } = await startCli(
+      [
+        'serve',
+        '--demo',
+        '--port',
+        '0',
+        '--mqtt-port',
+        String(await freePort()),
+        '--slot-seconds',
+        '1',
+        '--workers',
+        '2',
+      ],
+      /events \(TIP-28\).*\n[\s\S]*store:/,
+    );
+    const origin = /listening on (http:\/\/\S+)/.exec(out())![1]!;
+    const ws = /MQTT over WebSocket at (ws:\/\/\S+?),/.exec(out())![1]!;
+    const tcp = /plain MQTT on (mqtt:\/\/\S+)/.exec(out())![1]!;
+    expect(ws).toBe(`${origin.replace('http', 'ws')}/api/mqtt/v1`);
+    for (const url of [ws, tcp]) {
+      const sub = await subscriber(url, ['blocks']);
+      await sub.until((r) => r.length >= 1);
+      const block = sub.received[0]!.payload;
+      const res = await fetch(`${origin}/api/core/v2/blocks/${await blockIdOf(block)}`, {
+        headers: { accept: BINARY },
+      });
+      expect(res.status).toBe(200);
+      expect(Buffer.from(await res.arrayBuffer())).toEqual(block);
+      await sub.end();
+    }
+    expect(await stopCli(child)).toBe(0);
+  });
+
+  it.skipIf(MOSQUITTO === undefined)('with --mqtt-url: publishes into that broker, and hosts none', async () => {
+    const broker = await mosquitto();
+    const { child, out } = await startCli(
+      ['serve', '--demo', '--port', '0', '--slot-seconds', '1', '--mqtt-url', broker.url],
+      /store:/,
+    );
+    expect(out()).toContain(`events (TIP-28): published to ${broker.url}`);
+    const sub = await subscriber(broker.url, ['blocks', 'milestone-info/latest']);
+    await sub.until((r) => r.some((m) => m.topic === 'blocks'));
+    const origin = /listening on (http:\/\/\S+)/.exec(out())![1]!;
+    const block = sub.received.find((m) => m.topic === 'blocks')!.payload;
+    const res = await fetch(`${origin}/api/core/v2/blocks/${await blockIdOf(block)}`, { headers: { accept: BINARY } });
+    expect(Buffer.from(await res.arrayBuffer())).toEqual(block);
+    await sub.end();
+    // No broker of its own on the API's port.
+    expect(await upgradeStatus(`${origin}/api/mqtt/v1`)).toBe(404);
+    expect(await stopCli(child)).toBe(0);
+    await broker.stop();
+  });
+
+  it('refuses bad event flags with one line and exit status 2', () => {
+    for (const [flags, said] of [
+      [['--mqtt-url', 'http://broker'], /--mqtt-url: not an MQTT URL/],
+      [['--mqtt-url', 'mqtt://broker', '--mqtt-port', '1884'], /--mqtt-url and --mqtt-port/],
+      [['--mqtt-port', '70000'], /--mqtt-port/],
+    ] as const) {
+      const r = spawnSync(process.execPath, [cli, 'serve', '--demo', '--port', '0', ...flags], { encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(said);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
