@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { createServer } from '../http/server.js';
+import { commitNotices } from '../ledger/postgres/commit-notices.js';
 import { PostgresReader } from '../ledger/postgres/postgres-reader.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { network, wholeNumber } from './io.js';
+import { type EventFlags, eventsLine, serveEvents } from './serve-events.js';
 import { type HttpFlags, listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { startWorkers } from './workers.js';
 
@@ -11,7 +13,7 @@ import { startWorkers } from './workers.js';
 // standby), on any machine. It keeps nothing of its own: every answer is read from the database, so any number of
 // them behind a load balancer answer alike. With --workers N, N such processes share the port.
 
-interface DatabaseFlags extends HttpFlags {
+interface DatabaseFlags extends HttpFlags, EventFlags {
   store?: string | undefined;
   port: string;
   workers?: string | undefined;
@@ -45,7 +47,14 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
     workers > 1 && !worker
       ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
       : undefined;
-  const server = pool === undefined ? createServer({ ledger: reader, ...serverOptions(values) }) : undefined;
+  // Each process that answers has its event API, woken by the writer's notices (a standby's: by looking).
+  const say = (line: string) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}events: ${line}\n`);
+  const events =
+    pool === undefined || values['mqtt-url'] !== undefined
+      ? await serveEvents(reader, values, commitNotices(url, say))
+      : undefined;
+  const server =
+    pool === undefined ? createServer({ ledger: reader, ...serverOptions(values), events: events?.broker }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -65,6 +74,7 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
   process.stdout.write(
     `tangle-core listening on http://${values.host}:${listening}${pool === undefined ? '' : ` (${workers} workers)`}\n`,
   );
+  process.stdout.write(eventsLine(values, listening, events));
   if (pool !== undefined)
     process.stdout.write(`processes: supervisor ${process.pid}, HTTP workers ${pool.pids().join(' ')}\n`);
   process.stdout.write(

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type EventsService, startEvents } from '../events/service.js';
-import type { Ledger } from '../ledger/index.js';
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerListener } from '../ledger/types.js';
 import { UsageError, wholeNumber } from './io.js';
 
 // `serve`'s event API (TIP-28): which broker (the one in this process, on the API's port and perhaps a plain MQTT
@@ -30,12 +31,19 @@ export function checkEventFlags(values: EventFlags): void {
     throw new UsageError(`--mqtt-url: not an MQTT URL (mqtt://, mqtts://, ws://, wss://): ${values['mqtt-url']}`);
 }
 
-/** The event API of a process that serves `ledger` (written here unless `readOnly`); none with --no-mqtt. */
-export async function serveEvents(ledger: Ledger, values: EventFlags, readOnly: boolean) {
+/**
+ * The event API of a process that serves `ledger`, told of commits by `commits` (the ledger where it is written here,
+ * a database's notices), else watching for them; none with --no-mqtt.
+ */
+export async function serveEvents(
+  ledger: LedgerReader,
+  values: EventFlags,
+  commits: { listen(listener: LedgerListener): () => void } | undefined,
+) {
   if (values['no-mqtt']) return undefined;
   const port = values['mqtt-port'];
   return startEvents(ledger, {
-    ...(readOnly ? {} : { writer: ledger }),
+    ...(commits === undefined ? {} : { commits }),
     ...(values['mqtt-url'] === undefined ? {} : { mqttUrl: values['mqtt-url'] }),
     ...(port === undefined ? {} : { tcpPort: Number(port), host: values.host }),
   });

@@ -220,7 +220,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // publishes into that broker.
   const events =
     pool === undefined || values['mqtt-url'] !== undefined
-      ? await serveEvents(ledger, values, readOnly || writer !== undefined)
+      ? await serveEvents(ledger, values, readOnly || writer !== undefined ? undefined : ledger)
       : undefined;
   const server =
     pool === undefined

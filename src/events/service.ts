@@ -6,9 +6,9 @@ import { connectExternal, type ExternalBroker } from './external.js';
 import { currentMessage, SlotFeed } from './feed.js';
 
 // The node event API of one serving process: a broker, and the feed that publishes each slot the ledger commits into
-// it. Where the ledger is written in this process, the ledger tells the feed of each commit; a process that reads a
-// store another writes looks for new commits every `pollMs` (a read of one record of the embedded store). Given
-// `mqttUrl`, the feed publishes into that broker instead, and this process hosts none.
+// it. Where the ledger is written in this process, the ledger tells the feed of each commit (over PostgreSQL, the
+// database does); a process that reads a store another writes looks for new commits every `pollMs` (a read of one
+// record of the embedded store). Given `mqttUrl`, the feed publishes into that broker instead, and hosts none.
 
 type Limits = 'drainTimeoutMs' | 'maxPacketBytes' | 'maxSubscriptionsPerClient' | 'maxSessions' | 'maxQueued';
 const LIMITS: readonly Limits[] = [
@@ -20,8 +20,11 @@ const LIMITS: readonly Limits[] = [
 ];
 
 export interface EventsOptions extends Partial<Pick<EventBrokerOptions, Limits>> {
-  /** A ledger written in this process: its commits wake the feed. Without it the feed looks every `pollMs`. */
-  writer?: { listen(listener: LedgerListener): () => void };
+  /**
+   * What tells of each commit: a ledger written in this process, or a database's notifications (commit-notices.ts).
+   * Without it the feed looks every `pollMs`.
+   */
+  commits?: { listen(listener: LedgerListener): () => void };
   pollMs?: number;
   /** Publish into the broker at this URL (mosquitto, EMQX …) instead of hosting one. */
   mqttUrl?: string;
@@ -60,8 +63,8 @@ export async function startEvents(reader: LedgerReader, options: EventsOptions =
     (e, slot) => onError(`slot ${slot} not published: ${e.message}`),
   );
   let stopWatching: () => void;
-  if (options.writer !== undefined) {
-    stopWatching = options.writer.listen({ committed: () => feed.wake() });
+  if (options.commits !== undefined) {
+    stopWatching = options.commits.listen({ committed: () => feed.wake() });
   } else {
     const timer = setInterval(() => feed.wake(), options.pollMs ?? 100);
     timer.unref();

@@ -43,7 +43,7 @@ beforeAll(async () => {
   ledger = openLedger({ params, genesis, clock: () => GENESIS + (committedUpTo + 1) * 10 });
   ledger.setSynced(true);
   reference = new ReferenceLedger(params, genesis.accounts ?? []);
-  events = await startEvents(ledger, { writer: ledger });
+  events = await startEvents(ledger, { commits: ledger });
   server = createServer({ ledger, events: events.broker, errorCodeAsString: true });
   await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -27,7 +27,7 @@ describe.skipIf(MOSQUITTO === undefined)('publishing into mosquitto (--mqtt-url)
   beforeAll(async () => {
     broker = await mosquitto();
     ledger = openLedger({ params, genesis: sim.genesis(), clock: () => GENESIS + (SLOTS + 1) * 10 });
-    events = await startEvents(ledger, { writer: ledger, mqttUrl: broker.url, onError: (l) => said.push(l) });
+    events = await startEvents(ledger, { commits: ledger, mqttUrl: broker.url, onError: (l) => said.push(l) });
   });
   afterAll(async () => {
     await events?.close();

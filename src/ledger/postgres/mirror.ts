@@ -178,6 +178,8 @@ export class PostgresMirror {
         created.filter((o) => !spent.has(bytesKey(o.outputId))).map((o) => ({ ...o, slot: x.slot })),
       );
       await writeCredits(c, x.slot, credits);
+      // Delivered at COMMIT, to the readers that LISTEN (commit-notices.ts): their event feeds wake.
+      await c.query(WRITES.notifyCommitted, [String(x.slot)]);
     });
   }
 

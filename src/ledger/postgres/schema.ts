@@ -200,7 +200,11 @@ export const PRUNE: readonly string[] = [
 ];
 
 /** The statements of a slot's commit (and of the genesis outputs), with their parameters in order. */
+/** The channel a writer notifies at each slot it commits (payload: the slot), in the slot's own transaction. */
+export const COMMIT_CHANNEL = 'tangle_core_committed';
+
 export const WRITES = {
+  notifyCommitted: `select pg_notify('${COMMIT_CHANNEL}', $1)`,
   /** $1 slot, $2 commitment id: moves `status` from the slot before (no row changed: not the next slot). */
   status: 'update status set latest_slot = $1, latest_commitment_id = $2 where latest_slot = $1 - 1',
   /** $1 slot, $2 commitment id, $3 commitment bytes. */
