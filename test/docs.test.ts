@@ -183,3 +183,41 @@ describe("README.md: start from a network's snapshot", () => {
     }
   }, 60_000);
 });
+
+describe('docs/events.md', () => {
+  it('its subscriber runs against the demo and prints what its comments say; the start-up lines are what serve prints', async () => {
+    const text = doc('events.md');
+    const code = blocks(text, 'js')[0]!.replace(
+      "from 'tangle-core'",
+      `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
+    );
+    const { out, child } = await startCli(
+      [
+        'serve',
+        '--demo',
+        '--slot-seconds',
+        '1',
+        '--demo-slots',
+        '20',
+        '--port',
+        '0',
+        '--workers',
+        '1',
+        '--mqtt-port',
+        '0',
+      ],
+      /events \(TIP-28\).*\n/,
+    );
+    try {
+      const origin = /listening on http:\/\/(\S+)/.exec(out())![1]!;
+      const printed = await run('--input-type=module', code.replace('ws://127.0.0.1:14265', `ws://${origin}`));
+      expect(printed).toEqual(promised(code));
+      // The doc's two lines, with this run's ports and workers.
+      const shown = blocks(text, 'console')[0]!.trim().split('\n');
+      const ports = (s: string) => s.replace(/:\d+/g, ':PORT').replace(/ \(\d+ workers\)/, '');
+      expect(out().trim().split('\n').slice(0, 2).map(ports)).toEqual(shown.map(ports));
+    } finally {
+      await stopCli(child);
+    }
+  }, 60_000);
+});
