@@ -59,6 +59,11 @@ export const SECTIONS = [
     "How fast is a network's snapshot imported, against merely reading it, and in how much memory?",
     'npm run bench:snapshot',
   ],
+  [
+    'events',
+    'How does the event API (MQTT) hold 1,000 subscribers while the writer ingests at its full rate?',
+    'npm run bench:events',
+  ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
 /** GitHub's anchor of a heading. */

@@ -2,6 +2,9 @@
 // building and signing are @tangle-core/codec's names (codec-entry.ts); the node adds the ledger index and the HTTP
 // serving core.
 export * from './codec-entry.js';
+export { EventBroker, type EventBrokerOptions } from './events/broker.js';
+export { type EventsOptions, type EventsService, startEvents } from './events/service.js';
+export { type EventMessage, slotEvents } from './events/slot-events.js';
 export { type IntakeOptions, ledgerIntake } from './http/block-intake.js';
 export { Faucet, type FaucetOptions, faucetAddress } from './http/faucet.js';
 // HTTP serving core, ledger index
