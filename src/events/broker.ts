@@ -1,9 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer } from 'node:net';
-import { Duplex } from 'node:stream';
-import { Aedes, type AedesPublishPacket, type Client, type Subscription } from 'aedes';
-import { createWebSocketStream, WebSocketServer } from 'ws';
-import { packetLimit } from './packet-limit.js';
+import type { Duplex } from 'node:stream';
+import type { Aedes, AedesPublishPacket, Client, Subscription } from 'aedes';
+import type { WebSocketServer } from 'ws';
+import { guardedConnection } from './connection.js';
 import { boundSessions, type SessionBounds, type SessionLimits } from './sessions.js';
 import type { EventMessage } from './slot-events.js';
 import { refuseFilter } from './topics.js';
@@ -32,7 +32,6 @@ export interface EventBrokerOptions extends SessionLimits {
 }
 
 export class EventBroker {
-  private readonly ws = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   private readonly tcp = new Set<NetServer>();
   private readonly held = new WeakMap<Client, Set<string>>();
   private readonly maxPacketBytes: number;
@@ -41,6 +40,8 @@ export class EventBroker {
 
   private constructor(
     readonly aedes: Aedes,
+    private readonly ws: WebSocketServer,
+    private readonly toStream: typeof import('ws').createWebSocketStream,
     private readonly options: EventBrokerOptions,
   ) {
     this.maxPacketBytes = options.maxPacketBytes ?? 16 * 1024;
@@ -65,6 +66,9 @@ export class EventBroker {
   }
 
   static async create(options: EventBrokerOptions): Promise<EventBroker> {
+    // Loaded here, not with the package: aedes and ws need Node's Buffer at load, and the package's main entry is
+    // loaded where there is none (a bundle for a browser that uses only the codec).
+    const [{ Aedes }, ws] = await Promise.all([import('aedes'), import('ws')]);
     const aedes = await Aedes.createBroker({
       drainTimeout: options.drainTimeoutMs ?? 10_000,
       // Session state a client can make the broker keep: its id's length (MQTT 3.1.1 allows 23; longer is common).
@@ -72,13 +76,14 @@ export class EventBroker {
       heartbeatInterval: 60_000,
       connectTimeout: 10_000,
     });
-    return new EventBroker(aedes, options);
+    const server = new ws.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+    return new EventBroker(aedes, server, ws.createWebSocketStream, options);
   }
 
   /** Takes an HTTP upgrade to WebSocket (already authorized by the server) as an MQTT connection. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     this.ws.handleUpgrade(req, socket, head, (ws) => {
-      this.handle(createWebSocketStream(ws), req);
+      this.handle(this.toStream(ws), req);
     });
   }
 
@@ -118,14 +123,10 @@ export class EventBroker {
     return new Promise((done) => this.aedes.close(() => done()));
   }
 
-  /** The connection, its incoming bytes through the packet limit, to the broker. */
+  /** The connection, guarded (connection.ts), to the broker. */
   private handle(connection: Duplex, req?: IncomingMessage): void {
-    const limit = packetLimit(this.maxPacketBytes);
-    const guarded = Duplex.from({ readable: connection.pipe(limit), writable: connection });
-    const end = () => connection.destroy();
-    limit.on('error', end);
-    connection.on('error', end);
-    guarded.on('error', end);
+    const guarded = guardedConnection(connection, this.maxPacketBytes);
+    guarded.on('error', () => guarded.destroy());
     this.aedes.handle(guarded as never, req);
   }
 

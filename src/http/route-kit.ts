@@ -33,6 +33,8 @@ export interface RouteContext {
   writer: WriterLink;
   /** The request's path (for a forward to the writer). */
   path: string;
+  /** Whether this server hosts the event API (`/api/routes` then lists `mqtt/v1`, as hornet does with inx-mqtt). */
+  events: boolean;
 }
 
 /** Takes a posted block (`Content-Type` JSON or serializer-v1): its ID once accepted. @throws what it refuses */

@@ -105,8 +105,8 @@ export const routes: Route[] = [
   {
     pattern: '/api/routes',
     path: /^\/api\/routes$/,
-    handle: async () => ({
-      body: JSON.stringify({ routes: ['core/v2', 'core/v3', 'indexer/v1'] }),
+    handle: async ({ events }) => ({
+      body: JSON.stringify({ routes: ['core/v2', 'core/v3', 'indexer/v1', ...(events ? ['mqtt/v1'] : [])] }),
       contentType: JSON_TYPE,
     }),
   },

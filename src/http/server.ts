@@ -88,6 +88,7 @@ export function createServer(options: ServerOptions): Server {
   const onStoreError =
     options.onStoreError ?? ((e: LedgerError) => process.stderr.write(`tangle-core: ${e.code}: ${e.detail}\n`));
   const cache = new ReplyCache(ledger);
+  const hasEvents = options.events !== undefined;
   const writer: WriterLink = {
     ...(options.blocks === undefined ? {} : { blocks: options.blocks }),
     ...(options.faucet === undefined ? {} : { faucet: options.faucet }),
@@ -181,7 +182,7 @@ export function createServer(options: ServerOptions): Server {
         req.resume();
         throw new HttpProblem(403);
       }
-      const ctx = { ledger, params, query, accept: req.headers.accept ?? '', writer, path };
+      const ctx = { ledger, params, query, accept: req.headers.accept ?? '', writer, path, events: hasEvents };
       if (post !== undefined) {
         const reply = await post({ ...ctx, body: await readBody(req), contentType: contentTypeOf(req) });
         return send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);

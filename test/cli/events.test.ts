@@ -50,6 +50,8 @@ describe('serve --demo: the event API', () => {
       [
         'serve',
         '--demo',
+        '--demo-slots',
+        '5',
         '--port',
         '0',
         '--mqtt-port',
@@ -82,7 +84,7 @@ describe('serve --demo: the event API', () => {
   it.skipIf(MOSQUITTO === undefined)('with --mqtt-url: publishes into that broker, and hosts none', async () => {
     const broker = await mosquitto();
     const { child, out } = await startCli(
-      ['serve', '--demo', '--port', '0', '--slot-seconds', '1', '--mqtt-url', broker.url],
+      ['serve', '--demo', '--demo-slots', '5', '--port', '0', '--slot-seconds', '1', '--mqtt-url', broker.url],
       /store:/,
     );
     expect(out()).toContain(`events (TIP-28): published to ${broker.url}`);
