@@ -5,13 +5,13 @@
 // reading of a milestone (milestoneIdFromMilestonePayload, blockIdFromMilestonePayload by iota.js); and sdk-wasm's
 // listenMqtt, which its WebAssembly build refuses.
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEvents } from '../../src/events/service.js';
-import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import type { startEvents } from '../../src/events/service.js';
+import { type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
+import { serveWithEvents } from '../helpers/mqtt.js';
 
 const require = createRequire(import.meta.url);
 const { MqttClient } = require('@iota/mqtt.js');
@@ -25,21 +25,19 @@ const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 let ledger: Ledger;
 let events: Awaited<ReturnType<typeof startEvents>>;
-let server: ReturnType<typeof createServer>;
+let served: Awaited<ReturnType<typeof serveWithEvents>>;
 let origin: string;
 const sim = new Simulation({ params, seed: 4 });
 
 beforeAll(async () => {
   ledger = openLedger({ params, genesis: sim.genesis(), clock: () => GENESIS + (SLOTS + 1) * 10 });
   ledger.setSynced(true);
-  events = await startEvents(ledger, { commits: ledger });
-  server = createServer({ ledger, events: events.broker });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveWithEvents(ledger);
+  events = served.events;
+  origin = served.origin;
 });
 afterAll(async () => {
-  await events.close();
-  await new Promise((done) => server.close(done));
+  await served.close();
   ledger.close();
 });
 

@@ -5,16 +5,15 @@
 // (test/helpers/reference-ledger.ts), with block IDs, chain IDs and bech32 addresses computed by @noble/hashes,
 // iota.js and sdk-wasm rather than by tangle-core.
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SlotFeed } from '../../src/events/feed.js';
-import { startEvents } from '../../src/events/service.js';
-import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import type { startEvents } from '../../src/events/service.js';
+import { type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import type { SimEvent } from '../../src/sim/simulator.js';
 import { Simulation } from '../../src/sim/simulator.js';
-import { type Received, subscriber } from '../helpers/mqtt.js';
+import { type Received, serveWithEvents, subscriber } from '../helpers/mqtt.js';
 import { hexOf, ReferenceLedger } from '../helpers/reference-ledger.js';
 
 const require = createRequire(import.meta.url);
@@ -28,7 +27,7 @@ const BINARY = 'application/vnd.iota.serializer-v1';
 
 let ledger: Ledger;
 let events: Awaited<ReturnType<typeof startEvents>>;
-let server: ReturnType<typeof createServer>;
+let served: Awaited<ReturnType<typeof serveWithEvents>>;
 let origin: string;
 let sim: Simulation;
 let reference: ReferenceLedger;
@@ -43,14 +42,12 @@ beforeAll(async () => {
   ledger = openLedger({ params, genesis, clock: () => GENESIS + (committedUpTo + 1) * 10 });
   ledger.setSynced(true);
   reference = new ReferenceLedger(params, genesis.accounts ?? []);
-  events = await startEvents(ledger, { commits: ledger });
-  server = createServer({ ledger, events: events.broker, errorCodeAsString: true });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  served = await serveWithEvents(ledger, { errorCodeAsString: true });
+  events = served.events;
+  origin = served.origin;
 });
 afterAll(async () => {
-  await events.close();
-  await new Promise((done) => server.close(done));
+  await served.close();
   ledger.close();
 });
 

@@ -4,6 +4,8 @@ import { type AddressInfo, connect as connectTcp, createServer as createNetServe
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import { startEvents } from '../../src/events/service.js';
+import { createServer, type Ledger, type ServerOptions } from '../../src/index.js';
 
 // A subscriber through the `mqtt` npm client (mqtt.js, the client the explorer and browsers use), recording what it
 // receives, with waits on what it has observed (never on a guessed time).
@@ -141,5 +143,22 @@ export async function mosquitto(): Promise<Mosquitto> {
         child.once('exit', () => done());
         child.kill('SIGTERM');
       }),
+  };
+}
+
+/** `ledger` served with its event API (told of commits by the ledger itself) on a free loopback port. */
+export async function serveWithEvents(ledger: Ledger, options: Partial<ServerOptions> = {}) {
+  const events = await startEvents(ledger, { commits: ledger });
+  const server = createServer({ ledger, ...options, events: events.broker });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    events,
+    origin,
+    wsUrl: `${origin.replace('http', 'ws')}/api/mqtt/v1`,
+    async close() {
+      await events.close();
+      await new Promise((done) => server.close(done));
+    },
   };
 }
