@@ -12,6 +12,9 @@ import type { Aedes, Client, PublishPacket } from 'aedes';
 // published meanwhile would overtake the kept ones (and be sent twice, live and from the queue). So a session's return
 // (from its CONNECT until aedes has resent its queue) and a slot's publication run one at a time (`exclusive`).
 
+/** The longest a returning session may keep slots from being published (its queue being resent). */
+const MAX_RETURN_MS = 30_000;
+
 export interface SessionLimits {
   /** Persistent sessions the broker keeps. Default 1,000. */
   maxSessions?: number;
@@ -114,6 +117,8 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
       () =>
         new Promise<void>((release) => {
           returning.set(client, release);
+          // And, whatever happens, a return never holds publishing up for longer than this.
+          setTimeout(() => returned(client), MAX_RETURN_MS).unref();
           // Whatever ends the connection ends the return (a refused CONNECT, a reset).
           (client as unknown as { conn: NodeJS.EventEmitter }).conn.once('close', () => returned(client));
           authenticate(client, username, password, (err, ok) => {
