@@ -118,6 +118,9 @@ export async function mosquitto(): Promise<Mosquitto> {
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(MOSQUITTO!, ['-c', conf], { stdio: 'ignore' });
+    // Never left running by a test that failed before stopping it.
+    const started = child;
+    process.once('exit', () => started.kill('SIGKILL'));
     // Up once it accepts a connection (an observed state).
     for (;;) {
       const ok = await new Promise<boolean>((done) => {
