@@ -1,8 +1,10 @@
 import type { AddressInfo } from 'node:net';
+import { MQTT_URL } from '../events/external.js';
 import { type EventsService, startEvents } from '../events/service.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { LedgerListener } from '../ledger/types.js';
 import { UsageError, wholeNumber } from './io.js';
+import { redactUrl } from './serve-options.js';
 
 // `serve`'s event API (TIP-28): which broker (the one in this process, on the API's port and perhaps a plain MQTT
 // port; or the operator's, with --mqtt-url), and the line that says where clients subscribe.
@@ -27,7 +29,7 @@ export function checkEventFlags(values: EventFlags): void {
     throw new UsageError(
       '--mqtt-url and --mqtt-port: with --mqtt-url the broker is yours, and this process hosts none',
     );
-  if (values['mqtt-url'] !== undefined && !/^(mqtts?|wss?):\/\//.test(values['mqtt-url']))
+  if (values['mqtt-url'] !== undefined && !MQTT_URL.test(values['mqtt-url']))
     throw new UsageError(`--mqtt-url: not an MQTT URL (mqtt://, mqtts://, ws://, wss://): ${values['mqtt-url']}`);
 }
 
@@ -52,8 +54,7 @@ export async function serveEvents(
 /** Where clients subscribe, for the start-up lines. */
 export function eventsLine(values: EventFlags, listening: number, events: EventsService | undefined): string {
   if (values['no-mqtt']) return '';
-  if (values['mqtt-url'] !== undefined)
-    return `events (TIP-28): published to ${values['mqtt-url'].replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@')}\n`;
+  if (values['mqtt-url'] !== undefined) return `events (TIP-28): published to ${redactUrl(values['mqtt-url'])}\n`;
   const tcp = events?.tcp?.address() as AddressInfo | undefined;
   const plain =
     values['mqtt-port'] === undefined

@@ -54,7 +54,7 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
 
 /** A database URL without its password, for printing. */
 export function redactUrl(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]*):[^@]*@/, '$1:***@');
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
 }
 
 /**

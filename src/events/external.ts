@@ -42,6 +42,9 @@ function loadMqtt(): MqttModule {
   }
 }
 
+/** The URLs `--mqtt-url` takes: MQTT over TCP or TLS, or over WebSocket. */
+export const MQTT_URL = /^(mqtts?|wss?):\/\//;
+
 const RETAINED = new Set(['milestone-info/latest', 'milestone-info/confirmed']);
 
 export interface ExternalBroker {
@@ -52,7 +55,7 @@ export interface ExternalBroker {
 
 /** A publisher into the broker at `url` (mqtt://, mqtts://, ws://, wss://), saying when it is lost and back. */
 export function connectExternal(url: string, say: (line: string) => void): ExternalBroker {
-  if (!/^(mqtts?|wss?):\/\//.test(url))
+  if (!MQTT_URL.test(url))
     throw new TypeError(`--mqtt-url: not an MQTT URL (mqtt://, mqtts://, ws://, wss://): ${url.slice(0, 60)}`);
   const mqtt = loadMqtt();
   const client = mqtt.connect(url, {
@@ -63,11 +66,11 @@ export function connectExternal(url: string, say: (line: string) => void): Exter
   // Said once per change, not at each failed reconnect.
   let up: boolean | undefined;
   client.on('connect', () => {
-    if (up !== true) say(`publishing to ${redact(url)}`);
+    if (up !== true) say('publishing to the broker'); // its URL is in the start-up lines
     up = true;
   });
   client.on('offline', () => {
-    if (up !== false) say(`the broker at ${redact(url)} is away; the slots wait for it`);
+    if (up !== false) say('the broker is away; the slots wait for it');
     up = false;
   });
   client.on('error', () => {}); // followed by 'offline' and a reconnect
@@ -86,9 +89,4 @@ export function connectExternal(url: string, say: (line: string) => void): Exter
     },
     close: () => new Promise((done) => client.end(true, {}, () => done())),
   };
-}
-
-/** The URL without its password. */
-function redact(url: string): string {
-  return url.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
 }

@@ -10,14 +10,8 @@ import { currentMessage, SlotFeed } from './feed.js';
 // database does); a process that reads a store another writes looks for new commits every `pollMs` (a read of one
 // record of the embedded store). Given `mqttUrl`, the feed publishes into that broker instead, and hosts none.
 
-type Limits = 'drainTimeoutMs' | 'maxPacketBytes' | 'maxSubscriptionsPerClient' | 'maxSessions' | 'maxQueued';
-const LIMITS: readonly Limits[] = [
-  'drainTimeoutMs',
-  'maxPacketBytes',
-  'maxSubscriptionsPerClient',
-  'maxSessions',
-  'maxQueued',
-];
+const LIMITS = ['drainTimeoutMs', 'maxPacketBytes', 'maxSubscriptionsPerClient', 'maxSessions', 'maxQueued'] as const;
+type Limits = (typeof LIMITS)[number];
 
 export interface EventsOptions extends Partial<Pick<EventBrokerOptions, Limits>> {
   /**
