@@ -52,7 +52,7 @@ if (args[0] === '--role' && args[1] === 'writer') {
   await new Promise(() => {}); // the run below is the parent's
 }
 
-// ---- the subscribers: `node bench/events.mjs --role subscribers URL N` ----
+// ---- the subscribers: `node bench/events.mjs --role subscribers URL N [VERSION]` (MQTT 4 = 3.1.1, or 5) ----
 // Lean clients, so that one process can read what 1,000 subscribers are sent (mqtt.js spends a core on far fewer):
 // CONNECT and SUBSCRIBE written with mqtt-packet, then each PUBLISH only counted by its fixed header; the sampled
 // clients also take its payload (after the topic) to identify the block.
@@ -61,7 +61,7 @@ if (args[0] === '--role' && args[1] === 'subscribers') {
   const { createHash } = await import('node:crypto');
   const { connect } = await import('node:net');
   const { WebSocket, createWebSocketStream } = await import('ws');
-  const [url, n] = [args[2], Number(args[3])];
+  const [url, n, version] = [args[2], Number(args[3]), Number(args[4] ?? 4)];
   const counts = new Array(n).fill(0);
   let dropped = 0; // by the broker, for not reading fast enough (reported; never expected here)
   const sampled = []; // [sha256 of the block, receivedAt]
@@ -108,7 +108,9 @@ if (args[0] === '--role' && args[1] === 'subscribers') {
           if (i < SAMPLED) {
             const topicLength = pending.readUInt16BE(body);
             const qos = (pending[at] >> 1) & 3;
-            const payload = pending.subarray(body + 2 + topicLength + (qos > 0 ? 2 : 0), body + length);
+            // MQTT 5 has the properties' length (here 0: one byte) before the payload.
+            const skip = 2 + topicLength + (qos > 0 ? 2 : 0) + (version === 5 ? 1 : 0);
+            const payload = pending.subarray(body + skip, body + length);
             sampled.push([createHash('sha256').update(payload).digest('hex'), t]);
           }
         } else if (type === 9) subscribed();
@@ -124,13 +126,14 @@ if (args[0] === '--role' && args[1] === 'subscribers') {
       mqttPacket.generate({
         cmd: 'connect',
         protocolId: 'MQTT',
-        protocolVersion: 4,
+        protocolVersion: version,
         clean: true,
         clientId: `s${i}`,
         keepalive: 0,
       }),
     );
-    stream.write(mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] }));
+    const subscribe = { cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] };
+    stream.write(mqttPacket.generate(subscribe, { protocolVersion: version }));
     await suback;
     streams.push(stream);
   }
@@ -176,7 +179,7 @@ function serve(db, extra) {
 const stop = (child) => new Promise((done) => child.once('exit', done).kill('SIGTERM'));
 
 /** One round: a new store, the server, `subscribers` clients at `url(port)`; the writer's numbers and theirs. */
-async function round({ subscribers, url, extra = [], external }) {
+async function round({ subscribers, url, extra = [], external, version = 4 }) {
   const log = (...a) => process.env.DEBUG_BENCH && console.error('round', subscribers, ...a);
   const db = join(dir, `store-${Math.random().toString(36).slice(2)}`);
   const writer = fork(fileURLToPath(import.meta.url), ['--role', 'writer', db, '--slots', String(SLOTS)]);
@@ -187,7 +190,8 @@ async function round({ subscribers, url, extra = [], external }) {
   const before = rss(server.child.pid);
   let subs;
   if (subscribers > 0) {
-    subs = fork(fileURLToPath(import.meta.url), ['--role', 'subscribers', url(server.port), String(subscribers)]);
+    const role = ['--role', 'subscribers', url(server.port), String(subscribers), String(version)];
+    subs = fork(fileURLToPath(import.meta.url), role);
     await message(subs);
   }
   const after = rss(server.child.pid);
@@ -256,6 +260,14 @@ const plain = await round({
   url: () => `mqtt://127.0.0.1:${tcpPort}`,
   extra: ['--mqtt-port', String(tcpPort)],
 });
+// MQTT 5 subscribers on the same port: aedes through the translation (src/events/mqtt5.ts).
+const tcpPort5 = await freePort();
+const plain5 = await round({
+  subscribers: SUBSCRIBERS,
+  url: () => `mqtt://127.0.0.1:${tcpPort5}`,
+  extra: ['--mqtt-port', String(tcpPort5)],
+  version: 5,
+});
 let viaMosquitto;
 if (MOSQUITTO !== undefined) {
   const port = await freePort();
@@ -301,6 +313,7 @@ The same ${SUBSCRIBERS} subscribers over plain MQTT, the same server feeding the
 | broker | messages/s delivered | latency p50 | latency p99 | writer blocks/s |
 |---|---:|---:|---:|---:|
 ${line('aedes, in the server (`--mqtt-port`)', plain)}
+${line('aedes, in the server, MQTT 5 subscribers (translated to 3.1.1 and back)', plain5)}
 ${viaMosquitto === undefined ? '| mosquitto | not installed | | | |' : line('mosquitto (`--mqtt-url`)', viaMosquitto)}
 
 Latency counts from the writer's commit: up to 100 ms of it is the server looking for the commit in the store (a server

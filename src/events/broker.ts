@@ -8,9 +8,9 @@ import { boundSessions, type SessionBounds, type SessionLimits } from './session
 import type { EventMessage } from './slot-events.js';
 import { refuseFilter } from './topics.js';
 
-// The node event API's broker: aedes (a maintained MQTT 3.1.1 broker library; docs/events.md says why this one),
-// reached over WebSocket at /api/mqtt/v1 on the API's port (the HTTP server hands it the upgraded connections) and,
-// when asked, over plain MQTT on a port of its own. Clients only subscribe: a client that publishes is disconnected;
+// The node event API's broker: aedes (a maintained MQTT 3.1.1 broker library; docs/events.md says why this one; MQTT
+// 5 clients are translated, mqtt5.ts), reached over WebSocket at /api/mqtt/v1 on the API's port (the HTTP server
+// hands it the upgraded connections) and, when asked, over plain MQTT on a port of its own. Clients only subscribe: a client that publishes is disconnected;
 // a filter that can match no TIP-28 topic is refused in the SUBACK; a client past the subscription limit, or one
 // that sends a packet longer than the packet limit, is disconnected; a subscriber that stops reading is dropped
 // once its connection has not drained for `drainTimeoutMs`, so that it never holds up the others.
@@ -42,6 +42,7 @@ export class EventBroker {
     readonly aedes: Aedes,
     private readonly ws: WebSocketServer,
     private readonly toStream: typeof import('ws').createWebSocketStream,
+    private readonly mqttPacket: typeof import('mqtt-packet'),
     private readonly options: EventBrokerOptions,
   ) {
     this.maxPacketBytes = options.maxPacketBytes ?? 16 * 1024;
@@ -66,9 +67,9 @@ export class EventBroker {
   }
 
   static async create(options: EventBrokerOptions): Promise<EventBroker> {
-    // Loaded here, not with the package: aedes and ws need Node's Buffer at load, and the package's main entry is
-    // loaded where there is none (a bundle for a browser that uses only the codec).
-    const [{ Aedes }, ws] = await Promise.all([import('aedes'), import('ws')]);
+    // Loaded here, not with the package: aedes, ws and mqtt-packet need Node's Buffer at load, and the package's main
+    // entry is loaded where there is none (a bundle for a browser that uses only the codec).
+    const [{ Aedes }, ws, mqttPacket] = await Promise.all([import('aedes'), import('ws'), import('mqtt-packet')]);
     const aedes = await Aedes.createBroker({
       drainTimeout: options.drainTimeoutMs ?? 10_000,
       // Session state a client can make the broker keep: its id's length (MQTT 3.1.1 allows 23; longer is common).
@@ -77,7 +78,7 @@ export class EventBroker {
       connectTimeout: 10_000,
     });
     const server = new ws.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-    return new EventBroker(aedes, server, ws.createWebSocketStream, options);
+    return new EventBroker(aedes, server, ws.createWebSocketStream, mqttPacket.default ?? mqttPacket, options);
   }
 
   /** Takes an HTTP upgrade to WebSocket (already authorized by the server) as an MQTT connection. */
@@ -125,7 +126,8 @@ export class EventBroker {
 
   /** The connection, guarded (connection.ts), to the broker. */
   private handle(connection: Duplex, req?: IncomingMessage): void {
-    const guarded = guardedConnection(connection, this.maxPacketBytes);
+    const { maxPacketBytes, sessions, mqttPacket } = this;
+    const guarded = guardedConnection(connection, { maxPacketBytes, sessions, mqttPacket });
     guarded.on('error', () => guarded.destroy());
     this.aedes.handle(guarded as never, req);
   }
@@ -137,7 +139,9 @@ export class EventBroker {
       if (sub.topic.includes('+') || sub.topic.includes('#')) continue;
       const payload = await current(sub.topic).catch(() => undefined);
       if (payload === undefined || client.closed) continue;
-      const packet = { cmd: 'publish', topic: sub.topic, payload: Buffer.from(payload), qos: sub.qos, retain: false };
+      // At most QoS 1, as every message of the feed is published.
+      const qos = Math.min(sub.qos, 1);
+      const packet = { cmd: 'publish', topic: sub.topic, payload: Buffer.from(payload), qos, retain: false };
       client.publish({ ...packet, dup: false } as AedesPublishPacket, () => {});
     }
   }

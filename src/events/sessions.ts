@@ -1,4 +1,5 @@
 import type { Aedes, Client, PublishPacket } from 'aedes';
+import type { ExpiringSessions } from './mqtt5.js';
 
 // Bounds on what persistent sessions (MQTT clean-session 0) make the broker hold. aedes keeps, for each such session,
 // every QoS 1 message published while its client is away (its in-memory persistence), with no limit: one wallet that
@@ -14,6 +15,8 @@ import type { Aedes, Client, PublishPacket } from 'aedes';
 
 /** The longest a returning session may keep slots from being published (its queue being resent). */
 const MAX_RETURN_MS = 30_000;
+/** The longest expiry kept by a timer (Node's timers hold 2^31 - 1 ms); a session that asks for longer is kept. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface SessionLimits {
   /** Persistent sessions the broker keeps. Default 1,000. */
@@ -30,7 +33,7 @@ interface Persistence {
   cleanSubscriptions(client: { id: string }): Promise<void>;
 }
 
-export interface SessionBounds {
+export interface SessionBounds extends ExpiringSessions {
   /** Messages waiting for each session now (for tests and metrics). */
   queued(clientId: string): number;
   sessions(): number;
@@ -106,8 +109,32 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
   aedes.on('clientDisconnect', returned);
   aedes.on('clientError', returned);
 
+  // MQTT 5's session expiry (mqtt5.ts says, per connection, how long its session outlives it): when a client's
+  // connection closes, its session ends after that time, unless the same client id has connected again (a newer
+  // connection is the session's now, and says for itself). 3.1.1 sessions have no expiry: the bounds above hold them.
+  const expiries = new WeakMap<object, number>();
+  const latest = new Map<string, Client>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const discard = (id: string) => {
+    clearTimeout(timers.get(id));
+    timers.delete(id);
+    return expire(id);
+  };
+  const closed = (client: Client) => {
+    if (latest.get(client.id) !== client) return;
+    latest.delete(client.id);
+    const seconds = expiries.get(client.conn);
+    if (seconds === undefined || client.clean || seconds * 1000 > MAX_TIMER_MS) return;
+    const timer = setTimeout(() => void discard(client.id), seconds * 1000);
+    timers.set(client.id, timer.unref());
+  };
+
   const authenticate = aedes.authenticate;
   aedes.authenticate = (client, username, password, done) => {
+    clearTimeout(timers.get(client.id));
+    timers.delete(client.id);
+    latest.set(client.id, client);
+    (client as unknown as { conn: NodeJS.EventEmitter }).conn.once('close', () => closed(client));
     if (client.clean) return authenticate(client, username, password, done);
     if (!sessions.has(client.id) && sessions.size >= maxSessions) {
       // CONNACK 3, "server unavailable": the client may retry later, or connect with a clean session.
@@ -129,5 +156,11 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
     );
   };
 
-  return { queued: (id) => queued.get(id) ?? 0, sessions: () => sessions.size, exclusive };
+  return {
+    queued: (id) => queued.get(id) ?? 0,
+    sessions: () => sessions.size,
+    exclusive,
+    discard,
+    expireOnClose: (connection, seconds) => expiries.set(connection, seconds),
+  };
 }

@@ -89,6 +89,8 @@ describe('a slot at a time, every topic', () => {
   it('equals the REST answers of that moment and the reference ledger, in commit order', async () => {
     const sub = await subscriber(wsUrl(), ['#']);
     expect(sub.granted).toEqual([0]);
+    // And an MQTT 5 client beside it, which must receive the same messages in the same order (mqtt5.ts translates).
+    const sub5 = await subscriber(wsUrl(), ['#'], { protocolVersion: 5 });
     let seen = 0;
     let blocksSeen = 0;
     let outputsSeen = 0;
@@ -212,6 +214,13 @@ describe('a slot at a time, every topic', () => {
     expect([...chainKinds].sort()).toEqual(['alias', 'foundry', 'nft']);
     live = sub.received;
     await sub.end();
+    await sub5.until(confirmed(SLOTS));
+    expect(sub5.received.length).toBe(live.length);
+    for (let i = 0; i < live.length; i++) {
+      expect(sub5.received[i]!.topic).toBe(live[i]!.topic);
+      expect(hexOf(sub5.received[i]!.payload), live[i]!.topic).toBe(hexOf(live[i]!.payload));
+    }
+    await sub5.end();
   });
 
   it('are the same from a feed that starts behind: each slot as it was when committed', async () => {
@@ -243,43 +252,61 @@ describe('a subscriber that comes and goes', () => {
     while (events.feed.cursor <= slot) await events.feed.settled();
   }
 
-  it('with a persistent session, gets every block and milestone once across a reconnect, in commit order', async () => {
-    const session = { clientId: 'a-wallet', clean: false, qos: 1 as const };
-    const first = await subscriber(wsUrl(), ['blocks', 'milestone-info/confirmed'], session);
-    expect(first.granted).toEqual([1, 1]);
-    commit(SLOTS + 1);
-    await first.until(confirmed(SLOTS + 1));
-    await first.end();
-    // Away for three slots: the broker keeps their messages for the session.
-    for (let slot = SLOTS + 2; slot <= SLOTS + 4; slot++) commit(slot);
-    await published(SLOTS + 4);
-    expect(events.broker!.sessions.queued('a-wallet')).toBeGreaterThan(3);
-    // Back, without subscribing again: the session still holds the subscriptions.
-    const second = await subscriber(wsUrl(), [], session);
-    commit(SLOTS + 5);
-    await second.until(confirmed(SLOTS + 5));
-    await second.end();
+  // MQTT 3.1.1's persistent session, then MQTT 5's (a session expiry), each over five more slots.
+  it.each([
+    { version: '3.1.1', base: SLOTS, session: { clientId: 'a-wallet', clean: false } },
+    {
+      version: '5',
+      base: SLOTS + 5,
+      session: {
+        clientId: 'a-v5-wallet',
+        clean: false,
+        protocolVersion: 5,
+        properties: { sessionExpiryInterval: 600 },
+      },
+    },
+  ] as const)(
+    'over MQTT $version, a persistent session gets every block and milestone once across a reconnect, in order',
+    async ({ base, session: asked }) => {
+      const session = { ...asked, qos: 1 as const };
+      const first = await subscriber(wsUrl(), ['blocks', 'milestone-info/confirmed'], session);
+      expect(first.granted).toEqual([1, 1]);
+      commit(base + 1);
+      await first.until(confirmed(base + 1));
+      await first.end();
+      // Away for three slots: the broker keeps their messages for the session.
+      for (let slot = base + 2; slot <= base + 4; slot++) commit(slot);
+      await published(base + 4);
+      expect(events.broker!.sessions.queued(session.clientId)).toBeGreaterThan(3);
+      // Back, without subscribing again: the session still holds the subscriptions.
+      const second = await subscriber(wsUrl(), [], session);
+      commit(base + 5);
+      await second.until(confirmed(base + 5));
+      await second.end();
 
-    const all = [...first.received, ...second.received];
-    const milestones = all.filter((m) => m.topic === 'milestone-info/confirmed');
-    // The first is what the topic held at the subscription (slot SLOTS), then one per slot committed since.
-    const indices = milestones.map((m) => JSON.parse(m.payload.toString()).index);
-    expect(indices).toEqual([0, 1, 2, 3, 4, 5].map((k) => SLOTS + k));
-    const ids = all.filter((m) => m.topic === 'blocks').map((m) => blockIdOf(m.payload));
-    const expected = [...reference.committedBlocks].filter(([, b]) => b.slot > SLOTS).map(([id]) => id);
-    expect(expected.length).toBeGreaterThan(5);
-    expect(ids.length).toBe(expected.length); // none twice
-    expect([...ids].sort()).toEqual([...expected].sort()); // none missed
-    // Commit order: each block arrives after the previous slot's milestone info and before its own slot's.
-    const at = (slot: number) => all.indexOf(milestones[indices.indexOf(slot)]!);
-    for (const m of all.filter((x) => x.topic === 'blocks')) {
-      const slot = reference.committedBlocks.get(blockIdOf(m.payload))!.slot;
-      expect(at(slot - 1)).toBeLessThan(all.indexOf(m));
-      expect(at(slot)).toBeGreaterThan(all.indexOf(m));
-    }
-    // Every message acknowledged, none left held for the session (the broker's count, once it has read the PUBACKs).
-    while (events.broker!.sessions.queued('a-wallet') > 0) await new Promise((done) => setTimeout(done, 5));
-  });
+      const all = [...first.received, ...second.received];
+      const milestones = all.filter((m) => m.topic === 'milestone-info/confirmed');
+      // The first is what the topic held at the subscription (slot SLOTS), then one per slot committed since.
+      const indices = milestones.map((m) => JSON.parse(m.payload.toString()).index);
+      expect(indices).toEqual([0, 1, 2, 3, 4, 5].map((k) => base + k));
+      const ids = all.filter((m) => m.topic === 'blocks').map((m) => blockIdOf(m.payload));
+      const expected = [...reference.committedBlocks]
+        .filter(([, b]) => b.slot > base && b.slot <= base + 5)
+        .map(([id]) => id);
+      expect(expected.length).toBeGreaterThan(5);
+      expect(ids.length).toBe(expected.length); // none twice
+      expect([...ids].sort()).toEqual([...expected].sort()); // none missed
+      // Commit order: each block arrives after the previous slot's milestone info and before its own slot's.
+      const at = (slot: number) => all.indexOf(milestones[indices.indexOf(slot)]!);
+      for (const m of all.filter((x) => x.topic === 'blocks')) {
+        const slot = reference.committedBlocks.get(blockIdOf(m.payload))!.slot;
+        expect(at(slot - 1)).toBeLessThan(all.indexOf(m));
+        expect(at(slot)).toBeGreaterThan(all.indexOf(m));
+      }
+      // Every message acknowledged, none left held for the session (the broker's count, once it has read the PUBACKs).
+      while (events.broker!.sessions.queued(session.clientId) > 0) await new Promise((done) => setTimeout(done, 5));
+    },
+  );
 
   it('subscribing to a topic by name first gets what it holds now, as the REST route answers it', async () => {
     const outputId = live.find((m) => /^outputs\/0x[0-9a-f]{68}$/.test(m.topic))!.topic.slice(8);
