@@ -10,10 +10,11 @@ import { refuseFilter } from './topics.js';
 
 // The node event API's broker: aedes (a maintained MQTT 3.1.1 broker library; docs/events.md says why this one; MQTT
 // 5 clients are translated, mqtt5.ts), reached over WebSocket at /api/mqtt/v1 on the API's port (the HTTP server
-// hands it the upgraded connections) and, when asked, over plain MQTT on a port of its own. Clients only subscribe: a client that publishes is disconnected;
-// a filter that can match no TIP-28 topic is refused in the SUBACK; a client past the subscription limit, or one
-// that sends a packet longer than the packet limit, is disconnected; a subscriber that stops reading is dropped
-// once its connection has not drained for `drainTimeoutMs`, so that it never holds up the others.
+// hands it the upgraded connections) and, when asked, over plain MQTT on a port of its own. Clients only subscribe:
+// a client that publishes is disconnected; a filter that can match no TIP-28 topic is refused in the SUBACK; a
+// client past the subscription limit, or one that sends a packet longer than the packet limit, is disconnected; a
+// subscriber that stops reading is dropped once its connection has not drained for `drainTimeoutMs`, so that it
+// never holds up the others.
 
 export interface EventBrokerOptions extends SessionLimits {
   /** The network's bech32 prefix: the addresses of `outputs/unlock/…` topics. */
@@ -78,7 +79,8 @@ export class EventBroker {
       connectTimeout: 10_000,
     });
     const server = new ws.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
-    return new EventBroker(aedes, server, ws.createWebSocketStream, mqttPacket.default ?? mqttPacket, options);
+    const packets = mqttPacket.default ?? mqttPacket;
+    return new EventBroker(aedes, server, ws.createWebSocketStream, packets, options);
   }
 
   /** Takes an HTTP upgrade to WebSocket (already authorized by the server) as an MQTT connection. */

@@ -46,6 +46,28 @@ const V5 = { protocolVersion: 5 } as const;
 /** 3.1.1's CONNACK return codes (§3.2.2.3) as MQTT 5 reason codes (§3.2.2.2). */
 const CONNACK_REASON = [0x00, 0x84, 0x85, 0x88, 0x86, 0x87];
 
+const PUBLISH = 3;
+
+/** The fixed header's length and the remaining length of the packet at `at`, once all of it is in `b`. */
+function whole(b: Buffer, at: number): [header: number, length: number] | undefined {
+  let length = 0;
+  for (let i = at + 1, shift = 0; i < b.length && i < at + 5; i++, shift += 7) {
+    length += (b[i]! & 0x7f) * 2 ** shift;
+    if ((b[i]! & 0x80) === 0) return i + 1 + length <= b.length ? [i + 1 - at, length] : undefined;
+  }
+  return undefined;
+}
+
+/** A fixed header: the first byte, then the remaining length in 7-bit groups (§1.5.5). */
+function fixedHeader(first: number, length: number): Buffer {
+  const bytes = [first];
+  do {
+    bytes.push((length & 0x7f) | (length >= 0x80 ? 0x80 : 0));
+    length >>>= 7;
+  } while (length > 0);
+  return Buffer.from(bytes);
+}
+
 /** The protocol level of the CONNECT at the start of `b` (§3.1.2.2); 'more' while `b` is too short; 0 if none. */
 export function connectLevel(b: Buffer): number | 'more' {
   if (b.length === 0) return 'more';
@@ -71,11 +93,16 @@ export function versionBridge(
   ends: BridgeEnds,
   options: { maxPacketBytes: number; sessions: ExpiringSessions },
 ): VersionBridge {
+  // Made here, not at load: the package's main entry loads where there is no Buffer (a browser's codec bundle).
+  const EMPTY: Buffer = Buffer.alloc(0);
+  const NO_PROPERTIES = Buffer.from([0]);
   let mode: 'sniff' | 'v4' | 'v5' = 'sniff';
-  let sniffed = Buffer.alloc(0);
+  let sniffed = EMPTY;
   const fromClient = mqtt.parser(V5);
   const fromBroker = mqtt.parser(V4);
   let out: Buffer[] = [];
+  /** The broker's bytes of a packet not yet whole. */
+  let pending: Buffer = EMPTY;
   let maxToClient = Number.POSITIVE_INFINITY;
   let expiry = 0;
   let assigned: string | undefined;
@@ -187,16 +214,25 @@ export function versionBridge(
         unsubscribing.delete(p.messageId ?? 0);
         return void out.push(mqtt.generate({ ...p, granted: new Array<number>(filters).fill(0) }, V5));
       }
-      case 'publish': {
-        const bytes = mqtt.generate(p, V5);
-        if (bytes.length <= maxToClient) return void out.push(bytes);
-        // Too long for this client: never sent (§3.1.2.11.4), and done with as far as the broker is concerned.
-        if (p.qos === 1) toBroker({ cmd: 'puback', messageId: p.messageId });
-        return;
-      }
       default:
         return void out.push(mqtt.generate(p, V5));
     }
+  };
+
+  /**
+   * A PUBLISH, the one packet the broker sends by the thousand, translated by hand: MQTT 5's is 3.1.1's with the
+   * length of its properties (none: one 0 byte) after the packet id, and a remaining length one more (§3.3.2.3).
+   */
+  const publish = (packet: Buffer, header: number, length: number) => {
+    const qos = (packet[0]! >> 1) & 3;
+    const split = header + 2 + packet.readUInt16BE(header) + (qos > 0 ? 2 : 0);
+    const head = fixedHeader(packet[0]!, length + 1);
+    if (head.length + length + 1 > maxToClient) {
+      // Too long for this client: never sent (§3.1.2.11.4), and done with as far as the broker is concerned.
+      if (qos === 1) toBroker({ cmd: 'puback', messageId: packet.readUInt16BE(split - 2) });
+      return;
+    }
+    out.push(head, packet.subarray(header, split), NO_PROPERTIES, packet.subarray(split));
   };
 
   fromClient.on('packet', (p: Packet) => {
@@ -214,14 +250,24 @@ export function versionBridge(
       const level = connectLevel(sniffed);
       if (level === 'more') return;
       const first = sniffed;
-      sniffed = Buffer.alloc(0);
+      sniffed = EMPTY;
       mode = level === 5 ? 'v5' : 'v4';
       this.fromClient(first);
     },
     fromBroker(chunk) {
       if (mode !== 'v5') return chunk;
       out = [];
-      fromBroker.parse(chunk);
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      let at = 0;
+      for (;;) {
+        const packet = whole(pending, at);
+        if (packet === undefined) break;
+        const [header, length] = packet;
+        if (pending[at]! >> 4 === PUBLISH) publish(pending.subarray(at, at + header + length), header, length);
+        else fromBroker.parse(pending.subarray(at, at + header + length));
+        at += header + length;
+      }
+      pending = at === pending.length ? EMPTY : Buffer.from(pending.subarray(at));
       return out.length === 1 ? out[0]! : Buffer.concat(out);
     },
   };
