@@ -4,6 +4,7 @@ import { commitNotices } from '../ledger/postgres/commit-notices.js';
 import { PostgresReader } from '../ledger/postgres/postgres-reader.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
+import { hostsEvents, upgradesOf } from './events-host.js';
 import { network, wholeNumber } from './io.js';
 import { type EventFlags, eventsLine, serveEvents } from './serve-events.js';
 import { type HttpFlags, listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
@@ -47,14 +48,16 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
     workers > 1 && !worker
       ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
       : undefined;
-  // Each process that answers has its event API, woken by the writer's notices (a standby's: by looking).
+  // The process that answers has its event API (a pool's host worker, events-host.ts), woken by the writer's notices
+  // (a standby's: by looking).
   const say = (line: string) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}events: ${line}\n`);
   const events =
-    pool === undefined || values['mqtt-url'] !== undefined
+    (pool === undefined && hostsEvents(worker)) || values['mqtt-url'] !== undefined
       ? await serveEvents(reader, values, commitNotices(url, say))
       : undefined;
+  const upgrades = upgradesOf(worker, values, events);
   const server =
-    pool === undefined ? createServer({ ledger: reader, ...serverOptions(values), events: events?.broker }) : undefined;
+    pool === undefined ? createServer({ ledger: reader, ...serverOptions(values), events: upgrades }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);

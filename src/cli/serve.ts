@@ -17,6 +17,7 @@ import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
 import { untilAvailable } from './backoff.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET, demoGenesis, runDemo } from './demo.js';
+import { hostsEvents, upgradesOf } from './events-host.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
 import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
@@ -215,17 +216,16 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const pool = supervise
     ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
     : undefined;
-  // The event API of this process's server: told of each commit by the ledger where it is written here, else it
-  // watches the store (a worker, a --read-only server). With --mqtt-url, this process (the supervisor of workers too)
-  // publishes into that broker.
+  // The event API of this process's server (a pool's host worker, events-host.ts): told of each commit by the ledger
+  // where it is written here, else it watches the store. With --mqtt-url, this process (the supervisor of workers
+  // too) publishes into that broker.
   const events =
-    pool === undefined || values['mqtt-url'] !== undefined
+    (pool === undefined && hostsEvents(worker)) || values['mqtt-url'] !== undefined
       ? await serveEvents(ledger, values, readOnly || writer !== undefined ? undefined : ledger)
       : undefined;
+  const upgrades = upgradesOf(worker, values, events);
   const server =
-    pool === undefined
-      ? createServer({ ledger, ...serverOptions(values), ...writes, events: events?.broker })
-      : undefined;
+    pool === undefined ? createServer({ ledger, ...serverOptions(values), ...writes, events: upgrades }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);

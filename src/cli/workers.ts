@@ -1,11 +1,14 @@
 import cluster, { type Worker } from 'node:cluster';
 import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
+import { EVENTS_HOST, relayUpgrades } from './events-host.js';
 
 // `serve --workers N`: N HTTP processes on one port (node:cluster hands each new connection to one of them), each a
 // `serve --read-only` over the store, supervised by this process (the demo writes in a process of its own,
 // writer.ts; or another program writes). A worker that dies is replaced, after a delay that grows while
 // replacements die before they listen (a store that is gone, a crash loop) and starts again at 100 ms once one
-// listens; each replacement is one line on stderr naming both pids. The others go on answering meanwhile.
+// listens; each replacement is one line on stderr naming both pids. The others go on answering meanwhile. The first
+// worker (and whichever replaces it) hosts the event API's broker; the others hand it their MQTT clients
+// (events-host.ts).
 
 export interface WorkerPool {
   /** The port the workers share. */
@@ -27,9 +30,13 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
   let port = 0;
   return new Promise((done, fail) => {
     let delay = FIRST_DELAY_MS;
-    const fork = (): Worker => {
-      const w = cluster.fork({ TANGLE_SERVE_WORKER: '1' });
+    let host: Worker | undefined;
+    let hostListens = false;
+    const fork = (isHost: boolean): Worker => {
+      const w = cluster.fork({ TANGLE_SERVE_WORKER: '1', ...(isHost ? { [EVENTS_HOST]: '1' } : {}) });
+      if (isHost) [host, hostListens] = [w, false];
       w.on('exit', (code, signal) => {
+        if (w === host) hostListens = false;
         if (stopping) return;
         if (!started) {
           // One cannot start (a bad store, a port in use): none will; stop the others and say why.
@@ -43,7 +50,12 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
         delay = nextDelay(delay);
         setTimeout(() => {
           if (stopping) return;
-          const next = fork();
+          // Asked for any port (0): a replacement must take the one the pool has. While a worker lives, the primary
+          // holds that port under "port 0" and a listen(0) shares it (asking for the number itself would be refused,
+          // in use); once every worker has died the primary has closed it, and only the number gets it back.
+          const alive = Object.values(cluster.workers ?? {}).some((x) => x !== undefined && x !== w && !x.isDead());
+          cluster.setupPrimary({ exec: process.argv[1]!, args: ['serve', ...(alive ? args : pinned)], silent: false });
+          const next = fork(w === host);
           process.stderr.write(
             `HTTP worker ${w.process.pid} exited (${signal ?? code}); worker ${next.process.pid} replaces it ` +
               `(after ${wait} ms)\n`,
@@ -53,18 +65,18 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
       return w;
     };
     let listening = 0;
+    /** The workers' arguments with the pool's port instead of 0. */
+    let pinned = args;
     // A worker's plain MQTT listener (--mqtt-port) is not the HTTP server this pool is ready with.
     const mqttAt = args.indexOf('--mqtt-port');
     const mqttPort = mqttAt < 0 ? undefined : Number(args[mqttAt + 1]);
-    const onListening = (_w: Worker, address: { port: number }) => {
+    const onListening = (w: Worker, address: { port: number }) => {
       if (address.port === mqttPort) return;
+      if (w === host) hostListens = true;
       if (port === 0 && address.port !== 0) {
-        // Asked for any port (0): replacements must take the one the pool has, not another. (When every worker has
-        // died the primary closes the port, and a new listen(0) would pick a new one.)
         port = address.port;
         const at = args.indexOf('--port');
-        const rest = at < 0 ? [...args, '--port', String(port)] : args.map((a, i) => (i === at + 1 ? String(port) : a));
-        cluster.setupPrimary({ exec: process.argv[1]!, args: ['serve', ...rest], silent: false });
+        pinned = at < 0 ? [...args, '--port', String(port)] : args.map((a, i) => (i === at + 1 ? String(port) : a));
       }
       delay = FIRST_DELAY_MS; // a worker listens: the store is there
 
@@ -78,6 +90,7 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
           close(closed) {
             stopping = true;
             cluster.off('listening', onListening);
+            cluster.off('message', relay);
             const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
             let left = workers.length;
             if (left === 0) closed();
@@ -89,7 +102,9 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
         });
       }
     };
+    const relay = relayUpgrades(() => (hostListens ? host : undefined));
     cluster.on('listening', onListening);
-    for (let i = 0; i < n; i++) fork();
+    cluster.on('message', relay);
+    for (let i = 0; i < n; i++) fork(i === 0);
   });
 }

@@ -276,18 +276,22 @@ describe.skipIf(MOSQUITTO_SUB === undefined)('mosquitto_sub -V mqttv5 (Debian mo
       ...['-V', 'mqttv5', '-h', '127.0.0.1', '-p', String(tcpPort), '-i', 'mosquitto-sub-5'],
       ...['-t', 'milestone-info/latest', '-t', 'no/such/topic', '-q', '1', '-C', '2', '-v'],
     ]);
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    const exited = new Promise<number | null>((done) => child.once('exit', done));
-    // Subscribed once the broker has taken its subscription (observed at the broker: its stdout is buffered).
-    await new Promise<void>((done) =>
-      broker.aedes.on('subscribe', (_subs, client) => client.id === 'mosquitto-sub-5' && done()),
-    );
-    await publish('milestone-info/latest', '{"index":1}', '{"index":2}');
-    expect(await exited).toBe(0);
-    const lines = out.split('\n').filter((l) => l.startsWith('milestone-info/latest '));
-    expect(lines).toEqual(['milestone-info/latest {"index":1}', 'milestone-info/latest {"index":2}']);
+    try {
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      const exited = new Promise<number | null>((done) => child.once('exit', done));
+      // Subscribed once the broker has taken its subscription (observed at the broker: its stdout is buffered).
+      await new Promise<void>((done) =>
+        broker.aedes.on('subscribe', (_subs, client) => client.id === 'mosquitto-sub-5' && done()),
+      );
+      await publish('milestone-info/latest', '{"index":1}', '{"index":2}');
+      expect(await exited).toBe(0);
+      const lines = out.split('\n').filter((l) => l.startsWith('milestone-info/latest '));
+      expect(lines).toEqual(['milestone-info/latest {"index":1}', 'milestone-info/latest {"index":2}']);
+    } finally {
+      child.kill(); // never left running by a failed test
+    }
   });
 });
