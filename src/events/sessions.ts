@@ -115,9 +115,12 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
   const expiries = new WeakMap<object, number>();
   const latest = new Map<string, Client>();
   const timers = new Map<string, NodeJS.Timeout>();
-  const discard = (id: string) => {
+  const keep = (id: string) => {
     clearTimeout(timers.get(id));
     timers.delete(id);
+  };
+  const discard = (id: string) => {
+    keep(id);
     return expire(id);
   };
   const closed = (client: Client) => {
@@ -131,8 +134,7 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
 
   const authenticate = aedes.authenticate;
   aedes.authenticate = (client, username, password, done) => {
-    clearTimeout(timers.get(client.id));
-    timers.delete(client.id);
+    keep(client.id);
     latest.set(client.id, client);
     (client as unknown as { conn: NodeJS.EventEmitter }).conn.once('close', () => closed(client));
     if (client.clean) return authenticate(client, username, password, done);
