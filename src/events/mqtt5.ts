@@ -48,14 +48,24 @@ const CONNACK_REASON = [0x00, 0x84, 0x85, 0x88, 0x86, 0x87];
 
 const PUBLISH = 3;
 
-/** The fixed header's length and the remaining length of the packet at `at`, once all of it is in `b`. */
-function whole(b: Buffer, at: number): [header: number, length: number] | undefined {
+/**
+ * The fixed header at `at` (§2.2.3): its length and the packet's remaining length; 'more' while `b` ends inside it;
+ * undefined if its remaining length runs past 4 bytes.
+ */
+function headerAt(b: Buffer, at: number): [header: number, length: number] | 'more' | undefined {
   let length = 0;
-  for (let i = at + 1, shift = 0; i < b.length && i < at + 5; i++, shift += 7) {
+  for (let i = at + 1, shift = 0; i < at + 5; i++, shift += 7) {
+    if (i >= b.length) return 'more';
     length += (b[i]! & 0x7f) * 2 ** shift;
-    if ((b[i]! & 0x80) === 0) return i + 1 + length <= b.length ? [i + 1 - at, length] : undefined;
+    if ((b[i]! & 0x80) === 0) return [i + 1 - at, length];
   }
   return undefined;
+}
+
+/** The header of the packet at `at`, once all of it is in `b`. */
+function whole(b: Buffer, at: number): [header: number, length: number] | undefined {
+  const h = headerAt(b, at);
+  return typeof h === 'object' && at + h[0] + h[1] <= b.length ? h : undefined;
 }
 
 /** A fixed header: the first byte, then the remaining length in 7-bit groups (§1.5.5). */
@@ -72,15 +82,10 @@ function fixedHeader(first: number, length: number): Buffer {
 export function connectLevel(b: Buffer): number | 'more' {
   if (b.length === 0) return 'more';
   if (b[0] !== 0x10) return 0;
-  let i = 1;
-  let length = 0;
-  for (let shift = 0; ; shift += 7) {
-    if (i >= b.length) return 'more';
-    const x = b[i++]!;
-    length += (x & 0x7f) * 2 ** shift;
-    if ((x & 0x80) === 0) break;
-    if (i === 5) return 0;
-  }
+  const h = headerAt(b, 0);
+  if (h === 'more') return h;
+  if (h === undefined) return 0;
+  const [i, length] = h;
   if (b.length < i + 2) return 'more';
   const name = b.readUInt16BE(i);
   if (2 + name + 1 > length) return 0;
