@@ -61,6 +61,8 @@ export {
 } from './model/ids.js';
 export type { Input, TreasuryInput, UtxoInput } from './model/input.js';
 export * as limits from './model/limits.js';
+// IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
+export * as nova from './nova/index.js';
 export type { NativeToken } from './model/native-token.js';
 export type { AliasOutput, BasicOutput, FoundryOutput, NftOutput, Output, TreasuryOutput } from './model/output.js';
 export {

@@ -33,7 +33,9 @@ export type CodecErrorCode =
   /** Bech32: the checksum does not match. */
   | 'INVALID_CHECKSUM'
   /** Bech32: the human-readable part is not the expected network's. */
-  | 'HRP_MISMATCH';
+  | 'HRP_MISMATCH'
+  /** Keys that the wire keeps in ascending order, each once (a Nova metadata map), are out of order or repeated. */
+  | 'NOT_SORTED';
 
 /** Bytes or JSON that do not decode (or a model that does not encode). See `TangleError` for the fields. */
 export class CodecError extends TangleError<CodecErrorCode> {

@@ -1,0 +1,139 @@
+import { assertBytes, CodecError, encode, withEncoding } from '../codec/index.js';
+import { blake2b256 } from '../crypto/hash.js';
+import { concatBytes } from '../util/bytes.js';
+import { type Block, block, blockHeader } from './block.js';
+import { commitmentId, type SlotCommitment } from './commitment.js';
+import { FOUNDRY_ID_LENGTH, IDENTIFIER_LENGTH, OUTPUT_ID_LENGTH, SLOT_IDENTIFIER_LENGTH } from './limits.js';
+import { merkleRoot } from './merkle.js';
+import { type Output, output } from './output.js';
+import { type ProtocolParameters, protocolParameters } from './protocol-parameters.js';
+import { type Transaction, transaction } from './transaction.js';
+import { AddressType } from './type-codes.js';
+
+// IOTA 2.0 identifiers (TIP-45, TIP-46): a 32-byte BLAKE2b-256 hash, and for blocks, transactions and commitments the
+// u32 LE slot after it. Passing bytes hashes them as they are; passing a model encodes it first.
+
+export { commitmentId };
+
+/** The parameters a block's slot depends on. */
+export type TimeParameters = Pick<ProtocolParameters, 'genesisSlot' | 'genesisUnixTimestamp' | 'slotDurationInSeconds'>;
+
+/** The slot of a Unix time in nanoseconds: genesis slot before genesis, else one past the whole slots elapsed. */
+export function slotFromTime(params: TimeParameters, unixNanos: bigint): number {
+  const elapsed = unixNanos - params.genesisUnixTimestamp * 1_000_000_000n;
+  if (elapsed < 0n) return params.genesisSlot;
+  const seconds = elapsed / 1_000_000_000n;
+  return params.genesisSlot + Number(seconds / BigInt(params.slotDurationInSeconds)) + 1;
+}
+
+/** An identifier followed by a u32 LE slot (36 bytes). */
+export function withSlot(identifier: Uint8Array, slot: number): Uint8Array {
+  const id = new Uint8Array(SLOT_IDENTIFIER_LENGTH);
+  id.set(identifier);
+  new DataView(id.buffer).setUint32(IDENTIFIER_LENGTH, slot, true);
+  return id;
+}
+
+const HEADER_LENGTH = blockHeader.fixedSize!;
+const SIGNATURE_LENGTH = 97;
+
+/** The 32-byte block identifier: BLAKE2b-256(H(header) ‖ H(body) ‖ signature bytes), from the block's bytes. */
+function blockIdentifier(bytes: Uint8Array): Uint8Array {
+  if (bytes.length < HEADER_LENGTH + SIGNATURE_LENGTH) {
+    throw new CodecError('TRUNCATED', `a block has at least ${HEADER_LENGTH + SIGNATURE_LENGTH} bytes`);
+  }
+  const end = bytes.length - SIGNATURE_LENGTH;
+  return blake2b256(
+    concatBytes([
+      blake2b256(bytes.subarray(0, HEADER_LENGTH)),
+      blake2b256(bytes.subarray(HEADER_LENGTH, end)),
+      bytes.subarray(end),
+    ]),
+  );
+}
+
+/**
+ * Block ID = block identifier ‖ the slot of its issuing time (TIP-46). From bytes, they are taken as they are (a
+ * received block); the slot needs the network's time parameters.
+ */
+export function blockId(params: TimeParameters, bytesOrBlock: Uint8Array | Block): Uint8Array {
+  if (bytesOrBlock instanceof Uint8Array) {
+    const time = new DataView(bytesOrBlock.buffer, bytesOrBlock.byteOffset).getBigUint64(9, true);
+    return withSlot(blockIdentifier(bytesOrBlock), slotFromTime(params, time));
+  }
+  const identifier = withEncoding(block, bytesOrBlock, blockIdentifier);
+  return withSlot(identifier, slotFromTime(params, bytesOrBlock.header.issuingTime));
+}
+
+/** The hash of a transaction's fields before its outputs (TIP-45's transaction commitment). */
+export function transactionCommitment(tx: Transaction): Uint8Array {
+  return withEncoding(transaction, tx, (bytes) => {
+    const outputs = transaction.fields.outputs!.sizeOf(tx.outputs);
+    return blake2b256(bytes.subarray(0, bytes.length - outputs));
+  });
+}
+
+/** The Merkle root over a transaction's serialized outputs (TIP-45's output commitment). */
+export function outputCommitment(outputs: readonly Output[]): Uint8Array {
+  return merkleRoot(outputs.map((o) => encode(output, o)));
+}
+
+/** Transaction ID = BLAKE2b-256(transaction commitment ‖ output commitment) ‖ u32 LE creation slot. */
+export function transactionId(tx: Transaction): Uint8Array {
+  const identifier = blake2b256(concatBytes([transactionCommitment(tx), outputCommitment(tx.outputs)]));
+  return withSlot(identifier, tx.creationSlot);
+}
+
+/** What every signature unlock of a transaction signs: BLAKE2b-256 of the whole serialized transaction. */
+export function transactionSigningHash(tx: Uint8Array | Transaction): Uint8Array {
+  return tx instanceof Uint8Array ? blake2b256(tx) : withEncoding(transaction, tx, blake2b256);
+}
+
+/** Output ID = transaction ID (36 bytes) ‖ u16 LE output index (38 bytes). */
+export function outputId(txId: Uint8Array, index: number): Uint8Array {
+  assertBytes(txId, 'outputId');
+  if (txId.length !== SLOT_IDENTIFIER_LENGTH) {
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `a transaction id has 36 bytes, got ${txId.length}`);
+  }
+  if (!Number.isInteger(index) || index < 0 || index > 0xffff) {
+    throw new CodecError('VALUE_OUT_OF_RANGE', `an output index is a u16, got ${index}`);
+  }
+  const id = new Uint8Array(OUTPUT_ID_LENGTH);
+  id.set(txId);
+  new DataView(id.buffer).setUint16(SLOT_IDENTIFIER_LENGTH, index, true);
+  return id;
+}
+
+/**
+ * The id of the account, anchor, NFT or delegation an output creates: BLAKE2b-256 of the id of the output that
+ * created it (whose own id field is all zeros).
+ */
+export function chainIdFromOutputId(outputIdBytes: Uint8Array): Uint8Array {
+  assertBytes(outputIdBytes, 'chainIdFromOutputId');
+  if (outputIdBytes.length !== OUTPUT_ID_LENGTH) {
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `an output id has 38 bytes, got ${outputIdBytes.length}`);
+  }
+  return blake2b256(outputIdBytes);
+}
+
+/** Foundry ID (and its native token's id) = account address (type 8 ‖ account id) ‖ u32 LE serial ‖ scheme type. */
+export function foundryId(accountId: Uint8Array, serialNumber: number, tokenSchemeType: number): Uint8Array {
+  assertBytes(accountId, 'foundryId');
+  if (accountId.length !== IDENTIFIER_LENGTH) {
+    throw new CodecError('LENGTH_OUT_OF_RANGE', `an account id has 32 bytes, got ${accountId.length}`);
+  }
+  const id = new Uint8Array(FOUNDRY_ID_LENGTH);
+  id[0] = AddressType.Account;
+  id.set(accountId, 1);
+  new DataView(id.buffer).setUint32(33, serialNumber, true);
+  id[37] = tokenSchemeType;
+  return id;
+}
+
+/** BLAKE2b-256 of the serialized protocol parameters: what a validation block names. */
+export function protocolParametersHash(params: Uint8Array | ProtocolParameters): Uint8Array {
+  return params instanceof Uint8Array ? blake2b256(params) : withEncoding(protocolParameters, params, blake2b256);
+}
+
+/** The slot commitment id of SPEC B1 and TIP-46 (re-exported here beside the others). */
+export type { SlotCommitment };
