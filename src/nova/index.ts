@@ -13,6 +13,7 @@ export * from './output.js';
 export * from './output-id-proof.js';
 export * from './payload.js';
 export * from './protocol-parameters.js';
+export * from './scores.js';
 export * from './tagged-data.js';
 export * from './transaction.js';
 export * from './type-codes.js';

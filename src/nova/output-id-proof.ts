@@ -1,6 +1,24 @@
-import { type Codec, fixedBytes, structsOf, tag, u8, u16, u32, union, varBytes } from '../codec/index.js';
+import {
+  type Codec,
+  CodecError,
+  encode,
+  fixedBytes,
+  structsOf,
+  tag,
+  u8,
+  u16,
+  u32,
+  union,
+  varBytes,
+} from '../codec/index.js';
+import { blake2b256 } from '../crypto/hash.js';
+import { concatBytes, equalBytes } from '../util/bytes.js';
+import { outputId, transactionCommitment, withSlot } from './ids.js';
 import { IDENTIFIER_LENGTH, MAX_OUTPUTS } from './limits.js';
+import { hashPrefixed, LEAF, merkleRoot, NODE } from './merkle.js';
+import { type Output, output } from './output.js';
 import { generated } from './output-id-proof.gen.js';
+import type { Transaction } from './transaction.js';
 import { MerkleHashableType as M } from './type-codes.js';
 
 const struct = structsOf(generated);
@@ -60,3 +78,59 @@ export const outputIdProof = struct<OutputIdProof>('NovaOutputIdProof', {
   transactionCommitment: fixedBytes(IDENTIFIER_LENGTH),
   outputCommitmentProof: hashable(MAX_PROOF_DEPTH),
 });
+
+/** The path to leaf `index` of the tree over `leaves`, split as `merkleRoot` splits (iota.go's computeProof). */
+function pathTo(leaves: readonly Uint8Array[], index: number): MerkleHashable {
+  if (leaves.length === 1) return { type: M.ValueHash, hash: hashPrefixed(LEAF, leaves[0]!) };
+  let k = 1;
+  while (k * 2 < leaves.length) k *= 2;
+  if (index < k) {
+    return {
+      type: M.Node,
+      l: pathTo(leaves.slice(0, k), index),
+      r: { type: M.LeafHash, hash: merkleRoot(leaves.slice(k)) },
+    };
+  }
+  return {
+    type: M.Node,
+    l: { type: M.LeafHash, hash: merkleRoot(leaves.slice(0, k)) },
+    r: pathTo(leaves.slice(k), index - k),
+  };
+}
+
+/** The proof that output `index` of `tx` has the output id it has (TIP-45). */
+export function computeOutputIdProof(tx: Transaction, index: number): OutputIdProof {
+  if (!Number.isInteger(index) || index < 0 || index >= tx.outputs.length) {
+    throw new CodecError('VALUE_OUT_OF_RANGE', `the transaction has no output ${index}`);
+  }
+  return {
+    slot: tx.creationSlot,
+    outputIndex: index,
+    transactionCommitment: transactionCommitment(tx),
+    outputCommitmentProof: pathTo(
+      tx.outputs.map((o) => encode(output, o)),
+      index,
+    ),
+  };
+}
+
+function rootOf(h: MerkleHashable): Uint8Array {
+  return h.type === M.Node ? hashPrefixed(NODE, rootOf(h.l), rootOf(h.r)) : h.hash;
+}
+function holds(h: MerkleHashable, leaf: Uint8Array): boolean {
+  if (h.type === M.Node) return holds(h.r, leaf) || holds(h.l, leaf);
+  return h.type === M.ValueHash && equalBytes(h.hash, leaf);
+}
+
+/**
+ * The output id a proof gives `o`: the transaction id rebuilt from the proof's commitment and Merkle root, with the
+ * proof's index. `undefined` when the proof does not hold the output.
+ */
+export function outputIdFromProof(proof: OutputIdProof, o: Output): Uint8Array | undefined {
+  if (!holds(proof.outputCommitmentProof, hashPrefixed(LEAF, encode(output, o)))) return undefined;
+  const txId = withSlot(
+    blake2b256(concatBytes([proof.transactionCommitment, rootOf(proof.outputCommitmentProof)])),
+    proof.slot,
+  );
+  return outputId(txId, proof.outputIndex);
+}

@@ -29,6 +29,7 @@ describe('Nova fixtures of iota-sdk 2.0', () => {
       const block = roundTrip(nova.block, v.block, v.bytes);
       expect(toHexString(nova.blockId(params, hex(v.bytes)))).toBe(v.id);
       expect(toHexString(nova.blockId(params, block))).toBe(v.id);
+      if (v.workScore !== undefined) expect(nova.blockWorkScore(params.workScoreParameters, block)).toBe(v.workScore);
     },
   );
 
@@ -41,7 +42,9 @@ describe('Nova fixtures of iota-sdk 2.0', () => {
     'tip54_anchor_output',
   ])('%s: output bytes ⇄ JSON', (name) => {
     const v = loadVectors(`nova/${name}.json`);
-    roundTrip(nova.output, v.output, v.bytes);
+    const output = roundTrip(nova.output, v.output, v.bytes);
+    expect(nova.storageScore(params.storageScoreParameters, output)).toBe(BigInt(v.storage_score));
+    expect(nova.minimumDeposit(params, output)).toBe(BigInt(v.storage_score) * 100n);
   });
 
   it('slot commitment: bytes ⇄ JSON, commitment id', () => {

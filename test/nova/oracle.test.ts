@@ -1,0 +1,99 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { decode, encode } from '../../src/codec/index.js';
+import { ready } from '../../src/crypto/hash.js';
+import * as nova from '../../src/nova/index.js';
+import { loadVectors, toHexString } from '../helpers/vectors.js';
+import * as arb from './arbitraries.js';
+
+// iota-sdk 2.0 (@iota/sdk-wasm 2.0.0-beta.1, a Rust implementation compiled to WebAssembly) as the second
+// implementation: on generated values of every type, its bytes, ids, scores and deposits are ours.
+
+const require = createRequire(import.meta.url);
+const sdk = require('@iota/sdk-wasm-nova/node').Utils;
+
+beforeAll(() => ready());
+
+const paramsJson = loadVectors('nova/protocol_parameters.json').params;
+const params = nova.protocolParameters.fromJson(paramsJson);
+const json = (v: unknown) => JSON.parse(JSON.stringify(v));
+const RUNS = { numRuns: Number(process.env.NOVA_RUNS ?? 200) };
+
+describe('Nova against iota-sdk 2.0', () => {
+  it('outputs: the same bytes, the same minimum deposit', () => {
+    fc.assert(
+      fc.property(arb.output, (o) => {
+        const j = json(nova.output.toJson(o));
+        const bytes = encode(nova.output, o);
+        expect(sdk.outputHexBytes(j)).toBe(toHexString(bytes));
+        expect(decode(nova.output, bytes)).toEqual(o);
+        expect(BigInt(sdk.computeMinimumOutputAmount(j, paramsJson.storageScoreParameters))).toBe(
+          nova.minimumDeposit(params, o),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it('blocks: the same bytes, block id and work score', () => {
+    fc.assert(
+      fc.property(arb.block, (b) => {
+        const j = json(nova.block.toJson(b));
+        const bytes = encode(nova.block, b);
+        expect(toHexString(sdk.blockBytes(j))).toBe(toHexString(bytes));
+        expect(decode(nova.block, bytes)).toEqual(b);
+        expect(sdk.blockId(j, paramsJson)).toBe(toHexString(nova.blockId(params, bytes)));
+        expect(sdk.blockWorkScore(j, paramsJson.workScoreParameters)).toBe(
+          nova.blockWorkScore(params.workScoreParameters, b),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it('signed transactions: the same transaction id and signing hash', () => {
+    fc.assert(
+      fc.property(arb.signedTransaction(), (p) => {
+        const j = json(nova.signedTransactionPayload.toJson(p));
+        expect(sdk.transactionId(j)).toBe(toHexString(nova.transactionId(p.transaction)));
+        expect(sdk.transactionSigningHash(j.transaction)).toBe(toHexString(nova.transactionSigningHash(p.transaction)));
+      }),
+      RUNS,
+    );
+  });
+
+  it('slot commitments: the same id', () => {
+    fc.assert(
+      fc.property(arb.slotCommitment, (c) => {
+        expect(sdk.computeSlotCommitmentId(json(nova.slotCommitment.toJson(c)))).toBe(
+          toHexString(nova.commitmentId(c)),
+        );
+      }),
+      RUNS,
+    );
+  });
+
+  it('output, account, NFT, delegation and foundry ids', () => {
+    fc.assert(
+      fc.property(
+        arb.bytes36,
+        fc.integer({ min: 0, max: 127 }),
+        fc.integer({ min: 0, max: 0xffffffff }),
+        (tx, i, serial) => {
+          const outputId = nova.outputId(tx, i);
+          expect(sdk.computeOutputId(toHexString(tx), i)).toBe(toHexString(outputId));
+          const chain = toHexString(nova.chainIdFromOutputId(outputId));
+          expect(sdk.computeAccountId(toHexString(outputId))).toBe(chain);
+          expect(sdk.computeNftId(toHexString(outputId))).toBe(chain);
+          expect(sdk.computeDelegationId(toHexString(outputId))).toBe(chain);
+          const account = tx.subarray(0, 32);
+          expect(sdk.computeFoundryId(toHexString(account), serial, 0)).toBe(
+            toHexString(nova.foundryId(account, serial, 0)),
+          );
+        },
+      ),
+      RUNS,
+    );
+  });
+});
