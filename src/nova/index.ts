@@ -8,6 +8,7 @@ export * from './feature.js';
 export * from './ids.js';
 export * from './input.js';
 export * as limits from './limits.js';
+export * from './mana.js';
 export { type MetadataEntries, metadataEntries } from './metadata.js';
 export * from './output.js';
 export * from './output-id-proof.js';
