@@ -61,8 +61,6 @@ export {
 } from './model/ids.js';
 export type { Input, TreasuryInput, UtxoInput } from './model/input.js';
 export * as limits from './model/limits.js';
-// IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
-export * as nova from './nova/index.js';
 export type { NativeToken } from './model/native-token.js';
 export type { AliasOutput, BasicOutput, FoundryOutput, NftOutput, Output, TreasuryOutput } from './model/output.js';
 export {
@@ -129,6 +127,8 @@ export type {
   TimelockUnlockCondition,
   UnlockCondition,
 } from './model/unlock-condition.js';
+// IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
+export * as nova from './nova/index.js';
 // Codec: bytes ⇄ model ⇄ canonical JSON
 export {
   blockFromJson,

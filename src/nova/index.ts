@@ -20,3 +20,5 @@ export * from './transaction.js';
 export * from './type-codes.js';
 export * from './unlock.js';
 export * from './unlock-condition.js';
+export { validateBlock } from './validate/block.js';
+export { validateSignedTransaction, validateTransaction } from './validate/transaction.js';

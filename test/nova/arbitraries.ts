@@ -3,6 +3,7 @@
 // their rules), so that iota-sdk 2.0 accepts them as the other side of a differential test; sizes lean to the limits.
 import fc from 'fast-check';
 import type { nova } from '../../src/index.js';
+import { foundryId } from '../../src/nova/ids.js';
 import { protocolParameters } from '../../src/nova/protocol-parameters.js';
 import { minimumDeposit } from '../../src/nova/scores.js';
 import { compareBytes } from '../../src/util/bytes.js';
@@ -251,6 +252,11 @@ function selfControlled(o: Output): boolean {
 const fresh = (o: Output): Output => {
   if (o.type === 1 && o.accountId.every((b) => b === 0)) return { ...o, foundryCounter: 0 };
   if (o.type === 2 && o.anchorId.every((b) => b === 0)) return { ...o, stateIndex: 0 };
+  // A foundry's native token feature holds its own token (TIP-44).
+  if (o.type === 3) {
+    const id = foundryId(o.unlockConditions[0]!.address.accountId, o.serialNumber, 0);
+    return { ...o, features: o.features.map((f) => (f.type === 5 ? { ...f, id } : f)) };
+  }
   return o;
 };
 

@@ -1,0 +1,713 @@
+import { createRequire } from 'node:module';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ready } from '../../src/crypto/hash.js';
+import * as nova from '../../src/nova/index.js';
+import { ValidationError } from '../../src/validate/errors.js';
+import { loadVectors, toHexString } from '../helpers/vectors.js';
+import * as arb from './arbitraries.js';
+
+// The syntactic rules of TIPs 38–54 against iota-sdk 2.0's verifyTransactionSyntax: generated transactions pass both;
+// each mutation below breaks one rule, and both refuse it (we with the rule's code and the field's path).
+
+const require = createRequire(import.meta.url);
+const sdk = require('@iota/sdk-wasm-nova/node').Utils;
+
+beforeAll(() => ready());
+
+const paramsJson = loadVectors('nova/protocol_parameters.json').params;
+const params = nova.protocolParameters.fromJson(paramsJson);
+const json = (v: unknown) => JSON.parse(JSON.stringify(v));
+const RUNS = { numRuns: Number(process.env.NOVA_RUNS ?? 150) };
+
+/**
+ * The SDK's verdict: undefined when it accepts, else its message. Its verifyTransactionSyntax takes the transaction
+ * alone (whatever its typings say); the unlocks' rules it applies when it reads a signed transaction (transactionId).
+ */
+function sdkVerdict(p: nova.SignedTransactionPayload): string | undefined {
+  try {
+    const j = json(nova.signedTransactionPayload.toJson(p));
+    sdk.verifyTransactionSyntax(j.transaction, paramsJson);
+    sdk.transactionId(j);
+    return undefined;
+  } catch (e) {
+    return String((e as Error).message ?? e);
+  }
+}
+function ourVerdict(p: nova.SignedTransactionPayload): ValidationError | undefined {
+  try {
+    nova.validateSignedTransaction(params, p);
+    return undefined;
+  } catch (e) {
+    if (e instanceof ValidationError) return e;
+    throw e;
+  }
+}
+
+describe('Nova syntactic rules against iota-sdk 2.0', () => {
+  it('generated transactions pass both', () => {
+    fc.assert(
+      fc.property(arb.signedTransaction(), (p) => {
+        expect(sdkVerdict(p)).toBeUndefined();
+        expect(ourVerdict(p)).toBeUndefined();
+      }),
+      RUNS,
+    );
+  });
+});
+
+// A valid transaction to break: two inputs, a commitment input, a basic output and an NFT output.
+const z = (n: number, fill = 0) => new Uint8Array(n).fill(fill);
+const ed = (fill: number): nova.Ed25519Address => ({ type: 0, pubKeyHash: z(32, fill) });
+const funded = <O extends nova.Output>(o: O): O => ({ ...o, amount: nova.minimumDeposit(params, o) + 1000n });
+const sig = (fill: number): nova.SignatureUnlock => ({
+  type: 0,
+  signature: { type: 0, publicKey: z(32, fill), signature: z(64) },
+});
+const basic = (extra: Partial<nova.BasicOutput> = {}): nova.BasicOutput =>
+  funded({ type: 0, amount: 0n, mana: 0n, unlockConditions: [{ type: 0, address: ed(1) }], features: [], ...extra });
+const nft = (extra: Partial<nova.NftOutput> = {}): nova.NftOutput =>
+  funded({
+    type: 4,
+    amount: 0n,
+    mana: 0n,
+    nftId: z(32, 7),
+    unlockConditions: [{ type: 0, address: ed(2) }],
+    features: [],
+    immutableFeatures: [],
+    ...extra,
+  });
+const base = (): nova.SignedTransactionPayload => ({
+  type: 1,
+  transaction: {
+    networkId: arb.TESTNET_ID,
+    creationSlot: 10,
+    contextInputs: [{ type: 0, commitmentId: z(36, 3) }],
+    inputs: [
+      { type: 0, transactionId: z(36, 4), transactionOutputIndex: 0 },
+      { type: 0, transactionId: z(36, 4), transactionOutputIndex: 1 },
+    ],
+    allotments: [],
+    capabilities: z(0),
+    payload: undefined,
+    outputs: [basic(), nft()],
+  },
+  unlocks: [sig(9), { type: 1, reference: 0 }],
+});
+/** The base with its transaction changed. */
+const tx = (change: Partial<nova.Transaction>): nova.SignedTransactionPayload => {
+  const p = base();
+  return { ...p, transaction: { ...p.transaction, ...change } };
+};
+const outputs = (...o: nova.Output[]) => tx({ outputs: o });
+const multi = (addresses: nova.WeightedAddress[], threshold: number): nova.MultiAddress => ({
+  type: 40,
+  addresses,
+  threshold,
+});
+const restricted = (caps: number[]): nova.RestrictedAddress => ({
+  type: 48,
+  address: ed(5),
+  allowedCapabilities: Uint8Array.from(caps),
+});
+const account = (extra: Partial<nova.AccountOutput> = {}): nova.AccountOutput =>
+  funded({
+    type: 1,
+    amount: 0n,
+    mana: 0n,
+    accountId: z(32, 8),
+    foundryCounter: 0,
+    unlockConditions: [{ type: 0, address: ed(1) }],
+    features: [],
+    immutableFeatures: [],
+    ...extra,
+  });
+const issuer: nova.BlockIssuerFeature = {
+  type: 6,
+  expirySlot: 100,
+  blockIssuerKeys: [{ type: 0, pubKeyHash: z(32, 1) }],
+};
+const foundry = (extra: Partial<nova.FoundryOutput> = {}): nova.FoundryOutput =>
+  funded({
+    type: 3,
+    amount: 0n,
+    serialNumber: 1,
+    tokenScheme: { type: 0, mintedTokens: 10n, meltedTokens: 0n, maximumSupply: 100n },
+    unlockConditions: [{ type: 6, address: { type: 8, accountId: z(32, 8) } }],
+    features: [],
+    immutableFeatures: [],
+    ...extra,
+  });
+
+/**
+ * Each case breaks one rule of the base; we refuse it with `code` at `path`, and iota-sdk 2.0 refuses it too, except
+ * where `sdk` says otherwise: `unchecked` (it accepts the same bytes; the iota.go v4 function that checks the rule is
+ * named) or `normalizes` (it sorts or deduplicates the list while reading JSON, so the broken order never reaches it).
+ */
+const CASES: {
+  rule: string;
+  code: string;
+  path: string;
+  p: () => nova.SignedTransactionPayload;
+  sdk?: string;
+}[] = [
+  {
+    rule: 'one unlock per input',
+    code: 'UNLOCK_COUNT_MISMATCH',
+    path: 'unlocks',
+    p: () => ({ ...base(), unlocks: [sig(9)] }),
+  },
+  {
+    rule: 'capabilities without a trailing zero byte',
+    code: 'CAPABILITIES_INVALID',
+    path: 'transaction.capabilities',
+    p: () => tx({ capabilities: z(1) }),
+  },
+  {
+    rule: 'only the six transaction capabilities',
+    code: 'CAPABILITIES_INVALID',
+    path: 'transaction.capabilities',
+    p: () => tx({ capabilities: Uint8Array.of(0x40) }),
+  },
+  {
+    rule: "the network's id",
+    code: 'NETWORK_ID_MISMATCH',
+    path: 'transaction.networkId',
+    p: () => tx({ networkId: 1n }),
+  },
+  {
+    rule: 'each input once',
+    code: 'INPUTS_NOT_UNIQUE',
+    path: 'transaction.inputs[1]',
+    p: () => tx({ inputs: [base().transaction.inputs[0]!, base().transaction.inputs[0]!] }),
+  },
+  {
+    rule: 'an output index below 128',
+    sdk: 'unchecked: iota.go InputsSyntacticalIndicesWithinBounds',
+    code: 'INPUT_INDEX_OUT_OF_RANGE',
+    path: 'transaction.inputs[1].transactionOutputIndex',
+    p: () =>
+      tx({
+        inputs: [base().transaction.inputs[0]!, { type: 0, transactionId: z(36, 4), transactionOutputIndex: 128 }],
+      }),
+  },
+  {
+    rule: 'one commitment input',
+    code: 'CONTEXT_INPUTS_NOT_SORTED',
+    path: 'transaction.contextInputs[1]',
+    p: () =>
+      tx({
+        contextInputs: [
+          { type: 0, commitmentId: z(36, 3) },
+          { type: 0, commitmentId: z(36, 4) },
+        ],
+      }),
+  },
+  {
+    rule: 'context inputs in type order',
+    sdk: 'normalizes',
+    code: 'CONTEXT_INPUTS_NOT_SORTED',
+    path: 'transaction.contextInputs[2]',
+    p: () =>
+      tx({
+        contextInputs: [
+          { type: 0, commitmentId: z(36, 3) },
+          { type: 2, index: 0 },
+          { type: 1, accountId: z(32) },
+        ],
+      }),
+  },
+  {
+    rule: 'a block issuance credit input needs a commitment input',
+    sdk: 'unchecked: iota.go ContextInputsCommitmentInputRequirement',
+    code: 'COMMITMENT_INPUT_MISSING',
+    path: 'transaction.contextInputs[0]',
+    p: () => tx({ contextInputs: [{ type: 1, accountId: z(32) }] }),
+  },
+  {
+    rule: 'a reward input names an input',
+    sdk: 'unchecked: iota.go ContextInputsRewardInputMaxIndex',
+    code: 'REWARD_INPUT_INDEX_OUT_OF_RANGE',
+    path: 'transaction.contextInputs[1].index',
+    p: () =>
+      tx({
+        contextInputs: [
+          { type: 0, commitmentId: z(36, 3) },
+          { type: 2, index: 2 },
+        ],
+      }),
+  },
+  {
+    rule: 'allotments by account, each once',
+    sdk: 'normalizes',
+    code: 'ALLOTMENTS_NOT_SORTED',
+    path: 'transaction.allotments[1]',
+    p: () =>
+      tx({
+        allotments: [
+          { accountId: z(32, 2), mana: 1n },
+          { accountId: z(32, 2), mana: 1n },
+        ],
+      }),
+  },
+  {
+    rule: 'allotted mana within its bits',
+    code: 'MANA_OUT_OF_RANGE',
+    path: 'transaction.allotments[1].mana',
+    p: () =>
+      tx({
+        allotments: [
+          { accountId: z(32, 1), mana: 1n << 62n },
+          { accountId: z(32, 2), mana: 1n << 62n },
+        ],
+      }),
+  },
+  {
+    rule: 'unlock conditions in type order',
+    sdk: 'normalizes',
+    code: 'UNLOCK_CONDITIONS_NOT_SORTED',
+    path: 'transaction.outputs[0].unlockConditions[1]',
+    p: () =>
+      outputs(
+        basic({
+          unlockConditions: [
+            { type: 2, slot: 5 },
+            { type: 0, address: ed(1) },
+          ],
+        }),
+      ),
+  },
+  {
+    rule: 'features in type order, each once',
+    sdk: 'unchecked: iota.go OutputsSyntacticalFeaturesLexicalOrderAndUniqueness',
+    code: 'FEATURES_NOT_SORTED',
+    path: 'transaction.outputs[0].features[1]',
+    p: () =>
+      outputs(
+        basic({
+          features: [
+            { type: 4, tag: z(1, 1) },
+            { type: 4, tag: z(1, 2) },
+          ],
+        }),
+      ),
+  },
+  {
+    rule: 'a timelock is not slot 0',
+    code: 'SLOT_ZERO',
+    path: 'transaction.outputs[0].unlockConditions[1].slot',
+    p: () =>
+      outputs(
+        basic({
+          unlockConditions: [
+            { type: 0, address: ed(1) },
+            { type: 2, slot: 0 },
+          ],
+        }),
+      ),
+  },
+  {
+    rule: 'an output holds base tokens',
+    code: 'AMOUNT_OUT_OF_RANGE',
+    path: 'transaction.outputs[0].amount',
+    p: () => outputs({ ...basic(), amount: 0n }),
+  },
+  {
+    rule: 'the minimum deposit',
+    code: 'STORAGE_DEPOSIT_INSUFFICIENT',
+    path: 'transaction.outputs[0].amount',
+    p: () => outputs({ ...basic(), amount: nova.minimumDeposit(params, basic()) - 1n }),
+  },
+  {
+    rule: 'the outputs within the supply',
+    code: 'TOTAL_AMOUNT_EXCEEDS_SUPPLY',
+    path: 'transaction.outputs[1].amount',
+    p: () => outputs({ ...basic(), amount: params.tokenSupply }, { ...nft(), amount: params.tokenSupply }),
+  },
+  {
+    rule: 'a storage deposit return within the amount',
+    code: 'STORAGE_DEPOSIT_RETURN_INVALID',
+    path: 'transaction.outputs[0].unlockConditions[1].amount',
+    p: () =>
+      outputs(
+        basic({
+          unlockConditions: [
+            { type: 0, address: ed(1) },
+            { type: 1, returnAddress: ed(2), amount: 1n << 40n },
+          ],
+        }),
+      ),
+  },
+  {
+    rule: 'a native token amount above 0',
+    code: 'NATIVE_TOKEN_AMOUNT_ZERO',
+    path: 'transaction.outputs[0].features[0].amount',
+    p: () => outputs(basic({ features: [{ type: 5, id: z(38, 8), amount: 0n }] })),
+  },
+  {
+    rule: 'a new account has no foundries',
+    code: 'CHAIN_STATE_NOT_EMPTY',
+    path: 'transaction.outputs[0].foundryCounter',
+    p: () => outputs(account({ accountId: z(32), foundryCounter: 1 })),
+  },
+  {
+    rule: 'an NFT is not its own owner',
+    code: 'CHAIN_SELF_CONTROLLED',
+    path: 'transaction.outputs[0].unlockConditions[0].address',
+    p: () => outputs(nft({ unlockConditions: [{ type: 0, address: { type: 16, nftId: z(32, 7) } }] })),
+  },
+  {
+    rule: 'a staking account is a block issuer',
+    code: 'BLOCK_ISSUER_FEATURE_MISSING',
+    path: 'transaction.outputs[0].features',
+    p: () => outputs(account({ features: [{ type: 7, stakedAmount: 1n, fixedCost: 0n, startEpoch: 0, endEpoch: 9 }] })),
+  },
+  {
+    rule: 'an account stakes no more than it holds',
+    code: 'STAKED_AMOUNT_EXCEEDS_AMOUNT',
+    path: 'transaction.outputs[0].features',
+    p: () =>
+      outputs(
+        account({
+          features: [issuer, { type: 7, stakedAmount: 1n << 50n, fixedCost: 0n, startEpoch: 0, endEpoch: 9 }],
+        }),
+      ),
+  },
+  {
+    rule: 'a block issuer needs a commitment input',
+    code: 'COMMITMENT_INPUT_MISSING',
+    path: 'transaction.outputs[0]',
+    p: () => ({
+      ...outputs(account({ features: [issuer] })),
+      transaction: { ...outputs(account({ features: [issuer] })).transaction, contextInputs: [] },
+    }),
+  },
+  {
+    rule: 'block issuer keys sorted, each once',
+    code: 'BLOCK_ISSUER_KEYS_NOT_SORTED',
+    path: 'transaction.outputs[0].features[0].blockIssuerKeys[1]',
+    p: () =>
+      outputs(
+        account({
+          features: [{ ...issuer, blockIssuerKeys: [issuer.blockIssuerKeys[0]!, issuer.blockIssuerKeys[0]!] }],
+        }),
+      ),
+  },
+  {
+    rule: 'a foundry serial number from 1',
+    code: 'FOUNDRY_SERIAL_INVALID',
+    path: 'transaction.outputs[0].serialNumber',
+    p: () => outputs(foundry({ serialNumber: 0 })),
+  },
+  {
+    rule: 'melted tokens within minted',
+    code: 'TOKEN_SCHEME_INVALID',
+    path: 'transaction.outputs[0].tokenScheme',
+    p: () => outputs(foundry({ tokenScheme: { type: 0, mintedTokens: 1n, meltedTokens: 2n, maximumSupply: 100n } })),
+  },
+  {
+    rule: "a foundry's native token is its own",
+    sdk: 'unchecked: iota.go OutputsSyntacticalFoundry',
+    code: 'FOUNDRY_NATIVE_TOKEN_MISMATCH',
+    path: 'transaction.outputs[0].features[0].id',
+    p: () => outputs(foundry({ features: [{ type: 5, id: z(38, 1), amount: 5n }] })),
+  },
+  {
+    rule: 'a delegation names its validator',
+    code: 'DELEGATION_VALIDATOR_EMPTY',
+    path: 'transaction.outputs[0].validatorAddress',
+    p: () =>
+      outputs(
+        funded({
+          type: 5,
+          amount: 0n,
+          delegatedAmount: 1n,
+          delegationId: z(32),
+          validatorAddress: { type: 8, accountId: z(32) },
+          startEpoch: 1,
+          endEpoch: 0,
+          unlockConditions: [{ type: 0, address: ed(1) }],
+        }),
+      ),
+  },
+  {
+    rule: 'a restricted owner that may not receive mana',
+    code: 'ADDRESS_CAPABILITY_MISSING',
+    path: 'transaction.outputs[0].unlockConditions[0]',
+    p: () => outputs(basic({ mana: 5n, unlockConditions: [{ type: 0, address: restricted([0x01]) }] })),
+  },
+  {
+    rule: 'a restricted address has no trailing zero byte',
+    code: 'CAPABILITIES_INVALID',
+    path: 'transaction.outputs[0].unlockConditions[0].address.allowedCapabilities',
+    p: () => outputs(basic({ unlockConditions: [{ type: 0, address: restricted([0xff, 0x00]) }] })),
+  },
+  {
+    rule: 'an implicit account creation address owns only basic outputs',
+    sdk: 'unchecked: iota.go OutputsSyntacticalImplicitAccountCreationAddress',
+    code: 'IMPLICIT_ACCOUNT_ADDRESS_NOT_ALLOWED',
+    path: 'transaction.outputs[0].unlockConditions[0].address',
+    p: () => outputs(nft({ unlockConditions: [{ type: 0, address: { type: 32, pubKeyHash: z(32, 1) } }] })),
+  },
+  {
+    rule: 'a multi address weight from 1',
+    sdk: 'unchecked: iota.go multiAddressValidatorFunc',
+    code: 'MULTI_ADDRESS_INVALID',
+    path: 'transaction.outputs[0].unlockConditions[0].address.addresses[1].weight',
+    p: () =>
+      outputs(
+        basic({
+          unlockConditions: [
+            {
+              type: 0,
+              address: multi(
+                [
+                  { address: ed(1), weight: 1 },
+                  { address: ed(2), weight: 0 },
+                ],
+                1,
+              ),
+            },
+          ],
+        }),
+      ),
+  },
+  {
+    rule: 'a multi address threshold within its weights',
+    code: 'MULTI_ADDRESS_INVALID',
+    path: 'transaction.outputs[0].unlockConditions[0].address.threshold',
+    p: () =>
+      outputs(
+        basic({
+          unlockConditions: [
+            {
+              type: 0,
+              address: multi(
+                [
+                  { address: ed(1), weight: 1 },
+                  { address: ed(2), weight: 1 },
+                ],
+                3,
+              ),
+            },
+          ],
+        }),
+      ),
+  },
+  {
+    rule: 'a multi address lists its addresses in order',
+    sdk: 'normalizes',
+    code: 'MULTI_ADDRESS_INVALID',
+    path: 'transaction.outputs[0].unlockConditions[0].address.addresses[1]',
+    p: () =>
+      outputs(
+        basic({
+          unlockConditions: [
+            {
+              type: 0,
+              address: multi(
+                [
+                  { address: ed(2), weight: 1 },
+                  { address: ed(1), weight: 1 },
+                ],
+                1,
+              ),
+            },
+          ],
+        }),
+      ),
+  },
+  {
+    rule: 'each chain once',
+    code: 'CHAIN_OUTPUT_DUPLICATED',
+    path: 'transaction.outputs[1]',
+    p: () => outputs(nft(), nft()),
+  },
+  {
+    rule: 'the outputs store mana within its bits',
+    sdk: 'unchecked: iota.go OutputsSyntacticalStoredMana',
+    code: 'MANA_OUT_OF_RANGE',
+    path: 'transaction.outputs[1].mana',
+    p: () => outputs(basic({ mana: 1n << 62n }), nft({ mana: 1n << 62n })),
+  },
+  {
+    rule: 'each signer once',
+    code: 'SIGNATURE_UNLOCK_DUPLICATE',
+    path: 'unlocks[1]',
+    p: () => ({ ...base(), unlocks: [sig(9), sig(9)] }),
+  },
+  {
+    rule: 'a reference to an earlier signature',
+    code: 'REFERENCE_UNLOCK_INVALID',
+    path: 'unlocks[1].reference',
+    p: () => ({ ...base(), unlocks: [sig(9), { type: 1, reference: 1 }] }),
+  },
+  {
+    rule: 'an empty unlock only in a multi unlock',
+    sdk: 'unchecked: iota.go SignaturesUniqueAndReferenceUnlocksValidator',
+    code: 'EMPTY_UNLOCK_OUTSIDE_MULTI',
+    path: 'unlocks[1]',
+    p: () => ({ ...base(), unlocks: [sig(9), { type: 6 }] }),
+  },
+  {
+    rule: 'each multi unlock once',
+    sdk: 'unchecked: iota.go SignaturesUniqueAndReferenceUnlocksValidator',
+    code: 'MULTI_UNLOCK_DUPLICATE',
+    path: 'unlocks[1]',
+    p: () => {
+      const m: nova.MultiUnlock = { type: 5, unlocks: [{ type: 6 }, { type: 6 }] };
+      return { ...base(), unlocks: [m, m] };
+    },
+  },
+];
+
+describe('each syntactic rule, broken on its own', () => {
+  it('the base transaction passes both', () => {
+    expect(sdkVerdict(base())).toBeUndefined();
+    expect(ourVerdict(base())).toBeUndefined();
+  });
+  it.each(CASES.map((c) => [c.rule, c] as const))('%s', (_, c) => {
+    const p = c.p();
+    const ours = ourVerdict(p);
+    expect(ours?.code).toBe(c.code);
+    expect(ours?.path).toBe(c.path);
+    if (c.sdk === undefined) {
+      expect(sdkVerdict(p)).toBeDefined();
+      return;
+    }
+    expect(sdkVerdict(p)).toBeUndefined();
+    // What it accepted: the same transaction (the rule is unchecked there), or one it reordered or deduplicated
+    // while reading the JSON (the rule cannot fail there): its signing hash says which.
+    const theirs = sdk.transactionSigningHash(json(nova.transaction.toJson(p.transaction)));
+    expect(theirs === toHexString(nova.transactionSigningHash(p.transaction))).toBe(c.sdk.startsWith('unchecked'));
+  });
+});
+
+describe('block rules', () => {
+  /** The SDK's block verdict: its blockId reads the block with its rules (and the parameters') first. */
+  function sdkBlockVerdict(b: nova.Block): string | undefined {
+    try {
+      sdk.blockId(json(nova.block.toJson(b)), paramsJson);
+      return undefined;
+    } catch (e) {
+      return String((e as Error).message ?? e);
+    }
+  }
+  const ourBlockVerdict = (b: nova.Block) => {
+    try {
+      nova.validateBlock(params, b);
+      return undefined;
+    } catch (e) {
+      if (e instanceof ValidationError) return e;
+      throw e;
+    }
+  };
+
+  it('generated blocks pass both', () => {
+    fc.assert(
+      fc.property(arb.block, (b) => {
+        expect(sdkBlockVerdict(b)).toBeUndefined();
+        expect(ourBlockVerdict(b)).toBeUndefined();
+      }),
+      RUNS,
+    );
+  });
+
+  it('the three fixture blocks pass (the TIP vectors decide where the SDK refuses two of them)', () => {
+    for (const name of ['basic_block_tagged_data_payload', 'validation_block', 'basic_block_transaction_payload']) {
+      expect(ourBlockVerdict(nova.block.fromJson(loadVectors(`nova/${name}.json`).block))).toBeUndefined();
+    }
+    // The validation block names a parameters hash (0x28cc…) that is not the fixture parameters' (0x21e0…): the SDK
+    // compares them; iota.go's syntactic rules (ValidationBlockBody.syntacticallyValidate) do not, a node's filter does.
+    expect(sdkBlockVerdict(nova.block.fromJson(loadVectors('nova/validation_block.json').block))).toMatch(
+      /parameters hash/,
+    );
+    // The transaction block is in slot 13 and commits to slot 1: within iota.go's window (block.go: not before
+    // 1 + minCommittableAge 10, not after 1 + maxCommittableAge 20); the SDK's interval refuses it.
+    expect(
+      sdkBlockVerdict(nova.block.fromJson(loadVectors('nova/basic_block_transaction_payload.json').block)),
+    ).toMatch(/allowed block slot interval/);
+  });
+
+  // Each case breaks one rule of the tagged-data fixture block (slot 13, committing to slot 1), or of the validation
+  // fixture; the SDK refuses each as well.
+  const tagged = () => nova.block.fromJson(loadVectors('nova/basic_block_tagged_data_payload.json').block);
+  /** The validation fixture, naming the fixture parameters' hash (which the SDK checks). */
+  const validation = (): nova.Block => {
+    const b = nova.block.fromJson(loadVectors('nova/validation_block.json').block);
+    return {
+      ...b,
+      body: { ...(b.body as nova.ValidationBlockBody), protocolParametersHash: nova.protocolParametersHash(params) },
+    };
+  };
+  const withBody = (b: nova.Block, body: Partial<nova.BasicBlockBody>) =>
+    ({ ...b, body: { ...b.body, ...body } }) as nova.Block;
+  const at = (slot: number, b: nova.Block) => {
+    const issuingTime =
+      (params.genesisUnixTimestamp + BigInt((slot - 1) * params.slotDurationInSeconds)) * 1_000_000_000n;
+    return { ...b, header: { ...b.header, issuingTime } };
+  };
+  const BLOCK_CASES: { rule: string; code: string; path: string; b: () => nova.Block; sdk?: string }[] = [
+    {
+      rule: 'the protocol version',
+      code: 'PROTOCOL_VERSION_MISMATCH',
+      path: 'header.protocolVersion',
+      b: () => ({ ...tagged(), header: { ...tagged().header, protocolVersion: 2 } }),
+    },
+    {
+      rule: "the network's id",
+      code: 'NETWORK_ID_MISMATCH',
+      path: 'header.networkId',
+      b: () => ({ ...tagged(), header: { ...tagged().header, networkId: 5n } }),
+    },
+    {
+      rule: 'strong parents sorted',
+      code: 'PARENTS_NOT_SORTED',
+      path: 'body.strongParents[1]',
+      b: () => withBody(tagged(), { strongParents: [...tagged().body.strongParents].reverse() }),
+      sdk: 'normalizes',
+    },
+    {
+      rule: 'a weak parent is not also strong',
+      code: 'PARENTS_OVERLAP',
+      path: 'body.weakParents[0]',
+      b: () => withBody(tagged(), { weakParents: [tagged().body.strongParents[0]!] }),
+    },
+    {
+      sdk: 'unchecked: iota.go Block.syntacticallyValidate',
+      rule: 'a commitment old enough',
+      code: 'COMMITMENT_TOO_RECENT',
+      path: 'header.slotCommitmentId',
+      b: () => at(5, tagged()),
+    },
+    {
+      sdk: 'unchecked: iota.go Block.syntacticallyValidate',
+      rule: 'a commitment recent enough',
+      code: 'COMMITMENT_TOO_OLD',
+      path: 'header.slotCommitmentId',
+      b: () => at(30, tagged()),
+    },
+    {
+      sdk: 'unchecked: iota.go ValidationBlockBody.syntacticallyValidate',
+      rule: 'a validation block supports its own version',
+      code: 'HIGHEST_VERSION_TOO_LOW',
+      path: 'body.highestSupportedVersion',
+      b: () => ({
+        ...validation(),
+        body: { ...(validation().body as nova.ValidationBlockBody), highestSupportedVersion: 2 },
+      }),
+    },
+  ];
+  it('the validation fixture with the parameters hash passes both', () => {
+    expect(sdkBlockVerdict(validation())).toBeUndefined();
+    expect(ourBlockVerdict(validation())).toBeUndefined();
+  });
+  it.each(BLOCK_CASES.map((c) => [c.rule, c] as const))('%s', (_, c) => {
+    const b = c.b();
+    const ours = ourBlockVerdict(b);
+    expect(ours?.code).toBe(c.code);
+    expect(ours?.path).toBe(c.path);
+    if (c.sdk === undefined) expect(sdkBlockVerdict(b)).toBeDefined();
+    else expect(sdkBlockVerdict(b)).toBeUndefined();
+  });
+});
