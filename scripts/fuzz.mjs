@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run fuzz [-- --seconds 60 --seed N]: fuzzes every decoder and fromJson (see scripts/fuzzer.mjs). On a failure
 // the offending input is written to fuzz-failure.json and the exit status is 1.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
@@ -18,7 +18,15 @@ await tc.ready();
 console.log(`fuzzing for ${seconds} s with seed ${seed}`);
 try {
   const stats = fuzz(tc, {
-    vectors: seedsFrom(load('stardust/blocks.json'), load('stardust/chronicle-shimmer-block-corpus.json')),
+    vectors: seedsFrom(
+      load('stardust/blocks.json'),
+      load('stardust/chronicle-shimmer-block-corpus.json'),
+      Object.fromEntries(
+        readdirSync(resolve(vectorsDir, 'nova'))
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => [f, load(`nova/${f}`)]),
+      ),
+    ),
     seconds,
     seed,
     log: (s) => console.log(JSON.stringify(s)),

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 export function fuzz(
   tc,
   {
-    vectors,
+    vectors: given,
     seconds = Number.POSITIVE_INFINITY,
     runs = Number.POSITIVE_INFINITY,
     hangMs = 1000,
@@ -19,6 +19,10 @@ export function fuzz(
 ) {
   if (seconds === Number.POSITIVE_INFINITY && runs === Number.POSITIVE_INFINITY)
     throw new TypeError('fuzz: give seconds or runs');
+  const vectors = {
+    ...given,
+    novaParameters: given.novaParametersJson && tc.nova.protocolParameters.fromJson(given.novaParametersJson),
+  };
   let state = seed >>> 0 || 1;
   const random = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 2 ** 32;
   const pick = (a) => a[Math.floor(random() * a.length)];
@@ -43,6 +47,20 @@ export function fuzz(
       encode: tc.encodeOutput,
       validate: (o) => tc.validateOutput(o, tc.PROTOCOL_PARAMETERS.shimmer),
     },
+    // Nova (protocol v3), validated against the fixtures' parameters when given.
+    {
+      name: 'novaBlock',
+      decode: tc.nova.decodeBlock,
+      encode: tc.nova.encodeBlock,
+      validate: vectors.novaParameters && ((b) => tc.nova.validateBlock(vectors.novaParameters, b)),
+    },
+    {
+      name: 'novaTransaction',
+      decode: tc.nova.decodeSignedTransaction,
+      encode: tc.nova.encodeSignedTransaction,
+      validate: vectors.novaParameters && ((t) => tc.nova.validateSignedTransaction(vectors.novaParameters, t)),
+    },
+    { name: 'novaOutput', decode: tc.nova.decodeOutput, encode: tc.nova.encodeOutput },
   ];
   const jsonTargets = [
     { name: 'blockFromJson', parse: tc.blockFromJson, encode: tc.encodeBlock },
@@ -50,6 +68,13 @@ export function fuzz(
     { name: 'essenceFromJson', parse: tc.essenceFromJson, encode: tc.encodeEssence },
     { name: 'outputFromJson', parse: tc.outputFromJson, encode: tc.encodeOutput },
     { name: 'milestonePayloadFromJson', parse: tc.milestonePayloadFromJson, encode: tc.encodeMilestonePayload },
+    { name: 'nova.blockFromJson', parse: tc.nova.blockFromJson, encode: tc.nova.encodeBlock },
+    {
+      name: 'nova.signedTransactionFromJson',
+      parse: tc.nova.signedTransactionFromJson,
+      encode: tc.nova.encodeSignedTransaction,
+    },
+    { name: 'nova.outputFromJson', parse: tc.nova.outputFromJson, encode: tc.nova.encodeOutput },
   ];
   const corpus = {
     block: [...vectors.blocks],
@@ -57,8 +82,11 @@ export function fuzz(
     essence: [...vectors.essences],
     milestone: [...vectors.milestones],
     output: [...vectors.outputs],
+    novaBlock: [...(vectors.nova?.blocks ?? [])],
+    novaTransaction: [...(vectors.nova?.transactions ?? [])],
+    novaOutput: [...(vectors.nova?.outputs ?? [])],
   };
-  const jsonCorpus = [...vectors.json];
+  const jsonCorpus = [...vectors.json, ...(vectors.nova?.json ?? [])];
   const seen = new Set();
   const stats = { runs: 0, accepted: 0, refused: 0, outcomes: 0 };
   const allowed = (e) => e instanceof tc.CodecError || e instanceof tc.ValidationError;
@@ -158,7 +186,7 @@ export function fuzz(
     if (random() < 0.7) {
       const t = pick(byteTargets);
       const source =
-        random() < 0.1
+        random() < 0.1 || corpus[t.name].length === 0
           ? Uint8Array.from({ length: Math.floor(random() * 600) }, () => Math.floor(random() * 256))
           : mutateBytes(pick(corpus[t.name]));
       let value;
@@ -204,8 +232,11 @@ export function fuzz(
   return stats;
 }
 
-/** The real vectors as fuzzing seeds. */
-export function seedsFrom(blocksJson, corpusJson) {
+/**
+ * The real vectors as fuzzing seeds: Stardust's blocks and corpus, and (`novaFixtures`: file name → parsed JSON of
+ * vectors/nova) iota-sdk 2.0's Nova blocks, transactions and outputs, with the fixtures' protocol parameters.
+ */
+export function seedsFrom(blocksJson, corpusJson, novaFixtures = {}) {
   const hex = (s) => Uint8Array.from(Buffer.from(s.slice(2), 'hex'));
   // Every vector (milestones and chain outputs too), and from the corpus its first 40 blocks and those that carry
   // milestones or chain outputs (the ones marked out of scope before the full type set).
@@ -215,7 +246,19 @@ export function seedsFrom(blocksJson, corpusJson) {
   // A milestone block's payload: after version, parents and the u32 length, up to the 8-byte nonce.
   const payloadOf = (b) => b.subarray(2 + 32 * b[1] + 4, b.length - 8);
   const isMilestone = (b) => b.length > 2 + 32 * b[1] + 8 && payloadOf(b)[0] === 7 && payloadOf(b)[1] === 0;
+  const fixtures = Object.values(novaFixtures);
+  const nova = {
+    blocks: fixtures.filter((f) => f.block).map((f) => hex(f.bytes)),
+    transactions: fixtures
+      .filter((f) => f.transaction_bytes || f.block?.body?.payload?.type === 1)
+      .map((f) => (f.transaction_bytes ? hex(f.transaction_bytes) : undefined))
+      .filter(Boolean),
+    outputs: fixtures.filter((f) => f.output).map((f) => hex(f.bytes)),
+    json: fixtures.flatMap((f) => [f.block, f.output, f.block?.body?.payload].filter(Boolean)),
+  };
   return {
+    nova,
+    novaParametersJson: novaFixtures['protocol_parameters.json']?.params,
     blocks: all,
     milestones: all.filter(isMilestone).map(payloadOf),
     transactions: inScope.filter((v) => v.transaction).map((v) => hex(v.transaction.payloadBytes)),

@@ -22,3 +22,4 @@ export * from './unlock.js';
 export * from './unlock-condition.js';
 export { validateBlock } from './validate/block.js';
 export { validateSignedTransaction, validateTransaction } from './validate/transaction.js';
+export * from './serialize.js';
