@@ -68,15 +68,10 @@ export async function main(argv: string[]): Promise<number> {
         await exportSnapshotCommand(rest);
         return 0;
       case 'decode':
-        process.stdout.write(
-          `${decodeCommand(
-            rest.find((a) => a !== '--ids'),
-            rest.includes('--ids'),
-          )}\n`,
-        );
+        process.stdout.write(`${decodeCommand(rest)}\n`);
         return 0;
       case 'encode':
-        process.stdout.write(`${encodeCommand(rest[0])}\n`);
+        process.stdout.write(`${encodeCommand(rest)}\n`);
         return 0;
       case 'simulate':
         await simulateCommand(rest);

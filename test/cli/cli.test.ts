@@ -30,7 +30,7 @@ import {
 import { Simulation } from '../../src/sim/simulator.js';
 import { cli, startCli, stopCli } from '../helpers/cli.js';
 import { hexOf, ReferenceLedger } from '../helpers/reference-ledger.js';
-import { loadVectors } from '../helpers/vectors.js';
+import { loadVectors, VECTORS_DIR } from '../helpers/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const dirs: string[] = [];
@@ -240,6 +240,31 @@ describe('decode and encode', () => {
     expect(
       execFileSync(process.execPath, [cli, 'encode', '-'], { input: JSON.stringify(withIds), encoding: 'utf8' }).trim(),
     ).toBe(v.bytes);
+  });
+  it('--protocol nova: an IOTA 2.0 block (iota-sdk fixture) to its JSON and ids, and back', () => {
+    const f = loadVectors('nova/basic_block_transaction_payload.json');
+    const run = (args: string[], input?: string) =>
+      execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8', ...(input === undefined ? {} : { input }) });
+    expect(JSON.parse(run(['decode', f.bytes, '--protocol', 'nova']))).toEqual(f.block);
+    const parameters = join(VECTORS_DIR, 'nova/protocol_parameters.json');
+    const withIds = JSON.parse(run(['decode', f.bytes, '--protocol', 'nova', '--ids', '--parameters', parameters]));
+    expect(withIds.blockId).toBe(f.id);
+    // The transaction id, from iota-sdk 2.0 (Utils.transactionId on the fixture's payload).
+    expect(withIds.transactionId).toBe('0x08583d9649d70ba26456d411791b3403659ade4c3af5588d6e605efedb4812830b000000');
+    expect(run(['encode', '-', '--protocol', 'nova'], JSON.stringify(withIds)).trim()).toBe(f.bytes);
+    // A Nova block is not a Stardust block, and --ids needs the parameters for the slot in the id.
+    const stardust = spawnSync(process.execPath, [cli, 'decode', f.bytes], { encoding: 'utf8' });
+    expect(stardust.status).toBe(2);
+    expect(stardust.stderr).toMatch(/^error: [A-Z_]+ at /);
+    const noParameters = spawnSync(process.execPath, [cli, 'decode', f.bytes, '--protocol', 'nova', '--ids'], {
+      encoding: 'utf8',
+    });
+    expect(noParameters.status).toBe(2);
+    expect(noParameters.stderr).toMatch(/--parameters FILE/);
+    const badProtocol = spawnSync(process.execPath, [cli, 'decode', f.bytes, '--protocol', 'chrysalis'], {
+      encoding: 'utf8',
+    });
+    expect(badProtocol.status).toBe(2);
   });
   it('a milestone block: its canonical JSON, its milestone id with --ids, and the bytes back through encode', () => {
     const m = loadVectors('stardust/full-types.json').blocks.find(
