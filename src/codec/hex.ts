@@ -14,14 +14,21 @@ const LONG_DECODE = 1024;
 // count it writes says whether every character was ASCII), then each pair of digits as one 16-bit load looked up in
 // PAIR: the byte they spell, or -1. Twice as fast as two charCodeAt and two nibble lookups per byte at 64 bytes,
 // which is what most fields hold (ids, keys, signatures); decoding JSON spends most of its time here.
+// The loop reads two pairs per 32-bit load, two loads a turn (the "0x" fills bytes 0-1, so word w holds pairs 2w-1 and
+// 2w): block id from JSON of a milestone block, whose JSON is 97 % hex, went from 4.8× to 5.4× sdk-wasm's (interleaved)
+// against one 16-bit load per pair.
 const encoder = new TextEncoder();
 let scratch = new Uint8Array(4096);
 let scratch16 = new Uint16Array(scratch.buffer);
+let scratch32 = new Uint32Array(scratch.buffer);
+const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+/** Shifts that take the first and the second pair out of a 32-bit word, as the machine lays it out. */
+const FIRST = littleEndian ? 0 : 16;
+const SECOND = littleEndian ? 16 : 0;
 const PAIR = new Int16Array(65536).fill(-1);
 {
   const digit = (c: number) =>
     c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : c >= 65 && c <= 70 ? c - 55 : -1;
-  const littleEndian = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
   for (let a = 0; a < 128; a++) {
     for (let b = 0; b < 128; b++) {
       if (digit(a) < 0 || digit(b) < 0) continue;
@@ -72,12 +79,31 @@ function decodePairs(text: string, n: number, out: Uint8Array, at: number): void
   if (text.length > scratch.length) {
     scratch = new Uint8Array(2 ** Math.ceil(Math.log2(text.length)));
     scratch16 = new Uint16Array(scratch.buffer);
+    scratch32 = new Uint32Array(scratch.buffer);
   }
   // Fewer bytes written than characters: a character outside ASCII.
   if (encoder.encodeInto(text, scratch).written !== text.length) throw invalid(text);
-  let bad = 0;
-  for (let i = 0; i < n; i++) {
-    const v = PAIR[scratch16[i + 1]!]!; // pair i sits at bytes 2 + 2i: the "0x" is the first 16-bit unit
+  if (n === 0) return;
+  // Pair i sits at bytes 2 + 2i: pair 0 is the second 16-bit unit, then two pairs per 32-bit word, the rest by unit.
+  let bad: number = PAIR[scratch16[1]!]!;
+  out[at] = bad;
+  let i = 1;
+  let w = 1;
+  for (; i + 3 < n; i += 4, w += 2) {
+    const x = scratch32[w]!;
+    const y = scratch32[w + 1]!;
+    const a = PAIR[(x >>> FIRST) & 0xffff]!;
+    const b = PAIR[(x >>> SECOND) & 0xffff]!;
+    const c = PAIR[(y >>> FIRST) & 0xffff]!;
+    const d = PAIR[(y >>> SECOND) & 0xffff]!;
+    bad |= a | b | c | d;
+    out[at + i] = a;
+    out[at + i + 1] = b;
+    out[at + i + 2] = c;
+    out[at + i + 3] = d;
+  }
+  for (; i < n; i++) {
+    const v = PAIR[scratch16[i + 1]!]!;
     bad |= v;
     out[at + i] = v;
   }
