@@ -20,6 +20,11 @@ export const SECTIONS = [
     'npm run bench:interleaved',
   ],
   [
+    'nova',
+    'How fast is the Nova (IOTA 2.0) codec beside iota-sdk 2.0, and beside tangle-core on Stardust blocks of the same size?',
+    'npm run bench:nova',
+  ],
+  [
     'ledger',
     'How fast does the ledger accept and commit, and answer its queries, at 1,000,000 transactions?',
     'npm run bench:ledger',

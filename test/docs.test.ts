@@ -71,6 +71,11 @@ describe('docs/library.md', () => {
     expect(runExample('library.md', 'Chain outputs (TIP-18)')).toEqual(['1 1', '78']));
 });
 
+describe('docs/nova.md', () => {
+  it('its example decodes, identifies, scores and validates a Nova block (ids and scores of iota-sdk 2.0)', () =>
+    expect(runExample('nova.md', '# IOTA 2.0')).toHaveLength(7));
+});
+
 describe('docs/ledger.md', () => {
   it('its embedding example serves, and closes', () =>
     expect(runExample('ledger.md', '## Embedding it in a node')).toEqual(['403', '404']));

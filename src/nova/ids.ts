@@ -1,4 +1,4 @@
-import { assertBytes, CodecError, encode, withEncoding } from '../codec/index.js';
+import { assertBytes, type Codec, CodecError, encode, withEncoding, withJsonEncoding } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { concatBytes } from '../util/bytes.js';
 import { type Block, block, blockHeader } from './block.js';
@@ -22,34 +22,46 @@ export type TimeParameters = Pick<ProtocolParameters, 'genesisSlot' | 'genesisUn
 export function slotFromTime(params: TimeParameters, unixNanos: bigint): number {
   const elapsed = unixNanos - params.genesisUnixTimestamp * 1_000_000_000n;
   if (elapsed < 0n) return params.genesisSlot;
-  const seconds = elapsed / 1_000_000_000n;
-  return params.genesisSlot + Number(seconds / BigInt(params.slotDurationInSeconds)) + 1;
+  // Whole seconds fit a double exactly (below 2^53), so only the first division needs bigint.
+  const seconds = Number(elapsed / 1_000_000_000n);
+  return params.genesisSlot + Math.floor(seconds / params.slotDurationInSeconds) + 1;
 }
 
 /** An identifier followed by a u32 LE slot (36 bytes). */
 export function withSlot(identifier: Uint8Array, slot: number): Uint8Array {
   const id = new Uint8Array(SLOT_IDENTIFIER_LENGTH);
   id.set(identifier);
-  new DataView(id.buffer).setUint32(IDENTIFIER_LENGTH, slot, true);
+  id[32] = slot & 0xff;
+  id[33] = (slot >>> 8) & 0xff;
+  id[34] = (slot >>> 16) & 0xff;
+  id[35] = slot >>> 24;
   return id;
 }
 
 const HEADER_LENGTH = blockHeader.fixedSize!;
 const SIGNATURE_LENGTH = 97;
+/** Where the header's u64 issuing time sits: after the protocol version and the network id. */
+const ISSUING_TIME_AT = 9;
+/** H(header) ‖ H(body) ‖ signature, the input of the block identifier: one buffer, reused (ids are synchronous). */
+const identifierInput = new Uint8Array(new ArrayBuffer(2 * IDENTIFIER_LENGTH + SIGNATURE_LENGTH));
 
-/** The 32-byte block identifier: BLAKE2b-256(H(header) ‖ H(body) ‖ signature bytes), from the block's bytes. */
-function blockIdentifier(bytes: Uint8Array): Uint8Array {
+const u32At = (b: Uint8Array, at: number) =>
+  (b[at]! | (b[at + 1]! << 8) | (b[at + 2]! << 16) | (b[at + 3]! << 24)) >>> 0;
+
+/**
+ * Block ID from a block's bytes: BLAKE2b-256(H(header) ‖ H(body) ‖ signature bytes) ‖ the slot of the header's issuing
+ * time (TIP-46). The bytes are taken as they are (a received block); every path to a block id ends here.
+ */
+function blockIdOfBytes(params: TimeParameters, bytes: Uint8Array): Uint8Array {
   if (bytes.length < HEADER_LENGTH + SIGNATURE_LENGTH) {
     throw new CodecError('TRUNCATED', `a block has at least ${HEADER_LENGTH + SIGNATURE_LENGTH} bytes`);
   }
   const end = bytes.length - SIGNATURE_LENGTH;
-  return blake2b256(
-    concatBytes([
-      blake2b256(bytes.subarray(0, HEADER_LENGTH)),
-      blake2b256(bytes.subarray(HEADER_LENGTH, end)),
-      bytes.subarray(end),
-    ]),
-  );
+  identifierInput.set(blake2b256(bytes.subarray(0, HEADER_LENGTH)), 0);
+  identifierInput.set(blake2b256(bytes.subarray(HEADER_LENGTH, end)), IDENTIFIER_LENGTH);
+  identifierInput.set(bytes.subarray(end), 2 * IDENTIFIER_LENGTH);
+  const time = (BigInt(u32At(bytes, ISSUING_TIME_AT + 4)) << 32n) | BigInt(u32At(bytes, ISSUING_TIME_AT));
+  return withSlot(blake2b256(identifierInput), slotFromTime(params, time));
 }
 
 /**
@@ -57,12 +69,16 @@ function blockIdentifier(bytes: Uint8Array): Uint8Array {
  * received block); the slot needs the network's time parameters.
  */
 export function blockId(params: TimeParameters, bytesOrBlock: Uint8Array | Block): Uint8Array {
-  if (bytesOrBlock instanceof Uint8Array) {
-    const time = new DataView(bytesOrBlock.buffer, bytesOrBlock.byteOffset).getBigUint64(9, true);
-    return withSlot(blockIdentifier(bytesOrBlock), slotFromTime(params, time));
-  }
-  const identifier = withEncoding(block, bytesOrBlock, blockIdentifier);
-  return withSlot(identifier, slotFromTime(params, bytesOrBlock.header.issuingTime));
+  if (bytesOrBlock instanceof Uint8Array) return blockIdOfBytes(params, bytesOrBlock);
+  return withEncoding(block, bytesOrBlock, (bytes) => blockIdOfBytes(params, bytes));
+}
+
+/**
+ * Block ID of block JSON: the same as `blockId(params, blockFromJson(json))`, errors included, with the JSON written
+ * straight to bytes (no model in between). @throws CodecError
+ */
+export function blockIdFromJson(params: TimeParameters, json: unknown): Uint8Array {
+  return withJsonEncoding(block as Codec<unknown>, json, (bytes) => blockIdOfBytes(params, bytes));
 }
 
 /** The hash of a transaction's fields before its outputs (TIP-45's transaction commitment). */

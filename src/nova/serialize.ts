@@ -1,4 +1,4 @@
-import { assertModel, type Codec, CodecError, decode, encode, type Json } from '../codec/index.js';
+import { assertModel, type Codec, CodecError, decode, encode, encodeJson, type Json } from '../codec/index.js';
 import { type Block, block } from './block.js';
 import { MAX_BLOCK_SIZE } from './limits.js';
 import { type Output, output } from './output.js';
@@ -35,6 +35,12 @@ export function encodeBlock(value: Block): Uint8Array {
   return bytes;
 }
 export const blockToJson = (value: Block) => toJsonObject(block, value);
+/** Block JSON straight to bytes: `encodeBlock(blockFromJson(json))` without the model. @throws CodecError */
+export function encodeBlockJson(json: unknown): Uint8Array {
+  const bytes = encodeJson(block as Codec<unknown>, json);
+  checkBlockSize(bytes.length);
+  return bytes;
+}
 /** @throws CodecError (with the path of the offending field) */
 export const blockFromJson = (json: unknown): Block => block.fromJson(json);
 

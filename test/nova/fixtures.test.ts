@@ -29,6 +29,8 @@ describe('Nova fixtures of iota-sdk 2.0', () => {
       const block = roundTrip(nova.block, v.block, v.bytes);
       expect(toHexString(nova.blockId(params, hex(v.bytes)))).toBe(v.id);
       expect(toHexString(nova.blockId(params, block))).toBe(v.id);
+      expect(toHexString(nova.blockIdFromJson(params, v.block))).toBe(v.id);
+      expect(toHexString(nova.encodeBlockJson(v.block))).toBe(v.bytes);
       if (v.workScore !== undefined) expect(nova.blockWorkScore(params.workScoreParameters, block)).toBe(v.workScore);
     },
   );
