@@ -78,19 +78,29 @@ export function generateManaWithDecay(
   const from = epochOfSlot(ctx, createdSlot);
   const to = epochOfSlot(ctx, targetSlot);
   const epochs = to - from;
-  const slotsSinceStart = (targetSlot - epochStart(ctx, to) + ctx.genesisSlot) >>> 0;
+  // iota.go's TimeProvider: no slots before genesis, and (SlotsSinceEpochStart, SlotsBeforeNextEpoch) the genesis slot
+  // added once more; with a genesis slot of 0, as every network has, that changes nothing.
+  const slotsSinceStart = targetSlot < ctx.genesisSlot ? 0 : (ctx.genesisSlot + targetSlot - epochStart(ctx, to)) >>> 0;
   if (epochs === 0) return generate(p, amount, targetSlot - createdSlot);
-  // iota.go adds the genesis slot twice here; with a genesis slot of 0, as every network has, it changes nothing.
-  const slotsBeforeNext = (ctx.genesisSlot + epochStart(ctx, from + 1) - createdSlot) >>> 0;
+  const slotsBeforeNext =
+    createdSlot < ctx.genesisSlot ? 0 : (ctx.genesisSlot + epochStart(ctx, from + 1) - createdSlot) >>> 0;
   const first = decay(p, generate(p, amount, slotsBeforeNext), epochs);
-  if (epochs === 1) return first + generate(p, amount, slotsSinceStart);
+  if (epochs === 1) return inRange(first + generate(p, amount, slotsSinceStart));
   const c = multiply(
     amount,
     BigInt(p.decayFactorEpochsSum) * BigInt(p.generationRate),
     BigInt(p.decayFactorEpochsSumExponent + p.generationRateExponent - ctx.slotsPerEpochExponent),
   );
-  const intermediate = c - decay(p, c, epochs - 1);
-  return intermediate + generate(p, amount, slotsSinceStart) + first - (c >> BigInt(p.decayFactorsExponent));
+  const intermediate = inRange(c - decay(p, c, epochs - 1));
+  const sum = inRange(inRange(intermediate + generate(p, amount, slotsSinceStart)) + first);
+  return inRange(sum - (c >> BigInt(p.decayFactorsExponent)));
+}
+
+/** iota.go's safemath: a sum or difference outside 0..2^64 − 1 is an error, not a wrapped value. */
+function inRange(v: bigint): bigint {
+  if (v < 0n || v > MASK64)
+    throw new RangeError(`mana arithmetic out of range (${v < 0n ? 'below 0' : 'above 2^64 − 1'})`);
+  return v;
 }
 
 /** An output's mana at `targetSlot`: its stored mana decayed, and what its amount generated (TIP-39). */

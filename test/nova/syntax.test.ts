@@ -56,6 +56,48 @@ describe('Nova syntactic rules against iota-sdk 2.0', () => {
   });
 });
 
+describe('generated transactions, each broken by one mutation: both refuse', () => {
+  type Mutation = [code: string, path: string, (p: nova.SignedTransactionPayload) => nova.SignedTransactionPayload];
+  const withTx = (p: nova.SignedTransactionPayload, change: Partial<nova.Transaction>) => ({
+    ...p,
+    transaction: { ...p.transaction, ...change },
+  });
+  const MUTATIONS: Mutation[] = [
+    ['NETWORK_ID_MISMATCH', 'transaction.networkId', (p) => withTx(p, { networkId: p.transaction.networkId ^ 1n })],
+    ['CAPABILITIES_INVALID', 'transaction.capabilities', (p) => withTx(p, { capabilities: Uint8Array.of(0) })],
+    ['UNLOCK_COUNT_MISMATCH', 'unlocks', (p) => ({ ...p, unlocks: [...p.unlocks, { type: 1, reference: 0 }] })],
+    [
+      'AMOUNT_OUT_OF_RANGE',
+      'transaction.outputs[0].amount',
+      (p) => withTx(p, { outputs: [{ ...p.transaction.outputs[0]!, amount: 0n }, ...p.transaction.outputs.slice(1)] }),
+    ],
+    [
+      'INPUTS_NOT_UNIQUE',
+      `transaction.inputs[${Number.NaN}]`,
+      (p) =>
+        withTx(
+          { ...p, unlocks: [...p.unlocks, { type: 1, reference: 0 }] },
+          { inputs: [...p.transaction.inputs, p.transaction.inputs[0]!] },
+        ),
+    ],
+  ];
+  it('networks, capabilities, unlock counts, amounts, repeated inputs', () => {
+    fc.assert(
+      fc.property(arb.signedTransaction(), fc.integer({ min: 0, max: MUTATIONS.length - 1 }), (p, m) => {
+        const [code, path, mutate] = MUTATIONS[m]!;
+        const broken = mutate(p);
+        const ours = ourVerdict(broken);
+        expect(ours?.code).toBe(code);
+        // The repeated input is the last one.
+        const expected = path.replace('NaN', String(p.transaction.inputs.length));
+        expect(ours?.path).toBe(expected);
+        expect(sdkVerdict(broken)).toBeDefined();
+      }),
+      RUNS,
+    );
+  });
+});
+
 // A valid transaction to break: two inputs, a commitment input, a basic output and an NFT output.
 const z = (n: number, fill = 0) => new Uint8Array(n).fill(fill);
 const ed = (fill: number): nova.Ed25519Address => ({ type: 0, pubKeyHash: z(32, fill) });
@@ -709,5 +751,462 @@ describe('block rules', () => {
     expect(ours?.path).toBe(c.path);
     if (c.sdk === undefined) expect(sdkBlockVerdict(b)).toBeDefined();
     else expect(sdkBlockVerdict(b)).toBeUndefined();
+  });
+});
+
+describe('each rule at its boundary: the last value allowed passes, the first refused fails', () => {
+  const passes = (p: nova.SignedTransactionPayload) => expect(ourVerdict(p)).toBeUndefined();
+  const fails = (p: nova.SignedTransactionPayload, code: string, path?: string) => {
+    const v = ourVerdict(p);
+    expect(v?.code).toBe(code);
+    if (path !== undefined) expect(v?.path).toBe(path);
+  };
+  const all = (): number[] => [0xff, 0x01];
+  const without = (bit: number) => {
+    const caps = all();
+    caps[bit >> 3]! &= ~(1 << (bit & 7));
+    // A bitmask has no trailing zero byte: without the ninth bit it is one byte long.
+    return caps.at(-1) === 0 ? caps.slice(0, -1) : caps;
+  };
+  const nt = (account: Uint8Array): nova.NativeTokenFeature => ({
+    type: 5,
+    id: nova.foundryId(account, 1, 0),
+    amount: 1n,
+  });
+  const delegation = (owner: nova.Address = ed(1)): nova.DelegationOutput =>
+    funded({
+      type: 5,
+      amount: 0n,
+      delegatedAmount: 1n,
+      delegationId: z(32, 4),
+      validatorAddress: { type: 8, accountId: z(32, 9) },
+      startEpoch: 1,
+      endEpoch: 0,
+      unlockConditions: [{ type: 0, address: owner }],
+    });
+  const anchor = (extra: Partial<nova.AnchorOutput> = {}): nova.AnchorOutput =>
+    funded({
+      type: 2,
+      amount: 0n,
+      mana: 0n,
+      anchorId: z(32, 6),
+      stateIndex: 3,
+      unlockConditions: [
+        { type: 4, address: ed(1) },
+        { type: 5, address: ed(2) },
+      ],
+      features: [],
+      immutableFeatures: [],
+      ...extra,
+    });
+
+  it('a restricted owner needs exactly the capability bit of what the output holds (TIP-50, nine bits)', () => {
+    const owner = (caps: number[]) => [{ type: 0 as const, address: restricted(caps) }];
+    const cases: [number, () => nova.Output][] = [
+      [0, () => basic({ unlockConditions: owner(without(0)), features: [nt(z(32, 1))] })],
+      [1, () => basic({ unlockConditions: owner(without(1)), mana: 1n })],
+      [2, () => basic({ unlockConditions: [...owner(without(2)), { type: 2, slot: 5 }] })],
+      [3, () => basic({ unlockConditions: [...owner(without(3)), { type: 3, returnAddress: ed(2), slot: 5 }] })],
+      [
+        4,
+        () => basic({ unlockConditions: [...owner(without(4)), { type: 1, returnAddress: ed(2), amount: 50_000n }] }),
+      ],
+      [5, () => account({ unlockConditions: owner(without(5)) })],
+      [
+        6,
+        () =>
+          anchor({
+            unlockConditions: [
+              { type: 4, address: restricted(without(6)) },
+              { type: 5, address: ed(2) },
+            ],
+          }),
+      ],
+      [7, () => nft({ unlockConditions: owner(without(7)) })],
+      [8, () => delegation(restricted(without(8)))],
+    ];
+    for (const [bit, make] of cases) {
+      const o = make();
+      fails(outputs(o), 'ADDRESS_CAPABILITY_MISSING');
+      // The same output to a restricted address with every bit passes.
+      const allowed = nova.outputFromJson(
+        JSON.parse(
+          JSON.stringify(nova.outputToJson(o)).replace(
+            /"allowedCapabilities":"0x[0-9a-f]*"/,
+            '"allowedCapabilities":"0xff01"',
+          ),
+        ),
+      );
+      passes(outputs({ ...allowed, amount: allowed.amount + 100_000n }));
+      expect(bit).toBeGreaterThanOrEqual(0);
+    }
+    // A governor, a state controller and an expiration's return address are checked like an owner.
+    fails(
+      outputs(
+        anchor({
+          unlockConditions: [
+            { type: 4, address: ed(1) },
+            { type: 5, address: restricted([0x01]) },
+          ],
+        }),
+      ),
+      'ADDRESS_CAPABILITY_MISSING',
+    );
+    fails(
+      outputs(
+        basic({
+          unlockConditions: [
+            { type: 0, address: ed(1) },
+            { type: 3, returnAddress: restricted([0x01]), slot: 5 },
+          ],
+        }),
+      ),
+      'ADDRESS_CAPABILITY_MISSING',
+    );
+    // Only nine bits exist: 0x01 in the second byte is the last.
+    fails(outputs(basic({ unlockConditions: owner([0xff, 0x02]) })), 'CAPABILITIES_INVALID');
+    passes(outputs(basic({ unlockConditions: owner([0xff, 0x01]) })));
+    passes(tx({ capabilities: Uint8Array.of(0x3f) }));
+  });
+
+  it('multi addresses: a repeated member, a threshold of exactly the weights, 0, and inside a restricted address', () => {
+    const owned = (a: nova.Address) => outputs(basic({ unlockConditions: [{ type: 0, address: a }] }));
+    fails(
+      owned(
+        multi(
+          [
+            { address: ed(1), weight: 1 },
+            { address: ed(1), weight: 1 },
+          ],
+          1,
+        ),
+      ),
+      'MULTI_ADDRESS_INVALID',
+    );
+    passes(
+      owned(
+        multi(
+          [
+            { address: ed(1), weight: 2 },
+            { address: ed(2), weight: 3 },
+          ],
+          5,
+        ),
+      ),
+    );
+    fails(
+      owned(
+        multi(
+          [
+            { address: ed(1), weight: 1 },
+            { address: ed(2), weight: 1 },
+          ],
+          0,
+        ),
+      ),
+      'MULTI_ADDRESS_INVALID',
+    );
+    const badMulti = multi(
+      [
+        { address: ed(1), weight: 0 },
+        { address: ed(2), weight: 1 },
+      ],
+      1,
+    );
+    fails(
+      owned({ type: 48, address: badMulti, allowedCapabilities: z(0) }),
+      'MULTI_ADDRESS_INVALID',
+      'transaction.outputs[0].unlockConditions[0].address.address.addresses[0].weight',
+    );
+    // In a sender feature, a return address and an issuer feature too.
+    fails(outputs(basic({ features: [{ type: 0, address: badMulti }] })), 'MULTI_ADDRESS_INVALID');
+    fails(outputs(nft({ immutableFeatures: [{ type: 1, address: badMulti }] })), 'MULTI_ADDRESS_INVALID');
+    fails(
+      outputs(
+        basic({
+          unlockConditions: [
+            { type: 0, address: ed(1) },
+            { type: 1, returnAddress: badMulti, amount: 50_000n },
+          ],
+        }),
+      ),
+      'MULTI_ADDRESS_INVALID',
+    );
+  });
+
+  it('slots, amounts, stakes, token schemes, mana: the boundaries', () => {
+    fails(
+      outputs(
+        basic({
+          unlockConditions: [
+            { type: 0, address: ed(1) },
+            { type: 3, returnAddress: ed(2), slot: 0 },
+          ],
+        }),
+      ),
+      'SLOT_ZERO',
+    );
+    passes(
+      outputs(
+        basic({
+          unlockConditions: [
+            { type: 0, address: ed(1) },
+            { type: 2, slot: 1 },
+          ],
+        }),
+      ),
+    );
+    const back = nova.minimumDeposit(params, basic({ unlockConditions: [{ type: 0, address: ed(2) }] }));
+    const withReturn = (amount: bigint) =>
+      basic({
+        unlockConditions: [
+          { type: 0, address: ed(1) },
+          { type: 1, returnAddress: ed(2), amount },
+        ],
+      });
+    passes(outputs(withReturn(back)));
+    fails(outputs(withReturn(back - 1n)), 'STORAGE_DEPOSIT_RETURN_INVALID');
+    const o = withReturn(back);
+    passes(
+      outputs({
+        ...o,
+        unlockConditions: [o.unlockConditions[0]!, { type: 1, returnAddress: ed(2), amount: o.amount }],
+      }),
+    );
+    const staking = (staked: bigint) =>
+      account({
+        features: [
+          { type: 6, expirySlot: 9, blockIssuerKeys: [{ type: 0, pubKeyHash: z(32, 1) }] },
+          { type: 7, stakedAmount: staked, fixedCost: 0n, startEpoch: 0, endEpoch: 9 },
+        ],
+      });
+    passes(
+      outputs({
+        ...staking(0n),
+        features: staking(0n).features.map((f) => (f.type === 7 ? { ...f, stakedAmount: staking(0n).amount } : f)),
+      }),
+    );
+    fails(
+      outputs(foundry({ tokenScheme: { type: 0, mintedTokens: 0n, meltedTokens: 0n, maximumSupply: 0n } })),
+      'TOKEN_SCHEME_INVALID',
+    );
+    passes(outputs(foundry({ tokenScheme: { type: 0, mintedTokens: 100n, meltedTokens: 0n, maximumSupply: 100n } })));
+    fails(
+      outputs(foundry({ tokenScheme: { type: 0, mintedTokens: 101n, meltedTokens: 0n, maximumSupply: 100n } })),
+      'TOKEN_SCHEME_INVALID',
+    );
+    passes(outputs(foundry({ features: [nt(z(32, 8))] })));
+    const max = (1n << 63n) - 1n;
+    passes(outputs(basic({ mana: max - 5n }), nft({ mana: 5n })));
+    passes(
+      tx({
+        allotments: [
+          { accountId: z(32, 1), mana: max - 5n },
+          { accountId: z(32, 2), mana: 5n },
+        ],
+      }),
+    );
+    fails(
+      tx({
+        allotments: [
+          { accountId: z(32, 1), mana: max - 5n },
+          { accountId: z(32, 2), mana: 6n },
+        ],
+      }),
+      'MANA_OUT_OF_RANGE',
+    );
+  });
+
+  it('chains: new anchors, self-controlled accounts and anchors, one output per chain of each kind', () => {
+    fails(
+      outputs(anchor({ anchorId: z(32), stateIndex: 1 })),
+      'CHAIN_STATE_NOT_EMPTY',
+      'transaction.outputs[0].stateIndex',
+    );
+    passes(outputs(anchor({ anchorId: z(32), stateIndex: 0 })));
+    fails(
+      outputs(account({ unlockConditions: [{ type: 0, address: { type: 8, accountId: z(32, 8) } }] })),
+      'CHAIN_SELF_CONTROLLED',
+    );
+    for (const k of [0, 1]) {
+      const ucs: nova.AnchorUnlockCondition[] = [
+        { type: 4, address: ed(1) },
+        { type: 5, address: ed(2) },
+      ];
+      ucs[k] = { ...ucs[k]!, address: { type: 24, anchorId: z(32, 6) } };
+      fails(
+        outputs(anchor({ unlockConditions: ucs })),
+        'CHAIN_SELF_CONTROLLED',
+        `transaction.outputs[0].unlockConditions[${k}].address`,
+      );
+    }
+    // An account and an NFT may share an id (different chains); two accounts, anchors or delegations may not.
+    passes(outputs(account({ accountId: z(32, 7) }), nft({ nftId: z(32, 7) })));
+    fails(outputs(account(), account()), 'CHAIN_OUTPUT_DUPLICATED');
+    fails(outputs(anchor(), anchor()), 'CHAIN_OUTPUT_DUPLICATED');
+    fails(outputs(delegation(), delegation()), 'CHAIN_OUTPUT_DUPLICATED');
+    passes(outputs(delegation({ ...ed(1) }), { ...delegation(), delegationId: z(32) }));
+    // New chains (all-zero ids) are not the same chain.
+    passes(outputs(nft({ nftId: z(32) }), nft({ nftId: z(32) })));
+    fails(
+      outputs(
+        nft({
+          immutableFeatures: [
+            { type: 1, address: ed(1) },
+            { type: 1, address: ed(2) },
+          ],
+        }),
+      ),
+      'FEATURES_NOT_SORTED',
+    );
+  });
+
+  it('what needs a commitment input: delegations, staking and block issuers; not a plain account', () => {
+    const bare = (o: nova.Output) => ({ ...outputs(o), transaction: { ...outputs(o).transaction, contextInputs: [] } });
+    fails(bare(delegation()), 'COMMITMENT_INPUT_MISSING', 'transaction.outputs[0]');
+    passes(bare(account()));
+    passes(bare(basic()));
+    passes(outputs(delegation()));
+  });
+
+  it('context inputs: block issuance credits by account, rewards naming the last input', () => {
+    const c0: nova.ContextInput = { type: 0, commitmentId: z(36, 3) };
+    fails(
+      tx({ contextInputs: [c0, { type: 1, accountId: z(32, 2) }, { type: 1, accountId: z(32, 1) }] }),
+      'CONTEXT_INPUTS_NOT_SORTED',
+    );
+    passes(
+      tx({
+        contextInputs: [c0, { type: 1, accountId: z(32, 1) }, { type: 1, accountId: z(32, 2) }, { type: 2, index: 1 }],
+      }),
+    );
+    fails(tx({ contextInputs: [c0, { type: 2, index: 1 }, { type: 2, index: 0 }] }), 'CONTEXT_INPUTS_NOT_SORTED');
+  });
+
+  it('unlocks: chains of account unlocks, references into multi unlocks, signers inside them', () => {
+    const three = (unlocks: nova.Unlock[]) => {
+      const p = base();
+      const inputs = [
+        ...p.transaction.inputs,
+        { type: 0 as const, transactionId: z(36, 4), transactionOutputIndex: 2 },
+      ];
+      return { ...p, transaction: { ...p.transaction, inputs }, unlocks };
+    };
+    passes(three([sig(9), { type: 2, reference: 0 }, { type: 2, reference: 1 }]));
+    fails(
+      three([sig(9), { type: 2, reference: 0 }, { type: 1, reference: 1 }]),
+      'REFERENCE_UNLOCK_INVALID',
+      'unlocks[2]',
+    );
+    const m: nova.MultiUnlock = { type: 5, unlocks: [sig(1), { type: 6 }] };
+    passes(three([m, { type: 1, reference: 0 }, sig(2)]));
+    fails(three([m, sig(1), sig(2)]), 'SIGNATURE_UNLOCK_DUPLICATE', 'unlocks[1]');
+    fails(
+      three([sig(1), { type: 5, unlocks: [sig(1), { type: 6 }] }, sig(2)]),
+      'SIGNATURE_UNLOCK_DUPLICATE',
+      'unlocks[1].unlocks[0]',
+    );
+    fails(
+      three([m, { type: 5, unlocks: [{ type: 1, reference: 0 }, { type: 6 }] }, sig(2)]),
+      'REFERENCE_UNLOCK_INVALID',
+      'unlocks[1].unlocks[0].reference',
+    );
+    passes(three([sig(3), { type: 5, unlocks: [{ type: 1, reference: 0 }, { type: 6 }] }, sig(2)]));
+  });
+
+  it('validateTransaction checks the transaction alone, with paths from it', () => {
+    expect(() => nova.validateTransaction(params, base().transaction)).not.toThrow();
+    expect(() => nova.validateTransaction(params, { ...base().transaction, networkId: 2n })).toThrow(ValidationError);
+  });
+});
+
+describe('block rules at their boundaries', () => {
+  const verdict = (b: nova.Block) => {
+    try {
+      nova.validateBlock(params, b);
+      return undefined;
+    } catch (e) {
+      if (e instanceof ValidationError) return e;
+      throw e;
+    }
+  };
+  const txBlock = () => nova.block.fromJson(loadVectors('nova/basic_block_transaction_payload.json').block);
+  /** The block issued at the start of `slot`, its header committing to `committed`. */
+  const at = (b: nova.Block, slot: number, committed = 1): nova.Block => {
+    const issuingTime =
+      (params.genesisUnixTimestamp + BigInt((slot - 1) * params.slotDurationInSeconds)) * 1_000_000_000n;
+    const slotCommitmentId = Uint8Array.from(b.header.slotCommitmentId);
+    new DataView(slotCommitmentId.buffer).setUint32(32, committed, true);
+    return { ...b, header: { ...b.header, issuingTime, slotCommitmentId } };
+  };
+  const withTx = (b: nova.Block, change: Partial<nova.Transaction>): nova.Block => {
+    const body = b.body as nova.BasicBlockBody;
+    const p = body.payload as nova.SignedTransactionPayload;
+    return { ...b, body: { ...body, payload: { ...p, transaction: { ...p.transaction, ...change } } } };
+  };
+
+  it('the committable window: min 10 and max 20 slots after the commitment, both ends included', () => {
+    expect(verdict(at(txBlock(), 11))).toBeUndefined();
+    expect(verdict(at(txBlock(), 10))?.code).toBe('COMMITMENT_TOO_RECENT');
+    expect(verdict(at(txBlock(), 21))).toBeUndefined();
+    expect(verdict(at(txBlock(), 22))?.code).toBe('COMMITMENT_TOO_OLD');
+    // A commitment to genesis is never too recent; the commitment input to slot 1 is then newer than the block's.
+    expect(verdict(at(txBlock(), 11, 0))?.path).toBe('body.payload.transaction.contextInputs[0].commitmentId');
+  });
+
+  it("a transaction's slots and commitment input against its block's", () => {
+    expect(verdict(at(withTx(txBlock(), { creationSlot: 13 }), 13))).toBeUndefined();
+    expect(verdict(at(withTx(txBlock(), { creationSlot: 14 }), 13))?.path).toBe(
+      'body.payload.transaction.creationSlot',
+    );
+    const input = (slot: number) => {
+      const commitmentId = new Uint8Array(36);
+      new DataView(commitmentId.buffer).setUint32(32, slot, true);
+      return withTx(txBlock(), {
+        contextInputs: [{ type: 0, commitmentId }, ...(txBlock().body.type === 0 ? [] : [])],
+      });
+    };
+    expect(verdict(at(input(0), 13, 0))).toBeUndefined();
+    expect(verdict(at(input(5), 13, 5))?.code).toBe('COMMITMENT_TOO_RECENT');
+    expect(verdict(at(input(1), 30, 12))?.code).toBe('COMMITMENT_TOO_OLD');
+    // A transaction's own rule is reported from the block.
+    expect(verdict(withTx(txBlock(), { networkId: 5n }))?.path).toBe('body.payload.transaction.networkId');
+  });
+
+  it('parents: a repeated parent is refused', () => {
+    const b = txBlock();
+    const body = b.body as nova.BasicBlockBody;
+    const twice = { ...b, body: { ...body, strongParents: [body.strongParents[0]!, body.strongParents[0]!] } };
+    expect(verdict(twice)?.code).toBe('PARENTS_NOT_SORTED');
+  });
+});
+
+describe('ids refuse what is not an id', () => {
+  it('lengths, indexes and too-short blocks', () => {
+    const code = (run: () => unknown) => {
+      try {
+        run();
+      } catch (e) {
+        return (e as { code?: string }).code;
+      }
+      return undefined;
+    };
+    expect(code(() => nova.outputId(new Uint8Array(32), 0))).toBe('LENGTH_OUT_OF_RANGE');
+    expect(code(() => nova.outputId(new Uint8Array(36), 0x10000))).toBe('VALUE_OUT_OF_RANGE');
+    expect(code(() => nova.outputId(new Uint8Array(36), -1))).toBe('VALUE_OUT_OF_RANGE');
+    expect(code(() => nova.outputId(new Uint8Array(36), 1.5))).toBe('VALUE_OUT_OF_RANGE');
+    expect(code(() => nova.outputId(new Uint8Array(36), 0xffff))).toBeUndefined();
+    expect(code(() => nova.chainIdFromOutputId(new Uint8Array(36)))).toBe('LENGTH_OUT_OF_RANGE');
+    expect(code(() => nova.foundryId(new Uint8Array(33), 1, 0))).toBe('LENGTH_OUT_OF_RANGE');
+    expect(code(() => nova.blockId(params, new Uint8Array(185)))).toBe('TRUNCATED');
+    expect(code(() => nova.blockId(params, new Uint8Array(186)))).toBeUndefined();
+    expect(code(() => nova.computeOutputIdProof(base().transaction, 2))).toBe('VALUE_OUT_OF_RANGE');
+  });
+  it('slots from time: genesis before it, genesis + 1 from its first nanosecond', () => {
+    const genesis = params.genesisUnixTimestamp * 1_000_000_000n;
+    expect(nova.slotFromTime(params, genesis - 1n)).toBe(params.genesisSlot);
+    expect(nova.slotFromTime(params, genesis)).toBe(params.genesisSlot + 1);
+    expect(nova.slotFromTime(params, genesis + 9_999_999_999n)).toBe(params.genesisSlot + 1);
+    expect(nova.slotFromTime(params, genesis + 10_000_000_000n)).toBe(params.genesisSlot + 2);
   });
 });

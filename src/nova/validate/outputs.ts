@@ -132,26 +132,30 @@ function checkCondition(o: Output, c: UnlockCondition, path: string): void {
   }
 }
 
-/** The chain an output is (account, anchor, NFT, delegation), keyed for uniqueness, or undefined. */
+/** The id of a chain output (account, anchor, NFT, delegation), or undefined for a basic or foundry output. */
+function chainIdOf(o: Output): Uint8Array | undefined {
+  if (o.type === OutputType.Account) return o.accountId;
+  if (o.type === OutputType.Anchor) return o.anchorId;
+  if (o.type === OutputType.Nft) return o.nftId;
+  if (o.type === OutputType.Delegation) return o.delegationId;
+  return undefined;
+}
+
+/** The chain an output continues, keyed for uniqueness; undefined for a new chain (all-zero id) or none. */
 function chainKey(o: Output): string | undefined {
-  const id =
-    o.type === OutputType.Account
-      ? o.accountId
-      : o.type === OutputType.Anchor
-        ? o.anchorId
-        : o.type === OutputType.Nft
-          ? o.nftId
-          : o.type === OutputType.Delegation
-            ? o.delegationId
-            : undefined;
+  const id = chainIdOf(o);
   return id === undefined || isZero(id) ? undefined : `${o.type}:${bytesKey(id)}`;
 }
 
+/** The address kind that names an account's, anchor's or NFT's own chain (a delegation has no address). */
+const OWN_ADDRESS: Partial<Record<number, number>> = {
+  [OutputType.Account]: AddressType.Account,
+  [OutputType.Anchor]: AddressType.Anchor,
+  [OutputType.Nft]: AddressType.Nft,
+};
 function ownId(o: Output): [number, Uint8Array] | undefined {
-  if (o.type === OutputType.Account) return [AddressType.Account, o.accountId];
-  if (o.type === OutputType.Anchor) return [AddressType.Anchor, o.anchorId];
-  if (o.type === OutputType.Nft) return [AddressType.Nft, o.nftId];
-  return undefined;
+  const kind = OWN_ADDRESS[o.type];
+  return kind === undefined ? undefined : [kind, chainIdOf(o)!];
 }
 const idOf = (a: Address): Uint8Array | undefined =>
   a.type === AddressType.Account

@@ -121,8 +121,10 @@ function checkUnlocks(unlocks: readonly Unlock[]): void {
         multis.add(key);
         u.unlocks.forEach((inner, k) => {
           if (inner.type === UnlockType.Signature) {
-            if (signers.has(signer(inner)))
+            const who = signer(inner);
+            if (signers.has(who))
               fail('SIGNATURE_UNLOCK_DUPLICATE', 'this key has already signed', `${at}.unlocks[${k}]`);
+            innerSigners.add(who);
           } else if (inner.type !== UnlockType.Empty) {
             checkReference(inner, `${at}.unlocks[${k}]`, true);
           }
