@@ -8,15 +8,11 @@ import { slotFromTime } from '../ids.js';
 import { MAX_BLOCK_SIZE } from '../limits.js';
 import type { ProtocolParameters } from '../protocol-parameters.js';
 import { BlockBodyType, ContextInputType, PayloadType } from '../type-codes.js';
+import { fail } from './fail.js';
 import { validateSignedTransaction } from './transaction.js';
 
 // TIP-46's syntactic rules of a block (iota.go v4 block.go): size, version, network, parents, the committable age of
 // the commitment it names, and for a transaction its slots and commitment input. Paths are from the block.
-
-type Code = ConstructorParameters<typeof ValidationError>[0];
-const fail = (code: Code, why: string, path: string): never => {
-  throw new ValidationError(code, why, { path });
-};
 
 function checkParents(list: readonly Uint8Array[], path: string): void {
   for (let i = 1; i < list.length; i++) {

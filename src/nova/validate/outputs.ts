@@ -1,6 +1,5 @@
 import { encode } from '../../codec/index.js';
 import { bytesKey, compareBytes, equalBytes } from '../../util/bytes.js';
-import { ValidationError } from '../../validate/errors.js';
 import type { Address, MultiAddress } from '../address.js';
 import { address as addressCodec } from '../address.js';
 import type { Feature } from '../feature.js';
@@ -10,13 +9,10 @@ import type { ProtocolParameters } from '../protocol-parameters.js';
 import { minimumDeposit } from '../scores.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType as UC } from '../type-codes.js';
 import type { UnlockCondition } from '../unlock-condition.js';
+import { fail } from './fail.js';
 
 // The syntactic rules of a transaction's outputs (TIPs 38–54; iota.go v4 output.go `OutputsSyntactical*` and the
 // address validators of api_common.go), each with its ValidationError code and the path of the offending field.
-
-const fail = (code: ConstructorParameters<typeof ValidationError>[0], why: string, path: string): never => {
-  throw new ValidationError(code, why, { path });
-};
 
 const isZero = (id: Uint8Array) => id.every((b) => b === 0);
 

@@ -2,7 +2,6 @@ import { assertModel, encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { networkIdFromName } from '../../model/ids.js';
 import { bytesKey, compareBytes } from '../../util/bytes.js';
-import { ValidationError } from '../../validate/errors.js';
 import type { ContextInput } from '../input.js';
 import type { ProtocolParameters } from '../protocol-parameters.js';
 import {
@@ -13,16 +12,12 @@ import {
 } from '../transaction.js';
 import { ContextInputType, UnlockType } from '../type-codes.js';
 import { type Unlock, unlock as unlockCodec } from '../unlock.js';
+import { fail } from './fail.js';
 import { checkBitmask, checkOutputs } from './outputs.js';
 
 // TIP-45's syntactic rules of a signed transaction (iota.go v4 signed_transaction.go, transaction*.go, input*.go,
 // unlock.go): what a node checks before it looks at the ledger. Each broken rule is a ValidationError with its code
 // and the path of the field, the first one found in wire order.
-
-type Code = ConstructorParameters<typeof ValidationError>[0];
-const fail = (code: Code, why: string, path: string): never => {
-  throw new ValidationError(code, why, { path });
-};
 
 /** The six capabilities of TIP-45: burn native tokens, burn mana, destroy accounts, anchors, foundries, NFTs. */
 const TRANSACTION_CAPABILITIES = 6;

@@ -1,0 +1,6 @@
+import { ValidationError, type ValidationErrorCode } from '../../validate/errors.js';
+
+/** Throws the broken rule: its code, why, and the path of the offending field. */
+export function fail(code: ValidationErrorCode, why: string, path: string): never {
+  throw new ValidationError(code, why, { path });
+}
