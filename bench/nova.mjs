@@ -8,7 +8,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { createBLAKE2b } from 'hash-wasm';
 import * as tc from '../dist/index.js';
 import { typicalBlock } from './fixtures.mjs';
 import { writeSection } from './results-file.mjs';
@@ -182,7 +181,6 @@ const rows = [];
 const TARGETS = new Map([
   [5, '5×'],
   [1 / 1.5, '0.67× (within 1.5×)'],
-  [1 / 1.3, '0.77× (cost ≤ 1.3× hashing alone)'],
 ]);
 const fmt = (n) => Math.round(n).toLocaleString('en-US');
 for (const s of shapes) {
@@ -239,28 +237,6 @@ for (const s of shapes) {
       cycling(s.stardust, (b) => tc.encodeBlock(b)),
     ),
     1 / 1.5,
-  );
-  // TIP-46's block id hashes three inputs (the header, the body, then both hashes and the signature): BLAKE2b-256 of
-  // those three alone, as hash-wasm does it with no id logic, is the floor.
-  const hasher = await createBLAKE2b(256);
-  const three = new Uint8Array(new ArrayBuffer(161));
-  const hashAlone = (b) => {
-    hasher.init().update(b.subarray(0, 89)).digest('binary');
-    hasher
-      .init()
-      .update(b.subarray(89, b.length - 97))
-      .digest('binary');
-    three.set(b.subarray(b.length - 97), 64);
-    return hasher.init().update(three).digest('binary');
-  };
-  add(
-    'block id (from bytes)',
-    'BLAKE2b-256 of its three inputs alone',
-    compare(
-      cycling(novaBytes, (b) => nova.blockId(params, b)),
-      cycling(novaBytes, hashAlone),
-    ),
-    1 / 1.3,
   );
   add(
     'block id (from bytes)',

@@ -20,6 +20,11 @@ export const SECTIONS = [
     'npm run bench:interleaved',
   ],
   [
+    'hash',
+    "How fast is tangle-core's BLAKE2b-256 beside hash-wasm and @noble/hashes, on the inputs ids hash?",
+    'npm run bench:hash',
+  ],
+  [
     'nova',
     'How fast is the Nova (IOTA 2.0) codec beside iota-sdk 2.0, and beside tangle-core on Stardust blocks of the same size?',
     'npm run bench:nova',

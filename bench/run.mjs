@@ -6,7 +6,6 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import * as noble from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { createBLAKE2b } from 'hash-wasm';
 import { Bench } from 'tinybench';
 import * as tc from '../dist/index.js';
 import { chainTransaction, largeTaggedDataBlock, TIME, typicalBlock, typicalTransaction } from './fixtures.mjs';
@@ -27,8 +26,8 @@ const args = process.argv.slice(2);
 const time = Number(args[args.indexOf('--time') + 1] || 800);
 const write = !args.includes('--no-write');
 await tc.ready();
-const hasher = await createBLAKE2b(256);
-const hashAlone = (b) => hasher.init().update(b).digest('binary');
+// The floor of a block id: tangle-core's own BLAKE2b-256 of the same bytes, with no id logic around it.
+const hashAlone = (b) => tc.blake2b256(b);
 
 function check(cond, what) {
   if (!cond) throw new Error(`bench fixture check failed: ${what}`);
@@ -334,7 +333,8 @@ WebAssembly; it offers no bytes → model decoding, so it appears only where it 
 
 Fixtures (\`bench/fixtures.mjs\`): the typical block is a transaction with 2 inputs, 3 Basic outputs with native
 tokens and a sender feature, a tagged-data payload with a 64-byte tag, and 2 signature unlocks; the large block is
-tagged data of exactly 32768 bytes (the typical block's signatures are real: it validates semantically). "BLAKE2b-256 alone" is hash-wasm hashing the same bytes with no ID logic.
+tagged data of exactly 32768 bytes (the typical block's signatures are real: it validates semantically). "BLAKE2b-256 alone" is tangle-core's \`blake2b256\` of the same bytes with no ID logic (how it compares with
+hash-wasm and @noble/hashes: \`npm run bench:hash\`).
 iota.js refuses its own model of a 64-byte tag (it counts the \`0x\` prefix in the length check), so the bench hands
 it that one field without the prefix; the bytes it produces are checked equal to ours.
 
