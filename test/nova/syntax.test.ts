@@ -1213,4 +1213,39 @@ describe('ids refuse what is not an id', () => {
     expect(nova.slotFromTime(params, genesis + 9_999_999_999n)).toBe(params.genesisSlot + 1);
     expect(nova.slotFromTime(params, genesis + 10_000_000_000n)).toBe(params.genesisSlot + 2);
   });
+  it("a block id's slot, read from the bytes' issuing time without bigint, at every boundary and over all of u64", () => {
+    // The slot as TIP-46 defines it, in bigint: genesis slot before genesis, else one past the whole slots elapsed.
+    const expected = (p: typeof params, t: bigint) => {
+      const g = p.genesisUnixTimestamp * 1_000_000_000n;
+      return t < g
+        ? p.genesisSlot
+        : p.genesisSlot + Number((t - g) / (BigInt(p.slotDurationInSeconds) * 10n ** 9n)) + 1;
+    };
+    const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 37) & 0xff); // the id reads no field but the time
+    const slotOf = (p: typeof params, t: bigint) => {
+      new DataView(bytes.buffer, bytes.byteOffset).setBigUint64(9, t, true);
+      return new DataView(nova.blockId(p, bytes).buffer).getUint32(32, true);
+    };
+    const genesis = params.genesisUnixTimestamp * 1_000_000_000n;
+    const slot = BigInt(params.slotDurationInSeconds) * 1_000_000_000n;
+    const times = [0n, 1n, genesis - 1n, genesis, genesis + slot - 1n, genesis + slot, 2n ** 53n - 1n, 2n ** 53n];
+    times.push(2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n, 999_999_999n, 1_000_000_000n, 4_294_967_295_999_999_999n);
+    for (const t of times) expect(slotOf(params, t), String(t)).toBe(expected(params, t));
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }),
+        fc.bigInt({ min: 0n, max: 2n ** 40n }),
+        fc.integer({ min: 1, max: 255 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        (t, genesisSeconds, duration, genesisSlot) => {
+          const p = { ...params, genesisUnixTimestamp: genesisSeconds, slotDurationInSeconds: duration, genesisSlot };
+          // A time within 5,000 s of genesis, kept a u64.
+          const near = genesisSeconds * 1_000_000_000n + (t % 10n ** 13n) - 5n * 10n ** 12n;
+          const u64 = near < 0n ? 0n : near > 2n ** 64n - 1n ? 2n ** 64n - 1n : near;
+          for (const time of [t, u64]) expect(slotOf(p, time)).toBe(expected(p, time) >>> 0);
+        },
+      ),
+      { seed: 46, numRuns: 2000 },
+    );
+  });
 });
