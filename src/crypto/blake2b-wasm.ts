@@ -144,7 +144,7 @@ function blocks(): WasmFunction {
   return { params: [I32, I32, I32], locals: { count: 0, type: I32 }, code: c, export: 'blocks' };
 }
 
-/** The last `len` (0..128) bytes at `ptr`, after `t` bytes: padded with zeros, flagged final; digest to `out`. */
+/** The last `len` bytes at `ptr` (1..128; 0 only for the empty input), after `t` bytes: padded, flagged final. */
 function end(): WasmFunction {
   const [ptr, len, t, out] = [0, 1, 2, 3];
   const c = new Code().i32Const(LAST_BLOCK).get(ptr).get(len).memoryCopy();

@@ -36,21 +36,30 @@ function use(instance: Instance): void {
 
 const loading: Promise<void> = (() => {
   if (WebAssembly === undefined) return Promise.resolve(); // @noble/hashes keeps answering
-  const bytes = blake2bModuleBytes();
+  let bytes: Uint8Array;
   try {
+    bytes = blake2bModuleBytes();
     use(new WebAssembly.Instance(new WebAssembly.Module(bytes)));
     return Promise.resolve();
   } catch {
-    return WebAssembly.instantiate(bytes).then(
-      (r) => use(r.instance),
-      () => {},
-    );
+    // Not synchronously here (a page's main thread): asynchronously, @noble/hashes answering meanwhile.
+    return Promise.resolve()
+      .then(() => WebAssembly.instantiate(bytes ?? blake2bModuleBytes()))
+      .then(
+        (r) => use(r.instance),
+        () => {},
+      );
   }
 })();
 
 /** Resolves when the WebAssembly hasher is loaded (it never rejects; the fallback stays in use on failure). */
 export function ready(): Promise<void> {
   return loading;
+}
+
+/** Which implementation hashes now: the WebAssembly module, or @noble/hashes until (or where) it cannot load. */
+export function hashBackend(): 'webassembly' | 'javascript' {
+  return wasm === undefined ? 'javascript' : 'webassembly';
 }
 
 /** Inputs the module's 32-bit byte counter can take. */

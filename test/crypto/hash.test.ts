@@ -1,8 +1,16 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import fc from 'fast-check';
 import { createBLAKE2b } from 'hash-wasm';
-import { beforeAll, expect, it } from 'vitest';
-import { blake2b256, blake2b256OfParts, blake2b256Reference, ready } from '../../src/crypto/hash.js';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import {
+  type Blake2bExports,
+  blake2bModuleBytes,
+  DIGEST,
+  INPUT,
+  INPUT_LENGTH,
+  ROOM_AFTER_DIGEST,
+} from '../../src/crypto/blake2b-wasm.js';
+import { blake2b256, blake2b256OfParts, blake2b256Reference, hashBackend, ready } from '../../src/crypto/hash.js';
 import { toHexString as h } from '../helpers/vectors.js';
 
 // Our BLAKE2b-256 is a WebAssembly module written out in src/crypto/blake2b-wasm.ts. Two independent implementations
@@ -13,6 +21,14 @@ beforeAll(async () => {
   const hasher = await createBLAKE2b(256);
   hashWasm = (b) => hasher.init().update(b).digest('binary');
 });
+
+// The WebAssembly API, typed here: the project's `lib` has no DOM types.
+const Wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+  instantiate(bytes: Uint8Array): Promise<unknown>;
+}
 
 const bytes = (n: number, seed = 7) => Uint8Array.from({ length: n }, (_, i) => (i * 151 + seed) & 0xff);
 
@@ -82,4 +98,144 @@ it('blake2b256OfParts is H(H(first) ‖ H(second) ‖ rest), on every cut of inp
   const shortLongTail = bytes(2000);
   expect(blake2b256OfParts(shortLongTail, 10, 1000)).toEqual(ofParts(shortLongTail, 10, 1000));
   expect(blake2b256OfParts(shortLongTail, 10, 1296)).toEqual(ofParts(shortLongTail, 10, 1296));
+});
+
+describe('the WebAssembly module itself, driven directly', () => {
+  // Every path of src/crypto/hash.ts falls back to @noble/hashes when the module cannot load, so a broken module
+  // would still give right digests there: here it is instantiated and called without that net.
+  let ex: Blake2bExports;
+  let memory: Uint8Array;
+  beforeAll(() => {
+    ex = new Wasm.Instance(new Wasm.Module(blake2bModuleBytes())).exports as unknown as Blake2bExports;
+    memory = new Uint8Array(ex.memory.buffer);
+  });
+  const digest = () => memory.slice(DIGEST, DIGEST + 32);
+
+  it('is what Node uses once ready', () => {
+    expect(hashBackend()).toBe('webassembly');
+  });
+
+  it('hash: every length from 0 to 600 bytes, and the whole input area', () => {
+    for (const n of [...Array.from({ length: 601 }, (_, i) => i), INPUT_LENGTH - 1, INPUT_LENGTH]) {
+      const b = bytes(n, n);
+      memory.set(b, INPUT);
+      ex.hash(INPUT, n, DIGEST);
+      expect(digest(), `${n} bytes`).toEqual(blake2b256Reference(b));
+    }
+  });
+
+  it('begin, blocks and end: an input fed in chunks of whole blocks, then its last block of 1..128 bytes', () => {
+    // The last block is the final one: empty only for the empty input.
+    const cases: [number[], number][] = [
+      [[0], 0],
+      [[1], 1],
+      [[2, 3], 128],
+      [[5], 77],
+      [[0], 5],
+    ];
+    for (const [chunks, last] of cases) {
+      const total = chunks.reduce((a, c) => a + c * 128, 0) + last;
+      const b = bytes(total, total);
+      ex.begin();
+      let t = 0;
+      for (const c of chunks) {
+        memory.set(b.subarray(t, t + c * 128), INPUT);
+        ex.blocks(INPUT, c, t);
+        t += c * 128;
+      }
+      memory.set(b.subarray(t), INPUT + 1000);
+      ex.end(INPUT + 1000, last, t, DIGEST);
+      expect(digest(), `${chunks} blocks, then ${last} bytes`).toEqual(blake2b256Reference(b));
+    }
+  });
+
+  it('parts: H(H(first) ‖ H(second) ‖ rest) of Nova-sized blocks, and the 32 bytes after the digest stay zero', () => {
+    for (const [n, a, b] of [
+      [186, 89, 89],
+      [439, 89, 342],
+      [1105, 89, 1008],
+      [300, 0, 0],
+      [300, 0, 300],
+      [768 - 64, 0, 0],
+    ] as const) {
+      const input = bytes(n, a);
+      const outer = new Uint8Array(64 + n - b);
+      outer.set(blake2b256Reference(input.subarray(0, a)), 0);
+      outer.set(blake2b256Reference(input.subarray(a, b)), 32);
+      outer.set(input.subarray(b), 64);
+      memory.set(input, INPUT);
+      ex.parts(INPUT, n, a, b);
+      expect(digest(), `${n} bytes cut at ${a}, ${b}`).toEqual(blake2b256Reference(outer));
+      expect(memory.slice(DIGEST + 32, DIGEST + 32 + ROOM_AFTER_DIGEST)).toEqual(new Uint8Array(ROOM_AFTER_DIGEST));
+    }
+  });
+});
+
+describe('where WebAssembly is missing or compiles only asynchronously', () => {
+  const fresh = async () => {
+    vi.resetModules();
+    return (await import('../../src/crypto/hash.js')) as typeof import('../../src/crypto/hash.js');
+  };
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.resetModules();
+  });
+  const check = (h: typeof import('../../src/crypto/hash.js')) => {
+    for (const n of [0, 1, 128, 129, 439, 70_000])
+      expect(h.blake2b256(bytes(n))).toEqual(blake2b256Reference(bytes(n)));
+    const block = bytes(439);
+    const id = h.blake2b256OfParts(block, 89, 342, 4);
+    expect(id).toHaveLength(36);
+    expect(id.subarray(32)).toEqual(new Uint8Array(4));
+    const outer = new Uint8Array(161);
+    outer.set(blake2b256Reference(block.subarray(0, 89)), 0);
+    outer.set(blake2b256Reference(block.subarray(89, 342)), 32);
+    outer.set(block.subarray(342), 64);
+    expect(id.subarray(0, 32)).toEqual(blake2b256Reference(outer));
+  };
+
+  it('no WebAssembly at all: @noble/hashes gives every digest, and ready() resolves', async () => {
+    vi.stubGlobal('WebAssembly', undefined);
+    const h = await fresh();
+    await h.ready();
+    expect(h.hashBackend()).toBe('javascript');
+    check(h);
+  });
+
+  it("a browser's main thread (synchronous compiling refused): @noble/hashes until ready, the module after", async () => {
+    const real = Wasm;
+    vi.stubGlobal('WebAssembly', {
+      ...real,
+      instantiate: real.instantiate,
+      Instance: real.Instance,
+      Module: class {
+        constructor() {
+          throw new RangeError(
+            'WebAssembly.Compile is disallowed on the main thread, if the buffer size is larger than 4KB',
+          );
+        }
+      },
+    });
+    const h = await fresh();
+    expect(h.hashBackend()).toBe('javascript');
+    check(h);
+    await h.ready();
+    expect(h.hashBackend()).toBe('webassembly');
+    check(h);
+  });
+
+  it('a module that cannot load at all: ready() still resolves, and @noble/hashes keeps answering', async () => {
+    vi.stubGlobal('WebAssembly', {
+      Module: class {
+        constructor() {
+          throw new Error('no');
+        }
+      },
+      instantiate: () => Promise.reject(new Error('no')),
+    });
+    const h = await fresh();
+    await h.ready();
+    expect(h.hashBackend()).toBe('javascript');
+    check(h);
+  });
 });
