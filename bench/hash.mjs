@@ -11,38 +11,14 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import { createBLAKE2b } from 'hash-wasm';
 import * as tc from '../dist/index.js';
 import { writeSection } from './results-file.mjs';
+import { ratioOf, rounds } from './rounds.mjs';
 
-const at = process.argv.indexOf('--rounds');
-const rounds = at === -1 ? 25 : Number(process.argv[at + 1]);
 await tc.ready();
 const hasher = await createBLAKE2b(256);
 const hashWasm = (b) => hasher.init().update(b).digest('binary');
 const noble = (b) => blake2b(b, { dkLen: 32 });
 
-function rate(fn, ms = 100) {
-  let n = 0;
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    for (let i = 0; i < 16; i++) fn();
-    n += 16;
-  }
-  return (n / ms) * 1000;
-}
-const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
-/** Median per-round ratio and rates, tangle-core and the peer measured back to back in each round, after a warm-up. */
-function compare(ours, theirs) {
-  rate(ours, 300);
-  rate(theirs, 300);
-  const [r, a, b] = [[], [], []];
-  for (let i = 0; i < rounds; i++) {
-    const x = rate(ours);
-    const y = rate(theirs);
-    a.push(x);
-    b.push(y);
-    r.push(x / y);
-  }
-  return { ratio: median(r), ours: median(a), theirs: median(b) };
-}
+const compare = (ours, theirs) => ratioOf(ours, theirs);
 /** 64 inputs of `n` bytes, each different, so no side hashes one cached input. */
 let seed = 0x2545f491;
 const random = () => {

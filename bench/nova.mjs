@@ -11,11 +11,11 @@ import os from 'node:os';
 import * as tc from '../dist/index.js';
 import { typicalBlock } from './fixtures.mjs';
 import { writeSection } from './results-file.mjs';
+import { ratioOf, rounds } from './rounds.mjs';
 
 const require = createRequire(import.meta.url);
 const sdk = require('@iota/sdk-wasm-nova/node').Utils;
-const at = process.argv.indexOf('--rounds');
-const rounds = at === -1 ? 25 : Number(process.argv[at + 1]);
+const compare = (ours, theirs, collect = false) => ratioOf(ours, theirs, { rounds, collect });
 await tc.ready();
 const { nova } = tc;
 
@@ -134,43 +134,6 @@ shapes[1].stardust = many(() =>
   stardustTaggedBlock(nova.encodeBlock(shapes[1].nova[0]).length, shapes[1].nova[0].body.strongParents.length),
 );
 
-/** Calls per second of `fn` over `ms`. */
-function rate(fn, ms = 100) {
-  let n = 0;
-  const end = performance.now() + ms;
-  while (performance.now() < end) {
-    for (let i = 0; i < 16; i++) fn();
-    n += 16;
-  }
-  return (n / ms) * 1000;
-}
-const median = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
-/**
- * Median per-round ratio, and the median rates of each side, after a warm-up in which both reach their optimised
- * code. Against iota-sdk (`collect`) each measure starts after a full collection (node --expose-gc): its calls leave
- * megabytes of garbage (it re-reads the parameters' 384 decay factors on every call), whose collection would otherwise
- * be billed to the next side. Not between tangle-core's own sides: a full collection shrinks the young generation,
- * which then slows whatever allocates next.
- */
-function compare(ours, theirs, collect = false) {
-  const measure = (fn) => {
-    if (collect) globalThis.gc?.();
-    return rate(fn);
-  };
-  rate(ours, 300);
-  rate(theirs, 300);
-  const r = [];
-  const a = [];
-  const b = [];
-  for (let i = 0; i < rounds; i++) {
-    const x = measure(ours);
-    const y = measure(theirs);
-    a.push(x);
-    b.push(y);
-    r.push(x / y);
-  }
-  return { ratio: median(r), ours: median(a), theirs: median(b) };
-}
 /** A function that runs `fn` on the next of `inputs` at each call. */
 const cycling = (inputs, fn) => {
   let i = 0;
