@@ -20,11 +20,9 @@ export type TimeParameters = Pick<ProtocolParameters, 'genesisSlot' | 'genesisUn
 
 /** The slot of a Unix time in nanoseconds: genesis slot before genesis, else one past the whole slots elapsed. */
 export function slotFromTime(params: TimeParameters, unixNanos: bigint): number {
-  const elapsed = unixNanos - params.genesisUnixTimestamp * 1_000_000_000n;
-  if (elapsed < 0n) return params.genesisSlot;
-  // Whole seconds fit a double exactly (below 2^53), so only the first division needs bigint.
-  const seconds = Number(elapsed / 1_000_000_000n);
-  return params.genesisSlot + Math.floor(seconds / params.slotDurationInSeconds) + 1;
+  if (unixNanos < 0n) return params.genesisSlot;
+  // Whole seconds fit a double exactly (below 2^53), so only this division needs bigint.
+  return slotOfSeconds(params, Number(unixNanos / 1_000_000_000n));
 }
 
 /**

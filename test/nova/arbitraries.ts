@@ -11,7 +11,8 @@ import { bytes, lengthIn, u8, u16, u32, u64, u256, varBytes } from '../helpers/a
 import { loadVectors } from '../helpers/vectors.js';
 
 /** The fixtures' protocol parameters (testnet): the network the generated blocks and transactions belong to. */
-export const FIXTURE_PARAMETERS = protocolParameters.fromJson(loadVectors('nova/protocol_parameters.json').params);
+export const FIXTURE_PARAMETERS_JSON = loadVectors('nova/protocol_parameters.json').params;
+export const FIXTURE_PARAMETERS = protocolParameters.fromJson(FIXTURE_PARAMETERS_JSON);
 
 type N = typeof nova;
 type Output = nova.Output;

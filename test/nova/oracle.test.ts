@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src/codec/index.js';
 import { ready } from '../../src/crypto/hash.js';
 import * as nova from '../../src/nova/index.js';
-import { loadVectors, toHexString } from '../helpers/vectors.js';
+import { toHexString } from '../helpers/vectors.js';
 import * as arb from './arbitraries.js';
 
 // iota-sdk 2.0 (@iota/sdk-wasm 2.0.0-beta.1, a Rust implementation compiled to WebAssembly) as the second
@@ -15,8 +15,8 @@ const sdk = require('@iota/sdk-wasm-nova/node').Utils;
 
 beforeAll(() => ready());
 
-const paramsJson = loadVectors('nova/protocol_parameters.json').params;
-const params = nova.protocolParameters.fromJson(paramsJson);
+const paramsJson = arb.FIXTURE_PARAMETERS_JSON;
+const params = arb.FIXTURE_PARAMETERS;
 const json = (v: unknown) => JSON.parse(JSON.stringify(v));
 const RUNS = { numRuns: Number(process.env.NOVA_RUNS ?? 200) };
 

@@ -15,8 +15,8 @@ const sdk = require('@iota/sdk-wasm-nova/node').Utils;
 
 beforeAll(() => ready());
 
-const paramsJson = loadVectors('nova/protocol_parameters.json').params;
-const params = nova.protocolParameters.fromJson(paramsJson);
+const paramsJson = arb.FIXTURE_PARAMETERS_JSON;
+const params = arb.FIXTURE_PARAMETERS;
 const json = (v: unknown) => JSON.parse(JSON.stringify(v));
 const RUNS = { numRuns: Number(process.env.NOVA_RUNS ?? 150) };
 
@@ -142,11 +142,14 @@ const tx = (change: Partial<nova.Transaction>): nova.SignedTransactionPayload =>
   return { ...p, transaction: { ...p.transaction, ...change } };
 };
 const outputs = (...o: nova.Output[]) => tx({ outputs: o });
-const multi = (addresses: nova.WeightedAddress[], threshold: number): nova.MultiAddress => ({
+/** A multi address of Ed25519 members, each given as [its key's fill byte, its weight]. */
+const multi = (threshold: number, ...members: [number, number][]): nova.MultiAddress => ({
   type: 40,
-  addresses,
+  addresses: members.map(([fill, weight]) => ({ address: ed(fill), weight })),
   threshold,
 });
+/** A basic output owned by `address`, as the only output of the base transaction. */
+const ownedBy = (address: nova.Address) => outputs(basic({ unlockConditions: [{ type: 0, address }] }));
 const restricted = (caps: number[]): nova.RestrictedAddress => ({
   type: 48,
   address: ed(5),
@@ -482,7 +485,7 @@ const CASES: {
     rule: 'a restricted address has no trailing zero byte',
     code: 'CAPABILITIES_INVALID',
     path: 'transaction.outputs[0].unlockConditions[0].address.allowedCapabilities',
-    p: () => outputs(basic({ unlockConditions: [{ type: 0, address: restricted([0xff, 0x00]) }] })),
+    p: () => ownedBy(restricted([0xff, 0x00])),
   },
   {
     rule: 'an implicit account creation address owns only basic outputs',
@@ -496,68 +499,20 @@ const CASES: {
     sdk: 'unchecked: iota.go multiAddressValidatorFunc',
     code: 'MULTI_ADDRESS_INVALID',
     path: 'transaction.outputs[0].unlockConditions[0].address.addresses[1].weight',
-    p: () =>
-      outputs(
-        basic({
-          unlockConditions: [
-            {
-              type: 0,
-              address: multi(
-                [
-                  { address: ed(1), weight: 1 },
-                  { address: ed(2), weight: 0 },
-                ],
-                1,
-              ),
-            },
-          ],
-        }),
-      ),
+    p: () => ownedBy(multi(1, [1, 1], [2, 0])),
   },
   {
     rule: 'a multi address threshold within its weights',
     code: 'MULTI_ADDRESS_INVALID',
     path: 'transaction.outputs[0].unlockConditions[0].address.threshold',
-    p: () =>
-      outputs(
-        basic({
-          unlockConditions: [
-            {
-              type: 0,
-              address: multi(
-                [
-                  { address: ed(1), weight: 1 },
-                  { address: ed(2), weight: 1 },
-                ],
-                3,
-              ),
-            },
-          ],
-        }),
-      ),
+    p: () => ownedBy(multi(3, [1, 1], [2, 1])),
   },
   {
     rule: 'a multi address lists its addresses in order',
     sdk: 'normalizes',
     code: 'MULTI_ADDRESS_INVALID',
     path: 'transaction.outputs[0].unlockConditions[0].address.addresses[1]',
-    p: () =>
-      outputs(
-        basic({
-          unlockConditions: [
-            {
-              type: 0,
-              address: multi(
-                [
-                  { address: ed(2), weight: 1 },
-                  { address: ed(1), weight: 1 },
-                ],
-                1,
-              ),
-            },
-          ],
-        }),
-      ),
+    p: () => ownedBy(multi(1, [2, 1], [1, 1])),
   },
   {
     rule: 'each chain once',
@@ -870,51 +825,12 @@ describe('each rule at its boundary: the last value allowed passes, the first re
   });
 
   it('multi addresses: a repeated member, a threshold of exactly the weights, 0, and inside a restricted address', () => {
-    const owned = (a: nova.Address) => outputs(basic({ unlockConditions: [{ type: 0, address: a }] }));
+    fails(ownedBy(multi(1, [1, 1], [1, 1])), 'MULTI_ADDRESS_INVALID');
+    passes(ownedBy(multi(5, [1, 2], [2, 3])));
+    fails(ownedBy(multi(0, [1, 1], [2, 1])), 'MULTI_ADDRESS_INVALID');
+    const badMulti = multi(1, [1, 0], [2, 1]);
     fails(
-      owned(
-        multi(
-          [
-            { address: ed(1), weight: 1 },
-            { address: ed(1), weight: 1 },
-          ],
-          1,
-        ),
-      ),
-      'MULTI_ADDRESS_INVALID',
-    );
-    passes(
-      owned(
-        multi(
-          [
-            { address: ed(1), weight: 2 },
-            { address: ed(2), weight: 3 },
-          ],
-          5,
-        ),
-      ),
-    );
-    fails(
-      owned(
-        multi(
-          [
-            { address: ed(1), weight: 1 },
-            { address: ed(2), weight: 1 },
-          ],
-          0,
-        ),
-      ),
-      'MULTI_ADDRESS_INVALID',
-    );
-    const badMulti = multi(
-      [
-        { address: ed(1), weight: 0 },
-        { address: ed(2), weight: 1 },
-      ],
-      1,
-    );
-    fails(
-      owned({ type: 48, address: badMulti, allowedCapabilities: z(0) }),
+      ownedBy({ type: 48, address: badMulti, allowedCapabilities: z(0) }),
       'MULTI_ADDRESS_INVALID',
       'transaction.outputs[0].unlockConditions[0].address.address.addresses[0].weight',
     );
@@ -1212,6 +1128,10 @@ describe('ids refuse what is not an id', () => {
     expect(nova.slotFromTime(params, genesis)).toBe(params.genesisSlot + 1);
     expect(nova.slotFromTime(params, genesis + 9_999_999_999n)).toBe(params.genesisSlot + 1);
     expect(nova.slotFromTime(params, genesis + 10_000_000_000n)).toBe(params.genesisSlot + 2);
+    // A genesis at the epoch: its first nanosecond is in the first slot, anything before it (a negative time) is not.
+    const atEpoch = { ...params, genesisUnixTimestamp: 0n };
+    expect(nova.slotFromTime(atEpoch, 0n)).toBe(params.genesisSlot + 1);
+    expect(nova.slotFromTime(atEpoch, -1n)).toBe(params.genesisSlot);
   });
   it("a block id's slot, read from the bytes' issuing time without bigint, at every boundary and over all of u64", () => {
     // The slot as TIP-46 defines it, in bigint: genesis slot before genesis, else one past the whole slots elapsed.
