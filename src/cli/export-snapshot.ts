@@ -1,7 +1,9 @@
+import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { importedParams, inspectStore, openLedger } from '../ledger/index.js';
 import { exportSnapshot } from '../ledger/snapshot-export.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
+import { partialPath } from '../snapshot/snapshot-file.js';
 import { network, UsageError, wholeNumber } from './io.js';
 
 export const EXPORT_SNAPSHOT_USAGE = `tangle-core export-snapshot --db DIR FULL [--delta DELTA] [--target SLOT]
@@ -42,6 +44,12 @@ export async function exportSnapshotCommand(argv: string[]): Promise<void> {
             : { slotDurationSeconds: wholeNumber(values['slot-seconds'], '--slot-seconds', 1, 3600) }),
         });
   const ledger = openLedger({ path: values.db, params, readOnly: true });
+  // Stopped by a signal, an export leaves nothing of what it was writing.
+  const stop = (signal: NodeJS.Signals) => {
+    for (const path of [full, values.delta]) if (path !== undefined) rmSync(partialPath(path), { force: true });
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
   try {
     const target = values.target === undefined ? undefined : wholeNumber(values.target, '--target', 0, 2 ** 32 - 1);
     const written = await exportSnapshot(ledger, full, values.delta, target === undefined ? {} : { target });
@@ -54,6 +62,7 @@ export async function exportSnapshotCommand(argv: string[]): Promise<void> {
         `${f.milestoneDiffCount} diffs back to target ${f.targetMilestoneIndex}${onwards}\n`,
     );
   } finally {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
     ledger.close();
   }
 }

@@ -283,6 +283,15 @@ export class Ledger {
     return nodeQueries.chainOutput(this.state, chainId);
   }
 
+  /**
+   * Pins the store's current snapshot until the returned release: every query until then answers of it, across
+   * awaits (an export's long read). A store without snapshots (memory) holds nothing.
+   */
+  holdSnapshot(): () => void {
+    this.open();
+    return this.committed.store.hold?.() ?? (() => {});
+  }
+
   /** @internal What a listener reads of the committed state (the PostgreSQL publisher), as of the latest commit. */
   committedReads(): CommittedReads {
     this.view();

@@ -18,7 +18,8 @@ import {
   type SnapshotOutput,
   SnapshotType,
 } from '../model/snapshot.js';
-import { writeSnapshotFile } from '../snapshot/snapshot-file.js';
+import { type StagedSnapshotFile, stageSnapshotFile } from '../snapshot/snapshot-file.js';
+import type { CommittedReads } from './committed-state.js';
 import { slotEnd } from './congestion.js';
 import { LedgerError } from './errors.js';
 import { readRecord } from './integrity.js';
@@ -53,7 +54,24 @@ export async function exportSnapshot(
   deltaPath?: string,
   options: SnapshotExportOptions = {},
 ): Promise<SnapshotExportResult> {
-  const reads = ledger.committedReads();
+  // Every read of the export is of one committed state, however long the writing awaits: a reader beside a writer
+  // would otherwise renew its snapshot on each query, and end the read transaction under the open range of unspent
+  // outputs. The hold comes first, so that the committed state read next is the held snapshot's.
+  const release = ledger.holdSnapshot();
+  try {
+    return await exportFrom(ledger, ledger.committedReads(), fullPath, deltaPath, options);
+  } finally {
+    release?.();
+  }
+}
+
+async function exportFrom(
+  ledger: Ledger,
+  reads: CommittedReads,
+  fullPath: string,
+  deltaPath: string | undefined,
+  options: SnapshotExportOptions,
+): Promise<SnapshotExportResult> {
   const { store, params } = reads;
   const latest = reads.meta.latestSlot;
   const first = Math.max(params.genesisSlot, reads.meta.prunedUntil - 1);
@@ -120,7 +138,7 @@ export async function exportSnapshot(
 
   const p = imported?.params;
   const treasury = ledger.treasury();
-  const full = (await writeSnapshotFile(
+  const full = await stageSnapshotFile(
     fullPath,
     {
       version: SNAPSHOT_VERSION,
@@ -147,20 +165,32 @@ export async function exportSnapshot(
       },
     },
     { outputs: unspent(), milestoneDiffs: diffs(latest, target + 1, -1), solidEntryPoints: seps(target) },
-  )) as FullSnapshotHeader;
-  if (deltaPath === undefined) return { full };
-  const delta = (await writeSnapshotFile(
-    deltaPath,
-    {
-      version: SNAPSHOT_VERSION,
-      type: SnapshotType.Delta,
-      targetMilestoneIndex: latest,
-      targetMilestoneTimestamp: timeOf(latest),
-      fullSnapshotTargetMilestoneId: idOf(target),
-    },
-    { milestoneDiffs: diffs(target + 1, latest, 1), solidEntryPoints: seps(latest) },
-  )) as DeltaSnapshotHeader;
-  return { full, delta };
+  );
+  if (deltaPath === undefined) {
+    await full.commit();
+    return { full: full.header as FullSnapshotHeader };
+  }
+  let delta: StagedSnapshotFile;
+  try {
+    delta = await stageSnapshotFile(
+      deltaPath,
+      {
+        version: SNAPSHOT_VERSION,
+        type: SnapshotType.Delta,
+        targetMilestoneIndex: latest,
+        targetMilestoneTimestamp: timeOf(latest),
+        fullSnapshotTargetMilestoneId: idOf(target),
+      },
+      { milestoneDiffs: diffs(target + 1, latest, 1), solidEntryPoints: seps(latest) },
+    );
+  } catch (e) {
+    // The pair appears together or not at all.
+    await full.discard();
+    throw e;
+  }
+  await full.commit();
+  await delta.commit();
+  return { full: full.header as FullSnapshotHeader, delta: delta.header as DeltaSnapshotHeader };
 }
 
 /**

@@ -11,6 +11,9 @@ export function readSnapshotFile(path: string): AsyncGenerator<SnapshotRecord, v
   return readSnapshot(createReadStream(path, { highWaterMark: 1 << 20 }));
 }
 
+/** Where a snapshot for `path` is written until it is whole (this process's own, so that two writers never meet). */
+export const partialPath = (path: string) => `${path}.${process.pid}.partial`;
+
 /**
  * Writes a snapshot file as a whole or not at all: into a temporary file beside it, synced, then renamed over
  * `path`; a failure (a record that does not encode, a full disk) removes the temporary file and leaves `path` as
@@ -21,7 +24,29 @@ export async function writeSnapshotFile(
   header: FullHeaderInput | DeltaHeaderInput,
   content: SnapshotContent,
 ): Promise<FullSnapshotHeader | DeltaSnapshotHeader> {
-  const temporary = `${path}.${process.pid}.partial`;
+  const staged = await stageSnapshotFile(path, header, content);
+  await staged.commit();
+  return staged.header;
+}
+
+/** A snapshot written and synced beside its path, not yet in its place: `commit` renames it there, `discard` removes it. */
+export interface StagedSnapshotFile {
+  readonly header: FullSnapshotHeader | DeltaSnapshotHeader;
+  commit(): Promise<void>;
+  discard(): Promise<void>;
+}
+
+/**
+ * Writes a snapshot into a temporary file beside `path` (`PATH.PID.partial`), synced. Several files that must appear
+ * together (a full snapshot and its delta) are staged first and committed after: a failure in any leaves none. A
+ * failure while staging removes the temporary file.
+ */
+export async function stageSnapshotFile(
+  path: string,
+  header: FullHeaderInput | DeltaHeaderInput,
+  content: SnapshotContent,
+): Promise<StagedSnapshotFile> {
+  const temporary = partialPath(path);
   const file = await open(temporary, 'w');
   let done = false;
   try {
@@ -41,9 +66,12 @@ export async function writeSnapshotFile(
     );
     await file.sync();
     await file.close();
-    await rename(temporary, path);
     done = true;
-    return written;
+    return {
+      header: written,
+      commit: () => rename(temporary, path),
+      discard: () => rm(temporary, { force: true }),
+    };
   } finally {
     if (!done) {
       await file.close().catch(() => {});

@@ -12,6 +12,12 @@ export interface KeyValueStore {
   readonly readOnly?: boolean;
   /** Reads after this see everything committed so far (a new snapshot); stores without snapshots need nothing. */
   refresh?(): void;
+  /**
+   * Pins the current snapshot: every read until the returned release sees it, across turns of the event loop, and
+   * `refresh` does nothing meanwhile. For a long read that awaits (a snapshot export): without it, a reader beside a
+   * writer would see other commits part way, and LMDB would end the read transaction under an open range.
+   */
+  hold?(): () => void;
   get(key: Uint8Array): Uint8Array | undefined;
   /** All entries whose key starts with `prefix`, in key order; with `start`, those from it on (`start` ≥ `prefix`). */
   entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;

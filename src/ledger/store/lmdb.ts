@@ -1,7 +1,7 @@
 import { closeSync, existsSync, mkdirSync, openSync, readSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Database, RootDatabase } from 'lmdb';
+import type { Database, RootDatabase, Transaction } from 'lmdb';
 import { pooledCopy } from '../../codec/pooled.js';
 import { compareBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
@@ -137,6 +137,17 @@ export class LmdbStore implements KeyValueStore {
   private readonly tables = new Map<number, Database<Buffer, Buffer>>();
   private lock: WriterLock | undefined;
   private readonly created: string[];
+  /** A reader asked for a table it has not opened (its writer may have created it since). */
+  private missedTable = false;
+  /** A pinned read transaction (`hold`) and how many holds share it; reads pass it while it is there. */
+  private held:
+    | {
+        readonly transaction: Transaction;
+        readonly options: { transaction: Transaction };
+        readonly tables: ReadonlyMap<number, Database<Buffer, Buffer>>;
+        count: number;
+      }
+    | undefined;
   readonly readOnly: boolean;
 
   constructor(path: string, options: LmdbOptions = {}) {
@@ -185,11 +196,7 @@ export class LmdbStore implements KeyValueStore {
     }
     this.created = created;
     try {
-      // Tables that exist already (their names are recorded in the main database). The names are collected first:
-      // opening a database while the range's read transaction is still open fails on a read-only store.
-      // Names are NUL-terminated.
-      const names = [...this.root.getKeys({})].map((k) => (k as Buffer).toString('latin1').replace(/\0$/, ''));
-      for (const name of names) if (/^t[0-9]{1,3}$/.test(name)) this.table(Number(name.slice(1)));
+      this.openTables();
     } catch (e) {
       this.close();
       throw new LedgerError('STORE_CORRUPT', `cannot open the store at ${path}: ${(e as Error).message}`, { cause: e });
@@ -218,25 +225,51 @@ export class LmdbStore implements KeyValueStore {
     for (const p of this.created) rmSync(p, { recursive: true, force: true });
   }
 
-  /** A table, opened on first use; for a reader, undefined until its writer has created it (asked again later). */
-  private table(id: number): Database<Buffer, Buffer> | undefined {
-    let t = this.tables.get(id);
-    if (t === undefined) {
-      t = this.root.openDB<Buffer, Buffer>({
-        name: `t${id}`,
-        keyEncoding: 'binary',
-        encoding: 'binary',
-        compression: false,
-        create: !this.readOnly,
-      } as never) as Database<Buffer, Buffer> | undefined;
-      if (t !== undefined) this.tables.set(id, t);
+  /**
+   * Opens the tables that exist (their names are recorded in the main database, NUL-terminated). The names are
+   * collected first: opening a database while the range's read transaction is still open fails on a read-only store.
+   */
+  private openTables(): void {
+    this.missedTable = false;
+    const names = [...this.root.getKeys({})].map((k) => (k as Buffer).toString('latin1').replace(/\0$/, ''));
+    for (const name of names) {
+      const id = Number(name.slice(1));
+      if (/^t[0-9]{1,3}$/.test(name) && !this.tables.has(id)) this.open(id);
     }
+  }
+
+  private open(id: number): Database<Buffer, Buffer> | undefined {
+    const t = this.root.openDB<Buffer, Buffer>({
+      name: `t${id}`,
+      keyEncoding: 'binary',
+      encoding: 'binary',
+      compression: false,
+      create: !this.readOnly,
+    } as never) as Database<Buffer, Buffer> | undefined;
+    if (t !== undefined) this.tables.set(id, t);
     return t;
+  }
+
+  /**
+   * A table, opened on first use. A reader never opens one in the middle of a query: lmdb-js opens a database of a
+   * read-only environment by committing the current read transaction, which ends it under any open range and under a
+   * held snapshot (a segmentation fault, or MDB_BAD_TXN). So a table its writer created since is undefined until the
+   * next `refresh`, which opens it.
+   */
+  private table(id: number): Database<Buffer, Buffer> | undefined {
+    // A held snapshot reads only the tables that existed when it began (LMDB refuses a newer one in an older
+    // transaction: "the dbi was out of range").
+    if (this.held !== undefined) return this.held.tables.get(id);
+    const t = this.tables.get(id);
+    if (t !== undefined) return t;
+    if (!this.readOnly) return this.open(id);
+    this.missedTable = true;
+    return undefined;
   }
 
   /** A table a write needs: a writer creates it when it is missing. */
   private writable(id: number): Database<Buffer, Buffer> {
-    return this.table(id)!;
+    return this.tables.get(id) ?? this.open(id)!;
   }
 
   /**
@@ -244,25 +277,55 @@ export class LmdbStore implements KeyValueStore {
    * before each query; lmdb-js would otherwise renew it only on the next turn of the event loop).
    */
   refresh(): void {
+    if (this.held !== undefined) return;
     this.root.resetReadTxn();
+    // Between queries no range of ours is open: the time to open what the writer has created since.
+    if (this.missedTable) this.openTables();
+  }
+
+  hold(): () => void {
+    if (this.held === undefined) {
+      if (this.readOnly) this.openTables();
+      // A new snapshot, taken from a reset read transaction: lmdb-js renews the current one lazily, in the next
+      // native read, and refuses to renew one that read has renewed already ("No transaction to renew").
+      this.root.resetReadTxn();
+      const transaction = this.root.useReadTransaction();
+      this.held = { transaction, options: { transaction }, tables: new Map(this.tables), count: 0 };
+    }
+    const held = this.held;
+    held.count++;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--held.count > 0) return;
+      this.held = undefined;
+      held.transaction.done();
+    };
   }
 
   get(key: Uint8Array): Uint8Array | undefined {
     const table = this.table(key[0]!);
     if (table === undefined) return undefined;
     // lmdb-js's own buffer, valid until its next read: copied out at once.
-    const v = table.getBinaryFast(lookupKey(key) as Buffer);
+    // The typings omit getBinaryFast's options; it takes a transaction as get does (a held snapshot's).
+    const v = (table.getBinaryFast as (k: Buffer, o?: { transaction: Transaction }) => Buffer | undefined).call(
+      table,
+      lookupKey(key) as Buffer,
+      this.held?.options,
+    );
     return v === undefined ? undefined : copyOut(v);
   }
 
   *entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     const ids = prefix.length === 0 ? [...this.tables.keys()].sort((a, b) => a - b) : [prefix[0]!];
     for (const id of ids) {
-      const table = this.tables.get(id) ?? (prefix.length === 0 ? undefined : this.table(id));
+      const table = prefix.length === 0 ? (this.held?.tables ?? this.tables).get(id) : this.table(id);
       if (table === undefined) continue;
       const rest = asBuffer(prefix.subarray(1));
       const from = start === undefined || start.length <= 1 ? rest : asBuffer(start.subarray(1));
-      for (const { key, value } of table.getRange(from.length === 0 ? {} : { start: from })) {
+      const transaction = this.held?.options ?? {};
+      for (const { key, value } of table.getRange(from.length === 0 ? transaction : { ...transaction, start: from })) {
         const k = key as Buffer;
         if (rest.length > 0 && k.compare(rest, 0, rest.length, 0, Math.min(k.length, rest.length)) !== 0) break;
         const full = new Uint8Array(1 + k.length);
@@ -335,6 +398,10 @@ export class LmdbStore implements KeyValueStore {
   }
 
   close(): void {
+    if (this.held !== undefined) {
+      this.held.transaction.done();
+      this.held = undefined;
+    }
     this.root.close();
     this.lock?.release();
     this.lock = undefined;
