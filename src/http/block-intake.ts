@@ -1,3 +1,4 @@
+import { toHex } from '../codec/hex.js';
 import { findNonce, powScore } from '../crypto/pow.js';
 import { TangleError } from '../errors.js';
 import { LedgerError } from '../ledger/errors.js';
@@ -47,6 +48,17 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
     },
   };
 
+  /** The first parent the ledger does not know, if the block's bytes hold their parents (else acceptBlock refuses). */
+  function unknownParent(bytes: Uint8Array): Uint8Array | undefined {
+    const count = bytes[1] ?? 0;
+    if (bytes.length < 2 + 32 * count) return undefined;
+    for (let i = 0; i < count; i++) {
+      const parent = bytes.subarray(2 + 32 * i, 34 + 32 * i);
+      if (!ledger.knowsBlock(parent)) return parent;
+    }
+    return undefined;
+  }
+
   function accept(body: Uint8Array, contentType: string): Uint8Array {
     let bytes: Uint8Array;
     if (contentType === JSON_TYPE) {
@@ -72,6 +84,9 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
       );
     }
     bytes = withWork(bytes, params.minPowScore, options.pow);
+    const unknown = unknownParent(bytes);
+    if (unknown !== undefined)
+      throw invalid(`the parent ${toHex(unknown)} is not known to this node: the block is not solid`);
     const slot = ledger.latestCommitment().slot + 1;
     const result = ledger.acceptBlock(bytes, { slot, ...(options.issuerId ? { issuerId: options.issuerId } : {}) });
     return result.blockId;

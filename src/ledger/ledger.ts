@@ -322,6 +322,12 @@ export class Ledger {
     return nodeQueries.blockById(this.state, blockId);
   }
 
+  /** Whether the node knows the block (pending, committed, or a solid entry point): a parent a new block may take. */
+  knowsBlock(blockId: Uint8Array): boolean {
+    this.view();
+    return nodeQueries.knowsBlock(this.state, blockId);
+  }
+
   /** TIP-25: up to 8 recent blocks to attach a new block to. */
   tips(): Uint8Array[] {
     this.view();

@@ -3,7 +3,13 @@ import { u32 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { transactionPayloadBytes } from '../model/block.js';
 import { outputIndexOf } from '../model/ids.js';
-import { OUTPUT_RECORD_HEADER, type OutputRecord, outputRecord, UNSPENT } from '../model/ledger-records.js';
+import {
+  OUTPUT_RECORD_HEADER,
+  type OutputRecord,
+  outputRecord,
+  solidEntryPoints,
+  UNSPENT,
+} from '../model/ledger-records.js';
 import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../model/snapshot.js';
 import { InputType, PayloadType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
@@ -101,6 +107,22 @@ export function blockById(state: LedgerState, blockId: Uint8Array): LedgerBlock 
     throw new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`);
   checkedBlock(bytes, { blockId });
   return { blockId: blockId.slice(), bytes, slot, committed: true };
+}
+
+/**
+ * Whether the node knows a block: accepted into an open slot, committed and not pruned, or one of the solid entry
+ * points of the latest imported milestone (the blocks a snapshot's ledger starts from). A block whose parents it does
+ * not know is not solid (TIP-25's `isSolid`): hornet never attaches it.
+ */
+export function knowsBlock(state: LedgerState, blockId: Uint8Array): boolean {
+  checkId(blockId, 32, 'block ID');
+  if (state.pending.block(blockId) !== undefined || state.committed.blockSlot(blockId) !== undefined) return true;
+  const { committed } = state;
+  const seps = committed.store.get(keys.solidEntryPoints(committed.meta.latestSlot));
+  return (
+    seps !== undefined &&
+    readRecord(solidEntryPoints, seps, 'solid entry points').some((id) => equalBytes(id, blockId))
+  );
 }
 
 /**

@@ -39,20 +39,24 @@ export interface Spendable {
   key: number;
 }
 
-/** A signed transaction block spending `inputs` into `outputs`, with a parent that makes each block unique. */
+/**
+ * A signed transaction block spending `inputs` into `outputs`, with a parent that makes each block unique (a byte to
+ * fill it with), or a real block's ID where the block must be solid (posted to a node).
+ */
 export function transferBlock(
   params: ProtocolParameters,
   inputs: Spendable[],
   outputs: Output[],
   nonce = 0n,
-  parentByte = 1,
+  parentByte: number | Uint8Array = 1,
 ): Uint8Array {
   const essence = buildTransaction({ inputs, outputs, params });
   const payload = signTransaction(
     essence,
     inputs.map((i) => secret(i.key)),
   );
-  const block: Block = { protocolVersion: 2, parents: [parent(parentByte)], payload, nonce };
+  const parents = [typeof parentByte === 'number' ? parent(parentByte) : parentByte];
+  const block: Block = { protocolVersion: 2, parents, payload, nonce };
   return encodeBlock(block);
 }
 

@@ -47,10 +47,14 @@ async function node(
   // A few committed slots, the last with a block: the tips a block without parents gets.
   const first = transferBlock(params, [genesis[3]!], [basic(owner(4), 1_000_000_000n)], 0n, 9);
   const nonce = findNonce(first.subarray(0, first.length - 8), params.minPowScore)!;
-  ledger.acceptBlock(transferBlock(params, [genesis[3]!], [basic(owner(4), 1_000_000_000n)], nonce, 9), { slot: 8 });
+  const { blockId: tip } = ledger.acceptBlock(
+    transferBlock(params, [genesis[3]!], [basic(owner(4), 1_000_000_000n)], nonce, 9),
+    { slot: 8 },
+  );
   for (let s = 1; s <= 9; s++) ledger.commitSlot(s);
   const origin = await listen({ ledger, blocks: ledgerIntake(ledger, { pow }), ...(pow ? { pow } : {}) });
-  return { ledger, origin, params };
+  // The block every posted block takes as its parent: one the node knows, so that it is solid.
+  return { ledger, origin, params, tip };
 }
 
 async function listen(options: ServerOptions): Promise<string> {
@@ -73,7 +77,7 @@ beforeAll(async () => {
 
 describe('POST /api/core/v2/blocks on the writer', () => {
   it('bytes: 201, the block ID (and Location), the block pending in the open slot, included once it commits', async () => {
-    const bytes = transferBlock(n.params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]);
+    const bytes = transferBlock(n.params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)], 0n, n.tip);
     const answer = await post(n.origin, bytes, BYTES);
     expect(answer).toEqual({ status: 201, location: idOf(bytes), body: { blockId: idOf(bytes) } });
     expect(contractErrors('core', '/api/core/v2/blocks', 201, answer.body, 'post')).toEqual([]);
@@ -98,7 +102,7 @@ describe('POST /api/core/v2/blocks on the writer', () => {
   it('a block without a nonce on a network that asks for work: the node finds one (pow); without pow, refused', async () => {
     const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS, minPowScore: 50 });
     const withPow = await node(params, true);
-    const bytes = transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)]);
+    const bytes = transferBlock(params, [genesis[0]!], [basic(owner(2), 1_000_000_000n)], 0n, withPow.tip);
     expect(powScore(bytes)).toBeLessThan(50);
     const answer = await post(withPow.origin, bytes, BYTES);
     expect(answer.status).toBe(201);
@@ -115,9 +119,12 @@ describe('POST /api/core/v2/blocks on the writer', () => {
   });
 
   it('refusals: 400 in the envelope, naming the rule and the field', async () => {
-    const spent = transferBlock(n.params, [genesis[0]!], [basic(owner(3), 1_000_000_000n)], 0n, 7);
+    const spent = transferBlock(n.params, [genesis[0]!], [basic(owner(3), 1_000_000_000n)], 0n, n.tip);
+    // hornet attaches no block whose parents it lacks: a parent the node never saw is refused, never called solid.
+    const orphan = transferBlock(n.params, [genesis[1]!], [basic(owner(3), 1_000_000_000n)], 0n, 0xee);
     const cases: [Uint8Array | string, string, RegExp][] = [
       [spent, BYTES, /INPUT_ALREADY_SPENT/],
+      [orphan, BYTES, new RegExp(`parent 0x${'ee'.repeat(32)} is not known to this node: the block is not solid`)],
       ['{"protocolVersion":2,"parents":[],"payload":{"type":5,"tag":"0xzz"}}', 'application/json', /tag/],
       ['{"protocolVersion":1}', 'application/json', /protocolVersion invalid/],
       ['not json', 'application/json', /not JSON/],
@@ -132,6 +139,7 @@ describe('POST /api/core/v2/blocks on the writer', () => {
       expect(answer.body.error.message).toMatch(message);
       expect(contractErrors('core', '/api/core/v2/blocks', 400, answer.body, 'post')).toEqual([]);
     }
+    expect((await fetch(`${n.origin}/api/core/v2/blocks/${idOf(orphan)}/metadata`)).status).toBe(404);
     // Other methods: 405 naming POST.
     const get = await fetch(`${n.origin}/api/core/v2/blocks`);
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
@@ -143,7 +151,7 @@ describe('a server that only reads', () => {
     const reader = openLedger({ params: n.params, genesis: { outputs: genesis }, clock: () => NOW });
     closers.push(async () => reader.close());
     const alone = await listen({ ledger: reader });
-    const bytes = transferBlock(n.params, [genesis[2]!], [basic(owner(1), 1_000_000_000n)]);
+    const bytes = transferBlock(n.params, [genesis[2]!], [basic(owner(1), 1_000_000_000n)], 0n, n.tip);
     const refused = await post(alone, bytes, BYTES);
     expect(refused.status).toBe(503);
     expect(refused.body.error.message).toMatch(/--writer-url/);
