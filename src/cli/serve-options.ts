@@ -1,5 +1,7 @@
 import type { Server } from 'node:http';
 import type { ServerOptions } from '../http/server.js';
+import { DEFAULT_POST_LIMITS } from '../http/limits.js';
+import { wholeNumber } from './io.js';
 import type { WorkerPool } from './workers.js';
 
 // What every way of serving shares (one process, the workers of `--workers N`, a reader of a database): the options
@@ -19,7 +21,19 @@ export interface HttpFlags {
   'mqtt-port'?: string | undefined;
   'no-mqtt'?: boolean | undefined;
   'mqtt-url'?: string | undefined;
+  'post-limit'?: string | undefined;
+  'post-bytes-limit'?: string | undefined;
+  'jwt-max-lifetime'?: string | undefined;
 }
+
+/** The flags of the abuse limits (serve's usage says what each means). */
+export const LIMIT_FLAGS = {
+  'post-limit': { type: 'string' },
+  'post-bytes-limit': { type: 'string' },
+  'faucet-per-minute': { type: 'string' },
+  'faucet-per-day': { type: 'string' },
+  'jwt-max-lifetime': { type: 'string' },
+} as const;
 
 export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> {
   return {
@@ -31,8 +45,19 @@ export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> 
     errorCodeAsString: values['error-code-as-string'],
     ...(values['writer-url'] !== undefined ? { writerUrl: values['writer-url'].replace(/\/+$/, '') } : {}),
     ...(values.pow === true ? { pow: true } : {}),
+    postLimits: {
+      blocksPerMinute: limit(values['post-limit'], '--post-limit', DEFAULT_POST_LIMITS.blocksPerMinute),
+      bytesPerMinute: limit(values['post-bytes-limit'], '--post-bytes-limit', DEFAULT_POST_LIMITS.bytesPerMinute),
+    },
+    ...(values['jwt-max-lifetime'] !== undefined
+      ? { jwtMaxLifetimeSeconds: wholeNumber(values['jwt-max-lifetime'], '--jwt-max-lifetime', 1, 2 ** 40) }
+      : {}),
   };
 }
+
+/** A limit flag's value: a whole number, 0 for none; the default when not given. */
+export const limit = (value: string | undefined, flag: string, fallback: number): number =>
+  value === undefined ? fallback : wholeNumber(value, flag, 0, 2 ** 40);
 
 /** The flags a worker of `serve --workers N` gets, after the ones that name its store. */
 export function workerFlags(values: HttpFlags, port: number): string[] {
@@ -45,6 +70,7 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
     ...(values['error-code-as-string'] ? ['--error-code-as-string'] : []),
     ...(values['writer-url'] !== undefined ? ['--writer-url', values['writer-url']] : []),
     ...(values.pow === true ? ['--pow'] : []),
+    ...(values['jwt-max-lifetime'] !== undefined ? ['--jwt-max-lifetime', values['jwt-max-lifetime']] : []),
     ...(values['slot-seconds'] !== undefined ? ['--slot-seconds', values['slot-seconds']] : []),
     ...(values['mqtt-port'] !== undefined ? ['--mqtt-port', values['mqtt-port']] : []),
     // With --mqtt-url the supervisor publishes; the workers host no broker.

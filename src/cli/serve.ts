@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
 import { ledgerIntake } from '../http/block-intake.js';
+import { routeMatcher } from '../http/auth.js';
 import { Faucet } from '../http/faucet.js';
+import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/limits.js';
+import { PUBLIC_ROUTES } from '../http/routes.js';
 import { createServer, type ServerOptions } from '../http/server.js';
 import { slotAt } from '../ledger/congestion.js';
 import { LedgerError } from '../ledger/errors.js';
@@ -21,7 +24,15 @@ import { hostsEvents, upgradesOf } from './events-host.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
 import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
-import { listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
+import {
+  LIMIT_FLAGS,
+  limit,
+  listeningPort,
+  redactUrl,
+  serverOptions,
+  stopOnSignal,
+  workerFlags,
+} from './serve-options.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
@@ -61,6 +72,12 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --no-mqtt               no event API
   --pow                   do proof of work for posted blocks that come without a nonce, and say so in /info
                           (default on the testnet; off on mainnet presets, as hornet's restAPI.pow.enabled)
+  --post-limit N          posted blocks a minute from one client address; past it, 429 (default 120; 0: none)
+  --post-bytes-limit N    bytes of posted blocks a minute from one client address (default 1048576; 0: none)
+  --faucet-per-minute N   faucet payouts a minute, all clients together; past it, 429 (default 60; 0: none)
+  --faucet-per-day N      faucet payouts a day, all clients together (default 5000; 0: none)
+  --jwt-max-lifetime S    the longest life a token may claim, seconds from its iat: a later exp is refused as no
+                          exp is (default 31536000, a year)
 `;
 
 /** Set in the processes `serve --workers N` starts: the HTTP workers, and the demo's writer. */
@@ -92,6 +109,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       pow: { type: 'boolean' },
       faucet: { type: 'boolean', default: false },
       ...EVENT_FLAGS,
+      ...LIMIT_FLAGS,
     },
   });
   values.pow ??= values.network === 'testnet';
@@ -108,6 +126,12 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ? undefined
       : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
+  const faucetCaps: FaucetCaps = {
+    perMinute: limit(values['faucet-per-minute'], '--faucet-per-minute', DEFAULT_FAUCET_CAPS.perMinute),
+    perDay: limit(values['faucet-per-day'], '--faucet-per-day', DEFAULT_FAUCET_CAPS.perDay),
+  };
+  const options = serverOptions(values);
+  if (!worker && !writerRole) warnOfPublicPosting(options);
   const readOnly = values['read-only'];
   if (readOnly && values.store !== undefined) {
     if (values.db !== undefined || values.demo)
@@ -174,6 +198,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ...['--demo-slots', String(seedSlots), '--writer-port', String(writerPort), ...(values.pow ? ['--pow'] : [])],
       ...['--slot-seconds', String(slotSeconds)],
       ...(values.store === undefined ? [] : ['--store', values.store]),
+      ...Object.keys(LIMIT_FLAGS).flatMap((flag) => {
+        const value = values[flag as keyof typeof LIMIT_FLAGS];
+        return value === undefined ? [] : [`--${flag}`, value];
+      }),
     ]);
     ledger = openLedger({ path: path!, params, readOnly: true });
   } else if (values.demo) {
@@ -181,14 +209,14 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const at = { ...(path === undefined ? {} : { path }), params, genesis: demoGenesis(simulation) };
     ledger = await openWriter(at);
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
-    writes = writerOptions(ledger, values.pow);
+    writes = writerOptions(ledger, values.pow, faucetCaps);
   } else {
     const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
     ledger = readOnly ? openLedger(at) : await openWriter(at);
     if (values.faucet) {
       if (readOnly || base.networkName !== 'testnet')
         throw new UsageError('--faucet runs on a testnet writer (a reader forwards to its writer with --writer-url)');
-      writes = writerOptions(ledger, values.pow);
+      writes = writerOptions(ledger, values.pow, faucetCaps);
       clock = commitByTheClock(ledger);
     }
   }
@@ -200,7 +228,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ledger,
       demo,
       temporary,
-      writerPort === undefined ? undefined : createServer({ ledger, ...serverOptions(values), ...writes }),
+      writerPort === undefined
+        ? undefined
+        : createServer({ ledger, ...options, ...writes, trustForwardedClient: true }),
       writerPort,
     );
   }
@@ -208,7 +238,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer; a
   // writer that takes POSTs (--faucet) answers the workers' forwards on the loopback.
   if (supervise && writes.blocks !== undefined) {
-    const loopback = createServer({ ledger, ...serverOptions(values), ...writes });
+    const loopback = createServer({ ledger, ...options, ...writes, trustForwardedClient: true });
     await new Promise<void>((done) => loopback.listen(0, '127.0.0.1', done));
     values['writer-url'] = `http://127.0.0.1:${(loopback.address() as AddressInfo).port}`;
     loopback.unref();
@@ -225,7 +255,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       : undefined;
   const upgrades = upgradesOf(worker, values, events);
   const server =
-    pool === undefined ? createServer({ ledger, ...serverOptions(values), ...writes, events: upgrades }) : undefined;
+    pool === undefined ? createServer({ ledger, ...options, ...writes, events: upgrades }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);
@@ -349,11 +379,26 @@ function writeOnly(
 }
 
 /** The demo writer's intake of posted blocks and its faucet. */
-function writerOptions(ledger: Ledger, pow: boolean): Pick<ServerOptions, 'blocks' | 'faucet'> {
+function writerOptions(ledger: Ledger, pow: boolean, caps: FaucetCaps): Pick<ServerOptions, 'blocks' | 'faucet'> {
   return {
     blocks: ledgerIntake(ledger, { pow }),
-    faucet: new Faucet(ledger, { secret: DEMO_FAUCET_SECRET, amount: DEMO_FAUCET_AMOUNT }),
+    faucet: new Faucet(ledger, { secret: DEMO_FAUCET_SECRET, amount: DEMO_FAUCET_AMOUNT, caps }),
   };
+}
+
+/**
+ * Said at start: a JWT secret protects only the routes that are not public, and posting is public by default (hornet's
+ * too). An operator who set a secret to close the node may not know that blocks and the faucet stay open.
+ */
+function warnOfPublicPosting(options: Omit<ServerOptions, 'ledger'>): void {
+  if (options.jwtSecret === undefined) return;
+  const isPublic = routeMatcher(options.publicRoutes ?? PUBLIC_ROUTES);
+  const open = ['/api/core/v2/blocks', '/api/enqueue'].filter((route) => isPublic(route));
+  if (open.length === 0) return;
+  process.stderr.write(
+    `warning: --jwt-secret is set, but POST ${open.join(' and ')} stay public (--public-routes): anyone may post ` +
+      `within the limits (--post-limit, --post-bytes-limit, --faucet-per-minute, --faucet-per-day)\n`,
+  );
 }
 
 /** A TCP port of the loopback free right now. */

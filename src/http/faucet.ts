@@ -9,6 +9,7 @@ import { outputId as outputIdOf } from '../model/ids.js';
 import type { BasicOutput, Output } from '../model/output.js';
 import { OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { decodeOutput, encodeBlock } from '../serialize.js';
+import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from './limits.js';
 import { HttpProblem, quote } from './problem.js';
 import { type FaucetIntake, parseBech32 } from './route-kit.js';
 
@@ -24,6 +25,8 @@ export interface FaucetOptions {
   amount: bigint;
   /** Requests that may wait in one open slot before the faucet answers 429 (inx-faucet's queue size). */
   maxWaiting?: number;
+  /** Payouts per minute and per day across all clients (default DEFAULT_FAUCET_CAPS; 0 turns one off); past them, 429. */
+  caps?: FaucetCaps;
 }
 
 /** The faucet's address, from its key. */
@@ -45,12 +48,14 @@ export class Faucet implements FaucetIntake {
   /** The addresses funded in the open slot (`slot`), each at most once per slot. */
   private waiting = new Set<string>();
   private slot = -1;
+  private readonly limiter: FaucetLimiter;
 
   constructor(
     private readonly ledger: Ledger,
     private readonly options: FaucetOptions,
   ) {
     this.address = faucetAddress(options.secret);
+    this.limiter = new FaucetLimiter(options.caps ?? DEFAULT_FAUCET_CAPS);
   }
 
   /** The faucet's address in bech32. */
@@ -78,7 +83,14 @@ export class Faucet implements FaucetIntake {
     });
     const payload = signTransaction(essence, [this.options.secret]);
     const block = encodeBlock(buildBlock({ parents: this.ledger.tips(), payload, params }));
-    const { transactionId } = this.ledger.acceptBlock(block, { slot });
+    this.limiter.take();
+    let transactionId: Uint8Array | undefined;
+    try {
+      ({ transactionId } = this.ledger.acceptBlock(block, { slot }));
+    } catch (e) {
+      this.limiter.giveBack();
+      throw e;
+    }
     this.current = { outputId: outputIdOf(transactionId!, 1), output: essence.outputs[1]! };
     this.waiting.add(bech32);
     return { address: bech32, waitingRequests: this.waiting.size };

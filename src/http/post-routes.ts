@@ -6,6 +6,9 @@ import { JSON_TYPE, type PostContext, type Reply, type Route, type RouteContext 
 // process that writes takes them; a process that only reads (an HTTP worker, a reader of a database replica)
 // forwards them to the writer's server (`writerUrl`) and relays its answer, or says plainly that it cannot (503).
 
+/** The header a forwarding process names its client in; only the writer's loopback server believes it. */
+export const CLIENT_HEADER = 'x-tangle-client';
+
 /** How long a forward waits for the writer (a block's acceptance takes milliseconds; its PoW, if any, longer). */
 const FORWARD_TIMEOUT_MS = 60_000;
 
@@ -21,7 +24,8 @@ function forward(ctx: PostContext): Promise<Reply> {
   return relay(
     fetch(`${url}${ctx.path}`, {
       method: 'POST',
-      headers: { 'content-type': ctx.contentType, accept: 'application/json' },
+      // The writer counts what a client posts by the client's address, not this process's.
+      headers: { 'content-type': ctx.contentType, accept: 'application/json', [CLIENT_HEADER]: ctx.client },
       body: ctx.body,
       signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
     }),
@@ -77,6 +81,7 @@ export const postRoutes: Route[] = [
       if (intake === undefined) return forward(ctx);
       // hornet: checkNodeAlmostSynced on this route.
       if (!(await ctx.ledger.isSynced())) throw new HttpProblem(503, 'node is not synced');
+      ctx.writer.postLimiter?.take(ctx.client, ctx.body.length);
       const blockId = toHex(await intake.submit(ctx.body, ctx.contentType));
       return { status: 201, body: JSON.stringify({ blockId }), contentType: JSON_TYPE, headers: { Location: blockId } };
     },

@@ -12,6 +12,7 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   408: 'request timeout',
   414: 'request URI too long',
   417: 'expectation failed',
+  429: 'too many requests',
   431: 'request headers too large',
   500: 'internal server error',
   503: 'service unavailable',

@@ -1,5 +1,6 @@
 import { fromHex } from '../codec/hex.js';
 import { CodecError } from '../codec/index.js';
+import type { PostLimiter } from './limits.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { Address } from '../model/address.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
@@ -33,6 +34,11 @@ export interface RouteContext {
   writer: WriterLink;
   /** The request's path (for a forward to the writer). */
   path: string;
+  /**
+   * Who asks: the client's address, or, on the writer's loopback server, the address a worker forwarding the request
+   * names (`x-tangle-client`). What is counted per client (posted blocks) is counted by it.
+   */
+  client: string;
   /** Whether this server hosts the event API (`/api/routes` then lists `mqtt/v1`, as hornet does with inx-mqtt). */
   events: boolean;
 }
@@ -57,6 +63,8 @@ export interface WriterLink {
   writerUrl?: string;
   /** Posted blocks without a nonce get proof of work (`/info` says `pow`). */
   pow?: boolean;
+  /** Counts posted blocks and bytes per client where `blocks` takes them. */
+  postLimiter?: PostLimiter;
 }
 
 /** A POST's context: the body (at most MAX_BODY bytes) and its content type. */

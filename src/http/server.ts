@@ -3,7 +3,9 @@ import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { LedgerError } from '../ledger/errors.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
-import { bearerIsValid, routeMatcher } from './auth.js';
+import { bearerIsValid, DEFAULT_JWT_MAX_LIFETIME, routeMatcher } from './auth.js';
+import { DEFAULT_POST_LIMITS, PostLimiter, type PostLimits } from './limits.js';
+import { CLIENT_HEADER } from './post-routes.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
 import { type BlockIntake, type FaucetIntake, MAX_BODY, type WriterLink } from './route-kit.js';
 import { PUBLIC_ROUTES, type Reply, type Route, routes } from './routes.js';
@@ -35,6 +37,21 @@ export interface ServerOptions {
   writerUrl?: string;
   /** The node does proof of work for posted blocks (its writer's intake does): `/info` lists the `pow` feature. */
   pow?: boolean;
+  /**
+   * Posted blocks and bytes per client per minute where this server takes blocks (`blocks`); past them, 429.
+   * Default DEFAULT_POST_LIMITS; 0 turns a limit off.
+   */
+  postLimits?: PostLimits;
+  /**
+   * The writer's loopback server, which the HTTP workers forward POSTs to: it counts each by the client the worker
+   * names (`x-tangle-client`). Never on a server clients reach.
+   */
+  trustForwardedClient?: boolean;
+  /**
+   * The longest life a token may claim, in seconds from its `iat` (or from now without one): a token whose `exp` lies
+   * further is refused as one without `exp` is (default 1 year; `exp: 1e300` is no expiry at all).
+   */
+  jwtMaxLifetimeSeconds?: number;
   /** Slow clients: milliseconds to send all headers (default 10 s) and the whole request (default 30 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -84,7 +101,6 @@ export function createServer(options: ServerOptions): Server {
   const isPublic = routeMatcher(options.publicRoutes ?? PUBLIC_ROUTES);
   const secret = options.jwtSecret === undefined ? undefined : new TextEncoder().encode(options.jwtSecret);
   const codeAsString = options.errorCodeAsString === true;
-  const allowNonExpiring = options.jwtAllowNonExpiring === true;
   const onStoreError =
     options.onStoreError ?? ((e: LedgerError) => process.stderr.write(`tangle-core: ${e.code}: ${e.detail}\n`));
   const cache = new ReplyCache(ledger);
@@ -94,6 +110,17 @@ export function createServer(options: ServerOptions): Server {
     ...(options.faucet === undefined ? {} : { faucet: options.faucet }),
     ...(options.writerUrl === undefined ? {} : { writerUrl: options.writerUrl }),
     ...(options.pow === true ? { pow: true } : {}),
+    ...(options.blocks === undefined
+      ? {}
+      : { postLimiter: new PostLimiter(options.postLimits ?? DEFAULT_POST_LIMITS) }),
+  };
+  const tokenRules = {
+    allowNonExpiring: options.jwtAllowNonExpiring === true,
+    maxLifetimeSeconds: options.jwtMaxLifetimeSeconds ?? DEFAULT_JWT_MAX_LIFETIME,
+  };
+  const clientOf = (req: IncomingMessage): string => {
+    const named = options.trustForwardedClient === true ? req.headers[CLIENT_HEADER] : undefined;
+    return typeof named === 'string' && named !== '' ? named.slice(0, 64) : (req.socket.remoteAddress ?? '');
   };
 
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
@@ -148,7 +175,7 @@ export function createServer(options: ServerOptions): Server {
     const events = options.events;
     if (path !== MQTT_PATH || events === undefined) return refuse(404);
     if (isPublic(path)) return events.handleUpgrade(req, socket, head);
-    bearerIsValid(req.headers.authorization, secret, allowNonExpiring).then(
+    bearerIsValid(req.headers.authorization, secret, tokenRules).then(
       (valid) => (valid ? events.handleUpgrade(req, socket, head) : refuse(403)),
       () => refuse(500),
     );
@@ -178,11 +205,12 @@ export function createServer(options: ServerOptions): Server {
         res.setHeader('Allow', allowOf(route));
         throw new HttpProblem(405);
       }
-      if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret, allowNonExpiring))) {
+      if (!isPublic(path) && !(await bearerIsValid(req.headers.authorization, secret, tokenRules))) {
         req.resume();
         throw new HttpProblem(403);
       }
-      const ctx = { ledger, params, query, accept: req.headers.accept ?? '', writer, path, events: hasEvents };
+      const accept = req.headers.accept ?? '';
+      const ctx = { ledger, params, query, accept, writer, path, events: hasEvents, client: clientOf(req) };
       if (post !== undefined) {
         const reply = await post({ ...ctx, body: await readBody(req), contentType: contentTypeOf(req) });
         return send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);

@@ -26,8 +26,28 @@ describe('bearerIsValid', () => {
   it('without exp: false unless non-expiring tokens are allowed; expired: false either way', async () => {
     const forever = await signed();
     expect(await bearerIsValid(`Bearer ${forever}`, secret)).toBe(false);
-    expect(await bearerIsValid(`Bearer ${forever}`, secret, true)).toBe(true);
+    expect(await bearerIsValid(`Bearer ${forever}`, secret, { allowNonExpiring: true })).toBe(true);
     const expired = await signed('-1m');
-    expect(await bearerIsValid(`Bearer ${expired}`, secret, true)).toBe(false);
+    expect(await bearerIsValid(`Bearer ${expired}`, secret, { allowNonExpiring: true })).toBe(false);
+  });
+  it('an exp past the longest lifetime is no expiry: refused as one without exp (default a year from iat)', async () => {
+    const claim = (exp: number, iat?: number) =>
+      new SignJWT(iat === undefined ? { exp } : { exp, iat }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
+    const now = Math.floor(Date.now() / 1000);
+    const year = 365 * 24 * 3600;
+    const valid = async (token: Promise<string>, rules?: Parameters<typeof bearerIsValid>[2]) =>
+      bearerIsValid(`Bearer ${await token}`, secret, rules);
+    expect(await valid(claim(1e300))).toBe(false);
+    expect(await valid(claim(1e300), { allowNonExpiring: true })).toBe(true);
+    // A year from iat, to the second (a year and a second is not); without iat, from now.
+    expect(await valid(claim(now + year, now))).toBe(true);
+    expect(await valid(claim(now + year + 1, now))).toBe(false);
+    expect(await valid(claim(now + year - 60))).toBe(true);
+    expect(await valid(claim(now + year + 60))).toBe(false);
+    // An iat in the future buys no extra life.
+    expect(await valid(claim(now + 2 * year, now + year))).toBe(false);
+    // The operator's own maximum.
+    expect(await valid(claim(now + 3600, now), { maxLifetimeSeconds: 3600 })).toBe(true);
+    expect(await valid(claim(now + 3601, now), { maxLifetimeSeconds: 3600 })).toBe(false);
   });
 });

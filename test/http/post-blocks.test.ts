@@ -10,11 +10,14 @@ import { ledgerIntake } from '../../src/http/block-intake.js';
 import { Faucet } from '../../src/http/faucet.js';
 import {
   addressToBech32,
+  type BasicOutput,
   blockToJson,
   createServer,
   decodeBlock,
   findNonce,
+  type Output,
   openLedger,
+  outputId,
   PROTOCOL_PARAMETERS,
   powScore,
   protocolParameters,
@@ -245,5 +248,41 @@ describe("the faucet (inx-faucet's POST /api/enqueue)", () => {
       const refused = await enqueue(address, type);
       expect([refused.status, refused.body.error.message]).toEqual([400, expect.stringMatching(message)]);
     }
+  });
+
+  /** A faucet of key 9 holding `holds`, over 9 committed slots; `extra` outputs in the genesis besides. */
+  async function faucetNode(holds: bigint, extra: { outputId: Uint8Array; output: Output }[] = []) {
+    const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS });
+    const outputs = [...genesis, genesisOutputs([9], holds)[0]!, ...extra];
+    const ledger = openLedger({ params, genesis: { outputs }, clock: () => NOW });
+    closers.push(async () => ledger.close());
+    ledger.acceptBlock(transferBlock(params, [genesis[0]!], [basic(owner(1), 1_000_000_000n)], 0n, 5), { slot: 1 });
+    for (let s = 1; s <= 9; s++) ledger.commitSlot(s);
+    const origin = await listen({ ledger, faucet: new Faucet(ledger, { secret: secret(9), amount: 1_000_000_000n }) });
+    return (k: number) =>
+      post(origin, JSON.stringify({ address: addressToBech32(owner(k), 'rms') }), 'application/json', '/api/enqueue');
+  }
+
+  it('runs dry when what it holds would not leave another payout: 1.5 times the amount pays nothing, 2 times once', async () => {
+    const half = await faucetNode(1_500_000_000n);
+    const dry = await half(7);
+    expect([dry.status, dry.body.error.message]).toEqual([503, expect.stringMatching(/the faucet has run dry/)]);
+    const twice = await faucetNode(2_000_000_000n);
+    expect((await twice(7)).status).toBe(202);
+    expect((await twice(8)).status).toBe(503);
+  });
+
+  it('an address holding only a timelocked output is not funded already: it gets its payout', async () => {
+    const locked: BasicOutput = {
+      ...basic(owner(7), 5_000_000_000n),
+      unlockConditions: [
+        { type: 0, address: owner(7) },
+        { type: 2, unixTime: NOW + 1_000_000 },
+      ],
+    };
+    const ask = await faucetNode(10_000_000_000_000n, [
+      { outputId: outputId(new Uint8Array(32).fill(0xb7), 0), output: locked },
+    ]);
+    expect((await ask(7)).status).toBe(202);
   });
 });
