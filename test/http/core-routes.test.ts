@@ -269,4 +269,16 @@ describe('a block accepted into an open slot (runs last: it commits slot 41)', (
     });
     expect((await get(`${V2}/tips`)).body).toEqual({ tips: [id] }); // the newest committed slot's only block
   });
+
+  it('a synced node whose last 64 slots hold no block has no tips: 503 (hornet), never 200 with an empty list', async () => {
+    for (let slot = SLOTS + 2; slot <= SLOTS + 1 + 64; slot++) ledger.commitSlot(slot);
+    ledger.setSynced(true);
+    try {
+      const answer = await get(`${V2}/tips`);
+      expect([answer.status, answer.body.error.message]).toEqual([503, expect.stringMatching(/no tips available/)]);
+      expect((await get(`${V2}/info`)).body.status.isHealthy).toBe(true);
+    } finally {
+      ledger.setSynced(undefined);
+    }
+  });
 });

@@ -143,6 +143,16 @@ describe('POST /api/core/v2/blocks on the writer', () => {
       expect(contractErrors('core', '/api/core/v2/blocks', 400, answer.body, 'post')).toEqual([]);
     }
     expect((await fetch(`${n.origin}/api/core/v2/blocks/${idOf(orphan)}/metadata`)).status).toBe(404);
+    // hornet's checkNodeAlmostSynced: an unsynced node takes no block, however good.
+    const good = transferBlock(n.params, [genesis[1]!], [basic(owner(3), 1_000_000_000n)], 0n, n.tip);
+    n.ledger.setSynced(false);
+    try {
+      const unsynced = await post(n.origin, good, BYTES);
+      expect([unsynced.status, unsynced.body.error.message]).toEqual([503, expect.stringMatching(/not synced/)]);
+    } finally {
+      n.ledger.setSynced(undefined);
+    }
+    expect((await fetch(`${n.origin}/api/core/v2/blocks/${idOf(good)}/metadata`)).status).toBe(404);
     // Other methods: 405 naming POST.
     const get = await fetch(`${n.origin}/api/core/v2/blocks`);
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST, OPTIONS']);
