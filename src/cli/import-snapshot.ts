@@ -35,7 +35,10 @@ export async function importSnapshotCommand(argv: string[]): Promise<void> {
   if (full === undefined || values.db === undefined || positionals.length > 1)
     throw new UsageError('import-snapshot needs one FULL snapshot file and --db DIR');
   const files = [full, ...values.delta];
-  for (const f of files) if (!existsSync(f) || !statSync(f).isFile()) throw new UsageError(`no snapshot file at ${f}`);
+  // A named pipe too: a snapshot streamed from another program (`--delta <(curl …)`) is read as it arrives.
+  for (const f of files)
+    if (!existsSync(f) || !(statSync(f).isFile() || statSync(f).isFIFO()))
+      throw new UsageError(`no snapshot file at ${f}`);
   const progress = new Progress(files.reduce((s, f) => s + statSync(f).size, 0));
   let current = full;
   /** A file's chunks, counted for the progress line, naming the file in any error it causes. */

@@ -19,6 +19,9 @@ export function describeError(e: unknown): string {
     return `${e.code} at ${e.path === '' ? '(root)' : e.path}: ${e.detail}`;
   if (e instanceof LedgerError) return `${e.code}: ${e.detail}`;
   if (e instanceof SyntaxError) return `INVALID_JSON: ${e.message}`;
+  const errno = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (errno?.code === 'EADDRINUSE')
+    return `port ${errno.port} on ${errno.address} is in use by another program (EADDRINUSE): choose another with --port`;
   return e instanceof Error ? e.message : String(e);
 }
 

@@ -171,6 +171,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const temporary =
     values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
   const path = values.db ?? temporary;
+  // A demo's temporary store goes with the process, however it ends (a port already taken, a signal, a crash).
+  if (temporary !== undefined) process.once('exit', () => rmSync(temporary, { recursive: true, force: true }));
   // With --workers N and a shared store, this process supervises the workers; the demo writes in a process of its own
   // (without the demo, this process holds the store as a single server would, unless --read-only).
   const supervise = workers > 1 && !worker && !writerRole;

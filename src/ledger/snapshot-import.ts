@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { encode, u32 } from '../codec/index.js';
 import {
   type ImportedNetwork,
@@ -76,6 +77,7 @@ export async function importSnapshot(o: SnapshotImportOptions): Promise<Snapshot
   if (existsSync(o.path) && readdirSync(o.path).length > 0)
     throw new LedgerError('INVALID_ARGUMENT', `${o.path} is not empty: import a snapshot into a new directory`);
   const partial = `${o.path}.partial-${process.pid}`;
+  removeAbandoned(o.path);
   rmSync(partial, { recursive: true, force: true });
   try {
     const result = await build(o, partial);
@@ -85,6 +87,36 @@ export async function importSnapshot(o: SnapshotImportOptions): Promise<Snapshot
   } catch (e) {
     rmSync(partial, { recursive: true, force: true });
     throw e;
+  }
+}
+
+/**
+ * Removes what imports into `path` left when they were killed (SIGKILL, a power cut: no handler ran): the folders
+ * `PATH.partial-PID` whose process is gone. One whose process still runs is another import's, and is left alone.
+ */
+function removeAbandoned(path: string): void {
+  const folder = dirname(resolve(path));
+  const prefix = `${basename(resolve(path))}.partial-`;
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return; // no parent folder yet: nothing was left there
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : Number.NaN;
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && !alive(pid))
+      rmSync(join(folder, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process of this id runs (signal 0 checks without sending; EPERM: it runs, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

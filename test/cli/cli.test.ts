@@ -12,6 +12,7 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -110,6 +111,30 @@ describe('serve --demo', () => {
     expect(out()).toMatch(/tangle-core stopped \(SIGINT\); the store is closed at slot \d+\n$/);
     expect(readdirSync(db)).not.toContain('writer.lock');
   }, 60_000);
+
+  it('a port already taken: the error names it, exit 2, nothing left running and no temporary store left', async () => {
+    const taken = createNetServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const { port } = taken.address() as AddressInfo;
+    // The children's temporary folder is the test's own, to see what a demo leaves there.
+    const own = temp();
+    try {
+      for (const workers of ['1', '2']) {
+        const r = spawnSync(
+          process.execPath,
+          [cli, 'serve', '--demo', '--demo-slots', '3', '--port', String(port), '--workers', workers, '--no-mqtt'],
+          { encoding: 'utf8', env: { ...process.env, TMPDIR: own }, timeout: 60_000 },
+        );
+        expect([workers, r.status, r.signal]).toEqual([workers, 2, null]);
+        expect(r.stderr).toMatch(
+          new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program \\(EADDRINUSE\\)`),
+        );
+        expect(readdirSync(own)).toEqual([]);
+      }
+    } finally {
+      taken.close();
+    }
+  }, 130_000);
 
   it('on shimmer or iota the demo refuses up front, naming proof of work, and leaves nothing behind', () => {
     for (const net of ['shimmer', 'iota']) {

@@ -3,8 +3,8 @@
 // running writer; it used to end its own read transaction under the open range of unspent outputs (MDB_BAD_TXN, or a
 // segmentation fault) on every store but an imported one. Each export is imported again with import-snapshot, and the
 // copy answers every route about the exported slots as the source does. A failed export leaves no partial file.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -16,7 +16,7 @@ import {
   PROTOCOL_PARAMETERS,
   protocolParameters,
 } from '../../src/index.js';
-import { cli, startCli, stopCli } from '../helpers/cli.js';
+import { cli, startCli, stopCli, track } from '../helpers/cli.js';
 import { expectSameAnswers } from '../helpers/snapshots.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
@@ -115,5 +115,29 @@ describe('export-snapshot on the built CLI, read back by import-snapshot', () =>
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/no-such-dir/);
     expect(readdirSync(dir).filter((f) => f.startsWith('none.'))).toEqual([]);
+  });
+});
+
+describe('import-snapshot killed with SIGKILL', () => {
+  it("leaves a partial folder that the next import into the same path removes (and another live import's it keeps)", async () => {
+    const db = at('killed');
+    const fifo = at('killed.fifo');
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const child = track(spawn(process.execPath, [cli, 'import-snapshot', fifo, '--db', db], { stdio: 'ignore' }));
+    // All of a snapshot but its last byte: the import has read the header and made its folder, and waits for the rest.
+    const partial = `killed.partial-${child.pid}`;
+    const writer = createWriteStream(fifo);
+    const bytes = readFileSync(join(VECTORS_DIR, 'snapshots', 'snapshot_full_snapshot.bin'));
+    writer.write(bytes.subarray(0, bytes.length - 1));
+    while (!readdirSync(dir).includes(partial)) await new Promise((r) => setTimeout(r, 20));
+    const exited = new Promise((done) => child.once('exit', done));
+    child.kill('SIGKILL');
+    await exited;
+    writer.destroy();
+    expect(readdirSync(dir)).toContain(partial);
+    // A folder of a process that still runs (this one) is another import's.
+    mkdirSync(at(`killed.partial-${process.pid}`));
+    ok('import-snapshot', join(VECTORS_DIR, 'snapshots', 'snapshot_full_snapshot.bin'), '--db', db);
+    expect(readdirSync(dir).filter((f) => f.startsWith('killed.partial-'))).toEqual([`killed.partial-${process.pid}`]);
   });
 });
