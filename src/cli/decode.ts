@@ -61,9 +61,24 @@ export function decodeCommand(args: string[]): string {
     allowPositionals: true,
     options: { ids: { type: 'boolean' }, protocol: { type: 'string' }, parameters: { type: 'string' } },
   });
+  if (positionals.length > 1)
+    throw new UsageError(`decode takes one block, got ${positionals.length} arguments (a block is one hex string)`);
   const bytes = hexInput(positionals[0]);
   const withIds = values.ids === true;
-  if (protocolOf(values.protocol) === 'nova') return decodeNova(bytes, withIds, values.parameters);
+  const protocol = protocolOf(values.protocol);
+  // A block's first byte is its protocol version: Stardust's is 2, IOTA 2.0's 3. The other's block is not decoded
+  // as this one's, whatever its bytes would happen to make.
+  const version = bytes[0];
+  const expected = protocol === 'nova' ? 3 : 2;
+  if (version !== undefined && version !== expected)
+    throw new CodecError(
+      'INVALID_VALUE',
+      `protocol version ${version} is not ${protocol === 'nova' ? "IOTA 2.0's (3)" : "Stardust's (2)"}` +
+        (version === 3 ? ': an IOTA 2.0 block, decode it with --protocol nova' : '') +
+        (version === 2 ? ': a Stardust block, decode it without --protocol nova' : ''),
+      { path: 'protocolVersion', offset: 0 },
+    );
+  if (protocol === 'nova') return decodeNova(bytes, withIds, values.parameters);
   const block = decodeBlock(bytes);
   const json = blockToJson(block);
   if (!withIds) return JSON.stringify(json, null, 2);

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
-import type { ServerOptions } from '../http/server.js';
 import { DEFAULT_POST_LIMITS } from '../http/limits.js';
+import type { ServerOptions } from '../http/server.js';
 import { wholeNumber } from './io.js';
 import type { WorkerPool } from './workers.js';
 

@@ -5,8 +5,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
-import { ledgerIntake } from '../http/block-intake.js';
 import { routeMatcher } from '../http/auth.js';
+import { ledgerIntake } from '../http/block-intake.js';
 import { Faucet } from '../http/faucet.js';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/limits.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
@@ -256,8 +256,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ? await serveEvents(ledger, values, readOnly || writer !== undefined ? undefined : ledger)
       : undefined;
   const upgrades = upgradesOf(worker, values, events);
-  const server =
-    pool === undefined ? createServer({ ledger, ...options, ...writes, events: upgrades }) : undefined;
+  const server = pool === undefined ? createServer({ ledger, ...options, ...writes, events: upgrades }) : undefined;
   if (server !== undefined) {
     await new Promise<void>((done, fail) => {
       server.once('error', fail);

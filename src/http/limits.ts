@@ -83,7 +83,8 @@ export class FaucetLimiter {
   /** @throws HttpProblem 429 past a cap */
   take(): void {
     const now = this.now();
-    if (this.minute === undefined || now - this.minute.start >= MINUTE) this.minute = { start: now, count: 0, bytes: 0 };
+    if (this.minute === undefined || now - this.minute.start >= MINUTE)
+      this.minute = { start: now, count: 0, bytes: 0 };
     if (this.day === undefined || now - this.day.start >= DAY) this.day = { start: now, count: 0, bytes: 0 };
     const { perMinute, perDay } = this.caps;
     if (perMinute !== 0 && this.minute.count >= perMinute)

@@ -1,9 +1,9 @@
 import { fromHex } from '../codec/hex.js';
 import { CodecError } from '../codec/index.js';
-import type { PostLimiter } from './limits.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { Address } from '../model/address.js';
 import { bech32ToAddress } from '../model/address-bech32.js';
+import type { PostLimiter } from './limits.js';
 import { HttpProblem, quote } from './problem.js';
 
 // What every route is made of: its context, its reply, the content types, and the parsing of path parameters with

@@ -120,8 +120,7 @@ export function knowsBlock(state: LedgerState, blockId: Uint8Array): boolean {
   const { committed } = state;
   const seps = committed.store.get(keys.solidEntryPoints(committed.meta.latestSlot));
   return (
-    seps !== undefined &&
-    readRecord(solidEntryPoints, seps, 'solid entry points').some((id) => equalBytes(id, blockId))
+    seps !== undefined && readRecord(solidEntryPoints, seps, 'solid entry points').some((id) => equalBytes(id, blockId))
   );
 }
 

@@ -291,6 +291,24 @@ describe('decode and encode', () => {
     });
     expect(badProtocol.status).toBe(2);
   });
+  it("a block of the other protocol's version, and anything after the block: refused, exit 2, saying which", () => {
+    const stardust = v.bytes as string;
+    const asNova = `0x03${stardust.slice(4)}`;
+    const cases: [string[], RegExp][] = [
+      [
+        ['decode', asNova],
+        /INVALID_VALUE at protocolVersion: protocol version 3 is not Stardust's \(2\): an IOTA 2\.0 block, decode it with --protocol nova/,
+      ],
+      [['decode', stardust, '--protocol', 'nova'], /protocol version 2 is not IOTA 2\.0's \(3\): a Stardust block/],
+      [['decode', `0x07${stardust.slice(4)}`], /protocol version 7 is not Stardust's \(2\)$/m],
+      [['decode', stardust, 'extra'], /decode takes one block, got 2 arguments/],
+    ];
+    for (const [args, message] of cases) {
+      const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+      expect([args[args.length - 1], r.status, r.stdout]).toEqual([args[args.length - 1], 2, '']);
+      expect(r.stderr).toMatch(message);
+    }
+  });
   it('a milestone block: its canonical JSON, its milestone id with --ids, and the bytes back through encode', () => {
     const m = loadVectors('stardust/full-types.json').blocks.find(
       (x: any) => x.name === 'iota.js-milestoneHelper-milestone-block',
