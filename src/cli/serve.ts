@@ -150,7 +150,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (workers > 1 && values.db === undefined && !values.demo)
     throw new UsageError('--workers shares a store between processes: give --db DIR (or --demo)');
   if (readOnly && (values.demo || values.db === undefined))
-    throw new UsageError('--read-only serves an existing store another process writes: give --db DIR, without --demo');
+    throw new UsageError(
+      '--read-only serves a store another process writes: give --db DIR (an existing store, without --demo) or ' +
+        '--store URL (a PostgreSQL database: its primary or a standby)',
+    );
   const existing = values.db === undefined ? undefined : inspectStore(values.db);
   if (readOnly && existing === undefined) throw new UsageError(`--read-only: there is no store at ${values.db}`);
   // (A writer started by `serve --workers N` resumes the demo on the store it wrote before it died.)

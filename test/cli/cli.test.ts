@@ -186,6 +186,13 @@ describe('serve over a store', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/is a file: a store is a directory/);
   });
+  it('--read-only without a store names both kinds of store it reads (--db and --store)', () => {
+    for (const args of [['--read-only'], ['--read-only', '--demo']]) {
+      const r = spawnSync(process.execPath, [cli, 'serve', ...args], { encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/--read-only serves a store another process writes: give --db DIR .* or --store URL/);
+    }
+  });
   it('a truncated store is refused at start with STORE_CORRUPT: an exit code, not a crash', () => {
     const dir = temp();
     const file = join(dir, 'history.ndjson');
