@@ -3,7 +3,7 @@
 // history (seed 1, 120 slots: the IDs they name are the ones `npm start` prints). Each printed line is checked against
 // the comment beside it in the doc.
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -225,4 +225,20 @@ describe('docs/events.md', () => {
       await stopCli(child);
     }
   }, 60_000);
+});
+
+describe('what a reader of the repository has', () => {
+  it('the docs and the CLI help cite no SPEC section (a file the repository does not hold)', () => {
+    const docs = [
+      'README.md',
+      'SECURITY.md',
+      'packages/codec/README.md',
+      ...readdirSync(join(root, 'docs')).map((f) => `docs/${f}`),
+    ];
+    const cited = docs.filter((f) => f.endsWith('.md') && /\bSPEC\b/.test(readFileSync(join(root, f), 'utf8')));
+    expect(cited).toEqual([]);
+    const help = execFileSync(process.execPath, [join(root, 'dist/cli.js'), '--help'], { encoding: 'utf8' });
+    expect(help).toMatch(/tangle-core serve/);
+    expect(help).not.toMatch(/\bSPEC\b/);
+  });
 });

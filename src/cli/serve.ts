@@ -37,7 +37,7 @@ import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] [options]
-  Serves the node API (SPEC B4, B5) over the store at DIR (in memory without --db).
+  Serves the node API (TIP-25, TIP-26 and the routes hornet's clients call) over the store at DIR (in memory without --db).
   --port N                port to listen on (default 14265; 0 picks a free one)
   --host ADDR             address to listen on (default 127.0.0.1)
   --db DIR                the store directory (created if it does not exist)
