@@ -43,7 +43,9 @@ function mountSmallFs(): string | undefined {
 }
 const smallFs = process.getuid?.() === 0 ? mountSmallFs() : undefined;
 afterAll(() => {
-  if (smallFs !== undefined) spawnSync('umount', [smallFs]);
+  // The mount point is a folder of the temporary directory: unmounted, it goes too.
+  if (smallFs !== undefined && spawnSync('umount', [smallFs]).status === 0)
+    rmSync(smallFs, { recursive: true, force: true });
 });
 
 describe('a full disk', () => {
