@@ -178,8 +178,11 @@ describe("README.md: start from a network's snapshot", () => {
         listening,
       );
       try {
-        const res = await fetch(`${listening.exec(out())![1]!}/api/core/v2/treasury`);
+        const origin = listening.exec(out())![1]!;
+        const res = await fetch(`${origin}/api/core/v2/treasury`);
         expect(((await res.json()) as { amount: string }).amount).toBe('2779530243277761');
+        // --synced, as the README says: the old history answers as current (without it, 503).
+        expect((await fetch(`${origin}/health`)).status).toBe(200);
       } finally {
         await stopCli(child);
       }
