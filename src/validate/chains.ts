@@ -59,10 +59,16 @@ const controller = (o: AliasOutput, type: number): Address =>
  */
 export function aliasUnlocker(input: AliasOutput, id: string, outputs: readonly Output[]) {
   const next = outputs.find((o) => o.type === OutputType.Alias && toHex(o.aliasId) === id) as AliasOutput | undefined;
-  const state = next !== undefined && next.stateIndex === input.stateIndex + 1;
+  const state = next !== undefined && next.stateIndex === nextStateIndex(input);
   const type = state ? UnlockConditionType.StateControllerAddress : UnlockConditionType.GovernorAddress;
   return { address: controller(input, type), state };
 }
+
+/**
+ * The state index a state transition gives: one more, in u32 arithmetic as iota.go computes it (hornet's
+ * `current.StateIndex+1 != next.StateIndex` on uint32): after 2^32 − 1 comes 0, not a state index no output can hold.
+ */
+const nextStateIndex = (o: AliasOutput): number => (o.stateIndex + 1) >>> 0;
 
 const metadata = (o: AliasOutput) =>
   canonical(
@@ -80,7 +86,7 @@ function invalidAlias(at: string, field: string, why: string): never {
  * transition (same index) may change only the controllers and features.
  */
 function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string, created: number): void {
-  if (to.stateIndex === from.stateIndex + 1) {
+  if (to.stateIndex === nextStateIndex(from)) {
     if (canonical(to.unlockConditions, anyUnlockCondition) !== canonical(from.unlockConditions, anyUnlockCondition))
       invalidAlias(at, 'unlockConditions', 'a state transition may not change the state controller or the governor');
     if (metadata(to) !== metadata(from))

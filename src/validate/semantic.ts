@@ -280,9 +280,26 @@ function checkBaseTokens(amountIn: bigint, amountOut: bigint): void {
   }
 }
 
+const MAX_UINT256 = (1n << 256n) - 1n;
+
 /** TIP-20 and TIP-18: native tokens balance, or their foundries mint and melt them; at most MAX_NATIVE_TOKENS kinds. */
 function checkNativeTokens(ws: WorkingSet, tokensIn: Map<string, bigint>, tokensOut: Map<string, bigint>): void {
   const { tx, consumedOutputs, chains } = ws;
+  // iota.go's NativeTokenSum (hornet): a token's sum over the inputs, or over the outputs, past 2^256 − 1 is
+  // ErrNativeTokenSumExceedsUint256. Each amount fits 256 bits; only a sum can pass it.
+  for (const [sums, side, path] of [
+    [tokensIn, 'inputs', 'essence.inputs'],
+    [tokensOut, 'outputs', 'essence.outputs'],
+  ] as const) {
+    for (const [id, sum] of sums) {
+      if (sum > MAX_UINT256)
+        throw new ValidationError(
+          'NATIVE_TOKEN_SUM_OVERFLOW',
+          `native token ${id.slice(0, 14)}…: the ${side} hold ${sum} of it, more than 2^256 − 1`,
+          { path },
+        );
+    }
+  }
   // TIP-20: a surplus of a native token needs its foundry among the outputs, and that foundry's rules decide whether
   // the surplus was minted; a deficit is melted by its foundry or burned (allowed, as in iota-sdk).
   const foundries = checkFoundryTokens(tx.essence.outputs, consumedOutputs, chains.foundries, tokensIn, tokensOut);

@@ -86,7 +86,8 @@ export function alias(issuer: number | undefined, extra: Partial<AliasOutput> = 
 
 /**
  * Spends `consumed` (all owned by key 1 unless given) into `outputs` plus a change output back to key 1; outputs of
- * amount 0 get their minimum deposit. Returns our verdict ([code, path] or 'valid') and iota-sdk's.
+ * amount 0 get their minimum deposit. Returns our verdict ([code, path] or 'valid') and iota-sdk's (a conflict reason,
+ * or `threw: …`).
  */
 export function verdicts(
   outputs: Output[],
@@ -120,11 +121,17 @@ export function verdicts(
     milestoneTimestampBooked: 1,
     ledgerIndex: 1,
   });
-  const theirs = sdk.Utils.verifyTransactionSemantic(
-    consumed.map((o, i) => ({ output: outputToJson(o), outputMetadata: metadata(i) })),
-    transactionPayloadToJson(tx),
-    TIME,
-  );
+  // iota-sdk answers a conflict reason, or throws where it cannot even sum (an overflow): its message is its verdict.
+  let theirs: string;
+  try {
+    theirs = sdk.Utils.verifyTransactionSemantic(
+      consumed.map((o, i) => ({ output: outputToJson(o), outputMetadata: metadata(i) })),
+      transactionPayloadToJson(tx),
+      TIME,
+    );
+  } catch (e) {
+    theirs = `threw: ${(e as { payload?: { error?: string } }).payload?.error ?? String(e)}`;
+  }
   return { ours, theirs, tx };
 }
 

@@ -161,6 +161,19 @@ describe('alias transitions (TIP-18), each verdict as iota-sdk gives it', () => 
       expect(a.theirs, field).not.toBe('None');
     }
   });
+  it("a state index past 2^32 − 1 wraps to 0, as iota.go's uint32 arithmetic has it (hornet: a valid state transition)", () => {
+    // iota.go (vm/stardust, aliasStateSTVF): `current.StateIndex+1 != next.StateIndex` on uint32, so 4294967295 + 1
+    // is 0: a state transition to 0, unlocked by the state controller (key 1). Any other index after it is refused.
+    const last = held({ stateIndex: 0xffffffff });
+    expect(verdicts([held({ stateIndex: 0 })], [last, fund], {}, [1, 1]).ours).toBe('valid');
+    // Unlocked by the governor instead (key 3): a state transition wants the state controller.
+    expect(verdicts([held({ stateIndex: 0 })], [last, governorFund], {}, [3, 3]).ours).not.toBe('valid');
+    // Neither the same index nor the next: the governor's (key 3) transition, refused for its index.
+    for (const index of [1, 0xfffffffe]) {
+      const a = verdicts([held({ stateIndex: index })], [last, governorFund], {}, [3, 3]);
+      expect(a.ours, String(index)).toEqual(['ALIAS_TRANSITION_INVALID', 'essence.outputs[0].stateIndex']);
+    }
+  });
   it('a state transition may add a sender feature (only the metadata feature is fixed)', () => {
     const next = held({ stateIndex: 5, features: [{ type: 0, address: owner(1) }] });
     expect(verdicts([next], [held(), fund])).toMatchObject({ ours: 'valid', theirs: 'None' });

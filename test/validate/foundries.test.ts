@@ -189,6 +189,27 @@ describe('minting, melting and burning with an existing foundry (its alias in a 
     expect(a.ours).toEqual(['NATIVE_TOKEN_BALANCE_MISMATCH', 'essence.outputs']);
     expect(a.theirs).toBe('InvalidNativeTokens');
   });
+  it("NATIVE_TOKEN_SUM_OVERFLOW: a token's sum over the inputs, or the outputs, past 2^256 − 1 (iota.go's verdict)", () => {
+    // iota.go's NativeTokenSum (hornet): ErrNativeTokenSumExceedsUint256 once a running sum passes 2^256 − 1, over the
+    // inputs and over the outputs alike; each amount alone fits.
+    const max = (1n << 256n) - 1n;
+    const half = 1n << 255n;
+    const inputs = verdicts(
+      [holding(2, max)],
+      [holding(2, half, 1, 1_000_000n), holding(2, half, 1, 1_000_000n), fund],
+    );
+    expect(inputs.ours).toEqual(['NATIVE_TOKEN_SUM_OVERFLOW', 'essence.inputs']);
+    expect(inputs.theirs).toBe('threw: consumed native tokens amount overflow'); // iota-sdk refuses it too
+    const outputs = verdicts([holding(2, half), holding(2, half)], [holding(2, max, 1, 1_000_000n), fund]);
+    expect(outputs.ours).toEqual(['NATIVE_TOKEN_SUM_OVERFLOW', 'essence.outputs']);
+    expect(outputs.theirs).toMatch(/^threw: .*overflow/);
+    // At 2^256 − 1 exactly, the sums fit: moved on whole, valid.
+    const fits = verdicts(
+      [holding(2, max)],
+      [holding(2, max - half, 1, 1_000_000n), holding(2, half, 1, 1_000_000n), fund],
+    );
+    expect(fits.ours).toBe('valid');
+  });
   it('UNLOCK_INVALID: a foundry is unlocked by an alias unlock only, and only in a state transition', () => {
     const signed = verdicts([next(), foundry(2)], withFoundry());
     expect(signed.ours).toEqual(['UNLOCK_INVALID', 'unlocks[1]']);
