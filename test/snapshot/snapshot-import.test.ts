@@ -120,10 +120,21 @@ describe("hornet's full snapshot and its delta, imported", () => {
           milestoneIndexBooked: x.output.milestoneIndexBooked,
         });
       }
+      // The v3 form of each change carries the slot that created the output (38 bytes: transaction id, u32 LE slot,
+      // u16 LE index): a consumed output's is its booking in the snapshot, not the milestone that spent it.
+      const nova = (id: string, slot: number) =>
+        `${id.slice(0, 66)}${Buffer.from(Uint32Array.of(slot).buffer).toString('hex')}${id.slice(66)}`;
+      let consumedEarlier = 0;
       for (const [index, c] of want.changes) {
         const { body } = await s.get(`/api/core/v2/milestones/by-index/${index}/utxo-changes`);
         expect(body).toEqual({ index, createdOutputs: c.created, consumedOutputs: c.consumed });
+        const v3 = (await s.get(`/api/core/v3/commitments/by-slot/${index}/utxo-changes`)).body;
+        expect([...v3.createdOutputs].sort()).toEqual(c.created.map((id) => nova(id, index)).sort());
+        const booked = c.consumed.map((id) => nova(id, want.spent.get(id)!.output.milestoneIndexBooked));
+        expect([...v3.consumedOutputs].sort()).toEqual(booked.sort());
+        consumedEarlier += c.consumed.filter((id) => want.spent.get(id)!.output.milestoneIndexBooked !== index).length;
       }
+      expect(consumedEarlier).toBeGreaterThan(0);
       const page = await s.get('/api/indexer/v1/outputs');
       expect([...page.body.items].sort()).toEqual([...want.unspent.keys()].sort());
       const treasury = await s.get('/api/core/v2/treasury');
