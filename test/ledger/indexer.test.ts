@@ -12,6 +12,8 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { addressToBech32, openLedger, toHex } from '../../src/index.js';
+import { LmdbStore } from '../../src/ledger/store/lmdb.js';
+import { keys } from '../../src/ledger/store-keys.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { contractErrors } from '../helpers/contracts.js';
@@ -177,6 +179,46 @@ describe('bad input to the indexer routes: 400 in the envelope, saying what is w
     } finally {
       await server.close();
       ledger.close();
+    }
+  });
+});
+
+describe('the index turned on at a reopen', () => {
+  it('holds exactly what commits would have kept: the same entries as a store that always kept it, no spent output', () => {
+    const base = mkdtempSync(join(tmpdir(), 'tangle-indexer-reopen-'));
+    try {
+      const build = (path: string, indexer: boolean) => {
+        const sim = new Simulation({ params, seed: 43 });
+        const ledger = openLedger({ path, params, genesis: sim.genesis(), indexer, clock: () => end(30) });
+        for (let slot = 1; slot <= 30; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
+        ledger.close();
+      };
+      const [always, later] = [join(base, 'always'), join(base, 'later')];
+      build(always, true);
+      build(later, false);
+      openLedger({ path: later, params }).close(); // reopened with the indexer (the default): the index is built
+      const entries = (path: string) => {
+        const store = new LmdbStore(path, { readOnly: true });
+        try {
+          return [...store.entries(Uint8Array.of(keys.tables.outputIndex))].map(([k, v]) => toHex(k) + toHex(v));
+        } finally {
+          store.close();
+        }
+      };
+      const kept = entries(always);
+      expect(kept.length).toBeGreaterThan(50);
+      expect(entries(later)).toEqual(kept);
+      // Spent outputs were there to leave out: the history spent some.
+      const ledger = openLedger({ path: always, params, readOnly: true });
+      try {
+        let spent = 0;
+        for (let slot = 1; slot <= 30; slot++) spent += ledger.utxoChanges(slot).consumedOutputs.length;
+        expect(spent).toBeGreaterThan(10);
+      } finally {
+        ledger.close();
+      }
+    } finally {
+      rmSync(base, { recursive: true, force: true });
     }
   });
 });
