@@ -14,13 +14,38 @@ export interface EventFlags {
   'mqtt-port'?: string | undefined;
   'mqtt-url'?: string | undefined;
   'no-mqtt'?: boolean | undefined;
+  'mqtt-sessions-per-client'?: string | undefined;
+  'mqtt-queued-messages'?: string | undefined;
+  'mqtt-queued-bytes'?: string | undefined;
 }
 
 export const EVENT_FLAGS = {
   'mqtt-port': { type: 'string' },
   'mqtt-url': { type: 'string' },
   'no-mqtt': { type: 'boolean', default: false },
+  'mqtt-sessions-per-client': { type: 'string' },
+  'mqtt-queued-messages': { type: 'string' },
+  'mqtt-queued-bytes': { type: 'string' },
 } as const;
+
+/** The per-client bounds of the broker's flags, by the option each sets (sessions.ts has their defaults). */
+const BOUND_FLAGS = {
+  'mqtt-sessions-per-client': 'maxSessionsPerAddress',
+  'mqtt-queued-messages': 'maxQueued',
+  'mqtt-queued-bytes': 'maxQueuedBytes',
+} as const;
+
+function bounds(values: EventFlags): Partial<Record<(typeof BOUND_FLAGS)[keyof typeof BOUND_FLAGS], number>> {
+  const out: Partial<Record<(typeof BOUND_FLAGS)[keyof typeof BOUND_FLAGS], number>> = {};
+  for (const [flag, option] of Object.entries(BOUND_FLAGS) as [
+    keyof typeof BOUND_FLAGS,
+    (typeof BOUND_FLAGS)[keyof typeof BOUND_FLAGS],
+  ][]) {
+    const value = values[flag];
+    if (value !== undefined) out[option] = wholeNumber(value, `--${flag}`, 1, 2 ** 40);
+  }
+  return out;
+}
 
 /** Checks the flags before anything starts (a usage error is exit 2, not a half-started server). */
 export function checkEventFlags(values: EventFlags): void {
@@ -29,6 +54,7 @@ export function checkEventFlags(values: EventFlags): void {
     throw new UsageError(
       '--mqtt-url and --mqtt-port: with --mqtt-url the broker is yours, and this process hosts none',
     );
+  bounds(values);
   if (values['mqtt-url'] !== undefined && !MQTT_URL.test(values['mqtt-url']))
     throw new UsageError(`--mqtt-url: not an MQTT URL (mqtt://, mqtts://, ws://, wss://): ${values['mqtt-url']}`);
 }
@@ -45,6 +71,7 @@ export async function serveEvents(
   if (values['no-mqtt']) return undefined;
   const port = values['mqtt-port'];
   return startEvents(ledger, {
+    ...bounds(values),
     ...(commits === undefined ? {} : { commits }),
     ...(values['mqtt-url'] === undefined ? {} : { mqttUrl: values['mqtt-url'] }),
     ...(port === undefined ? {} : { tcpPort: Number(port), host: values.host }),

@@ -21,6 +21,9 @@ export interface HttpFlags {
   'mqtt-port'?: string | undefined;
   'no-mqtt'?: boolean | undefined;
   'mqtt-url'?: string | undefined;
+  'mqtt-sessions-per-client'?: string | undefined;
+  'mqtt-queued-messages'?: string | undefined;
+  'mqtt-queued-bytes'?: string | undefined;
   'post-limit'?: string | undefined;
   'post-bytes-limit'?: string | undefined;
   'jwt-max-lifetime'?: string | undefined;
@@ -73,6 +76,9 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
     ...(values['jwt-max-lifetime'] !== undefined ? ['--jwt-max-lifetime', values['jwt-max-lifetime']] : []),
     ...(values['slot-seconds'] !== undefined ? ['--slot-seconds', values['slot-seconds']] : []),
     ...(values['mqtt-port'] !== undefined ? ['--mqtt-port', values['mqtt-port']] : []),
+    ...(['mqtt-sessions-per-client', 'mqtt-queued-messages', 'mqtt-queued-bytes'] as const).flatMap((flag) =>
+      values[flag] === undefined ? [] : [`--${flag}`, values[flag]],
+    ),
     // With --mqtt-url the supervisor publishes; the workers host no broker.
     ...(values['no-mqtt'] === true || values['mqtt-url'] !== undefined ? ['--no-mqtt'] : []),
   ];

@@ -70,6 +70,10 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --mqtt-url URL          publish the event API into your broker (mosquitto, EMQX: mqtt://, ws://) instead of
                           hosting one; give it to the one process that writes
   --no-mqtt               no event API
+  --mqtt-sessions-per-client N  persistent MQTT sessions one client address may hold; one more is refused
+                          (CONNACK 3) (default 10)
+  --mqtt-queued-messages N  messages kept for one session while its client is away (default 1000); past it, or
+  --mqtt-queued-bytes N   past these bytes (default 4194304), the session expires, as MQTT 5's would
   --pow                   do proof of work for posted blocks that come without a nonce, and say so in /info
                           (default on the testnet; off on mainnet presets, as hornet's restAPI.pow.enabled)
   --post-limit N          posted blocks a minute from one client address; past it, 429 (default 120; 0: none)

@@ -32,9 +32,43 @@ export interface EventBrokerOptions extends SessionLimits {
   current?: (topic: string) => Promise<Uint8Array | undefined>;
 }
 
+/** The part of aedes's message emitter (mqemitter) that `boundRecursion` wraps. */
+interface Emitter {
+  _do(message: unknown, callback: unknown): unknown;
+}
+
+/** How deep the emitter may drain its queue on one stack before it goes on in the next turn. */
+const MAX_DRAIN_DEPTH = 64;
+
+/**
+ * aedes's emitter (mqemitter 7) holds messages past its concurrency in a queue and, as each one is done, takes the
+ * next on the same stack: when the handlers answer synchronously, a long queue is drained by recursion, and a queue of
+ * a few thousand (a flood of blocks while subscribers that never read hold the concurrency) overflows the stack and
+ * kills the process (RangeError in qlobber's match; found by test/cli/mqtt-flood.test.ts). So past a depth, the next
+ * message is taken in the next turn instead: the same order, a bounded stack.
+ */
+function boundRecursion(mq: Emitter): void {
+  const run = mq._do.bind(mq);
+  let depth = 0;
+  mq._do = (message, callback) => {
+    if (depth >= MAX_DRAIN_DEPTH) {
+      setImmediate(() => mq._do(message, callback));
+      return mq;
+    }
+    depth++;
+    try {
+      return run(message, callback);
+    } finally {
+      depth--;
+    }
+  };
+}
+
 export class EventBroker {
   private readonly tcp = new Set<NetServer>();
   private readonly held = new WeakMap<Client, Set<string>>();
+  /** The client address of each connection (what per-address bounds count by). */
+  private readonly addresses = new WeakMap<object, string>();
   private readonly maxPacketBytes: number;
   /** What persistent sessions hold (sessions.ts bounds it). */
   readonly sessions: SessionBounds;
@@ -47,7 +81,9 @@ export class EventBroker {
     private readonly options: EventBrokerOptions,
   ) {
     this.maxPacketBytes = options.maxPacketBytes ?? 16 * 1024;
-    this.sessions = boundSessions(aedes, options);
+    this.sessions = boundSessions(aedes, options, (client) =>
+      this.addresses.get((client as unknown as { conn: object }).conn),
+    );
     const max = options.maxSubscriptionsPerClient ?? 1000;
     aedes.authorizePublish = (_client, _packet, done) => done(new Error('the node event API takes no publications'));
     aedes.authorizeSubscribe = (client, sub, done) => {
@@ -78,6 +114,7 @@ export class EventBroker {
       heartbeatInterval: 60_000,
       connectTimeout: 10_000,
     });
+    boundRecursion((aedes as unknown as { mq: Emitter }).mq);
     const server = new ws.WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
     const packets = mqttPacket.default ?? mqttPacket;
     return new EventBroker(aedes, server, ws.createWebSocketStream, packets, options);
@@ -85,14 +122,15 @@ export class EventBroker {
 
   /** Takes an HTTP upgrade to WebSocket (already authorized by the server) as an MQTT connection. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const address = (socket as { remoteAddress?: string }).remoteAddress;
     this.ws.handleUpgrade(req, socket, head, (ws) => {
-      this.handle(this.toStream(ws), req);
+      this.handle(this.toStream(ws), address, req);
     });
   }
 
   /** Listens for plain MQTT (TCP) on `port`; resolves with the server once it listens. */
   listenTcp(port: number, host: string): Promise<NetServer> {
-    const server = createNetServer((socket) => this.handle(socket));
+    const server = createNetServer((socket) => this.handle(socket, socket.remoteAddress));
     this.tcp.add(server);
     return new Promise((done, fail) => {
       server.once('error', fail);
@@ -127,9 +165,10 @@ export class EventBroker {
   }
 
   /** The connection, guarded (connection.ts), to the broker. */
-  private handle(connection: Duplex, req?: IncomingMessage): void {
+  private handle(connection: Duplex, address: string | undefined, req?: IncomingMessage): void {
     const { maxPacketBytes, sessions, mqttPacket } = this;
     const guarded = guardedConnection(connection, { maxPacketBytes, sessions, mqttPacket });
+    if (address !== undefined) this.addresses.set(guarded, address);
     guarded.on('error', () => guarded.destroy());
     this.aedes.handle(guarded as never, req);
   }

@@ -10,7 +10,16 @@ import { currentMessage, SlotFeed } from './feed.js';
 // database does); a process that reads a store another writes looks for new commits every `pollMs` (a read of one
 // record of the embedded store). Given `mqttUrl`, the feed publishes into that broker instead, and hosts none.
 
-const LIMITS = ['drainTimeoutMs', 'maxPacketBytes', 'maxSubscriptionsPerClient', 'maxSessions', 'maxQueued'] as const;
+const LIMITS = [
+  'drainTimeoutMs',
+  'maxPacketBytes',
+  'maxSubscriptionsPerClient',
+  'maxSessions',
+  'maxSessionsPerAddress',
+  'maxQueued',
+  'maxQueuedBytes',
+  'maxTotalQueuedBytes',
+] as const;
 type Limits = (typeof LIMITS)[number];
 
 export interface EventsOptions extends Partial<Pick<EventBrokerOptions, Limits>> {

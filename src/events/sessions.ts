@@ -21,9 +21,27 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 export interface SessionLimits {
   /** Persistent sessions the broker keeps. Default 1,000. */
   maxSessions?: number;
-  /** Messages kept for one session while its client is away (or has not acknowledged them). Default 10,000. */
+  /**
+   * Persistent sessions one client address may hold (connected or away). Default 10: an explorer or a wallet needs
+   * one or two; one client holding hundreds of sessions that never read is what darkened the feed for everyone.
+   */
+  maxSessionsPerAddress?: number;
+  /** Messages kept for one session while its client is away (or has not acknowledged them). Default 1,000, as mosquitto's max_queued_messages. */
   maxQueued?: number;
+  /** Bytes (payloads and topics) kept for one session. Default 4 MiB. */
+  maxQueuedBytes?: number;
+  /** Bytes kept for all sessions together; past it, the session holding the most is expired. Default 256 MiB. */
+  maxTotalQueuedBytes?: number;
 }
+
+/** The defaults of the bounds above. */
+export const SESSION_LIMITS = {
+  maxSessions: 1000,
+  maxSessionsPerAddress: 10,
+  maxQueued: 1000,
+  maxQueuedBytes: 4 * 1024 * 1024,
+  maxTotalQueuedBytes: 256 * 1024 * 1024,
+} as const satisfies Required<SessionLimits>;
 
 interface Persistence {
   outgoingEnqueueCombi(subs: { clientId: string }[], packet: PublishPacket): Promise<void>;
@@ -36,17 +54,40 @@ interface Persistence {
 export interface SessionBounds extends ExpiringSessions {
   /** Messages waiting for each session now (for tests and metrics). */
   queued(clientId: string): number;
+  /** Bytes waiting for all sessions together now. */
+  queuedBytes(): number;
   sessions(): number;
   /** Runs `work` when no session is returning, and keeps sessions from returning until it is done. */
   exclusive<T>(work: () => Promise<T>): Promise<T>;
 }
 
-export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): SessionBounds {
-  const maxSessions = limits.maxSessions ?? 1000;
-  const maxQueued = limits.maxQueued ?? 10_000;
+export function boundSessions(
+  aedes: Aedes,
+  limits: SessionLimits = {},
+  addressOf: (client: Client) => string | undefined = () => undefined,
+): SessionBounds {
+  const { maxSessions, maxSessionsPerAddress, maxQueued, maxQueuedBytes, maxTotalQueuedBytes } = {
+    ...SESSION_LIMITS,
+    ...limits,
+  };
   const store = (aedes as unknown as { persistence: Persistence }).persistence;
   const queued = new Map<string, number>();
+  const queuedBytes = new Map<string, number>();
+  let totalBytes = 0;
   const sessions = new Set<string>();
+  // The persistent sessions of each client address, and each session's address (the one it last connected from).
+  const byAddress = new Map<string, Set<string>>();
+  const addressOfSession = new Map<string, string>();
+  const release = (id: string) => {
+    const address = addressOfSession.get(id);
+    if (address === undefined) return;
+    addressOfSession.delete(id);
+    const held = byAddress.get(address);
+    held?.delete(id);
+    if (held?.size === 0) byAddress.delete(address);
+  };
+  const sizeOf = (packet: { topic?: string; payload?: unknown }) =>
+    (packet.topic?.length ?? 0) + ((packet.payload as { length?: number } | undefined)?.length ?? 0);
 
   const enqueue = store.outgoingEnqueueCombi.bind(store);
   const clear = store.outgoingClearMessageId.bind(store);
@@ -54,32 +95,63 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
   const cleanSubscriptions = store.cleanSubscriptions.bind(store);
 
   /** Drops a session's subscriptions and every message it holds. */
+  const expiring = new Set<string>();
   const expire = async (id: string): Promise<void> => {
+    if (expiring.has(id)) return;
+    expiring.add(id);
     sessions.delete(id);
+    release(id);
+    totalBytes -= queuedBytes.get(id) ?? 0;
+    queuedBytes.delete(id);
     await cleanSubscriptions({ id });
     // The memory persistence removes queued messages one at a time, by message id (undefined while never sent).
     const held: { messageId?: number }[] = [];
     for await (const p of store.outgoingStream({ id })) held.push(p as { messageId?: number });
     for (const p of held) await clear({ id }, { messageId: p.messageId });
     queued.delete(id);
+    queuedBytes.delete(id);
+    expiring.delete(id);
   };
 
   store.outgoingEnqueueCombi = (subs, packet) => {
     const kept = [];
+    const size = sizeOf(packet);
     for (const sub of subs) {
-      const n = (queued.get(sub.clientId) ?? 0) + 1;
-      if (n > maxQueued) {
-        if (sessions.has(sub.clientId)) void expire(sub.clientId);
+      const id = sub.clientId;
+      if (expiring.has(id)) continue; // going: it keeps nothing more
+      const n = (queued.get(id) ?? 0) + 1;
+      const bytes = (queuedBytes.get(id) ?? 0) + size;
+      // A session past its own bounds is expired (its client is told there is no session when it returns).
+      if (n > maxQueued || bytes > maxQueuedBytes) {
+        if (sessions.has(id)) void expire(id);
         continue;
       }
-      queued.set(sub.clientId, n);
+      // All sessions past theirs: the session that holds the most goes, not the broker for everyone.
+      if (totalBytes + size > maxTotalQueuedBytes) {
+        let largest = id;
+        let most = bytes - size;
+        for (const [other, held] of queuedBytes)
+          if (held > most && !expiring.has(other)) [largest, most] = [other, held];
+        void expire(largest);
+        if (largest === id) continue;
+      }
+      queued.set(id, n);
+      queuedBytes.set(id, bytes);
+      totalBytes += size;
       kept.push(sub);
     }
     return enqueue(kept, packet);
   };
   store.outgoingClearMessageId = async (client, packet) => {
     const removed = await clear(client, packet);
-    if (removed !== undefined) queued.set(client.id, Math.max(0, (queued.get(client.id) ?? 1) - 1));
+    if (removed !== undefined) {
+      queued.set(client.id, Math.max(0, (queued.get(client.id) ?? 1) - 1));
+      const size = Math.min(sizeOf(removed as { topic?: string; payload?: unknown }), queuedBytes.get(client.id) ?? 0);
+      if (size > 0) {
+        queuedBytes.set(client.id, (queuedBytes.get(client.id) ?? 0) - size);
+        totalBytes -= size;
+      }
+    }
     return removed;
   };
   store.addSubscriptions = (client, subs) => {
@@ -138,9 +210,22 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
     latest.set(client.id, client);
     (client as unknown as { conn: NodeJS.EventEmitter }).conn.once('close', () => closed(client));
     if (client.clean) return authenticate(client, username, password, done);
-    if (!sessions.has(client.id) && sessions.size >= maxSessions) {
-      // CONNACK 3, "server unavailable": the client may retry later, or connect with a clean session.
-      return done(Object.assign(new Error('too many persistent sessions'), { returnCode: 3 }), false);
+    // CONNACK 3, "server unavailable": the client may retry later, or connect with a clean session.
+    const unavailable = (why: string) => done(Object.assign(new Error(why), { returnCode: 3 }), false);
+    if (!sessions.has(client.id) && sessions.size >= maxSessions) return unavailable('too many persistent sessions');
+    const address = addressOf(client);
+    if (address !== undefined && addressOfSession.get(client.id) !== address) {
+      const held = byAddress.get(address) ?? new Set<string>();
+      if (held.size >= maxSessionsPerAddress) return unavailable('too many persistent sessions from this address');
+      // Counted from its CONNECT (before it subscribes: connections that arrive together cannot pass the bound
+      // together); a connection that ends leaving no session gives its place back.
+      release(client.id);
+      held.add(client.id);
+      byAddress.set(address, held);
+      addressOfSession.set(client.id, address);
+      (client as unknown as { conn: NodeJS.EventEmitter }).conn.once('close', () => {
+        if (!sessions.has(client.id) && latest.get(client.id) === undefined) release(client.id);
+      });
     }
     void exclusive(
       () =>
@@ -160,6 +245,7 @@ export function boundSessions(aedes: Aedes, limits: SessionLimits = {}): Session
 
   return {
     queued: (id) => queued.get(id) ?? 0,
+    queuedBytes: () => totalBytes,
     sessions: () => sessions.size,
     exclusive,
     discard,

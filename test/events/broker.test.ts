@@ -228,3 +228,71 @@ describe('persistent sessions', () => {
     await third.end();
   });
 });
+
+describe('bounds per client (issue 43)', () => {
+  let bounded: EventBroker;
+  let url: string;
+  beforeAll(async () => {
+    bounded = await EventBroker.create({
+      hrp: params.bech32Hrp,
+      drainTimeoutMs: 2000,
+      maxSessionsPerAddress: 2,
+      maxQueuedBytes: 100,
+    });
+    url = `mqtt://127.0.0.1:${((await bounded.listenTcp(0, '127.0.0.1')).address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await bounded.close();
+  });
+  const session = (clientId: string) => ({ clientId, clean: false, qos: 1 as const });
+  const publish = (n: number, bytes: number) =>
+    bounded.publish(Array.from({ length: n }, () => ({ topic: 'receipts', payload: Buffer.alloc(bytes, 7) })));
+
+  it('one address holds at most its sessions: one more is refused (CONNACK 3); a clean one is not; a freed place is taken', async () => {
+    for (const id of ['a1', 'a2']) await (await subscriber(url, ['receipts'], session(id))).end();
+    await expect(subscriber(url, ['receipts'], session('a3'))).rejects.toThrow(/unavailable/i);
+    // The same client ids come back (their sessions are theirs), and clean sessions are not counted.
+    const again = await subscriber(url, [], session('a1'));
+    expect(again.sessionPresent).toBe(true);
+    await again.end();
+    await (await subscriber(url, ['receipts'], { clientId: 'a3' })).end();
+    // a2 ends its session with a clean connection: its place goes to a3.
+    await (await subscriber(url, [], { clientId: 'a2', clean: true })).end();
+    await eventually(() => bounded.sessions.sessions() === 1);
+    const third = await subscriber(url, ['receipts'], session('a3'));
+    expect(third.sessionPresent).toBe(false);
+    await third.end();
+    for (const id of ['a1', 'a3']) await (await subscriber(url, [], { clientId: id, clean: true })).end();
+    await eventually(() => bounded.sessions.sessions() === 0);
+  });
+
+  it('a session past its bytes expires (its client is told), and what it held is given back', async () => {
+    const away = await subscriber(url, ['receipts'], session('b1'));
+    await away.end();
+    await publish(2, 40); // 2 × (8 topic + 40) = 96 bytes: kept
+    expect(bounded.sessions.queued('b1')).toBe(2);
+    await publish(1, 40); // past 100 bytes
+    await eventually(() => bounded.sessions.queued('b1') === 0);
+    const back = await subscriber(url, [], session('b1'));
+    expect(back.sessionPresent).toBe(false);
+    await back.end();
+  });
+
+  it('all sessions past their bytes together: the one holding the most expires, the others keep theirs', async () => {
+    const small = await EventBroker.create({ hrp: params.bech32Hrp, maxTotalQueuedBytes: 150 });
+    try {
+      const at = `mqtt://127.0.0.1:${((await small.listenTcp(0, '127.0.0.1')).address() as AddressInfo).port}`;
+      await (await subscriber(at, ['receipts', 'milestones'], session('c1'))).end();
+      await (await subscriber(at, ['receipts'], session('c2'))).end();
+      const send = (topic: string) => small.publish([{ topic, payload: Buffer.alloc(40, 7) }]);
+      await send('milestones'); // c1: 50 bytes
+      await send('receipts'); // c1: 98, c2: 48 (146 in all)
+      await send('receipts'); // 242 would pass 150: c1, which holds the most, goes
+      await eventually(() => small.sessions.sessions() === 1 && small.sessions.queued('c1') === 0);
+      expect(small.sessions.queued('c2')).toBe(2);
+      expect(small.sessions.queuedBytes()).toBe(96);
+    } finally {
+      await small.close();
+    }
+  });
+});
