@@ -95,10 +95,16 @@ export function boundSessions(
   const cleanSubscriptions = store.cleanSubscriptions.bind(store);
 
   /** Drops a session's subscriptions and every message it holds. */
-  const expiring = new Set<string>();
-  const expire = async (id: string): Promise<void> => {
-    if (expiring.has(id)) return;
-    expiring.add(id);
+  /** Sessions being ended, until they are: a client that returns meanwhile waits, and finds no session. */
+  const expiring = new Map<string, Promise<void>>();
+  const expire = (id: string): Promise<void> => {
+    const going = expiring.get(id);
+    if (going !== undefined) return going;
+    const ended = end(id).finally(() => expiring.delete(id));
+    expiring.set(id, ended);
+    return ended;
+  };
+  const end = async (id: string): Promise<void> => {
     sessions.delete(id);
     release(id);
     totalBytes -= queuedBytes.get(id) ?? 0;
@@ -110,7 +116,6 @@ export function boundSessions(
     for (const p of held) await clear({ id }, { messageId: p.messageId });
     queued.delete(id);
     queuedBytes.delete(id);
-    expiring.delete(id);
   };
 
   store.outgoingEnqueueCombi = (subs, packet) => {
@@ -200,12 +205,17 @@ export function boundSessions(
     latest.delete(client.id);
     const seconds = expiries.get(client.conn);
     if (seconds === undefined || client.clean || seconds * 1000 > MAX_TIMER_MS) return;
+    // No expiry: the session ends now (a timer of 0 would let a quick return cancel it).
+    if (seconds === 0) return void discard(client.id);
     const timer = setTimeout(() => void discard(client.id), seconds * 1000);
     timers.set(client.id, timer.unref());
   };
 
   const authenticate = aedes.authenticate;
   aedes.authenticate = (client, username, password, done) => {
+    // A session still being ended: the client's return waits for it (and finds none).
+    const going = expiring.get(client.id);
+    if (going !== undefined) return void going.then(() => aedes.authenticate(client, username, password, done));
     keep(client.id);
     latest.set(client.id, client);
     (client as unknown as { conn: NodeJS.EventEmitter }).conn.once('close', () => closed(client));

@@ -15,7 +15,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { nextReferenceManaCost } from './congestion.js';
 import { indexOutput } from './indexer-store.js';
-import { encodeDiff } from './integrity.js';
+import { encodeDiff, sealOutputRecord } from './integrity.js';
 import type { PendingSlot, PendingTransaction, StoredInput } from './pending.js';
 import {
   commitmentId,
@@ -223,6 +223,10 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   const spendCreatedHere = (records: PackedRecords, i: number): Uint8Array => {
     const at = records[2 * i]!;
     setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
+    sealOutputRecord(
+      batch.bytes.subarray(at, at + OUTPUT_KEY),
+      batch.bytes.subarray(at + OUTPUT_KEY, records[2 * i + 1]!),
+    );
     spentHere.add(bytesKey(batch.bytes, at + OUTPUT_KEY, at + 5));
     return batch.bytes.subarray(at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, records[2 * i + 1]!);
   };
@@ -232,6 +236,8 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     keysInto.output(batch.bytes, at, stored.slot, id);
     batch.bytes.set(stored.bytes, at + OUTPUT_KEY);
     setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
+    const end = at + OUTPUT_KEY + stored.bytes.length;
+    sealOutputRecord(batch.bytes.subarray(at, at + OUTPUT_KEY), batch.bytes.subarray(at + OUTPUT_KEY, end));
     batch.add(at, at + OUTPUT_KEY, at + OUTPUT_KEY, at + OUTPUT_KEY + stored.bytes.length);
     if (input.indexOutputs)
       spentStored.push({ slot: stored.slot, id, output: stored.bytes.subarray(OUTPUT_RECORD_HEADER) });
@@ -245,6 +251,7 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     const at = batch.reserve(end);
     keysInto.output(batch.bytes, at, slot, id);
     writeOutputRecord(batch.bytes, at + OUTPUT_KEY, slot, output);
+    sealOutputRecord(batch.bytes.subarray(at, at + OUTPUT_KEY), batch.bytes.subarray(at + OUTPUT_KEY, at + end));
     const chain = chainOf(output, id);
     if (chain !== undefined) chains.set(bytesKey(chain), id);
     records.push(at, at + end);

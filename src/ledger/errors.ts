@@ -32,6 +32,7 @@ export type LedgerErrorCode =
   | 'STORE_FAILURE'
   | 'STORE_CORRUPT'
   | 'STORE_LOCKED'
+  | 'STORE_OUTDATED'
   | 'STORE_UNAVAILABLE'
   | 'PARAMETERS_MISMATCH'
   | 'INDEXER_DISABLED'
@@ -63,6 +64,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   STORE_FAILURE: 'internal',
   STORE_CORRUPT: 'internal',
   STORE_LOCKED: 'internal',
+  STORE_OUTDATED: 'internal',
   STORE_UNAVAILABLE: 'unavailable',
   PARAMETERS_MISMATCH: 'internal',
   INDEXER_DISABLED: 'unavailable',

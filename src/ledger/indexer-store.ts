@@ -1,6 +1,8 @@
+import { toHex } from '../codec/hex.js';
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../model/ledger-records.js';
 import { LedgerError } from './errors.js';
 import type { IndexPosition, IndexSource } from './indexer-query.js';
+import { checkedOutputRecord, corrupt } from './integrity.js';
 import { indexEntries } from './output-index.js';
 import { WriteBatch } from './store/batch.js';
 import type { KeyValueStore } from './store/kv.js';
@@ -30,6 +32,7 @@ export function buildOutputIndex(store: KeyValueStore): void {
   const batch = new WriteBatch();
   for (const [k] of store.entries(Uint8Array.of(keys.tables.outputIndex))) batch.delete(k);
   for (const [k, record] of store.entries(Uint8Array.of(keys.tables.output))) {
+    checkedOutputRecord(k, record);
     if (spentSlotOf(record) !== UNSPENT) continue;
     const view = new DataView(k.buffer, k.byteOffset + 1, 4); // key: table, u32 BE slot, output ID
     indexOutput(batch, true, record.subarray(OUTPUT_RECORD_HEADER), view.getUint32(0, false), k.subarray(5));
@@ -71,8 +74,12 @@ export function storeIndexSource(store: KeyValueStore, latestSlot: () => number)
     },
     outputs: (positions: readonly IndexPosition[]) =>
       positions.map((p) => {
-        const record = store.get(keys.output(p.slot, p.outputId));
-        return record === undefined || spentSlotOf(record) !== UNSPENT
+        const key = keys.output(p.slot, p.outputId);
+        const record = store.get(key);
+        // The index names an unspent output: its record is there (written in the same commit) and whole.
+        if (record === undefined)
+          throw corrupt(`the output ${toHex(p.outputId)}`, 'the index names it, the store has no record');
+        return spentSlotOf(checkedOutputRecord(key, record)) !== UNSPENT
           ? undefined
           : record.subarray(OUTPUT_RECORD_HEADER);
       }),

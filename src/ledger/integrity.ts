@@ -4,7 +4,13 @@ import { type Codec, decode, encode } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import type { Block } from '../model/block.js';
 import { transactionId } from '../model/ids.js';
-import { type SlotDiff, slotDiff, slotDiffLayout } from '../model/ledger-records.js';
+import {
+  OUTPUT_CHECKSUM_AT,
+  OUTPUT_RECORD_HEADER,
+  type SlotDiff,
+  slotDiff,
+  slotDiffLayout,
+} from '../model/ledger-records.js';
 import { MAX_OUTPUT_INDEX } from '../model/limits.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType } from '../model/type-codes.js';
@@ -51,6 +57,44 @@ export function checkedBlock(bytes: Uint8Array, ids: { blockId: Uint8Array; tran
       throw corrupt(what, `does not carry transaction ${toHex(ids.transactionId)}`);
   }
   return block;
+}
+
+/**
+ * An output record's checksum: CRC-32 of its key (table, creating slot, output ID: a record moved to another key by a
+ * flipped bit no longer matches it) and of the record around the checksum field (the slots and the output). CRC-32
+ * catches every burst of up to 32 flipped bits, natively, at about a tenth of a microsecond for a record.
+ */
+function outputChecksum(key: Uint8Array, record: Uint8Array): number {
+  const head = crc32(record.subarray(0, OUTPUT_CHECKSUM_AT), crc32(key));
+  return crc32(record.subarray(OUTPUT_CHECKSUM_AT + 4), head);
+}
+
+/** Writes the checksum of an output record stored under `key` into it (after it was written or changed in place). */
+export function sealOutputRecord(key: Uint8Array, record: Uint8Array): void {
+  const c = outputChecksum(key, record);
+  record[OUTPUT_CHECKSUM_AT] = c & 0xff;
+  record[OUTPUT_CHECKSUM_AT + 1] = (c >>> 8) & 0xff;
+  record[OUTPUT_CHECKSUM_AT + 2] = (c >>> 16) & 0xff;
+  record[OUTPUT_CHECKSUM_AT + 3] = c >>> 24;
+}
+
+/**
+ * An output record as the store handed it, checked against its key: the same bytes, or STORE_CORRUPT naming the
+ * output (a record too short to hold its header is damaged too).
+ * @throws LedgerError STORE_CORRUPT
+ */
+export function checkedOutputRecord(key: Uint8Array, record: Uint8Array): Uint8Array {
+  const at = OUTPUT_CHECKSUM_AT;
+  const stored =
+    record.length < OUTPUT_RECORD_HEADER
+      ? undefined
+      : (record[at]! | (record[at + 1]! << 8) | (record[at + 2]! << 16) | (record[at + 3]! << 24)) >>> 0;
+  if (stored === undefined || stored !== outputChecksum(key, record))
+    throw corrupt(
+      `the stored output ${toHex(key.subarray(5))} (slot ${(key[1]! << 24) | (key[2]! << 16) | (key[3]! << 8) | key[4]!})`,
+      'its record does not match its checksum',
+    );
+  return record;
 }
 
 /**

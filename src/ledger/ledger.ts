@@ -13,6 +13,7 @@ import { type IndexPage, type IndexQuery, queryIndex } from './indexer-query.js'
 import { settleOutputIndex, storeIndexSource } from './indexer-store.js';
 import { IngestPool } from './ingest-pool.js';
 import * as nodeQueries from './node-queries.js';
+import { settleOutputChecksums } from './output-checksums.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
@@ -74,6 +75,7 @@ export class Ledger {
     this.state = new LedgerState(this.committed, this.pending);
     this.accept = { state: this.state, params };
     this.indexing = !this.readOnly && indexer;
+    settleOutputChecksums(store, this.readOnly);
     if (!this.readOnly) settleOutputIndex(store, indexer);
   }
 

@@ -16,7 +16,7 @@ import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { checkId } from './arguments.js';
 import { LedgerError } from './errors.js';
-import { checkedBlock, corrupt, readRecord } from './integrity.js';
+import { checkedBlock, checkedOutputRecord, corrupt, readRecord } from './integrity.js';
 import type { LedgerState } from './state.js';
 import { keys } from './store-keys.js';
 import type { LedgerBlock, LedgerOutput } from './types.js';
@@ -36,7 +36,10 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
   checkId(outputId, 34, 'output ID');
   const { committed } = state;
   const located = committed.locateOutput(outputId);
-  if (located === undefined) throw new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
+  if (located === undefined) {
+    committed.checkMissingOutput(outputId);
+    throw new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
+  }
   const record = readRecord(outputRecord, located.bytes, 'output');
   const txId = outputId.subarray(0, 32);
   const blockId = committed.transactions.get(txId)?.blockId ?? ZERO_BLOCK_ID;
@@ -168,7 +171,7 @@ export function chainOutput(
 /** Every unspent output of the committed state, by creating slot, then output ID. */
 export function* unspentOutputs({ committed }: LedgerState): Iterable<[Uint8Array, OutputRecord]> {
   for (const [k, v] of committed.store.entries(Uint8Array.of(keys.tables.output))) {
-    const record = readRecord(outputRecord, v, 'output');
+    const record = readRecord(outputRecord, checkedOutputRecord(k, v), 'output');
     if (record.spentSlot === UNSPENT) yield [k.subarray(5), record]; // key: table, u32 slot, output ID
   }
 }

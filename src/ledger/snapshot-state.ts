@@ -15,7 +15,7 @@ import type { SnapshotOutput } from '../model/snapshot.js';
 import { bytesKey, equalBytes } from '../util/bytes.js';
 import { LedgerError } from './errors.js';
 import { indexOutput } from './indexer-store.js';
-import { readRecord } from './integrity.js';
+import { checkedOutputRecord, readRecord, sealOutputRecord } from './integrity.js';
 import { indexPrefixes } from './output-index.js';
 import { WriteBatch } from './store/batch.js';
 import type { KeyValueStore } from './store/kv.js';
@@ -62,6 +62,7 @@ export class SnapshotState {
     const slot = o.milestoneIndexBooked;
     const record = new Uint8Array(OUTPUT_RECORD_HEADER + bytes.length);
     writeOutputRecord(record, 0, slot, bytes);
+    sealOutputRecord(keys.output(slot, o.outputId), record);
     this.time(slot, o.milestoneTimestampBooked);
     this.supply += o.output.amount;
     this.outputs++;
@@ -161,6 +162,7 @@ export class SnapshotState {
   spend(o: SnapshotOutput, slot: number, transactionId: Uint8Array): void {
     const { key, stored } = this.unspent(o, `is consumed by milestone ${slot} but is not unspent in the ledger`);
     setSpentSlot(stored, 0, slot);
+    sealOutputRecord(key, stored);
     this.batch.put(key, stored);
     this.batch.put(keys.spentBy(o.outputId), transactionId.slice());
     this.retire(o);
@@ -169,7 +171,8 @@ export class SnapshotState {
   /** The stored record of an output that must be unspent (else the snapshot does not hold together: `why`). */
   private unspent(o: SnapshotOutput, why: string): { key: Uint8Array; stored: Uint8Array } {
     const key = keys.output(o.milestoneIndexBooked, o.outputId);
-    const stored = this.store.get(key);
+    const found = this.store.get(key);
+    const stored = found === undefined ? undefined : checkedOutputRecord(key, found);
     if (stored === undefined || spentSlotOf(stored) !== UNSPENT) throw invalid(`output ${toHex(o.outputId)} ${why}`);
     return { key, stored };
   }

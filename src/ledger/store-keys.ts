@@ -87,6 +87,8 @@ export const keys = {
   importedNetwork: Uint8Array.of(TABLE.meta, 3),
   /** The treasury output of an imported ledger (TIP-34). */
   treasury: Uint8Array.of(TABLE.meta, 4),
+  /** Present once every output record carries its checksum (output-checksums.ts): from genesis, or an upgrade. */
+  outputChecksums: Uint8Array.of(TABLE.meta, 5),
   /** The solid entry points an imported snapshot gave for its target milestone. */
   solidEntryPoints: (slot: number) => slotKey(TABLE.solidEntryPoints, slot),
   /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */

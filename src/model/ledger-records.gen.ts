@@ -4,20 +4,22 @@ import type { GeneratedStructs, Json, Reader, Writer } from '../codec/index.js';
 
 export const generated: GeneratedStructs = {
   OutputRecord: {
-    keys: ['createdSlot', 'spentSlot', 'output'],
-    variable: '001',
+    keys: ['createdSlot', 'spentSlot', 'checksum', 'output'],
+    variable: '0001',
     compile(c, h) {
       const $createdSlot = c[0]!;
       const $spentSlot = c[1]!;
-      const $output = c[2]!;
+      const $checksum = c[2]!;
+      const $output = c[3]!;
       const fixedPart = h.fixedPart;
       function OutputRecord_read(r: Reader) {
         let at = 'createdSlot';
         try {
           const createdSlot = $createdSlot.read(r);
           at = 'spentSlot'; const spentSlot = $spentSlot.read(r);
+          at = 'checksum'; const checksum = $checksum.read(r);
           at = 'output'; const output = $output.read(r);
-          return { createdSlot, spentSlot, output };
+          return { createdSlot, spentSlot, checksum, output };
         } catch (e) {
           throw h.atPath(e, at);
         }
@@ -28,6 +30,7 @@ export const generated: GeneratedStructs = {
         try {
           $createdSlot.write(v.createdSlot, w);
           at = 'spentSlot'; $spentSlot.write(v.spentSlot, w);
+          at = 'checksum'; $checksum.write(v.checksum, w);
           at = 'output'; $output.write(v.output, w);
         } catch (e) {
           throw h.atPath(e, at);
@@ -44,6 +47,7 @@ export const generated: GeneratedStructs = {
         try {
           json = $createdSlot.toJson(v.createdSlot); if (json !== undefined) o.createdSlot = json;
           at = 'spentSlot'; json = $spentSlot.toJson(v.spentSlot); if (json !== undefined) o.spentSlot = json;
+          at = 'checksum'; json = $checksum.toJson(v.checksum); if (json !== undefined) o.checksum = json;
           at = 'output'; json = $output.toJson(v.output); if (json !== undefined) o.output = json;
         } catch (e) {
           throw h.atPath(e, at);
@@ -53,24 +57,26 @@ export const generated: GeneratedStructs = {
       function OutputRecord_fromJson(j: any) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
         // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
-        for (const k in j) if (!(k === 'createdSlot' || k === 'spentSlot' || k === 'output')) throw h.unexpected(k);
+        for (const k in j) if (!(k === 'createdSlot' || k === 'spentSlot' || k === 'checksum' || k === 'output')) throw h.unexpected(k);
         let at = 'createdSlot';
         try {
           const createdSlot = $createdSlot.fromJson(j.createdSlot);
           at = 'spentSlot'; const spentSlot = $spentSlot.fromJson(j.spentSlot);
+          at = 'checksum'; const checksum = $checksum.fromJson(j.checksum);
           at = 'output'; const output = $output.fromJson(j.output);
-          return { createdSlot, spentSlot, output };
+          return { createdSlot, spentSlot, checksum, output };
         } catch (e) {
           throw h.atPath(e, at);
         }
       }
       function OutputRecord_writeJson(j: any, w: Writer) {
         if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
-        for (const k in j) if (!(k === 'createdSlot' || k === 'spentSlot' || k === 'output')) throw h.unexpected(k);
+        for (const k in j) if (!(k === 'createdSlot' || k === 'spentSlot' || k === 'checksum' || k === 'output')) throw h.unexpected(k);
         let at = 'createdSlot';
         try {
           $createdSlot.writeJson(j.createdSlot, w);
           at = 'spentSlot'; $spentSlot.writeJson(j.spentSlot, w);
+          at = 'checksum'; $checksum.writeJson(j.checksum, w);
           at = 'output'; $output.writeJson(j.output, w);
         } catch (e) {
           throw h.atPath(e, at);

@@ -39,9 +39,19 @@ export const LIVE = 0xffffffff;
 export interface OutputRecord {
   createdSlot: number;
   spentSlot: number;
+  /**
+   * CRC-32 of the record's key (its creating slot and output ID) and of the rest of the record: a flipped bit in
+   * either is a damaged store, never another output or another state served (ledger/integrity.ts seals and checks).
+   */
+  checksum: number;
   output: Output;
 }
-export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: u32, spentSlot: u32, output });
+export const outputRecord = struct<OutputRecord>('OutputRecord', {
+  createdSlot: u32,
+  spentSlot: u32,
+  checksum: u32,
+  output,
+});
 // The ledger's hot path reads and changes output records in place, without a model: where their fields lie, from
 // the declaration above.
 
@@ -49,6 +59,8 @@ export const outputRecord = struct<OutputRecord>('OutputRecord', { createdSlot: 
 export const OUTPUT_RECORD_HEADER = fixedOffset(outputRecord, 'output');
 const SPENT_SLOT_AT = fixedOffset(outputRecord, 'spentSlot');
 const CREATED_SLOT_AT = fixedOffset(outputRecord, 'createdSlot');
+/** Where an output record's checksum lies: the bytes before it and after it are what it covers. */
+export const OUTPUT_CHECKSUM_AT = fixedOffset(outputRecord, 'checksum');
 
 /** A u32, little-endian, into `target` at `at` (a DataView per record cost more than the record). */
 function setU32(target: Uint8Array, at: number, value: number): void {
@@ -60,10 +72,14 @@ function setU32(target: Uint8Array, at: number, value: number): void {
 const getU32 = (source: Uint8Array, at: number): number =>
   (source[at]! | (source[at + 1]! << 8) | (source[at + 2]! << 16) | (source[at + 3]! << 24)) >>> 0;
 
-/** Writes a new output record (unspent) around an output's bytes as they were received into `target` at `at`. */
+/**
+ * Writes a new output record (unspent) around an output's bytes as they were received into `target` at `at`; its
+ * checksum is for the writer to seal once the record's key is known (ledger/integrity.ts sealOutputRecord).
+ */
 export function writeOutputRecord(target: Uint8Array, at: number, createdSlot: number, output: Uint8Array): void {
   setU32(target, at + CREATED_SLOT_AT, createdSlot);
   setU32(target, at + SPENT_SLOT_AT, UNSPENT);
+  setU32(target, at + OUTPUT_CHECKSUM_AT, 0);
   target.set(output, at + OUTPUT_RECORD_HEADER);
 }
 

@@ -204,7 +204,7 @@ describe('planCommit, without a store', () => {
     const spent = { outputId: outputId(firstTx, 0), output: basic(owner(2), 600_000_000n), key: 2 };
     const second = transferBlock(params, [spent], [basic(owner(3), 600_000_000n)]);
     const state = genesisState();
-    const stored = encode(outputRecord, { createdSlot: 0, spentSlot: UNSPENT, output: g1!.output });
+    const stored = encode(outputRecord, { createdSlot: 0, spentSlot: UNSPENT, checksum: 0, output: g1!.output });
     const plan = planCommit({
       slot: 1,
       params,

@@ -2,7 +2,10 @@
 // or a commitment, in the embedded store and in PostgreSQL rows (hand edits, a column cut short), makes every route
 // that would serve it answer 500 (STORE_CORRUPT, logged with the record's key), never 200, 400 or 404; what is not
 // damaged is answered as before.
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../src/http/server.js';
 import {
@@ -18,6 +21,7 @@ import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
+import type { LmdbStore } from '../../src/ledger/store/lmdb.js';
 import { keys } from '../../src/ledger/store-keys.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
@@ -35,6 +39,9 @@ let sim: Simulation;
 let txId: Uint8Array;
 let blockId: Uint8Array;
 let account: string;
+/** Outputs slot SLOT created: one spent since, one still unspent. */
+let spentId: Uint8Array;
+let unspentId: Uint8Array;
 
 beforeAll(() => {
   sim = new Simulation({ params, seed: 3 });
@@ -45,6 +52,13 @@ beforeAll(() => {
   expect(included.slot).toBe(SLOT);
   blockId = included.blockId;
   account = addressToBech32({ type: 8, aliasId: sim.accounts.worker }, params.bech32Hrp);
+  const created = ledger.utxoChanges(SLOT).createdOutputs.map((id) => id.slice());
+  const spent = new Set<string>();
+  for (let slot = SLOT + 1; slot <= SLOTS; slot++)
+    for (const id of ledger.utxoChanges(slot).consumedOutputs) spent.add(toHex(id));
+  spentId = created.find((id) => spent.has(toHex(id)))!;
+  unspentId = created.find((id) => !spent.has(toHex(id)))!;
+  expect([spentId, unspentId].every((id) => id !== undefined)).toBe(true);
 });
 
 const routes = () => ({
@@ -115,6 +129,66 @@ describe('the embedded store', () => {
       expect(logged).toEqual([expect.stringContaining(`STORE_CORRUPT: the stored block ${toHex(blockId)}`)]);
     });
     expect((await ask(ledger, [block])).answers[0]![0]).toBe(200); // restored
+  });
+
+  it('an output record (issue 43): the output is 500 STORE_CORRUPT at every byte, its slots, checksum and output alike', async () => {
+    for (const id of [spentId, unspentId]) {
+      const route = `/api/core/v2/outputs/${toHex(id)}`;
+      const before = await ask(ledger, [route]);
+      expect(before.answers[0]![0]).toBe(200);
+      await flipped(
+        keys.output(SLOT, id),
+        (n) => Array.from({ length: n }, (_, i) => i),
+        async (at) => {
+          expect(
+            errorCode(() => ledger.outputWithMetadata(id)),
+            `byte ${at}`,
+          ).toBe('STORE_CORRUPT');
+          if (at !== 20) return;
+          const { answers, logged } = await ask(ledger, [route, routes().untouched]);
+          expect(answers.map(([s]) => s)).toEqual([500, 200]);
+          expect(answers[0]![1]).toBe(HIDDEN_500);
+          expect(logged).toEqual([
+            expect.stringContaining(`STORE_CORRUPT: the stored output ${toHex(id)} (slot ${SLOT})`),
+          ]);
+        },
+      );
+      expect(await ask(ledger, [route])).toEqual(before); // restored
+    }
+  });
+
+  it('an output record under a damaged key (a bit flipped at each byte of it): 500 STORE_CORRUPT, never 404', async () => {
+    const key = keys.output(SLOT, spentId);
+    const record = store().get(key)!.slice();
+    for (let at = 0; at < key.length; at++) {
+      const moved = key.slice();
+      moved[at]! ^= 0x10;
+      store().write(
+        WriteBatch.of([
+          { key, value: undefined },
+          { key: moved, value: record },
+        ]),
+      );
+      try {
+        expect(
+          errorCode(() => ledger.outputWithMetadata(spentId)),
+          `key byte ${at}`,
+        ).toBe('STORE_CORRUPT');
+      } finally {
+        store().write(
+          WriteBatch.of([
+            { key: moved, value: undefined },
+            { key, value: record },
+          ]),
+        );
+      }
+    }
+    const { answers } = await ask(ledger, [`/api/core/v2/outputs/${toHex(spentId)}`]);
+    expect(answers[0]![0]).toBe(200);
+    // An output index the transaction never had is not found, as before: 404.
+    const none = spentId.slice();
+    none[32] = 120;
+    expect(errorCode(() => ledger.outputWithMetadata(none))).toBe('NOT_FOUND');
   });
 
   it("a slot's UTXO changes: utxo-changes is 500 STORE_CORRUPT at every byte tried, counts, ids and digest alike", async () => {
@@ -268,5 +342,51 @@ describe.skipIf(pg === undefined)('PostgreSQL rows', () => {
       expect(await refusal(reader.utxoChanges(SLOT))).toBe('STORE_CORRUPT');
     });
     expect(await refusal(reader.utxoChanges(SLOT))).toBe('answered');
+  });
+});
+
+describe('an output record in LMDB on disk (issue 43)', () => {
+  it('a bit flipped at every byte of the record, and of its key: STORE_CORRUPT, never 200 with other data or 404', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tangle-damage-'));
+    try {
+      const disk = openLedger({ path: dir, params, genesis: new Simulation({ params, seed: 3 }).genesis(), clock });
+      const again = new Simulation({ params, seed: 3 });
+      again.genesis();
+      for (let slot = 1; slot <= SLOTS; slot++) for (const e of again.slot(slot)) applyEvent(disk, e);
+      const store = (disk as unknown as { committed: { store: LmdbStore } }).committed.store;
+      const key = keys.output(SLOT, spentId);
+      const record = store.get(key)!;
+      expect(toHex(disk.outputWithMetadata(spentId).output)).toBe(toHex(ledger.outputWithMetadata(spentId).output));
+      const put = (writes: { key: Uint8Array; value: Uint8Array | undefined }[]) => store.write(WriteBatch.of(writes));
+      for (let at = 0; at < record.length; at++) {
+        const damaged = record.slice();
+        damaged[at]! ^= 0x01;
+        put([{ key, value: damaged }]);
+        expect(
+          errorCode(() => disk.outputWithMetadata(spentId)),
+          `record byte ${at}`,
+        ).toBe('STORE_CORRUPT');
+      }
+      for (let at = 0; at < key.length; at++) {
+        const moved = key.slice();
+        moved[at]! ^= 0x01;
+        put([
+          { key, value: undefined },
+          { key: moved, value: record },
+        ]);
+        expect(
+          errorCode(() => disk.outputWithMetadata(spentId)),
+          `key byte ${at}`,
+        ).toBe('STORE_CORRUPT');
+        put([
+          { key: moved, value: undefined },
+          { key, value: record },
+        ]);
+      }
+      expect(disk.outputWithMetadata(spentId).spent?.slot).toBeGreaterThan(SLOT);
+      disk.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

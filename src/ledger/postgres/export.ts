@@ -7,7 +7,7 @@ import { bytesKey, keyBytes } from '../../util/bytes.js';
 import type { CommittedReads } from '../committed-state.js';
 import { LedgerError } from '../errors.js';
 import { treasuryAfter } from '../imported.js';
-import { diffBounds, readDiff, readRecord } from '../integrity.js';
+import { checkedOutputRecord, diffBounds, readDiff, readRecord } from '../integrity.js';
 import { commitmentId, slotCommitment } from '../slot-commitment.js';
 import { keys } from '../store-keys.js';
 
@@ -44,9 +44,10 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
     blocks.push({ blockId: key.subarray(5), transactionId: payload && blake2b256(payload), bytes });
   }
   const created = diff.created.map((outputId) => {
-    const record = committed.store.get(keys.output(slot, outputId));
+    const key = keys.output(slot, outputId);
+    const record = committed.store.get(key);
     if (record === undefined) throw new LedgerError('STORE_CORRUPT', `slot ${slot}: a created output is missing`);
-    return { outputId, output: record.slice(OUTPUT_RECORD_HEADER) };
+    return { outputId, output: checkedOutputRecord(key, record).slice(OUTPUT_RECORD_HEADER) };
   });
   const credits = creditsAt(committed, slot);
   const x: SlotExport = {
@@ -87,7 +88,7 @@ export function exportGenesis(committed: CommittedReads): Pick<SlotExport, 'crea
   const genesisSlot = committed.params.genesisSlot;
   const created: SlotExport['created'] = [];
   for (const [key, record] of committed.store.entries(keys.output(genesisSlot, new Uint8Array(0))))
-    created.push({ outputId: key.subarray(5), output: record.slice(OUTPUT_RECORD_HEADER) });
+    created.push({ outputId: key.subarray(5), output: checkedOutputRecord(key, record).slice(OUTPUT_RECORD_HEADER) });
   return { created, credits: creditsAt(committed, genesisSlot) };
 }
 

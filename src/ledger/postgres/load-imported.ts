@@ -7,7 +7,7 @@ import {
 } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import type { CommittedReads } from '../committed-state.js';
-import { readRecord } from '../integrity.js';
+import { checkedOutputRecord, readRecord } from '../integrity.js';
 import { indexEntries } from '../output-index.js';
 import { keys } from '../store-keys.js';
 import type { PgClient } from './client.js';
@@ -56,7 +56,7 @@ export async function loadImported(
     const slot = new DataView(k.buffer, k.byteOffset + 1, 4).getUint32(0, false);
     if (slot > genesis) break;
     const outputId = k.subarray(5);
-    const bytes = record.subarray(OUTPUT_RECORD_HEADER);
+    const bytes = checkedOutputRecord(k, record).subarray(OUTPUT_RECORD_HEADER);
     slots.push(slot);
     ids.push(outputId);
     raws.push(bytes);

@@ -139,6 +139,8 @@ export class LmdbStore implements KeyValueStore {
   private readonly created: string[];
   /** A reader asked for a table it has not opened (its writer may have created it since). */
   private missedTable = false;
+  /** Ranges (`entries`) open now: while any is, a reader opens no table. */
+  private ranges = 0;
   /** A pinned read transaction (`hold`) and how many holds share it; reads pass it while it is there. */
   private held:
     | {
@@ -251,10 +253,10 @@ export class LmdbStore implements KeyValueStore {
   }
 
   /**
-   * A table, opened on first use. A reader never opens one in the middle of a query: lmdb-js opens a database of a
-   * read-only environment by committing the current read transaction, which ends it under any open range and under a
-   * held snapshot (a segmentation fault, or MDB_BAD_TXN). So a table its writer created since is undefined until the
-   * next `refresh`, which opens it.
+   * A table, opened on first use. A reader never opens one under an open range of its own or a held snapshot: lmdb-js
+   * opens a database of a read-only environment by committing the current read transaction, which ends it under them
+   * (a segmentation fault, or MDB_BAD_TXN). Then a table its writer created since is undefined until the next
+   * `refresh`, which opens it.
    */
   private table(id: number): Database<Buffer, Buffer> | undefined {
     // A held snapshot reads only the tables that existed when it began (LMDB refuses a newer one in an older
@@ -262,7 +264,7 @@ export class LmdbStore implements KeyValueStore {
     if (this.held !== undefined) return this.held.tables.get(id);
     const t = this.tables.get(id);
     if (t !== undefined) return t;
-    if (!this.readOnly) return this.open(id);
+    if (!this.readOnly || this.ranges === 0) return this.open(id);
     this.missedTable = true;
     return undefined;
   }
@@ -319,8 +321,25 @@ export class LmdbStore implements KeyValueStore {
 
   *entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     const ids = prefix.length === 0 ? [...this.tables.keys()].sort((a, b) => a - b) : [prefix[0]!];
+    // The table is looked up before the range counts as open (so a reader may still open it now).
+    const first = ids.length === 1 && prefix.length > 0 ? this.table(ids[0]!) : undefined;
+    this.ranges++;
+    try {
+      yield* this.ranged(ids, prefix, start, first);
+    } finally {
+      this.ranges--;
+    }
+  }
+
+  private *ranged(
+    ids: number[],
+    prefix: Uint8Array,
+    start: Uint8Array | undefined,
+    first: Database<Buffer, Buffer> | undefined,
+  ): Iterable<[Uint8Array, Uint8Array]> {
     for (const id of ids) {
-      const table = prefix.length === 0 ? (this.held?.tables ?? this.tables).get(id) : this.table(id);
+      const table =
+        prefix.length === 0 ? (this.held?.tables ?? this.tables).get(id) : ids.length === 1 ? first : this.table(id);
       if (table === undefined) continue;
       const rest = asBuffer(prefix.subarray(1));
       const from = start === undefined || start.length <= 1 ? rest : asBuffer(start.subarray(1));
