@@ -98,6 +98,28 @@ export function checkedOutputRecord(key: Uint8Array, record: Uint8Array): Uint8A
 }
 
 /**
+ * A PostgreSQL output row's checksum (its `checksum` column, a signed int4): CRC-32 of the key the embedded store
+ * would give it (creating slot, output ID) and of its bytes.
+ */
+export function rowChecksum(outputId: Uint8Array, createdSlot: number, raw: Uint8Array): number {
+  return crc32(raw, crc32(keys.output(createdSlot, outputId))) | 0;
+}
+
+/** An output row's bytes, checked against its checksum. @throws LedgerError STORE_CORRUPT */
+export function checkedOutputRow(
+  outputId: Uint8Array,
+  createdSlot: number,
+  raw: Uint8Array,
+  checksum: number | null,
+): Uint8Array {
+  if (checksum === null)
+    throw corrupt(`the stored output ${toHex(outputId)}`, 'its row has no checksum (restart its writer to add them)');
+  if (rowChecksum(outputId, createdSlot, raw) !== checksum)
+    throw corrupt(`the stored output ${toHex(outputId)} (slot ${createdSlot})`, 'its row does not match its checksum');
+  return raw;
+}
+
+/**
  * What a slot diff record ends with, newest first: a CRC-32 of the SlotDiff (4 bytes, little-endian); in a store
  * written by 0.1 before it, the first 8 bytes of its BLAKE2b-256; before that, nothing. The record's length tells
  * them apart (the SlotDiff's own length follows from its counts). CRC-32 is what a checksum against damage needs (it

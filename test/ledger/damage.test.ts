@@ -279,6 +279,48 @@ describe.skipIf(pg === undefined)('PostgreSQL rows', () => {
       (e: LedgerError) => e.code,
     );
 
+  it('outputs.raw edited at every byte, its created_slot moved, its checksum gone: the output is 500 STORE_CORRUPT', async () => {
+    const route = `/api/core/v2/outputs/${toHex(unspentId)}`;
+    const length = ledger.outputWithMetadata(unspentId).output.length;
+    const row = `where output_id = ${bytea(unspentId)}`;
+    for (let at = 0; at < length; at++) {
+      const flip = `update outputs set raw = set_byte(raw, ${at}, get_byte(raw, ${at}) # 16) ${row}`;
+      await damaged(flip, flip, async () => {
+        expect(await refusal(reader.outputWithMetadata(unspentId)), `byte ${at}`).toBe('STORE_CORRUPT');
+      });
+    }
+    await damaged(
+      `update outputs set created_slot = created_slot + 1 ${row}`,
+      `update outputs set created_slot = created_slot - 1 ${row}`,
+      async () => {
+        const { answers, logged } = await ask(reader, [route, routes().untouched]);
+        expect(answers.map(([s]) => s)).toEqual([500, 200]);
+        expect(answers[0]![1]).toBe(HIDDEN_500);
+        expect(logged[0]).toMatch(
+          /^STORE_CORRUPT: the stored output 0x[0-9a-f]{68} \(slot 6\): its row does not match/,
+        );
+      },
+    );
+    const sum = Number(pg!.primary.sql(`select checksum from outputs ${row}`, 'damage').trim());
+    await damaged(
+      `update outputs set checksum = null ${row}`,
+      `update outputs set checksum = ${sum} ${row}`,
+      async () => {
+        expect(await refusal(reader.outputWithMetadata(unspentId))).toBe('STORE_CORRUPT');
+      },
+    );
+    expect((await ask(reader, [route])).answers[0]![0]).toBe(200);
+  });
+
+  it('a writer that opens a database kept before checksums gives every row its checksum', async () => {
+    sql('update outputs set checksum = null');
+    expect(await refusal(reader.outputWithMetadata(unspentId))).toBe('STORE_CORRUPT');
+    const mirror = await PostgresMirror.open(databaseUrl(pg!.primary, 'damage'), ledger);
+    await mirror.close();
+    expect(pg!.primary.sql('select count(*) from outputs where checksum is null', 'damage').trim()).toBe('0');
+    expect((await reader.outputWithMetadata(unspentId)).createdSlot).toBe(SLOT);
+  });
+
   it('blocks.raw edited (a byte changed, or cut short): 500 STORE_CORRUPT, as the embedded store', async () => {
     const { block, untouched } = routes();
     for (const at of [0, 1, 35, 100]) {

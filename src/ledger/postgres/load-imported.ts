@@ -7,7 +7,7 @@ import {
 } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import type { CommittedReads } from '../committed-state.js';
-import { checkedOutputRecord, readRecord } from '../integrity.js';
+import { checkedOutputRecord, readRecord, rowChecksum } from '../integrity.js';
 import { indexEntries } from '../output-index.js';
 import { keys } from '../store-keys.js';
 import type { PgClient } from './client.js';
@@ -45,7 +45,8 @@ export async function loadImported(
   let owners: Uint8Array[] = [];
   let outputs = 0;
   const flushOutputs = async () => {
-    if (ids.length > 0) await c.query(WRITES.bookedOutputs, [slots, ids, raws]);
+    if (ids.length > 0)
+      await c.query(WRITES.bookedOutputs, [slots, ids, raws, ids.map((id, i) => rowChecksum(id, slots[i]!, raws[i]!))]);
     if (entries.length > 0) await c.query(WRITES.indexEntries, [entries, owners]);
     onProgress?.({ outputs });
     [slots, ids, raws, entries, owners] = [[], [], [], [], []];

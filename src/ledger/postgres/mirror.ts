@@ -2,6 +2,7 @@ import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
+import { rowChecksum } from '../integrity.js';
 import type { Ledger } from '../ledger.js';
 import { indexEntries } from '../output-index.js';
 import { slotCommitment } from '../slot-commitment.js';
@@ -117,6 +118,7 @@ export class PostgresMirror {
             p.genesisSlot,
             batch.map((o) => o.outputId),
             batch.map((o) => o.output),
+            batch.map((o) => rowChecksum(o.outputId, p.genesisSlot, o.output)),
           ]);
         }
         await writeCredits(c, p.genesisSlot, credits);
@@ -136,6 +138,7 @@ export class PostgresMirror {
       // A new database, or one a writer kept before the indexer: every unspent output gets its index entries.
       const built = await c.query('select output_index_built from status');
       if (built.rows[0]!.output_index_built !== true) await buildIndex(c);
+      await fillChecksums(c);
     }).catch(async (e) => {
       await pool.end().catch(() => {});
       throw storeError(e);
@@ -167,7 +170,12 @@ export class PostgresMirror {
       const { blocks, created, credits } = x;
       const blockColumns = [blocks.map((b) => b.blockId), blocks.map((b) => b.transactionId ?? null)];
       await c.query(WRITES.blocks, [x.slot, ...blockColumns, blocks.map((b) => b.bytes)]);
-      await c.query(WRITES.createdOutputs, [x.slot, created.map((o) => o.outputId), created.map((o) => o.output)]);
+      await c.query(WRITES.createdOutputs, [
+        x.slot,
+        created.map((o) => o.outputId),
+        created.map((o) => o.output),
+        created.map((o) => rowChecksum(o.outputId, x.slot, o.output)),
+      ]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders]);
       if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
@@ -245,5 +253,16 @@ export class PostgresMirror {
 
   close(): Promise<void> {
     return this.pool.end();
+  }
+}
+
+/** Rows a database kept before outputs had checksums get theirs (a writer's opening), a batch at a time. */
+async function fillChecksums(c: PgClient): Promise<void> {
+  for (;;) {
+    const { rows } = await c.query(WRITES.unsummedOutputs, [5000]);
+    if (rows.length === 0) return;
+    const ids = rows.map((r) => bytesOf(r.output_id));
+    const sums = rows.map((r, i) => rowChecksum(ids[i]!, Number(r.created_slot), bytesOf(r.raw)));
+    await c.query(WRITES.summedOutputs, [ids, sums]);
   }
 }

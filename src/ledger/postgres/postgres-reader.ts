@@ -10,7 +10,7 @@ import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
 import { importedParams } from '../imported.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer-query.js';
-import { checkedBlock, checkUtxoChanges, corrupt, diffBounds, readRecord } from '../integrity.js';
+import { checkedBlock, checkedOutputRow, checkUtxoChanges, corrupt, diffBounds, readRecord } from '../integrity.js';
 import type { LedgerReader } from '../ledger-reader.js';
 import { spendingTransaction } from '../node-queries.js';
 import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
@@ -159,7 +159,7 @@ export class PostgresReader implements LedgerReader {
     if (r.raw === null) throw new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
     const answer: LedgerOutput = {
       outputId: outputId.slice(),
-      output: bytesOf(r.raw),
+      output: checkedOutputRow(outputId, Number(r.created_slot), bytesOf(r.raw), r.checksum as number | null),
       blockId: r.block_id === null ? new Uint8Array(32) : bytesOf(r.block_id),
       createdSlot: Number(r.created_slot),
       ...(r.created_at === null ? {} : { createdAt: Number(r.created_at) }),
@@ -215,7 +215,15 @@ export class PostgresReader implements LedgerReader {
       outputs: async (positions) => {
         if (positions.length === 0) return [];
         const { rows } = await this.ask(QUERIES.indexOutputs, [positions.map((p) => p.outputId)]);
-        const found = new Map(rows.map((r) => [bytesKey(bytesOf(r.output_id)), bytesOf(r.raw)]));
+        const found = new Map(
+          rows.map((r) => {
+            const id = bytesOf(r.output_id);
+            return [
+              bytesKey(id),
+              checkedOutputRow(id, Number(r.created_slot), bytesOf(r.raw), r.checksum as number | null),
+            ];
+          }),
+        );
         return positions.map((p) => found.get(bytesKey(p.outputId)));
       },
     };

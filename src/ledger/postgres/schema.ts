@@ -64,6 +64,9 @@ export const SCHEMA: readonly string[] = [
   addColumn('status', 'imported', 'bytea'),
   addColumn('status', 'treasury', 'bytea'),
   addColumn('outputs', 'spent_by', 'bytea'),
+  // CRC-32 of a row's output id, creating slot and bytes (integrity.ts rowChecksum), checked by every read of raw; a
+  // row written before there were checksums has none until its writer's next start fills it in.
+  addColumn('outputs', 'checksum', 'integer'),
   `create table if not exists milestone_times (
      slot integer primary key,
      unix_time bigint not null)`,
@@ -153,7 +156,7 @@ export const QUERIES = {
    * for a genesis output), and the blocks of its spending slot that hold its id's bytes (one of them spends it: the
    * reader confirms which; blocks_slot narrows them to one slot).
    */
-  output: `select s.latest_slot, o.created_slot, o.spent_slot, o.spent_by, o.raw, b.block_id,
+  output: `select s.latest_slot, o.created_slot, o.spent_slot, o.spent_by, o.raw, o.checksum, b.block_id,
       (select unix_time from milestone_times where slot = o.created_slot) as created_at,
       (select unix_time from milestone_times where slot = o.spent_slot) as spent_at,
       (select array_agg(x.raw) from blocks x where o.spent_slot is not null and x.slot = o.spent_slot
@@ -163,7 +166,8 @@ export const QUERIES = {
   /** $1 start, $2 end (exclusive) → up to $3 index entries between them, in key order (the primary key's range). */
   indexScan: 'select entry from output_index where entry >= $1 and entry < $2 order by entry limit $3',
   /** $1 output ids → the bytes of those still unspent. */
-  indexOutputs: 'select output_id, raw from outputs where output_id = any($1::bytea[]) and spent_slot is null',
+  indexOutputs:
+    'select output_id, created_slot, raw, checksum from outputs where output_id = any($1::bytea[]) and spent_slot is null',
   /** $1 block id → its slot and bytes (null once pruned). */
   block: 'select slot, raw from blocks where block_id = $1',
   /**
@@ -213,10 +217,10 @@ export const WRITES = {
   blocks:
     'insert into blocks select id, $1, tx, raw ' +
     'from unnest($2::bytea[], $3::bytea[], $4::bytea[]) as t(id, tx, raw)',
-  /** $1 creating slot, $2 output ids, $3 output bytes. */
+  /** $1 creating slot, $2 output ids, $3 output bytes, $4 their checksums. */
   createdOutputs:
-    'insert into outputs (output_id, created_slot, raw) select id, $1, raw ' +
-    'from unnest($2::bytea[], $3::bytea[]) as t(id, raw)',
+    'insert into outputs (output_id, created_slot, raw, checksum) select id, $1, raw, sum ' +
+    'from unnest($2::bytea[], $3::bytea[], $4::integer[]) as t(id, raw, sum)',
   /** $1 spending slot, $2 output ids, $3 the transactions that spent them (null: found in the slot's blocks). */
   spentOutputs:
     'update outputs o set spent_slot = $1, spent_by = t.by ' +
@@ -225,10 +229,15 @@ export const WRITES = {
   treasury: 'update status set treasury = $1',
   /** $1 slots, $2 their milestones' timestamps. */
   milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
-  /** $1 creating slots, $2 output ids, $3 output bytes: outputs of many slots (an imported ledger's). */
+  /** $1 creating slots, $2 output ids, $3 output bytes, $4 their checksums: outputs of many slots (an imported ledger's). */
   bookedOutputs:
-    'insert into outputs (output_id, created_slot, raw) select id, slot, raw ' +
-    'from unnest($1::integer[], $2::bytea[], $3::bytea[]) as t(slot, id, raw)',
+    'insert into outputs (output_id, created_slot, raw, checksum) select id, slot, raw, sum ' +
+    'from unnest($1::integer[], $2::bytea[], $3::bytea[], $4::integer[]) as t(slot, id, raw, sum)',
+  /** Up to $1 rows written before there were checksums. */
+  unsummedOutputs: 'select output_id, created_slot, raw from outputs where checksum is null limit $1',
+  /** $1 output ids, $2 their checksums. */
+  summedOutputs:
+    'update outputs o set checksum = t.sum from unnest($1::bytea[], $2::integer[]) as t(id, sum) where o.output_id = t.id',
   /**
    * $1 block ids, $2 slots, $3 transaction ids: the blocks an imported ledger knows by ID only (no bytes); a block
    * named twice is kept once.
