@@ -11,6 +11,8 @@ import { redactUrl } from './serve-options.js';
 
 export interface EventFlags {
   host: string;
+  /** The LMDB store this process serves (a reader's feed watches it for its writer's commits). */
+  db?: string | undefined;
   'mqtt-port'?: string | undefined;
   'mqtt-url'?: string | undefined;
   'no-mqtt'?: boolean | undefined;
@@ -72,7 +74,7 @@ export async function serveEvents(
   const port = values['mqtt-port'];
   return startEvents(ledger, {
     ...bounds(values),
-    ...(commits === undefined ? {} : { commits }),
+    ...(commits === undefined ? (values.db === undefined ? {} : { watchPath: values.db }) : { commits }),
     ...(values['mqtt-url'] === undefined ? {} : { mqttUrl: values['mqtt-url'] }),
     ...(port === undefined ? {} : { tcpPort: Number(port), host: values.host }),
   });

@@ -260,7 +260,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // too) publishes into that broker.
   const events =
     (pool === undefined && hostsEvents(worker)) || values['mqtt-url'] !== undefined
-      ? await serveEvents(ledger, values, readOnly || writer !== undefined ? undefined : ledger)
+      ? await serveEvents(ledger, { ...values, db: path }, readOnly || writer !== undefined ? undefined : ledger)
       : undefined;
   const upgrades = upgradesOf(worker, values, events);
   const server = pool === undefined ? createServer({ ledger, ...options, ...writes, events: upgrades }) : undefined;

@@ -1,4 +1,6 @@
+import { type FSWatcher, watch } from 'node:fs';
 import type { Server as NetServer } from 'node:net';
+import { join } from 'node:path';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { LedgerListener } from '../ledger/types.js';
 import { EventBroker, type EventBrokerOptions } from './broker.js';
@@ -7,8 +9,10 @@ import { currentMessage, SlotFeed } from './feed.js';
 
 // The node event API of one serving process: a broker, and the feed that publishes each slot the ledger commits into
 // it. Where the ledger is written in this process, the ledger tells the feed of each commit (over PostgreSQL, the
-// database does); a process that reads a store another writes looks for new commits every `pollMs` (a read of one
-// record of the embedded store). Given `mqttUrl`, the feed publishes into that broker instead, and hosts none.
+// database does); a process that reads an LMDB store another writes is told by the file system (the writer's commit
+// writes the store's data file: `watchPath`), and looks every `pollMs` besides, in case a change is not reported
+// (a network file system); without either it looks every `pollMs`. Given `mqttUrl`, the feed publishes into that
+// broker instead, and hosts none.
 
 const LIMITS = [
   'drainTimeoutMs',
@@ -28,6 +32,9 @@ export interface EventsOptions extends Partial<Pick<EventBrokerOptions, Limits>>
    * Without it the feed looks every `pollMs`.
    */
   commits?: { listen(listener: LedgerListener): () => void };
+  /** An LMDB store's directory another process writes: its data file's changes wake the feed. */
+  watchPath?: string;
+  /** How often to look for commits nothing told of (default 100 ms; with `watchPath`, 1 s). */
   pollMs?: number;
   /** Publish into the broker at this URL (mosquitto, EMQX …) instead of hosting one. */
   mqttUrl?: string;
@@ -45,6 +52,20 @@ export interface EventsService {
   /** The plain MQTT listener, when asked for. */
   tcp: NetServer | undefined;
   close(): Promise<void>;
+}
+
+/**
+ * Watches an LMDB store's data file: a commit writes its pages, then its meta page, each reported as a change (the
+ * last one after the commit is visible). Undefined where the file system cannot watch it (then the poll alone).
+ */
+function watchStore(dir: string, changed: () => void): FSWatcher | undefined {
+  try {
+    const watcher = watch(join(dir, 'data.mdb'), { persistent: false }, changed);
+    watcher.on('error', () => watcher.close());
+    return watcher;
+  } catch {
+    return undefined;
+  }
 }
 
 export async function startEvents(reader: LedgerReader, options: EventsOptions = {}): Promise<EventsService> {
@@ -69,9 +90,13 @@ export async function startEvents(reader: LedgerReader, options: EventsOptions =
   if (options.commits !== undefined) {
     stopWatching = options.commits.listen({ committed: () => feed.wake() });
   } else {
-    const timer = setInterval(() => feed.wake(), options.pollMs ?? 100);
+    const watcher = options.watchPath === undefined ? undefined : watchStore(options.watchPath, () => feed.wake());
+    const timer = setInterval(() => feed.wake(), options.pollMs ?? (watcher === undefined ? 100 : 1000));
     timer.unref();
-    stopWatching = () => clearInterval(timer);
+    stopWatching = () => {
+      clearInterval(timer);
+      watcher?.close();
+    };
   }
   const tcp =
     options.tcpPort === undefined || broker === undefined
