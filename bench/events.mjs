@@ -41,7 +41,20 @@ if (args[0] === '--role' && args[1] === 'writer') {
   process.send({ ready: true });
   await new Promise((done) => process.once('message', done));
   const start = now();
-  for (const events of slots) for (const e of events) applyEvent(ledger, e);
+  // Paced (`--rate N`): no faster than N blocks a second, as a real network runs (its slots' blocks arrive over time);
+  // else as fast as the ledger goes.
+  const RATE = arg('--rate', 0);
+  let applied = 0;
+  for (const events of slots) {
+    for (const e of events) {
+      applyEvent(ledger, e);
+      if (e.type === 'block') applied++;
+    }
+    if (RATE > 0) {
+      const due = start + (applied / RATE) * 1000;
+      if (due > now()) await new Promise((done) => setTimeout(done, due - now()));
+    }
+  }
   const seconds = (now() - start) / 1000;
   // The blocks its slots committed (the simulation also issues blocks the ledger refuses: a poor issuer's).
   let blocks = 0;
@@ -62,7 +75,12 @@ if (args[0] === '--role' && args[1] === 'subscribers') {
   const { connect } = await import('node:net');
   const { WebSocket, createWebSocketStream } = await import('ws');
   const [url, n, version] = [args[2], Number(args[3]), Number(args[4] ?? 4)];
-  const counts = new Array(n).fill(0);
+  // The first n subscribe to `blocks`; `--milestones M` more to `milestone-info/latest` (each receipt timed by the
+  // index in its payload).
+  const milestoneSubs = arg('--milestones', 0);
+  const total = n + milestoneSubs;
+  const counts = new Array(total).fill(0);
+  const milestoneTimes = []; // [index, receivedAt]
   let dropped = 0; // by the broker, for not reading fast enough (reported; never expected here)
   const sampled = []; // [sha256 of the block, receivedAt]
   let first = Number.POSITIVE_INFINITY;
@@ -80,7 +98,8 @@ if (args[0] === '--role' && args[1] === 'subscribers') {
       }
     });
   const streams = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < total; i++) {
+    const topic = i < n ? 'blocks' : 'milestone-info/latest';
     const stream = await open();
     let pending = Buffer.alloc(0);
     let subscribed;
@@ -105,7 +124,12 @@ if (args[0] === '--role' && args[1] === 'subscribers') {
           const t = now();
           if (t < first) first = t;
           last = t;
-          if (i < SAMPLED) {
+          if (i >= n) {
+            const topicLength = pending.readUInt16BE(body);
+            const qos = (pending[at] >> 1) & 3;
+            const skip = 2 + topicLength + (qos > 0 ? 2 : 0) + (version === 5 ? 1 : 0);
+            milestoneTimes.push([JSON.parse(pending.subarray(body + skip, body + length).toString()).index, t]);
+          } else if (i < SAMPLED) {
             const topicLength = pending.readUInt16BE(body);
             const qos = (pending[at] >> 1) & 3;
             // MQTT 5 has the properties' length (here 0: one byte) before the payload.
@@ -132,17 +156,19 @@ if (args[0] === '--role' && args[1] === 'subscribers') {
         keepalive: 0,
       }),
     );
-    const subscribe = { cmd: 'subscribe', messageId: 1, subscriptions: [{ topic: 'blocks', qos: 0 }] };
+    const subscribe = { cmd: 'subscribe', messageId: 1, subscriptions: [{ topic, qos: 0 }] };
     stream.write(mqttPacket.generate(subscribe, { protocolVersion: version }));
     await suback;
     streams.push(stream);
   }
   process.send({ ready: true });
-  const expected = await new Promise((done) => process.once('message', (m) => done(m.blocks)));
-  while (counts.some((c) => c < expected)) await new Promise((done) => setTimeout(done, 50));
-  const total = counts.filter(Number.isFinite).reduce((a, b) => a + b, 0);
+  const { blocks: expected, slots: slotCount } = await new Promise((done) => process.once('message', done));
+  // A milestone subscriber gets the latest on subscribing, then one a slot.
+  const wants = (i) => (i < n ? expected : slotCount + 1);
+  while (counts.some((c, i) => c < wants(i))) await new Promise((done) => setTimeout(done, 50));
+  const delivered = counts.filter(Number.isFinite).reduce((a, b) => a + b, 0);
   for (const s of streams) s.removeAllListeners('close').destroy();
-  process.send({ total, first, last, sampled, dropped }, () => process.exit(0));
+  process.send({ total: delivered, first, last, sampled, dropped, milestoneTimes }, () => process.exit(0));
   await new Promise(() => {}); // the run below is the parent's
 }
 
@@ -179,10 +205,13 @@ function serve(db, extra) {
 const stop = (child) => new Promise((done) => child.once('exit', done).kill('SIGTERM'));
 
 /** One round: a new store, the server, `subscribers` clients at `url(port)`; the writer's numbers and theirs. */
-async function round({ subscribers, url, extra = [], external, version = 4 }) {
+async function round({ subscribers, url, extra = [], external, version = 4, rate = 0, milestones = 0 }) {
   const log = (...a) => process.env.DEBUG_BENCH && console.error('round', subscribers, ...a);
   const db = join(dir, `store-${Math.random().toString(36).slice(2)}`);
-  const writer = fork(fileURLToPath(import.meta.url), ['--role', 'writer', db, '--slots', String(SLOTS)]);
+  const writer = fork(fileURLToPath(import.meta.url), [
+    ...['--role', 'writer', db, '--slots', String(SLOTS)],
+    ...(rate > 0 ? ['--rate', String(rate)] : []),
+  ]);
   await message(writer);
   log('writer ready');
   const server = await serve(db, extra);
@@ -190,7 +219,10 @@ async function round({ subscribers, url, extra = [], external, version = 4 }) {
   const before = rss(server.child.pid);
   let subs;
   if (subscribers > 0) {
-    const role = ['--role', 'subscribers', url(server.port), String(subscribers), String(version)];
+    const role = [
+      ...['--role', 'subscribers', url(server.port), String(subscribers), String(version)],
+      ...(milestones > 0 ? ['--milestones', String(milestones)] : []),
+    ];
     subs = fork(fileURLToPath(import.meta.url), role);
     // The subscribers stand for clients on other machines: on this one they take CPU at the lowest priority, so that
     // what the writer loses is what the node's own work (the server, its broker) takes from it, not theirs.
@@ -203,7 +235,7 @@ async function round({ subscribers, url, extra = [], external, version = 4 }) {
   const w = await message(writer);
   let s;
   if (subs !== undefined) {
-    subs.send({ blocks: w.blocks });
+    subs.send({ blocks: w.blocks, slots: w.committedAt.filter((t) => t !== undefined && t !== null).length });
     s = await message(subs);
   }
   log('stopping');
@@ -285,6 +317,10 @@ if (MOSQUITTO !== undefined) {
     external: () => new Promise((done) => broker.once('exit', done).kill('SIGTERM')),
   });
 }
+// At the rate real networks ran: 100 blocks a second, 1,000 WebSocket subscribers on `blocks` and 100 on
+// `milestone-info/latest`.
+const PACE = 100;
+const paced = await round({ subscribers: SUBSCRIBERS, url: ws, rate: PACE, milestones: 100 });
 rmSync(dir, { recursive: true, force: true });
 
 // ---- the report ----
@@ -298,10 +334,15 @@ const line = (name, x) => {
   const l = latencies(x);
   return `| ${name} | ${fmt(delivered(x))} | ${fmt(pct(l, 0.5), 1)} ms | ${fmt(pct(l, 0.99), 1)} ms | ${fmt(rate(x))} |`;
 };
+const pacedLat = latencies(paced);
+const milestoneLat = paced.s.milestoneTimes
+  .filter(([index]) => paced.w.committedAt[index] !== undefined && paced.w.committedAt[index] !== null)
+  .map(([index, at]) => at - paced.w.committedAt[index])
+  .filter((x) => x >= 0);
 const md = `## events
 
 Produced by \`npm run bench:events\` (= \`npm run build && node bench/events.mjs --slots ${SLOTS} --subscribers ${SUBSCRIBERS} --rounds ${ROUNDS}\`) on
-${os.cpus().length} × ${os.cpus()[0].model.trim()}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. The demo's history (${SLOTS} slots, ${mid.w.blocks} blocks, a tenth of them 32 KiB tagged-data blocks of its congestion waves) written into an LMDB store as fast as the writer goes; \`serve --read-only\` over the store (its broker woken by the store's commits, looked for every 100 ms); ${SUBSCRIBERS} lean MQTT clients (CONNECT and SUBSCRIBE by mqtt-packet, each PUBLISH counted by its header) on \`blocks\` in a process of their own, at the lowest CPU priority (nice 19: they stand for clients on other machines). Every process shares the ${os.cpus().length} cores.
+${os.cpus().length} × ${os.cpus()[0].model.trim()}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}. The demo's history (${SLOTS} slots, ${mid.w.blocks} blocks, a tenth of them 32 KiB tagged-data blocks of its congestion waves) written into an LMDB store as fast as the writer goes; \`serve --read-only\` over the store (its broker woken by the store's commits: the file system tells it of each); ${SUBSCRIBERS} lean MQTT clients (CONNECT and SUBSCRIBE by mqtt-packet, each PUBLISH counted by its header) on \`blocks\` in a process of their own, at the lowest CPU priority (nice 19: they stand for clients on other machines). Every process shares the ${os.cpus().length} cores.
 
 | measure | value | target |
 |---|---:|---|
@@ -311,6 +352,15 @@ ${os.cpus().length} × ${os.cpus()[0].model.trim()}, Node ${process.version}, ${
 | messages delivered | ${fmt(delivered(mid))} messages/s (${fmt(mid.s.total)} in all; subscribers dropped: ${mid.s.dropped}) | |
 | the server's memory per connected subscriber (RSS before and after they subscribe) | ${fmt(mid.memoryPerSubscriber / 1024, 1)} KiB | |
 
+At the rate real networks ran, the writer paced to ${PACE} blocks a second (${fmt(rate(paced))} blocks/s measured), ${SUBSCRIBERS} WebSocket
+subscribers on \`blocks\` and 100 on \`milestone-info/latest\`, the server told of each commit by the store's file:
+
+| measure | value | target |
+|---|---:|---|
+| a block's commit to its receipt (${SAMPLED} subscribers timed) | p50 ${fmt(pct(pacedLat, 0.5), 1)} ms, p99 ${fmt(pct(pacedLat, 0.99), 1)} ms | p99 < 250 ms ${pct(pacedLat, 0.99) < 250 ? '✔' : '✘'} |
+| a slot's commit to its \`milestone-info/latest\` (100 subscribers) | p50 ${fmt(pct(milestoneLat, 0.5), 1)} ms, p99 ${fmt(pct(milestoneLat, 0.99), 1)} ms | p99 < 250 ms ${pct(milestoneLat, 0.99) < 250 ? '✔' : '✘'} |
+| messages delivered | ${fmt(delivered(paced))} messages/s (subscribers dropped: ${paced.s.dropped}) | |
+
 The same ${SUBSCRIBERS} subscribers over plain MQTT, the same server feeding the broker in its process (aedes) or mosquitto 2 (\`--mqtt-url\`; in the second case the broker's CPU is mosquitto's, outside the server):
 
 | broker | messages/s delivered | latency p50 | latency p99 | writer blocks/s |
@@ -319,9 +369,8 @@ ${line('aedes, in the server (`--mqtt-port`)', plain)}
 ${line('aedes, in the server, MQTT 5 subscribers (translated to 3.1.1 and back)', plain5)}
 ${viaMosquitto === undefined ? '| mosquitto | not installed | | | |' : line('mosquitto (`--mqtt-url`)', viaMosquitto)}
 
-Latency counts from the writer's commit: up to 100 ms of it is the server looking for the commit in the store (a server
-in the writer's process, or over PostgreSQL with \`LISTEN\`, is told at once), then the slot's reading, then the
-fan-out. Subscribers that are behind are not dropped here: they read as fast as they can.
+Latency counts from the writer's commit: the server is told of it by the file system (the store's data file changes),
+then reads the slot, then fans it out. Subscribers that are behind are not dropped here: they read as fast as they can.
 
 What the numbers say: at its full rate the writer commits about a thousand blocks a second, and ${SUBSCRIBERS} subscribers
 of \`blocks\` then ask for a thousand times as many deliveries; the machine makes the deliveries given above, so the

@@ -65,7 +65,8 @@ export async function importSnapshotCommand(argv: string[]): Promise<void> {
     process.stdout.write(
       `imported ${n.params.networkName} (${n.params.bech32Hrp}) at milestone ${result.latestSlot} into ` +
         `${values.db}: ${result.unspentOutputs} unspent outputs, treasury ${result.treasury.amount}, token supply ` +
-        `${n.params.tokenSupply} (outputs and treasury add up). Serve it: tangle-core serve --db ${values.db} --synced\n`,
+        `${n.params.tokenSupply} (outputs and treasury add up). ` +
+        `Serve it: tangle-core serve --db ${values.db} --synced\n`,
     );
     if (values.store !== undefined) await publish(values.db, values.store, result.params);
   } catch (e) {

@@ -21,7 +21,10 @@ export function describeError(e: unknown): string {
   if (e instanceof SyntaxError) return `INVALID_JSON: ${e.message}`;
   const errno = e as NodeJS.ErrnoException & { address?: string; port?: number };
   if (errno?.code === 'EADDRINUSE')
-    return `port ${errno.port} on ${errno.address} is in use by another program (EADDRINUSE): choose another with --port`;
+    return (
+      `port ${errno.port} on ${errno.address} is in use by another program (EADDRINUSE): ` +
+      'choose another with --port'
+    );
   return e instanceof Error ? e.message : String(e);
 }
 

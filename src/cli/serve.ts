@@ -5,13 +5,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
-import { routeMatcher } from '../http/auth.js';
-import { ledgerIntake } from '../http/block-intake.js';
-import { Faucet } from '../http/faucet.js';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/limits.js';
-import { PUBLIC_ROUTES } from '../http/routes.js';
 import { createServer, type ServerOptions } from '../http/server.js';
-import { slotAt } from '../ledger/congestion.js';
 import { LedgerError } from '../ledger/errors.js';
 import { importedParams, inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
@@ -19,7 +14,7 @@ import { protocolParameters } from '../model/protocol-parameters.js';
 import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
 import { untilAvailable } from './backoff.js';
-import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET, demoGenesis, runDemo } from './demo.js';
+import { demoGenesis, runDemo } from './demo.js';
 import { hostsEvents, upgradesOf } from './events-host.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
@@ -33,11 +28,13 @@ import {
   stopOnSignal,
   workerFlags,
 } from './serve-options.js';
+import { commitByTheClock, warnOfPublicPosting, writerOptions } from './serve-writes.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] [options]
-  Serves the node API (TIP-25, TIP-26 and the routes hornet's clients call) over the store at DIR (in memory without --db).
+  Serves the node API (TIP-25, TIP-26, the routes hornet's clients call) over the store at DIR (in memory
+  without --db).
   --port N                port to listen on (default 14265; 0 picks a free one)
   --host ADDR             address to listen on (default 127.0.0.1)
   --db DIR                the store directory (created if it does not exist)
@@ -387,28 +384,6 @@ function writeOnly(
 }
 
 /** The demo writer's intake of posted blocks and its faucet. */
-function writerOptions(ledger: Ledger, pow: boolean, caps: FaucetCaps): Pick<ServerOptions, 'blocks' | 'faucet'> {
-  return {
-    blocks: ledgerIntake(ledger, { pow }),
-    faucet: new Faucet(ledger, { secret: DEMO_FAUCET_SECRET, amount: DEMO_FAUCET_AMOUNT, caps }),
-  };
-}
-
-/**
- * Said at start: a JWT secret protects only the routes that are not public, and posting is public by default (hornet's
- * too). An operator who set a secret to close the node may not know that blocks and the faucet stay open.
- */
-function warnOfPublicPosting(options: Omit<ServerOptions, 'ledger'>): void {
-  if (options.jwtSecret === undefined) return;
-  const isPublic = routeMatcher(options.publicRoutes ?? PUBLIC_ROUTES);
-  const open = ['/api/core/v2/blocks', '/api/enqueue'].filter((route) => isPublic(route));
-  if (open.length === 0) return;
-  process.stderr.write(
-    `warning: --jwt-secret is set, but POST ${open.join(' and ')} stay public (--public-routes): anyone may post ` +
-      `within the limits (--post-limit, --post-bytes-limit, --faucet-per-minute, --faucet-per-day)\n`,
-  );
-}
-
 /** A TCP port of the loopback free right now. */
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -419,23 +394,4 @@ function freePort(): Promise<number> {
       probe.close(() => done(port));
     });
   });
-}
-
-/**
- * A writer's slot clock (`--faucet`): every slot whose end has passed is committed, with what was accepted into it;
- * first every slot the store is behind, then one a slot length. A commit that fails is one line on stderr.
- */
-function commitByTheClock(ledger: Ledger): { stop: () => void } {
-  const tick = () => {
-    try {
-      const due = slotAt(Math.floor(Date.now() / 1000), ledger.params) - 1;
-      for (let s = ledger.latestCommitment().slot + 1; s <= due; s++) ledger.commitSlot(s);
-    } catch (e) {
-      process.stderr.write(`slot clock: ${(e as Error).message}\n`);
-    }
-  };
-  tick();
-  const timer = setInterval(tick, ledger.params.slotDurationSeconds * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }

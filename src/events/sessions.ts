@@ -26,7 +26,10 @@ export interface SessionLimits {
    * one or two; one client holding hundreds of sessions that never read is what darkened the feed for everyone.
    */
   maxSessionsPerAddress?: number;
-  /** Messages kept for one session while its client is away (or has not acknowledged them). Default 1,000, as mosquitto's max_queued_messages. */
+  /**
+   * Messages kept for one session while its client is away (or has not acknowledged them). Default 1,000, as
+   * mosquitto's max_queued_messages.
+   */
   maxQueued?: number;
   /** Bytes (payloads and topics) kept for one session. Default 4 MiB. */
   maxQueuedBytes?: number;

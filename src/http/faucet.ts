@@ -25,7 +25,10 @@ export interface FaucetOptions {
   amount: bigint;
   /** Requests that may wait in one open slot before the faucet answers 429 (inx-faucet's queue size). */
   maxWaiting?: number;
-  /** Payouts per minute and per day across all clients (default DEFAULT_FAUCET_CAPS; 0 turns one off); past them, 429. */
+  /**
+   * Payouts per minute and per day across all clients (default DEFAULT_FAUCET_CAPS; 0 turns one off); past them,
+   * 429.
+   */
   caps?: FaucetCaps;
 }
 

@@ -7,6 +7,7 @@ import { bearerIsValid, DEFAULT_JWT_MAX_LIFETIME, routeMatcher } from './auth.js
 import { DEFAULT_POST_LIMITS, PostLimiter, type PostLimits } from './limits.js';
 import { CLIENT_HEADER } from './post-routes.js';
 import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
+import { ReplyCache } from './reply-cache.js';
 import { type BlockIntake, type FaucetIntake, MAX_BODY, type WriterLink } from './route-kit.js';
 import { PUBLIC_ROUTES, type Reply, type Route, routes } from './routes.js';
 
@@ -322,38 +323,6 @@ function matchRoute(path: string): { route: Route; params: string[] } | undefine
     return { route, params };
   }
   return undefined;
-}
-
-/**
- * Rendered answers that cannot change (see `Reply.immutable`), most recently used first, bounded; emptied when the
- * ledger prunes, since pruning is the one thing that takes such an answer away.
- */
-class ReplyCache {
-  private readonly entries = new Map<string, Reply>();
-  private prunedUntil: number;
-  constructor(
-    private readonly ledger: LedgerReader,
-    private readonly size = 1024,
-  ) {
-    this.prunedUntil = ledger.prunedUntil;
-  }
-  get(key: string): Reply | undefined {
-    if (this.ledger.prunedUntil !== this.prunedUntil) {
-      this.entries.clear();
-      this.prunedUntil = this.ledger.prunedUntil;
-      return undefined;
-    }
-    const hit = this.entries.get(key);
-    if (hit !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
-  }
-  set(key: string, reply: Reply): void {
-    if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, reply);
-  }
 }
 
 /**

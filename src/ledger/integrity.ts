@@ -91,7 +91,7 @@ export function checkedOutputRecord(key: Uint8Array, record: Uint8Array): Uint8A
       : (record[at]! | (record[at + 1]! << 8) | (record[at + 2]! << 16) | (record[at + 3]! << 24)) >>> 0;
   if (stored === undefined || stored !== outputChecksum(key, record))
     throw corrupt(
-      `the stored output ${toHex(key.subarray(5))} (slot ${(key[1]! << 24) | (key[2]! << 16) | (key[3]! << 8) | key[4]!})`,
+      `the stored output ${toHex(key.subarray(5))} (slot ${new DataView(key.buffer, key.byteOffset).getUint32(1)})`,
       'its record does not match its checksum',
     );
   return record;

@@ -126,10 +126,7 @@ export class Ledger {
     });
   }
 
-  /**
-   * Accepts blocks in order, exactly as `acceptBlock` one by one, prechecked on worker threads in a pipeline: while
-   * this thread accepts one chunk, the workers check the next ones. Refusals are per block.
-   */
+  /** `acceptBlock` for each block in order, prechecked on worker threads in a pipeline. Refusals are per block. */
   async acceptBlocks(items: readonly ({ bytes: Uint8Array } & AcceptOptions)[]): Promise<AcceptOutcome[]> {
     this.open();
     const CHUNK = 256;
@@ -165,10 +162,7 @@ export class Ledger {
     this.pending.slot(slot).creations.push({ accountId: accountId.slice(), blockIssuanceCredits });
   }
 
-  /**
-   * Allots mana to an account at the commit of `slot`; burned if the account did not exist before that slot
-   * (iota-core).
-   */
+  /** Allots mana to an account at the commit of `slot`; burned if it did not exist before that slot (iota-core). */
   allot(accountId: Uint8Array, mana: bigint, slot: number): void {
     this.open();
     checkId(accountId, 32, 'account ID');
@@ -188,10 +182,7 @@ export class Ledger {
     this.pending.slot(slot).destructions.push(accountId.slice());
   }
 
-  /**
-   * Commits the next slot, in one atomic write (SPEC B3): its reference mana cost from the slot's work, account
-   * creations, allotments, burns and destructions, the UTXO changes, and the commitment. @throws LedgerError
-   */
+  /** Commits the next slot in one atomic write (its RMC, accounts, UTXO changes, commitment). @throws LedgerError */
   commitSlot(slot: number): CommittedSlot {
     this.open();
     checkWriteSlot(slot);
@@ -221,10 +212,7 @@ export class Ledger {
     return { slot, commitmentId: plan.commitmentId, commitment: plan.commitment };
   }
 
-  /**
-   * Drops the diffs, blocks, transaction index entries and spent outputs of committed slots below `untilSlot`
-   * (unspent outputs stay: they are the ledger). Their queries answer not found afterwards. One atomic write.
-   */
+  /** Drops the diffs, blocks, transaction entries and spent outputs of slots below `untilSlot` (one atomic write). */
   prune(untilSlot: number): void {
     this.open();
     checkSlot(untilSlot);
@@ -285,10 +273,7 @@ export class Ledger {
     return nodeQueries.chainOutput(this.state, chainId);
   }
 
-  /**
-   * Pins the store's current snapshot until the returned release: every query until then answers of it, across
-   * awaits (an export's long read). A store without snapshots (memory) holds nothing.
-   */
+  /** Pins the store's snapshot until the release: queries answer of it across awaits (an export's long read). */
   holdSnapshot(): () => void {
     this.open();
     return this.committed.store.hold?.() ?? (() => {});

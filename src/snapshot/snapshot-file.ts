@@ -29,7 +29,10 @@ export async function writeSnapshotFile(
   return staged.header;
 }
 
-/** A snapshot written and synced beside its path, not yet in its place: `commit` renames it there, `discard` removes it. */
+/**
+ * A snapshot written and synced beside its path, not yet in its place: `commit` renames it there, `discard` removes
+ * it.
+ */
 export interface StagedSnapshotFile {
   readonly header: FullSnapshotHeader | DeltaSnapshotHeader;
   commit(): Promise<void>;

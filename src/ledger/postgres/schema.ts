@@ -167,7 +167,8 @@ export const QUERIES = {
   indexScan: 'select entry from output_index where entry >= $1 and entry < $2 order by entry limit $3',
   /** $1 output ids → the bytes of those still unspent. */
   indexOutputs:
-    'select output_id, created_slot, raw, checksum from outputs where output_id = any($1::bytea[]) and spent_slot is null',
+    'select output_id, created_slot, raw, checksum from outputs ' +
+    'where output_id = any($1::bytea[]) and spent_slot is null',
   /** $1 block id → its slot and bytes (null once pruned). */
   block: 'select slot, raw from blocks where block_id = $1',
   /**
@@ -229,7 +230,10 @@ export const WRITES = {
   treasury: 'update status set treasury = $1',
   /** $1 slots, $2 their milestones' timestamps. */
   milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
-  /** $1 creating slots, $2 output ids, $3 output bytes, $4 their checksums: outputs of many slots (an imported ledger's). */
+  /**
+   * $1 creating slots, $2 output ids, $3 output bytes, $4 their checksums: outputs of many slots (an imported
+   * ledger's).
+   */
   bookedOutputs:
     'insert into outputs (output_id, created_slot, raw, checksum) select id, slot, raw, sum ' +
     'from unnest($1::integer[], $2::bytea[], $3::bytea[], $4::integer[]) as t(slot, id, raw, sum)',
@@ -237,7 +241,8 @@ export const WRITES = {
   unsummedOutputs: 'select output_id, created_slot, raw from outputs where checksum is null limit $1',
   /** $1 output ids, $2 their checksums. */
   summedOutputs:
-    'update outputs o set checksum = t.sum from unnest($1::bytea[], $2::integer[]) as t(id, sum) where o.output_id = t.id',
+    'update outputs o set checksum = t.sum from unnest($1::bytea[], $2::integer[]) as t(id, sum) ' +
+    'where o.output_id = t.id',
   /**
    * $1 block ids, $2 slots, $3 transaction ids: the blocks an imported ledger knows by ID only (no bytes); a block
    * named twice is kept once.

@@ -1,0 +1,58 @@
+import { routeMatcher } from '../http/auth.js';
+import { ledgerIntake } from '../http/block-intake.js';
+import { Faucet } from '../http/faucet.js';
+import type { FaucetCaps } from '../http/limits.js';
+import { PUBLIC_ROUTES } from '../http/routes.js';
+import type { ServerOptions } from '../http/server.js';
+import { slotAt } from '../ledger/congestion.js';
+import type { Ledger } from '../ledger/index.js';
+import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET } from './demo.js';
+
+// What a serving process that writes takes besides the reads: posted blocks and the faucet (within their limits),
+// the slot clock of a `--faucet` writer, and the warning an operator needs when a JWT secret leaves posting public.
+
+/** The intake of posted blocks and the faucet of a writing ledger. */
+export function writerOptions(
+  ledger: Ledger,
+  pow: boolean,
+  caps: FaucetCaps,
+): Pick<ServerOptions, 'blocks' | 'faucet'> {
+  return {
+    blocks: ledgerIntake(ledger, { pow }),
+    faucet: new Faucet(ledger, { secret: DEMO_FAUCET_SECRET, amount: DEMO_FAUCET_AMOUNT, caps }),
+  };
+}
+
+/**
+ * Said at start: a JWT secret protects only the routes that are not public, and posting is public by default (hornet's
+ * too). An operator who set a secret to close the node may not know that blocks and the faucet stay open.
+ */
+export function warnOfPublicPosting(options: Omit<ServerOptions, 'ledger'>): void {
+  if (options.jwtSecret === undefined) return;
+  const isPublic = routeMatcher(options.publicRoutes ?? PUBLIC_ROUTES);
+  const open = ['/api/core/v2/blocks', '/api/enqueue'].filter((route) => isPublic(route));
+  if (open.length === 0) return;
+  process.stderr.write(
+    `warning: --jwt-secret is set, but POST ${open.join(' and ')} stay public (--public-routes): anyone may post ` +
+      `within the limits (--post-limit, --post-bytes-limit, --faucet-per-minute, --faucet-per-day)\n`,
+  );
+}
+
+/**
+ * A writer's slot clock (`--faucet`): every slot whose end has passed is committed, with what was accepted into it;
+ * first every slot the store is behind, then one a slot length. A commit that fails is one line on stderr.
+ */
+export function commitByTheClock(ledger: Ledger): { stop: () => void } {
+  const tick = () => {
+    try {
+      const due = slotAt(Math.floor(Date.now() / 1000), ledger.params) - 1;
+      for (let s = ledger.latestCommitment().slot + 1; s <= due; s++) ledger.commitSlot(s);
+    } catch (e) {
+      process.stderr.write(`slot clock: ${(e as Error).message}\n`);
+    }
+  };
+  tick();
+  const timer = setInterval(tick, ledger.params.slotDurationSeconds * 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

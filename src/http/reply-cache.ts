@@ -1,0 +1,34 @@
+import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { Reply } from './routes.js';
+
+/**
+ * Rendered answers that cannot change (see `Reply.immutable`), most recently used first, bounded; emptied when the
+ * ledger prunes, since pruning is the one thing that takes such an answer away.
+ */
+export class ReplyCache {
+  private readonly entries = new Map<string, Reply>();
+  private prunedUntil: number;
+  constructor(
+    private readonly ledger: LedgerReader,
+    private readonly size = 1024,
+  ) {
+    this.prunedUntil = ledger.prunedUntil;
+  }
+  get(key: string): Reply | undefined {
+    if (this.ledger.prunedUntil !== this.prunedUntil) {
+      this.entries.clear();
+      this.prunedUntil = this.ledger.prunedUntil;
+      return undefined;
+    }
+    const hit = this.entries.get(key);
+    if (hit !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+  set(key: string, reply: Reply): void {
+    if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, reply);
+  }
+}
