@@ -47,10 +47,13 @@ export async function infoV2(ledger: LedgerReader, features: string[] = []): Pro
   const { params } = ledger;
   const latest = await ledger.latestCommitment();
   const healthy = await isHealthy(ledger);
+  // A milestone of the snapshots an imported ledger came from is named as the network named it (as /treasury does);
+  // a slot tangle-core committed, by its commitment.
+  const imported = await ledger.importedMilestone?.(latest.slot);
   const milestone = {
     index: latest.slot,
-    timestamp: slotEnd(params, latest.slot),
-    milestoneId: toHex(milestoneIdOf(latest.commitmentId)),
+    timestamp: imported?.timestamp ?? slotEnd(params, latest.slot),
+    milestoneId: toHex(imported?.milestoneId ?? milestoneIdOf(latest.commitmentId)),
   };
   return {
     name: NODE_NAME,

@@ -1,8 +1,11 @@
 import { milestoneId } from '../model/ids.js';
-import type { ImportedNetwork } from '../model/ledger-records.js';
+import { type ImportedNetwork, importedMilestone, importedNetwork } from '../model/ledger-records.js';
 import { MilestoneOptionType, type MilestonePayload } from '../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../model/snapshot.js';
+import { readRecord } from './integrity.js';
+import type { KeyValueStore } from './store/kv.js';
+import { keys } from './store-keys.js';
 
 // What a ledger imported from a network's snapshots (snapshot-import.ts) keeps of its network, shared by the embedded
 // store and the PostgreSQL store that mirrors it.
@@ -24,6 +27,31 @@ export function importedParams(n: ImportedNetwork): ProtocolParameters {
     slotDurationSeconds: n.slotDurationSeconds,
     importedFrom: n.genesisMilestoneIndex,
   });
+}
+
+/** A milestone of the snapshots a ledger was imported from: its real ID and time. */
+export interface ImportedMilestoneRef {
+  milestoneId: Uint8Array;
+  timestamp: number;
+}
+
+/**
+ * The real milestone at `slot` of a ledger imported from snapshots: a delta's milestone (its payload is kept) or the
+ * full snapshot's target (its ID and time are kept with the network); undefined for any other slot, or a ledger
+ * tangle-core built.
+ */
+export function importedMilestoneOf(store: KeyValueStore, slot: number): ImportedMilestoneRef | undefined {
+  const kept = store.get(keys.importedMilestone(slot));
+  if (kept !== undefined) {
+    const { milestone } = readRecord(importedMilestone, kept, 'imported milestone');
+    return { milestoneId: milestoneId(milestone), timestamp: milestone.timestamp };
+  }
+  const network = store.get(keys.importedNetwork);
+  if (network === undefined) return undefined;
+  const n = readRecord(importedNetwork, network, 'imported network');
+  return slot === n.targetMilestoneIndex
+    ? { milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp }
+    : undefined;
 }
 
 /** The treasury output after a milestone with a receipt (TIP-34: the receipt's transaction makes it), else none. */

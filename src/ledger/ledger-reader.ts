@@ -1,5 +1,6 @@
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../model/snapshot.js';
+import type { ImportedMilestoneRef } from './imported.js';
 import type { IndexPage, IndexQuery } from './indexer-query.js';
 import type { CongestionQuery } from './queries.js';
 import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from './types.js';
@@ -32,6 +33,8 @@ export interface LedgerReader {
   /** TIP-26: a page of an indexer query (inx-indexer's meaning and order). */
   indexedOutputs(query: IndexQuery): Awaitable<IndexPage>;
   isSynced(): Awaitable<boolean>;
+  /** An imported ledger's real milestone at a slot (its ID and time), where the snapshots named one. */
+  importedMilestone?(slot: number): Awaitable<ImportedMilestoneRef | undefined>;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;
   /** Set by `serve --synced`: answer as synced whatever the clock says; undefined clears it. */

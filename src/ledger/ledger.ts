@@ -9,6 +9,7 @@ import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
 import { slotAt } from './congestion.js';
 import { LedgerError } from './errors.js';
+import { type ImportedMilestoneRef, importedMilestoneOf } from './imported.js';
 import { type IndexPage, type IndexQuery, queryIndex } from './indexer-query.js';
 import { settleOutputIndex, storeIndexSource } from './indexer-store.js';
 import { IngestPool } from './ingest-pool.js';
@@ -95,9 +96,8 @@ export class Ledger {
   }
 
   /**
-   * Accepts a block into a slot not yet committed: strict decode, syntactic validation with proof of work, and for a
-   * transaction semantic validation against the UTXO set (at the slot's start time). A refused block changes
-   * nothing. @throws CodecError, ValidationError, LedgerError
+   * Accepts a block into an open slot: strict decode, syntax with proof of work, a transaction's semantics against the
+   * UTXO set (at the slot's start); a refused block changes nothing. @throws CodecError, ValidationError, LedgerError
    */
   acceptBlock(bytes: Uint8Array, options: AcceptOptions): AcceptResult {
     this.open();
@@ -109,11 +109,9 @@ export class Ledger {
   }
 
   /**
-   * Prechecks blocks on worker threads (one per core): strict decode, syntactic validation with proof of work,
-   * milestone and transaction signatures (ZIP-215), and the IDs, so that `acceptBlock` with the same byte arrays
-   * later does only what needs the ledger. It changes no state and no verdict: a block that fails a precheck is judged
-   * by the whole serial path, which throws the error it always would. Call it for the next batch while accepting and
-   * committing this one (`acceptBlocks` does).
+   * Prechecks blocks on worker threads (one per core): decode, syntax, proof of work, signatures (ZIP-215) and IDs,
+   * so that `acceptBlock` with the same byte arrays does only what needs the ledger. No state or verdict changes (a
+   * block that fails is judged by the serial path). Call it for the next batch while accepting this one.
    */
   async precheck(blocks: readonly Uint8Array[]): Promise<void> {
     this.open();
@@ -265,8 +263,7 @@ export class Ledger {
 
   /**
    * The current output of a chain (committed state): an alias or NFT by its 32-byte id, a foundry by its 38-byte id
-   * (`outputChainId` gives an output's). Undefined once the chain is destroyed, or if it never existed.
-   * @throws LedgerError INVALID_ARGUMENT
+   * (`outputChainId`). Undefined once destroyed, or never made. @throws LedgerError INVALID_ARGUMENT
    */
   chainOutput(chainId: Uint8Array): { outputId: Uint8Array; record: OutputRecord } | undefined {
     this.view();
@@ -315,6 +312,12 @@ export class Ledger {
     return nodeQueries.knowsBlock(this.state, blockId);
   }
 
+  /** An imported milestone's real ID and time (a milestone of the snapshot the ledger was imported from), if any. */
+  importedMilestone(slot: number): ImportedMilestoneRef | undefined {
+    this.view();
+    return importedMilestoneOf(this.committed.store, slot);
+  }
+
   /** TIP-25: up to 8 recent blocks to attach a new block to. */
   tips(): Uint8Array[] {
     this.view();
@@ -353,10 +356,9 @@ export class Ledger {
   }
 
   /**
-   * 4.3: an account's congestion as of a commitment (default the latest). `ready`: the account can pay, at the latest
-   * RMC, for a block of `workScore` (default a minimal signed transaction block) on top of its blocks in uncommitted
-   * slots, without going negative. @throws LedgerError NOT_SYNCED, NOT_FOUND, BEFORE_GENESIS, COMMITMENT_MISMATCH,
-   * OUTSIDE_HISTORY
+   * 4.3: an account's congestion as of a commitment (default the latest); `ready`: it can pay, at the latest RMC, for
+   * a block of `workScore` (default a minimal transfer) on top of its uncommitted blocks without going negative.
+   * @throws LedgerError NOT_SYNCED, NOT_FOUND, BEFORE_GENESIS, COMMITMENT_MISMATCH, OUTSIDE_HISTORY
    */
   congestion(accountId: Uint8Array, options: queries.CongestionQuery = {}): Congestion {
     this.view();
@@ -378,9 +380,8 @@ export class Ledger {
   }
 
   /**
-   * Once every publishing listener (the PostgreSQL publisher of `openLedger({ store })`, which waits out a database
-   * that is away) holds every slot committed so far: the lowest slot they report (rejects if one refused them for
-   * good); without one, the latest committed slot, at once.
+   * Once every publishing listener (the PostgreSQL publisher, which waits out a database that is away) holds every
+   * slot committed so far: the lowest slot they report (rejects if one refused them); without one, the latest slot.
    */
   async published(): Promise<number> {
     const slots = await Promise.all([...this.listeners].map((l) => l.published?.()));

@@ -54,7 +54,10 @@ export async function subscriber(
       done();
     });
     client.once('error', fail);
-    client.once('close', () => fail(refused ?? new Error('closed before it connected')));
+    const since = Date.now();
+    client.once('close', () =>
+      fail(refused ?? new Error(`closed before it connected (${url}, after ${Date.now() - since} ms)`)),
+    );
   });
   const granted =
     topics.length === 0

@@ -19,6 +19,7 @@ import {
   inspectStore,
   LedgerError,
   type MilestoneDiff,
+  milestoneId,
   openLedger,
   type SnapshotOutput,
   type SnapshotRecord,
@@ -148,6 +149,15 @@ describe("hornet's full snapshot and its delta, imported", () => {
       expect(info.protocol).toMatchObject({ networkName: 'alphanet1', bech32Hrp: 'atoi', minPowScore: 10 });
       expect(BigInt(info.protocol.tokenSupply)).toBe(sum);
       expect(info.status.latestMilestone.index).toBe(5);
+      // Named as the network named it (the delta's milestone 5), as /treasury names its milestone: not by a slot's
+      // commitment.
+      const five = diffsOf(await records(delta)).find((d) => d.milestone.index === 5)!.milestone;
+      expect(info.status.latestMilestone).toEqual({
+        index: 5,
+        timestamp: five.timestamp,
+        milestoneId: hex(milestoneId(five)),
+      });
+      expect(info.status.confirmedMilestone).toEqual(info.status.latestMilestone);
     } finally {
       await s.close();
     }
@@ -162,6 +172,13 @@ describe("hornet's full snapshot and its delta, imported", () => {
     const s = await served(path);
     try {
       expect([...s.ledger.unspentOutputs()].map(([id]) => hex(id)).sort()).toEqual([...want.unspent.keys()].sort());
+      // The target milestone, named by the ID and time the file gives it.
+      const info = (await s.get('/api/core/v2/info')).body;
+      expect(info.status.latestMilestone).toEqual({
+        index: want.header.targetMilestoneIndex,
+        timestamp: want.header.targetMilestoneTimestamp,
+        milestoneId: hex(want.header.targetMilestoneId),
+      });
     } finally {
       await s.close();
     }

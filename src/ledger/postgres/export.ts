@@ -1,6 +1,7 @@
 import { encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../model/block.js';
+import { milestoneId } from '../../model/ids.js';
 import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
@@ -25,8 +26,9 @@ export interface SlotExport {
   consumed: Uint8Array[];
   /** The transaction that spent each consumed output where the slot has no blocks (an imported milestone), or null. */
   spenders: (Uint8Array | null)[];
-  /** An imported milestone's: its timestamp, and the treasury output after it where it had a receipt (encoded). */
+  /** An imported milestone's: its timestamp and ID, and the treasury output after it where it had a receipt (encoded). */
   milestoneTime?: number;
+  milestoneId?: Uint8Array;
   treasury?: Uint8Array;
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
   credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
@@ -79,6 +81,7 @@ function withImportedMilestone(committed: CommittedReads, x: SlotExport, record:
     blocks: [...blocks.values()],
     spenders: x.consumed.map((id) => committed.store.get(keys.spentBy(id)) ?? null),
     milestoneTime: milestone.timestamp,
+    milestoneId: milestoneId(milestone),
     ...(treasury === undefined ? {} : { treasury: encode(snapshotTreasuryOutput, treasury) }),
   };
 }

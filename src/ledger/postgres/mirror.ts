@@ -177,7 +177,9 @@ export class PostgresMirror {
         created.map((o) => rowChecksum(o.outputId, x.slot, o.output)),
       ]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders]);
-      if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
+      if (x.milestoneTime !== undefined && x.milestoneId !== undefined)
+        await c.query(WRITES.importedMilestone, [x.slot, x.milestoneTime, x.milestoneId]);
+      else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
       await c.query(WRITES.unindex, [x.consumed]);
       const spent = new Set(x.consumed.map((id) => bytesKey(id)));

@@ -1,6 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import { decode } from '../../codec/index.js';
-import { importedNetwork } from '../../model/ledger-records.js';
+import { type ImportedNetwork, importedNetwork } from '../../model/ledger-records.js';
 import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { blockToJson } from '../../serialize.js';
@@ -8,7 +8,7 @@ import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { checkId, checkSlot } from '../arguments.js';
 import { slotAt } from '../congestion.js';
 import { LedgerError } from '../errors.js';
-import { importedParams } from '../imported.js';
+import { type ImportedMilestoneRef, importedParams } from '../imported.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer-query.js';
 import { checkedBlock, checkedOutputRow, checkUtxoChanges, corrupt, diffBounds, readRecord } from '../integrity.js';
 import type { LedgerReader } from '../ledger-reader.js';
@@ -55,6 +55,8 @@ export class PostgresReader implements LedgerReader {
     params: ProtocolParameters,
     prunedUntil: number,
     private readonly clock: () => number,
+    /** The network an imported ledger came from (its target milestone's ID and time). */
+    private readonly imported: ImportedNetwork | undefined,
   ) {
     this.params = params;
     this.pruned = prunedUntil;
@@ -76,17 +78,21 @@ export class PostgresReader implements LedgerReader {
       const s = rows[0];
       if (s === undefined) throw new LedgerError('STORE_CORRUPT', 'the database holds no tangle-core ledger yet');
       // A ledger imported from a network's snapshots says its own network (as `serve --db` reads it from the store).
-      const params =
+      const imported =
         s.imported === null || s.imported === undefined
+          ? undefined
+          : readRecord(importedNetwork, bytesOf(s.imported), 'imported network');
+      const params =
+        imported === undefined
           ? protocolParameters(network, {
               genesisSlot: Number(s.genesis_slot),
               genesisUnixTime: Number(s.genesis_unix_time),
             })
-          : importedParams(readRecord(importedNetwork, bytesOf(s.imported), 'imported network'));
+          : importedParams(imported);
       if (String(s.network_id) !== params.networkId.toString())
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${s.network_id})`);
       const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
-      return new PostgresReader(pool, params, Number(s.pruned_until), clock);
+      return new PostgresReader(pool, params, Number(s.pruned_until), clock, imported);
     } catch (e) {
       await pool.end().catch(() => {});
       throw e;
@@ -185,6 +191,17 @@ export class PostgresReader implements LedgerReader {
     const bytes = bytesOf(r.raw);
     checkedBlock(bytes, { blockId });
     return { blockId: blockId.slice(), bytes, slot: Number(r.slot), committed: true };
+  }
+
+  /** The real milestone at `slot` of an imported ledger: the target's, or a delta milestone's (its row keeps it). */
+  async importedMilestone(slot: number): Promise<ImportedMilestoneRef | undefined> {
+    const n = this.imported;
+    if (n === undefined) return undefined;
+    if (slot === n.targetMilestoneIndex)
+      return { milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp };
+    const { rows } = await this.ask(QUERIES.importedMilestone, [sqlSlot(slot)]);
+    const r = rows[0];
+    return r === undefined ? undefined : { milestoneId: bytesOf(r.milestone_id), timestamp: Number(r.unix_time) };
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */

@@ -70,6 +70,8 @@ export const SCHEMA: readonly string[] = [
   `create table if not exists milestone_times (
      slot integer primary key,
      unix_time bigint not null)`,
+  // The real ID of a milestone an imported ledger took from a delta snapshot (its time is beside it).
+  addColumn('milestone_times', 'milestone_id', 'bytea'),
 ];
 
 /** A statement that adds a column where it is missing (and takes no lock where it is there). */
@@ -169,6 +171,8 @@ export const QUERIES = {
   indexOutputs:
     'select output_id, created_slot, raw, checksum from outputs ' +
     'where output_id = any($1::bytea[]) and spent_slot is null',
+  /** $1 slot → the imported milestone's ID and time, where one was kept. */
+  importedMilestone: 'select milestone_id, unix_time from milestone_times where slot = $1 and milestone_id is not null',
   /** $1 block id → its slot and bytes (null once pruned). */
   block: 'select slot, raw from blocks where block_id = $1',
   /**
@@ -228,6 +232,8 @@ export const WRITES = {
     'from unnest($2::bytea[], $3::bytea[]) as t(id, by) where o.output_id = t.id',
   /** $1 an imported ledger's treasury output (status.treasury). */
   treasury: 'update status set treasury = $1',
+  /** $1 slot, $2 its imported milestone's timestamp, $3 its ID. */
+  importedMilestone: 'insert into milestone_times (slot, unix_time, milestone_id) values ($1, $2, $3)',
   /** $1 slots, $2 their milestones' timestamps. */
   milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
   /**
