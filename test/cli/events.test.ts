@@ -3,9 +3,8 @@
 // --mqtt-url, the demo publishing into a real mosquitto; and bad flags refused before anything starts.
 import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
-import { type AddressInfo, createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { cli, startCli, stopCli } from '../helpers/cli.js';
+import { cli, freePort, startCli, stopCli } from '../helpers/cli.js';
 import { MOSQUITTO, mosquitto, subscriber as subscribe, subscriber } from '../helpers/mqtt.js';
 
 const BINARY = 'application/vnd.iota.serializer-v1';
@@ -14,13 +13,6 @@ const blockIdOf = async (bytes: Buffer) => {
   return `0x${Buffer.from(blake2b(bytes, { dkLen: 32 })).toString('hex')}`;
 };
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => done(p));
-    });
-  });
 /** The status a WebSocket upgrade of `url` is answered with. */
 const upgradeStatus = (url: string) =>
   new Promise<number>((done, fail) => {

@@ -5,21 +5,16 @@
 // slot's milestone during the flood, a new client connects, and the serving process stays under 512 MB.
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import mqttPacket from 'mqtt-packet';
 import { describe, expect, it } from 'vitest';
-import { startCli, stopCli } from '../helpers/cli.js';
+import { freePort, startCli, stopCli } from '../helpers/cli.js';
 import { subscriber } from '../helpers/mqtt.js';
 
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as AddressInfo).port;
-      s.close(() => done(p));
-    });
-  });
-
-/** A persistent session over plain MQTT that subscribes to everything and then never reads; resolves with its CONNACK code (or undefined: closed unanswered). */
+/**
+ * A persistent session over plain MQTT that subscribes to everything and then never reads; resolves with its CONNACK
+ * code (or undefined: closed unanswered).
+ */
 function greedy(port: number, id: number): Promise<{ socket: Socket; code: number | undefined }> {
   return new Promise((done) => {
     const socket = connect(port, '127.0.0.1');

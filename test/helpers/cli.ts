@@ -1,6 +1,7 @@
 // The built CLI as child processes: started until its output says what a test waits for, stopped by a signal. A
 // child a failed test leaves running is killed after the file.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { type AddressInfo, createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll } from 'vitest';
@@ -43,3 +44,12 @@ export function stopCli(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM')
     child.kill(signal);
   });
 }
+
+/** A TCP port of the loopback free right now (for a flag that cannot take 0). */
+export const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => done(p));
+    });
+  });

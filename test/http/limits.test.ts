@@ -111,15 +111,7 @@ describe('the limits on the built CLI (a demo with two workers)', () => {
   it('the faucet stops paying past --faucet-per-minute, whoever asks', async () => {
     const { child, out } = await startCli(
       [
-        'serve',
-        '--demo',
-        '--demo-slots',
-        '5',
-        '--port',
-        '0',
-        '--workers',
-        '1',
-        '--no-mqtt',
+        ...['serve', '--demo', '--demo-slots', '5', '--port', '0', '--workers', '1', '--no-mqtt'],
         '--faucet-per-minute',
         '2',
       ],
