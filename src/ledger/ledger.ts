@@ -35,11 +35,10 @@ import type {
   UtxoChanges,
 } from './types.js';
 
-// The ledger index of SPEC B3, as one front over its rooms: the committed state (committed-state.ts, with its
-// transaction index) changes only in a commit (commit-slot.ts: one atomic batch per slot) and a prune (prune.ts);
-// blocks accepted into slots not yet committed (accept.ts) live in memory (pending.ts) until their slot is committed;
-// acceptance and the queries (queries.ts) ask the state view over both (state.ts). Whoever follows the commits (the
-// PostgreSQL publisher) listens (LedgerListener). docs/architecture.md has the picture.
+// The ledger index, as one front over its rooms: the committed state (committed-state.ts, with its transaction index)
+// changes only in a commit (commit-slot.ts: one atomic batch per slot) and a prune (prune.ts); blocks accepted into
+// open slots (accept.ts) live in memory (pending.ts) until their slot commits; acceptance and the queries ask the view
+// over both (state.ts); followers of the commits listen (LedgerListener). docs/architecture.md has the picture.
 
 export type { LedgerListener } from './types.js';
 

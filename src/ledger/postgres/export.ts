@@ -26,7 +26,7 @@ export interface SlotExport {
   consumed: Uint8Array[];
   /** The transaction that spent each consumed output where the slot has no blocks (an imported milestone), or null. */
   spenders: (Uint8Array | null)[];
-  /** An imported milestone's: its timestamp and ID, and the treasury output after it where it had a receipt (encoded). */
+  /** An imported milestone's time and ID, and the treasury output after it where it had a receipt (encoded). */
   milestoneTime?: number;
   milestoneId?: Uint8Array;
   treasury?: Uint8Array;

@@ -55,8 +55,7 @@ export class PostgresReader implements LedgerReader {
     params: ProtocolParameters,
     prunedUntil: number,
     private readonly clock: () => number,
-    /** The network an imported ledger came from (its target milestone's ID and time). */
-    private readonly imported: ImportedNetwork | undefined,
+    private readonly imported: ImportedNetwork | undefined, // an imported ledger's network (its target milestone)
   ) {
     this.params = params;
     this.pruned = prunedUntil;
@@ -200,8 +199,7 @@ export class PostgresReader implements LedgerReader {
     if (slot === n.targetMilestoneIndex)
       return { milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp };
     const { rows } = await this.ask(QUERIES.importedMilestone, [sqlSlot(slot)]);
-    const r = rows[0];
-    return r === undefined ? undefined : { milestoneId: bytesOf(r.milestone_id), timestamp: Number(r.unix_time) };
+    return rows[0] && { milestoneId: bytesOf(rows[0].milestone_id), timestamp: Number(rows[0].unix_time) };
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */
