@@ -44,6 +44,9 @@ describe('bearerIsValid', () => {
     expect(await valid(claim(now + year + 1, now))).toBe(false);
     expect(await valid(claim(now + year - 60))).toBe(true);
     expect(await valid(claim(now + year + 60))).toBe(false);
+    // A lifetime counts from iat, not from now: issued a while ago, it may not reach a year from now.
+    expect(await valid(claim(now - 1000 + year + 1, now - 1000))).toBe(false);
+    expect(await valid(claim(now - 1000 + year, now - 1000))).toBe(true);
     // An iat in the future buys no extra life.
     expect(await valid(claim(now + 2 * year, now + year))).toBe(false);
     // The operator's own maximum.

@@ -47,7 +47,43 @@ describe('PostLimiter', () => {
   });
 });
 
+describe('limits of 0: off', () => {
+  it('a post limiter of 0 and 0, and a faucet of 0 and 0, never refuse', () => {
+    const posts = new PostLimiter({ blocksPerMinute: 0, bytesPerMinute: 0 }, () => 5);
+    const faucet = new FaucetLimiter({ perMinute: 0, perDay: 0 }, () => 5);
+    for (let i = 0; i < 500; i++) {
+      expect(status(() => posts.take('a', 32_768))).toBe(200);
+      expect(status(() => faucet.take())).toBe(200);
+    }
+  });
+});
+
 describe('FaucetLimiter', () => {
+  it('windows open at the first payout, not at 0: a minute and a day from it, to the millisecond', () => {
+    let now = 7_000_000;
+    const limiter = new FaucetLimiter({ perMinute: 1, perDay: 2 }, () => now);
+    expect(status(() => limiter.take())).toBe(200);
+    now += 59_999;
+    expect(status(() => limiter.take())).toBe(429);
+    now += 1;
+    expect(status(() => limiter.take())).toBe(200); // the day's second
+    now += 60_000;
+    expect(status(() => limiter.take())).toBe(429); // the day's third
+    now = 7_000_000 + 24 * 3600_000 - 1;
+    expect(status(() => limiter.take())).toBe(429);
+    now += 1;
+    expect(status(() => limiter.take())).toBe(200);
+  });
+
+  it('giving back more than was taken counts nothing below zero', () => {
+    const limiter = new FaucetLimiter({ perMinute: 2, perDay: 10 }, () => 0);
+    limiter.giveBack();
+    limiter.take();
+    limiter.giveBack();
+    limiter.giveBack();
+    expect([1, 2, 3].map(() => status(() => limiter.take()))).toEqual([200, 200, 429]);
+  });
+
   it('per minute and per day across all clients; a payout given back does not count', () => {
     let now = 0;
     const limiter = new FaucetLimiter({ perMinute: 2, perDay: 3 }, () => now);

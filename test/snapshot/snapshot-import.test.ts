@@ -179,6 +179,8 @@ describe("hornet's full snapshot and its delta, imported", () => {
         timestamp: want.header.targetMilestoneTimestamp,
         milestoneId: hex(want.header.targetMilestoneId),
       });
+      // Any other slot has no milestone of the network's.
+      expect(s.ledger.importedMilestone(want.header.targetMilestoneIndex + 1)).toBeUndefined();
     } finally {
       await s.close();
     }
