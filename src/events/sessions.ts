@@ -118,7 +118,6 @@ export function boundSessions(
     for await (const p of store.outgoingStream({ id })) held.push(p as { messageId?: number });
     for (const p of held) await clear({ id }, { messageId: p.messageId });
     queued.delete(id);
-    queuedBytes.delete(id);
   };
 
   store.outgoingEnqueueCombi = (subs, packet) => {

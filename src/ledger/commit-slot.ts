@@ -15,7 +15,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../util/bytes.js';
 import { nextReferenceManaCost } from './congestion.js';
 import { indexOutput } from './indexer-store.js';
-import { encodeDiff, sealOutputRecord } from './integrity.js';
+import { encodeDiff, sealPackedOutputRecord } from './integrity.js';
 import type { PendingSlot, PendingTransaction, StoredInput } from './pending.js';
 import {
   commitmentId,
@@ -222,11 +222,7 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   /** Spends output `i` of a transaction created earlier in this slot: its packed record, still to be appended. */
   const spendCreatedHere = (records: PackedRecords, i: number): Uint8Array => {
     const at = records[2 * i]!;
-    setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
-    sealOutputRecord(
-      batch.bytes.subarray(at, at + OUTPUT_KEY),
-      batch.bytes.subarray(at + OUTPUT_KEY, records[2 * i + 1]!),
-    );
+    setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot); // sealed as it is appended
     spentHere.add(bytesKey(batch.bytes, at + OUTPUT_KEY, at + 5));
     return batch.bytes.subarray(at + OUTPUT_KEY + OUTPUT_RECORD_HEADER, records[2 * i + 1]!);
   };
@@ -237,8 +233,8 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     batch.bytes.set(stored.bytes, at + OUTPUT_KEY);
     setSpentSlot(batch.bytes, at + OUTPUT_KEY, slot);
     const end = at + OUTPUT_KEY + stored.bytes.length;
-    sealOutputRecord(batch.bytes.subarray(at, at + OUTPUT_KEY), batch.bytes.subarray(at + OUTPUT_KEY, end));
-    batch.add(at, at + OUTPUT_KEY, at + OUTPUT_KEY, at + OUTPUT_KEY + stored.bytes.length);
+    sealPackedOutputRecord(batch.bytes, at, at + OUTPUT_KEY, end);
+    batch.add(at, at + OUTPUT_KEY, at + OUTPUT_KEY, end);
     if (input.indexOutputs)
       spentStored.push({ slot: stored.slot, id, output: stored.bytes.subarray(OUTPUT_RECORD_HEADER) });
     return stored.bytes.subarray(OUTPUT_RECORD_HEADER);
@@ -251,7 +247,6 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     const at = batch.reserve(end);
     keysInto.output(batch.bytes, at, slot, id);
     writeOutputRecord(batch.bytes, at + OUTPUT_KEY, slot, output);
-    sealOutputRecord(batch.bytes.subarray(at, at + OUTPUT_KEY), batch.bytes.subarray(at + OUTPUT_KEY, at + end));
     const chain = chainOf(output, id);
     if (chain !== undefined) chains.set(bytesKey(chain), id);
     records.push(at, at + end);
@@ -328,6 +323,8 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
         const records = createdHere.get(b.tx!.key)!;
         for (let at = 0; at < records.length; at += 2) {
           const key = records[at]!;
+          // Sealed here, once, with the spent slot a later block of this slot may have set.
+          sealPackedOutputRecord(batch.bytes, key, key + OUTPUT_KEY, records[at + 1]!);
           batch.add(key, key + OUTPUT_KEY, key + OUTPUT_KEY, records[at + 1]!, true);
         }
       }

@@ -100,8 +100,10 @@ export class CommittedState {
    */
   follow(): void {
     this.store.refresh?.();
-    const stored = this.store.get(keys.meta);
+    let stored = this.store.get(keys.meta);
     if (stored === undefined || (this.metaBytes !== undefined && equalBytes(stored, this.metaBytes))) return;
+    // A commit since: the tables it may have created are opened (which may move the snapshot on: read again).
+    if (this.store.openNewTables?.()) stored = this.store.get(keys.meta)!;
     const meta = readRecord(metaCodec, stored, 'metadata');
     const bytes = this.store.get(keys.commitment(meta.latestSlot));
     if (bytes === undefined)

@@ -18,6 +18,11 @@ export interface KeyValueStore {
    * writer would see other commits part way, and LMDB would end the read transaction under an open range.
    */
   hold?(): () => void;
+  /**
+   * A reader that sees a new commit opens the tables its writer may have created with it; true when it opened any
+   * (its snapshot may have moved on then: read again what was read before).
+   */
+  openNewTables?(): boolean;
   get(key: Uint8Array): Uint8Array | undefined;
   /** All entries whose key starts with `prefix`, in key order; with `start`, those from it on (`start` ≥ `prefix`). */
   entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;

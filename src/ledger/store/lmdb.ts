@@ -86,10 +86,6 @@ export class LmdbStore implements KeyValueStore {
   private readonly tables = new Map<number, Database<Buffer, Buffer>>();
   private lock: WriterLock | undefined;
   private readonly created: string[];
-  /** A reader asked for a table it has not opened (its writer may have created it since). */
-  private missedTable = false;
-  /** Ranges (`entries`) open now: while any is, a reader opens no table. */
-  private ranges = 0;
   /** A pinned read transaction (`hold`) and how many holds share it; reads pass it while it is there. */
   private held:
     | {
@@ -180,13 +176,14 @@ export class LmdbStore implements KeyValueStore {
    * Opens the tables that exist (their names are recorded in the main database, NUL-terminated). The names are
    * collected first: opening a database while the range's read transaction is still open fails on a read-only store.
    */
-  private openTables(): void {
-    this.missedTable = false;
+  private openTables(): boolean {
+    const before = this.tables.size;
     const names = [...this.root.getKeys({})].map((k) => (k as Buffer).toString('latin1').replace(/\0$/, ''));
     for (const name of names) {
       const id = Number(name.slice(1));
       if (/^t[0-9]{1,3}$/.test(name) && !this.tables.has(id)) this.open(id);
     }
+    return this.tables.size > before;
   }
 
   private open(id: number): Database<Buffer, Buffer> | undefined {
@@ -202,10 +199,10 @@ export class LmdbStore implements KeyValueStore {
   }
 
   /**
-   * A table, opened on first use. A reader never opens one under an open range of its own or a held snapshot: lmdb-js
-   * opens a database of a read-only environment by committing the current read transaction, which ends it under them
-   * (a segmentation fault, or MDB_BAD_TXN). Then a table its writer created since is undefined until the next
-   * `refresh`, which opens it.
+   * A table: a writer opens (creates) it on first use. A reader never opens one in a query: lmdb-js opens a database
+   * of a read-only environment by committing the current read transaction, which ends it under an open range or a
+   * held snapshot (a segmentation fault, or MDB_BAD_TXN). It opens the tables there are when it opens, and those its
+   * writer created since when it sees a new commit (`openNewTables`).
    */
   private table(id: number): Database<Buffer, Buffer> | undefined {
     // A held snapshot reads only the tables that existed when it began (LMDB refuses a newer one in an older
@@ -213,9 +210,11 @@ export class LmdbStore implements KeyValueStore {
     if (this.held !== undefined) return this.held.tables.get(id);
     const t = this.tables.get(id);
     if (t !== undefined) return t;
-    if (!this.readOnly || this.ranges === 0) return this.open(id);
-    this.missedTable = true;
-    return undefined;
+    return this.readOnly ? undefined : this.open(id);
+  }
+
+  openNewTables(): boolean {
+    return this.readOnly && this.held === undefined && this.openTables();
   }
 
   /** A table a write needs: a writer creates it when it is missing. */
@@ -230,8 +229,6 @@ export class LmdbStore implements KeyValueStore {
   refresh(): void {
     if (this.held !== undefined) return;
     this.root.resetReadTxn();
-    // Between queries no range of ours is open: the time to open what the writer has created since.
-    if (this.missedTable) this.openTables();
   }
 
   hold(): () => void {
@@ -270,34 +267,18 @@ export class LmdbStore implements KeyValueStore {
 
   *entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     const ids = prefix.length === 0 ? [...this.tables.keys()].sort((a, b) => a - b) : [prefix[0]!];
-    // The table is looked up before the range counts as open (so a reader may still open it now).
-    const first = ids.length === 1 && prefix.length > 0 ? this.table(ids[0]!) : undefined;
-    this.ranges++;
-    try {
-      yield* this.ranged(ids, prefix, start, first);
-    } finally {
-      this.ranges--;
-    }
-  }
-
-  private *ranged(
-    ids: number[],
-    prefix: Uint8Array,
-    start: Uint8Array | undefined,
-    first: Database<Buffer, Buffer> | undefined,
-  ): Iterable<[Uint8Array, Uint8Array]> {
-    for (const id of ids) {
-      const table =
-        prefix.length === 0 ? (this.held?.tables ?? this.tables).get(id) : ids.length === 1 ? first : this.table(id);
+    const tables = ids.map((id) => (prefix.length === 0 ? (this.held?.tables ?? this.tables).get(id) : this.table(id)));
+    const rest = asBuffer(prefix.subarray(1));
+    const from = start === undefined || start.length <= 1 ? rest : asBuffer(start.subarray(1));
+    const transaction = this.held?.options ?? {};
+    for (let i = 0; i < ids.length; i++) {
+      const table = tables[i];
       if (table === undefined) continue;
-      const rest = asBuffer(prefix.subarray(1));
-      const from = start === undefined || start.length <= 1 ? rest : asBuffer(start.subarray(1));
-      const transaction = this.held?.options ?? {};
       for (const { key, value } of table.getRange(from.length === 0 ? transaction : { ...transaction, start: from })) {
         const k = key as Buffer;
         if (rest.length > 0 && k.compare(rest, 0, rest.length, 0, Math.min(k.length, rest.length)) !== 0) break;
         const full = new Uint8Array(1 + k.length);
-        full[0] = id;
+        full[0] = ids[i]!;
         full.set(k, 1);
         yield [full, view(value).slice()];
       }
