@@ -30,6 +30,11 @@ export interface SimulationOptions {
   params: ProtocolParameters;
   seed?: number;
   wallets?: number;
+  /**
+   * Congestion waves (default on): 5 slots in 24 of 32 KiB tagged-data blocks past the increase threshold. Off, the
+   * blocks are everyday ones, about the size of a real network's (a benchmark of the feed at a real network's rate).
+   */
+  waves?: boolean;
 }
 
 interface Coin {
@@ -66,6 +71,7 @@ export class Simulation {
   private nonce = 0n;
   private poorSpent = false;
   private readonly bigBlockWork: bigint;
+  private readonly waves: boolean;
   private chains: ChainActor | undefined;
   /** The chain transactions emitted so far, newest last: which step, and the transaction's id. */
   readonly chainTransactions: { slot: number; step: ChainStep; transactionId: Uint8Array }[] = [];
@@ -74,6 +80,7 @@ export class Simulation {
     this.params = options.params;
     const seed = options.seed ?? 1;
     this.random = prng(seed);
+    this.waves = options.waves ?? true;
     const n = options.wallets ?? 8;
     const seedBytes = utf8.encode(`tangle-core simulation ${seed}`);
     this.secrets = Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(...seedBytes, i)));
@@ -189,7 +196,7 @@ export class Simulation {
     const events: SimEvent[] = [];
     const { whale, worker, poor, late } = this.accounts;
     const phase = slot % WAVE_PERIOD;
-    if (phase >= 1 && phase <= WAVE_SLOTS) {
+    if (this.waves && phase >= 1 && phase <= WAVE_SLOTS) {
       // A congestion wave: more work than the increase threshold, paid by the whale.
       const blocks = Number(this.params.congestion.increaseThreshold / this.bigBlockWork) + 1;
       for (let i = 0; i < blocks; i++)

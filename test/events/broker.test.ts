@@ -121,6 +121,66 @@ describe('packets', () => {
   });
 });
 
+/** A raw WebSocket subscriber of `topic`: each frame it receives, and the PUBLISH packets parsed from them. */
+async function frameCounter(topic: string) {
+  const { WebSocket } = await import('ws');
+  const ws = new WebSocket(openUrl, 'mqtt');
+  await new Promise((done, fail) => ws.once('open', done).once('error', fail));
+  const frames: number[] = [];
+  const published: Buffer[] = [];
+  const parser = mqttPacket.parser();
+  let subscribed: () => void;
+  const suback = new Promise<void>((done) => (subscribed = done));
+  let wanted = { count: 0, done: () => {} };
+  parser.on('packet', (p) => {
+    if (p.cmd === 'suback') subscribed();
+    if (p.cmd !== 'publish') return;
+    published.push(p.payload as Buffer);
+    if (published.length === wanted.count) wanted.done();
+  });
+  const until = (count: number) => new Promise<void>((done) => (wanted = { count, done }));
+  ws.on('message', (data: Buffer) => {
+    frames.push(data.length);
+    parser.parse(data);
+  });
+  ws.send(mqttPacket.generate({ cmd: 'connect', protocolId: 'MQTT', protocolVersion: 4, clean: true, clientId: '' }));
+  ws.send(mqttPacket.generate({ cmd: 'subscribe', messageId: 1, subscriptions: [{ topic, qos: 0 }] }));
+  await suback;
+  frames.length = 0;
+  return { ws, frames, published, until };
+}
+
+describe('writes to a subscriber (issue 43: the feed is prompt)', () => {
+  it('joins what the broker writes to a client in one turn into one WebSocket frame, in order', async () => {
+    const { ws, frames, published, until } = await frameCounter('blocks');
+    const payloads = Array.from({ length: 20 }, (_, i) => Buffer.from(`block ${i}`));
+    const all = until(20);
+    await broker.publish(payloads.map((payload) => ({ topic: 'blocks', payload })));
+    await all;
+    expect(published.map(String)).toEqual(payloads.map(String));
+    // Before, each message was a frame (and a system call) of its own.
+    expect(frames.length).toBe(1);
+    ws.close();
+  });
+
+  it('writes frames of at most 256 KiB; the packets read back whole and in order', async () => {
+    const { ws, frames, published, until } = await frameCounter('blocks');
+    const payloads = Array.from({ length: 12 }, (_, i) => Buffer.alloc(30_000, i));
+    const all = until(12);
+    await broker.publish(payloads.map((payload) => ({ topic: 'blocks', payload })));
+    await all;
+    expect(published).toEqual(payloads);
+    // Each packet as mqtt-packet writes it (30,012 bytes), 360,144 in all: two frames, the first as full as its
+    // pieces (header, topic, payload) allow. A packet may straddle two frames, as MQTT over WebSocket allows.
+    const packet = mqttPacket.generate({ cmd: 'publish', topic: 'blocks', payload: payloads[0]!, qos: 0 } as never);
+    expect(frames.length).toBe(2);
+    expect(frames[0]).toBeLessThanOrEqual(256 * 1024);
+    expect(frames[0]).toBeGreaterThan(256 * 1024 - 30_000);
+    expect(frames[0]! + frames[1]!).toBe(12 * packet.length);
+    ws.close();
+  });
+});
+
 describe('the WebSocket route', () => {
   it('follows the route rules: a protected /api/mqtt/v1 needs a valid token', async () => {
     await expect(subscriber(guardedUrl, [])).rejects.toThrow(/403/);
