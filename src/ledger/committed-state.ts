@@ -9,6 +9,8 @@ import {
   meta as metaCodec,
   type OutputRecord,
   outputRecord,
+  type TransactionRecord,
+  transactionRecord,
   UNSPENT,
 } from '../model/ledger-records.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
@@ -137,8 +139,19 @@ export class CommittedState {
     batch.put(keys.commitment(p.genesisSlot), encode(slotCommitment, commitment));
     batch.put(keys.meta, encode(metaCodec, m));
     batch.put(keys.outputChecksums, Uint8Array.of(1));
+    // Each genesis "transaction" (the first 32 bytes its outputs share) gets a record as an applied one has, of no
+    // block (32 zero bytes, as an imported network's genesis outputs have): what it counts is how a genesis output
+    // whose key is damaged is told from one never made (checkMissingOutput).
+    const made = new Map<string, { txId: Uint8Array; record: TransactionRecord }>();
     for (const { outputId, output } of genesis.outputs ?? []) {
       checkId(outputId, 34, 'genesis output ID');
+      const tx = bytesKey(outputId, 32);
+      const counted = made.get(tx) ?? {
+        txId: outputId.subarray(0, 32),
+        record: { blockId: ZERO_32, slot: p.genesisSlot, storedOutputs: 0 },
+      };
+      counted.record.storedOutputs++;
+      made.set(tx, counted);
       const record: OutputRecord = { createdSlot: p.genesisSlot, spentSlot: UNSPENT, checksum: 0, output };
       const key = keys.output(p.genesisSlot, outputId);
       const bytes = encode(outputRecord, record);
@@ -147,6 +160,7 @@ export class CommittedState {
       const chain = outputChainId(output, outputId);
       if (chain !== undefined) batch.put(keys.chain(chain), outputId);
     }
+    for (const { txId, record } of made.values()) batch.put(keys.transaction(txId), encode(transactionRecord, record));
     for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
       checkId(accountId, 32, 'genesis account ID');
       const record: AccountRecord = {
@@ -223,7 +237,8 @@ export class CommittedState {
    * Says why an output was not found: STORE_CORRUPT when its transaction's record says more of its outputs are stored
    * than the store holds under that transaction (a record lost, or moved away by a damaged key: each record found is
    * checked against its own key too); else it is simply not there. Only on the way to a 404: never on a hit.
-   * (A genesis output has no transaction record to count it: a genesis record lost is not told from one never made.)
+   * (A genesis output's record is counted by its genesis transaction's, of no block; in a store made before those,
+   * a genesis record lost is not told from one never made.)
    * @throws LedgerError STORE_CORRUPT
    */
   checkMissingOutput(outputId: Uint8Array): void {

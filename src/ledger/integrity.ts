@@ -117,16 +117,33 @@ export function rowChecksum(outputId: Uint8Array, createdSlot: number, raw: Uint
   return crc32(raw, crc32(keys.output(createdSlot, outputId))) | 0;
 }
 
-/** An output row's bytes, checked against its checksum. @throws LedgerError STORE_CORRUPT */
+/**
+ * What a row's spending slot adds to its checksum (by XOR, so that the spending UPDATE adds it without the row's
+ * bytes: `checksum # mark`): CRC-32 of the slot's 4 bytes; 0 while unspent. An embedded store's record holds its
+ * spending slot in the bytes its checksum covers.
+ */
+export function spentMark(spentSlot: number | null): number {
+  if (spentSlot === null) return 0;
+  const b = new Uint8Array(4);
+  new DataView(b.buffer).setUint32(0, spentSlot, true);
+  return crc32(b) | 0;
+}
+
+/**
+ * An output row's bytes, checked against its checksum: of its id, creating slot and bytes and, where `spentSlot` is
+ * given (a database whose spent rows carry their mark: `status.spent_marked`), of its spending slot too.
+ * @throws LedgerError STORE_CORRUPT
+ */
 export function checkedOutputRow(
   outputId: Uint8Array,
   createdSlot: number,
   raw: Uint8Array,
   checksum: number | null,
+  spentSlot?: number | null,
 ): Uint8Array {
   if (checksum === null)
     throw corrupt(`the stored output ${toHex(outputId)}`, 'its row has no checksum (restart its writer to add them)');
-  if (rowChecksum(outputId, createdSlot, raw) !== checksum)
+  if ((rowChecksum(outputId, createdSlot, raw) ^ spentMark(spentSlot ?? null)) !== checksum)
     throw corrupt(`the stored output ${toHex(outputId)} (slot ${createdSlot})`, 'its row does not match its checksum');
   return raw;
 }

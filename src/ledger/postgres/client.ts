@@ -122,3 +122,9 @@ export function storeError(e: unknown): LedgerError {
   if (isUnavailable(e)) return new LedgerError('STORE_UNAVAILABLE', 'the database is not answering; retrying');
   return new LedgerError('STORE_FAILURE', `a database statement failed: ${(e as Error).message}`);
 }
+
+/** A row's spending slot as `checkedOutputRow` takes it: undefined where the database does not mark spent rows yet. */
+export function spentOf(row: { spent_marked?: unknown; spent_slot?: unknown }): number | null | undefined {
+  if (row.spent_marked !== true) return undefined;
+  return row.spent_slot === null ? null : Number(row.spent_slot);
+}

@@ -2,7 +2,7 @@ import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { LedgerError } from '../errors.js';
-import { rowChecksum } from '../integrity.js';
+import { rowChecksum, spentMark } from '../integrity.js';
 import type { Ledger } from '../ledger.js';
 import { indexEntries } from '../output-index.js';
 import { slotCommitment } from '../slot-commitment.js';
@@ -138,6 +138,7 @@ export class PostgresMirror {
       // A new database, or one a writer kept before the indexer: every unspent output gets its index entries.
       const built = await c.query('select output_index_built from status');
       if (built.rows[0]!.output_index_built !== true) await buildIndex(c);
+      await markSpent(c);
       await fillChecksums(c);
     }).catch(async (e) => {
       await pool.end().catch(() => {});
@@ -176,7 +177,7 @@ export class PostgresMirror {
         created.map((o) => o.output),
         created.map((o) => rowChecksum(o.outputId, x.slot, o.output)),
       ]);
-      await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders]);
+      await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders, spentMark(x.slot)]);
       if (x.milestoneTime !== undefined && x.milestoneId !== undefined)
         await c.query(WRITES.importedMilestone, [x.slot, x.milestoneTime, x.milestoneId]);
       else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
@@ -264,7 +265,29 @@ async function fillChecksums(c: PgClient): Promise<void> {
     const { rows } = await c.query(WRITES.unsummedOutputs, [5000]);
     if (rows.length === 0) return;
     const ids = rows.map((r) => bytesOf(r.output_id));
-    const sums = rows.map((r, i) => rowChecksum(ids[i]!, Number(r.created_slot), bytesOf(r.raw)));
+    const sums = rows.map(
+      (r, i) =>
+        rowChecksum(ids[i]!, Number(r.created_slot), bytesOf(r.raw)) ^
+        spentMark(r.spent_slot === null ? null : Number(r.spent_slot)),
+    );
     await c.query(WRITES.summedOutputs, [ids, sums]);
   }
+}
+
+/**
+ * The spent rows of a database kept before their checksums carried the spending slot get its mark, in the opening's
+ * SQL transaction with the flag that says so (readers check the mark from then on).
+ */
+async function markSpent(c: PgClient): Promise<void> {
+  const { rows: status } = await c.query('select spent_marked from status');
+  if (status[0]!.spent_marked === true) return;
+  let after: Uint8Array = new Uint8Array(0);
+  for (;;) {
+    const { rows } = await c.query(WRITES.spentRows, [after, 5000]);
+    if (rows.length === 0) break;
+    const ids = rows.map((r) => bytesOf(r.output_id));
+    await c.query(WRITES.markedOutputs, [ids, rows.map((r) => spentMark(Number(r.spent_slot)))]);
+    after = ids.at(-1)!;
+  }
+  await c.query('update status set spent_marked = true');
 }

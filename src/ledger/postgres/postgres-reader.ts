@@ -12,7 +12,6 @@ import { type ImportedMilestoneRef, importedParams } from '../imported.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer-query.js';
 import { checkedBlock, checkedOutputRow, checkUtxoChanges, corrupt, diffBounds, readRecord } from '../integrity.js';
 import type { LedgerReader } from '../ledger-reader.js';
-import { spendingTransaction } from '../node-queries.js';
 import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
 import {
   COMMITMENT_ID_LENGTH,
@@ -23,6 +22,7 @@ import {
 } from '../slot-commitment.js';
 import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from '../types.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
+import { missingOutput, outputOfRow } from './output-row.js';
 import { QUERIES } from './schema.js';
 
 // The API's reads from the tables of schema.ts, on the primary or on a hot standby: the same answers and the same
@@ -144,9 +144,9 @@ export class PostgresReader implements LedgerReader {
     const { rows } = await this.ask(QUERIES.includedBlock, [txId]);
     const r = rows[0];
     if (r === undefined) {
-      // An imported ledger's transaction whose block the snapshot did not name (a network's genesis outputs): the
-      // embedded store keeps its record, with 32 zero bytes as its block, and answers that the block is not found.
-      if (this.params.importedFrom !== undefined && (await this.ask(QUERIES.outputsOf, [txId])).rows[0]?.booked)
+      // A genesis transaction, or an imported ledger's whose block the snapshot did not name: the embedded store
+      // keeps its record, with 32 zero bytes as its block, and answers that the block is not found.
+      if ((await this.ask(QUERIES.outputsOf, [txId])).rows[0]?.booked)
         throw new LedgerError('NOT_FOUND', `block not found: ${toHex(new Uint8Array(32))}`);
       throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
     }
@@ -161,25 +161,8 @@ export class PostgresReader implements LedgerReader {
     checkId(outputId, 34, 'output ID');
     const { rows } = await this.ask(QUERIES.output, [outputId]);
     const r = rows[0]!;
-    if (r.raw === null) throw new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
-    const answer: LedgerOutput = {
-      outputId: outputId.slice(),
-      output: checkedOutputRow(outputId, Number(r.created_slot), bytesOf(r.raw), r.checksum as number | null),
-      blockId: r.block_id === null ? new Uint8Array(32) : bytesOf(r.block_id),
-      createdSlot: Number(r.created_slot),
-      ...(r.created_at === null ? {} : { createdAt: Number(r.created_at) }),
-      ledgerIndex: Number(r.latest_slot),
-    };
-    if (r.spent_slot === null) return answer;
-    // A milestone imported from a snapshot has no blocks: the import kept each spender.
-    const spender =
-      r.spent_by === null
-        ? spendingTransaction(((r.spenders ?? []) as unknown[]).map(bytesOf), outputId)
-        : bytesOf(r.spent_by);
-    if (spender === undefined)
-      throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${r.spent_slot}, which spent it, spends it`);
-    const at = r.spent_at === null ? {} : { at: Number(r.spent_at) };
-    return { ...answer, spent: { slot: Number(r.spent_slot), transactionId: spender, ...at } };
+    if (r.raw !== null) return outputOfRow(outputId, r);
+    throw missingOutput(outputId, (await this.ask(QUERIES.includedBlock, [outputId.subarray(0, 32)])).rows[0]);
   }
 
   async block(blockId: Uint8Array): Promise<LedgerBlock> {

@@ -67,6 +67,9 @@ export const SCHEMA: readonly string[] = [
   // CRC-32 of a row's output id, creating slot and bytes (integrity.ts rowChecksum), checked by every read of raw; a
   // row written before there were checksums has none until its writer's next start fills it in.
   addColumn('outputs', 'checksum', 'integer'),
+  // Whether a spent row's checksum carries its spending slot's mark (integrity.ts spentMark): a database kept before
+  // has its spent rows marked at its writer's next start, and is read without the mark until then.
+  addColumn('status', 'spent_marked', 'boolean not null default false'),
   `create table if not exists milestone_times (
      slot integer primary key,
      unix_time bigint not null)`,
@@ -158,7 +161,8 @@ export const QUERIES = {
    * for a genesis output), and the blocks of its spending slot that hold its id's bytes (one of them spends it: the
    * reader confirms which; blocks_slot narrows them to one slot).
    */
-  output: `select s.latest_slot, o.created_slot, o.spent_slot, o.spent_by, o.raw, o.checksum, b.block_id,
+  output: `select s.latest_slot, s.spent_marked, o.created_slot, o.spent_slot, o.spent_by, o.raw, o.checksum,
+      b.block_id,
       (select unix_time from milestone_times where slot = o.created_slot) as created_at,
       (select unix_time from milestone_times where slot = o.spent_slot) as spent_at,
       (select array_agg(x.raw) from blocks x where o.spent_slot is not null and x.slot = o.spent_slot
@@ -226,10 +230,21 @@ export const WRITES = {
   createdOutputs:
     'insert into outputs (output_id, created_slot, raw, checksum) select id, $1, raw, sum ' +
     'from unnest($2::bytea[], $3::bytea[], $4::integer[]) as t(id, raw, sum)',
-  /** $1 spending slot, $2 output ids, $3 the transactions that spent them (null: found in the slot's blocks). */
+  /**
+   * $1 spending slot, $2 output ids, $3 the transactions that spent them (null: found in the slot's blocks), $4 the
+   * slot's mark (integrity.ts spentMark), added to each checksum.
+   */
   spentOutputs:
-    'update outputs o set spent_slot = $1, spent_by = t.by ' +
+    'update outputs o set spent_slot = $1, spent_by = t.by, checksum = o.checksum # $4 ' +
     'from unnest($2::bytea[], $3::bytea[]) as t(id, by) where o.output_id = t.id',
+  /** Up to $2 spent rows after output id $1, in id order (marking a database's spent rows). */
+  spentRows:
+    'select output_id, spent_slot from outputs where spent_slot is not null and output_id > $1 ' +
+    'order by output_id limit $2',
+  /** $1 output ids, $2 the marks to add to their checksums. */
+  markedOutputs:
+    'update outputs o set checksum = o.checksum # t.mark from unnest($1::bytea[], $2::integer[]) as t(id, mark) ' +
+    'where o.output_id = t.id',
   /** $1 an imported ledger's treasury output (status.treasury). */
   treasury: 'update status set treasury = $1',
   /** $1 slot, $2 its imported milestone's timestamp, $3 its ID. */
@@ -244,7 +259,7 @@ export const WRITES = {
     'insert into outputs (output_id, created_slot, raw, checksum) select id, slot, raw, sum ' +
     'from unnest($1::integer[], $2::bytea[], $3::bytea[], $4::integer[]) as t(slot, id, raw, sum)',
   /** Up to $1 rows written before there were checksums. */
-  unsummedOutputs: 'select output_id, created_slot, raw from outputs where checksum is null limit $1',
+  unsummedOutputs: 'select output_id, created_slot, spent_slot, raw from outputs where checksum is null limit $1',
   /** $1 output ids, $2 their checksums. */
   summedOutputs:
     'update outputs o set checksum = t.sum from unnest($1::bytea[], $2::integer[]) as t(id, sum) ' +

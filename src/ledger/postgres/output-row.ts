@@ -1,0 +1,55 @@
+import { toHex } from '../../codec/hex.js';
+import { PayloadType } from '../../model/type-codes.js';
+import { LedgerError } from '../errors.js';
+import { checkedBlock, checkedOutputRow, corrupt } from '../integrity.js';
+import { spendingTransaction } from '../node-queries.js';
+import type { LedgerOutput } from '../types.js';
+import { bytesOf, spentOf } from './client.js';
+
+// An output as the API answers it, from its row of schema.ts's `output` query; and, for an output the database holds
+// no row of, whether one should be there.
+
+type Row = Record<string, unknown>;
+
+/** The output in `r`, checked (its checksum, its spender). @throws LedgerError STORE_CORRUPT */
+export function outputOfRow(outputId: Uint8Array, r: Row): LedgerOutput {
+  const answer: LedgerOutput = {
+    outputId: outputId.slice(),
+    output: checkedOutputRow(outputId, Number(r.created_slot), bytesOf(r.raw), r.checksum as never, spentOf(r)),
+    blockId: r.block_id === null ? new Uint8Array(32) : bytesOf(r.block_id),
+    createdSlot: Number(r.created_slot),
+    ...(r.created_at === null ? {} : { createdAt: Number(r.created_at) }),
+    ledgerIndex: Number(r.latest_slot),
+  };
+  if (r.spent_slot === null) return answer;
+  // A milestone imported from a snapshot has no blocks: the import kept each spender.
+  const spender =
+    r.spent_by === null
+      ? spendingTransaction(((r.spenders ?? []) as unknown[]).map(bytesOf), outputId)
+      : bytesOf(r.spent_by);
+  if (spender === undefined)
+    throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${r.spent_slot}, which spent it, spends it`);
+  const at = r.spent_at === null ? {} : { at: Number(r.spent_at) };
+  return { ...answer, spent: { slot: Number(r.spent_slot), transactionId: spender, ...at } };
+}
+
+/**
+ * Why the database holds no row of an output, given the row of its transaction's block (schema.ts `includedBlock`):
+ * STORE_CORRUPT where that block is stored and created it (a block's bytes are kept until its slot is pruned, and
+ * an output is deleted only once its spending slot, never before its creating one, is pruned: so the row was lost,
+ * or its `output_id` changed); else NOT_FOUND. A genesis output (no block) or one whose block is pruned is not told
+ * from one never made.
+ */
+export function missingOutput(outputId: Uint8Array, block: Row | undefined): LedgerError {
+  const notFound = new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
+  if (block === undefined || block.raw === null) return notFound;
+  const blockId = bytesOf(block.block_id);
+  const payload = checkedBlock(bytesOf(block.raw), { blockId, transactionId: outputId.subarray(0, 32) }).payload;
+  const created = payload?.type === PayloadType.Transaction ? payload.essence.outputs.length : 0;
+  const index = outputId[32]! | (outputId[33]! << 8);
+  if (index >= created) return notFound;
+  return corrupt(
+    `the output ${toHex(outputId)}`,
+    `block ${toHex(blockId)} of slot ${block.slot} created it, the database holds no row of it`,
+  );
+}
