@@ -25,6 +25,11 @@ export const SECTIONS = [
     'npm run bench:hash',
   ],
   [
+    'bundle',
+    'What does a web page pay for the codec package, and what does the package weigh?',
+    'npm run bench:bundle',
+  ],
+  [
     'nova',
     'How fast is the Nova (IOTA 2.0) codec beside iota-sdk 2.0, and beside tangle-core on Stardust blocks of the same size?',
     'npm run bench:nova',

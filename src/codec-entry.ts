@@ -128,7 +128,7 @@ export type {
   UnlockCondition,
 } from './model/unlock-condition.js';
 // IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
-export * as nova from './nova/index.js';
+export { nova } from './nova/namespace.gen.js';
 // Codec: bytes ⇄ model ⇄ canonical JSON
 export {
   blockFromJson,

@@ -145,12 +145,16 @@ describe('the types of @tangle-core/codec', () => {
     try {
       writeFileSync(
         join(dir, 'app.ts'),
-        `import { decodeBlock, blockId, toHex, type Block, CodecError } from ${JSON.stringify(codec.replace(/\.js$/, ''))};
+        `import { decodeBlock, blockId, toHex, type Block, CodecError, nova } from ${JSON.stringify(codec.replace(/\.js$/, ''))};
 const bytes: Uint8Array = new Uint8Array(0);
 const block: Block = decodeBlock(bytes);
 const id: string = toHex(blockId(bytes));
 const e: CodecError | undefined = undefined;
-export { block, id, e };
+// Nova's names, as values and as types (the namespace is an object and a namespace of types: nova/namespace.gen.ts).
+const output: nova.Output = nova.decodeOutput(bytes);
+const basic: nova.OutputType = nova.OutputType.Basic;
+const code: 0 = nova.OutputType.Basic;
+export { block, id, e, output, basic, code };
 `,
       );
       writeFileSync(

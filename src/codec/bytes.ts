@@ -15,6 +15,7 @@ function checkBytes(v: unknown, pos: number | undefined): asserts v is Uint8Arra
 }
 
 /** `ByteArray[n]`: exactly n raw bytes; JSON: 0x hex. Decoding returns a view into the input. */
+/* @__NO_SIDE_EFFECTS__ */
 export function fixedBytes(n: number): Codec<Uint8Array> {
   return Object.freeze({
     name: `bytes${n}`,
@@ -60,6 +61,7 @@ export interface VarBytesOptions {
  * `(uintX)ByteArray`: a length prefix then that many bytes. The length is checked against `min..max` and
  * against the bytes left before anything is read.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function varBytes(opts: VarBytesOptions): Codec<Uint8Array> {
   const { prefix, max, omitEmptyInJson = false } = opts;
   const min = opts.min ?? 0;
@@ -119,6 +121,7 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** A UTF-8 string with a length prefix in bytes (`max` bounds it); JSON: the string. */
+/* @__NO_SIDE_EFFECTS__ */
 export function text(opts: { prefix: UintCodec; max: number }): Codec<string> {
   const bytes = varBytes(opts);
   const check = (v: unknown, pos: number | undefined): string => {

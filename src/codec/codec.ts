@@ -33,6 +33,7 @@ export interface Codec<T> {
 }
 
 /** A codec (frozen) whose JSON goes to bytes through its model: `write(fromJson(json))`. */
+/* @__NO_SIDE_EFFECTS__ */
 // biome-ignore lint/suspicious/noExplicitAny: any codec; the caller's declared type decides which
 export function viaModel<C extends Codec<any>>(c: Omit<C, 'writeJson'>): C {
   return Object.freeze({ ...c, writeJson: (j: unknown, w: Writer) => c.write(c.fromJson(j), w) }) as C;

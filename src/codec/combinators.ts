@@ -21,6 +21,7 @@ export interface ArrayCodec<T> extends Codec<T[]> {
 }
 
 /** A count prefix, checked against `min..max` before any element is read, then the elements back to back. */
+/* @__NO_SIDE_EFFECTS__ */
 export function arrayOf<T>(elem: Codec<T>, opts: ArrayOptions): ArrayCodec<T> {
   const { prefix, min, max, omitEmptyInJson = false } = opts;
   const width = prefix.width;
@@ -125,6 +126,7 @@ export type NotAllowed = Readonly<Record<number, string>>;
  * themselves. Tags not listed are refused: `TYPE_NOT_ALLOWED` for the types the protocol has elsewhere (listed in
  * `notAllowed` with the reason), `UNKNOWN_TYPE` for the rest.
  */
+/* @__NO_SIDE_EFFECTS__ */
 // biome-ignore lint/suspicious/noExplicitAny: a codec is invariant in its model; any list of variants fits here
 export function union<const V extends readonly StructCodec<any>[]>(
   name: string,
@@ -245,6 +247,7 @@ function readWithin<T>(r: Reader, inner: Codec<T>, len: number, at: number): T {
  * A value behind its own length (TIP-35's outputs and milestone payloads, its protocol parameters option): the
  * prefix, then exactly that many bytes holding the value. JSON: the value itself.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function sized<T>(prefix: UintCodec, inner: Codec<T>): Codec<T> {
   const width = prefix.width;
   const name = inner.name;
@@ -287,6 +290,7 @@ export function sized<T>(prefix: UintCodec, inner: Codec<T>): Codec<T> {
  * own uint32 type. The length is checked against the bytes left, the payload is read with the reader limited to
  * it, and it must fill it exactly (iota.js skips this check; GO and the SDK enforce it). JSON: absent or null.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function optionalPayload<T extends { type: number }>(payload: Codec<T>): Codec<T | undefined> {
   return Object.freeze({
     name: `${payload.name}?`,
@@ -318,6 +322,7 @@ export function optionalPayload<T extends { type: number }>(payload: Codec<T>): 
 }
 
 /** A value that may be absent: a u8 presence flag (0 or 1) then the value; JSON: the key is omitted when absent. */
+/* @__NO_SIDE_EFFECTS__ */
 export function optional<T>(inner: Codec<T>): Codec<T | undefined> {
   return Object.freeze({
     name: `${inner.name}?`,
@@ -348,6 +353,7 @@ export function optional<T>(inner: Codec<T>): Codec<T | undefined> {
  * A payload that must be there, behind the same `uint32 length` as an optional one (a receipt's treasury
  * transaction): a length of 0 is refused. JSON: the payload object, required.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function requiredPayload<T extends { type: number }>(payload: Codec<T>): Codec<T> {
   const inner = optionalPayload(payload);
   return Object.freeze({

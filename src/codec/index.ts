@@ -40,14 +40,15 @@ export {
 } from './primitives.js';
 export { Reader } from './reader.js';
 export {
+  type Fields,
   type GeneratedStruct,
   type GeneratedStructs,
+  generatedStruct,
   type StructCodec,
   type StructFunctions,
   type StructHelpers,
   type StructShape,
   struct,
   structShapes,
-  structsOf,
 } from './struct.js';
 export { Writer } from './writer.js';

@@ -72,6 +72,7 @@ export const u16 = uint(2, 0xffff);
 export const u32 = uint(4, 0xffffffff);
 
 /** A u8/u16/u32 restricted to `min..max` on decode, encode and JSON. */
+/* @__NO_SIDE_EFFECTS__ */
 export function uintRange(base: UintCodec, min: number, max: number): UintCodec {
   return uint(base.width, max, min);
 }
@@ -170,6 +171,7 @@ export const i64: Codec<bigint> = viaModel({
 });
 
 /** A u64 that JSON may omit, reading as `fallback` (GO decodes a missing block nonce as 0). */
+/* @__NO_SIDE_EFFECTS__ */
 export function u64WithJsonDefault(fallback: bigint): Codec<bigint> {
   return Object.freeze({
     ...u64,
@@ -207,6 +209,7 @@ export const u256: Codec<bigint> = Object.freeze({
  * A type tag that must equal `value`: the first field of every union variant, so each variant decodes on its own
  * and the model carries its `type` exactly as the JSON does.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function tag<V extends number>(
   prefix: UintCodec,
   value: V,
@@ -248,6 +251,7 @@ export function tag<V extends number>(
  * A constant string: nothing on the wire (the position implies it), the string itself in JSON. The `type` of a line
  * in a history file ("block", "commit") is one.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function constant<V extends string>(value: V): Codec<V> {
   const wrong = (got: unknown, pos?: number) =>
     new CodecError('UNKNOWN_TYPE', `expected ${JSON.stringify(value)}, got ${describeValue(got)}`, { offset: pos });

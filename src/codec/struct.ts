@@ -3,7 +3,7 @@ import { atPath, CodecError, describeValue } from './errors.js';
 import type { Reader } from './reader.js';
 import type { Writer } from './writer.js';
 
-type Fields<T> = { readonly [K in keyof T]-?: Codec<T[K]> };
+export type Fields<T> = { readonly [K in keyof T]-?: Codec<T[K]> };
 
 /** The functions a struct is made of; the codec adds its name and sizes. */
 export interface StructFunctions<T> {
@@ -85,6 +85,7 @@ function notObject(name: string, v: unknown, pos: number | undefined, model: boo
  * forbidden (a strict Content-Security-Policy, `--disallow-code-generation-from-strings`). Paths are added only
  * when an error travels up, so success pays nothing for them.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function struct<T extends object>(name: string, fields: Fields<T>, generated?: GeneratedStruct): StructCodec<T> {
   const keys = Object.keys(fields) as (keyof T & string)[];
   for (const k of keys) if (!IDENT.test(k)) throw new Error(`struct ${name}: field name ${k} is not an identifier`);
@@ -130,12 +131,18 @@ export function struct<T extends object>(name: string, fields: Fields<T>, genera
 }
 
 /**
- * Binds `struct` to the code generated for one source file: `const struct = structsOf(generated)` at the top of a
- * model file, then `struct('Name', { … })` as usual.
+ * `struct` with its generated code taken from one source file's table. A model file binds it once, as a function the
+ * bundler is told has no side effects (so that a page's bundler drops the structs a page never uses):
+ *   /* @__NO_SIDE_EFFECTS__ *\/
+ *   const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
  */
-export function structsOf(generated: GeneratedStructs) {
-  return <T extends object>(name: string, fields: Fields<T>): StructCodec<T> =>
-    struct<T>(name, fields, generated[name]);
+/* @__NO_SIDE_EFFECTS__ */
+export function generatedStruct<T extends object>(
+  generated: GeneratedStructs,
+  name: string,
+  fields: Fields<T>,
+): StructCodec<T> {
+  return struct<T>(name, fields, generated[name]);
 }
 
 /** The same behaviour as generated code, as loops over the fields. */

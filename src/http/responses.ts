@@ -1,11 +1,12 @@
-import { arrayOf, bool, fixedBytes, i64, structsOf, toHex, u32, u64 } from '../codec/index.js';
+import { arrayOf, bool, type Fields, fixedBytes, generatedStruct, i64, toHex, u32, u64 } from '../codec/index.js';
 import type { IncludedBlock, UtxoChanges } from '../ledger/index.js';
 import type { Block } from '../model/block.js';
 import { PayloadType } from '../model/type-codes.js';
 import { HttpProblem } from './problem.js';
 import { generated } from './responses.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // The bodies of the v3 routes, declared once: the JSON form and the `application/vnd.iota.serializer-v2` form come
 // from the same definition (SPEC B4; iota.go api/core.go field order, serix lengths as uint32).

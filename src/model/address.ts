@@ -1,8 +1,9 @@
-import { type Codec, fixedBytes, structsOf, tag, u8, union } from '../codec/index.js';
+import { type Codec, type Fields, fixedBytes, generatedStruct, tag, u8, union } from '../codec/index.js';
 import { generated } from './address.gen.js';
 import { AddressType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-18 addresses. JSON names the 32 bytes after the type: `pubKeyHash`, `aliasId`, `nftId`.
 

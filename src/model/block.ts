@@ -1,10 +1,11 @@
 import {
   arrayOf,
   type Codec,
+  type Fields,
   fixedBytes,
   fixedOffset,
+  generatedStruct,
   optionalPayload,
-  structsOf,
   u8,
   u32,
   u64WithJsonDefault,
@@ -17,7 +18,8 @@ import { type TaggedDataPayload, taggedDataPayload } from './payload/tagged-data
 import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
 import { PayloadType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 export type Payload = TaggedDataPayload | TransactionPayload | MilestonePayload;
 

@@ -1,4 +1,16 @@
-import { arrayOf, fixedBytes, optionalPayload, structsOf, tag, u8, u16, u32, u64, union } from '../codec/index.js';
+import {
+  arrayOf,
+  type Fields,
+  fixedBytes,
+  generatedStruct,
+  optionalPayload,
+  tag,
+  u8,
+  u16,
+  u32,
+  u64,
+  union,
+} from '../codec/index.js';
 import { generated } from './essence.gen.js';
 import { type Input, input } from './input.js';
 import { MAX_INPUTS, MAX_OUTPUTS } from './limits.js';
@@ -6,7 +18,8 @@ import { type Output, output } from './output.js';
 import { type TaggedDataPayload, taggedDataPayload } from './payload/tagged-data.js';
 import { EssenceType, PayloadType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 /** TIP-20 Regular Transaction Essence (type 1). Its BLAKE2b-256 is what the unlocks sign. */
 export interface TransactionEssence {

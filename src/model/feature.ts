@@ -1,10 +1,11 @@
-import { type Codec, structsOf, tag, u8, u16, union, varBytes } from '../codec/index.js';
+import { type Codec, type Fields, generatedStruct, tag, u8, u16, union, varBytes } from '../codec/index.js';
 import { type Address, address } from './address.js';
 import { generated } from './feature.gen.js';
 import { MAX_METADATA_LENGTH, MAX_TAG_LENGTH } from './limits.js';
 import { FeatureType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-18 features. Which ones an output may carry, as features or as immutable features, depends on its kind (SPEC A
 // §13): one union per list below; a feature of another list is TYPE_NOT_ALLOWED there.

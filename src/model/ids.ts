@@ -3,9 +3,10 @@ import {
   type Codec,
   CodecError,
   decode,
+  type Fields,
   fixedBytes,
   fixedOffset,
-  structsOf,
+  generatedStruct,
   u16,
   uintRange,
   withEncoding,
@@ -27,7 +28,8 @@ import { type MilestonePayload, milestoneEssence } from './payload/milestone.js'
 import { type TransactionPayload, transactionPayload } from './payload/transaction.js';
 import { AddressType, OutputType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // SPEC A §7: every identifier is BLAKE2b-256 of exact canonical bytes. Passing bytes hashes them as they are
 // (fastest, and what a node does with bytes it received); passing a model encodes it first.

@@ -1,9 +1,10 @@
-import { type Codec, fixedBytes, structsOf, tag, u8, u16, union } from '../codec/index.js';
+import { type Codec, type Fields, fixedBytes, generatedStruct, tag, u8, u16, union } from '../codec/index.js';
 import { generated } from './input.gen.js';
 import { MILESTONE_ID_LENGTH, TRANSACTION_ID_LENGTH } from './limits.js';
 import { InputType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 /**
  * TIP-20 UTXO Input. Any u16 index is wire-valid (iota.js encodes 12345); "index < 128" is a transaction rule

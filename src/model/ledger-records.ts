@@ -1,12 +1,13 @@
 import {
   type ArrayCodec,
   arrayOf,
+  type Fields,
   fixedBytes,
   fixedOffset,
+  generatedStruct,
   i64,
   optional,
   sized,
-  structsOf,
   u8,
   u16,
   u32,
@@ -22,7 +23,8 @@ import {
   stardustProtocolParameters,
 } from './snapshot.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // What the ledger keeps in its store, each record declared once like the wire types (encode, decode, size), and the
 // layouts its hot path reads in place derived from those declarations. They live in the model beside the wire types

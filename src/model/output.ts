@@ -1,4 +1,17 @@
-import { arrayOf, type Codec, fixedBytes, structsOf, tag, u8, u16, u32, u64, union, varBytes } from '../codec/index.js';
+import {
+  arrayOf,
+  type Codec,
+  type Fields,
+  fixedBytes,
+  generatedStruct,
+  tag,
+  u8,
+  u16,
+  u32,
+  u64,
+  union,
+  varBytes,
+} from '../codec/index.js';
 import {
   type AliasFeature,
   aliasFeature,
@@ -31,7 +44,8 @@ import {
   unlockCondition,
 } from './unlock-condition.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-18 outputs (Basic, Alias, Foundry, NFT) and the TIP-34 Treasury output. Each kind lists the unlock conditions
 // and features it may carry (SPEC A §13); the lists' own rules (sorted, required ones present) are syntactic.

@@ -109,6 +109,7 @@ export function protocolParameters(
 const SHIMMER_RENT = Object.freeze({ vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 });
 
 /** Ten coordinator keys valid from milestone 0 on, seven signatures needed: how hornet configures both networks. */
+/* @__NO_SIDE_EFFECTS__ */
 const coordinator = (keys: string[]): MilestoneKeys =>
   Object.freeze({
     threshold: 7,

@@ -1,9 +1,10 @@
-import { type Codec, fixedBytes, structsOf, tag, u8, union } from '../codec/index.js';
+import { type Codec, type Fields, fixedBytes, generatedStruct, tag, u8, union } from '../codec/index.js';
 import { ED25519_PUBLIC_KEY_LENGTH, ED25519_SIGNATURE_LENGTH } from './limits.js';
 import { generated } from './signature.gen.js';
 import { SignatureType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 /** TIP-20 Ed25519 Signature: 97 bytes on the wire. */
 export interface Ed25519Signature {

@@ -2,10 +2,11 @@ import {
   arrayOf,
   type Codec,
   CodecError,
+  type Fields,
   fixedBytes,
+  generatedStruct,
   type Reader,
   sized,
-  structsOf,
   tag,
   text,
   u8,
@@ -20,7 +21,8 @@ import { MilestoneOptionType, type MilestonePayload, milestonePayload } from './
 import type { RentStructure } from './protocol-parameters.js';
 import { generated } from './snapshot.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-35 local snapshot files, format version 2 (Stardust), as hornet writes them (pkg/snapshot/snapshot_file.go,
 // pkg/model/utxo/snapshot.go): a full file (a header, the unspent outputs of the ledger milestone, the milestone diffs

@@ -1,7 +1,8 @@
-import { type Codec, structsOf, tag, u8, u256, union } from '../codec/index.js';
+import { type Codec, type Fields, generatedStruct, tag, u8, u256, union } from '../codec/index.js';
 import { generated } from './token-scheme.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 /** TIP-18 token schemes (uint8). */
 export const TokenSchemeType = { Simple: 0 } as const;

@@ -1,9 +1,10 @@
-import { type Codec, structsOf, tag, u8, u32, u64, union } from '../codec/index.js';
+import { type Codec, type Fields, generatedStruct, tag, u8, u32, u64, union } from '../codec/index.js';
 import { type Address, type AliasAddress, address, aliasAddress } from './address.js';
 import { AddressType, UnlockConditionType } from './type-codes.js';
 import { generated } from './unlock-condition.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-18 unlock conditions. Which ones an output may carry depends on its kind (SPEC A §13): each output kind has its
 // own union below, and a condition of another kind's is TYPE_NOT_ALLOWED there.
@@ -50,6 +51,7 @@ export type UnlockCondition =
   | GovernorAddressUnlockCondition
   | ImmutableAliasAddressUnlockCondition;
 
+/* @__NO_SIDE_EFFECTS__ */
 const ucTag = <V extends number>(v: V) => tag(u8, v, 'unlock condition');
 
 export const addressUnlockCondition = struct<AddressUnlockCondition>('AddressUnlockCondition', {

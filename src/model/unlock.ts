@@ -1,9 +1,10 @@
-import { type Codec, structsOf, tag, u8, u16, union } from '../codec/index.js';
+import { type Codec, type Fields, generatedStruct, tag, u8, u16, union } from '../codec/index.js';
 import { type Signature, signature } from './signature.js';
 import { UnlockType } from './type-codes.js';
 import { generated } from './unlock.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-20 and TIP-18 unlocks.
 

@@ -1,9 +1,21 @@
-import { arrayOf, type Codec, fixedBytes, structsOf, tag, u8, u16, union, varBytes } from '../codec/index.js';
+import {
+  arrayOf,
+  type Codec,
+  type Fields,
+  fixedBytes,
+  generatedStruct,
+  tag,
+  u8,
+  u16,
+  union,
+  varBytes,
+} from '../codec/index.js';
 import { generated } from './address.gen.js';
 import { IDENTIFIER_LENGTH, MAX_ADDRESS_CAPABILITIES, MAX_MULTI_ADDRESSES, MIN_MULTI_ADDRESSES } from './limits.js';
 import { AddressType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-38 addresses, TIP-42's implicit account creation address, TIP-52's multi and TIP-50's restricted address.
 // Nesting is bounded by the unions: a multi address holds only the four simple kinds, a restricted address a simple

@@ -1,9 +1,10 @@
 import {
   arrayOf,
   type Codec,
+  type Fields,
   fixedBytes,
+  generatedStruct,
   optionalPayload,
-  structsOf,
   tag,
   u8,
   u32,
@@ -21,7 +22,8 @@ import {
 import { type Payload, payload } from './payload.js';
 import { BlockBodyType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-46 block: a header, a basic or validation body, and the issuer's signature over both. The block id hashes the
 // three separately (ids.ts), so each is its own codec.
@@ -61,6 +63,7 @@ export interface Block {
 }
 
 const blockId = fixedBytes(SLOT_IDENTIFIER_LENGTH);
+/* @__NO_SIDE_EFFECTS__ */
 const parents = (min: number, max: number) => arrayOf(blockId, { prefix: u8, min, max, omitEmptyInJson: min === 0 });
 
 export const blockHeader = struct<BlockHeader>('NovaBlockHeader', {

@@ -1,9 +1,10 @@
-import { encode, fixedBytes, structsOf, u8, u32, u64 } from '../codec/index.js';
+import { encode, type Fields, fixedBytes, generatedStruct, u8, u32, u64 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { generated } from './commitment.gen.js';
 import { IDENTIFIER_LENGTH, SLOT_IDENTIFIER_LENGTH } from './limits.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 /** TIP-46 slot commitment: 89 bytes (the layout of SPEC B1 too: the ledger commits its slots with it). */
 export interface SlotCommitment {

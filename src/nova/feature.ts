@@ -1,8 +1,9 @@
 import {
   arrayOf,
   type Codec,
+  type Fields,
   fixedBytes,
-  structsOf,
+  generatedStruct,
   tag,
   u8,
   u32,
@@ -23,7 +24,8 @@ import {
 import { type MetadataEntries, metadataEntries } from './metadata.js';
 import { BlockIssuerKeyType, FeatureType as F } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-38 features, with TIP-42's block issuer and staking features, TIP-38's native token feature (a basic or foundry
 // output holds at most one native token) and TIP-54's state metadata. Which ones an output may carry, as features or
@@ -141,6 +143,7 @@ const REASONS: Record<number, string> = {
   [F.BlockIssuer]: 'a block issuer feature is allowed only in account outputs',
   [F.Staking]: 'a staking feature is allowed only in account outputs',
 };
+/* @__NO_SIDE_EFFECTS__ */
 // biome-ignore lint/suspicious/noExplicitAny: any list of feature codecs
 const features = <V extends readonly any[]>(variants: V) => union(f, u8, variants, REASONS);
 

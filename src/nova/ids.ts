@@ -53,7 +53,6 @@ function writeSlot(id: Uint8Array, slot: number): void {
   id[35] = slot >>> 24;
 }
 
-const HEADER_LENGTH = blockHeader.fixedSize!;
 const SIGNATURE_LENGTH = 97;
 /** Where the header's u64 issuing time sits: after the protocol version and the network id. */
 const ISSUING_TIME_AT = 9;
@@ -80,10 +79,12 @@ function secondsAt(b: Uint8Array, at: number): number {
  * time (TIP-46). The bytes are taken as they are (a received block); every path to a block id ends here.
  */
 function blockIdOfBytes(params: TimeParameters, bytes: Uint8Array): Uint8Array {
-  if (bytes.length < HEADER_LENGTH + SIGNATURE_LENGTH) {
-    throw new CodecError('TRUNCATED', `a block has at least ${HEADER_LENGTH + SIGNATURE_LENGTH} bytes`);
+  // Read here, not at the top of the module: a property read there would keep Nova in every page's bundle.
+  const header = blockHeader.fixedSize!;
+  if (bytes.length < header + SIGNATURE_LENGTH) {
+    throw new CodecError('TRUNCATED', `a block has at least ${header + SIGNATURE_LENGTH} bytes`);
   }
-  const id = blake2b256OfParts(bytes, HEADER_LENGTH, bytes.length - SIGNATURE_LENGTH, SLOT_LENGTH);
+  const id = blake2b256OfParts(bytes, header, bytes.length - SIGNATURE_LENGTH, SLOT_LENGTH);
   writeSlot(id, slotOfSeconds(params, secondsAt(bytes, ISSUING_TIME_AT)));
   return id;
 }

@@ -1,9 +1,10 @@
-import { type Codec, fixedBytes, structsOf, tag, u8, u16, union } from '../codec/index.js';
+import { type Codec, type Fields, fixedBytes, generatedStruct, tag, u8, u16, union } from '../codec/index.js';
 import { generated } from './input.gen.js';
 import { IDENTIFIER_LENGTH, SLOT_IDENTIFIER_LENGTH } from './limits.js';
 import { ContextInputType, InputType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-45 inputs: the outputs a transaction consumes, and the context inputs it reads without consuming (a
 // commitment, an account's block issuance credits, a reward claim).

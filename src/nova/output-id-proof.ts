@@ -2,8 +2,9 @@ import {
   type Codec,
   CodecError,
   encode,
+  type Fields,
   fixedBytes,
-  structsOf,
+  generatedStruct,
   tag,
   u8,
   u16,
@@ -21,7 +22,8 @@ import { generated } from './output-id-proof.gen.js';
 import type { Transaction } from './transaction.js';
 import { MerkleHashableType as M } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-45 output id proof: proves that an output is the one at `outputIndex` of the transaction whose id the proof
 // rebuilds, from the transaction's commitment and a Merkle path to the output. The path is a tree of nodes whose
@@ -61,6 +63,7 @@ const valueHash = struct<MerkleValueHash>('NovaMerkleValueHash', {
 /** ⌈log2(128)⌉: the most nodes on the path to one of a transaction's outputs. */
 export const MAX_PROOF_DEPTH = Math.ceil(Math.log2(MAX_OUTPUTS));
 
+/* @__NO_SIDE_EFFECTS__ */
 function hashable(depth: number): Codec<MerkleHashable> {
   if (depth === 0) {
     return union('merkle hashable', u8, [leafHash, valueHash], {

@@ -1,4 +1,15 @@
-import { arrayOf, type Codec, fixedBytes, structsOf, tag, u8, u32, u64, union } from '../codec/index.js';
+import {
+  arrayOf,
+  type Codec,
+  type Fields,
+  fixedBytes,
+  generatedStruct,
+  tag,
+  u8,
+  u32,
+  u64,
+  union,
+} from '../codec/index.js';
 import { type TokenScheme, tokenScheme } from '../model/token-scheme.js';
 import { type AccountAddress, accountAddress } from './address.js';
 import {
@@ -31,7 +42,8 @@ import {
   type ImmutableAccountAddressUnlockCondition,
 } from './unlock-condition.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // The six Nova outputs: basic (TIP-41), account (TIP-42), anchor (TIP-54), foundry (TIP-44), NFT (TIP-43) and
 // delegation (TIP-40). Each list's bounds are iota.go v4's array rules (api_v3.go); that the lists are sorted by type
@@ -100,6 +112,7 @@ export type Output = BasicOutput | AccountOutput | AnchorOutput | FoundryOutput 
 const o = 'output';
 const id = fixedBytes(IDENTIFIER_LENGTH);
 /** A u8-counted list; an optional one (min 0) is omitted from JSON when empty. */
+/* @__NO_SIDE_EFFECTS__ */
 const list = <T>(elem: Codec<T>, min: number, max: number) =>
   arrayOf(elem, { prefix: u8, min, max, omitEmptyInJson: min === 0 });
 

@@ -1,8 +1,9 @@
-import { arrayOf, i64, structsOf, tag, text, u8, u16, u32, u64 } from '../codec/index.js';
+import { arrayOf, type Fields, generatedStruct, i64, tag, text, u8, u16, u32, u64 } from '../codec/index.js';
 import { generated } from './protocol-parameters.gen.js';
 import { ProtocolParametersType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-49 protocol parameters, version 3 (iota.go v4 api_protocol_parameters.go): one struct per group, in wire
 // order. Their BLAKE2b-256 hash is what a validation block names (ids.ts).

@@ -1,9 +1,10 @@
-import { structsOf, tag, u8, u32, varBytes } from '../codec/index.js';
+import { type Fields, generatedStruct, tag, u8, u32, varBytes } from '../codec/index.js';
 import { MAX_TAG_LENGTH, MAX_TAGGED_DATA_LENGTH } from './limits.js';
 import { generated } from './tagged-data.gen.js';
 import { PayloadType } from './type-codes.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-53 tagged data and TIP-40's candidacy announcement: the two payloads that are not transactions.
 

@@ -1,9 +1,10 @@
 import {
   arrayOf,
   type Codec,
+  type Fields,
   fixedBytes,
+  generatedStruct,
   optionalPayload,
-  structsOf,
   tag,
   u8,
   u16,
@@ -27,7 +28,8 @@ import { generated } from './transaction.gen.js';
 import { PayloadType } from './type-codes.js';
 import { type Unlock, unlock } from './unlock.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-45 transaction and signed transaction payload. The transaction's id commits to its fields before `outputs`
 // (the essence) and, separately, to the Merkle root of its outputs (ids.ts).
@@ -63,6 +65,7 @@ const transactionPayload: Codec<TaggedDataPayload> = union('payload', u8, [tagge
   [PayloadType.SignedTransaction]: 'a transaction cannot carry a transaction',
   [PayloadType.CandidacyAnnouncement]: 'a transaction cannot carry a candidacy announcement',
 });
+/* @__NO_SIDE_EFFECTS__ */
 const list = <T>(elem: Codec<T>, min: number, max: number) =>
   arrayOf(elem, { prefix: u16, min, max, omitEmptyInJson: min === 0 });
 

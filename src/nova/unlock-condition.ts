@@ -1,4 +1,4 @@
-import { type Codec, structsOf, tag, u8, u32, u64, union } from '../codec/index.js';
+import { type Codec, type Fields, generatedStruct, tag, u8, u32, u64, union } from '../codec/index.js';
 import {
   type AccountAddress,
   type Address,
@@ -10,7 +10,8 @@ import {
 import { UnlockConditionType as UC } from './type-codes.js';
 import { generated } from './unlock-condition.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-38 unlock conditions. Which an output may carry depends on its kind: one union per kind below. Slots are u32
 // slot indexes (Stardust had milestone indexes and Unix times).
@@ -97,6 +98,7 @@ export const immutableAccountAddressUnlockCondition = struct<ImmutableAccountAdd
   { type: tag(u8, UC.ImmutableAccountAddress, uc), address: accountAddress },
 );
 
+/* @__NO_SIDE_EFFECTS__ */
 const elsewhere = (kinds: string) => `allowed only in ${kinds}`;
 const REASONS: Record<number, string> = {
   [UC.Address]: elsewhere('basic, account, NFT and delegation outputs'),
@@ -109,6 +111,7 @@ const REASONS: Record<number, string> = {
 };
 
 /** The union of `variants`, refusing the protocol's other unlock conditions as not allowed here. */
+/* @__NO_SIDE_EFFECTS__ */
 // biome-ignore lint/suspicious/noExplicitAny: any list of unlock condition codecs
 function conditions<V extends readonly any[]>(variants: V) {
   return union(uc, u8, variants, REASONS);

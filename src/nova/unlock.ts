@@ -1,10 +1,11 @@
-import { arrayOf, type Codec, structsOf, tag, u8, u16, union } from '../codec/index.js';
+import { arrayOf, type Codec, type Fields, generatedStruct, tag, u8, u16, union } from '../codec/index.js';
 import { type Signature, signature } from '../model/signature.js';
 import { MAX_MULTI_UNLOCKS, MIN_MULTI_UNLOCKS } from './limits.js';
 import { UnlockType } from './type-codes.js';
 import { generated } from './unlock.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-45 unlocks, with TIP-52's multi and empty unlocks. A multi unlock holds the others but not itself, so nesting
 // stops at two levels.
@@ -60,8 +61,13 @@ export const anchorUnlock = struct<AnchorUnlock>('NovaAnchorUnlock', {
   type: tag(u8, UnlockType.Anchor, u),
   reference: u16,
 });
-export const nftUnlock = struct<NftUnlock>('NovaNftUnlock', { type: tag(u8, UnlockType.Nft, u), reference: u16 });
-export const emptyUnlock = struct<EmptyUnlock>('NovaEmptyUnlock', { type: tag(u8, UnlockType.Empty, u) });
+export const nftUnlock = struct<NftUnlock>('NovaNftUnlock', {
+  type: tag(u8, UnlockType.Nft, u),
+  reference: u16,
+});
+export const emptyUnlock = struct<EmptyUnlock>('NovaEmptyUnlock', {
+  type: tag(u8, UnlockType.Empty, u),
+});
 
 const inner = [signatureUnlock, referenceUnlock, accountUnlock, anchorUnlock, nftUnlock, emptyUnlock] as const;
 const innerUnlock: Codec<InnerUnlock> = union(u, u8, inner, {
@@ -71,4 +77,13 @@ export const multiUnlock = struct<MultiUnlock>('NovaMultiUnlock', {
   type: tag(u8, UnlockType.Multi, u),
   unlocks: arrayOf(innerUnlock, { prefix: u8, min: MIN_MULTI_UNLOCKS, max: MAX_MULTI_UNLOCKS }),
 });
-export const unlock: Codec<Unlock> = union(u, u8, [...inner, multiUnlock]);
+// Listed, not spread from `inner`: a spread at the top of a module is a call a page's bundler must keep.
+export const unlock: Codec<Unlock> = union(u, u8, [
+  signatureUnlock,
+  referenceUnlock,
+  accountUnlock,
+  anchorUnlock,
+  nftUnlock,
+  emptyUnlock,
+  multiUnlock,
+]);

@@ -3,10 +3,11 @@ import {
   type Codec,
   CodecError,
   constant,
+  type Fields,
   fixedBytes,
+  generatedStruct,
   i64,
   optional,
-  structsOf,
   text,
   u8,
   u32,
@@ -19,7 +20,8 @@ import { type Output, output } from '../model/output.js';
 import { generated } from './events.gen.js';
 import type { SimEvent } from './simulator.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // The history file of `simulate` and `import`: one JSON object per line. The first line is the genesis (network,
 // genesis time, outputs, accounts); then blocks, account events and commits in the order a ledger applies them.

@@ -2,9 +2,10 @@ import {
   arrayOf,
   bool,
   type Codec,
+  type Fields,
   fixedBytes,
+  generatedStruct,
   requiredPayload,
-  structsOf,
   tag,
   u8,
   u16,
@@ -20,7 +21,8 @@ import { PayloadType } from '../type-codes.js';
 import { generated } from './milestone.gen.js';
 import { type TreasuryTransactionPayload, treasuryTransactionPayload } from './treasury-transaction.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 // TIP-29 Milestone payload (type 7) with its TIP-29/TIP-34 options. The essence (index to options) is what the
 // milestone id hashes and every signature signs; the signatures follow it.

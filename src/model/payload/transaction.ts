@@ -1,4 +1,14 @@
-import { arrayOf, elementOffsets, fieldOffset, fixedOffset, structsOf, tag, u16, u32 } from '../../codec/index.js';
+import {
+  arrayOf,
+  elementOffsets,
+  type Fields,
+  fieldOffset,
+  fixedOffset,
+  generatedStruct,
+  tag,
+  u16,
+  u32,
+} from '../../codec/index.js';
 import { inputs, outputs, type TransactionEssence, transactionEssence } from '../essence.js';
 import { utxoInput } from '../input.js';
 import { MAX_INPUTS } from '../limits.js';
@@ -6,7 +16,8 @@ import { PayloadType } from '../type-codes.js';
 import { type Unlock, unlock } from '../unlock.js';
 import { generated } from './transaction.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 /**
  * TIP-20 Transaction payload (type 6). Its ID is BLAKE2b-256 of these bytes, from the uint32 type on (the

@@ -1,10 +1,11 @@
-import { structsOf, tag, u32 } from '../../codec/index.js';
+import { type Fields, generatedStruct, tag, u32 } from '../../codec/index.js';
 import { type TreasuryInput, treasuryInput } from '../input.js';
 import { type TreasuryOutput, treasuryOutput } from '../output.js';
 import { PayloadType } from '../type-codes.js';
 import { generated } from './treasury-transaction.gen.js';
 
-const struct = structsOf(generated);
+/* @__NO_SIDE_EFFECTS__ */
+const struct = <T extends object>(name: string, fields: Fields<T>) => generatedStruct<T>(generated, name, fields);
 
 /** TIP-34 Treasury Transaction (payload type 4): moves the treasury; found only inside a milestone's receipt. */
 export interface TreasuryTransactionPayload {

@@ -77,7 +77,7 @@ function checkTransaction(params: ProtocolParameters, tx: Transaction): void {
 }
 
 /** A signer's identity: the hash of its public key (iota.go's SignerUID). */
-const signer = (u: Unlock & { type: 0 }) => bytesKey(blake2b256(u.signature.publicKey));
+const signer = (u: Unlock & { type: UnlockType.Signature }) => bytesKey(blake2b256(u.signature.publicKey));
 
 function checkUnlocks(unlocks: readonly Unlock[]): void {
   const signers = new Set<string>();
