@@ -4,8 +4,7 @@ import { CodecError } from '../codec/errors.js';
 import { importSnapshot, openLedger } from '../ledger/index.js';
 import { PostgresMirror } from '../ledger/postgres/mirror.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { describeError, UsageError, wholeNumber } from './io.js';
-import { redactUrl } from './serve-options.js';
+import { describeError, redactUrl, UsageError, wholeNumber } from './io.js';
 
 export const IMPORT_SNAPSHOT_USAGE = `tangle-core import-snapshot FULL [--delta DELTA]... --db DIR [--store URL]
                                 [--slot-seconds N]

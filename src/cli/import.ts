@@ -6,8 +6,7 @@ import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { PostgresPublisher } from '../ledger/postgres/publisher.js';
 import { type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import { applyEvent, parseLine } from '../sim/events.js';
-import { describeError, network, UsageError } from './io.js';
-import { redactUrl } from './serve-options.js';
+import { describeError, network, redactUrl, UsageError } from './io.js';
 
 export const IMPORT_USAGE = `tangle-core import FILE --db DIR [--store URL] [--network NAME] [--verbose]
   Applies a history file (from \`simulate\`, or any file of the same events) to the store at DIR, creating it if new.

@@ -69,3 +69,8 @@ export function wholeNumber(
   }
   return n;
 }
+
+/** A database URL without its password, for printing. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
+}

@@ -5,9 +5,9 @@ import { PostgresReader } from '../ledger/postgres/postgres-reader.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { hostsEvents, upgradesOf } from './events-host.js';
-import { network, wholeNumber } from './io.js';
+import { network, redactUrl, wholeNumber } from './io.js';
 import { type EventFlags, eventsLine, serveEvents } from './serve-events.js';
-import { type HttpFlags, listeningPort, redactUrl, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
+import { type HttpFlags, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { startWorkers } from './workers.js';
 
 // `serve --store postgresql://… --read-only`: an API process over the shared database (its primary or a hot

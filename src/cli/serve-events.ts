@@ -3,8 +3,7 @@ import { MQTT_URL } from '../events/external.js';
 import { type EventsService, startEvents } from '../events/service.js';
 import type { LedgerReader } from '../ledger/ledger-reader.js';
 import type { LedgerListener } from '../ledger/types.js';
-import { UsageError, wholeNumber } from './io.js';
-import { redactUrl } from './serve-options.js';
+import { redactUrl, UsageError, wholeNumber } from './io.js';
 
 // `serve`'s event API (TIP-28): which broker (the one in this process, on the API's port and perhaps a plain MQTT
 // port; or the operator's, with --mqtt-url), and the line that says where clients subscribe.

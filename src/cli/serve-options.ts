@@ -84,11 +84,6 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
   ];
 }
 
-/** A database URL without its password, for printing. */
-export function redactUrl(url: string): string {
-  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
-}
-
 /**
  * SIGINT/SIGTERM: `before` (stop writing), then stop taking connections (this process's server, or the worker pool),
  * let requests in flight finish, then `closed`. Installed before anything is printed, so that whoever reads our

@@ -16,18 +16,10 @@ import { Simulation } from '../sim/simulator.js';
 import { untilAvailable } from './backoff.js';
 import { demoGenesis, runDemo } from './demo.js';
 import { hostsEvents, upgradesOf } from './events-host.js';
-import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
+import { network, redactUrl, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
 import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
-import {
-  LIMIT_FLAGS,
-  limit,
-  listeningPort,
-  redactUrl,
-  serverOptions,
-  stopOnSignal,
-  workerFlags,
-} from './serve-options.js';
+import { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { commitByTheClock, warnOfPublicPosting, writerOptions } from './serve-writes.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';

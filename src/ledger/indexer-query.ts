@@ -3,9 +3,9 @@ import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { decodeOutput } from '../serialize.js';
+import type { Awaitable } from '../util/awaitable.js';
 import { compareBytes, equalBytes } from '../util/bytes.js';
 import { slotEnd } from './congestion.js';
-import type { Awaitable } from './ledger-reader.js';
 import {
   addressValue,
   entryPosition,

@@ -1,12 +1,12 @@
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../model/snapshot.js';
+import type { Awaitable } from '../util/awaitable.js';
 import type { ImportedMilestoneRef } from './imported.js';
 import type { IndexPage, IndexQuery } from './indexer-query.js';
 import type { CongestionQuery } from './queries.js';
 import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from './types.js';
 
-/** A value now (the embedded store answers in place) or later (a database server answers over the network). */
-export type Awaitable<T> = T | Promise<T>;
+export type { Awaitable };
 
 /**
  * The read side of a ledger: what the HTTP API asks. A `Ledger` is one (LMDB or memory, answers in place);

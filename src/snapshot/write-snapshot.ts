@@ -10,8 +10,8 @@ import {
   SnapshotType,
   snapshotOutput,
 } from '../model/snapshot.js';
+import type { Awaitable } from '../util/awaitable.js';
 
-type Awaitable<T> = T | Promise<T>;
 type Items<T> = Iterable<T> | AsyncIterable<T>;
 
 /** Where a snapshot is written: bytes appended in order, and a way to go back to fill in the header's counts. */
