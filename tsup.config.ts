@@ -28,7 +28,7 @@ export default defineConfig([
   },
   {
     // The ingest pool's worker thread (src/ledger/ingest-pool.ts): CommonJS, so that both builds can start it.
-    entry: { 'ingest-worker': 'src/ledger/ingest-worker.ts' },
+    entry: { 'ingest-worker': 'src/ledger/ingest/ingest-worker.ts' },
     format: ['cjs'],
     sourcemap: true,
     target: 'node20',

@@ -29,7 +29,7 @@ function binFolder() {
   return undefined;
 }
 
-/** @returns {import('./postgres-cluster.d.mts').PostgresCluster | { unavailable: string }} */
+/** @returns {import('./postgres-cluster.d..js').PostgresCluster | { unavailable: string }} */
 export function startPostgres() {
   const bin = binFolder();
   if (bin === undefined) return { unavailable: 'no PostgreSQL server binaries (initdb) on this machine' };

@@ -16,8 +16,19 @@ export {
 } from './http/responses.js';
 export type { BlockIntake, FaucetIntake } from './http/route-kit.js';
 export { createServer, type ServerOptions } from './http/server.js';
-export { nextReferenceManaCost, slotAt, slotStartTime, workScore } from './ledger/congestion.js';
-export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './ledger/errors.js';
+export {
+  commitmentId,
+  LedgerError,
+  type LedgerErrorCode,
+  type LedgerErrorKind,
+  merkleRoot,
+  nextReferenceManaCost,
+  type SlotCommitment,
+  slotAt,
+  slotCommitment,
+  slotStartTime,
+  workScore,
+} from './ledger/common/index.js';
 export {
   type AcceptOptions,
   type AcceptOutcome,
@@ -46,6 +57,5 @@ export {
   type StoreInfo,
   type UtxoChanges,
 } from './ledger/index.js';
-export { commitmentId, merkleRoot, type SlotCommitment, slotCommitment } from './ledger/slot-commitment.js';
 export type { ImportedNetwork, OutputRecord } from './model/ledger-records.js';
 export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';

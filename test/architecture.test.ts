@@ -76,6 +76,20 @@ describe('the source tree', () => {
     expect(findCycle(circle)).toEqual(['a.ts', 'b.ts', 'a.ts']);
   });
 
+  it("the ledger's rooms reach each other, and the rest of src/ reaches them, only through their faces (issue 44)", () => {
+    const ledgerRoom = (f: string) => /^ledger\/([^/]+)\//.exec(f)?.[1];
+    const rooms = new Set(files.map(ledgerRoom).filter((r) => r !== undefined));
+    expect([...rooms].sort()).toEqual(['common', 'core', 'indexer', 'ingest', 'postgres', 'snapshot', 'store']);
+    for (const r of rooms) expect(files, `ledger/${r} has a face`).toContain(`ledger/${r}/index.ts`);
+    const through: string[] = [];
+    for (const f of files)
+      for (const d of everyImport(f)) {
+        const r = ledgerRoom(d);
+        if (r !== undefined && ledgerRoom(f) !== r && d !== `ledger/${r}/index.ts`) through.push(`${f} → ${d}`);
+      }
+    expect(through).toEqual([]);
+  });
+
   it('has no import cycle between files', () => {
     const graph = new Map([...edges].map(([f, d]) => [f, new Set(d)]));
     expect(findCycle(graph)).toBeUndefined();

@@ -1,4 +1,4 @@
-import { LedgerError } from '../ledger/errors.js';
+import { LedgerError } from '../ledger/common/index.js';
 
 // Waiting out what comes back by itself (a database that is restarting, a process that keeps dying): 100 ms, then
 // twice as long each time, up to 5 s, so that an outage costs little and a crash loop does not spin.

@@ -1,6 +1,6 @@
 import { blake2b256 } from '../crypto/hash.js';
 import { faucetAddress } from '../http/faucet.js';
-import { slotAt } from '../ledger/congestion.js';
+import { slotAt } from '../ledger/common/index.js';
 import type { GenesisState, Ledger } from '../ledger/index.js';
 import { outputId } from '../model/ids.js';
 import type { BasicOutput } from '../model/output.js';

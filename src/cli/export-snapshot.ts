@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { importedParams, inspectStore, openLedger } from '../ledger/index.js';
-import { exportSnapshot } from '../ledger/snapshot-export.js';
+import { exportSnapshot } from '../ledger/snapshot/index.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { partialPath } from '../snapshot/snapshot-file.js';
 import { network, UsageError, wholeNumber } from './io.js';

@@ -2,7 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CodecError } from '../codec/errors.js';
 import { importSnapshot, openLedger } from '../ledger/index.js';
-import { PostgresMirror } from '../ledger/postgres/mirror.js';
+import { PostgresMirror } from '../ledger/postgres/index.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { describeError, redactUrl, UsageError, wholeNumber } from './io.js';
 

@@ -3,7 +3,7 @@ import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { powScore } from '../crypto/pow.js';
 import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
-import { PostgresPublisher } from '../ledger/postgres/publisher.js';
+import { PostgresPublisher } from '../ledger/postgres/index.js';
 import { type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import { applyEvent, parseLine } from '../sim/events.js';
 import { describeError, network, redactUrl, UsageError } from './io.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { CodecError } from '../codec/errors.js';
-import { LedgerError } from '../ledger/errors.js';
+import { LedgerError } from '../ledger/common/index.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../model/protocol-parameters.js';
 import { ValidationError } from '../validate/errors.js';
 

@@ -1,7 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createServer } from '../http/server.js';
-import { commitNotices } from '../ledger/postgres/commit-notices.js';
-import { PostgresReader } from '../ledger/postgres/postgres-reader.js';
+import { commitNotices, PostgresReader } from '../ledger/postgres/index.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { hostsEvents, upgradesOf } from './events-host.js';

@@ -4,7 +4,7 @@ import { Faucet } from '../http/faucet.js';
 import type { FaucetCaps } from '../http/limits.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
-import { slotAt } from '../ledger/congestion.js';
+import { slotAt } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET } from './demo.js';
 

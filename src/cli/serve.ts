@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import { toHex } from '../codec/hex.js';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/limits.js';
 import { createServer, type ServerOptions } from '../http/server.js';
-import { LedgerError } from '../ledger/errors.js';
+import { LedgerError } from '../ledger/common/index.js';
 import { importedParams, inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { protocolParameters } from '../model/protocol-parameters.js';

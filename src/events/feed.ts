@@ -1,7 +1,7 @@
 import { fromHex } from '../codec/hex.js';
 import { blockMetadata } from '../http/responses.js';
-import { LedgerError } from '../ledger/errors.js';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { LedgerError } from '../ledger/common/index.js';
+import type { LedgerReader } from '../ledger/core/index.js';
 import { decodeBlock } from '../serialize.js';
 import { type EventMessage, milestoneInfo, outputBody, slotEvents } from './slot-events.js';
 

@@ -1,8 +1,8 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
-import type { LedgerListener } from '../ledger/types.js';
+import type { LedgerListener } from '../ledger/common/index.js';
+import type { LedgerReader } from '../ledger/core/index.js';
 import { EventBroker, type EventBrokerOptions } from './broker.js';
 import { connectExternal, type ExternalBroker } from './external.js';
 import { currentMessage, SlotFeed } from './feed.js';

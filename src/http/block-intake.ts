@@ -1,8 +1,8 @@
 import { toHex } from '../codec/hex.js';
 import { findNonce, powScore } from '../crypto/pow.js';
 import { TangleError } from '../errors.js';
-import { LedgerError } from '../ledger/errors.js';
-import type { Ledger } from '../ledger/ledger.js';
+import { LedgerError } from '../ledger/common/index.js';
+import type { Ledger } from '../ledger/core/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import { compareBytes } from '../util/bytes.js';
 import { HttpProblem } from './problem.js';

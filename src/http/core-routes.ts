@@ -1,5 +1,5 @@
 import { toHex } from '../codec/hex.js';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '../ledger/core/index.js';
 import { MAX_PARENTS } from '../model/limits.js';
 import { blockToJson, decodeBlock, decodeOutput, milestonePayloadToJson, outputToJson } from '../serialize.js';
 import {

@@ -1,7 +1,7 @@
 import { buildBlock, buildTransaction, signTransaction } from '../builders/builder.js';
 import { ed25519PublicKey } from '../crypto/ed25519.js';
-import { LedgerError } from '../ledger/errors.js';
-import type { Ledger } from '../ledger/ledger.js';
+import { LedgerError } from '../ledger/common/index.js';
+import type { Ledger } from '../ledger/core/index.js';
 import type { Address } from '../model/address.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { ed25519AddressOf } from '../model/ed25519-address-of.js';

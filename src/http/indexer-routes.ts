@@ -1,8 +1,8 @@
 import { toHex } from '../codec/hex.js';
-import { slotEnd } from '../ledger/congestion.js';
-import type { IndexQuery, IndexRoute } from '../ledger/indexer-query.js';
-import { MAX_PAGE_SIZE } from '../ledger/indexer-query.js';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { slotEnd } from '../ledger/common/index.js';
+import type { LedgerReader } from '../ledger/core/index.js';
+import type { IndexQuery, IndexRoute } from '../ledger/indexer/index.js';
+import { MAX_PAGE_SIZE } from '../ledger/indexer/index.js';
 import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../model/limits.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { HttpProblem, quote } from './problem.js';
@@ -11,7 +11,7 @@ import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from './ro
 // TIP-26, the indexer's routes, as inx-indexer answers them (pkg/server/routes.go): each route takes its own query
 // parameters (any other is refused, 400: a misspelled filter would otherwise widen the answer silently), pages
 // through its matches in creation order, and says where the next page starts. The queries are the ledger's
-// (ledger/indexer-query.ts).
+// (ledger/indexer/indexer-query.ts).
 
 const BASE = '/api/indexer/v1/outputs';
 const COMMON = ['hasNativeTokens', 'minNativeTokenCount', 'maxNativeTokenCount', 'createdBefore', 'createdAfter'];

@@ -1,6 +1,6 @@
 import { toHex } from '../codec/hex.js';
-import { slotEnd } from '../ledger/congestion.js';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { slotEnd } from '../ledger/common/index.js';
+import type { LedgerReader } from '../ledger/core/index.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { milestoneIdOf } from './milestones.js';
 

@@ -1,11 +1,11 @@
 import { encode, toHex } from '../codec/index.js';
-import { slotEnd } from '../ledger/congestion.js';
+import { slotEnd } from '../ledger/common/index.js';
 import type { LedgerOutput, UtxoChanges } from '../ledger/index.js';
 import { type MilestonePayload, milestonePayload } from '../model/payload/milestone.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 
-// The milestone of a committed slot: src/ledger/slot-milestone.ts.
-export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../ledger/slot-milestone.js';
+// The milestone of a committed slot: src/ledger/core/slot-milestone.ts.
+export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../ledger/core/index.js';
 
 /** hornet's milestone UTXO changes: the index and the Stardust output ids. */
 export function milestoneUtxoChanges(slot: number, changes: UtxoChanges) {

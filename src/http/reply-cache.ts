@@ -1,4 +1,4 @@
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import type { LedgerReader } from '../ledger/core/index.js';
 import type { Reply } from './routes.js';
 
 /**

@@ -1,6 +1,6 @@
 import { encode } from '../codec/index.js';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
-import { slotOfCommitmentId } from '../ledger/slot-commitment.js';
+import { slotOfCommitmentId } from '../ledger/common/index.js';
+import type { LedgerReader } from '../ledger/core/index.js';
 import { AddressType } from '../model/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
 import { coreRoutes } from './core-routes.js';

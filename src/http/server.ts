@@ -1,8 +1,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { LedgerError } from '../ledger/errors.js';
-import type { LedgerReader } from '../ledger/ledger-reader.js';
+import { LedgerError } from '../ledger/common/index.js';
+import type { LedgerReader } from '../ledger/core/index.js';
 import { bearerIsValid, DEFAULT_JWT_MAX_LIFETIME, routeMatcher } from './auth.js';
 import { DEFAULT_POST_LIMITS, PostLimiter, type PostLimits } from './limits.js';
 import { CLIENT_HEADER } from './post-routes.js';

@@ -1,17 +1,5 @@
 // The ledger index's public face: the Ledger front, how to open one, and the shapes its API uses.
 
-export { importedParams } from './imported.js';
-export { Ledger } from './ledger.js';
-export type { Awaitable, LedgerReader } from './ledger-reader.js';
-export { inspectStore, openLedger } from './open.js';
-export { PostgresReader, type PostgresReaderOptions } from './postgres/postgres-reader.js';
-export { PostgresPublisher, type PublisherOptions } from './postgres/publisher.js';
-export { exportSnapshot, type SnapshotExportOptions, type SnapshotExportResult } from './snapshot-export.js';
-export {
-  importSnapshot,
-  type SnapshotImportOptions,
-  type SnapshotImportResult,
-} from './snapshot-import.js';
 export type {
   AcceptOptions,
   AcceptOutcome,
@@ -26,4 +14,21 @@ export type {
   OpenLedgerOptions,
   StoreInfo,
   UtxoChanges,
-} from './types.js';
+} from './common/index.js';
+export type { Awaitable, LedgerReader } from './core/index.js';
+export { importedParams, inspectStore, Ledger } from './core/index.js';
+export { openLedger } from './open.js';
+export {
+  PostgresPublisher,
+  PostgresReader,
+  type PostgresReaderOptions,
+  type PublisherOptions,
+} from './postgres/index.js';
+export {
+  exportSnapshot,
+  importSnapshot,
+  type SnapshotExportOptions,
+  type SnapshotExportResult,
+  type SnapshotImportOptions,
+  type SnapshotImportResult,
+} from './snapshot/index.js';

@@ -28,7 +28,7 @@ const struct = <T extends object>(name: string, fields: Fields<T>) => generatedS
 
 // What the ledger keeps in its store, each record declared once like the wire types (encode, decode, size), and the
 // layouts its hot path reads in place derived from those declarations. They live in the model beside the wire types
-// because the ledger reads them as bytes; the keys they are stored under are the store's (ledger/store-keys.ts).
+// because the ledger reads them as bytes; the keys they are stored under are the store's (ledger/common/store-keys.ts).
 
 const BIG = 0x7fffffff; // list lengths in records are bounded by the store, not by the protocol
 const id34 = fixedBytes(34);
@@ -43,7 +43,8 @@ export interface OutputRecord {
   spentSlot: number;
   /**
    * CRC-32 of the record's key (its creating slot and output ID) and of the rest of the record: a flipped bit in
-   * either is a damaged store, never another output or another state served (ledger/integrity.ts seals and checks).
+   * either is a damaged store, never another output or another state served (ledger/common/integrity.ts seals and
+   * checks).
    */
   checksum: number;
   output: Output;
@@ -76,7 +77,7 @@ const getU32 = (source: Uint8Array, at: number): number =>
 
 /**
  * Writes a new output record (unspent) around an output's bytes as they were received into `target` at `at`; its
- * checksum is for the writer to seal once the record's key is known (ledger/integrity.ts sealOutputRecord).
+ * checksum is for the writer to seal once the record's key is known (ledger/common/integrity.ts sealOutputRecord).
  */
 export function writeOutputRecord(target: Uint8Array, at: number, createdSlot: number, output: Uint8Array): void {
   setU32(target, at + CREATED_SLOT_AT, createdSlot);

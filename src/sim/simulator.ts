@@ -1,7 +1,7 @@
 import { buildTransaction, signTransaction } from '../builders/builder.js';
 import { ed25519PublicKey } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { workScore } from '../ledger/congestion.js';
+import { workScore } from '../ledger/common/index.js';
 import type { GenesisState } from '../ledger/index.js';
 import type { Address } from '../model/address.js';
 import type { Block } from '../model/block.js';

@@ -1,5 +1,5 @@
 // The indexer's second implementation for the tests (issue 28): a plain scan of the unspent outputs written from
-// inx-indexer's queries (pkg/indexer/*.go), sharing no code with src/ledger/indexer-query.ts, and the generators of
+// inx-indexer's queries (pkg/indexer/*.go), sharing no code with src/ledger/indexer/indexer-query.ts, and the generators of
 // ledgers and queries the indexer tests draw from. Small pools of addresses, tags and times, so that filters match.
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { createServer } from '../../src/http/server.js';
-import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
+import type { LedgerReader } from '../../src/ledger/core/ledger-reader.js';
 
 /** The API over a ledger (or a database reader) on a free port: `get` answers a route's status and JSON body. */
 export async function serveJson(ledger: LedgerReader) {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { type Ledger, outputChainId, readSnapshot, type SnapshotRecord, toHex } from '../../src/index.js';
-import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
+import type { LedgerReader } from '../../src/ledger/core/ledger-reader.js';
 import { serveJson } from './serve-json.js';
 import { VECTORS_DIR } from './vectors.js';
 

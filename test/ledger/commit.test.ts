@@ -1,4 +1,4 @@
-// Committing a slot is a pure step (src/ledger/commit-slot.ts): pending state and the committed state it builds on go
+// Committing a slot is a pure step (src/ledger/core/commit-slot.ts): pending state and the committed state it builds on go
 // in, a write batch, a commitment and the changed accounts come out. Here it runs with no Ledger at all, on blocks and
 // transactions made with the public builders, and its commitment and UTXO changes are compared with the second
 // implementation of SPEC B3 (test/helpers/reference-ledger.ts).
@@ -13,14 +13,14 @@ import {
   toHex,
   transactionId,
 } from '../../src/index.js';
-import { planCommit } from '../../src/ledger/commit-slot.js';
-import { workScore } from '../../src/ledger/congestion.js';
-import { readDiff } from '../../src/ledger/integrity.js';
-import { PendingBlock, type PendingSlot, PendingTransaction } from '../../src/ledger/pending.js';
-import { commitmentId, type SlotCommitment } from '../../src/ledger/slot-commitment.js';
+import { workScore } from '../../src/ledger/common/congestion.js';
+import { readDiff } from '../../src/ledger/common/integrity.js';
+import { commitmentId, type SlotCommitment } from '../../src/ledger/common/slot-commitment.js';
+import { keys } from '../../src/ledger/common/store-keys.js';
+import { planCommit } from '../../src/ledger/core/commit-slot.js';
+import { PendingBlock, type PendingSlot, PendingTransaction } from '../../src/ledger/core/pending.js';
+import { TransactionIndex } from '../../src/ledger/core/transaction-index.js';
 import { MemoryStore } from '../../src/ledger/store/memory.js';
-import { keys } from '../../src/ledger/store-keys.js';
-import { TransactionIndex } from '../../src/ledger/transaction-index.js';
 import { payloadBytes } from '../../src/model/block.js';
 import { type AccountRecord, LIVE, type Meta, outputRecord, UNSPENT } from '../../src/model/ledger-records.js';
 import { transactionLayout } from '../../src/model/payload/transaction.js';

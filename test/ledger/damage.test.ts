@@ -18,12 +18,12 @@ import {
   protocolParameters,
   toHex,
 } from '../../src/index.js';
-import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
+import { keys } from '../../src/ledger/common/store-keys.js';
+import type { LedgerReader } from '../../src/ledger/core/ledger-reader.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
 import type { LmdbStore } from '../../src/ledger/store/lmdb.js';
-import { keys } from '../../src/ledger/store-keys.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { errorCode } from '../helpers/failure.js';

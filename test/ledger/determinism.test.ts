@@ -18,7 +18,7 @@ import {
   toHex,
   transactionId,
 } from '../../src/index.js';
-import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
+import type { LedgerReader } from '../../src/ledger/core/ledger-reader.js';
 import { ChainActor } from '../../src/sim/chains.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import {

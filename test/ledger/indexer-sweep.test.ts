@@ -8,9 +8,9 @@ import { blake2b } from '@noble/hashes/blake2.js';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Address, addressToBech32, type Ledger, type Output, openLedger } from '../../src/index.js';
-import type { IndexQuery } from '../../src/ledger/indexer-query.js';
+import { keys } from '../../src/ledger/common/store-keys.js';
+import type { IndexQuery } from '../../src/ledger/indexer/indexer-query.js';
 import { MemoryStore } from '../../src/ledger/store/memory.js';
-import { keys } from '../../src/ledger/store-keys.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import {

@@ -1,4 +1,4 @@
-// The checks a stored record passes before it is served (src/ledger/integrity.ts), one rule at a time, each against a
+// The checks a stored record passes before it is served (src/ledger/common/integrity.ts), one rule at a time, each against a
 // record built here by hand: the rule that refuses it and nothing else (the damage tests flip bits in whole stores;
 // here every boundary is tried).
 import { describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import {
   type TransactionPayload,
   transactionId,
 } from '../../src/index.js';
-import { checkedBlock, checkUtxoChanges, encodeDiff, readDiff } from '../../src/ledger/integrity.js';
+import { checkedBlock, checkUtxoChanges, encodeDiff, readDiff } from '../../src/ledger/common/integrity.js';
 import { slotDiff } from '../../src/model/ledger-records.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';

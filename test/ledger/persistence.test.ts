@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { LedgerError, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
+import { keys } from '../../src/ledger/common/store-keys.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
 import { LmdbStore } from '../../src/ledger/store/lmdb.js';
-import { keys } from '../../src/ledger/store-keys.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });

@@ -13,7 +13,7 @@ import {
   protocolParameters,
   toHex,
 } from '../../src/index.js';
-import type { LedgerReader } from '../../src/ledger/ledger-reader.js';
+import type { LedgerReader } from '../../src/ledger/core/ledger-reader.js';
 import { exportSlot } from '../../src/ledger/postgres/export.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';

@@ -15,7 +15,7 @@ import {
   precheckedVerifier,
   readPrechecks,
   writePrechecks,
-} from '../../src/ledger/precheck.js';
+} from '../../src/ledger/ingest/precheck.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 

@@ -1,9 +1,9 @@
-// The state view (src/ledger/state.ts): one answer about an output or a transaction, wherever it stands (pending in
+// The state view (src/ledger/core/state.ts): one answer about an output or a transaction, wherever it stands (pending in
 // memory, committed in the store), as a block of a given slot sees it. Checked through a ledger's own transitions
 // against what was done to it, by hand.
 import { describe, expect, it } from 'vitest';
 import { type Ledger, openLedger, outputId, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
-import type { LedgerState } from '../../src/ledger/state.js';
+import type { LedgerState } from '../../src/ledger/core/state.js';
 import { bytesKey } from '../../src/util/bytes.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 

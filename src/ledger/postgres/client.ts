@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../common/index.js';
 
 // The PostgreSQL client (`pg`, chosen by measurement: bench/postgres-clients.mjs), loaded only by a process that uses
 // a database, and the few of its shapes we use. Also: which failures mean "the database is away" (answered 503 and

@@ -1,4 +1,4 @@
-import type { LedgerListener } from '../types.js';
+import type { LedgerListener } from '../common/index.js';
 import { isUnavailable, openPool, type PgClient } from './client.js';
 import { COMMIT_CHANNEL } from './schema.js';
 

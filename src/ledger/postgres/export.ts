@@ -5,12 +5,18 @@ import { milestoneId } from '../../model/ids.js';
 import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
-import type { CommittedReads } from '../committed-state.js';
-import { LedgerError } from '../errors.js';
-import { treasuryAfter } from '../imported.js';
-import { checkedOutputRecord, diffBounds, readDiff, readRecord } from '../integrity.js';
-import { commitmentId, slotCommitment } from '../slot-commitment.js';
-import { keys } from '../store-keys.js';
+import {
+  checkedOutputRecord,
+  commitmentId,
+  diffBounds,
+  keys,
+  LedgerError,
+  readDiff,
+  readRecord,
+  slotCommitment,
+} from '../common/index.js';
+import type { CommittedReads } from '../core/index.js';
+import { treasuryAfter } from '../core/index.js';
 
 // One committed slot as rows for the PostgreSQL mirror (issue 15): the commitment, the slot's blocks with their
 // transaction ids, the outputs it created (their bytes as stored), the outputs it spent, and the credits of the

@@ -6,10 +6,9 @@ import {
   transactionRecord,
 } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
-import type { CommittedReads } from '../committed-state.js';
-import { checkedOutputRecord, readRecord, rowChecksum } from '../integrity.js';
-import { indexEntries } from '../output-index.js';
-import { keys } from '../store-keys.js';
+import { checkedOutputRecord, keys, readRecord, rowChecksum } from '../common/index.js';
+import type { CommittedReads } from '../core/index.js';
+import { indexEntries } from '../indexer/index.js';
 import type { PgClient } from './client.js';
 import { BUILD_BULK_KEYS, DROP_FOR_BULK_LOAD, SCHEMA, WRITES } from './schema.js';
 

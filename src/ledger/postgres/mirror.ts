@@ -1,12 +1,9 @@
 import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { LedgerError } from '../errors.js';
-import { rowChecksum, spentMark } from '../integrity.js';
-import type { Ledger } from '../ledger.js';
-import { indexEntries } from '../output-index.js';
-import { slotCommitment } from '../slot-commitment.js';
-import { keys } from '../store-keys.js';
+import { keys, LedgerError, rowChecksum, slotCommitment, spentMark } from '../common/index.js';
+import type { Ledger } from '../core/index.js';
+import { indexEntries } from '../indexer/index.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { type LoadProgress, loadImported } from './load-imported.js';

@@ -1,9 +1,8 @@
 import { toHex } from '../../codec/hex.js';
 import { PayloadType } from '../../model/type-codes.js';
-import { LedgerError } from '../errors.js';
-import { checkedBlock, checkedOutputRow, corrupt } from '../integrity.js';
-import { spendingTransaction } from '../node-queries.js';
-import type { LedgerOutput } from '../types.js';
+import type { LedgerOutput } from '../common/index.js';
+import { checkedBlock, checkedOutputRow, corrupt, LedgerError } from '../common/index.js';
+import { spendingTransaction } from '../core/index.js';
 import { bytesOf, spentOf } from './client.js';
 
 // An output as the API answers it, from its row of schema.ts's `output` query; and, for an output the database holds

@@ -5,22 +5,38 @@ import { type ProtocolParameters, protocolParameters } from '../../model/protoco
 import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { blockToJson } from '../../serialize.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { checkId, checkSlot } from '../arguments.js';
-import { slotAt } from '../congestion.js';
-import { LedgerError } from '../errors.js';
-import { type ImportedMilestoneRef, importedParams } from '../imported.js';
-import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer-query.js';
-import { checkedBlock, checkedOutputRow, checkUtxoChanges, corrupt, diffBounds, readRecord } from '../integrity.js';
-import type { LedgerReader } from '../ledger-reader.js';
-import { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from '../queries.js';
 import {
   COMMITMENT_ID_LENGTH,
+  type CommittedSlot,
+  type Congestion,
+  checkedBlock,
+  checkedOutputRow,
+  checkId,
+  checkSlot,
+  checkUtxoChanges,
   commitmentId,
+  corrupt,
+  diffBounds,
+  type IncludedBlock,
+  type LedgerBlock,
+  LedgerError,
+  type LedgerOutput,
+  readRecord,
   type SlotCommitment,
+  slotAt,
   slotCommitment,
   slotOfCommitmentId,
-} from '../slot-commitment.js';
-import type { CommittedSlot, Congestion, IncludedBlock, LedgerBlock, LedgerOutput, UtxoChanges } from '../types.js';
+  type UtxoChanges,
+} from '../common/index.js';
+import {
+  type CongestionQuery,
+  congestionOf,
+  type ImportedMilestoneRef,
+  importedParams,
+  type LedgerReader,
+  minimalTransactionWorkScore,
+} from '../core/index.js';
+import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer/index.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { QUERIES } from './schema.js';

@@ -1,5 +1,5 @@
-import { LedgerError } from '../errors.js';
-import type { Ledger, LedgerListener } from '../ledger.js';
+import { LedgerError } from '../common/index.js';
+import type { Ledger, LedgerListener } from '../core/index.js';
 import { exportSlot, type SlotExport } from './export.js';
 import { PostgresMirror } from './mirror.js';
 

@@ -1,5 +1,5 @@
 import { closeSync, existsSync, openSync, readSync, statSync } from 'node:fs';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../common/index.js';
 
 /** LMDB's mark of a meta page (checkDataFile). */
 const META_MAGIC = 0xbeefc0de;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Database, RootDatabase, Transaction } from 'lmdb';
 import { pooledCopy } from '../../codec/pooled.js';
 import { compareBytes } from '../../util/bytes.js';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../common/index.js';
 import type { WriteBatch } from './batch.js';
 import type { KeyValueStore } from './kv.js';
 import { checkDataFile } from './lmdb-file.js';

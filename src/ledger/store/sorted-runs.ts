@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../common/index.js';
 
 // An external sort of a bulk load's key-value pairs, in bounded memory (a snapshot import's: tens of millions of
 // pairs, most of them index entries under random keys). Pairs gather in an arena; a full arena is sorted by key and

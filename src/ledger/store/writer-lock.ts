@@ -1,6 +1,6 @@
 import { linkSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { LedgerError } from '../errors.js';
+import { LedgerError } from '../common/index.js';
 
 // One writer per store. LMDB's own lock (lock.mdb) serialises writers only while every process sees the same file:
 // delete it under a running writer and a second writer opens happily, after which LMDB corrupts memory in one of

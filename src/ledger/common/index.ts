@@ -1,0 +1,48 @@
+// What every room of the ledger stands on: its errors and argument checks, the keys records are stored under and
+// the checks of what the store hands back, slot commitments, congestion arithmetic, and the shapes of its answers.
+// The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
+
+export { checkId, checkSlot, checkWriteSlot } from './arguments.js';
+export { nextReferenceManaCost, slotAt, slotEnd, slotStartTime, workScore } from './congestion.js';
+export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './errors.js';
+export {
+  checkedBlock,
+  checkedOutputRecord,
+  checkedOutputRow,
+  checkUtxoChanges,
+  corrupt,
+  diffBounds,
+  encodeDiff,
+  readDiff,
+  readRecord,
+  rowChecksum,
+  sealOutputRecord,
+  sealPackedOutputRecord,
+  spentMark,
+} from './integrity.js';
+export {
+  COMMITMENT_ID_LENGTH,
+  commitmentId,
+  merkleRoot,
+  rootsId,
+  type SlotCommitment,
+  slotCommitment,
+  slotOfCommitmentId,
+  sortedRoot,
+} from './slot-commitment.js';
+export { keys, keysInto } from './store-keys.js';
+export type {
+  AcceptOptions,
+  AcceptOutcome,
+  AcceptResult,
+  CommittedSlot,
+  Congestion,
+  GenesisState,
+  IncludedBlock,
+  LedgerBlock,
+  LedgerListener,
+  LedgerOutput,
+  OpenLedgerOptions,
+  StoreInfo,
+  UtxoChanges,
+} from './types.js';

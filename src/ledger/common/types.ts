@@ -1,0 +1,134 @@
+import type { Json } from '../../codec/index.js';
+import type { ImportedNetwork } from '../../model/ledger-records.js';
+import type { Output } from '../../model/output.js';
+import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { SlotCommitment } from './slot-commitment.js';
+
+// The shapes the ledger's public API takes and returns.
+
+export interface GenesisState {
+  outputs?: readonly { outputId: Uint8Array; output: Output }[];
+  accounts?: readonly { accountId: Uint8Array; blockIssuanceCredits: bigint }[];
+}
+
+export interface OpenLedgerOptions {
+  /** Directory of an LMDB environment; without it, an in-memory store with the same behaviour. */
+  path?: string;
+  /**
+   * A PostgreSQL URL (`postgresql://…`): the shared store that readers on other machines serve. The ledger still
+   * validates against its own store (`path`, or memory) and publishes each committed slot to the database in the
+   * background (`Ledger.published()` waits for it). With `readOnly`: a reader of the database (`PostgresReader`).
+   * openLedger then returns a Promise.
+   */
+  store?: string;
+  /** With `store`: told of each failure to publish (the database away: retried; another history: final). */
+  onStoreError?: (error: Error, final: boolean) => void;
+  params: ProtocolParameters;
+  /** Outputs and accounts that exist at genesis; used only when the store is new. */
+  genesis?: GenesisState;
+  /** Unix time in seconds, for the sync rule (tests inject one). */
+  clock?: () => number;
+  /** LMDB only: the initial size of its map, in bytes (default 64 GiB); lmdb-js grows it as writes need. */
+  mapSize?: number;
+  /**
+   * Keep the output index the indexer routes read (default true): each commit then writes the index entries of the
+   * outputs it creates and spends. A store opened without it loses it (opened with it again, it is rebuilt).
+   */
+  indexer?: boolean;
+  /**
+   * LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system).
+   */
+  readOnly?: boolean;
+}
+
+export interface AcceptOptions {
+  slot: number;
+  /** The block-issuing account that pays for the block (burned at commit: work score × RMC). */
+  issuerId?: Uint8Array;
+}
+
+export interface AcceptResult {
+  blockId: Uint8Array;
+  transactionId: Uint8Array | undefined;
+  workScore: bigint;
+}
+
+/** One block's outcome in `acceptBlocks`: accepted, or refused with the error `acceptBlock` would have thrown. */
+export type AcceptOutcome = { ok: true; result: AcceptResult } | { ok: false; error: Error };
+
+export interface CommittedSlot {
+  slot: number;
+  commitmentId: Uint8Array;
+  commitment: SlotCommitment;
+}
+
+export interface UtxoChanges {
+  commitmentId: Uint8Array;
+  createdOutputs: Uint8Array[];
+  consumedOutputs: Uint8Array[];
+  /** The slot that created each consumed output (in the order of `consumedOutputs`). */
+  consumedCreatedSlots: number[];
+}
+
+export interface IncludedBlock {
+  blockId: Uint8Array;
+  slot: number;
+  bytes: Uint8Array;
+  json: { [key: string]: Json };
+}
+
+export interface Congestion {
+  slot: number;
+  ready: boolean;
+  referenceManaCost: bigint;
+  blockIssuanceCredits: bigint;
+}
+
+export interface StoreInfo {
+  networkId: bigint;
+  genesisSlot: number;
+  genesisUnixTime: number;
+  latestSlot: number;
+  /** A ledger imported from a TIP-35 snapshot: its network (`importedParams` makes its parameters). */
+  imported?: ImportedNetwork;
+}
+
+/** A committed output as the core API shows it (TIP-25 OutputMetadata): where it was created, and spent. */
+export interface LedgerOutput {
+  outputId: Uint8Array;
+  /** Its bytes, as received. */
+  output: Uint8Array;
+  /** The block that created it; 32 zero bytes for a genesis output (as hornet has for a snapshot's outputs). */
+  blockId: Uint8Array;
+  createdSlot: number;
+  /** The creating milestone's timestamp where it is not the slot's end (a ledger imported from a snapshot). */
+  createdAt?: number;
+  /** Once a committed slot spent it: that slot, the spending transaction, and the time as `createdAt`. */
+  spent?: { slot: number; transactionId: Uint8Array; at?: number };
+  /** The latest committed slot as the answer was read (hornet's ledger index). */
+  ledgerIndex: number;
+}
+
+/** A block the ledger holds: committed (referenced by its slot's commitment), or accepted into an open slot. */
+export interface LedgerBlock {
+  blockId: Uint8Array;
+  bytes: Uint8Array;
+  slot: number;
+  /** Whether its slot is committed. */
+  committed: boolean;
+}
+
+/**
+ * Told of what the ledger commits and prunes, after its store has taken it (`Ledger.listen`). A listener runs in the
+ * commit's turn: it takes what it needs (`Ledger.committedReads`) and does the rest in the background.
+ */
+export interface LedgerListener {
+  /** A slot was committed. */
+  committed?(slot: number): void;
+  /** Committed slots below `prunedUntil` were pruned. */
+  pruned?(prunedUntil: number): void;
+  /** For a listener that publishes the ledger elsewhere: resolves with the latest slot it holds, once up to date. */
+  published?(): Promise<number>;
+  /** The ledger is closing. */
+  close?(): void | Promise<void>;
+}

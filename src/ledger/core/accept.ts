@@ -1,0 +1,172 @@
+import { toHex } from '../../codec/hex.js';
+import { decode } from '../../codec/index.js';
+import { verifyEd25519 } from '../../crypto/ed25519.js';
+import { blake2b256 } from '../../crypto/hash.js';
+import { payloadBytes } from '../../model/block.js';
+import { blockId as computeBlockId } from '../../model/ids.js';
+import { type Output, output as outputCodec } from '../../model/output.js';
+import { type TransactionPayload, transactionLayout } from '../../model/payload/transaction.js';
+import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import { PayloadType } from '../../model/type-codes.js';
+import { decodeBlock } from '../../serialize.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
+import { ValidationError } from '../../validate/errors.js';
+import { verifyMilestoneSignatures } from '../../validate/milestone.js';
+import { checkSemantics } from '../../validate/semantic.js';
+import { validateDecodedBlock } from '../../validate/syntactic.js';
+import { workingSet } from '../../validate/working-set.js';
+import type { AcceptOptions, AcceptResult } from '../common/index.js';
+import { checkId, checkWriteSlot, LedgerError, readRecord, slotStartTime, workScore } from '../common/index.js';
+import { type Precheck, precheckedVerifier } from '../ingest/index.js';
+import type { CommittedState } from './committed-state.js';
+import { PendingBlock, PendingTransaction } from './pending.js';
+import type { LedgerState } from './state.js';
+
+// Accepting a block into a slot not yet committed: strict decode, syntactic validation with proof of work, and for a
+// transaction semantic validation against the ledger's state as of its slot (state.ts), at the slot's start time, over
+// a working set built once (validate/working-set.ts). Nothing is recorded until every check has passed, so a refused
+// block changes nothing.
+
+export interface AcceptContext {
+  readonly state: LedgerState;
+  readonly params: ProtocolParameters;
+}
+
+/** A slot that blocks and account events may still name. */
+export function checkUncommitted(committed: CommittedState, slot: unknown): asserts slot is number {
+  checkWriteSlot(slot);
+  if (slot <= committed.meta.latestSlot) {
+    throw new LedgerError(
+      'SLOT_ALREADY_COMMITTED',
+      `slot ${slot} is committed already (latest ${committed.meta.latestSlot})`,
+    );
+  }
+}
+
+/** A block's own copy of its bytes with what worker threads found out about them (`Ledger.precheck`). */
+export interface Prechecked {
+  own: Uint8Array;
+  precheck: Precheck;
+}
+
+/**
+ * @throws CodecError, ValidationError, LedgerError. With `pre` (for these very bytes), the checks it holds are not
+ * done again.
+ */
+export function acceptBlock(
+  ctx: AcceptContext,
+  bytes: Uint8Array,
+  options: AcceptOptions,
+  pre?: Prechecked,
+): AcceptResult {
+  const { state, params } = ctx;
+  if (!(bytes instanceof Uint8Array)) throw new LedgerError('INVALID_ARGUMENT', 'block bytes must be a Uint8Array');
+  const { slot, issuerId } = options ?? ({} as AcceptOptions);
+  checkUncommitted(state.committed, slot);
+  if (issuerId !== undefined) checkId(issuerId, 32, 'issuer ID');
+
+  // Own copy: the models decoded from it stay valid whatever the caller does with its buffer.
+  const own = pre?.own ?? bytes.slice();
+  const block = decodeBlock(own);
+  if (pre === undefined) validateDecodedBlock(block, own, params); // syntactic rules (the transaction's too), PoW
+  if (pre === undefined && block.payload?.type === PayloadType.Milestone) {
+    // Anyone can write a milestone; only its signatures against the network's milestone keys make it one. It goes
+    // into its slot like any block (work, commitment) and changes no output.
+    const keys = params.milestoneKeys;
+    if (keys === undefined) {
+      throw new LedgerError(
+        'MILESTONE_NOT_ACCEPTED',
+        `milestone blocks are not accepted: no milestone keys are configured for ${params.networkName}`,
+      );
+    }
+    try {
+      verifyMilestoneSignatures(block.payload, keys.keyRanges, keys.threshold);
+    } catch (e) {
+      throw e instanceof ValidationError ? e.prefix('payload') : e;
+    }
+  }
+  const id = pre?.precheck.blockId ?? computeBlockId(own);
+  const blockKey = bytesKey(id);
+  const txPayload = block.payload?.type === PayloadType.Transaction ? block.payload : undefined;
+  if (state.knowsBlock(id, blockKey, txPayload !== undefined))
+    throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
+  if (issuerId !== undefined) {
+    if (!state.accountLiveAt(issuerId, slot))
+      throw new LedgerError('ISSUER_NOT_FOUND', `issuer account ${toHex(issuerId)} does not exist`);
+    const credits = state.committedCredits(issuerId);
+    if (credits !== undefined && credits < 0n) {
+      throw new LedgerError('ISSUER_LOCKED', `issuer account ${toHex(issuerId)} has negative block issuance credits`);
+    }
+  }
+
+  const payload = payloadBytes(own); // the payload's bytes as received (a transaction's: from its u32 type on)
+  // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
+  const tx =
+    txPayload === undefined ? undefined : checkTransaction(ctx, txPayload, own, id, slot, payload!, pre?.precheck);
+  const entry = new PendingBlock(id, own, slot, issuerId?.slice(), workScore(block, params, payload?.length), tx);
+  state.pending.addBlock(entry); // everything checked: record it
+  // Copies: the entry's IDs are what the commit writes, and the caller may change what it is given.
+  return { blockId: id.slice(), transactionId: tx?.id.slice(), workScore: entry.workScore };
+}
+
+/** The transaction's checks against the ledger, as of `slot`; what its pending block keeps of it. */
+function checkTransaction(
+  ctx: AcceptContext,
+  payload: TransactionPayload,
+  blockBytes: Uint8Array,
+  blockId: Uint8Array,
+  slot: number,
+  payloadBytes: Uint8Array,
+  pre: Precheck | undefined,
+): PendingTransaction {
+  const { state, params } = ctx;
+  const txId = pre?.transactionId ?? blake2b256(payloadBytes);
+  const payloadAt = payloadBytes.byteOffset - blockBytes.byteOffset;
+  const layout = transactionLayout(payload, payloadAt);
+  const tx = new PendingTransaction(txId, blockBytes, layout);
+  // A transaction applied already (by a pending or a committed block) spent every one of its inputs, or they were
+  // pruned since, so its first input fails: only then is the transaction looked up (for a committed one, a random
+  // read into a table as large as the ledger's history), before that input's error is thrown. The refusal is the
+  // same; a new transaction skips the read.
+  const inputError = (error: LedgerError): LedgerError => {
+    const applied = state.transaction(txId);
+    if (applied === undefined) return error;
+    // A committed transaction block is found through its transaction (it has no block index entry).
+    if (equalBytes(applied.blockId, blockId))
+      return new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(blockId)} is known already`);
+    return new LedgerError('TRANSACTION_ALREADY_APPLIED', `transaction ${toHex(txId)} was applied by an earlier block`);
+  };
+
+  // The consumed outputs as models (for the rules) and as bytes for the inputs commitment, as the state has them.
+  const ids: Uint8Array[] = [];
+  for (let i = 0; i < tx.inputCount; i++) ids.push(tx.consumedId(i));
+  const found = state.outputs(ids, tx.consumedKeys, slot);
+  const consumedBytes: Uint8Array[] = [];
+  const consumedOutputs: Output[] = [];
+  for (let i = 0; i < found.length; i++) {
+    const o = found[i];
+    if (o === undefined)
+      throw inputError(
+        new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(ids[i]!)} does not exist (by slot ${slot})`),
+      );
+    if (o.spentSlot !== undefined) {
+      const by = o.spentPending ? 'is spent by an accepted block' : `was spent in slot ${o.spentSlot}`;
+      throw inputError(new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(ids[i]!)} ${by}`));
+    }
+    consumedBytes.push(o.output);
+    tx.storedInputs.push(o.stored);
+    // A stored output's bytes decode (else the store is damaged); a pending one's came in an accepted block.
+    consumedOutputs.push(
+      o.stored === undefined ? decode(outputCodec, o.output) : readRecord(outputCodec, o.output, 'output'),
+    );
+  }
+  const signingHash = pre?.signingHash ?? blake2b256(blockBytes.subarray(layout.essence.start, layout.essence.end));
+  const ws = workingSet(
+    payload,
+    { consumedOutputs, params, time: slotStartTime(slot, params) },
+    signingHash,
+    consumedBytes,
+  );
+  checkSemantics(ws, pre === undefined ? verifyEd25519 : precheckedVerifier(pre, payload));
+  return tx;
+}

@@ -1,0 +1,12 @@
+// The ledger itself: accepting blocks into pending slots, committing a slot in one write, what the store holds and
+// what is kept of it in memory, pruning, and the queries of the API.
+// The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
+
+export type { CommittedReads } from './committed-state.js';
+export { type ImportedMilestoneRef, importedParams, treasuryAfter } from './imported.js';
+export { Ledger, type LedgerListener } from './ledger.js';
+export type { Awaitable, LedgerReader } from './ledger-reader.js';
+export { spendingTransaction } from './node-queries.js';
+export { inspectStore, openEmbedded } from './open.js';
+export { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from './queries.js';
+export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from './slot-milestone.js';

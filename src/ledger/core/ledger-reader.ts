@@ -1,0 +1,49 @@
+import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
+import type { Awaitable } from '../../util/awaitable.js';
+import type {
+  CommittedSlot,
+  Congestion,
+  IncludedBlock,
+  LedgerBlock,
+  LedgerOutput,
+  UtxoChanges,
+} from '../common/index.js';
+import type { IndexPage, IndexQuery } from '../indexer/index.js';
+import type { ImportedMilestoneRef } from './imported.js';
+import type { CongestionQuery } from './queries.js';
+
+export type { Awaitable };
+
+/**
+ * The read side of a ledger: what the HTTP API asks. A `Ledger` is one (LMDB or memory, answers in place);
+ * `PostgresReader` is another (its answers come back from a database server). Both throw, or reject with, the same
+ * LedgerErrors for the same history, so the API answers the same bytes over either.
+ */
+export interface LedgerReader {
+  readonly params: ProtocolParameters;
+  /** Slots below this are pruned (as of the latest answer read). */
+  readonly prunedUntil: number;
+  latestCommitment(): Awaitable<CommittedSlot>;
+  commitmentOf(slot: number): Awaitable<CommittedSlot | undefined>;
+  includedBlock(txId: Uint8Array): Awaitable<IncludedBlock>;
+  utxoChanges(slot: number): Awaitable<UtxoChanges>;
+  congestion(accountId: Uint8Array, options?: CongestionQuery): Awaitable<Congestion>;
+  /** TIP-25 (the wallet routes): a committed output with its metadata; a block; blocks to attach a new one to. */
+  outputWithMetadata(outputId: Uint8Array): Awaitable<LedgerOutput>;
+  block(blockId: Uint8Array): Awaitable<LedgerBlock>;
+  tips(): Awaitable<Uint8Array[]>;
+  /** The treasury output (TIP-34): an imported network's, else 0 from no milestone. */
+  treasury(): Awaitable<SnapshotTreasuryOutput>;
+  /** Up to `limit` IDs of a committed slot's blocks, in ID order (the parents of its "milestone"). */
+  blockIdsOfSlot(slot: number, limit: number): Awaitable<Uint8Array[]>;
+  /** TIP-26: a page of an indexer query (inx-indexer's meaning and order). */
+  indexedOutputs(query: IndexQuery): Awaitable<IndexPage>;
+  isSynced(): Awaitable<boolean>;
+  /** An imported ledger's real milestone at a slot (its ID and time), where the snapshots named one. */
+  importedMilestone?(slot: number): Awaitable<ImportedMilestoneRef | undefined>;
+  /** A replica's delay behind its primary, in seconds (database readers only). */
+  replicationLag?(): Promise<number>;
+  /** Set by `serve --synced`: answer as synced whatever the clock says; undefined clears it. */
+  setSynced(synced: boolean | undefined): void;
+}

@@ -1,0 +1,181 @@
+import { toHex } from '../../codec/hex.js';
+import { u32 } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/hash.js';
+import { transactionPayloadBytes } from '../../model/block.js';
+import { outputIndexOf } from '../../model/ids.js';
+import {
+  OUTPUT_RECORD_HEADER,
+  type OutputRecord,
+  outputRecord,
+  solidEntryPoints,
+  UNSPENT,
+} from '../../model/ledger-records.js';
+import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
+import { InputType, PayloadType } from '../../model/type-codes.js';
+import { decodeBlock } from '../../serialize.js';
+import { equalBytes } from '../../util/bytes.js';
+import type { LedgerBlock, LedgerOutput } from '../common/index.js';
+import { checkedBlock, checkedOutputRecord, checkId, corrupt, keys, LedgerError, readRecord } from '../common/index.js';
+import type { LedgerState } from './state.js';
+
+// What a wallet asks of a node beside the three queries of SPEC B4 (TIP-25: an output with its metadata, a block, the
+// tips to attach a new block to), over the embedded store. Outputs are the committed ones, as hornet serves only
+// outputs of confirmed milestones; blocks include those accepted into open slots (hornet knows unreferenced blocks).
+
+const ZERO_BLOCK_ID = new Uint8Array(32);
+/** hornet's tip selection gives up to 8 parents (iota.go BlockMaxParents). */
+export const MAX_TIPS = 8;
+/** How far back `tips` looks for a slot with blocks. */
+const TIP_SLOTS = 64;
+
+/** A committed output and its metadata. @throws LedgerError NOT_FOUND, STORE_CORRUPT */
+export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): LedgerOutput {
+  checkId(outputId, 34, 'output ID');
+  const { committed } = state;
+  const located = committed.locateOutput(outputId);
+  if (located === undefined) {
+    committed.checkMissingOutput(outputId);
+    throw new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
+  }
+  const record = readRecord(outputRecord, located.bytes, 'output');
+  const txId = outputId.subarray(0, 32);
+  const blockId = committed.transactions.get(txId)?.blockId ?? ZERO_BLOCK_ID;
+  const answer: LedgerOutput = {
+    outputId: outputId.slice(),
+    output: located.bytes.slice(OUTPUT_RECORD_HEADER),
+    blockId,
+    createdSlot: located.slot,
+    ledgerIndex: committed.meta.latestSlot,
+    ...timeOf(state, 'createdAt', located.slot),
+  };
+  if (record.spentSlot === UNSPENT) return answer;
+  const blocks = (function* () {
+    for (const [, bytes] of committed.store.entries(keys.blocksOfSlot(record.spentSlot))) yield bytes;
+  })();
+  // A milestone imported from a snapshot has no blocks: the import kept each spender.
+  const spender = spendingTransaction(blocks, outputId) ?? committed.store.get(keys.spentBy(outputId));
+  if (spender === undefined)
+    throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${record.spentSlot}, which spent it, spends it`);
+  return {
+    ...answer,
+    spent: { slot: record.spentSlot, transactionId: spender, ...timeOf(state, 'at', record.spentSlot) },
+  };
+}
+
+/** The timestamp an imported milestone had (`{ [name]: seconds }`), or nothing: the slot's end then stands for it. */
+function timeOf<K extends string>(state: LedgerState, name: K, slot: number): { [k in K]?: number } {
+  const bytes = state.committed.store.get(keys.milestoneTime(slot));
+  return bytes === undefined ? {} : ({ [name]: readRecord(u32, bytes, 'milestone time') } as { [k in K]?: number });
+}
+
+/**
+ * The transaction among `blocks` (the bytes of the blocks of the slot that spent an output) that spends `outputId`,
+ * or undefined. The ledger keeps no spender per output (a spent record would grow by 32 bytes for an answer few ask
+ * for); a slot's blocks are searched for the ID's bytes instead (a native search), and a block that holds them is
+ * decoded to confirm that one of its inputs is that output (the bytes could be in a tag or metadata).
+ */
+export function spendingTransaction(blocks: Iterable<Uint8Array>, outputId: Uint8Array): Uint8Array | undefined {
+  const needle = Buffer.from(outputId.buffer, outputId.byteOffset, outputId.length);
+  const index = outputIndexOf(outputId);
+  for (const bytes of blocks) {
+    const payload = transactionPayloadBytes(bytes);
+    if (payload === undefined) continue;
+    if (Buffer.from(payload.buffer, payload.byteOffset, payload.length).indexOf(needle) < 0) continue;
+    const block = decodeBlock(bytes);
+    if (block.payload?.type !== PayloadType.Transaction) continue;
+    const spends = block.payload.essence.inputs.some(
+      (i) =>
+        i.type === InputType.Utxo &&
+        i.transactionOutputIndex === index &&
+        equalBytes(i.transactionId, outputId.subarray(0, 32)),
+    );
+    if (spends) return blake2b256(payload);
+  }
+  return undefined;
+}
+
+/** A block by its ID: accepted into an open slot, or committed. @throws LedgerError NOT_FOUND, STORE_CORRUPT */
+export function blockById(state: LedgerState, blockId: Uint8Array): LedgerBlock {
+  checkId(blockId, 32, 'block ID');
+  const pending = state.pending.block(blockId);
+  if (pending !== undefined)
+    return { blockId: blockId.slice(), bytes: pending.bytes.slice(), slot: pending.slot, committed: false };
+  const { committed } = state;
+  const slot = committed.blockSlot(blockId);
+  const bytes = slot === undefined ? undefined : committed.store.get(keys.block(slot, blockId));
+  if (slot === undefined || bytes === undefined)
+    throw new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`);
+  checkedBlock(bytes, { blockId });
+  return { blockId: blockId.slice(), bytes, slot, committed: true };
+}
+
+/**
+ * Whether the node knows a block: accepted into an open slot, committed and not pruned, or one of the solid entry
+ * points of the latest imported milestone (the blocks a snapshot's ledger starts from). A block whose parents it does
+ * not know is not solid (TIP-25's `isSolid`): hornet never attaches it.
+ */
+export function knowsBlock(state: LedgerState, blockId: Uint8Array): boolean {
+  checkId(blockId, 32, 'block ID');
+  if (state.pending.block(blockId) !== undefined || state.committed.blockSlot(blockId) !== undefined) return true;
+  const { committed } = state;
+  const seps = committed.store.get(keys.solidEntryPoints(committed.meta.latestSlot));
+  return (
+    seps !== undefined && readRecord(solidEntryPoints, seps, 'solid entry points').some((id) => equalBytes(id, blockId))
+  );
+}
+
+/**
+ * Blocks a new block may take as parents: up to MAX_TIPS of the latest accepted ones (the open slots' newest), else
+ * of the newest committed slot that has blocks. tangle-core keeps no tangle to select tips from: any known block is
+ * a valid parent for it, and recent ones are what a real node would give. Empty when no recent slot has a block.
+ */
+export function tips(state: LedgerState): Uint8Array[] {
+  const found: Uint8Array[] = state.pending.newestBlocks(MAX_TIPS).map((b) => b.blockId.slice());
+  const { committed } = state;
+  const latest = committed.meta.latestSlot;
+  const oldest = Math.max(latest - TIP_SLOTS + 1, committed.meta.prunedUntil);
+  for (let slot = latest; found.length === 0 && slot >= oldest; slot--)
+    found.push(...blockIdsOfSlot(state, slot, MAX_TIPS));
+  return found;
+}
+
+/** Up to `limit` IDs of a committed slot's blocks, in ID order (their keys' order). */
+export function blockIdsOfSlot({ committed }: LedgerState, slot: number, limit: number): Uint8Array[] {
+  const ids: Uint8Array[] = [];
+  if (slot > committed.meta.latestSlot || limit <= 0) return ids;
+  for (const [key] of committed.store.entries(keys.blocksOfSlot(slot))) {
+    if (ids.push(key.slice(5)) >= limit) break;
+  }
+  return ids;
+}
+
+/**
+ * The current output of a chain (committed state): an alias or NFT by its 32-byte id, a foundry by its 38-byte id.
+ * Undefined once the chain is destroyed, or if it never existed. @throws LedgerError INVALID_ARGUMENT, STORE_CORRUPT
+ */
+export function chainOutput(
+  { committed }: LedgerState,
+  chainId: Uint8Array,
+): { outputId: Uint8Array; record: OutputRecord } | undefined {
+  checkId(chainId, chainId instanceof Uint8Array && chainId.length === 38 ? 38 : 32, 'chain ID');
+  const outputId = committed.chainOutput(chainId);
+  if (outputId === undefined) return undefined;
+  const found = committed.output(outputId);
+  if (found === undefined) throw new LedgerError('STORE_CORRUPT', `chain ${toHex(chainId)}: its output is missing`);
+  return { outputId: outputId.slice(), record: found.record };
+}
+
+/** Every unspent output of the committed state, by creating slot, then output ID. */
+export function* unspentOutputs({ committed }: LedgerState): Iterable<[Uint8Array, OutputRecord]> {
+  for (const [k, v] of committed.store.entries(Uint8Array.of(keys.tables.output))) {
+    const record = readRecord(outputRecord, checkedOutputRecord(k, v), 'output');
+    if (record.spentSlot === UNSPENT) yield [k.subarray(5), record]; // key: table, u32 slot, output ID
+  }
+}
+
+/** The treasury output an imported ledger keeps; a ledger without one has none: 0, from no milestone. */
+export function treasury(state: LedgerState): SnapshotTreasuryOutput {
+  const bytes = state.committed.store.get(keys.treasury);
+  if (bytes === undefined) return { milestoneId: new Uint8Array(32), amount: 0n };
+  return readRecord(snapshotTreasuryOutput, bytes, 'treasury');
+}

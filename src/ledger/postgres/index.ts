@@ -1,0 +1,7 @@
+// The PostgreSQL store: a listener of the ledger (publisher, mirror, the rows of a slot) and its reader.
+// The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
+
+export { commitNotices } from './commit-notices.js';
+export { PostgresMirror } from './mirror.js';
+export { PostgresReader, type PostgresReaderOptions } from './postgres-reader.js';
+export { PostgresPublisher, type PublisherOptions } from './publisher.js';
