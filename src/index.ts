@@ -45,6 +45,7 @@ export {
   Ledger,
   type LedgerReader,
   type OpenLedgerOptions,
+  OutputIdList,
   openLedger,
   PostgresPublisher,
   PostgresReader,

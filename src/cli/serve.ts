@@ -313,7 +313,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (values.demo) {
     let txId: Uint8Array | undefined;
     for (let s = latest; s > 0 && txId === undefined; s--) {
-      const created = ledger.utxoChanges(s).createdOutputs[0];
+      const created = ledger.utxoChanges(s).createdOutputs.at(0);
       if (created !== undefined) txId = created.subarray(0, 32);
     }
     const simulation = demo?.simulation ?? new Simulation({ params, seed: 1 });

@@ -1,6 +1,6 @@
 import { encode, toHex } from '../codec/index.js';
 import { slotEnd } from '../ledger/common/index.js';
-import type { LedgerOutput, UtxoChanges } from '../ledger/index.js';
+import type { LedgerOutput, OutputIdList, UtxoChanges } from '../ledger/index.js';
 import { type MilestonePayload, milestonePayload } from '../model/payload/milestone.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 
@@ -11,9 +11,15 @@ export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../ledger/core/
 export function milestoneUtxoChanges(slot: number, changes: UtxoChanges) {
   return {
     index: slot,
-    createdOutputs: changes.createdOutputs.map(toHex),
-    consumedOutputs: changes.consumedOutputs.map(toHex),
+    createdOutputs: hexIds(changes.createdOutputs),
+    consumedOutputs: hexIds(changes.consumedOutputs),
   };
+}
+
+/** A list's IDs in hex: the list's buffer in one call, then a string an ID (no view an ID). */
+function hexIds(list: OutputIdList): string[] {
+  const hex = toHex(list.bytes);
+  return Array.from({ length: list.length }, (_, i) => `0x${hex.slice(2 + 68 * i, 70 + 68 * i)}`);
 }
 
 /** hornet's OutputMetadataResponse, in its field order (components/coreapi/types.go). */

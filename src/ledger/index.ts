@@ -15,6 +15,7 @@ export type {
   StoreInfo,
   UtxoChanges,
 } from './common/index.js';
+export { OutputIdList } from './common/index.js';
 export type { Awaitable, LedgerReader } from './core/index.js';
 export { importedParams, inspectStore, Ledger } from './core/index.js';
 export { openLedger } from './open.js';

@@ -62,7 +62,10 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
     for (let slot = 0; slot <= 31; slot++) {
       paths.push(`/api/core/v3/commitments/by-slot/${slot}/utxo-changes`);
       if (slot < 1 || slot > 30) continue;
-      const tx = ledger.utxoChanges(slot).createdOutputs.find((id) => id[32] === 0 && id[33] === 0);
+      const tx = ledger
+        .utxoChanges(slot)
+        .createdOutputs.toArray()
+        .find((id) => id[32] === 0 && id[33] === 0);
       if (tx !== undefined) paths.push(`/api/core/v2/transactions/${toHex(tx.subarray(0, 32))}/included-block`);
     }
     ledger.close();

@@ -48,7 +48,7 @@ beforeAll(() => {
   sim = new Simulation({ params, seed: 3 });
   ledger = openLedger({ params, genesis: sim.genesis(), clock });
   for (let slot = 1; slot <= SLOTS; slot++) for (const e of sim.slot(slot)) applyEvent(ledger, e);
-  txId = ledger.utxoChanges(SLOT).createdOutputs[0]!.subarray(0, 32).slice();
+  txId = ledger.utxoChanges(SLOT).createdOutputs.at(0)!.subarray(0, 32).slice();
   const included = ledger.includedBlock(txId);
   expect(included.slot).toBe(SLOT);
   blockId = included.blockId;
@@ -440,7 +440,7 @@ describe.skipIf(pg === undefined)('PostgreSQL rows', () => {
 
   it('an output_id cut to 33 bytes, or changed in place out of order: utxo-changes is 500', async () => {
     const { changes, untouched } = routes();
-    const id = ledger.utxoChanges(SLOT).createdOutputs[0]!;
+    const id = ledger.utxoChanges(SLOT).createdOutputs.at(0)!;
     await damaged(
       `update outputs set output_id = substring(output_id from 1 for 33) where output_id = ${bytea(id)}`,
       `update outputs set output_id = ${bytea(id)} where output_id = ${bytea(id.subarray(0, 33))}`,

@@ -45,7 +45,7 @@ describe('milestone blocks', () => {
     if (Array.isArray(ledger)) throw new Error(`refused: ${ledger}`);
     const committed = ledger.commitSlot(1);
     expect(committed.commitment.cumulativeWeight).toBe(1n);
-    expect(ledger.utxoChanges(1)).toMatchObject({ createdOutputs: [], consumedOutputs: [] });
+    expect(ledger.utxoChanges(1)).toMatchObject({ createdOutputs: { length: 0 }, consumedOutputs: { length: 0 } });
     const reference = new ReferenceLedger(shimmer);
     reference.apply({ type: 'block', slot: 1, bytes });
     reference.apply({ type: 'commit', slot: 1 });

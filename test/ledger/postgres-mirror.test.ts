@@ -72,7 +72,10 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
       const c = ledger.commitmentOf(slot);
       if (c !== undefined) paths.push([`/api/core/v3/commitments/${toHex(c.commitmentId)}/utxo-changes`]);
       if (slot < 1 || slot > latest) continue;
-      for (const o of ledger.utxoChanges(slot).createdOutputs.filter((id) => id[32] === 0 && id[33] === 0)) {
+      for (const o of ledger
+        .utxoChanges(slot)
+        .createdOutputs.toArray()
+        .filter((id) => id[32] === 0 && id[33] === 0)) {
         const tx = toHex(o.subarray(0, 32));
         paths.push([`/api/core/v2/transactions/${tx}/included-block`]);
         paths.push([`/api/core/v2/transactions/${tx}/included-block`, 'application/vnd.iota.serializer-v1']);
@@ -81,7 +84,10 @@ describe.skipIf(pg === undefined)('the PostgreSQL store', () => {
       }
       // The wallet routes (issue 28): the slot's outputs created and spent, its blocks, the slot as a milestone.
       const changes = ledger.utxoChanges(slot);
-      for (const o of [...changes.createdOutputs.slice(0, 6), ...changes.consumedOutputs.slice(0, 6)]) {
+      for (const o of [
+        ...changes.createdOutputs.toArray().slice(0, 6),
+        ...changes.consumedOutputs.toArray().slice(0, 6),
+      ]) {
         paths.push([`/api/core/v2/outputs/${toHex(o)}`], [`/api/core/v2/outputs/${toHex(o)}/metadata`]);
         paths.push([`/api/core/v2/outputs/${toHex(o)}`, 'application/vnd.iota.serializer-v1']);
       }

@@ -20,6 +20,7 @@ export {
   sealPackedOutputRecord,
   spentMark,
 } from './integrity.js';
+export { OutputIdList } from './output-id-list.js';
 export {
   COMMITMENT_ID_LENGTH,
   commitmentId,

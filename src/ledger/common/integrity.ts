@@ -17,6 +17,7 @@ import { PayloadType } from '../../model/type-codes.js';
 import { decodeBlock } from '../../serialize.js';
 import { equalBytes } from '../../util/bytes.js';
 import { LedgerError } from './errors.js';
+import { OutputIdList } from './output-id-list.js';
 import { keys } from './store-keys.js';
 
 // What a store hands back is checked before it is served (issue 26): a flipped bit on disk, a row edited by hand, a
@@ -172,7 +173,12 @@ export function encodeDiff(diff: SlotDiff): Uint8Array {
  * and the rules of UTXO changes. The IDs are views of `bytes` (a copy the store handed out: nothing else holds it).
  * @throws LedgerError STORE_CORRUPT
  */
-export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number, maxIndex = MAX_OUTPUT_INDEX): SlotDiff {
+export function readDiff(
+  bytes: Uint8Array,
+  slot: number,
+  genesisSlot: number,
+  maxIndex = MAX_OUTPUT_INDEX,
+): StoredDiff {
   const what = `the stored UTXO changes of slot ${slot} (key ${toHex(keys.diff(slot)).slice(2)})`;
   const layout = slotDiffLayout(bytes);
   if (layout === undefined) throw corrupt(what, `${bytes.length} bytes, not a diff of its counts`);
@@ -191,15 +197,18 @@ export function readDiff(bytes: Uint8Array, slot: number, genesisSlot: number, m
   checkIdList(bytes.subarray(consumed!.at, consumed!.at + 34 * consumed!.count), 'consumed', what, maxIndex);
   const consumedSlots = Array.from({ length: slots!.count }, (_, i) => view.getUint32(slots!.at + 4 * i, true));
   checkCreatingSlots(consumedSlots, consumed!.count, slot, genesisSlot, what);
-  return { created: idViews(bytes, created!), consumed: idViews(bytes, consumed!), consumedSlots };
+  return { created: idList(bytes, created!), consumed: idList(bytes, consumed!), consumedSlots };
 }
 
-/** The IDs of a list, as views of the record (5,000 of them: 125 µs, most of what reading a record costs). */
-function idViews(bytes: Uint8Array, list: { at: number; count: number }): Uint8Array[] {
-  const ids = new Array<Uint8Array>(list.count);
-  for (let i = 0, at = list.at; i < list.count; i++, at += 34) ids[i] = bytes.subarray(at, at + 34);
-  return ids;
+/** A slot's diff as read from its record: its ID lists as they lie there (views, not an object an ID). */
+export interface StoredDiff {
+  created: OutputIdList;
+  consumed: OutputIdList;
+  consumedSlots: number[];
 }
+
+const idList = (bytes: Uint8Array, list: { at: number; count: number }) =>
+  new OutputIdList(bytes.subarray(list.at, list.at + 34 * list.count));
 
 /**
  * The rules every served list of UTXO changes keeps, whichever store it came from, on the lists as they are stored

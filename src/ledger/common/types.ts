@@ -2,6 +2,7 @@ import type { Json } from '../../codec/index.js';
 import type { ImportedNetwork } from '../../model/ledger-records.js';
 import type { Output } from '../../model/output.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { OutputIdList } from './output-id-list.js';
 import type { SlotCommitment } from './slot-commitment.js';
 
 // The shapes the ledger's public API takes and returns.
@@ -64,8 +65,9 @@ export interface CommittedSlot {
 
 export interface UtxoChanges {
   commitmentId: Uint8Array;
-  createdOutputs: Uint8Array[];
-  consumedOutputs: Uint8Array[];
+  /** In ascending order, end to end in one buffer (output-id-list.ts). */
+  createdOutputs: OutputIdList;
+  consumedOutputs: OutputIdList;
   /** The slot that created each consumed output (in the order of `consumedOutputs`). */
   consumedCreatedSlots: number[];
 }

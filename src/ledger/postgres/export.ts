@@ -64,7 +64,7 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
     commitment: encode(slotCommitment, c),
     blocks,
     created,
-    consumed: diff.consumed,
+    consumed: diff.consumed.toArray(),
     spenders: diff.consumed.map(() => null),
     credits,
   };

@@ -21,6 +21,7 @@ import {
   type LedgerBlock,
   LedgerError,
   type LedgerOutput,
+  OutputIdList,
   readRecord,
   type SlotCommitment,
   slotAt,
@@ -269,11 +270,12 @@ export class PostgresReader implements LedgerReader {
       (b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0,
     );
     const [first, maxIndex] = diffBounds(this.params);
-    checkUtxoChanges(joined(r.created), joined(r.consumed), consumedCreatedSlots, slot, first, what, maxIndex);
+    const [created, consumed] = [joined(r.created), joined(r.consumed)];
+    checkUtxoChanges(created, consumed, consumedCreatedSlots, slot, first, what, maxIndex);
     return {
       commitmentId: commitmentId(readCommitment(r.raw, slot, r.commitment_id)),
-      createdOutputs: split(r.created, 34, what),
-      consumedOutputs: split(r.consumed, 34, what),
+      createdOutputs: new OutputIdList(created),
+      consumedOutputs: new OutputIdList(consumed),
       consumedCreatedSlots,
     };
   }
