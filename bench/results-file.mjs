@@ -59,6 +59,11 @@ export const SECTIONS = [
   ['postgres', 'What does the PostgreSQL store cost beside LMDB?', 'npm run bench:ledger -- --store postgres'],
   ['pg-clients', 'Which PostgreSQL client should the PostgreSQL store use?', 'npm run bench:pg-clients'],
   [
+    'utxo-packed',
+    "What did packing the IDs of a slot's UTXO changes into one buffer change (issue 44)?",
+    'node --expose-gc bench/ledger.mjs --transactions 1000000 --no-write, before and after, alternating; then beside a busy core',
+  ],
+  [
     'integrity',
     'What does checking stored records before serving them cost?',
     'node --expose-gc bench/ledger.mjs --transactions 200000 --no-write, before and after',
