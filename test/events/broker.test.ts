@@ -163,6 +163,20 @@ describe('writes to a subscriber (issue 43: the feed is prompt)', () => {
     ws.close();
   });
 
+  it('writes a turn of exactly 256 KiB as one frame', async () => {
+    const { ws, frames, published, until } = await frameCounter('blocks');
+    // Two packets of 131,072 bytes each (1 + 3 + 2 + 6 + 131,060): 262,144 in all.
+    const payloads = [Buffer.alloc(131_060, 1), Buffer.alloc(131_060, 2)];
+    const packet = mqttPacket.generate({ cmd: 'publish', topic: 'blocks', payload: payloads[0]!, qos: 0 } as never);
+    expect(2 * packet.length).toBe(256 * 1024);
+    const all = until(2);
+    await broker.publish(payloads.map((payload) => ({ topic: 'blocks', payload })));
+    await all;
+    expect(published).toEqual(payloads);
+    expect(frames).toEqual([256 * 1024]);
+    ws.close();
+  });
+
   it('writes frames of at most 256 KiB; the packets read back whole and in order', async () => {
     const { ws, frames, published, until } = await frameCounter('blocks');
     const payloads = Array.from({ length: 12 }, (_, i) => Buffer.alloc(30_000, i));

@@ -377,10 +377,27 @@ describe.skipIf(pg === undefined)('PostgreSQL rows', () => {
           expect(await refusal(reader.outputWithMetadata(moved)), `byte ${at}`).toBe('STORE_CORRUPT');
         });
       }
-    // An index its transaction never had is not found, as before.
+    // An index its transaction never had is not found, as before: the first past its outputs too.
     const none = spentId.slice();
     none[32] = 120;
     expect(await refusal(reader.outputWithMetadata(none))).toBe('NOT_FOUND');
+    const tx = ledger.includedBlock(spentId.subarray(0, 32)).json as { payload: { essence: { outputs: unknown[] } } };
+    const past = spentId.slice();
+    past[32] = tx.payload.essence.outputs.length;
+    past[33] = 0;
+    expect(await refusal(reader.outputWithMetadata(past))).toBe('NOT_FOUND');
+    // Once its block is pruned (its bytes gone), the database cannot tell a lost row from one never made: 404.
+    const txId = bytea(spentId.subarray(0, 32));
+    const moved = spentId.slice();
+    moved[0]! ^= 0x10;
+    const flip = (from: Uint8Array, to: Uint8Array) =>
+      `update outputs set output_id = ${bytea(to)} where output_id = ${bytea(from)}`;
+    const raw = sql(`select encode(raw, 'hex') from blocks where tx_id = ${txId}`).trim();
+    await damaged(
+      `${flip(spentId, moved)}; update blocks set raw = null where tx_id = ${txId}`,
+      `${flip(moved, spentId)}; update blocks set raw = decode('${raw}', 'hex') where tx_id = ${txId}`,
+      async () => expect(await refusal(reader.outputWithMetadata(spentId))).toBe('NOT_FOUND'),
+    );
     expect((await ask(reader, [`/api/core/v2/outputs/${toHex(spentId)}`])).answers[0]![0]).toBe(200);
   });
 

@@ -7,9 +7,9 @@ const id = (n: number) => Uint8Array.from({ length: 34 }, (_, i) => (n * 7 + i) 
 
 describe('OutputIdList', () => {
   const ids = [id(1), id(2), id(3)];
-  const list = OutputIdList.of(ids);
 
   it('holds the IDs end to end, and answers each by position, in order', () => {
+    const list = OutputIdList.of(ids);
     expect(list.length).toBe(3);
     expect(list.bytes.length).toBe(102);
     expect(list.bytes.subarray(34, 68)).toEqual(id(2));
@@ -22,7 +22,7 @@ describe('OutputIdList', () => {
   });
 
   it('answers views of its buffer, not copies', () => {
-    const bytes = Uint8Array.from(list.bytes);
+    const bytes = Uint8Array.from(OutputIdList.of(ids).bytes);
     const view = new OutputIdList(bytes);
     view.at(1)![0] = 0xee;
     expect(bytes[34]).toBe(0xee);

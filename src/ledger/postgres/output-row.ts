@@ -1,5 +1,5 @@
 import { toHex } from '../../codec/hex.js';
-import { PayloadType } from '../../model/type-codes.js';
+import type { TransactionPayload } from '../../model/payload/transaction.js';
 import type { LedgerOutput } from '../common/index.js';
 import { checkedBlock, checkedOutputRow, corrupt, LedgerError } from '../common/index.js';
 import { spendingTransaction } from '../core/index.js';
@@ -43,8 +43,9 @@ export function missingOutput(outputId: Uint8Array, block: Row | undefined): Led
   const notFound = new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
   if (block === undefined || block.raw === null) return notFound;
   const blockId = bytesOf(block.block_id);
+  // checkedBlock refuses a block that does not carry the transaction: its payload is the transaction.
   const payload = checkedBlock(bytesOf(block.raw), { blockId, transactionId: outputId.subarray(0, 32) }).payload;
-  const created = payload?.type === PayloadType.Transaction ? payload.essence.outputs.length : 0;
+  const created = (payload as TransactionPayload).essence.outputs.length;
   const index = outputId[32]! | (outputId[33]! << 8);
   if (index >= created) return notFound;
   return corrupt(
