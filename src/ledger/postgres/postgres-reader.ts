@@ -266,9 +266,7 @@ export class PostgresReader implements LedgerReader {
     if (slot < this.pruned) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
     const what = `the UTXO changes of slot ${slot} in the database`;
     const joined = (b: unknown) => (b === null ? new Uint8Array(0) : bytesOf(b));
-    const consumedCreatedSlots = split(r.consumed_created, 4, what).map(
-      (b) => ((b[0]! << 24) | (b[1]! << 16) | (b[2]! << 8) | b[3]!) >>> 0,
-    );
+    const consumedCreatedSlots = bigEndianU32s(r.consumed_created, what);
     const [first, maxIndex] = diffBounds(this.params);
     const [created, consumed] = [joined(r.created), joined(r.consumed)];
     checkUtxoChanges(created, consumed, consumedCreatedSlots, slot, first, what, maxIndex);
@@ -367,14 +365,12 @@ function prefixEnd(prefix: Uint8Array): Uint8Array {
 
 const sqlSlot = (slot: number): number | null => (slot > 0x7fffffff ? null : slot);
 
-/** Items of `size` bytes laid end to end in one byte string (null: none). @throws LedgerError STORE_CORRUPT */
-function split(joined: unknown, size: number, what: string): Uint8Array[] {
-  if (joined === null) return [];
-  const bytes = bytesOf(joined);
-  if (bytes.length % size !== 0) throw corrupt(what, `a list of ${size}-byte items is ${bytes.length} bytes`);
-  const items: Uint8Array[] = [];
-  for (let at = 0; at < bytes.length; at += size) items.push(bytes.subarray(at, at + size));
-  return items;
+/** Creating slots as string_agg(int4send(…)) joins them: u32s, big-endian (null: none). @throws STORE_CORRUPT */
+function bigEndianU32s(joined: unknown, what: string): number[] {
+  const bytes = joined === null ? new Uint8Array(0) : bytesOf(joined);
+  if (bytes.length % 4 !== 0) throw corrupt(what, `a list of 4-byte items is ${bytes.length} bytes`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(4 * i));
 }
 
 /**
