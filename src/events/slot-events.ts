@@ -1,8 +1,7 @@
 import { toHex } from '../codec/hex.js';
 import { milestoneIdOf, outputMetadata, slotMilestone } from '../http/milestones.js';
 import { blockMetadata } from '../http/responses.js';
-import type { LedgerOutput } from '../ledger/common/index.js';
-import { slotEnd } from '../ledger/common/index.js';
+import { type LedgerOutput, slotEnd } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import type { Address } from '../model/address.js';
 import { addressToBech32 } from '../model/address-bech32.js';

@@ -1,8 +1,7 @@
 import { toHex } from '../codec/hex.js';
 import { slotEnd } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
-import type { IndexQuery, IndexRoute } from '../ledger/indexer/index.js';
-import { MAX_PAGE_SIZE } from '../ledger/indexer/index.js';
+import { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from '../ledger/indexer/index.js';
 import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../model/limits.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { HttpProblem, quote } from './problem.js';

@@ -1,8 +1,7 @@
 import type { Block, BlockBody } from './block.js';
 import type { Feature } from './feature.js';
 import { type Output, output } from './output.js';
-import type { Payload } from './payload.js';
-import { payload as payloadCodec } from './payload.js';
+import { type Payload, payload as payloadCodec } from './payload.js';
 import type { ProtocolParameters, StorageScoreParameters, WorkScoreParameters } from './protocol-parameters.js';
 import type { Transaction } from './transaction.js';
 import {

@@ -3,8 +3,7 @@
 // many subscriptions or sends an oversized packet disconnected, the route's token rules on the WebSocket upgrade,
 // and a subscriber that stops reading dropped while the others get every message.
 
-import type { AddressInfo } from 'node:net';
-import { connect as connectTcp, type Socket } from 'node:net';
+import { type AddressInfo, connect as connectTcp, type Socket } from 'node:net';
 import { SignJWT } from 'jose';
 import mqttPacket from 'mqtt-packet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -11,8 +11,7 @@ import { SlotFeed } from '../../src/events/feed.js';
 import type { startEvents } from '../../src/events/service.js';
 import { type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
-import type { SimEvent } from '../../src/sim/simulator.js';
-import { Simulation } from '../../src/sim/simulator.js';
+import { type SimEvent, Simulation } from '../../src/sim/simulator.js';
 import { type Received, serveWithEvents, subscriber } from '../helpers/mqtt.js';
 import { hexOf, ReferenceLedger } from '../helpers/reference-ledger.js';
 

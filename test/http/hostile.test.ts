@@ -1,7 +1,6 @@
 // Hostile HTTP (issue 6): each abuse gets its status in the usual envelope, and the server answers normally after.
 
-import type { AddressInfo } from 'node:net';
-import { connect } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';

@@ -32,12 +32,12 @@ export class OutputIdList implements Iterable<Uint8Array> {
   /** The `i`th ID (a view of the list's buffer), or undefined past the end. */
   at(i: number): Uint8Array | undefined {
     if (!Number.isInteger(i) || i < 0 || i >= this.length) return undefined;
-    return this.bytes.subarray(i * ID, i * ID + ID);
+    return this.view(i);
   }
 
   map<T>(f: (id: Uint8Array, i: number) => T): T[] {
     const out = new Array<T>(this.length);
-    for (let i = 0; i < this.length; i++) out[i] = f(this.bytes.subarray(i * ID, i * ID + ID), i);
+    for (let i = 0; i < this.length; i++) out[i] = f(this.view(i), i);
     return out;
   }
 
@@ -47,6 +47,10 @@ export class OutputIdList implements Iterable<Uint8Array> {
   }
 
   *[Symbol.iterator](): Iterator<Uint8Array> {
-    for (let i = 0; i < this.length; i++) yield this.bytes.subarray(i * ID, i * ID + ID);
+    for (let i = 0; i < this.length; i++) yield this.view(i);
+  }
+
+  private view(i: number): Uint8Array {
+    return this.bytes.subarray(i * ID, i * ID + ID);
   }
 }

@@ -15,8 +15,16 @@ import { verifyMilestoneSignatures } from '../../validate/milestone.js';
 import { checkSemantics } from '../../validate/semantic.js';
 import { validateDecodedBlock } from '../../validate/syntactic.js';
 import { workingSet } from '../../validate/working-set.js';
-import type { AcceptOptions, AcceptResult } from '../common/index.js';
-import { checkId, checkWriteSlot, LedgerError, readRecord, slotStartTime, workScore } from '../common/index.js';
+import {
+  type AcceptOptions,
+  type AcceptResult,
+  checkId,
+  checkWriteSlot,
+  LedgerError,
+  readRecord,
+  slotStartTime,
+  workScore,
+} from '../common/index.js';
 import { type Precheck, precheckedVerifier } from '../ingest/index.js';
 import type { CommittedState } from './committed-state.js';
 import { PendingBlock, PendingTransaction } from './pending.js';

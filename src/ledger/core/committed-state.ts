@@ -15,12 +15,12 @@ import {
 } from '../../model/ledger-records.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import type { GenesisState } from '../common/index.js';
 import {
   checkedOutputRecord,
   checkId,
   commitmentId,
   corrupt,
+  type GenesisState,
   keys,
   LedgerError,
   readRecord,
@@ -28,8 +28,7 @@ import {
   sealOutputRecord,
   slotCommitment,
 } from '../common/index.js';
-import type { KeyValueStore } from '../store/index.js';
-import { WriteBatch } from '../store/index.js';
+import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import { type IndexUpdate, TransactionIndex } from './transaction-index.js';
 
 const ZERO_32 = new Uint8Array(32);

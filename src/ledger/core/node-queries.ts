@@ -14,8 +14,17 @@ import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model
 import { InputType, PayloadType } from '../../model/type-codes.js';
 import { decodeBlock } from '../../serialize.js';
 import { equalBytes } from '../../util/bytes.js';
-import type { LedgerBlock, LedgerOutput } from '../common/index.js';
-import { checkedBlock, checkedOutputRecord, checkId, corrupt, keys, LedgerError, readRecord } from '../common/index.js';
+import {
+  checkedBlock,
+  checkedOutputRecord,
+  checkId,
+  corrupt,
+  keys,
+  type LedgerBlock,
+  LedgerError,
+  type LedgerOutput,
+  readRecord,
+} from '../common/index.js';
 import type { LedgerState } from './state.js';
 
 // What a wallet asks of a node beside the three queries of SPEC B4 (TIP-25: an output with its metadata, a block, the

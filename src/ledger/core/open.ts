@@ -1,8 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { importedNetwork, meta as metaCodec } from '../../model/ledger-records.js';
-import type { OpenLedgerOptions, StoreInfo } from '../common/index.js';
-import { keys, LedgerError, readRecord } from '../common/index.js';
+import { keys, LedgerError, type OpenLedgerOptions, readRecord, type StoreInfo } from '../common/index.js';
 import { LmdbStore, MemoryStore } from '../store/index.js';
 import { isEmpty } from './committed-state.js';
 import { Ledger } from './ledger.js';

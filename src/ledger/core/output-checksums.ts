@@ -1,7 +1,6 @@
 import { OUTPUT_CHECKSUM_AT } from '../../model/ledger-records.js';
 import { keys, LedgerError, sealOutputRecord } from '../common/index.js';
-import type { KeyValueStore } from '../store/index.js';
-import { WriteBatch } from '../store/index.js';
+import { type KeyValueStore, WriteBatch } from '../store/index.js';
 
 // Output records carry a checksum (integrity.ts) from the store's genesis on (its marker, `outputChecksums`, is
 // written with it). A store written before there were checksums holds records without the field: its writer, at

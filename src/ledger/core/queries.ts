@@ -14,18 +14,20 @@ import {
 } from '../../model/type-codes.js';
 import { blockToJson } from '../../serialize.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import type { Congestion, IncludedBlock, UtxoChanges } from '../common/index.js';
 import {
   COMMITMENT_ID_LENGTH,
+  type Congestion,
   checkedBlock,
   checkId,
   commitmentId,
   diffBounds,
+  type IncludedBlock,
   keys,
   LedgerError,
   readDiff,
   type SlotCommitment,
   slotOfCommitmentId,
+  type UtxoChanges,
   workScore,
 } from '../common/index.js';
 import type { LedgerState } from './state.js';

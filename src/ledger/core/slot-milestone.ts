@@ -2,8 +2,7 @@ import { encode } from '../../codec/index.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { PayloadType, SignatureType } from '../../model/type-codes.js';
-import type { CommittedSlot } from '../common/index.js';
-import { slotCommitment, slotEnd } from '../common/index.js';
+import { type CommittedSlot, slotCommitment, slotEnd } from '../common/index.js';
 
 // tangle-core has committed slots where hornet has milestones (docs/api.md says what each field means there): the
 // "milestone" of slot S has index S, the end of S as its timestamp, and as its id the commitment id without its first

@@ -1,8 +1,7 @@
 import { toHex } from '../../codec/hex.js';
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../model/ledger-records.js';
 import { checkedOutputRecord, corrupt, keys, LedgerError } from '../common/index.js';
-import type { KeyValueStore } from '../store/index.js';
-import { WriteBatch } from '../store/index.js';
+import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import type { IndexPosition, IndexSource } from './indexer-query.js';
 import { indexEntries } from './output-index.js';
 

@@ -15,8 +15,7 @@ import {
   readRecord,
   slotCommitment,
 } from '../common/index.js';
-import type { CommittedReads } from '../core/index.js';
-import { treasuryAfter } from '../core/index.js';
+import { type CommittedReads, treasuryAfter } from '../core/index.js';
 
 // One committed slot as rows for the PostgreSQL mirror (issue 15): the commitment, the slot's blocks with their
 // transaction ids, the outputs it created (their bytes as stored), the outputs it spent, and the credits of the

@@ -1,7 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import type { TransactionPayload } from '../../model/payload/transaction.js';
-import type { LedgerOutput } from '../common/index.js';
-import { checkedBlock, checkedOutputRow, corrupt, LedgerError } from '../common/index.js';
+import { checkedBlock, checkedOutputRow, corrupt, LedgerError, type LedgerOutput } from '../common/index.js';
 import { spendingTransaction } from '../core/index.js';
 import { bytesOf, spentOf } from './client.js';
 

@@ -20,8 +20,7 @@ import {
 } from '../../model/snapshot.js';
 import { type StagedSnapshotFile, stageSnapshotFile } from '../../snapshot/snapshot-file.js';
 import { keys, LedgerError, readRecord, slotEnd } from '../common/index.js';
-import type { CommittedReads, Ledger } from '../core/index.js';
-import { milestoneIdOf, slotMilestone } from '../core/index.js';
+import { type CommittedReads, type Ledger, milestoneIdOf, slotMilestone } from '../core/index.js';
 
 // Writing a ledger as TIP-35 snapshots, the way hornet does: a full snapshot whose outputs are the unspent outputs of
 // the latest committed slot (its ledger milestone) with the diffs back to its target milestone, and optionally a

@@ -9,14 +9,15 @@ import {
   solidEntryPoints,
 } from '../../model/ledger-records.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../../model/protocol-parameters.js';
-import type {
-  DeltaSnapshotHeader,
-  FullSnapshotHeader,
-  MilestoneDiff,
-  SnapshotOutput,
-  SnapshotTreasuryOutput,
+import {
+  type DeltaSnapshotHeader,
+  type FullSnapshotHeader,
+  type MilestoneDiff,
+  type SnapshotOutput,
+  type SnapshotTreasuryOutput,
+  SnapshotType,
+  snapshotTreasuryOutput,
 } from '../../model/snapshot.js';
-import { SnapshotType, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import type { ByteSource } from '../../snapshot/byte-queue.js';
 import { readSnapshot, type SnapshotRecord } from '../../snapshot/read-snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';

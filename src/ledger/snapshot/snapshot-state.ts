@@ -15,8 +15,7 @@ import type { SnapshotOutput } from '../../model/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { checkedOutputRecord, keys, LedgerError, readRecord, sealOutputRecord } from '../common/index.js';
 import { indexOutput, indexPrefixes } from '../indexer/index.js';
-import type { KeyValueStore } from '../store/index.js';
-import { SortedRuns, WriteBatch } from '../store/index.js';
+import { type KeyValueStore, SortedRuns, WriteBatch } from '../store/index.js';
 
 // The ledger state a snapshot import writes, one output at a time, with everything the ledger keeps beside an output:
 // its record (keyed by its booked milestone: slot = milestone index), its transaction's record (block ID, booked

@@ -1,7 +1,6 @@
 import { encode } from '../../codec/index.js';
 import { bytesKey, compareBytes, equalBytes } from '../../util/bytes.js';
-import type { Address, MultiAddress } from '../address.js';
-import { address as addressCodec } from '../address.js';
+import { type Address, address as addressCodec, type MultiAddress } from '../address.js';
 import type { Feature } from '../feature.js';
 import { foundryId } from '../ids.js';
 import type { Output } from '../output.js';
