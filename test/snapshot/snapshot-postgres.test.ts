@@ -28,8 +28,10 @@ import {
   toHex,
   UnlockConditionType,
 } from '../../src/index.js';
+import { keys } from '../../src/ledger/common/index.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
+import { LmdbStore, WriteBatch } from '../../src/ledger/store/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
@@ -188,6 +190,35 @@ describe.skipIf(pg === undefined)('a snapshot imported into PostgreSQL', () => {
     } as const;
     const path = join(dir, 'many');
     await importSnapshot({ path, full: await encodeSnapshot(header, { outputs, solidEntryPoints: [id(1, 2)] }) });
+
+    // A damaged output record late in the load (about the 23,000th row, after megabytes of rows went to the COPY):
+    // the load stops with STORE_CORRUPT, its COPY cancelled and its transaction rolled back: the database is empty.
+    const damagedKey = keys.output(outputs[10_999]!.milestoneIndexBooked, outputs[10_999]!.outputId);
+    const edit = (change: (record: Uint8Array) => Uint8Array) => {
+      const store = new LmdbStore(path);
+      try {
+        store.write(WriteBatch.of([{ key: damagedKey, value: change(store.get(damagedKey)!.slice()) }]));
+      } finally {
+        store.close();
+      }
+    };
+    const flip = (r: Uint8Array) => {
+      r[r.length - 1]! ^= 0x01;
+      return r;
+    };
+    edit(flip);
+    pg!.primary.sql('create database broken');
+    const damaged = opened(path);
+    try {
+      await expect(PostgresMirror.open(databaseUrl(pg!.primary, 'broken'), damaged)).rejects.toMatchObject({
+        code: 'STORE_CORRUPT',
+      });
+    } finally {
+      damaged.close();
+    }
+    expect(pg!.primary.sql("select count(*) from pg_tables where schemaname = 'public'", 'broken')).toBe('0');
+    edit(flip); // the same bit back
+
     const { ledger, reader, count } = await loaded(path, 'many');
     try {
       expect(count('outputs')).toBe(n);

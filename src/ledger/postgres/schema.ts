@@ -251,13 +251,6 @@ export const WRITES = {
   importedMilestone: 'insert into milestone_times (slot, unix_time, milestone_id) values ($1, $2, $3)',
   /** $1 slots, $2 their milestones' timestamps. */
   milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
-  /**
-   * $1 creating slots, $2 output ids, $3 output bytes, $4 their checksums: outputs of many slots (an imported
-   * ledger's).
-   */
-  bookedOutputs:
-    'insert into outputs (output_id, created_slot, raw, checksum) select id, slot, raw, sum ' +
-    'from unnest($1::integer[], $2::bytea[], $3::bytea[], $4::integer[]) as t(slot, id, raw, sum)',
   /** Up to $1 rows written before there were checksums. */
   unsummedOutputs: 'select output_id, created_slot, spent_slot, raw from outputs where checksum is null limit $1',
   /** $1 output ids, $2 their checksums. */
@@ -265,12 +258,11 @@ export const WRITES = {
     'update outputs o set checksum = t.sum from unnest($1::bytea[], $2::integer[]) as t(id, sum) ' +
     'where o.output_id = t.id',
   /**
-   * $1 block ids, $2 slots, $3 transaction ids: the blocks an imported ledger knows by ID only (no bytes); a block
-   * named twice is kept once.
+   * The blocks an imported ledger knows by ID only (no bytes): copied into a table of the load's own (dropped at its
+   * commit), then into blocks, where a block named twice is kept once.
    */
-  bookedBlocks:
-    'insert into blocks (block_id, slot, tx_id) select * from unnest($1::bytea[], $2::integer[], $3::bytea[]) ' +
-    'on conflict do nothing',
+  stageBookedBlocks: 'create temp table booked_blocks (block_id bytea, slot integer, tx_id bytea) on commit drop',
+  bookedBlocks: 'insert into blocks (block_id, slot, tx_id) select * from booked_blocks on conflict do nothing',
   /** $1 entries, $2 their outputs' ids. */
   indexEntries: 'insert into output_index select * from unnest($1::bytea[], $2::bytea[])',
   /** $1 ids of outputs spent: their entries go. */
