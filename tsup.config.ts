@@ -27,8 +27,9 @@ export default defineConfig([
     splitting: false,
   },
   {
-    // The ingest pool's worker thread (src/ledger/ingest-pool.ts): CommonJS, so that both builds can start it.
-    entry: { 'ingest-worker': 'src/ledger/ingest/ingest-worker.ts' },
+    // The worker threads of the ingest pool (src/ledger/ingest/ingest-pool.ts) and of a snapshot import's sort
+    // (src/ledger/store/sorted-runs-worker.ts): CommonJS, so that both builds can start them.
+    entry: { 'ingest-worker': 'src/ledger/ingest/ingest-worker.ts', 'sort-worker': 'src/ledger/store/sort-worker.ts' },
     format: ['cjs'],
     sourcemap: true,
     target: 'node20',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SortedRuns } from '../../src/ledger/store/sorted-runs.js';
+import { SortedRunsWorker } from '../../src/ledger/store/sorted-runs-worker.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-sorted-runs-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -113,5 +114,78 @@ describe('SortedRuns', () => {
     expect(merged(runs)).toEqual(expected(pairs));
     expect(readdirSync(where)).toEqual([]);
     expect(() => new SortedRuns(where, 100).add(new Uint8Array(10), new Uint8Array(100))).toThrow(/larger than a run/);
+  });
+});
+
+// The same sort on a thread of its own (sorted-runs-worker.ts, sort-worker.ts: a snapshot import's second core):
+// the pairs packed and handed over in buffers, sorted and merged there, handed back in chunks.
+async function mergedInWorker(runs: SortedRunsWorker): Promise<string[]> {
+  const out: string[] = [];
+  for await (const chunk of runs.merged())
+    for (const p of chunk)
+      out.push(`${hex(p.buf.subarray(p.keyAt, p.keyEnd))}/${hex(p.buf.subarray(p.keyEnd, p.valueEnd))}`);
+  return out;
+}
+
+describe('SortedRunsWorker', () => {
+  it('gives back every pair in key order, whatever the run size', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(key, value), { maxLength: 400 }),
+        fc.integer({ min: 80, max: 4096 }),
+        async (pairs, size) => {
+          const where = runsDir();
+          const runs = new SortedRunsWorker(where, size);
+          for (const [k, v] of pairs) runs.add(k, v);
+          expect(runs.size).toBe(pairs.length);
+          expect(normal(await mergedInWorker(runs))).toEqual(expected(pairs));
+          expect(readdirSync(where)).toEqual([]);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  it('pairs larger than a buffer handed over, addSlotted keys, more buffers than may be on their way', async () => {
+    const where = runsDir();
+    const runs = new SortedRunsWorker(where, 6 << 20);
+    const pairs: [Uint8Array, Uint8Array][] = [
+      [Uint8Array.of(9, 9), new Uint8Array(5 << 20).fill(9)], // larger than a packed buffer (4 MB) and a chunk
+      [Uint8Array.of(2), Uint8Array.of(2)],
+    ];
+    for (const [k, v] of pairs) runs.add(k, v);
+    // 60 MB of pairs, more than the buffers allowed on their way at once (12 × 4 MB): the producer waits for the
+    // sort whenever it is told to.
+    for (let i = 0; i < 60_000; i++) {
+      if (runs.busy) await runs.ready();
+      const slot = (i * 2654435761) >>> 0;
+      const id = Uint8Array.of(i >> 8, i & 0xff);
+      const v = new Uint8Array(1000).fill(i & 0xff);
+      runs.addSlotted(0x58, Uint8Array.of(i % 3), slot, id, v);
+      const k = Buffer.alloc(1 + 1 + 4 + 2);
+      k[0] = 0x58;
+      k[1] = i % 3;
+      k.writeUInt32BE(slot, 2);
+      k.set(id, 6);
+      pairs.push([k, v]);
+    }
+    // Compared pair by pair (as hex strings, 60 MB of values would be hundreds of MB): the keys are distinct.
+    pairs.sort((a, b) => Buffer.compare(a[0], b[0]));
+    let i = 0;
+    let wrong = 0;
+    for await (const chunk of runs.merged())
+      for (const p of chunk) {
+        const [k, v] = pairs[i++] ?? [new Uint8Array(0), new Uint8Array(0)];
+        if (Buffer.compare(p.buf.subarray(p.keyAt, p.keyEnd), k) !== 0) wrong++;
+        else if (Buffer.compare(p.buf.subarray(p.keyEnd, p.valueEnd), v) !== 0) wrong++;
+      }
+    expect({ i, wrong }).toEqual({ i: pairs.length, wrong: 0 });
+    expect(readdirSync(where)).toEqual([]);
+  });
+
+  it('a run that cannot be written: STORE_FAILURE from ready or from the merge, never a hang', async () => {
+    const runs = new SortedRunsWorker(join(dir, 'no-such-directory'), 1000);
+    for (let i = 0; i < 5000; i++) runs.add(Uint8Array.of(i >> 8, i & 0xff), new Uint8Array(10));
+    await expect(mergedInWorker(runs)).rejects.toMatchObject({ code: 'STORE_FAILURE' });
   });
 });

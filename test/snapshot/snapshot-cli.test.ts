@@ -5,6 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, startCli, stopCli } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
@@ -23,6 +24,30 @@ describe('tangle-core import-snapshot and export-snapshot refusals', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/full_snapshot\.bin @0: UNKNOWN_TYPE at header\.version: .*version 1 \(Chrysalis/);
     expect(existsSync(db)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('importSnapshot refusing a file cut off among its outputs stops its sort thread: the process ends by itself', () => {
+    // In a process of its own, on the built library: a thread left running would keep it alive (status null).
+    const script = `
+      const tc = await import(${JSON.stringify(pathToFileURL(join(cli, '../index.js')).href)});
+      const id = (i, salt) => { const b = new Uint8Array(34); new DataView(b.buffer).setUint32(0, i); b[31] = salt; return b; };
+      const outputs = Array.from({ length: 5000 }, (_, i) => ({
+        outputId: id(i, 1), blockId: id(i, 2).subarray(0, 32), milestoneIndexBooked: 1, milestoneTimestampBooked: 1,
+        output: { type: 3, amount: 1000n, nativeTokens: [], features: [],
+          unlockConditions: [{ type: 0, address: { type: 0, pubKeyHash: id(i, 3).subarray(0, 32) } }] },
+      }));
+      const header = { version: 2, type: 0, genesisMilestoneIndex: 0, targetMilestoneIndex: 1,
+        targetMilestoneTimestamp: 1, targetMilestoneId: new Uint8Array(32), ledgerMilestoneIndex: 1,
+        treasuryOutput: { milestoneId: new Uint8Array(32), amount: 0n },
+        protocolParameters: { type: 1, targetMilestoneIndex: 0, protocolVersion: 2, params: { protocolVersion: 2,
+          networkName: 'cut', bech32Hrp: 'rms', minPowScore: 0, belowMaxDepth: 15,
+          rentStructure: { vByteCost: 100, vByteFactorData: 1, vByteFactorKey: 10 }, tokenSupply: 5000000n } } };
+      const whole = await tc.encodeSnapshot(header, { outputs, solidEntryPoints: [] });
+      await tc.importSnapshot({ path: ${JSON.stringify(join(dir, 'cut-db'))}, full: whole.subarray(0, whole.length >> 1) })
+        .catch((e) => console.log(e.code));`;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    expect([r.status, r.stdout.trim(), r.stderr]).toEqual([0, 'TRUNCATED', '']);
     expect(readdirSync(dir)).toEqual([]);
   });
 

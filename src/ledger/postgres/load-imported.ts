@@ -33,6 +33,9 @@ export async function loadImported(
   committed: CommittedReads,
   onProgress?: (p: LoadProgress) => void,
 ): Promise<void> {
+  // The pool cancels a statement after 30 s, so that a reader answers 503 rather than hang; a load's COPY of tens of
+  // millions of rows, or the building of a key over them, takes longer, and is this transaction's own business.
+  await c.query('set local statement_timeout = 0');
   for (const s of DROP_FOR_BULK_LOAD) await c.query(s);
   await c.query(WRITES.treasury, [treasuryAtGenesis(committed)]);
 

@@ -143,8 +143,8 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
   // The ledger's own genesis (metadata, genesis commitment, indexer marker), then the snapshot beside it.
   openEmbedded({ path, params, genesis: {} }).close();
   const store = new LmdbStore(path, { bulk: true });
+  const state = new SnapshotState(store);
   try {
-    const state = new SnapshotState(store);
     let treasury = header.treasuryOutput;
     let expected = header.ledgerMilestoneIndex; // the next diff: the ledger milestone's, then each one before
     let n = 0;
@@ -155,8 +155,9 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
     // The outputs go through an external sort, into the store in key order (snapshot-state.ts), before the diffs.
     state.startBulk(path);
     for await (const r of records) {
-      if (r.kind !== 'output') state.endBulk();
+      if (r.kind !== 'output') await state.endBulk();
       if (r.kind === 'output') {
+        if (state.busy) await state.ready();
         state.add(r.output);
         progress('outputs');
       } else if (r.kind === 'milestoneDiff') {
@@ -172,7 +173,7 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
         progress('diffs');
       } else if (r.kind === 'solidEntryPoint') seps.push(r.blockId);
     }
-    state.endBulk();
+    await state.endBulk();
     if (expected !== header.targetMilestoneIndex)
       throw invalid(`the full snapshot lacks the diffs of milestones ${header.targetMilestoneIndex + 1}..${expected}`);
     checkSupply(state, treasury, network, 'target');
@@ -197,6 +198,7 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
     await store.sync();
     return { network, params, latestSlot: latest.slot, unspentOutputs: state.outputs, treasury };
   } finally {
+    await state.close();
     store.close();
   }
 }

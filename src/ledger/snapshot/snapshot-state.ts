@@ -15,7 +15,7 @@ import type { SnapshotOutput } from '../../model/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { checkedOutputRecord, keys, LedgerError, readRecord, sealOutputRecord } from '../common/index.js';
 import { indexOutput, indexPrefixes } from '../indexer/index.js';
-import { type KeyValueStore, SortedRuns, WriteBatch } from '../store/index.js';
+import { type KeyValueStore, SortedRunsWorker, WriteBatch } from '../store/index.js';
 
 // The ledger state a snapshot import writes, one output at a time, with everything the ledger keeps beside an output:
 // its record (keyed by its booked milestone: slot = milestone index), its transaction's record (block ID, booked
@@ -34,8 +34,8 @@ export class SnapshotState {
   private readonly txs = new Map<string, { id: Uint8Array; record: TransactionRecord }>();
   /** Milestones whose timestamp is written (a bitmap by index: millions of milestones in a few megabytes). */
   private timed = new Uint8Array(1024);
-  /** The external sort of a bulk load (startBulk), while one runs. */
-  private runs: SortedRuns | undefined;
+  /** The external sort of a bulk load (startBulk), on a thread of its own, while one runs. */
+  private runs: SortedRunsWorker | undefined;
   /** Sum of the stored unspent outputs' amounts. */
   supply = 0n;
   outputs = 0;
@@ -43,12 +43,29 @@ export class SnapshotState {
   constructor(private readonly store: KeyValueStore) {}
 
   /**
-   * From now until `endBulk`, outputs go through an external sort (store/sorted-runs.ts, its runs in `dir`) instead
-   * of the store: nothing is stored, and nothing can be read, until `endBulk` appends them all in key order.
+   * From now until `endBulk`, outputs go through an external sort (store/sorted-runs.ts, its runs in `dir`, on a
+   * thread of its own) instead of the store: nothing is stored, and nothing can be read, until `endBulk` appends them
+   * all in key order. The producer awaits `ready()` whenever `busy` says the sort is behind.
    */
   startBulk(dir: string): void {
     this.flush();
-    this.runs = new SortedRuns(dir);
+    this.runs = new SortedRunsWorker(dir);
+  }
+
+  /** Stops a bulk load's sort thread, if one runs (an import that failed midway): it would keep the process alive. */
+  async close(): Promise<void> {
+    const runs = this.runs;
+    this.runs = undefined;
+    await runs?.close();
+  }
+
+  /** Whether the bulk load's sort is behind: await `ready()` before the next `add`. */
+  get busy(): boolean {
+    return this.runs?.busy === true;
+  }
+
+  ready(): Promise<void> {
+    return this.runs?.ready() ?? Promise.resolve();
   }
 
   /** Stores a booked output, unspent. */
@@ -79,7 +96,7 @@ export class SnapshotState {
   }
 
   /** An output's records into the sort: its transaction's as its block and slot, merged in `endBulk`. */
-  private addSorted(runs: SortedRuns, o: SnapshotOutput, record: Uint8Array): void {
+  private addSorted(runs: SortedRunsWorker, o: SnapshotOutput, record: Uint8Array): void {
     const slot = o.milestoneIndexBooked;
     const { tables } = keys;
     runs.addSlotted(tables.output, EMPTY, slot, o.outputId, record);
@@ -98,7 +115,7 @@ export class SnapshotState {
    * The sorted outputs into the store, appended table by table; each transaction's record made of its outputs'
    * bookings (one block and milestone for all of them). A key twice is a snapshot that names an output twice.
    */
-  endBulk(): void {
+  async endBulk(): Promise<void> {
     const runs = this.runs;
     if (runs === undefined) return;
     this.runs = undefined;
@@ -114,28 +131,30 @@ export class SnapshotState {
     };
     const last = Buffer.alloc(1 << 16); // the key before (the merge's buffer moves on)
     let lastLength = -1;
-    for (const pair of runs.merged()) {
-      const { buf, keyAt, keyEnd, valueEnd } = pair;
-      if (buf[keyAt] === keys.tables.transaction) {
-        const booking = buf.subarray(keyEnd, valueEnd);
-        if (tx !== undefined && buf.compare(tx.key, 0, tx.key.length, keyAt, keyEnd) === 0) {
-          if (!equalBytes(booking, tx.booking))
-            throw invalid(`transaction ${toHex(tx.key.subarray(1))} has outputs booked apart from each other`);
-          tx.count++;
+    for await (const chunk of runs.merged()) {
+      for (const pair of chunk) {
+        const { buf, keyAt, keyEnd, valueEnd } = pair;
+        if (buf[keyAt] === keys.tables.transaction) {
+          const booking = buf.subarray(keyEnd, valueEnd);
+          if (tx !== undefined && buf.compare(tx.key, 0, tx.key.length, keyAt, keyEnd) === 0) {
+            if (!equalBytes(booking, tx.booking))
+              throw invalid(`transaction ${toHex(tx.key.subarray(1))} has outputs booked apart from each other`);
+            tx.count++;
+            continue;
+          }
+          endTransaction();
+          tx = { key: new Uint8Array(buf.subarray(keyAt, keyEnd)), booking: new Uint8Array(booking), count: 1 };
           continue;
         }
         endTransaction();
-        tx = { key: new Uint8Array(buf.subarray(keyAt, keyEnd)), booking: new Uint8Array(booking), count: 1 };
-        continue;
-      }
-      endTransaction();
-      if (lastLength === keyEnd - keyAt && last.compare(buf, keyAt, keyEnd, 0, lastLength) === 0)
-        throw invalid(twice(buf.subarray(keyAt, keyEnd)));
-      lastLength = buf.copy(last, 0, keyAt, keyEnd);
-      batch.putFrom(buf, keyAt, keyEnd, valueEnd, true);
-      if (batch.length >= 100_000) {
-        this.store.write(batch);
-        batch = new WriteBatch(16 << 20, 1 << 17);
+        if (lastLength === keyEnd - keyAt && last.compare(buf, keyAt, keyEnd, 0, lastLength) === 0)
+          throw invalid(twice(buf.subarray(keyAt, keyEnd)));
+        lastLength = buf.copy(last, 0, keyAt, keyEnd);
+        batch.putFrom(buf, keyAt, keyEnd, valueEnd, true);
+        if (batch.length >= 100_000) {
+          this.store.write(batch);
+          batch = new WriteBatch(16 << 20, 1 << 17);
+        }
       }
     }
     endTransaction();

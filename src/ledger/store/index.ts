@@ -6,3 +6,4 @@ export type { KeyValueStore } from './kv.js';
 export { LmdbStore } from './lmdb.js';
 export { MemoryStore } from './memory.js';
 export { SortedRuns } from './sorted-runs.js';
+export { SortedRunsWorker } from './sorted-runs-worker.js';

@@ -1,6 +1,7 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { LedgerError } from '../common/index.js';
+import { HEAD, keyLengthAt, pairSize, writePairHead, writeSlottedKey } from './pair-format.js';
 
 // An external sort of a bulk load's key-value pairs, in bounded memory (a snapshot import's: tens of millions of
 // pairs, most of them index entries under random keys). Pairs gather in an arena; a full arena is sorted by key and
@@ -8,11 +9,10 @@ import { LedgerError } from '../common/index.js';
 // table's keys in ascending order and can append them (LMDB's MDB_APPEND fills each page once; the same pairs put in
 // the order they came cost a page copy each once the table outgrows a batch). Equal keys come out side by side.
 //
-// A pair, in the arena and in a run: key length (u16), value length (u32), key, value.
+// A pair, in the arena and in a run: pair-format.ts.
 
-const HEAD = 6;
 /** Bytes read from a run at a time, while merging (a pair larger than this grows its cursor's buffer). */
-const READ_CHUNK = 1 << 20;
+const READ_CHUNK = 256 << 10;
 
 /**
  * A pair as the merge yields it: where its key and value are in `buf` (valid until the next pair is asked for; no
@@ -55,16 +55,44 @@ export class SortedRuns {
    */
   addSlotted(table: number, prefix: Uint8Array, slot: number, id: Uint8Array, value: Uint8Array): void {
     const keyLength = 1 + prefix.length + 4 + id.length;
-    let at = this.room(keyLength, value.length) + HEAD;
-    const a = this.arena!;
-    a[at++] = table;
-    for (let i = 0; i < prefix.length; i++) a[at++] = prefix[i]!;
-    a[at++] = slot >>> 24;
-    a[at++] = (slot >>> 16) & 0xff;
-    a[at++] = (slot >>> 8) & 0xff;
-    a[at++] = slot & 0xff;
-    for (let i = 0; i < id.length; i++) a[at++] = id[i]!;
-    if (value.length > 0) a.set(value, at);
+    const start = this.room(keyLength, value.length) + HEAD;
+    const at = writeSlottedKey(this.arena!, start, table, prefix, slot, id);
+    if (value.length > 0) this.arena!.set(value, at);
+  }
+
+  /**
+   * Adds the pairs packed end to end in `src` (up to `used`), as SortedRunsWorker sends them: copied a stretch at a
+   * time, each stretch as many whole pairs as the arena has room for.
+   */
+  addPacked(src: Uint8Array, used: number): void {
+    let at = 0;
+    while (at < used) {
+      this.arena ??= Buffer.allocUnsafe(this.runBytes);
+      let end = at;
+      while (end < used) {
+        const size = pairSize(src, end);
+        if (size > this.runBytes)
+          throw new LedgerError('INVALID_ARGUMENT', `a pair of ${size} bytes is larger than a run`);
+        if (this.used + (end - at) + size > this.runBytes) break;
+        this.started(this.used + (end - at));
+        end += size;
+      }
+      this.arena.set(src.subarray(at, end), this.used);
+      this.used += end - at;
+      at = end;
+      if (at < used) this.spill();
+    }
+  }
+
+  /** Where a pair of the arena starts. */
+  private started(at: number): void {
+    if (this.count === this.starts.length) {
+      const grown = new Uint32Array(this.starts.length * 2);
+      grown.set(this.starts);
+      this.starts = grown;
+    }
+    this.starts[this.count++] = at;
+    this.size++;
   }
 
   /** Room in the arena for a pair (a full arena spilled first), its lengths written: where it starts. */
@@ -74,22 +102,10 @@ export class SortedRuns {
       throw new LedgerError('INVALID_ARGUMENT', `a pair of ${need} bytes is larger than a run`);
     this.arena ??= Buffer.allocUnsafe(this.runBytes);
     if (this.used + need > this.runBytes) this.spill();
-    const a = this.arena;
     const at = this.used;
-    a[at] = keyLength & 0xff;
-    a[at + 1] = keyLength >>> 8;
-    a[at + 2] = valueLength & 0xff;
-    a[at + 3] = (valueLength >>> 8) & 0xff;
-    a[at + 4] = (valueLength >>> 16) & 0xff;
-    a[at + 5] = valueLength >>> 24;
-    if (this.count === this.starts.length) {
-      const grown = new Uint32Array(this.starts.length * 2);
-      grown.set(this.starts);
-      this.starts = grown;
-    }
-    this.starts[this.count++] = at;
+    writePairHead(this.arena, at, keyLength, valueLength);
+    this.started(at);
     this.used = at + need;
-    this.size++;
     return at;
   }
 
@@ -105,7 +121,7 @@ export class SortedRuns {
     for (let i = 0; i < n; i++) {
       const s = starts[i]!;
       const k = s + HEAD;
-      const len = a[s]! | (a[s + 1]! << 8);
+      const len = keyLengthAt(a, s);
       hi[i] = prefix(a, k, Math.min(len, 6));
       lo[i] = len > 6 ? prefix(a, k + 6, Math.min(len - 6, 6)) : 0;
     }
@@ -119,7 +135,7 @@ export class SortedRuns {
       let used = 0;
       for (let i = 0; i < n; i++) {
         const s = starts[order[i]!]!;
-        const size = HEAD + (a[s]! | (a[s + 1]! << 8)) + a.readUInt32LE(s + 2);
+        const size = pairSize(a, s);
         if (used + size > out.length) {
           writeAll(fd, out, used);
           used = 0;
@@ -199,8 +215,8 @@ function prefix(a: Uint8Array, at: number, len: number): number {
 
 /** The keys of the pairs at `x` and `y`, compared from byte `from` on (the bytes before are equal). */
 function compareFrom(a: Buffer, x: number, y: number, from: number): number {
-  const lx = a[x]! | (a[x + 1]! << 8);
-  const ly = a[y]! | (a[y + 1]! << 8);
+  const lx = keyLengthAt(a, x);
+  const ly = keyLengthAt(a, y);
   const n = Math.min(lx, ly);
   for (let i = from; i < n; i++) {
     const d = a[x + HEAD + i]! - a[y + HEAD + i]!;
