@@ -78,6 +78,37 @@ describe('SortedRuns', () => {
     );
   });
 
+  it('addPacked (what the sort thread is handed): pairs packed end to end, added a stretch at a time across runs', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(key, value), { maxLength: 300 }),
+        fc.integer({ min: 80, max: 2048 }),
+        fc.integer({ min: 1, max: 50 }),
+        (pairs, size, perPack) => {
+          const runs = new SortedRuns(runsDir(), size);
+          // Packed by hand, in the format's own words: u16 key length, u32 value length (little-endian), key, value.
+          for (let i = 0; i < pairs.length; i += perPack) {
+            const parts = pairs.slice(i, i + perPack).flatMap(([k, v]) => {
+              const head = Buffer.alloc(6);
+              head.writeUInt16LE(k.length, 0);
+              head.writeUInt32LE(v.length, 2);
+              return [head, Buffer.from(k), Buffer.from(v)];
+            });
+            const packed = Buffer.concat([...parts, Buffer.alloc(7, 0xee)]); // bytes past `used` are not pairs
+            runs.addPacked(packed, packed.length - 7);
+          }
+          expect(runs.size).toBe(pairs.length);
+          expect(normal(merged(runs))).toEqual(expected(pairs));
+        },
+      ),
+      { numRuns: 100 },
+    );
+    const packed = Buffer.alloc(6 + 1 + 200);
+    packed.writeUInt16LE(1, 0);
+    packed.writeUInt32LE(200, 2);
+    expect(() => new SortedRuns(runsDir(), 100).addPacked(packed, packed.length)).toThrow(/larger than a run/);
+  });
+
   it('keys the store way with addSlotted: table, prefix, slot big-endian, id', () => {
     const runs = new SortedRuns(runsDir(), 200);
     const pairs: [Uint8Array, Uint8Array][] = [];
