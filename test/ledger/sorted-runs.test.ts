@@ -103,6 +103,14 @@ describe('SortedRuns', () => {
       ),
       { numRuns: 100 },
     );
+    // A pair exactly as large as a run fits one; a byte more does not.
+    const exact = Buffer.alloc(100);
+    exact.writeUInt16LE(1, 0);
+    exact.writeUInt32LE(93, 2);
+    const one = new SortedRuns(runsDir(), 100);
+    one.addPacked(exact, exact.length);
+    expect(one.size).toBe(1);
+    one.close();
     const packed = Buffer.alloc(6 + 1 + 200);
     packed.writeUInt16LE(1, 0);
     packed.writeUInt32LE(200, 2);
@@ -212,6 +220,13 @@ describe('SortedRunsWorker', () => {
       }
     expect({ i, wrong }).toEqual({ i: pairs.length, wrong: 0 });
     expect(readdirSync(where)).toEqual([]);
+  });
+
+  it('a key too long for the format: refused at once; a pair larger than a run: INVALID_ARGUMENT from the merge', async () => {
+    const runs = new SortedRunsWorker(runsDir(), 1000);
+    expect(() => runs.add(new Uint8Array(0x10000), new Uint8Array(0))).toThrow(/a key of 65536 bytes/);
+    runs.add(new Uint8Array(0xffff), new Uint8Array(0)); // the longest key the format holds
+    await expect(mergedInWorker(runs)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
   it('a run that cannot be written: STORE_FAILURE from ready or from the merge, never a hang', async () => {

@@ -29,6 +29,8 @@ import {
   UnlockConditionType,
 } from '../../src/index.js';
 import { keys } from '../../src/ledger/common/index.js';
+import { openPool } from '../../src/ledger/postgres/client.js';
+import { copyInto } from '../../src/ledger/postgres/copy-rows.js';
 import { PostgresMirror } from '../../src/ledger/postgres/mirror.js';
 import { PostgresReader } from '../../src/ledger/postgres/postgres-reader.js';
 import { LmdbStore, WriteBatch } from '../../src/ledger/store/index.js';
@@ -50,11 +52,11 @@ const opened = (path: string) =>
   openLedger({ path, params: importedParams(inspectStore(path)!.imported!), readOnly: true });
 
 /** Loads the imported store at `path` into a new database; the ledger and a reader of the database. */
-async function loaded(path: string, database: string) {
+async function loaded(path: string, database: string, progress: number[] = []) {
   pg!.primary.sql(`create database ${database}`);
   const url = databaseUrl(pg!.primary, database);
   const ledger = opened(path);
-  const mirror = await PostgresMirror.open(url, ledger);
+  const mirror = await PostgresMirror.open(url, ledger, { onProgress: (p) => progress.push(p.outputs) });
   // The network the reader is given is not the imported one: the database says its own.
   const reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet);
   const atTarget = await reader.treasury(); // before the deltas' milestones are written
@@ -219,8 +221,10 @@ describe.skipIf(pg === undefined)('a snapshot imported into PostgreSQL', () => {
     expect(pg!.primary.sql("select count(*) from pg_tables where schemaname = 'public'", 'broken')).toBe('0');
     edit(flip); // the same bit back
 
-    const { ledger, reader, count } = await loaded(path, 'many');
+    const progress: number[] = [];
+    const { ledger, reader, count } = await loaded(path, 'many', progress);
     try {
+      expect(progress).toEqual([10_000, 20_000, 25_000]); // every 10,000 outputs, and the whole at the end
       expect(count('outputs')).toBe(n);
       expect(count('milestone_times')).toBe(12_000);
       expect(count('blocks')).toBe(n - Math.ceil(n / 7));
@@ -268,6 +272,71 @@ describe.skipIf(pg === undefined)('a snapshot imported into PostgreSQL', () => {
     } finally {
       ledger.close();
       await reader.close();
+    }
+  });
+});
+
+describe.skipIf(pg === undefined)('copyInto (binary COPY, the load of a snapshot into PostgreSQL)', () => {
+  it('byte strings of any size across its 1 MB writes, 4- and 8-byte numbers, the count; a bad row cancels it', async () => {
+    pg!.primary.sql('create database copying');
+    pg!.primary.sql('create table t (n integer, a bytea, b bigint)', 'copying');
+    const pool = openPool(databaseUrl(pg!.primary, 'copying'), 1);
+    try {
+      // 3,000 rows of 1–999 bytes, one of 3 MB (larger than a write), numbers at their types' ends.
+      const rows: [number, Uint8Array, bigint][] = [];
+      for (let i = 0; i < 3000; i++)
+        rows.push([i - 1500, new Uint8Array(((i * 7919) % 999) + 1).fill(i & 0xff), BigInt(i) << 40n]);
+      rows.push([2_147_483_647, new Uint8Array(3 << 20).fill(0xab), -(1n << 63n)]);
+      rows.push([-2_147_483_648, new Uint8Array(0), (1n << 63n) - 1n]);
+      const c = await pool.connect();
+      try {
+        await c.query('begin');
+        expect(
+          await copyInto(
+            c,
+            't',
+            [
+              ['n', 'int4'],
+              ['a', 'bytea'],
+              ['b', 'int8'],
+            ],
+            rows,
+          ),
+        ).toBe(rows.length);
+        await c.query('commit');
+        // A number out of an integer's range: refused before it is sent, the COPY cancelled, the connection usable.
+        await c.query('begin');
+        const bad = (function* () {
+          yield [1, Uint8Array.of(1), 1n];
+          yield [2 ** 31, Uint8Array.of(2), 2n];
+        })();
+        await expect(
+          copyInto(
+            c,
+            't',
+            [
+              ['n', 'int4'],
+              ['a', 'bytea'],
+              ['b', 'int8'],
+            ],
+            bad,
+          ),
+        ).rejects.toThrow(RangeError);
+        await c.query('rollback');
+        expect((await c.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+      } finally {
+        c.release();
+      }
+      const back = (await pool.query('select n, a, b::text as b from t order by n')).rows;
+      const want = [...rows].sort((x, y) => x[0] - y[0]);
+      expect(back.length).toBe(want.length);
+      const wrong = back.filter(
+        (r, i) =>
+          r.n !== want[i]![0] || Buffer.compare(r.a as Buffer, want[i]![1]) !== 0 || r.b !== String(want[i]![2]),
+      );
+      expect(wrong).toEqual([]);
+    } finally {
+      await pool.end();
     }
   });
 });

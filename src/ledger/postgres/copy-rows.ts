@@ -5,11 +5,11 @@ import type { PgClient } from './client.js';
 
 // Bulk loads through COPY … FROM STDIN in PostgreSQL's binary format (pg-copy-streams): a snapshot's millions of rows
 // go as raw bytes, where INSERT … unnest($1::bytea[]) sent each byte string as hex text for the server to parse back.
-// A row is its fields in the table's column order: a byte string (bytea), a number (integer, 4 bytes; or bigint,
-// 8 bytes: the column's type decides), or null.
+// A row is its fields in the table's column order: a byte string (bytea) or a number (integer, 4 bytes; or bigint,
+// 8 bytes: the column's type decides). No load writes nulls: the columns it leaves out take their defaults.
 //
 // The format (PostgreSQL's COPY documentation, "Binary Format"): a signature, flags and header extension length;
-// per row a 16-bit field count, then per field a 32-bit length (-1: null) and its bytes; a 16-bit -1 at the end.
+// per row a 16-bit field count, then per field a 32-bit length and its bytes; a 16-bit -1 at the end.
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 /** Bytes gathered before a write to the server's stream. */
@@ -38,7 +38,7 @@ function loadCopyStreams(): CopyStreams {
 }
 
 /** A row's fields, in its columns' order. */
-export type CopyField = Uint8Array | number | bigint | null;
+export type CopyField = Uint8Array | number | bigint;
 
 /**
  * Copies `rows` into `table`'s `columns` (in the caller's SQL transaction): how many. A row that fails to be made (a
@@ -107,14 +107,13 @@ class CopyRows {
   async row(fields: readonly CopyField[]): Promise<void> {
     if (this.failure !== undefined) throw this.failure;
     let size = 2;
-    for (const f of fields) size += 4 + (f === null ? 0 : typeof f === 'object' ? f.length : 8);
+    for (const f of fields) size += 4 + (typeof f === 'object' ? f.length : 8);
     if (this.used + size > this.buf.length) await this.flush(size);
     const b = this.buf;
     let at = b.writeInt16BE(fields.length, this.used);
     for (let i = 0; i < fields.length; i++) {
       const f = fields[i]!;
-      if (f === null) at = b.writeInt32BE(-1, at);
-      else if (typeof f === 'object') {
+      if (typeof f === 'object') {
         at = b.writeInt32BE(f.length, at);
         b.set(f, at);
         at += f.length;
