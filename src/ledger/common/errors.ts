@@ -38,7 +38,9 @@ export type LedgerErrorCode =
   | 'INDEXER_DISABLED'
   | 'CLOSED'
   // importing a snapshot (its bytes decode; what they say does not hold together)
-  | 'SNAPSHOT_INVALID';
+  | 'SNAPSHOT_INVALID'
+  // applying a real milestone: its cone, signatures or Merkle roots do not check (nothing is applied)
+  | 'MILESTONE_INVALID';
 
 const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   SLOT_ALREADY_COMMITTED: 'invalid',
@@ -70,6 +72,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   INDEXER_DISABLED: 'unavailable',
   CLOSED: 'internal',
   SNAPSHOT_INVALID: 'invalid',
+  MILESTONE_INVALID: 'invalid',
 };
 
 /** An error of the ledger index; `kind` says how a caller (the HTTP layer) should answer. See `TangleError`. */
