@@ -11,7 +11,8 @@ import type { PgClient } from './client.js';
 // The format (PostgreSQL's COPY documentation, "Binary Format"): a signature, flags and header extension length;
 // per row a 16-bit field count, then per field a 32-bit length and its bytes; a 16-bit -1 at the end.
 
-const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
+/** "PGCOPY\n\xff\r\n\0", as bytes (no Buffer at load: the package loads in runtimes without one). */
+const SIGNATURE = Uint8Array.of(0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00);
 /** Bytes gathered before a write to the server's stream. */
 const CHUNK = 1 << 20;
 
@@ -87,7 +88,7 @@ class CopyRows {
       });
     });
     this.finished.catch(() => {}); // seen by the next write or by end
-    SIGNATURE.copy(this.buf, 0);
+    this.buf.set(SIGNATURE, 0);
     this.buf.writeInt32BE(0, 11); // flags
     this.buf.writeInt32BE(0, 15); // header extension length
     this.used = 19;
