@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireOptionalPeer } from '../util/optional-peer.js';
 import type { EventMessage } from './slot-events.js';
 
 // Publishing into a broker of the operator's (mosquitto, EMQX …) instead of the one in this process: with many
@@ -32,14 +32,13 @@ export class ExternalBrokerError extends Error {
 }
 
 function loadMqtt(): MqttModule {
-  try {
-    return createRequire(import.meta.url)('mqtt') as MqttModule;
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
-    throw new ExternalBrokerError(
-      '--mqtt-url needs the mqtt package, which is not installed: npm install mqtt (5.x) beside tangle-core',
-    );
-  }
+  return requireOptionalPeer<MqttModule>(
+    'mqtt',
+    () =>
+      new ExternalBrokerError(
+        '--mqtt-url needs the mqtt package, which is not installed: npm install mqtt (5.x) beside tangle-core',
+      ),
+  );
 }
 
 /** The URLs `--mqtt-url` takes: MQTT over TCP or TLS, or over WebSocket. */

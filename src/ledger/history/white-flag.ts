@@ -1,3 +1,4 @@
+import { toHex } from '../../codec/hex.js';
 import { bytesKey } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 
@@ -28,8 +29,7 @@ export function whiteFlagOrder(parents: readonly Uint8Array[], cone: ConeSource)
     if (seen.has(key) || cone.confirmedBefore(id)) return;
     seen.add(key);
     const of = cone.parents(id);
-    if (of === undefined)
-      throw new LedgerError('MILESTONE_INVALID', `block ${Buffer.from(id).toString('hex')} of the cone is missing`);
+    if (of === undefined) throw new LedgerError('MILESTONE_INVALID', `block ${toHex(id)} of the cone is missing`);
     stack.push({ id, parents: of, next: 0 });
   };
   for (const p of parents) {

@@ -1,22 +1,13 @@
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { concatBytes } from '../../util/bytes.js';
+import { builtWorkerFile } from '../../util/worker-file.js';
 import { type Precheck, readPrechecks } from './precheck.js';
 
 // Worker threads that precheck blocks (precheck.ts) ahead of the writer: decoding, syntactic validation, proof of
 // work and signature verification of incoming blocks run on every core, while the writer applies and commits in
 // order on its own thread.
-
-/** The worker's built file: beside the bundle that holds this code, or, when running from the sources, in dist/. */
-function workerFile(): URL {
-  for (const relative of ['./ingest-worker.cjs', '../../../dist/ingest-worker.cjs']) {
-    const url = new URL(relative, import.meta.url);
-    if (existsSync(url)) return url;
-  }
-  throw new Error('tangle-core: ingest-worker.cjs is missing beside the library (run npm run build)');
-}
 
 interface Job {
   data: Uint8Array;
@@ -116,7 +107,7 @@ export class IngestPool {
     let slot = this.threads[i];
     if (slot === undefined) {
       const jobs = new Map<number, Job>();
-      const worker = new Worker(workerFile(), { workerData: { params: this.params } });
+      const worker = new Worker(builtWorkerFile('ingest-worker'), { workerData: { params: this.params } });
       worker.unref(); // never keeps the process alive
       worker.on('message', ({ id, out }: { id: number; out: Uint8Array }) => {
         jobs.get(id)?.resolve(out);

@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { requireOptionalPeer } from '../../util/optional-peer.js';
 import { LedgerError } from '../common/index.js';
 
 // The PostgreSQL client (`pg`, chosen by measurement: bench/postgres-clients.mjs), loaded only by a process that uses
@@ -37,15 +37,14 @@ let pg: PgModule | undefined;
  * and the API over LMDB do not). Missing, it is said by name.
  */
 function loadPg(): PgModule {
-  try {
-    return createRequire(import.meta.url)('pg') as PgModule;
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
-    throw new LedgerError(
-      'INVALID_ARGUMENT',
-      'a PostgreSQL store needs the pg package, which is not installed: npm install pg (8.x) beside tangle-core',
-    );
-  }
+  return requireOptionalPeer<PgModule>(
+    'pg',
+    () =>
+      new LedgerError(
+        'INVALID_ARGUMENT',
+        'a PostgreSQL store needs the pg package, which is not installed: npm install pg (8.x) beside tangle-core',
+      ),
+  );
 }
 
 /** A pool of `max` connections to `url`. An idle connection that breaks is dropped, never an uncaught error. */

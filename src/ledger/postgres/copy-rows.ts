@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
+import { requireOptionalPeer } from '../../util/optional-peer.js';
 import { LedgerError } from '../common/index.js';
 import type { PgClient } from './client.js';
 
@@ -26,16 +26,15 @@ let copyStreams: CopyStreams | undefined;
 
 /** `pg-copy-streams` is an optional peer, needed only to load a snapshot's ledger into PostgreSQL. */
 function loadCopyStreams(): CopyStreams {
-  try {
-    return createRequire(import.meta.url)('pg-copy-streams') as CopyStreams;
-  } catch (e) {
-    if ((e as { code?: string }).code !== 'MODULE_NOT_FOUND') throw e;
-    throw new LedgerError(
-      'INVALID_ARGUMENT',
-      'loading a snapshot into PostgreSQL needs the pg-copy-streams package, which is not installed: ' +
-        'npm install pg-copy-streams (7.x) beside tangle-core',
-    );
-  }
+  return requireOptionalPeer<CopyStreams>(
+    'pg-copy-streams',
+    () =>
+      new LedgerError(
+        'INVALID_ARGUMENT',
+        'loading a snapshot into PostgreSQL needs the pg-copy-streams package, which is not installed: ' +
+          'npm install pg-copy-streams (7.x) beside tangle-core',
+      ),
+  );
 }
 
 /** A row's fields, in its columns' order. */
@@ -52,7 +51,7 @@ export async function copyInto(
   columns: readonly [string, CopyColumn][],
   rows: Iterable<readonly CopyField[]>,
 ): Promise<number> {
-  const copy = CopyRows.open(c, table, columns);
+  const copy = new CopyRows(c, table, columns);
   try {
     for (const fields of rows) await copy.row(fields);
   } catch (e) {
@@ -69,16 +68,15 @@ class CopyRows {
   private used = 0;
   private failure: Error | undefined;
   private readonly finished: Promise<void>;
+  private readonly types: readonly CopyColumn[];
   rows = 0;
 
-  private constructor(
-    c: PgClient,
-    table: string,
-    columns: readonly string[],
-    private readonly types: readonly CopyColumn[],
-  ) {
+  /** A COPY into `table`'s `columns`, of these types. */
+  constructor(c: PgClient, table: string, columns: readonly [string, CopyColumn][]) {
     copyStreams ??= loadCopyStreams();
-    const statement = `copy ${table} (${columns.join(', ')}) from stdin (format binary)`;
+    this.types = columns.map(([, type]) => type);
+    const names = columns.map(([name]) => name).join(', ');
+    const statement = `copy ${table} (${names}) from stdin (format binary)`;
     this.stream = (c as unknown as { query(s: Writable): Writable }).query(copyStreams.from(statement));
     this.finished = new Promise((resolve, reject) => {
       this.stream.on('finish', resolve);
@@ -92,16 +90,6 @@ class CopyRows {
     this.buf.writeInt32BE(0, 11); // flags
     this.buf.writeInt32BE(0, 15); // header extension length
     this.used = 19;
-  }
-
-  /** A COPY into `table`'s `columns`, of these types. */
-  static open(c: PgClient, table: string, columns: readonly [string, CopyColumn][]): CopyRows {
-    return new CopyRows(
-      c,
-      table,
-      columns.map(([name]) => name),
-      columns.map(([, type]) => type),
-    );
   }
 
   /** One row, its fields in the columns' order. Awaited: the server's stream may ask the writer to wait. */

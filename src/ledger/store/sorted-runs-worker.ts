@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
+import { builtWorkerFile } from '../../util/worker-file.js';
 import { LedgerError } from '../common/index.js';
 import { HEAD, keyLengthAt, pairSize, writePairHead, writeSlottedKey } from './pair-format.js';
 import type { SortedPair } from './sorted-runs.js';
@@ -14,15 +14,6 @@ import type { SortedPair } from './sorted-runs.js';
 
 const PACK = 4 << 20;
 const AHEAD = 12;
-
-/** The worker's built file: beside the bundle that holds this code, or, when running from the sources, in dist/. */
-function workerFile(): URL {
-  for (const relative of ['./sort-worker.cjs', '../../../dist/sort-worker.cjs']) {
-    const url = new URL(relative, import.meta.url);
-    if (existsSync(url)) return url;
-  }
-  throw new Error('tangle-core: sort-worker.cjs is missing beside the library (run npm run build)');
-}
 
 interface Reply {
   took?: Uint8Array;
@@ -49,7 +40,7 @@ export class SortedRunsWorker {
 
   /** Runs go into `dir` (removed by the caller with what it holds), `runBytes` each at most. */
   constructor(dir: string, runBytes = 96 << 20) {
-    this.worker = new Worker(workerFile(), { workerData: { dir, runBytes, chunkBytes: PACK } });
+    this.worker = new Worker(builtWorkerFile('sort-worker'), { workerData: { dir, runBytes, chunkBytes: PACK } });
     this.pack = Buffer.allocUnsafe(PACK);
     this.worker.on('message', (m: Reply) => {
       if (m.took !== undefined) {
