@@ -1,7 +1,14 @@
 import { toHex } from '../codec/hex.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { MAX_PARENTS } from '../model/limits.js';
-import { blockToJson, decodeBlock, decodeOutput, milestonePayloadToJson, outputToJson } from '../serialize.js';
+import {
+  blockToJson,
+  decodeBlock,
+  decodeMilestonePayload,
+  decodeOutput,
+  milestonePayloadToJson,
+  outputToJson,
+} from '../serialize.js';
 import {
   milestoneBytes,
   milestoneIdOf,
@@ -42,30 +49,36 @@ const json = (body: unknown, immutable = false): Reply => ({
   immutable,
 });
 
-/** The committed slot a "milestone" names, by index or by id; 404 when it is not (or no longer) stored. */
-async function milestoneSlot(ledger: LedgerReader, param: string, byIndex: boolean) {
-  const slot = byIndex
-    ? parseUint32(param, 'milestone index')
-    : slotOfMilestoneId(parseHexId(param, 32, 'milestone ID'));
+/**
+ * The milestone a route names, by index or ID: a real one the ledger applied (its payload as issued), else the
+ * committed slot of the same index; 404 when there is neither (or it is no longer stored).
+ */
+async function milestoneAt(ledger: LedgerReader, param: string, byIndex: boolean) {
+  const ref = byIndex ? parseUint32(param, 'milestone index') : parseHexId(param, 32, 'milestone ID');
+  const real = await ledger.milestone?.(ref);
+  if (real?.payload !== undefined) return { slot: real.index, payload: real.payload };
+  const slot = typeof ref === 'number' ? ref : slotOfMilestoneId(ref);
   const c = await ledger.commitmentOf(slot);
   if (c === undefined) {
     throw new HttpProblem(404, byIndex ? `milestone index not found: ${slot}` : `milestone not found: ${quote(param)}`);
   }
   if (!byIndex && toHex(milestoneIdOf(c.commitmentId)) !== param.toLowerCase())
     throw new HttpProblem(404, `milestone not found: ${quote(param)}`);
-  return c;
+  return { slot, commitment: c };
 }
 
 async function milestoneReply(ledger: LedgerReader, param: string, byIndex: boolean, accept: string): Promise<Reply> {
-  const c = await milestoneSlot(ledger, param, byIndex);
-  const milestone = slotMilestone(ledger.params, c, await ledger.blockIdsOfSlot(c.slot, MAX_PARENTS));
-  if (wants(accept, BINARY_V1)) return { body: milestoneBytes(milestone), contentType: BINARY_V1, immutable: true };
-  return json(milestonePayloadToJson(milestone), true);
+  const m = await milestoneAt(ledger, param, byIndex);
+  const bytes =
+    m.payload ??
+    milestoneBytes(slotMilestone(ledger.params, m.commitment!, await ledger.blockIdsOfSlot(m.slot, MAX_PARENTS)));
+  if (wants(accept, BINARY_V1)) return { body: bytes, contentType: BINARY_V1, immutable: true };
+  return json(milestonePayloadToJson(decodeMilestonePayload(bytes)), true);
 }
 
 async function milestoneChanges(ledger: LedgerReader, param: string, byIndex: boolean): Promise<Reply> {
-  const c = await milestoneSlot(ledger, param, byIndex);
-  return json(milestoneUtxoChanges(c.slot, await ledger.utxoChanges(c.slot)), true);
+  const { slot } = await milestoneAt(ledger, param, byIndex);
+  return json(milestoneUtxoChanges(slot, await ledger.utxoChanges(slot)), true);
 }
 
 export const coreRoutes: Route[] = [

@@ -49,7 +49,7 @@ export async function infoV2(ledger: LedgerReader, features: string[] = []): Pro
   const healthy = await isHealthy(ledger);
   // A milestone of the snapshots an imported ledger came from is named as the network named it (as /treasury does);
   // a slot tangle-core committed, by its commitment.
-  const imported = await ledger.importedMilestone?.(latest.slot);
+  const imported = await ledger.milestone?.(latest.slot);
   const milestone = {
     index: latest.slot,
     timestamp: imported?.timestamp ?? slotEnd(params, latest.slot),

@@ -2,13 +2,20 @@ import { encode } from '../codec/index.js';
 import { slotOfCommitmentId } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { AddressType } from '../model/type-codes.js';
+import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { coreRoutes } from './core-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
 import { orWriter, postRoutes } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
-import { congestionResponse, includedBlockMetadata, novaUtxoChanges, utxoChangesResponse } from './responses.js';
+import {
+  blockMetadata,
+  congestionResponse,
+  includedBlockMetadata,
+  novaUtxoChanges,
+  utxoChangesResponse,
+} from './responses.js';
 import {
   BINARY_V1,
   BINARY_V2,
@@ -131,7 +138,14 @@ export const routes: Route[] = [
 /** The metadata of the block that applied a transaction. */
 async function includedMetadata(ledger: LedgerReader, param: string): Promise<Reply> {
   const found = await ledger.includedBlock(parseTransactionId(param));
-  const body = includedBlockMetadata(found, (await ledger.latestCommitment()).slot);
+  const latest = (await ledger.latestCommitment()).slot;
+  // A real milestone's block: its metadata whole (white-flag index), as /blocks/{id}/metadata answers it.
+  const block =
+    found.slot <= latest && (await ledger.milestone?.(found.slot))?.payload !== undefined
+      ? await ledger.block(found.blockId)
+      : undefined;
+  const body =
+    block === undefined ? includedBlockMetadata(found, latest) : blockMetadata(block, decodeBlock(block.bytes));
   // Final once the including slot is committed (referenced); before that the answer will change.
   return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: 'ledgerInclusionState' in body };
 }

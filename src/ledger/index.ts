@@ -14,10 +14,12 @@ export type {
   OpenLedgerOptions,
   StoreInfo,
   UtxoChanges,
+  WhiteFlagVerdict,
 } from './common/index.js';
 export { OutputIdList } from './common/index.js';
-export type { Awaitable, LedgerReader } from './core/index.js';
-export { importedParams, inspectStore, Ledger } from './core/index.js';
+export type { Awaitable, LedgerReader, MilestoneRef } from './core/index.js';
+export { ConflictReason, importedParams, inspectStore, Ledger } from './core/index.js';
+export { type AppliedMilestone, applyMilestone, type MilestoneInput } from './history/index.js';
 export { openLedger } from './open.js';
 export {
   PostgresPublisher,

@@ -1,6 +1,7 @@
 import {
   arrayOf,
   type Codec,
+  decode,
   type Fields,
   fixedBytes,
   fixedOffset,
@@ -59,6 +60,16 @@ export const block = struct<Block>('Block', {
 // need no re-encoding. (TIP-24: protocol version u8, parents with a u8 count, the payload's u32 length, the payload.)
 const PARENTS_AT = fixedOffset(block, 'parents');
 const PAYLOAD_LENGTH = optionalBlockPayload.sizeOf(undefined); // an absent payload is its length prefix alone
+
+/**
+ * The parents of a block read from its bytes without decoding the rest (the white-flag walk needs only them, before
+ * the block is decoded whole). @throws CodecError when the bytes end inside them or their count is out of range
+ */
+export function parentsOf(bytes: Uint8Array): Uint8Array[] {
+  const count = bytes[PARENTS_AT] ?? 0;
+  const end = PARENTS_AT + parents.prefixWidth + parents.element.fixedSize! * count;
+  return decode(parents, bytes.subarray(PARENTS_AT, Math.min(end, bytes.length)));
+}
 
 /** The payload of a well-formed block, as a view of its bytes (undefined when it has none). */
 export function payloadBytes(bytes: Uint8Array): Uint8Array | undefined {

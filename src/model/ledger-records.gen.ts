@@ -767,4 +767,86 @@ export const generated: GeneratedStructs = {
       return { read: ImportedMilestone_read, write: ImportedMilestone_write, sizeOf: ImportedMilestone_sizeOf, toJson: ImportedMilestone_toJson, fromJson: ImportedMilestone_fromJson, writeJson: ImportedMilestone_writeJson };
     },
   },
+  WhiteFlagEntry: {
+    keys: ['blockId', 'inclusion', 'conflict', 'milestoneIndex'],
+    variable: '0000',
+    compile(c, h) {
+      const $blockId = c[0]!;
+      const $inclusion = c[1]!;
+      const $conflict = c[2]!;
+      const $milestoneIndex = c[3]!;
+      const fixedPart = h.fixedPart;
+      function WhiteFlagEntry_read(r: Reader) {
+        let at = 'blockId';
+        try {
+          const blockId = $blockId.read(r);
+          at = 'inclusion'; const inclusion = $inclusion.read(r);
+          at = 'conflict'; const conflict = $conflict.read(r);
+          at = 'milestoneIndex'; const milestoneIndex = $milestoneIndex.read(r);
+          return { blockId, inclusion, conflict, milestoneIndex };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function WhiteFlagEntry_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'blockId';
+        try {
+          $blockId.write(v.blockId, w);
+          at = 'inclusion'; $inclusion.write(v.inclusion, w);
+          at = 'conflict'; $conflict.write(v.conflict, w);
+          at = 'milestoneIndex'; $milestoneIndex.write(v.milestoneIndex, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function WhiteFlagEntry_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function WhiteFlagEntry_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'blockId';
+        try {
+          json = $blockId.toJson(v.blockId); if (json !== undefined) o.blockId = json;
+          at = 'inclusion'; json = $inclusion.toJson(v.inclusion); if (json !== undefined) o.inclusion = json;
+          at = 'conflict'; json = $conflict.toJson(v.conflict); if (json !== undefined) o.conflict = json;
+          at = 'milestoneIndex'; json = $milestoneIndex.toJson(v.milestoneIndex); if (json !== undefined) o.milestoneIndex = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function WhiteFlagEntry_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'blockId' || k === 'inclusion' || k === 'conflict' || k === 'milestoneIndex')) throw h.unexpected(k);
+        let at = 'blockId';
+        try {
+          const blockId = $blockId.fromJson(j.blockId);
+          at = 'inclusion'; const inclusion = $inclusion.fromJson(j.inclusion);
+          at = 'conflict'; const conflict = $conflict.fromJson(j.conflict);
+          at = 'milestoneIndex'; const milestoneIndex = $milestoneIndex.fromJson(j.milestoneIndex);
+          return { blockId, inclusion, conflict, milestoneIndex };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function WhiteFlagEntry_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'blockId' || k === 'inclusion' || k === 'conflict' || k === 'milestoneIndex')) throw h.unexpected(k);
+        let at = 'blockId';
+        try {
+          $blockId.writeJson(j.blockId, w);
+          at = 'inclusion'; $inclusion.writeJson(j.inclusion, w);
+          at = 'conflict'; $conflict.writeJson(j.conflict, w);
+          at = 'milestoneIndex'; $milestoneIndex.writeJson(j.milestoneIndex, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: WhiteFlagEntry_read, write: WhiteFlagEntry_write, sizeOf: WhiteFlagEntry_sizeOf, toJson: WhiteFlagEntry_toJson, fromJson: WhiteFlagEntry_fromJson, writeJson: WhiteFlagEntry_writeJson };
+    },
+  },
 };

@@ -255,3 +255,31 @@ export const importedMilestone = struct<ImportedMilestone>('ImportedMilestone', 
   milestone: sized(u32, milestonePayload),
   treasuryInput: optional(snapshotTreasuryOutput),
 });
+
+/** What hornet's white flag decided of a block a milestone referenced (TIP-2, TIP-25's block metadata). */
+export const InclusionState = { NoTransaction: 0, Included: 1, Conflicting: 2 } as const;
+export type InclusionState = (typeof InclusionState)[keyof typeof InclusionState];
+
+/** A block a milestone referenced, at its place in the white-flag order. */
+export interface WhiteFlagEntry {
+  blockId: Uint8Array;
+  /** `InclusionState`. */
+  inclusion: number;
+  /** hornet's conflict reason (TIP-25 `conflictReason`): 0 unless the transaction conflicts. */
+  conflict: number;
+  /** The index of the milestone the block carries, if it carries a valid one (0: none). */
+  milestoneIndex: number;
+}
+/**
+ * An applied milestone's cone in white-flag order (history/): the entry's place in it is the block's white-flag index,
+ * and the inclusion Merkle root can be taken again from it.
+ */
+export const whiteFlagRecord = arrayOf(
+  struct<WhiteFlagEntry>('WhiteFlagEntry', {
+    blockId: fixedBytes(32),
+    inclusion: u8,
+    conflict: u8,
+    milestoneIndex: u32,
+  }),
+  { prefix: u32, min: 0, max: BIG },
+);

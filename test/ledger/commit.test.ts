@@ -77,6 +77,7 @@ describe('planCommit, without a store', () => {
     creations: [{ accountId: A, blockIssuanceCredits: 1_000n }],
     allotments: [{ accountId: A, mana: 50n }], // A is new in this slot: burned (iota-core)
     destructions: [],
+    records: [],
   };
 
   it('gives the commitment of the second implementation, and the accounts after the slot', () => {
@@ -143,7 +144,7 @@ describe('planCommit, without a store', () => {
 
   it('an empty slot changes no account and keeps the minimum RMC', () => {
     const state = genesisState();
-    const empty: PendingSlot = { blocks: [], creations: [], allotments: [], destructions: [] };
+    const empty: PendingSlot = { blocks: [], creations: [], allotments: [], destructions: [], records: [] };
     const plan = planCommit({
       slot: 1,
       params,
@@ -176,7 +177,7 @@ describe('planCommit, without a store', () => {
         meta,
         latest,
         accounts,
-        pending: { blocks: [], creations: [], allotments: [{ accountId: G, mana: 1n }], destructions: [] },
+        pending: { blocks: [], creations: [], allotments: [{ accountId: G, mana: 1n }], destructions: [], records: [] },
         commitmentAt: (s) => commitments.get(s),
         transactions: new TransactionIndex(new MemoryStore(), 0),
         indexOutputs: false,
@@ -214,6 +215,7 @@ describe('planCommit, without a store', () => {
         creations: [],
         allotments: [],
         destructions: [],
+        records: [],
       },
       commitmentAt: () => state.latest,
       transactions: new TransactionIndex(new MemoryStore(), 0),

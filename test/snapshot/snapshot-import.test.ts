@@ -180,7 +180,7 @@ describe("hornet's full snapshot and its delta, imported", () => {
         milestoneId: hex(want.header.targetMilestoneId),
       });
       // Any other slot has no milestone of the network's.
-      expect(s.ledger.importedMilestone(want.header.targetMilestoneIndex + 1)).toBeUndefined();
+      expect(s.ledger.milestone(want.header.targetMilestoneIndex + 1)).toBeUndefined();
     } finally {
       await s.close();
     }

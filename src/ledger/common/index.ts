@@ -46,4 +46,5 @@ export type {
   OpenLedgerOptions,
   StoreInfo,
   UtxoChanges,
+  WhiteFlagVerdict,
 } from './types.js';

@@ -17,6 +17,9 @@ const TABLE = {
   spentBy: 0x53,
   importedMilestone: 0x4c,
   solidEntryPoints: 0x45,
+  milestone: 0x50,
+  milestoneSlot: 0x69,
+  whiteFlag: 0x57,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -95,6 +98,12 @@ export const keys = {
   milestoneTime: (slot: number) => slotKey(TABLE.milestoneTime, slot),
   /** A milestone imported from a delta snapshot: its payload and treasury input (ImportedMilestone). */
   importedMilestone: (slot: number) => slotKey(TABLE.importedMilestone, slot),
+  /** A milestone history/ applied: its payload's bytes (TIP-29), as the network issued it. */
+  milestone: (slot: number) => slotKey(TABLE.milestone, slot),
+  /** A milestone ID → the slot (u32) of the milestone history/ applied with it. */
+  milestoneSlot: (milestoneId: Uint8Array) => prefixed(TABLE.milestoneSlot, milestoneId),
+  /** The cone of a milestone history/ applied, in white-flag order, with each block's verdict (WhiteFlagEntry). */
+  whiteFlag: (slot: number) => slotKey(TABLE.whiteFlag, slot),
   /** The transaction that spent an output in an imported milestone (its slot has no blocks to find it in). */
   spentBy: (outputId: Uint8Array) => prefixed(TABLE.spentBy, outputId),
   /** An entry of the output index (its key: output-index.ts; no value). */

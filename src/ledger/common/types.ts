@@ -118,6 +118,20 @@ export interface LedgerBlock {
   slot: number;
   /** Whether its slot is committed. */
   committed: boolean;
+  /** For a block a real milestone referenced (history/): its place in the white-flag order, and the verdict. */
+  whiteFlag?: WhiteFlagVerdict;
+}
+
+/** What white flag decided of a block (TIP-25's block metadata). */
+export interface WhiteFlagVerdict {
+  /** Its place in the milestone's white-flag order. */
+  index: number;
+  /** 0 no transaction, 1 included, 2 conflicting (`InclusionState`). */
+  inclusion: number;
+  /** hornet's conflict reason; 0 for none. */
+  conflict: number;
+  /** The milestone the block carries (0: none). */
+  milestoneIndex: number;
 }
 
 /**

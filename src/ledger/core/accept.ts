@@ -5,6 +5,7 @@ import { blake2b256 } from '../../crypto/hash.js';
 import { payloadBytes } from '../../model/block.js';
 import { blockId as computeBlockId } from '../../model/ids.js';
 import { type Output, output as outputCodec } from '../../model/output.js';
+import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { type TransactionPayload, transactionLayout } from '../../model/payload/transaction.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { PayloadType } from '../../model/type-codes.js';
@@ -27,6 +28,7 @@ import {
 } from '../common/index.js';
 import { type Precheck, precheckedVerifier } from '../ingest/index.js';
 import type { CommittedState } from './committed-state.js';
+import { Conflict, ConflictReason, semanticConflict } from './conflict-reason.js';
 import { PendingBlock, PendingTransaction } from './pending.js';
 import type { LedgerState } from './state.js';
 
@@ -110,7 +112,9 @@ export function acceptBlock(
   const payload = payloadBytes(own); // the payload's bytes as received (a transaction's: from its u32 type on)
   // The payload's own bytes, as received: its ID and signing hash need no re-encoding.
   const tx =
-    txPayload === undefined ? undefined : checkTransaction(ctx, txPayload, own, id, slot, payload!, pre?.precheck);
+    txPayload === undefined
+      ? undefined
+      : checkTransaction(ctx, txPayload, own, id, slot, payload!, pre?.precheck, slotStartTime(slot, params));
   const entry = new PendingBlock(id, own, slot, issuerId?.slice(), workScore(block, params, payload?.length), tx);
   state.pending.addBlock(entry); // everything checked: record it
   // Copies: the entry's IDs are what the commit writes, and the caller may change what it is given.
@@ -126,6 +130,8 @@ function checkTransaction(
   slot: number,
   payloadBytes: Uint8Array,
   pre: Precheck | undefined,
+  time: number,
+  referenced = false,
 ): PendingTransaction {
   const { state, params } = ctx;
   const txId = pre?.transactionId ?? blake2b256(payloadBytes);
@@ -136,7 +142,9 @@ function checkTransaction(
   // pruned since, so its first input fails: only then is the transaction looked up (for a committed one, a random
   // read into a table as large as the ledger's history), before that input's error is thrown. The refusal is the
   // same; a new transaction skips the read.
-  const inputError = (error: LedgerError): LedgerError => {
+  const inputError = (error: LedgerError, reason: number): LedgerError | Conflict => {
+    // White flag asks why the input fails (hornet's reason), not whether the transaction is known.
+    if (referenced) return new Conflict(reason, error);
     const applied = state.transaction(txId);
     if (applied === undefined) return error;
     // A committed transaction block is found through its transaction (it has no block index entry).
@@ -156,10 +164,14 @@ function checkTransaction(
     if (o === undefined)
       throw inputError(
         new LedgerError('INPUT_NOT_FOUND', `input ${i}: output ${toHex(ids[i]!)} does not exist (by slot ${slot})`),
+        ConflictReason.InputNotFound,
       );
     if (o.spentSlot !== undefined) {
       const by = o.spentPending ? 'is spent by an accepted block' : `was spent in slot ${o.spentSlot}`;
-      throw inputError(new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(ids[i]!)} ${by}`));
+      throw inputError(
+        new LedgerError('INPUT_ALREADY_SPENT', `input ${i}: output ${toHex(ids[i]!)} ${by}`),
+        o.spentPending ? ConflictReason.InputSpentInThisMilestone : ConflictReason.InputAlreadySpent,
+      );
     }
     consumedBytes.push(o.output);
     tx.storedInputs.push(o.stored);
@@ -169,12 +181,67 @@ function checkTransaction(
     );
   }
   const signingHash = pre?.signingHash ?? blake2b256(blockBytes.subarray(layout.essence.start, layout.essence.end));
-  const ws = workingSet(
-    payload,
-    { consumedOutputs, params, time: slotStartTime(slot, params) },
-    signingHash,
-    consumedBytes,
-  );
-  checkSemantics(ws, pre === undefined ? verifyEd25519 : precheckedVerifier(pre, payload));
+  try {
+    const ws = workingSet(payload, { consumedOutputs, params, time }, signingHash, consumedBytes);
+    checkSemantics(ws, pre === undefined ? verifyEd25519 : precheckedVerifier(pre, payload));
+  } catch (e) {
+    throw referenced && e instanceof ValidationError ? semanticConflict(e) : e;
+  }
   return tx;
+}
+
+/** What white flag decided of a block a milestone references (`acceptReferenced`). */
+export interface ReferencedOutcome {
+  /** Whether it carries a transaction. */
+  transaction: boolean;
+  /** Why its transaction was not applied (the block is kept all the same); undefined if applied or none. */
+  conflict: Conflict | undefined;
+  /** The milestone it carries, if it carries one signed by the network's keys. */
+  milestone: MilestonePayload | undefined;
+}
+
+/**
+ * @internal A block a milestone references (history/), into `slot`, whose ID the caller computed: decoded and checked
+ * like any block (syntax, proof of work); its transaction checked against the ledger as it stands, the milestone's
+ * earlier blocks applied, at `time` (the milestone's). A transaction that fails is not refused: the block is kept
+ * without it and the failure returned (TIP-2: a conflicting block is referenced, its transaction not applied). The
+ * ledger keeps `bytes`. @throws CodecError, ValidationError (the block itself is malformed), LedgerError
+ */
+export function acceptReferenced(
+  ctx: AcceptContext,
+  bytes: Uint8Array,
+  id: Uint8Array,
+  slot: number,
+  time: number,
+): ReferencedOutcome {
+  const { state, params } = ctx;
+  checkUncommitted(state.committed, slot);
+  const block = decodeBlock(bytes);
+  validateDecodedBlock(block, bytes, params);
+  const p = block.payload;
+  if (state.knowsBlock(id, bytesKey(id), p?.type === PayloadType.Transaction))
+    throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
+  const payload = payloadBytes(bytes);
+  let tx: PendingTransaction | undefined;
+  let conflict: Conflict | undefined;
+  if (p?.type === PayloadType.Transaction) {
+    try {
+      tx = checkTransaction(ctx, p, bytes, id, slot, payload!, undefined, time, true);
+    } catch (e) {
+      if (!(e instanceof Conflict)) throw e;
+      conflict = e;
+    }
+  }
+  state.pending.addBlock(new PendingBlock(id, bytes, slot, undefined, workScore(block, params, payload?.length), tx));
+  const keys = params.milestoneKeys;
+  let milestone: MilestonePayload | undefined;
+  if (p?.type === PayloadType.Milestone && keys !== undefined) {
+    try {
+      verifyMilestoneSignatures(p, keys.keyRanges, keys.threshold);
+      milestone = p;
+    } catch (e) {
+      if (!(e instanceof ValidationError)) throw e; // a milestone not signed as it must be is a plain block here
+    }
+  }
+  return { transaction: p?.type === PayloadType.Transaction, conflict, milestone };
 }

@@ -1,6 +1,7 @@
+import { u32 } from '../../codec/index.js';
 import { milestoneId } from '../../model/ids.js';
 import { type ImportedNetwork, importedMilestone, importedNetwork } from '../../model/ledger-records.js';
-import { MilestoneOptionType, type MilestonePayload } from '../../model/payload/milestone.js';
+import { MilestoneOptionType, type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
 import { keys, readRecord } from '../common/index.js';
@@ -28,28 +29,42 @@ export function importedParams(n: ImportedNetwork): ProtocolParameters {
   });
 }
 
-/** A milestone of the snapshots a ledger was imported from: its real ID and time. */
-export interface ImportedMilestoneRef {
+/** A real milestone a ledger knows: its index, ID and time, and its payload's bytes where they are kept. */
+export interface MilestoneRef {
+  index: number;
   milestoneId: Uint8Array;
   timestamp: number;
+  /** The payload as the network issued it (TIP-29 bytes): kept for a milestone history/ applied. */
+  payload?: Uint8Array;
 }
 
 /**
- * The real milestone at `slot` of a ledger imported from snapshots: a delta's milestone (its payload is kept) or the
- * full snapshot's target (its ID and time are kept with the network); undefined for any other slot, or a ledger
- * tangle-core built.
+ * A real milestone by index or ID: one history/ applied (found by either), a delta snapshot's or the full snapshot's
+ * target (by index); undefined for any other, or in a ledger tangle-core built.
  */
-export function importedMilestoneOf(store: KeyValueStore, slot: number): ImportedMilestoneRef | undefined {
+export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): MilestoneRef | undefined {
+  let slot: number;
+  if (typeof ref === 'number') slot = ref;
+  else {
+    const entry = store.get(keys.milestoneSlot(ref));
+    if (entry === undefined) return undefined;
+    slot = readRecord(u32, entry, 'milestone index entry');
+  }
+  const applied = store.get(keys.milestone(slot));
+  if (applied !== undefined) {
+    const m = readRecord(milestonePayload, applied, 'milestone');
+    return { index: slot, milestoneId: milestoneId(m), timestamp: m.timestamp, payload: applied };
+  }
   const kept = store.get(keys.importedMilestone(slot));
   if (kept !== undefined) {
     const { milestone } = readRecord(importedMilestone, kept, 'imported milestone');
-    return { milestoneId: milestoneId(milestone), timestamp: milestone.timestamp };
+    return { index: slot, milestoneId: milestoneId(milestone), timestamp: milestone.timestamp };
   }
   const network = store.get(keys.importedNetwork);
   if (network === undefined) return undefined;
   const n = readRecord(importedNetwork, network, 'imported network');
   return slot === n.targetMilestoneIndex
-    ? { milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp }
+    ? { index: slot, milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp }
     : undefined;
 }
 

@@ -10,7 +10,7 @@ import type {
   UtxoChanges,
 } from '../common/index.js';
 import type { IndexPage, IndexQuery } from '../indexer/index.js';
-import type { ImportedMilestoneRef } from './imported.js';
+import type { MilestoneRef } from './imported.js';
 import type { CongestionQuery } from './queries.js';
 
 export type { Awaitable };
@@ -40,8 +40,8 @@ export interface LedgerReader {
   /** TIP-26: a page of an indexer query (inx-indexer's meaning and order). */
   indexedOutputs(query: IndexQuery): Awaitable<IndexPage>;
   isSynced(): Awaitable<boolean>;
-  /** An imported ledger's real milestone at a slot (its ID and time), where the snapshots named one. */
-  importedMilestone?(slot: number): Awaitable<ImportedMilestoneRef | undefined>;
+  /** A real milestone by index or ID (its ID and time; its payload where kept): applied, or of imported snapshots. */
+  milestone?(ref: number | Uint8Array): Awaitable<MilestoneRef | undefined>;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;
   /** Set by `serve --synced`: answer as synced whatever the clock says; undefined clears it. */

@@ -23,12 +23,13 @@ import type { KeyValueStore } from '../store/index.js';
 import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
 import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
-import { type ImportedMilestoneRef, importedMilestoneOf } from './imported.js';
+import { type MilestoneRef, milestoneOf } from './imported.js';
 import * as nodeQueries from './node-queries.js';
 import { settleOutputChecksums } from './output-checksums.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
+import { MilestoneWriter } from './referenced.js';
 import { LedgerState } from './state.js';
 
 // The ledger index, as one front over its rooms: the committed state (committed-state.ts, with its transaction index)
@@ -256,10 +257,7 @@ export class Ledger {
     return this.committed.output(outputId)?.record;
   }
 
-  /**
-   * The current output of a chain (committed state): an alias or NFT by its 32-byte id, a foundry by its 38-byte id
-   * (`outputChainId`). Undefined once destroyed, or never made. @throws LedgerError INVALID_ARGUMENT
-   */
+  /** A chain's current committed output: an alias or NFT by its 32-byte id, a foundry by its 38 (`outputChainId`). */
   chainOutput(chainId: Uint8Array): { outputId: Uint8Array; record: OutputRecord } | undefined {
     this.view();
     return nodeQueries.chainOutput(this.state, chainId);
@@ -307,10 +305,16 @@ export class Ledger {
     return nodeQueries.knowsBlock(this.state, blockId);
   }
 
-  /** An imported milestone's real ID and time (a milestone of the snapshot the ledger was imported from), if any. */
-  importedMilestone(slot: number): ImportedMilestoneRef | undefined {
+  /** A real milestone by index or ID (`milestoneOf`: applied by history/, or of the snapshots imported). */
+  milestone(ref: number | Uint8Array): MilestoneRef | undefined {
     this.view();
-    return importedMilestoneOf(this.committed.store, slot);
+    return milestoneOf(this.committed.store, ref);
+  }
+
+  /** @internal What history/ applies real milestones through (referenced.ts). */
+  milestoneWriter(): MilestoneWriter {
+    this.open();
+    return new MilestoneWriter(this.accept, (slot) => this.commitSlot(slot));
   }
 
   /** TIP-25: up to 8 recent blocks to attach a new block to. */
@@ -374,10 +378,7 @@ export class Ledger {
     return () => this.listeners.delete(listener);
   }
 
-  /**
-   * Once every publishing listener (the PostgreSQL publisher, which waits out a database that is away) holds every
-   * slot committed so far: the lowest slot they report (rejects if one refused them); without one, the latest slot.
-   */
+  /** Once every publishing listener holds every slot committed so far: the lowest slot they report, else the latest. */
   async published(): Promise<number> {
     const slots = await Promise.all([...this.listeners].map((l) => l.published?.()));
     const reported = slots.filter((s): s is number => s !== undefined);

@@ -90,9 +90,17 @@ export interface PendingSlot {
   creations: { accountId: Uint8Array; blockIssuanceCredits: bigint }[];
   allotments: { accountId: Uint8Array; mana: bigint }[];
   destructions: Uint8Array[];
+  /** Records the commit writes beside the slot's own, in its batch (a real milestone's: history/). */
+  records: [key: Uint8Array, value: Uint8Array][];
 }
 
-export const emptySlot = (): PendingSlot => ({ blocks: [], creations: [], allotments: [], destructions: [] });
+export const emptySlot = (): PendingSlot => ({
+  blocks: [],
+  creations: [],
+  allotments: [],
+  destructions: [],
+  records: [],
+});
 
 /** Pending slots, and indexes over their blocks (by block, transaction and spent output; `bytesKey`s). */
 export class PendingState {

@@ -32,9 +32,9 @@ import {
 import {
   type CongestionQuery,
   congestionOf,
-  type ImportedMilestoneRef,
   importedParams,
   type LedgerReader,
+  type MilestoneRef,
   minimalTransactionWorkScore,
 } from '../core/index.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer/index.js';
@@ -192,14 +192,17 @@ export class PostgresReader implements LedgerReader {
     return { blockId: blockId.slice(), bytes, slot: Number(r.slot), committed: true };
   }
 
-  /** The real milestone at `slot` of an imported ledger: the target's, or a delta milestone's (its row keeps it). */
-  async importedMilestone(slot: number): Promise<ImportedMilestoneRef | undefined> {
+  /**
+   * The real milestone at an index of an imported ledger: the target's, or a delta milestone's (its row keeps it).
+   * (Milestones applied by history/ are not mirrored yet: by ID, none is found.)
+   */
+  async milestone(ref: number | Uint8Array): Promise<MilestoneRef | undefined> {
     const n = this.imported;
-    if (n === undefined) return undefined;
-    if (slot === n.targetMilestoneIndex)
-      return { milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp };
-    const { rows } = await this.ask(QUERIES.importedMilestone, [sqlSlot(slot)]);
-    return rows[0] && { milestoneId: bytesOf(rows[0].milestone_id), timestamp: Number(rows[0].unix_time) };
+    if (n === undefined || typeof ref !== 'number') return undefined;
+    if (ref === n.targetMilestoneIndex)
+      return { index: ref, milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp };
+    const { rows } = await this.ask(QUERIES.importedMilestone, [sqlSlot(ref)]);
+    return rows[0] && { index: ref, milestoneId: bytesOf(rows[0].milestone_id), timestamp: Number(rows[0].unix_time) };
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */

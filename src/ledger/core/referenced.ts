@@ -1,0 +1,69 @@
+import { encode, u32 } from '../../codec/index.js';
+import { milestoneId } from '../../model/ids.js';
+import { solidEntryPoints } from '../../model/ledger-records.js';
+import type { MilestonePayload } from '../../model/payload/milestone.js';
+import { bytesKey } from '../../util/bytes.js';
+import { type CommittedSlot, keys, readRecord } from '../common/index.js';
+import { type AcceptContext, acceptReferenced, type ReferencedOutcome } from './accept.js';
+import { type MilestoneRef, milestoneOf } from './imported.js';
+
+// What history/ applies a real milestone through: the blocks it references go into the milestone's slot (a slot is
+// the milestone of the same index) as they are judged, records of its own ride in the slot's commit, and a milestone
+// refused after some of its blocks were taken leaves nothing behind.
+
+/** @internal `Ledger.milestoneWriter()`. */
+export class MilestoneWriter {
+  private seps: Set<string> | undefined;
+
+  constructor(
+    private readonly ctx: AcceptContext,
+    private readonly commitSlot: (slot: number) => CommittedSlot,
+  ) {}
+
+  private get committed() {
+    return this.ctx.state.committed;
+  }
+
+  /** The milestone the latest committed slot stands for, if the ledger knows it as one. */
+  latest(): MilestoneRef | undefined {
+    return milestoneOf(this.committed.store, this.committed.meta.latestSlot);
+  }
+
+  /**
+   * Whether white flag stops at a block: an earlier milestone referenced it (it is committed), or it is a solid entry
+   * point of the snapshot the ledger started from.
+   */
+  confirmedBefore(blockId: Uint8Array): boolean {
+    if (this.committed.blockSlot(blockId) !== undefined) return true;
+    if (this.seps === undefined) {
+      const bytes = this.committed.store.get(keys.solidEntryPoints(this.ctx.params.genesisSlot));
+      const ids = bytes === undefined ? [] : readRecord(solidEntryPoints, bytes, 'solid entry points');
+      this.seps = new Set(ids.map((id) => bytesKey(id)));
+    }
+    return this.seps.has(bytesKey(blockId));
+  }
+
+  /** A referenced block into the milestone's slot (`acceptReferenced`). */
+  accept(bytes: Uint8Array, blockId: Uint8Array, slot: number, time: number): ReferencedOutcome {
+    return acceptReferenced(this.ctx, bytes, blockId, slot, time);
+  }
+
+  /** Forgets what was taken into a slot for a milestone that is refused. */
+  discard(slot: number): void {
+    this.ctx.state.pending.drop(slot);
+  }
+
+  /**
+   * Commits the milestone's slot with its own records beside it (its payload, the ID's index, the white-flag order,
+   * the time its outputs are booked at): all in the slot's one atomic write.
+   */
+  commit(milestone: MilestonePayload, payloadBytes: Uint8Array, records: [Uint8Array, Uint8Array][]): CommittedSlot {
+    const slot = milestone.index;
+    const p = this.ctx.state.pending.slot(slot);
+    p.records.push([keys.milestone(slot), payloadBytes]);
+    p.records.push([keys.milestoneSlot(milestoneId(milestone)), encode(u32, slot)]);
+    p.records.push([keys.milestoneTime(slot), encode(u32, milestone.timestamp)]);
+    p.records.push(...records);
+    return this.commitSlot(slot);
+  }
+}

@@ -1,0 +1,290 @@
+// Real Shimmer milestones 17339 and 17340 applied as hornet applied them (issue 45), to a test ledger at 17338 built
+// from the outputs they consume (helpers/chronicle.ts). The answers are the data's: hornet's white-flag metadata of
+// every block, the outputs each milestone created and consumed with their bookings, the milestone IDs. Then the ways
+// a milestone is refused, each leaving the ledger as it was.
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyMilestone,
+  blockId,
+  createServer,
+  decodeBlock,
+  encodeMilestonePayload,
+  importedParams,
+  importSnapshot,
+  inputsCommitment,
+  inspectStore,
+  type Ledger,
+  milestonePayloadToJson,
+  openLedger,
+  outputId,
+  type TransactionPayload,
+  transactionId,
+} from '../../../src/index.js';
+import {
+  type Bin,
+  bin,
+  chronicleMilestone,
+  chronicleSnapshot,
+  coneOf,
+  milestonePayloadOf,
+  outputOf,
+} from '../../helpers/chronicle.js';
+
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const dir = mkdtempSync(join(tmpdir(), 'tangle-history-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const STATE = { included: 'included', conflicting: 'conflicting', no_transaction: 'noTransaction' } as const;
+const input = (index: 17339 | 17340) => ({
+  milestone: milestonePayloadOf(index),
+  blocks: coneOf(index).map((b) => bin(b.raw)),
+});
+
+/** A writable ledger on a fresh import of the test snapshot. */
+async function freshLedger(name: string): Promise<Ledger> {
+  const path = join(dir, name);
+  await importSnapshot({ path, full: await chronicleSnapshot() });
+  return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+}
+
+describe('the test ledger is right', () => {
+  it('the consumed outputs, turned into Stardust outputs, hash to every cone transaction’s inputs commitment', () => {
+    let checked = 0;
+    for (const index of [17339, 17340] as const) {
+      const consumed = new Map<string, Uint8Array | ReturnType<typeof outputOf>>();
+      for (const c of chronicleMilestone(index).consumed) {
+        const id = outputId(bin(c.output.output_id.transaction_id), c.output.output_id.index);
+        consumed.set(hex(id), outputOf(c.output.output));
+      }
+      for (const b of coneOf(index)) {
+        const p = decodeBlock(bin(b.raw)).payload;
+        if (p?.type !== 6) continue;
+        const tx = p as TransactionPayload;
+        const ins = tx.essence.inputs.map((i) =>
+          consumed.get(hex(outputId(i.transactionId, i.transactionOutputIndex))),
+        );
+        expect(ins.every((o) => o !== undefined)).toBe(true);
+        expect(hex(inputsCommitment(ins as never))).toBe(hex(tx.essence.inputsCommitment));
+        checked++;
+      }
+    }
+    expect(checked).toBe(12); // 5 transactions in 17339's cone, 7 in 17340's
+  });
+});
+
+describe('milestones 17339 and 17340 applied', () => {
+  let ledger: Ledger;
+  let origin: string;
+  let close: () => Promise<void>;
+  const get = async (route: string, accept?: string) => {
+    const res = await fetch(`${origin}${route}`, accept === undefined ? {} : { headers: { accept } });
+    const body = accept === undefined ? await res.json() : new Uint8Array(await res.arrayBuffer());
+    return { status: res.status, body: body as any };
+  };
+
+  beforeAll(async () => {
+    ledger = await freshLedger('applied');
+    ledger.setSynced(true);
+    const server = createServer({ ledger });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () => new Promise<void>((done) => server.close(() => done())).then(() => ledger.close());
+  });
+  afterAll(() => close());
+
+  it('each applies, with the data’s milestone ID and counts', () => {
+    for (const index of [17339, 17340] as const) {
+      const a = applyMilestone(ledger, input(index));
+      const cone = coneOf(index);
+      expect(a.index).toBe(index);
+      expect(hex(a.milestoneId)).toBe(hex(bin(chronicleMilestone(index).milestone_data.milestone_id)));
+      expect(a.referenced).toBe(cone.length);
+      expect(a.included).toBe(cone.filter((b) => b.metadata.inclusion_state === 'included').length);
+      expect(a.conflicting).toBe(0);
+      expect(ledger.latestCommitment().slot).toBe(index);
+    }
+  });
+
+  it('every block’s metadata is hornet’s, field by field and in its order', async () => {
+    for (const index of [17339, 17340] as const) {
+      for (const b of coneOf(index)) {
+        const m = b.metadata;
+        const id = hex(blockId(bin(b.raw)));
+        const want: Record<string, unknown> = {
+          blockId: id,
+          parents: m.parents.map((p) => hex(bin(p))),
+          isSolid: true,
+          referencedByMilestoneIndex: m.referenced_by_milestone_index,
+          ...(m.milestone_index ? { milestoneIndex: m.milestone_index } : {}),
+          ledgerInclusionState: STATE[m.inclusion_state],
+          whiteFlagIndex: m.white_flag_index,
+        };
+        const { status, body } = await get(`/api/core/v2/blocks/${id}/metadata`);
+        expect(status).toBe(200);
+        expect(JSON.stringify(body)).toBe(JSON.stringify(want));
+      }
+    }
+  });
+
+  it('the milestones by index and by ID: the payload as issued, JSON and bytes', async () => {
+    for (const index of [17339, 17340] as const) {
+      const payload = milestonePayloadOf(index);
+      const id = hex(bin(chronicleMilestone(index).milestone_data.milestone_id));
+      const json = JSON.parse(JSON.stringify(milestonePayloadToJson(payload)));
+      for (const route of [`/api/core/v2/milestones/by-index/${index}`, `/api/core/v2/milestones/${id}`]) {
+        const { status, body } = await get(route);
+        expect(status).toBe(200);
+        expect(body).toEqual(json);
+      }
+      const raw = await get(`/api/core/v2/milestones/${id}`, 'application/vnd.iota.serializer-v1');
+      expect(raw.status).toBe(200);
+      expect(hex(raw.body)).toBe(hex(encodeMilestonePayload(payload)));
+    }
+  });
+
+  it('the UTXO changes are the data’s created and consumed outputs', async () => {
+    for (const index of [17339, 17340] as const) {
+      const r = chronicleMilestone(index);
+      const ids = (list: any[]) =>
+        list.map((o) => hex(outputId(bin(o.output_id.transaction_id), o.output_id.index))).sort();
+      const { body } = await get(`/api/core/v2/milestones/by-index/${index}/utxo-changes`);
+      expect(body.index).toBe(index);
+      expect([...body.createdOutputs].sort()).toEqual(ids(r.created));
+      expect([...body.consumedOutputs].sort()).toEqual(ids(r.consumed.map((c: any) => c.output)));
+    }
+  });
+
+  it('every output’s booking and spend are the data’s', async () => {
+    for (const index of [17339, 17340] as const) {
+      const r = chronicleMilestone(index);
+      for (const o of r.created) {
+        const id = hex(outputId(bin(o.output_id.transaction_id), o.output_id.index));
+        const { body } = await get(`/api/core/v2/outputs/${id}/metadata`);
+        expect(body).toMatchObject({
+          blockId: hex(bin(o.block_id)),
+          milestoneIndexBooked: o.booked.milestone_index,
+          milestoneTimestampBooked: o.booked.milestone_timestamp,
+        });
+      }
+      for (const c of r.consumed) {
+        const o = c.output;
+        const id = hex(outputId(bin(o.output_id.transaction_id), o.output_id.index));
+        const { body } = await get(`/api/core/v2/outputs/${id}/metadata`);
+        expect(body).toMatchObject({
+          blockId: hex(bin(o.block_id)),
+          isSpent: true,
+          milestoneIndexSpent: c.spent_metadata.spent.milestone_index,
+          milestoneTimestampSpent: c.spent_metadata.spent.milestone_timestamp,
+          transactionIdSpent: hex(bin(c.spent_metadata.transaction_id)),
+          milestoneIndexBooked: o.booked.milestone_index,
+          milestoneTimestampBooked: o.booked.milestone_timestamp,
+        });
+      }
+    }
+  });
+
+  it('each included transaction’s block, and /info’s milestones, are the data’s', async () => {
+    for (const index of [17339, 17340] as const) {
+      for (const b of coneOf(index).filter((x) => x.metadata.inclusion_state === 'included')) {
+        const tx = decodeBlock(bin(b.raw)).payload as TransactionPayload;
+        const { status, body } = await get(`/api/core/v2/transactions/${hex(transactionIdOf(b))}/included-block`);
+        expect(status).toBe(200);
+        expect(body.nonce).toBe(decodeBlock(bin(b.raw)).nonce.toString());
+        expect(tx.type).toBe(6);
+      }
+    }
+    const { body } = await get('/api/core/v2/info');
+    const latest = {
+      index: 17340,
+      timestamp: 1664385906,
+      milestoneId: hex(bin(chronicleMilestone(17340).milestone_data.milestone_id)),
+    };
+    expect(body.status.latestMilestone).toEqual(latest);
+    expect(body.status.confirmedMilestone).toEqual(latest);
+  });
+});
+
+const transactionIdOf = (b: { raw: Bin }) => transactionId(decodeBlock(bin(b.raw)).payload as TransactionPayload);
+
+describe('a milestone is refused whole, and the ledger stays as it was', () => {
+  /** The refusal's message (MILESTONE_INVALID), after which the ledger still stands at 17338 with nothing pending. */
+  const refusal = (ledger: Ledger, given: ReturnType<typeof input>) => {
+    let message = '';
+    try {
+      applyMilestone(ledger, given);
+    } catch (e) {
+      expect((e as { code: string }).code).toBe('MILESTONE_INVALID');
+      message = (e as Error).message;
+    }
+    expect(ledger.latestCommitment().slot).toBe(17338);
+    return message;
+  };
+
+  it('a gap, a forged signature, a block missing, one not of the cone, one given twice: then the real one applies', async () => {
+    const ledger = await freshLedger('refusals');
+    try {
+      expect(refusal(ledger, input(17340))).toMatch(/milestone 17340: the ledger stands at milestone 17338: a gap/);
+      const forged = input(17339);
+      forged.milestone.signatures[3]!.signature[7]! ^= 1;
+      expect(refusal(ledger, forged)).toMatch(/MILESTONE_SIGNATURE_INVALID at signatures\[3\]\.signature/);
+      const later = input(17339);
+      later.milestone.timestamp = 1; // signed no more, and before its predecessor: the time is the first rule broken
+      expect(refusal(ledger, later)).toMatch(/its time 1 is not after milestone 17338/);
+      const missing = input(17339);
+      const dropped = missing.blocks.splice(5, 1)[0]!;
+      expect(refusal(ledger, missing)).toMatch(new RegExp(`block ${hex(blockId(dropped))} of the cone is missing`));
+      const extra = input(17339);
+      extra.blocks.push(bin(coneOf(17340)[3]!.raw));
+      expect(refusal(ledger, extra)).toMatch(/is not in its cone/);
+      const twice = input(17339);
+      twice.blocks.push(twice.blocks[0]!);
+      expect(refusal(ledger, twice)).toMatch(/is given twice/);
+      // A lying source's bytes for an ID are another block: the block asked for is missing.
+      const lying = input(17339);
+      lying.blocks[2] = lying.blocks[2]!.slice();
+      lying.blocks[2]![lying.blocks[2]!.length - 1]! ^= 1;
+      expect(refusal(ledger, lying)).toMatch(/of the cone is missing|is not in its cone/);
+      // None of it left a trace: the real milestone applies, as on a fresh ledger.
+      expect(applyMilestone(ledger, input(17339)).referenced).toBe(coneOf(17339).length);
+    } finally {
+      ledger.close();
+    }
+  });
+
+  it('a cone that is not the one the milestone signed: its inclusion Merkle root differs', async () => {
+    // A block of the cone taken as a solid entry point: the walk stops there, and the cone is smaller.
+    const inner = coneOf(17339).find((b) => b.metadata.white_flag_index === 3)!;
+    const path = join(dir, 'short-cone');
+    await importSnapshot({ path, full: await chronicleSnapshot({ extraSeps: [blockId(bin(inner.raw))] }) });
+    const ledger = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+    try {
+      const given = input(17339);
+      given.blocks = given.blocks.filter((b) => hex(blockId(b)) !== hex(blockId(bin(inner.raw))));
+      expect(refusal(ledger, given)).toMatch(/inclusion Merkle root is not the cone's/);
+    } finally {
+      ledger.close();
+    }
+  });
+
+  it('a transaction that conflicts here but was applied on the network: the applied Merkle root differs', async () => {
+    const spent = chronicleMilestone(17339).consumed[0].output;
+    const id = hex(outputId(bin(spent.output_id.transaction_id), spent.output_id.index));
+    const path = join(dir, 'missing-output');
+    await importSnapshot({ path, full: await chronicleSnapshot({ omit: id }) });
+    const ledger = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+    try {
+      expect(refusal(ledger, input(17339))).toMatch(/applied Merkle root is not that of the transactions applied/);
+      // The transactions applied before the refusal are undone: what they spent is unspent.
+      for (const c of chronicleMilestone(17339).consumed.slice(1)) {
+        const other = outputId(bin(c.output.output_id.transaction_id), c.output.output_id.index);
+        expect(ledger.outputWithMetadata(other).spent).toBeUndefined();
+      }
+    } finally {
+      ledger.close();
+    }
+  });
+});
