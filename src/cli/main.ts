@@ -3,6 +3,7 @@ import { DECODE_USAGE, decodeCommand } from './decode.js';
 import { ENCODE_USAGE, encodeCommand } from './encode.js';
 import { EXPORT_SNAPSHOT_USAGE, exportSnapshotCommand } from './export-snapshot.js';
 import { IMPORT_USAGE, importCommand } from './import.js';
+import { IMPORT_MILESTONES_USAGE, importMilestonesCommand } from './import-milestones.js';
 import { IMPORT_SNAPSHOT_USAGE, importSnapshotCommand } from './import-snapshot.js';
 import { describeError, UsageError } from './io.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
@@ -17,6 +18,7 @@ const COMMANDS = {
   import: IMPORT_USAGE,
   'import-snapshot': IMPORT_SNAPSHOT_USAGE,
   'export-snapshot': EXPORT_SNAPSHOT_USAGE,
+  'import-milestones': IMPORT_MILESTONES_USAGE,
   decode: DECODE_USAGE,
   encode: ENCODE_USAGE,
   simulate: SIMULATE_USAGE,
@@ -47,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
         `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, export-snapshot, ` +
-          `decode, encode, simulate; --help lists their options)`,
+          `import-milestones, decode, encode, simulate; --help lists their options)`,
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
@@ -66,6 +68,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'export-snapshot':
         await exportSnapshotCommand(rest);
+        return 0;
+      case 'import-milestones':
+        await importMilestonesCommand(rest);
         return 0;
       case 'decode':
         process.stdout.write(`${decodeCommand(rest)}\n`);

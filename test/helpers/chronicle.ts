@@ -10,6 +10,7 @@ import {
   encodeSnapshot,
   type MilestonePayload,
   milestoneId,
+  milestonePayloadToJson,
   type Output,
   outputFromJson,
   outputId,
@@ -192,4 +193,17 @@ export async function chronicleSnapshot(
     },
     { outputs, solidEntryPoints: seps.map((s) => Uint8Array.from(Buffer.from(s.slice(2), 'hex'))) },
   );
+}
+
+/** Milestones 17339 and 17340 as `import-milestones` reads them: NDJSON, one milestone a line (docs/history.md). */
+export function chronicleNdjson(): string {
+  return [17339, 17340]
+    .map((i) =>
+      JSON.stringify({
+        milestone: milestonePayloadToJson(milestonePayloadOf(i as 17339)),
+        blocks: coneOf(i as 17339).map((b) => hex(bin(b.raw))),
+      }),
+    )
+    .map((line) => `${line}\n`)
+    .join('');
 }
