@@ -9,9 +9,9 @@ import type { CommittedState } from './committed-state.js';
 import type { IndexUpdate } from './transaction-index.js';
 
 /**
- * The batch that drops the diffs, blocks, transaction index entries and spent outputs of committed slots below
- * `until` (unspent outputs stay: they are the ledger), and the metadata after it; undefined when there is nothing to
- * do.
+ * The batch that drops the diffs, blocks (and a real milestone's white-flag record), transaction index entries and
+ * spent outputs of committed slots below `until` (unspent outputs stay: they are the ledger), and the metadata after
+ * it; undefined when there is nothing to do.
  */
 export function planPrune(
   committed: CommittedState,
@@ -52,6 +52,8 @@ export function planPrune(
       }
     }
     batch.delete(keys.diff(s));
+    // A real milestone's verdicts on its blocks go with them; its payload stays (the chain of milestone IDs).
+    batch.delete(keys.whiteFlag(s));
   }
   // The recent transactions go into the index with the records this prune changed: it leaves one index behind.
   const transactions = committed.transactions.merge(batch, txs, meta.latestSlot, [], until);

@@ -288,3 +288,21 @@ describe('a milestone is refused whole, and the ledger stays as it was', () => {
     }
   });
 });
+
+describe('pruning a real milestone', () => {
+  it('drops its blocks and their verdicts, keeps its payload; the next milestone is untouched', async () => {
+    const ledger = await freshLedger('pruned');
+    try {
+      applyMilestone(ledger, input(17339));
+      applyMilestone(ledger, input(17340));
+      ledger.prune(17340);
+      const gone = blockId(bin(coneOf(17339)[0]!.raw));
+      expect(() => ledger.block(gone)).toThrow(/block not found/);
+      expect(hex(ledger.milestone(17339)!.payload!)).toBe(hex(encodeMilestonePayload(milestonePayloadOf(17339))));
+      for (const b of coneOf(17340))
+        expect(ledger.block(blockId(bin(b.raw))).whiteFlag?.index).toBe(b.metadata.white_flag_index);
+    } finally {
+      ledger.close();
+    }
+  });
+});
