@@ -5,11 +5,13 @@ import type { FaucetCaps } from '../http/limits.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
 import { slotAt } from '../ledger/common/index.js';
-import type { Ledger } from '../ledger/index.js';
+import { followNode, type Ledger } from '../ledger/index.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET } from './demo.js';
+import { describeError } from './io.js';
 
 // What a serving process that writes takes besides the reads: posted blocks and the faucet (within their limits),
-// the slot clock of a `--faucet` writer, and the warning an operator needs when a JWT secret leaves posting public.
+// the slot clock of a `--faucet` writer, the milestones of a `--follow` writer, and the warning an operator needs
+// when a JWT secret leaves posting public.
 
 /** The intake of posted blocks and the faucet of a writing ledger. */
 export function writerOptions(
@@ -55,4 +57,24 @@ export function commitByTheClock(ledger: Ledger): { stop: () => void } {
   const timer = setInterval(tick, ledger.params.slotDurationSeconds * 1000);
   timer.unref();
   return { stop: () => clearInterval(timer) };
+}
+
+/**
+ * `serve --follow URL`: this writer applies the milestones of the node at URL to its imported ledger (one line on
+ * stdout each; a failed attempt one line on stderr, and tried again), synced while it stands at the node's confirmed
+ * milestone (unless --synced says always).
+ */
+export function followFrom(ledger: Ledger, url: string, alwaysSynced: boolean): { stop: () => void } {
+  const follower = followNode(ledger, url, {
+    onApplied: (a) =>
+      process.stdout.write(
+        `milestone ${a.index} applied: ${a.referenced} blocks, ${a.included} transactions applied, ` +
+          `${a.conflicting} conflicting\n`,
+      ),
+    onError: (e, index) => process.stderr.write(`follow: milestone ${index}: ${describeError(e)}\n`),
+    onSynced: (synced) => {
+      if (!alwaysSynced) ledger.setSynced(synced);
+    },
+  });
+  return { stop: () => void follower.stop() };
 }

@@ -20,7 +20,7 @@ import { network, redactUrl, refuseSimulatedOn, UsageError, wholeNumber } from '
 import { serveDatabase } from './serve-database.js';
 import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
 import { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
-import { commitByTheClock, warnOfPublicPosting, writerOptions } from './serve-writes.js';
+import { commitByTheClock, followFrom, warnOfPublicPosting, writerOptions } from './serve-writes.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
@@ -51,6 +51,9 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --error-code-as-string  write error codes as strings, as hornet and iota-core do
   --writer-url URL        a server that only reads (--read-only, --store readers) passes posted blocks and faucet
                           requests to the writer's server at URL (without it they answer 503)
+  --follow URL            follow the node at URL (hornet, or tangle-core) from the store's latest milestone:
+                          apply each milestone it confirms, checked as hornet checks it (a store import-snapshot
+                          made; docs/history.md)
   --faucet                on a testnet writer (not --demo, which has it): take posted blocks, run the faucet
                           (its key is the demo's: the store's genesis must hold an output of it, as a demo's
                           does) and commit each slot once it has ended, as a node does
@@ -101,6 +104,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'slot-seconds': { type: 'string' },
       pow: { type: 'boolean' },
       faucet: { type: 'boolean', default: false },
+      follow: { type: 'string' },
       ...EVENT_FLAGS,
       ...LIMIT_FLAGS,
     },
@@ -119,6 +123,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ? undefined
       : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
+  if (values.follow !== undefined && (values.demo || values.faucet))
+    throw new UsageError('--follow applies another node’s milestones: leave out --demo and --faucet');
   const faucetCaps: FaucetCaps = {
     perMinute: limit(values['faucet-per-minute'], '--faucet-per-minute', DEFAULT_FAUCET_CAPS.perMinute),
     perDay: limit(values['faucet-per-day'], '--faucet-per-day', DEFAULT_FAUCET_CAPS.perDay),
@@ -177,7 +183,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   let writer: WriterProcess | undefined;
   /** What this process takes of POSTs, when it writes (the demo's ledger). */
   let writes: Pick<ServerOptions, 'blocks' | 'faucet'> = {};
-  /** A `--faucet` writer's slot clock. */
+  /** A `--faucet` writer's slot clock, or a `--follow` writer's follower. */
   let clock: { stop: () => void } | undefined;
   // With --store, the process that writes publishes each committed slot to the database.
   const openWriter = (at: OpenLedgerOptions) =>
@@ -211,7 +217,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
   } else {
     const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
     ledger = readOnly ? openLedger(at) : await openWriter(at);
-    if (values.faucet) {
+    if (values.follow !== undefined) {
+      if (readOnly || existing?.imported === undefined)
+        throw new UsageError('--follow applies a network’s milestones: give --db DIR of a store import-snapshot made');
+      clock = followFrom(ledger, values.follow, values.synced);
+    } else if (values.faucet) {
       if (readOnly || base.networkName !== 'testnet')
         throw new UsageError('--faucet runs on a testnet writer (a reader forwards to its writer with --writer-url)');
       writes = writerOptions(ledger, values.pow, faucetCaps);

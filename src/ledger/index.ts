@@ -19,7 +19,14 @@ export type {
 export { OutputIdList } from './common/index.js';
 export type { Awaitable, LedgerReader, MilestoneRef } from './core/index.js';
 export { ConflictReason, importedParams, inspectStore, Ledger } from './core/index.js';
-export { type AppliedMilestone, applyMilestone, type MilestoneInput } from './history/index.js';
+export {
+  type AppliedMilestone,
+  applyMilestone,
+  type Follower,
+  type FollowOptions,
+  followNode,
+  type MilestoneInput,
+} from './history/index.js';
 export { openLedger } from './open.js';
 export {
   PostgresPublisher,

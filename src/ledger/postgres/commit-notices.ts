@@ -1,3 +1,4 @@
+import { FIRST_DELAY_MS, nextDelay } from '../../util/backoff.js';
 import type { LedgerListener } from '../common/index.js';
 import { isUnavailable, openPool, type PgClient } from './client.js';
 import { COMMIT_CHANNEL } from './schema.js';
@@ -16,9 +17,6 @@ interface ListeningClient extends PgClient {
   on(event: 'error', listener: (e: Error) => void): void;
   on(event: 'notification', listener: (n: { channel: string; payload?: string }) => void): void;
 }
-
-const FIRST_DELAY_MS = 100;
-const MAX_DELAY_MS = 5_000;
 
 /** Notices of the writer's commits into the database at `url`, and what happened to them, said by `say`. */
 export function commitNotices(url: string, say: (line: string) => void, pollMs = 1000): CommitNotices {
@@ -61,7 +59,7 @@ export function commitNotices(url: string, say: (line: string) => void, pollMs =
           void connect();
         }, delay);
         timer.unref();
-        delay = Math.min(delay * 2, MAX_DELAY_MS);
+        delay = nextDelay(delay);
       };
       void connect();
       return () => {

@@ -1,0 +1,159 @@
+// `serve --follow URL` (issue 45): a tangle-core process follows a second one over real HTTP. The source holds the
+// test ledger with Shimmer milestones 17339 and 17340 applied (import-snapshot, import-milestones); the follower
+// starts at 17338 and follows it through a proxy that, in turn, forges the next milestone's signature, hands out
+// other bytes for a block, and kills the source in the middle of the milestone's cone. Each fault is reported and
+// nothing is applied; the source restarted, the follower catches up and answers every route as the source does.
+// Every step waits for what a process printed, never for a number of milliseconds.
+import { type ChildProcess, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { blockId, outputId } from '../../src/index.js';
+import { bin, chronicleMilestone, chronicleNdjson, chronicleSnapshot, coneOf } from '../helpers/chronicle.js';
+import { cli, startCli, stopCli, track } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tangle-follow-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const run = (args: string[]) => {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+  expect(r.status, r.stderr).toBe(0);
+};
+const originOf = (out: string) => /listening on (http:\/\/[\d.:]+)/.exec(out)![1]!;
+
+let sourceDb: string;
+let followerDb: string;
+beforeAll(async () => {
+  const snapshot = join(dir, 'at-17338.snapshot');
+  writeFileSync(snapshot, await chronicleSnapshot());
+  const ndjson = join(dir, 'milestones.ndjson');
+  writeFileSync(ndjson, chronicleNdjson());
+  sourceDb = join(dir, 'source');
+  followerDb = join(dir, 'follower');
+  run(['import-snapshot', snapshot, '--db', sourceDb]);
+  run(['import-milestones', ndjson, '--db', sourceDb]);
+  run(['import-snapshot', snapshot, '--db', followerDb]);
+});
+
+const serveFlags = ['--port', '0', '--workers', '1', '--no-mqtt'];
+const startSource = () => startCli(['serve', '--db', sourceDb, '--synced', ...serveFlags], /listening on/);
+
+type Mode = 'forge' | 'lie' | 'kill' | 'honest';
+/** A proxy before the source whose answers the test chooses. */
+function proxy(state: { target: string; mode: Mode; source: ChildProcess }): Promise<Server> {
+  const server = createServer(async (req, res) => {
+    const path = req.url!;
+    const isBlock = /^\/api\/core\/v2\/blocks\/0x[0-9a-f]{64}$/.test(path);
+    if (state.mode === 'kill' && isBlock) {
+      state.source.kill('SIGKILL'); // the source dies in the middle of the cone
+      res.writeHead(502).end();
+      return;
+    }
+    try {
+      const upstream = await fetch(`${state.target}${path}`, { headers: { accept: String(req.headers.accept) } });
+      const body = new Uint8Array(await upstream.arrayBuffer());
+      if (state.mode === 'forge' && path.includes('/milestones/by-index/')) body[body.length - 3]! ^= 1;
+      if (state.mode === 'lie' && isBlock) body[body.length - 1]! ^= 1;
+      res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? '' }).end(body);
+    } catch {
+      res.writeHead(502).end();
+    }
+  });
+  return new Promise((done) => server.listen(0, '127.0.0.1', () => done(server)));
+}
+
+/** Resolves once `text()` matches `pattern` (checked on each chunk of the child's output). */
+const until = (child: ChildProcess, text: () => string, pattern: RegExp) =>
+  new Promise<void>((done, fail) => {
+    const check = () => {
+      if (pattern.test(text())) {
+        child.stdout!.off('data', check);
+        child.stderr!.off('data', check);
+        done();
+      }
+    };
+    child.stdout!.on('data', check);
+    child.stderr!.on('data', check);
+    child.once('exit', (code) => fail(new Error(`follower exited ${code}: ${text()}`)));
+    check();
+  });
+
+it('follows a second tangle-core over HTTP through a forged milestone, a lie and a crash, then answers as it does', async () => {
+  let source = await startSource();
+  const state = { target: originOf(source.out()), mode: 'forge' as Mode, source: source.child };
+  const p = await proxy(state);
+  const proxyUrl = `http://127.0.0.1:${(p.address() as AddressInfo).port}`;
+  const follower = await startCli(['serve', '--db', followerDb, '--follow', proxyUrl, ...serveFlags], /listening on/);
+  const all = () => follower.out() + follower.err();
+  try {
+    await until(
+      follower.child,
+      all,
+      /follow: milestone 17339: MILESTONE_INVALID: milestone 17339: MILESTONE_SIGNATURE/,
+    );
+    state.mode = 'lie';
+    await until(
+      follower.child,
+      all,
+      /follow: milestone 17339: the node's bytes for block 0x[0-9a-f]{64} are not that block/,
+    );
+    state.mode = 'kill';
+    await new Promise<void>((done) =>
+      source.child.exitCode !== null ? done() : source.child.once('exit', () => done()),
+    );
+    await until(follower.child, all, /follow: milestone 17339: .*502/);
+    expect(follower.out()).not.toMatch(/milestone 17339 applied/);
+    source = await startSource();
+    Object.assign(state, { target: originOf(source.out()), mode: 'honest', source: source.child });
+    await until(follower.child, all, /milestone 17340 applied: /);
+    expect(follower.out()).toMatch(/milestone 17339 applied: 38 blocks, 5 transactions applied, 0 conflicting/);
+
+    // Every route, as the source answers it.
+    const a = originOf(source.out());
+    const b = originOf(follower.out());
+    const same = async (route: string, accept = 'application/json') => {
+      const [x, y] = await Promise.all(
+        [a, b].map(async (o) => {
+          const res = await fetch(`${o}${route}`, { headers: { accept } });
+          return `${res.status} ${Buffer.from(await res.arrayBuffer()).toString('hex')}`;
+        }),
+      );
+      expect(y, route).toBe(x);
+      expect(x!.startsWith('200 '), route).toBe(true);
+    };
+    for (const index of [17339, 17340] as const) {
+      const r = chronicleMilestone(index);
+      const id = hex(bin(r.milestone_data.milestone_id));
+      await same(`/api/core/v2/milestones/by-index/${index}`);
+      await same(`/api/core/v2/milestones/${id}`, 'application/vnd.iota.serializer-v1');
+      await same(`/api/core/v2/milestones/${id}/utxo-changes`);
+      for (const blk of coneOf(index)) {
+        const bid = hex(blockId(bin(blk.raw)));
+        await same(`/api/core/v2/blocks/${bid}/metadata`);
+        await same(`/api/core/v2/blocks/${bid}`, 'application/vnd.iota.serializer-v1');
+      }
+      for (const o of [...r.created, ...r.consumed.map((c: { output: any }) => c.output)]) {
+        await same(`/api/core/v2/outputs/${hex(outputId(bin(o.output_id.transaction_id), o.output_id.index))}`);
+      }
+    }
+    const info = async (o: string) => ((await (await fetch(`${o}/api/core/v2/info`)).json()) as any).status;
+    const [sa, fb] = await Promise.all([info(a), info(b)]);
+    expect(fb.confirmedMilestone).toEqual(sa.confirmedMilestone);
+    expect(fb.isHealthy).toBe(true); // synced: it stands at the node's confirmed milestone
+  } finally {
+    await stopCli(follower.child);
+    await stopCli(source.child);
+    await new Promise((done) => p.close(done));
+  }
+  // A restart resumes from the store: nothing more to apply, nothing applied twice.
+  const again = await startCli(
+    ['serve', '--db', followerDb, '--follow', 'http://127.0.0.1:9', ...serveFlags],
+    /latest slot \d+/,
+  );
+  track(again.child);
+  expect(again.out()).toMatch(/latest slot 17340/);
+  await stopCli(again.child);
+});
