@@ -21,6 +21,7 @@ export {
   nftAddressOf,
   withMinimumDeposit,
 } from './builders/chains.js';
+export { type BuildMilestoneOptions, buildMilestone } from './builders/milestone.js';
 export { fromHex, toHex } from './codec/hex.js';
 export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
 export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';

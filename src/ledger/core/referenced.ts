@@ -20,6 +20,11 @@ export class MilestoneWriter {
     private readonly commitSlot: (slot: number) => CommittedSlot,
   ) {}
 
+  /** The network's genesis milestone (a ledger imported from its snapshot), whose next milestone is its first. */
+  get genesisMilestoneIndex(): number | undefined {
+    return this.ctx.params.importedFrom;
+  }
+
   private get committed() {
     return this.ctx.state.committed;
   }

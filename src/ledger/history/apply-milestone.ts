@@ -124,7 +124,12 @@ function applyCone(
   const entries: WhiteFlagEntry[] = [];
   const applied: Uint8Array[] = [];
   let conflicting = 0;
-  let previousSeen = false;
+  // hornet: a network's first milestone (after its genesis milestone) has no previous one; any other names one, and
+  // holds it in its cone (a milestone is referenced by the next one).
+  const first = m.index === (writer.genesisMilestoneIndex ?? -1) + 1;
+  if (first !== m.previousMilestoneId.every((b) => b === 0))
+    throw refuse(m.index, first ? 'the first milestone names a previous one' : 'it names no previous milestone');
+  let previousSeen = first;
   for (const id of order) {
     const { bytes } = byId.get(bytesKey(id))!;
     const outcome = writer.accept(bytes, id, m.index, m.timestamp);
@@ -145,7 +150,6 @@ function applyCone(
       milestoneIndex: carried?.index ?? 0,
     });
   }
-  // hornet: a milestone's cone holds the previous milestone (a milestone is referenced by the next one).
   if (!previousSeen)
     throw refuse(m.index, `its cone does not hold the previous milestone ${toHex(m.previousMilestoneId)}`);
   const inclusionRoot = merkleRoot(order);

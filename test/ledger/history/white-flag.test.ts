@@ -136,3 +136,23 @@ describe('white-flag order beside a plain recursive walk', () => {
     );
   });
 });
+
+describe("TIP-4's own example", () => {
+  it('the Merkle tree hash of its seven block IDs, and its inner nodes', () => {
+    const ids = [
+      '52fdfc072182654f163f5f0f9a621d729566c74d10037c4d7bbb0407d1e2c649',
+      '81855ad8681d0d86d1e91e00167939cb6694d2c422acd208a0072939487f6999',
+      'eb9d18a44784045d87f3c67cf22746e995af5a25367951baa2ff6cd471c483f1',
+      '5fb90badb37c5821b6d95526a41a9504680b4e7c8b763a1b1d49d4955c848621',
+      '6325253fec738dd7a9e28bf921119c160f0702448615bbda08313f6a8eb668d2',
+      '0bf5059875921e668a5bdf2c7fc4844592d2572bcd0668d2d6c52f5054e2d083',
+      '6bf84c7174cb7476364cc3dbd968b0f7172ed85794bb358b0c3b525da1786f9f',
+    ].map((h) => Uint8Array.from(Buffer.from(h, 'hex')));
+    expect(hex(merkleRoot(ids))).toBe('bf67ce7ba23e8c0951b5abaec4f5524360d2c26d971ff226d3359fa70cdb0beb');
+    // The tree's left half (the first four), its right half, and the first pair, as TIP-4 draws them.
+    expect(hex(merkleRoot(ids.slice(0, 4)))).toBe('03bcbb3cf4314eab2f5ae68c767ff0a5fec4573c865728231f71d596fd867b56');
+    expect(hex(merkleRoot(ids.slice(4)))).toBe('ce22d5bc728023e7ab6a9eb8f58baf62b9565fc8baeef4b377daa6709dbe598c');
+    expect(hex(merkleRoot(ids.slice(0, 2)))).toBe('ae4505f4cfae93586e23958ca88d35d2f34d43def49786b6d0d4224b819f4cda');
+    expect(hex(merkleRoot(ids.slice(0, 1)))).toBe('3d1399c64ff0ae6a074afa4cd2ce4eab8d5c499c1da6afdd1d84b7447cc00544');
+  });
+});

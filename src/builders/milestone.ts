@@ -1,0 +1,51 @@
+import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
+import { milestoneId } from '../model/ids.js';
+import type { MilestoneOption, MilestonePayload } from '../model/payload/milestone.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { PayloadType, SignatureType } from '../model/type-codes.js';
+import { compareBytes } from '../util/bytes.js';
+
+export interface BuildMilestoneOptions {
+  index: number;
+  /** Unix seconds. */
+  timestamp: number;
+  /** The ID of the milestone before it (32 zero bytes for a network's first). */
+  previousMilestoneId: Uint8Array;
+  /** The blocks it references: their IDs, sorted and unique (as the block that carries it has them). */
+  parents: readonly Uint8Array[];
+  inclusionMerkleRoot: Uint8Array;
+  appliedMerkleRoot: Uint8Array;
+  metadata?: Uint8Array;
+  options?: readonly MilestoneOption[];
+  params: ProtocolParameters;
+}
+
+/**
+ * A milestone payload signed by a coordinator (TIP-29): each secret key signs the milestone ID (the hash of its
+ * essence), the signatures sorted by public key, as the rule wants them. Which keys, and how many, the network's
+ * `milestoneKeys` say; a test network or a demo has its own.
+ */
+export function buildMilestone(o: BuildMilestoneOptions, secretKeys: readonly Uint8Array[]): MilestonePayload {
+  const payload: MilestonePayload = {
+    type: PayloadType.Milestone,
+    index: o.index,
+    timestamp: o.timestamp,
+    protocolVersion: o.params.protocolVersion,
+    previousMilestoneId: o.previousMilestoneId,
+    parents: [...o.parents].sort(compareBytes),
+    inclusionMerkleRoot: o.inclusionMerkleRoot,
+    appliedMerkleRoot: o.appliedMerkleRoot,
+    metadata: o.metadata ?? new Uint8Array(0),
+    options: [...(o.options ?? [])],
+    signatures: [],
+  };
+  const id = milestoneId(payload);
+  payload.signatures = secretKeys
+    .map((secret) => ({
+      type: SignatureType.Ed25519,
+      publicKey: ed25519PublicKey(secret),
+      signature: signEd25519(secret, id),
+    }))
+    .sort((a, b) => compareBytes(a.publicKey, b.publicKey));
+  return payload;
+}
