@@ -102,10 +102,7 @@ async function network(name: string): Promise<Ledger> {
 }
 
 type Kind = 'valid' | 'wrongKey' | 'unbalanced';
-interface BlockSpec {
-  parents: number[]; // picks into the blocks made so far, then the solid entry points
-  tx?: { inputs: number[]; kind: Kind }; // picks into the outputs made so far
-}
+/** A block: picks into the blocks made so far and the solid entry points; a transaction's into the outputs made. */
 const blockSpec = fc.record({
   parents: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
   tx: fc.option(
