@@ -94,7 +94,7 @@ export async function currentMessage(reader: LedgerReader, topic: string): Promi
   try {
     if (topic === 'milestone-info/latest' || topic === 'milestone-info/confirmed') {
       const c = await reader.latestCommitment();
-      return milestoneInfo(reader, c.slot, c.commitmentId);
+      return await milestoneInfo(reader, c.slot, c.commitmentId);
     }
     let m = OUTPUT.exec(topic);
     if (m !== null) {

@@ -6,6 +6,7 @@ import type { LedgerReader } from '../ledger/core/index.js';
 import type { Address } from '../model/address.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { outputChainId, transactionId } from '../model/ids.js';
+import { InclusionState } from '../model/ledger-records.js';
 import { MAX_PARENTS } from '../model/limits.js';
 import type { Output } from '../model/output.js';
 import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
@@ -29,12 +30,16 @@ const MAX_BLOCKS_READ = 1_000_000;
 
 const text = (s: string): Uint8Array => Buffer.from(s, 'utf8');
 
-/** hornet's milestone info (as `/info` has it in `status.latestMilestone`). */
-export function milestoneInfo(reader: LedgerReader, slot: number, commitmentId: Uint8Array): Uint8Array {
+/**
+ * hornet's milestone info (as `/info` has it in `status.latestMilestone`): a real milestone's index, time and ID
+ * (applied, or of the snapshots imported), else the committed slot's.
+ */
+export async function milestoneInfo(reader: LedgerReader, slot: number, commitmentId: Uint8Array): Promise<Uint8Array> {
+  const real = await reader.milestone?.(slot);
   const info = {
     index: slot,
-    timestamp: slotEnd(reader.params, slot),
-    milestoneId: toHex(milestoneIdOf(commitmentId)),
+    timestamp: real?.timestamp ?? slotEnd(reader.params, slot),
+    milestoneId: toHex(real?.milestoneId ?? milestoneIdOf(commitmentId)),
   };
   return text(JSON.stringify(info));
 }
@@ -59,6 +64,8 @@ export async function slotEvents(reader: LedgerReader, slot: number): Promise<Ev
     later.push({ topic: `block-metadata/${toHex(id)}`, payload: metadata });
     later.push({ topic: 'block-metadata/referenced', payload: metadata });
     const payload = block.payload;
+    // A conflicting transaction (white flag kept its block, did not apply it) is no included transaction.
+    const applied = b.whiteFlag === undefined || b.whiteFlag.inclusion === InclusionState.Included;
     if (payload?.type === PayloadType.Transaction) {
       out.push({ topic: 'blocks/transaction', payload: b.bytes });
       const inner = payload.essence.payload;
@@ -67,14 +74,18 @@ export async function slotEvents(reader: LedgerReader, slot: number): Promise<Ev
         if (inner.tag.length > 0)
           out.push({ topic: `blocks/transaction/tagged-data/${toHex(inner.tag)}`, payload: b.bytes });
       }
-      later.push({ topic: `transactions/${toHex(transactionId(payload))}/included-block`, payload: b.bytes });
+      if (applied)
+        later.push({ topic: `transactions/${toHex(transactionId(payload))}/included-block`, payload: b.bytes });
     } else if (payload?.type === PayloadType.TaggedData) {
       out.push({ topic: 'blocks/tagged-data', payload: b.bytes });
       if (payload.tag.length > 0) out.push({ topic: `blocks/tagged-data/${toHex(payload.tag)}`, payload: b.bytes });
     }
   }
-  const milestone = slotMilestone(reader.params, c, await reader.blockIdsOfSlot(slot, MAX_PARENTS));
-  out.push({ topic: 'milestones', payload: encodeMilestonePayload(milestone) });
+  // A real milestone as the network issued it; else the payload that stands for the committed slot.
+  const real = (await reader.milestone?.(slot))?.payload;
+  const milestone =
+    real ?? encodeMilestonePayload(slotMilestone(reader.params, c, await reader.blockIdsOfSlot(slot, MAX_PARENTS)));
+  out.push({ topic: 'milestones', payload: milestone });
   out.push(...later);
 
   const changes = await reader.utxoChanges(slot);
@@ -96,7 +107,7 @@ export async function slotEvents(reader: LedgerReader, slot: number): Promise<Ev
     for (const topic of unlockTopics(output, reader.params.bech32Hrp))
       out.push({ topic: `${topic}/spent`, payload: body });
   }
-  const info = milestoneInfo(reader, slot, c.commitmentId);
+  const info = await milestoneInfo(reader, slot, c.commitmentId);
   out.push({ topic: 'milestone-info/latest', payload: info }, { topic: 'milestone-info/confirmed', payload: info });
   return out;
 }

@@ -21,6 +21,7 @@ import {
   milestonePayloadToJson,
   openLedger,
   outputId,
+  slotEvents,
   type TransactionPayload,
   transactionId,
 } from '../../../src/index.js';
@@ -301,6 +302,34 @@ describe('pruning a real milestone', () => {
       expect(hex(ledger.milestone(17339)!.payload!)).toBe(hex(encodeMilestonePayload(milestonePayloadOf(17339))));
       for (const b of coneOf(17340))
         expect(ledger.block(blockId(bin(b.raw))).whiteFlag?.index).toBe(b.metadata.white_flag_index);
+    } finally {
+      ledger.close();
+    }
+  });
+});
+
+describe('the events of a real milestone (TIP-28)', () => {
+  it('the milestone as issued, its real info, each block’s white-flag metadata, each applied transaction', async () => {
+    const ledger = await freshLedger('events');
+    try {
+      applyMilestone(ledger, input(17339));
+      applyMilestone(ledger, input(17340));
+      const messages = await slotEvents(ledger, 17340);
+      const one = (topic: string) => messages.filter((m) => m.topic === topic).map((m) => m.payload);
+      expect(one('milestones').map(hex)).toEqual([hex(encodeMilestonePayload(milestonePayloadOf(17340)))]);
+      const info = JSON.parse(Buffer.from(one('milestone-info/latest')[0]!).toString());
+      expect(info).toEqual({
+        index: 17340,
+        timestamp: 1664385906,
+        milestoneId: hex(bin(chronicleMilestone(17340).milestone_data.milestone_id)),
+      });
+      for (const b of coneOf(17340)) {
+        const id = hex(blockId(bin(b.raw)));
+        const [metadata] = one(`block-metadata/${id}`);
+        expect(JSON.parse(Buffer.from(metadata!).toString()).whiteFlagIndex).toBe(b.metadata.white_flag_index);
+        if (b.metadata.inclusion_state === 'included')
+          expect(one(`transactions/${hex(transactionIdOf(b))}/included-block`)).toHaveLength(1);
+      }
     } finally {
       ledger.close();
     }
