@@ -25,6 +25,9 @@ export {
   type Follower,
   type FollowOptions,
   followNode,
+  type IssuedMilestone,
+  type IssueOptions,
+  issueMilestone,
   type MilestoneInput,
 } from './history/index.js';
 export { openLedger } from './open.js';

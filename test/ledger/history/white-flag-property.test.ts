@@ -5,7 +5,8 @@
 // that are signed by the wrong key (5) or do not balance (4). A second, plain implementation here (a recursive walk,
 // hornet's input rules in its order, its own Merkle tree) decides the order, each verdict and both roots, and signs
 // the milestones with them: applyMilestone must take each, and answer every block's verdict as it decided. Two
-// stores given the same milestones end with the same bytes.
+// stores given the same milestones end with the same bytes, and a coordinator given the same blocks (issueMilestone)
+// issues the very milestones signed here.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,10 +22,12 @@ import {
   ed25519AddressOf,
   ed25519PublicKey,
   encodeBlock,
+  encodeMilestonePayload,
   encodeSnapshot,
   importedParams,
   importSnapshot,
   inspectStore,
+  issueMilestone,
   type Ledger,
   type MilestonePayload,
   milestoneId as milestoneIdOf,
@@ -200,7 +203,7 @@ it('generated tangles with conflicts of every reason hornet tests: order, verdic
   await fc.assert(
     fc.asyncProperty(history, async ({ rounds, msParents }) => {
       run++;
-      const [a, b] = [await network(`a-${run}`), await network(`b-${run}`)];
+      const [a, b, c] = [await network(`a-${run}`), await network(`b-${run}`), await network(`c-${run}`)];
       try {
         const made = new Map<string, Made>();
         const blocks: string[] = [];
@@ -276,6 +279,14 @@ it('generated tangles with conflicts of every reason hornet tests: order, verdic
             [COORDINATOR],
           );
           const cone = decided.order.map((id) => made.get(id)!.bytes).reverse(); // any order will do
+          // The coordinator, given the same blocks, issues this very milestone (its roots decided as here).
+          const issued = issueMilestone(c, {
+            parents: parents.map(unhex),
+            blocks: cone,
+            timestamp,
+            secretKeys: [COORDINATOR],
+          });
+          expect(hex(encodeMilestonePayload(issued.milestone))).toBe(hex(encodeMilestonePayload(milestone)));
           for (const ledger of [a, b]) {
             const applied = applyMilestone(ledger, { milestone, blocks: cone });
             expect(applied.referenced).toBe(decided.order.length);
@@ -298,6 +309,7 @@ it('generated tangles with conflicts of every reason hornet tests: order, verdic
       } finally {
         a.close();
         b.close();
+        c.close();
       }
     }),
     // endOnFailure: shrinking opens two stores a step; the counterexample as found is small enough to read.

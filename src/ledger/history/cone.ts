@@ -1,0 +1,134 @@
+import { toHex } from '../../codec/hex.js';
+import { encode } from '../../codec/index.js';
+import { TangleError } from '../../errors.js';
+import { parentsOf } from '../../model/block.js';
+import { blockId as computeBlockId, milestoneId } from '../../model/ids.js';
+import { InclusionState, type WhiteFlagEntry, whiteFlagRecord } from '../../model/ledger-records.js';
+import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
+import { type CommittedSlot, keys, LedgerError, merkleRoot } from '../common/index.js';
+import type { MilestoneWriter } from '../core/index.js';
+import { whiteFlagOrder } from './white-flag.js';
+
+// A milestone's cone, the steps applying a milestone and issuing one share: the blocks given, put in white-flag order
+// from the milestone's parents; each taken into the milestone's slot and judged (applied, conflicting, no
+// transaction); the roots of what was judged; the slot committed with the milestone's records.
+
+export const refuse = (index: number, why: string) =>
+  new LedgerError('MILESTONE_INVALID', `milestone ${index}: ${why}`);
+
+/** A rule broken (a TangleError of the codec or of validation), as the milestone's refusal naming it and its field. */
+export function asRefusal(index: number, check: () => void): void {
+  try {
+    check();
+  } catch (e) {
+    if (!(e instanceof TangleError) || e instanceof LedgerError) throw e;
+    throw refuse(index, `${e.code}${e.path === '' ? '' : ` at ${e.path}`}: ${e.detail}`);
+  }
+}
+
+export interface Cone {
+  /** The blocks in white-flag order. */
+  order: Uint8Array[];
+  bytes: Map<string, Uint8Array>;
+}
+
+/**
+ * The given blocks in white-flag order from `parents`: each given once, every block of the cone given, none given
+ * that is not in it. @throws LedgerError MILESTONE_INVALID
+ */
+export function gatherCone(
+  writer: MilestoneWriter,
+  index: number,
+  parents: readonly Uint8Array[],
+  blocks: readonly Uint8Array[],
+): Cone {
+  const bytes = new Map<string, Uint8Array>();
+  for (const b of blocks) {
+    const id = computeBlockId(b);
+    const key = bytesKey(id);
+    if (bytes.has(key)) throw refuse(index, `block ${toHex(id)} is given twice`);
+    bytes.set(key, b);
+  }
+  const parentsByKey = new Map<string, Uint8Array[]>();
+  const order = whiteFlagOrder(parents, {
+    parents(id) {
+      const key = bytesKey(id);
+      const given = bytes.get(key);
+      if (given === undefined) return undefined;
+      let of = parentsByKey.get(key);
+      if (of === undefined) {
+        asRefusal(index, () => {
+          of = parentsOf(given);
+        });
+        parentsByKey.set(key, of!);
+      }
+      return of;
+    },
+    confirmedBefore: (id) => writer.confirmedBefore(id),
+  });
+  if (order.length !== bytes.size) {
+    const inCone = new Set(order.map((id) => bytesKey(id)));
+    const extra = [...bytes.keys()].find((k) => !inCone.has(k))!;
+    throw refuse(index, `block ${toHex(computeBlockId(bytes.get(extra)!))} is not in its cone`);
+  }
+  return { order, bytes };
+}
+
+export interface Judged {
+  entries: WhiteFlagEntry[];
+  /** The blocks whose transactions were applied, in order. */
+  applied: Uint8Array[];
+  conflicting: number;
+  inclusionRoot: Uint8Array;
+  appliedRoot: Uint8Array;
+}
+
+/**
+ * Each block of the cone into slot `index`, in order, its transaction judged at `timestamp` against the ledger as the
+ * earlier ones left it; the cone must hold the previous milestone (a network's first has none). The caller discards
+ * the slot if this throws. @throws LedgerError MILESTONE_INVALID, the store's errors
+ */
+export function judgeCone(
+  writer: MilestoneWriter,
+  index: number,
+  timestamp: number,
+  previousMilestoneId: Uint8Array,
+  cone: Cone,
+): Judged {
+  // hornet: a network's first milestone (after its genesis milestone) has no previous one; any other names one, and
+  // holds it in its cone (a milestone is referenced by the next one).
+  const first = index === (writer.genesisMilestoneIndex ?? -1) + 1;
+  if (first !== previousMilestoneId.every((b) => b === 0))
+    throw refuse(index, first ? 'the first milestone names a previous one' : 'it names no previous milestone');
+  let previousSeen = first;
+  const entries: WhiteFlagEntry[] = [];
+  const applied: Uint8Array[] = [];
+  let conflicting = 0;
+  for (const id of cone.order) {
+    let outcome: ReturnType<MilestoneWriter['accept']> | undefined;
+    asRefusal(index, () => {
+      outcome = writer.accept(cone.bytes.get(bytesKey(id))!, id, index, timestamp);
+    });
+    const { conflict, transaction, milestone: carried } = outcome!;
+    let inclusion: number = InclusionState.NoTransaction;
+    if (conflict !== undefined) {
+      inclusion = InclusionState.Conflicting;
+      conflicting++;
+    } else if (transaction) {
+      inclusion = InclusionState.Included;
+      applied.push(id);
+    }
+    if (carried !== undefined && equalBytes(milestoneId(carried), previousMilestoneId)) previousSeen = true;
+    entries.push({ blockId: id, inclusion, conflict: conflict?.reason ?? 0, milestoneIndex: carried?.index ?? 0 });
+  }
+  if (!previousSeen) throw refuse(index, `its cone does not hold the previous milestone ${toHex(previousMilestoneId)}`);
+  return { entries, applied, conflicting, inclusionRoot: merkleRoot(cone.order), appliedRoot: merkleRoot(applied) };
+}
+
+/** The milestone's slot committed with its records (payload, white-flag record…): one atomic write. */
+export function commitCone(writer: MilestoneWriter, m: MilestonePayload, judged: Judged): CommittedSlot {
+  return writer.commit(m, encode(milestonePayload, m), [
+    [keys.whiteFlag(m.index), encode(whiteFlagRecord, judged.entries)],
+  ]);
+}
