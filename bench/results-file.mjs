@@ -80,6 +80,11 @@ export const SECTIONS = [
     'npm run bench:snapshot',
   ],
   [
+    'history',
+    "How fast are a network's milestones applied, from a file and by following a node, beside the ledger's own ingest?",
+    'npm run bench:history',
+  ],
+  [
     'events',
     'How does the event API (MQTT) hold 1,000 subscribers while the writer ingests at its full rate?',
     'npm run bench:events',

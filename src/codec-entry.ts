@@ -84,6 +84,7 @@ export {
   type ProtocolParameters,
   protocolParameters,
   type RentStructure,
+  TESTNET_COORDINATOR_SECRET,
   type WorkScoreWeights,
 } from './model/protocol-parameters.js';
 export type { Ed25519Signature, Signature } from './model/signature.js';

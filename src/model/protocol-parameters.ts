@@ -120,7 +120,8 @@ const coordinator = (keys: string[]): MilestoneKeys =>
 
 /**
  * Presets of SPEC B2 (TIP-22 IOTA, TIP-32 Shimmer), with each network's coordinator keys. `testnet` is the demo
- * network: no PoW, no milestone keys (pass your own `milestoneKeys` to accept milestones on it).
+ * network: no PoW, and one test coordinator key whose secret is public (`TESTNET_COORDINATOR_SECRET`, the BLAKE2b-256
+ * of "tangle-core testnet coordinator"): anyone can issue its milestones, which is what a test network is for.
  */
 export const PROTOCOL_PARAMETERS = Object.freeze({
   shimmer: protocolParameters({
@@ -169,5 +170,20 @@ export const PROTOCOL_PARAMETERS = Object.freeze({
     minPowScore: 0,
     tokenSupply: 1_813_620_509_061_365n,
     rentStructure: SHIMMER_RENT,
+    milestoneKeys: Object.freeze({
+      threshold: 1,
+      keyRanges: Object.freeze([
+        Object.freeze({
+          publicKey: fromHex('0xac3681cd1e2700dc901225d80e7714b50fc7b5d87563e22a80084269f71df4f7'),
+          startIndex: 0,
+          endIndex: 0,
+        }),
+      ]),
+    }),
   }),
 });
+
+/** The secret of the testnet preset's coordinator key (a test network's: public, as its name says). */
+export const TESTNET_COORDINATOR_SECRET = /* @__PURE__ */ fromHex(
+  '0xac87ca4aabfea3ff185b1e7ffb335a0326b9383537650a68a877334210d645b0',
+);

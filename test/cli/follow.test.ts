@@ -1,8 +1,9 @@
 // `serve --follow URL` (issue 45): a tangle-core process follows a second one over real HTTP. The source holds the
 // test ledger with Shimmer milestones 17339 and 17340 applied (import-snapshot, import-milestones); the follower
-// starts at 17338 and follows it through a proxy that, in turn, forges the next milestone's signature, hands out
-// other bytes for a block, and kills the source in the middle of the milestone's cone. Each fault is reported and
-// nothing is applied; the source restarted, the follower catches up and answers every route as the source does.
+// starts at 17338 and follows it through a proxy that, in turn, kills the source in the middle of the milestone's
+// cone (at its fifth block), hands out other bytes for a block (the source restarted), and forges the milestone's
+// signature. Each fault is reported and nothing is applied; then the follower catches up and answers every route as
+// the source does.
 // Every step waits for what a process printed, never for a number of milliseconds.
 import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,12 +43,16 @@ const serveFlags = ['--port', '0', '--workers', '1', '--no-mqtt'];
 const startSource = () => startCli(['serve', '--db', sourceDb, '--synced', ...serveFlags], /listening on/);
 
 type Mode = 'forge' | 'lie' | 'kill' | 'honest';
+/** The block request at which the proxy kills the source: some blocks of the cone are fetched by then, not all. */
+const KILL_AT = 5;
 /** A proxy before the source whose answers the test chooses. */
 function proxy(state: { target: string; mode: Mode; source: ChildProcess }): Promise<Server> {
+  let blocks = 0;
   const server = createServer(async (req, res) => {
     const path = req.url!;
     const isBlock = /^\/api\/core\/v2\/blocks\/0x[0-9a-f]{64}$/.test(path);
-    if (state.mode === 'kill' && isBlock) {
+    if (isBlock) blocks++;
+    if (state.mode === 'kill' && isBlock && blocks >= KILL_AT) {
       state.source.kill('SIGKILL'); // the source dies in the middle of the cone
       res.writeHead(502).end();
       return;
@@ -81,33 +86,34 @@ const until = (child: ChildProcess, text: () => string, pattern: RegExp) =>
     check();
   });
 
-it('follows a second tangle-core over HTTP through a forged milestone, a lie and a crash, then answers as it does', async () => {
+it('follows a second tangle-core over HTTP through a crash mid-cone, a lie and a forged milestone, then answers as it does', async () => {
   let source = await startSource();
-  const state = { target: originOf(source.out()), mode: 'forge' as Mode, source: source.child };
+  const state = { target: originOf(source.out()), mode: 'kill' as Mode, source: source.child };
   const p = await proxy(state);
   const proxyUrl = `http://127.0.0.1:${(p.address() as AddressInfo).port}`;
   const follower = await startCli(['serve', '--db', followerDb, '--follow', proxyUrl, ...serveFlags], /listening on/);
   const all = () => follower.out() + follower.err();
   try {
-    await until(
-      follower.child,
-      all,
-      /follow: milestone 17339: MILESTONE_INVALID: milestone 17339: MILESTONE_SIGNATURE/,
+    await new Promise<void>((done) =>
+      source.child.exitCode !== null ? done() : source.child.once('exit', () => done()),
     );
-    state.mode = 'lie';
+    await until(follower.child, all, /follow: milestone 17339: .*502/);
+    // Restarted; now every block it hands out is another block's bytes (the ones fetched before the crash are kept).
+    source = await startSource();
+    Object.assign(state, { target: originOf(source.out()), mode: 'lie', source: source.child });
     await until(
       follower.child,
       all,
       /follow: milestone 17339: the node's bytes for block 0x[0-9a-f]{64} are not that block/,
     );
-    state.mode = 'kill';
-    await new Promise<void>((done) =>
-      source.child.exitCode !== null ? done() : source.child.once('exit', () => done()),
+    state.mode = 'forge';
+    await until(
+      follower.child,
+      all,
+      /follow: milestone 17339: MILESTONE_INVALID: milestone 17339: MILESTONE_SIGNATURE/,
     );
-    await until(follower.child, all, /follow: milestone 17339: .*502/);
     expect(follower.out()).not.toMatch(/milestone 17339 applied/);
-    source = await startSource();
-    Object.assign(state, { target: originOf(source.out()), mode: 'honest', source: source.child });
+    state.mode = 'honest';
     await until(follower.child, all, /milestone 17340 applied: /);
     expect(follower.out()).toMatch(/milestone 17339 applied: 38 blocks, 5 transactions applied, 0 conflicting/);
 

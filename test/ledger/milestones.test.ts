@@ -4,13 +4,16 @@
 // lists; the commitment is compared with the second implementation of SPEC B3.
 import { describe, expect, it } from 'vitest';
 import {
+  blake2b256,
   decodeBlock,
+  ed25519PublicKey,
   encodeBlock,
   type MilestoneKeys,
   openLedger,
   PROTOCOL_PARAMETERS,
   type ProtocolParameters,
   protocolParameters,
+  TESTNET_COORDINATOR_SECRET,
   toHex,
   ValidationError,
 } from '../../src/index.js';
@@ -56,8 +59,9 @@ describe('milestone blocks', () => {
     ledger.close();
   });
 
-  it('MILESTONE_NOT_ACCEPTED: a network without milestone keys (the demo testnet) takes none', () => {
-    const testnet = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: 1_700_000_000 });
+  it('MILESTONE_NOT_ACCEPTED: a network without milestone keys takes none', () => {
+    const { milestoneKeys: _, ...keyless } = PROTOCOL_PARAMETERS.testnet;
+    const testnet = protocolParameters(keyless, { genesisUnixTime: 1_700_000_000 });
     const ledger = openLedger({ params: testnet, clock });
     expect(ledgerFailure(() => ledger.acceptBlock(bytes, { slot: 1 })).code).toBe('MILESTONE_NOT_ACCEPTED');
     ledger.close();
@@ -100,5 +104,15 @@ describe('milestone blocks', () => {
     if (Array.isArray(seven)) throw new Error(`refused: ${seven}`);
     seven.close();
     expect(accept(shimmer, keep(6))).toEqual(['MILESTONE_SIGNATURE_COUNT', 'payload.signatures']);
+  });
+});
+
+describe("the testnet preset's coordinator", () => {
+  it('its key is the one of the published test secret, BLAKE2b-256 of "tangle-core testnet coordinator"', () => {
+    const secret = blake2b256(new TextEncoder().encode('tangle-core testnet coordinator'));
+    expect(toHex(TESTNET_COORDINATOR_SECRET)).toBe(toHex(secret));
+    const keys = PROTOCOL_PARAMETERS.testnet.milestoneKeys!;
+    expect(keys.threshold).toBe(1);
+    expect(keys.keyRanges.map((r) => toHex(r.publicKey))).toEqual([toHex(ed25519PublicKey(secret))]);
   });
 });

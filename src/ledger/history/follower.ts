@@ -10,17 +10,23 @@ import { type AppliedMilestone, applyMilestone } from './apply-milestone.js';
 
 // Following a node (hornet, or another tangle-core) over its TIP-25 API: from the ledger's latest milestone, each
 // next one the node has confirmed — its payload, then its cone, block by block from its parents down to blocks the
-// ledger holds, many requests at a time — applied with every check of applyMilestone. The node is not trusted: bytes
+// ledger holds, many requests at a time, and the next few milestones fetched while one is applied — applied with
+// every check of applyMilestone. The node is not trusted: bytes
 // that are not the block asked for, a milestone that does not check, are reported and never applied; the follower
 // asks again later, as it does after the node went away. A restart resumes from the store's latest milestone.
 
 const BINARY = 'application/vnd.iota.serializer-v1';
-/** A cone larger than this is no cone a network made: a source that keeps handing out blocks is refused. */
-const MAX_CONE = 200_000;
+/**
+ * More blocks than this below one milestone (its cone and those of the milestones fetched ahead of it) is no
+ * history a network made: a source that keeps handing out blocks is refused.
+ */
+const MAX_REACH = 500_000;
 
 export interface FollowOptions {
-  /** Block requests in flight at once (default 16). */
+  /** Block requests in flight at once, per milestone (default 16). */
   concurrency?: number;
+  /** Milestones fetched ahead of the one being applied (default 8). */
+  window?: number;
   /** How long to wait before asking again for a milestone the node has not confirmed yet, in ms (default 1000). */
   pollMs?: number;
   /** Told of each milestone applied. */
@@ -71,12 +77,35 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
   };
   const bytesOf = async (path: string) => new Uint8Array(await (await get(path, true)).arrayBuffer());
 
-  /** The blocks of the cone below `parents` the ledger does not hold, each checked to be the block asked for. */
-  const cone = async (parents: readonly Uint8Array[]): Promise<Uint8Array[]> => {
-    const writer = ledger.milestoneWriter();
+  const writer = ledger.milestoneWriter();
+  /** Blocks asked for and not yet confirmed, shared by the milestones under way: each is fetched once. */
+  const fetched = new Map<string, Promise<Uint8Array>>();
+  const block = (id: Uint8Array): Promise<Uint8Array> => {
+    const key = bytesKey(id);
+    let p = fetched.get(key);
+    if (p === undefined) {
+      p = bytesOf(`/api/core/v2/blocks/${toHex(id)}`).then((bytes) => {
+        if (!equalBytes(computeBlockId(bytes), id))
+          throw new SourceError(`the node's bytes for block ${toHex(id)} are not that block`);
+        return bytes;
+      });
+      fetched.set(key, p);
+      p.catch(() => fetched.delete(key)); // asked again next time
+    }
+    return p;
+  };
+
+  /**
+   * Milestone `index` and the blocks below its parents that the ledger does not hold: its cone, and the cones of the
+   * milestones before it that are under way (taken from the shared fetches; left out when it is applied).
+   */
+  const milestoneAt = async (index: number) => {
+    const milestone = decodeMilestonePayload(await bytesOf(`/api/core/v2/milestones/by-index/${index}`));
+    if (milestone.index !== index)
+      throw new SourceError(`asked for milestone ${index}, the node gave ${milestone.index}`);
     const seen = new Set<string>();
-    const blocks: Uint8Array[] = [];
-    let frontier = [...parents];
+    const blocks: { id: Uint8Array; bytes: Uint8Array }[] = [];
+    let frontier = [...milestone.parents];
     while (frontier.length > 0 && !stopped) {
       const wanted = frontier.filter((id) => {
         const key = bytesKey(id);
@@ -84,18 +113,17 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
         seen.add(key);
         return true;
       });
-      if (seen.size > MAX_CONE) throw new SourceError(`a cone of more than ${MAX_CONE} blocks`);
-      const fetched = await inParallel(wanted, options.concurrency ?? 16, async (id) => {
-        const bytes = await bytesOf(`/api/core/v2/blocks/${toHex(id)}`);
-        if (!equalBytes(computeBlockId(bytes), id))
-          throw new SourceError(`the node's bytes for block ${toHex(id)} are not that block`);
-        return bytes;
-      });
-      blocks.push(...fetched);
-      frontier = fetched.flatMap((b) => parentsOf(b));
+      if (seen.size > MAX_REACH) throw new SourceError(`more than ${MAX_REACH} blocks below milestone ${index}`);
+      const got = await inParallel(wanted, options.concurrency ?? 16, block);
+      got.forEach((bytes, i) => blocks.push({ id: wanted[i]!, bytes }));
+      frontier = got.flatMap((b) => parentsOf(b));
     }
-    return blocks;
+    return { milestone, blocks };
   };
+
+  /** The milestones being fetched ahead of the ledger, by index (a window of them). */
+  const ahead = new Map<number, ReturnType<typeof milestoneAt>>();
+  let confirmed = -1;
 
   let wasSynced: boolean | undefined;
   const synced = (now: boolean) => {
@@ -105,19 +133,29 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
 
   const step = async (): Promise<boolean> => {
     const next = ledger.latestCommitment().slot + 1;
-    const info = (await (await get('/api/core/v2/info', false)).json()) as {
-      status?: { confirmedMilestone?: { index?: unknown } };
-    };
-    const confirmed = info.status?.confirmedMilestone?.index;
-    if (typeof confirmed !== 'number') throw new SourceError('/api/core/v2/info: no confirmed milestone');
+    if (next > confirmed) {
+      const info = (await (await get('/api/core/v2/info', false)).json()) as {
+        status?: { confirmedMilestone?: { index?: unknown } };
+      };
+      const index = info.status?.confirmedMilestone?.index;
+      if (typeof index !== 'number') throw new SourceError('/api/core/v2/info: no confirmed milestone');
+      confirmed = index;
+    }
     synced(next > confirmed);
     if (next > confirmed) return false;
-    const milestone = decodeMilestonePayload(await bytesOf(`/api/core/v2/milestones/by-index/${next}`));
-    if (milestone.index !== next)
-      throw new SourceError(`asked for milestone ${next}, the node gave ${milestone.index}`);
-    const blocks = await cone(milestone.parents);
+    for (let i = next; i <= Math.min(confirmed, next + (options.window ?? 8) - 1); i++) {
+      if (ahead.has(i)) continue;
+      const p = milestoneAt(i);
+      p.catch(() => {}); // awaited in its turn; a failure there clears the window
+      ahead.set(i, p);
+    }
+    const { milestone, blocks } = await ahead.get(next)!;
+    ahead.delete(next);
     if (stopped) return false;
-    options.onApplied?.(applyMilestone(ledger, { milestone, blocks }));
+    // Blocks of the milestones before it were walked through too: applied by now, they are left out.
+    const cone = blocks.filter((b) => !writer.confirmedBefore(b.id));
+    options.onApplied?.(applyMilestone(ledger, { milestone, blocks: cone.map((b) => b.bytes) }));
+    for (const b of cone) fetched.delete(bytesKey(b.id));
     return true;
   };
 
@@ -129,6 +167,8 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
         if (await step()) delay = FIRST_DELAY_MS;
         else await pause(pollMs);
       } catch (e) {
+        ahead.clear(); // asked again, from the ledger's milestone on
+        confirmed = -1;
         if (stopped) break;
         // The ledger's own failures (a closed or broken store) end the following; the node's are waited out.
         if (e instanceof LedgerError && e.code !== 'MILESTONE_INVALID') {

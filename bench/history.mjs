@@ -1,0 +1,279 @@
+// npm run bench:history — applying a network's milestones (issue 45), against the ledger's own ingest of the same
+// blocks:   node bench/history.mjs [--milestones 250] [--peak-milestones 40] [--no-write]
+// A synthetic history of a test network, issued by its coordinator (issueMilestone): shaped like Shimmer's (40 blocks
+// a milestone, 5 of them transactions) and like its spam peaks (400 blocks a milestone, 20 transactions), a double
+// spend in every tenth milestone (conflicting). Per shape, in one run:
+//   1. the ledger's own ingest of the same blocks (acceptBlock into the milestone's slot, then commitSlot), LMDB;
+//   2. applyMilestone over the same parsed milestones and blocks, LMDB (order, judgment, roots, signatures);
+//   3. `tangle-core import-milestones FILE` end to end (reading NDJSON, hex, JSON), a process of its own;
+//   4. `tangle-core serve --follow` from a local `tangle-core serve` over HTTP, until the last milestone is applied.
+// Ratios: 2 ÷ 1 and 3 ÷ 1 (target ≥ 0.8), 4 ÷ 3 (target ≥ 0.5).
+import { spawn, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tc from '../dist/index.js';
+import { writeSection } from './results-file.mjs';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = resolve(here, '../dist/cli.js');
+const dir = mkdtempSync(join(os.tmpdir(), 'tangle-history-bench-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+await tc.ready();
+
+const testnet = tc.PROTOCOL_PARAMETERS.testnet;
+// The testnet preset's coordinator (its secret is public): the CLI's import and follow take its milestones as they are.
+const COORDINATOR = tc.TESTNET_COORDINATOR_SECRET;
+const secret = (k) => new Uint8Array(32).fill(k);
+const OWNERS = [1, 2, 3, 4].map((k) => ({ k, address: tc.ed25519AddressOf(tc.ed25519PublicKey(secret(k))) }));
+const basic = (address, amount) => ({
+  type: 3,
+  amount,
+  nativeTokens: [],
+  unlockConditions: [{ type: 0, address }],
+  features: [],
+});
+const T0 = 1_700_000_000;
+const SEP = new Uint8Array(32).fill(0xe1);
+
+/** The genesis snapshot of the test network: `n` outputs of 1 SMR, round the owners. */
+async function genesisSnapshot(n) {
+  const outputs = Array.from({ length: n }, (_, i) => {
+    const id = new Uint8Array(32);
+    new DataView(id.buffer).setUint32(0, i + 1);
+    return {
+      outputId: tc.outputId(id, 0),
+      blockId: new Uint8Array(32),
+      milestoneIndexBooked: 0,
+      milestoneTimestampBooked: T0,
+      output: basic(OWNERS[i % 4].address, 1_000_000n),
+    };
+  });
+  const held = BigInt(n) * 1_000_000n;
+  return {
+    outputs,
+    file: await tc.encodeSnapshot(
+      {
+        version: 2,
+        type: 0,
+        genesisMilestoneIndex: 0,
+        targetMilestoneIndex: 0,
+        targetMilestoneTimestamp: T0,
+        targetMilestoneId: new Uint8Array(32),
+        ledgerMilestoneIndex: 0,
+        treasuryOutput: { milestoneId: new Uint8Array(32), amount: testnet.tokenSupply - held },
+        protocolParameters: {
+          type: 1,
+          targetMilestoneIndex: 0,
+          protocolVersion: 2,
+          params: { ...testnet, belowMaxDepth: 15, rentStructure: { ...testnet.rentStructure } },
+        },
+      },
+      { outputs, solidEntryPoints: [SEP] },
+    ),
+  };
+}
+
+async function importedLedger(name, file) {
+  const path = join(dir, name);
+  await tc.importSnapshot({ path, full: file });
+  return { path, ledger: tc.openLedger({ path, params: tc.importedParams(tc.inspectStore(path).imported) }) };
+}
+
+/** The owner of a genesis output (its key), found by its address. */
+const ownerOf = (o) =>
+  OWNERS.find((w) => tc.toHex(w.address.pubKeyHash) === tc.toHex(o.output.unlockConditions[0].address.pubKeyHash));
+
+/**
+ * Issues `m` milestones of `perMilestone` blocks each, `txs` of them transactions (each spending a genesis output; in
+ * every tenth milestone the last spends the one before it spent: a conflict). Each block takes the one before it and
+ * the one three before as parents, the first the previous milestone's block: the milestone references the last.
+ */
+async function history(shape, m, perMilestone, txs) {
+  const { outputs, file } = await genesisSnapshot(m * txs);
+  const { ledger } = await importedLedger(`${shape}-coordinator`, file);
+  const milestones = [];
+  let next = 0;
+  let previous = { id: SEP, bytes: undefined };
+  const ndjson = join(dir, `${shape}.ndjson`);
+  const out = createWriteStream(ndjson);
+  const every = Math.floor(perMilestone / txs);
+  for (let k = 1; k <= m; k++) {
+    const blocks = previous.bytes === undefined ? [] : [previous.bytes];
+    const ids = [];
+    let spent;
+    for (let i = 0; i < perMilestone; i++) {
+      const parents = i === 0 ? [previous.id] : i < 3 ? [ids[i - 1]] : [ids[i - 1], ids[i - 3]];
+      let payload;
+      if (i % every === every - 1) {
+        const o = k % 10 === 0 && i === perMilestone - 1 ? spent : outputs[next++];
+        spent = o;
+        const owner = ownerOf(o);
+        const to = OWNERS[(owner.k + i) % 4];
+        const essence = tc.buildTransaction({ inputs: [o], outputs: [basic(to.address, o.output.amount)], params: testnet });
+        payload = tc.signTransaction(essence, [secret(owner.k)]);
+      } else {
+        payload = { type: 5, tag: new TextEncoder().encode(`bench ${k}`), data: new TextEncoder().encode(`block ${i}`) };
+      }
+      const bytes = tc.encodeBlock(tc.buildBlock({ parents, payload, params: testnet }));
+      blocks.push(bytes);
+      ids.push(tc.blockId(bytes));
+    }
+    const parents = previous.bytes === undefined ? [ids.at(-1)] : [ids.at(-1), previous.id];
+    const issued = tc.issueMilestone(ledger, { parents, blocks, timestamp: T0 + 5 * k, secretKeys: [COORDINATOR] });
+    milestones.push({ milestone: issued.milestone, blocks, conflicting: issued.conflicting });
+    out.write(`${JSON.stringify({ milestone: tc.milestonePayloadToJson(issued.milestone), blocks: blocks.map(tc.toHex) })}\n`);
+    const bytes = tc.encodeBlock(tc.buildBlock({ parents: issued.milestone.parents, payload: issued.milestone, params: testnet }));
+    previous = { id: tc.blockId(bytes), bytes };
+  }
+  await new Promise((done) => out.end(done));
+  ledger.close();
+  const conflicting = milestones.reduce((s, x) => s + x.conflicting, 0);
+  return { file, outputs, milestones, ndjson, conflicting, blocks: milestones.reduce((s, x) => s + x.blocks.length, 0) };
+}
+
+/** 1. The ledger's own ingest: each milestone's blocks accepted into its slot (a conflict refused), then committed. */
+function ingest(h, name) {
+  const path = join(dir, name);
+  const params = tc.protocolParameters(testnet, { genesisUnixTime: T0 - 10 });
+  const ledger = tc.openLedger({ path, params, genesis: { outputs: h.outputs.map(({ outputId, output }) => ({ outputId, output })) } });
+  let refused = 0;
+  const t0 = performance.now();
+  for (const [k, x] of h.milestones.entries()) {
+    for (const bytes of x.blocks) {
+      try {
+        ledger.acceptBlock(bytes, { slot: k + 1 });
+      } catch {
+        refused++;
+      }
+    }
+    ledger.commitSlot(k + 1);
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  ledger.close();
+  return { seconds, refused };
+}
+
+/** 2. applyMilestone over the same parsed milestones and blocks. */
+async function apply(h, name) {
+  const { ledger } = await importedLedger(name, h.file);
+  const t0 = performance.now();
+  for (const x of h.milestones) tc.applyMilestone(ledger, { milestone: x.milestone, blocks: x.blocks });
+  const seconds = (performance.now() - t0) / 1000;
+  ledger.close();
+  return { seconds };
+}
+
+/** A store of the test network at its genesis, made by the CLI. */
+function cliStore(name, h) {
+  const snapshot = join(dir, `${name}.snapshot`);
+  writeFileSync(snapshot, h.file);
+  const db = join(dir, name);
+  const r = spawnSync(process.execPath, [cli, 'import-snapshot', snapshot, '--db', db], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return db;
+}
+
+/** 3. `import-milestones` end to end, a process of its own. */
+function importCli(h, name) {
+  const db = cliStore(name, h);
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [cli, 'import-milestones', h.ndjson, '--db', db], { encoding: 'utf8' });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(r.stderr);
+  return { seconds, db };
+}
+
+/** Starts a CLI process; resolves once its output matches `until`. */
+function startCli(argv, until) {
+  const child = spawn(process.execPath, [cli, ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  return new Promise((done, fail) => {
+    const check = (d) => {
+      out += d.toString();
+      if (until.test(out)) done({ child, out: () => out });
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    child.once('exit', (code) => fail(new Error(`exited ${code}: ${out}`)));
+  });
+}
+
+/** 4. `serve --follow` from a local `serve` over HTTP: from the follower's start to its last milestone applied. */
+async function follow(h, sourceDb, name) {
+  const db = cliStore(name, h);
+  const flags = ['--port', '0', '--workers', '1', '--no-mqtt'];
+  const source = await startCli(['serve', '--db', sourceDb, '--synced', ...flags], /listening on (http:\S+)/);
+  const origin = /listening on (http:\S+)/.exec(source.out())[1];
+  const t0 = performance.now();
+  const last = h.milestones.length;
+  const follower = await startCli(['serve', '--db', db, '--follow', origin, ...flags], new RegExp(`milestone ${last} applied`));
+  const seconds = (performance.now() - t0) / 1000;
+  for (const p of [follower.child, source.child]) {
+    p.removeAllListeners('exit');
+    p.kill('SIGTERM');
+  }
+  return { seconds };
+}
+
+const SHAPES = [
+  { shape: 'shimmer', m: arg('--milestones', 250), perMilestone: 40, txs: 5, what: "Shimmer's everyday: 40 blocks a milestone, 5 transactions" },
+  { shape: 'peak', m: arg('--peak-milestones', 40), perMilestone: 400, txs: 20, what: 'a spam peak: 400 blocks a milestone, 20 transactions' },
+];
+const rows = [];
+for (const s of SHAPES) {
+  const h = await history(s.shape, s.m, s.perMilestone, s.txs);
+  const own = ingest(h, `${s.shape}-ingest`);
+  const applied = await apply(h, `${s.shape}-apply`);
+  const imported = importCli(h, `${s.shape}-cli`);
+  const followed = await follow(h, imported.db, `${s.shape}-follow`);
+  rows.push({ ...s, h, own, applied, imported, followed });
+  console.log(s.shape, { own: own.seconds, apply: applied.seconds, cli: imported.seconds, follow: followed.seconds });
+}
+
+const perSecond = (n, seconds) => Math.round(n / seconds).toLocaleString('en');
+const table = rows
+  .map((r) => {
+    const b = r.h.blocks;
+    const m = r.h.milestones.length;
+    const line = (what, t) => `| ${r.what} | ${what} | ${t.seconds.toFixed(2)} s | ${perSecond(m, t.seconds)} | ${perSecond(b, t.seconds)} |`;
+    return [
+      line('the ledger’s own ingest (`acceptBlock`, `commitSlot`)', r.own),
+      line('`applyMilestone`, in process', r.applied),
+      line('`import-milestones FILE`, end to end', r.imported),
+      line('`serve --follow` a local `serve`, over HTTP', r.followed),
+    ].join('\n');
+  })
+  .join('\n');
+const ratios = rows
+  .map((r) => {
+    const apply = r.own.seconds / r.applied.seconds;
+    const cli = r.own.seconds / r.imported.seconds;
+    const fol = r.imported.seconds / r.followed.seconds;
+    const met = (x, t) => `**${x.toFixed(2)}** (target ≥ ${t}: ${x >= t ? 'met' : 'not met'})`;
+    return `| ${r.what} | ${met(apply, 0.8)} | ${met(cli, 0.8)} | ${met(fol, 0.5)} | ${r.h.conflicting} |`;
+  })
+  .join('\n');
+const cpu = os.cpus()[0]?.model ?? 'unknown';
+const markdown = `A synthetic history of the testnet preset, issued by its coordinator (\`issueMilestone\`), from a genesis snapshot
+imported into LMDB; every tenth milestone holds a double spend (conflicting). ${os.cpus().length} cores (${cpu}),
+Node ${process.versions.node}. \`node bench/history.mjs --milestones ${SHAPES[0].m} --peak-milestones ${SHAPES[1].m}\`.
+
+| history | how | time | milestones/s | blocks/s |
+|---|---|---:|---:|---:|
+${table}
+
+| history | \`applyMilestone\` ÷ own ingest | \`import-milestones\` ÷ own ingest | \`serve --follow\` ÷ \`import-milestones\` | conflicting |
+|---|---:|---:|---:|---:|
+${ratios}
+
+The ledger's own ingest is the same blocks, each accepted into its milestone's slot (decode, syntax, signatures,
+semantics) and the slot committed: what applying adds is the white-flag walk, the milestone's signature, the two
+Merkle roots and its records. \`import-milestones\` adds reading the file, JSON and hex; \`serve --follow\` asks
+the source for each milestone and each block of its cone over HTTP (16 requests at a time).
+`;
+if (!args.includes('--no-write')) writeSection('history', markdown);
+console.log(markdown);
