@@ -1,19 +1,21 @@
 // npm run bench:history — applying a network's milestones (issue 45), against the ledger's own ingest of the same
-// blocks:   node bench/history.mjs [--milestones 250] [--peak-milestones 40] [--no-write]
-// A synthetic history of a test network, issued by its coordinator (issueMilestone): shaped like Shimmer's (40 blocks
-// a milestone, 5 of them transactions) and like its spam peaks (400 blocks a milestone, 20 transactions), a double
-// spend in every tenth milestone (conflicting). Per shape, in one run:
-//   1. the ledger's own ingest of the same blocks (acceptBlock into the milestone's slot, then commitSlot), LMDB;
-//   2. applyMilestone over the same parsed milestones and blocks, LMDB (order, judgment, roots, signatures);
+// blocks:   node bench/history.mjs [--milestones 1000] [--peak-milestones 100] [--no-write]
+// A synthetic history of a test network, issued by its coordinator (issueMilestone): shaped like Shimmer's (about 40
+// blocks a milestone, 5 of them transactions, cones as wide and deep as real ones) and like its spam peaks (about 400
+// blocks a milestone, 20 transactions), a double spend in every tenth milestone (conflicting). Per shape, in one run:
+//   1. the ledger's own ingest of the same blocks (prechecked on the ingest pool, acceptBlock into the milestone's
+//      slot, then commitSlot), LMDB;
+//   2. applyMilestone over the same parsed milestones and blocks, the next one's prechecked meanwhile, LMDB;
 //   3. `tangle-core import-milestones FILE` end to end (reading NDJSON, hex, JSON), a process of its own;
 //   4. `tangle-core serve --follow` from a local `tangle-core serve` over HTTP, until the last milestone is applied.
 // Ratios: 2 ÷ 1 and 3 ÷ 1 (target ≥ 0.8), 4 ÷ 3 (target ≥ 0.5).
 import { spawn, spawnSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
+import { acceptPipelined } from './ledger-pipeline.mjs';
 import { writeSection } from './results-file.mjs';
 
 const args = process.argv.slice(2);
@@ -21,7 +23,9 @@ const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-history-bench-'));
-process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+// --keep: the histories and stores stay (to profile a phase on its own).
+if (!args.includes('--keep')) process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+else console.log(`keeping ${dir}`);
 await tc.ready();
 
 const testnet = tc.PROTOCOL_PARAMETERS.testnet;
@@ -88,9 +92,44 @@ const ownerOf = (o) =>
   OWNERS.find((w) => tc.toHex(w.address.pubKeyHash) === tc.toHex(o.output.unlockConditions[0].address.pubKeyHash));
 
 /**
- * Issues `m` milestones of `perMilestone` blocks each, `txs` of them transactions (each spending a genesis output; in
- * every tenth milestone the last spends the one before it spent: a conflict). Each block takes the one before it and
- * the one three before as parents, the first the previous milestone's block: the milestone references the last.
+ * The shape of a cone as real ones have it (Shimmer's milestones 17339, 17340 and 2418187: 38 to 88 blocks, 7 to 10
+ * deep, 4 parents a block): `n` blocks in 8 layers, each block taking 4 neighbours of the layer below as parents,
+ * then layers of a quarter the width until at most 7 blocks are left, the milestone's parents. Returns, per block,
+ * the indexes of its parents (-1: the previous milestone's block).
+ */
+function coneShape(n) {
+  const width = Math.ceil(n / 8);
+  const layers = [];
+  let made = 0;
+  for (let l = 0; l < 8 && made < n; l++) {
+    const size = Math.min(width, n - made);
+    layers.push(Array.from({ length: size }, (_, i) => made + i));
+    made += size;
+  }
+  while (layers.at(-1).length > 7) {
+    const size = Math.ceil(layers.at(-1).length / 4);
+    layers.push(Array.from({ length: size }, (_, i) => made + i));
+    made += size;
+  }
+  const parents = [];
+  for (const [l, layer] of layers.entries()) {
+    for (const [p, _] of layer.entries()) {
+      if (l === 0) parents.push([-1]);
+      else {
+        const below = layers[l - 1];
+        const step = below.length / layer.length;
+        const from = Math.floor(p * step);
+        const picks = new Set([0, 1, 2, 3].map((k) => below[(from + k) % below.length]));
+        parents.push([...picks]);
+      }
+    }
+  }
+  return { parents, tips: layers.at(-1) };
+}
+
+/**
+ * Issues `m` milestones of about `perMilestone` blocks each (`coneShape`), `txs` of them transactions (each spending
+ * a genesis output; in every tenth milestone the last spends the one before it spent: a conflict).
  */
 async function history(shape, m, perMilestone, txs) {
   const { outputs, file } = await genesisSnapshot(m * txs);
@@ -100,68 +139,105 @@ async function history(shape, m, perMilestone, txs) {
   let previous = { id: SEP, bytes: undefined };
   const ndjson = join(dir, `${shape}.ndjson`);
   const out = createWriteStream(ndjson);
-  const every = Math.floor(perMilestone / txs);
+  const { parents: layout, tips } = coneShape(perMilestone);
+  const every = Math.floor(layout.length / txs);
   for (let k = 1; k <= m; k++) {
     const blocks = previous.bytes === undefined ? [] : [previous.bytes];
     const ids = [];
     let spent;
-    for (let i = 0; i < perMilestone; i++) {
-      const parents = i === 0 ? [previous.id] : i < 3 ? [ids[i - 1]] : [ids[i - 1], ids[i - 3]];
+    for (let i = 0; i < layout.length; i++) {
+      const parents = layout[i].map((j) => (j === -1 ? previous.id : ids[j]));
       let payload;
       if (i % every === every - 1) {
-        const o = k % 10 === 0 && i === perMilestone - 1 ? spent : outputs[next++];
+        const o = k % 10 === 0 && i + every >= layout.length ? spent : outputs[next++];
         spent = o;
         const owner = ownerOf(o);
         const to = OWNERS[(owner.k + i) % 4];
-        const essence = tc.buildTransaction({ inputs: [o], outputs: [basic(to.address, o.output.amount)], params: testnet });
+        const essence = tc.buildTransaction({
+          inputs: [o],
+          outputs: [basic(to.address, o.output.amount)],
+          params: testnet,
+        });
         payload = tc.signTransaction(essence, [secret(owner.k)]);
       } else {
-        payload = { type: 5, tag: new TextEncoder().encode(`bench ${k}`), data: new TextEncoder().encode(`block ${i}`) };
+        payload = {
+          type: 5,
+          tag: new TextEncoder().encode(`bench ${k}`),
+          data: new TextEncoder().encode(`block ${i}`),
+        };
       }
       const bytes = tc.encodeBlock(tc.buildBlock({ parents, payload, params: testnet }));
       blocks.push(bytes);
       ids.push(tc.blockId(bytes));
     }
-    const parents = previous.bytes === undefined ? [ids.at(-1)] : [ids.at(-1), previous.id];
+    const parents = [...tips.map((t) => ids[t]), ...(previous.bytes === undefined ? [] : [previous.id])];
     const issued = tc.issueMilestone(ledger, { parents, blocks, timestamp: T0 + 5 * k, secretKeys: [COORDINATOR] });
     milestones.push({ milestone: issued.milestone, blocks, conflicting: issued.conflicting });
-    out.write(`${JSON.stringify({ milestone: tc.milestonePayloadToJson(issued.milestone), blocks: blocks.map(tc.toHex) })}\n`);
-    const bytes = tc.encodeBlock(tc.buildBlock({ parents: issued.milestone.parents, payload: issued.milestone, params: testnet }));
+    out.write(
+      `${JSON.stringify({ milestone: tc.milestonePayloadToJson(issued.milestone), blocks: blocks.map(tc.toHex) })}\n`,
+    );
+    const bytes = tc.encodeBlock(
+      tc.buildBlock({ parents: issued.milestone.parents, payload: issued.milestone, params: testnet }),
+    );
     previous = { id: tc.blockId(bytes), bytes };
   }
   await new Promise((done) => out.end(done));
   ledger.close();
   const conflicting = milestones.reduce((s, x) => s + x.conflicting, 0);
-  return { file, outputs, milestones, ndjson, conflicting, blocks: milestones.reduce((s, x) => s + x.blocks.length, 0) };
+  return {
+    file,
+    outputs,
+    milestones,
+    ndjson,
+    conflicting,
+    blocks: milestones.reduce((s, x) => s + x.blocks.length, 0),
+  };
 }
 
-/** 1. The ledger's own ingest: each milestone's blocks accepted into its slot (a conflict refused), then committed. */
-function ingest(h, name) {
+/**
+ * 1. The ledger's own ingest, as a node feeds it (bench/ledger-pipeline.mjs): the blocks prechecked on the ingest
+ * pool's threads while this one accepts each into its milestone's slot (a conflict refused), each slot committed once
+ * its blocks are in.
+ */
+async function ingest(h, name) {
   const path = join(dir, name);
   const params = tc.protocolParameters(testnet, { genesisUnixTime: T0 - 10 });
-  const ledger = tc.openLedger({ path, params, genesis: { outputs: h.outputs.map(({ outputId, output }) => ({ outputId, output })) } });
+  const ledger = tc.openLedger({
+    path,
+    params,
+    genesis: { outputs: h.outputs.map(({ outputId, output }) => ({ outputId, output })) },
+  });
+  const slotOf = new Map();
+  for (const [k, x] of h.milestones.entries()) for (const b of x.blocks) slotOf.set(b, k + 1);
+  const blocks = [...slotOf.keys()];
   let refused = 0;
+  let committed = 0;
   const t0 = performance.now();
-  for (const [k, x] of h.milestones.entries()) {
-    for (const bytes of x.blocks) {
-      try {
-        ledger.acceptBlock(bytes, { slot: k + 1 });
-      } catch {
-        refused++;
-      }
+  await acceptPipelined(ledger, blocks, (bytes) => {
+    const slot = slotOf.get(bytes);
+    while (committed < slot - 1) ledger.commitSlot(++committed);
+    try {
+      ledger.acceptBlock(bytes, { slot });
+    } catch {
+      refused++;
     }
-    ledger.commitSlot(k + 1);
-  }
+  });
+  while (committed < h.milestones.length) ledger.commitSlot(++committed);
   const seconds = (performance.now() - t0) / 1000;
   ledger.close();
   return { seconds, refused };
 }
 
-/** 2. applyMilestone over the same parsed milestones and blocks. */
+/** 2. applyMilestone over the same parsed milestones and blocks, the next milestone's blocks prechecked meanwhile. */
 async function apply(h, name) {
   const { ledger } = await importedLedger(name, h.file);
   const t0 = performance.now();
-  for (const x of h.milestones) tc.applyMilestone(ledger, { milestone: x.milestone, blocks: x.blocks });
+  let ahead = ledger.precheck(h.milestones[0].blocks);
+  for (const [k, x] of h.milestones.entries()) {
+    await ahead;
+    ahead = k + 1 < h.milestones.length ? ledger.precheck(h.milestones[k + 1].blocks) : undefined;
+    tc.applyMilestone(ledger, { milestone: x.milestone, blocks: x.blocks });
+  }
   const seconds = (performance.now() - t0) / 1000;
   ledger.close();
   return { seconds };
@@ -210,7 +286,10 @@ async function follow(h, sourceDb, name) {
   const origin = /listening on (http:\S+)/.exec(source.out())[1];
   const t0 = performance.now();
   const last = h.milestones.length;
-  const follower = await startCli(['serve', '--db', db, '--follow', origin, ...flags], new RegExp(`milestone ${last} applied`));
+  const follower = await startCli(
+    ['serve', '--db', db, '--follow', origin, ...flags],
+    new RegExp(`milestone ${last} applied`),
+  );
   const seconds = (performance.now() - t0) / 1000;
   for (const p of [follower.child, source.child]) {
     p.removeAllListeners('exit');
@@ -220,13 +299,25 @@ async function follow(h, sourceDb, name) {
 }
 
 const SHAPES = [
-  { shape: 'shimmer', m: arg('--milestones', 250), perMilestone: 40, txs: 5, what: "Shimmer's everyday: 40 blocks a milestone, 5 transactions" },
-  { shape: 'peak', m: arg('--peak-milestones', 40), perMilestone: 400, txs: 20, what: 'a spam peak: 400 blocks a milestone, 20 transactions' },
+  {
+    shape: 'shimmer',
+    m: arg('--milestones', 1000),
+    perMilestone: 40,
+    txs: 5,
+    what: "Shimmer's everyday: 40 blocks a milestone, 5 transactions",
+  },
+  {
+    shape: 'peak',
+    m: arg('--peak-milestones', 100),
+    perMilestone: 400,
+    txs: 20,
+    what: 'a spam peak: 400 blocks a milestone, 20 transactions',
+  },
 ];
 const rows = [];
 for (const s of SHAPES) {
   const h = await history(s.shape, s.m, s.perMilestone, s.txs);
-  const own = ingest(h, `${s.shape}-ingest`);
+  const own = await ingest(h, `${s.shape}-ingest`);
   const applied = await apply(h, `${s.shape}-apply`);
   const imported = importCli(h, `${s.shape}-cli`);
   const followed = await follow(h, imported.db, `${s.shape}-follow`);
@@ -239,9 +330,10 @@ const table = rows
   .map((r) => {
     const b = r.h.blocks;
     const m = r.h.milestones.length;
-    const line = (what, t) => `| ${r.what} | ${what} | ${t.seconds.toFixed(2)} s | ${perSecond(m, t.seconds)} | ${perSecond(b, t.seconds)} |`;
+    const line = (what, t) =>
+      `| ${r.what} | ${what} | ${t.seconds.toFixed(2)} s | ${perSecond(m, t.seconds)} | ${perSecond(b, t.seconds)} |`;
     return [
-      line('the ledger’s own ingest (`acceptBlock`, `commitSlot`)', r.own),
+      line('the ledger’s own ingest (ingest pool, `acceptBlock`, `commitSlot`)', r.own),
       line('`applyMilestone`, in process', r.applied),
       line('`import-milestones FILE`, end to end', r.imported),
       line('`serve --follow` a local `serve`, over HTTP', r.followed),

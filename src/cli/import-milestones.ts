@@ -8,6 +8,7 @@ import {
   importedParams,
   inspectStore,
   type Ledger,
+  type MilestoneInput,
   openLedger,
 } from '../ledger/index.js';
 import { milestoneId } from '../model/ids.js';
@@ -52,17 +53,13 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
       input: file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 }),
       crlfDelay: Number.POSITIVE_INFINITY,
     });
-    let n = 0;
-    for await (const line of lines) {
-      n++;
-      if (line.trim() === '') continue;
-      if (line.length > MAX_LINE) throw new UsageError(`line ${n}: longer than ${MAX_LINE} characters`);
-      const input = parseLine(line, n);
-      if (alreadyHeld(ledger, input.milestone, n)) {
-        total.skipped++;
-        continue;
-      }
-      const a: AppliedMilestone = applyMilestone(ledger, input);
+    /** The milestone read before this line: applied while worker threads precheck this line's blocks. */
+    let previous: { input: MilestoneInput; prechecked: Promise<void> } | undefined;
+    const applyPrevious = async () => {
+      if (previous === undefined) return;
+      await previous.prechecked;
+      const a: AppliedMilestone = applyMilestone(ledger, previous.input);
+      previous = undefined;
       total.milestones++;
       total.blocks += a.referenced;
       total.included += a.included;
@@ -70,7 +67,24 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
       total.first ||= a.index;
       total.last = a.index;
       if (process.stderr.isTTY) process.stderr.write(`\rmilestone ${a.index}: ${total.milestones} applied   `);
+    };
+    let n = 0;
+    for await (const line of lines) {
+      n++;
+      if (line.trim() === '') continue;
+      if (line.length > MAX_LINE) throw new UsageError(`line ${n}: longer than ${MAX_LINE} characters`);
+      const input = parseLine(line, n);
+      // Decode, syntax, signatures of this line's blocks on worker threads, while the line before is applied.
+      const prechecked = ledger.precheck(input.blocks);
+      prechecked.catch(() => {}); // awaited when the milestone is applied (not, if it is held already)
+      await applyPrevious();
+      if (alreadyHeld(ledger, input.milestone, n)) {
+        total.skipped++;
+        continue;
+      }
+      previous = { input, prechecked };
     }
+    await applyPrevious();
   } finally {
     if (process.stderr.isTTY && total.milestones > 0) process.stderr.write('\n');
     ledger.close();
@@ -85,7 +99,7 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
 }
 
 /** One line of the file: the milestone and its cone's blocks, or a usage error naming the line and the field. */
-function parseLine(line: string, n: number): { milestone: MilestonePayload; blocks: Uint8Array[] } {
+function parseLine(line: string, n: number): MilestoneInput & { blocks: Uint8Array[] } {
   const at = (field: string, e: unknown) => new UsageError(`line ${n}: ${field}: ${describeError(e)}`);
   let json: { milestone?: unknown; blocks?: unknown };
   try {

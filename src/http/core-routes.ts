@@ -81,6 +81,42 @@ async function milestoneChanges(ledger: LedgerReader, param: string, byIndex: bo
   return json(milestoneUtxoChanges(slot, await ledger.utxoChanges(slot)), true);
 }
 
+/** The most blocks and bytes a cone answer may hold; a larger cone is fetched block by block. */
+const MAX_CONE_BLOCKS = 100_000;
+const MAX_CONE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * tangle-core's own route (docs/history.md): the blocks of a real milestone's cone in one answer, for a follower (any
+ * order; u32 LE count, then each block as its u32 LE length and its bytes). The follower checks them as it checks
+ * blocks fetched one by one; a node without the route is followed block by block.
+ */
+async function coneReply(ledger: LedgerReader, param: string): Promise<Reply> {
+  const index = parseUint32(param, 'milestone index');
+  if ((await ledger.milestone?.(index))?.payload === undefined)
+    throw new HttpProblem(404, `no cone of a real milestone kept at index ${index}`);
+  const ids = await ledger.blockIdsOfSlot(index, MAX_CONE_BLOCKS + 1);
+  if (ids.length === 0) throw new HttpProblem(404, `the cone of milestone ${index} is pruned`);
+  if (ids.length > MAX_CONE_BLOCKS) throw new HttpProblem(413, `the cone of milestone ${index} is too large to send`);
+  const blocks: Uint8Array[] = [];
+  let size = 4;
+  for (const id of ids) {
+    const { bytes } = await ledger.block(id);
+    size += 4 + bytes.length;
+    if (size > MAX_CONE_BYTES) throw new HttpProblem(413, `the cone of milestone ${index} is too large to send`);
+    blocks.push(bytes);
+  }
+  const body = new Uint8Array(size);
+  const view = new DataView(body.buffer);
+  view.setUint32(0, blocks.length, true);
+  let at = 4;
+  for (const b of blocks) {
+    view.setUint32(at, b.length, true);
+    body.set(b, at + 4);
+    at += 4 + b.length;
+  }
+  return { body, contentType: 'application/octet-stream', immutable: true };
+}
+
 export const coreRoutes: Route[] = [
   {
     pattern: '/api/core/v2/outputs/*',
@@ -159,5 +195,10 @@ export const coreRoutes: Route[] = [
     pattern: '/api/core/v2/milestones/*/utxo-changes',
     path: /^\/api\/core\/v2\/milestones\/([^/]*)\/utxo-changes$/,
     handle: ({ ledger, params }) => milestoneChanges(ledger, params[0]!, false),
+  },
+  {
+    pattern: '/api/tangle-core/v1/milestones/*/cone',
+    path: /^\/api\/tangle-core\/v1\/milestones\/([^/]*)\/cone$/,
+    handle: ({ ledger, params }) => coneReply(ledger, params[0]!),
   },
 ];

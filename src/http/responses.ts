@@ -1,5 +1,5 @@
 import { arrayOf, bool, type Fields, fixedBytes, generatedStruct, i64, toHex, u32, u64 } from '../codec/index.js';
-import type { IncludedBlock, UtxoChanges, WhiteFlagVerdict } from '../ledger/index.js';
+import type { IncludedBlock, LedgerBlock, UtxoChanges } from '../ledger/index.js';
 import type { Block } from '../model/block.js';
 import { PayloadType } from '../model/type-codes.js';
 import { HttpProblem } from './problem.js';
@@ -69,10 +69,7 @@ export function novaUtxoChanges(slot: number, changes: UtxoChanges): UtxoChanges
  * referenced by that slot's "milestone", its transaction included (the ledger holds no block whose transaction it
  * refused). A block of an open slot is not referenced yet, and needs neither promotion nor reattachment.
  */
-export function blockMetadata(
-  b: { blockId: Uint8Array; slot: number; committed: boolean; whiteFlag?: WhiteFlagVerdict },
-  block: Block,
-) {
+export function blockMetadata(b: Pick<LedgerBlock, 'blockId' | 'slot' | 'committed' | 'whiteFlag'>, block: Block) {
   const head = { blockId: toHex(b.blockId), parents: block.parents.map(toHex), isSolid: true };
   if (!b.committed) return { ...head, shouldPromote: false, shouldReattach: false };
   const wf = b.whiteFlag;

@@ -180,4 +180,5 @@ export const PUBLIC_ROUTES: readonly string[] = [
   '/api/mqtt/v1',
   '/api/core/v3/*',
   '/api/enqueue',
+  '/api/tangle-core/v1/*',
 ];

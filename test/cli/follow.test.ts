@@ -42,14 +42,19 @@ beforeAll(async () => {
 const serveFlags = ['--port', '0', '--workers', '1', '--no-mqtt'];
 const startSource = () => startCli(['serve', '--db', sourceDb, '--synced', ...serveFlags], /listening on/);
 
-type Mode = 'forge' | 'lie' | 'kill' | 'honest';
+type Mode = 'forge' | 'lie' | 'kill' | 'honest' | 'lie-cone';
 /** The block request at which the proxy kills the source: some blocks of the cone are fetched by then, not all. */
 const KILL_AT = 5;
 /** A proxy before the source whose answers the test chooses. */
-function proxy(state: { target: string; mode: Mode; source: ChildProcess }): Promise<Server> {
+function proxy(state: { target: string; mode: Mode; source: ChildProcess; hornet: boolean }): Promise<Server> {
   let blocks = 0;
   const server = createServer(async (req, res) => {
     const path = req.url!;
+    // As hornet: no cone in one answer (tangle-core's own route), so the follower asks block by block.
+    if (state.hornet && path.startsWith('/api/tangle-core/')) {
+      res.writeHead(404).end();
+      return;
+    }
     const isBlock = /^\/api\/core\/v2\/blocks\/0x[0-9a-f]{64}$/.test(path);
     if (isBlock) blocks++;
     if (state.mode === 'kill' && isBlock && blocks >= KILL_AT) {
@@ -62,6 +67,7 @@ function proxy(state: { target: string; mode: Mode; source: ChildProcess }): Pro
       const body = new Uint8Array(await upstream.arrayBuffer());
       if (state.mode === 'forge' && path.includes('/milestones/by-index/')) body[body.length - 3]! ^= 1;
       if (state.mode === 'lie' && isBlock) body[body.length - 1]! ^= 1;
+      if (state.mode === 'lie-cone' && path.endsWith('/cone')) body[body.length - 1]! ^= 1; // the last block's nonce
       res.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? '' }).end(body);
     } catch {
       res.writeHead(502).end();
@@ -88,7 +94,7 @@ const until = (child: ChildProcess, text: () => string, pattern: RegExp) =>
 
 it('follows a second tangle-core over HTTP through a crash mid-cone, a lie and a forged milestone, then answers as it does', async () => {
   let source = await startSource();
-  const state = { target: originOf(source.out()), mode: 'kill' as Mode, source: source.child };
+  const state = { target: originOf(source.out()), mode: 'kill' as Mode, source: source.child, hornet: true };
   const p = await proxy(state);
   const proxyUrl = `http://127.0.0.1:${(p.address() as AddressInfo).port}`;
   const follower = await startCli(['serve', '--db', followerDb, '--follow', proxyUrl, ...serveFlags], /listening on/);
@@ -162,4 +168,35 @@ it('follows a second tangle-core over HTTP through a crash mid-cone, a lie and a
   track(again.child);
   expect(again.out()).toMatch(/latest slot 17340/);
   await stopCli(again.child);
+});
+
+it('from a tangle-core, a cone comes in one answer; one that lies about a block is refused, then the true one applies', async () => {
+  const source = await startSource();
+  const state = { target: originOf(source.out()), mode: 'lie-cone' as Mode, source: source.child, hornet: false };
+  const p = await proxy(state);
+  const db = join(dir, 'follower-whole-cones');
+  run(['import-snapshot', join(dir, 'at-17338.snapshot'), '--db', db]);
+  const url = `http://127.0.0.1:${(p.address() as AddressInfo).port}`;
+  const follower = await startCli(['serve', '--db', db, '--follow', url, ...serveFlags], /listening on/);
+  const all = () => follower.out() + follower.err();
+  try {
+    await until(
+      follower.child,
+      all,
+      /follow: milestone 17339: MILESTONE_INVALID: .*(of the cone is missing|not in its cone)/,
+    );
+    state.mode = 'honest';
+    await until(follower.child, all, /milestone 17340 applied: 43 blocks/);
+    const a = originOf(source.out());
+    const b = originOf(follower.out());
+    for (const blk of coneOf(17340)) {
+      const route = `/api/core/v2/blocks/${hex(blockId(bin(blk.raw)))}/metadata`;
+      const [x, y] = await Promise.all([a, b].map(async (o) => (await fetch(`${o}${route}`)).text()));
+      expect(y).toBe(x);
+    }
+  } finally {
+    await stopCli(follower.child);
+    await stopCli(source.child);
+    await new Promise((done) => p.close(done));
+  }
 });

@@ -119,7 +119,7 @@ export interface LedgerBlock {
   /** Whether its slot is committed. */
   committed: boolean;
   /** For a block a real milestone referenced (history/): its place in the white-flag order, and the verdict. */
-  whiteFlag?: WhiteFlagVerdict;
+  whiteFlag?: WhiteFlagVerdict | undefined;
 }
 
 /** What white flag decided of a block (TIP-25's block metadata). */

@@ -204,8 +204,9 @@ export interface ReferencedOutcome {
  * @internal A block a milestone references (history/), into `slot`, whose ID the caller computed: decoded and checked
  * like any block (syntax, proof of work); its transaction checked against the ledger as it stands, the milestone's
  * earlier blocks applied, at `time` (the milestone's). A transaction that fails is not refused: the block is kept
- * without it and the failure returned (TIP-2: a conflicting block is referenced, its transaction not applied). The
- * ledger keeps `bytes`. @throws CodecError, ValidationError (the block itself is malformed), LedgerError
+ * without it and the failure returned (TIP-2: a conflicting block is referenced, its transaction not applied). With
+ * `pre` (worker threads' checks of these very bytes) they are not done again. The ledger keeps `bytes`.
+ * @throws CodecError, ValidationError (the block itself is malformed), LedgerError
  */
 export function acceptReferenced(
   ctx: AcceptContext,
@@ -213,11 +214,12 @@ export function acceptReferenced(
   id: Uint8Array,
   slot: number,
   time: number,
+  pre?: Precheck,
 ): ReferencedOutcome {
   const { state, params } = ctx;
   checkUncommitted(state.committed, slot);
   const block = decodeBlock(bytes);
-  validateDecodedBlock(block, bytes, params);
+  if (pre === undefined) validateDecodedBlock(block, bytes, params);
   const p = block.payload;
   if (state.knowsBlock(id, bytesKey(id), p?.type === PayloadType.Transaction))
     throw new LedgerError('BLOCK_ALREADY_ACCEPTED', `block ${toHex(id)} is known already`);
@@ -226,7 +228,7 @@ export function acceptReferenced(
   let conflict: Conflict | undefined;
   if (p?.type === PayloadType.Transaction) {
     try {
-      tx = checkTransaction(ctx, p, bytes, id, slot, payload!, undefined, time, true);
+      tx = checkTransaction(ctx, p, bytes, id, slot, payload!, pre, time, true);
     } catch (e) {
       if (!(e instanceof Conflict)) throw e;
       conflict = e;
@@ -237,7 +239,8 @@ export function acceptReferenced(
   let milestone: MilestonePayload | undefined;
   if (p?.type === PayloadType.Milestone && keys !== undefined) {
     try {
-      verifyMilestoneSignatures(p, keys.keyRanges, keys.threshold);
+      // A precheck is made only of a block whose milestone's signatures verified.
+      if (pre === undefined) verifyMilestoneSignatures(p, keys.keyRanges, keys.threshold);
       milestone = p;
     } catch (e) {
       if (!(e instanceof ValidationError)) throw e; // a milestone not signed as it must be is a plain block here

@@ -97,11 +97,14 @@ export class Ledger {
    */
   acceptBlock(bytes: Uint8Array, options: AcceptOptions): AcceptResult {
     this.open();
+    return acceptBlock(this.accept, bytes, options, this.takePrechecked(bytes));
+  }
+
+  /** `precheck`'s findings on these bytes: used once, and only while the bytes are those prechecked (arrays reused). */
+  private takePrechecked(bytes: Uint8Array): Prechecked | undefined {
     const pre = bytes instanceof Uint8Array ? this.prechecked.get(bytes) : undefined;
-    // Used once (a caller that keeps its arrays would otherwise keep every precheck too), and only while the bytes
-    // are still those that were prechecked (the caller may have reused the array).
     if (pre !== undefined) this.prechecked.delete(bytes);
-    return acceptBlock(this.accept, bytes, options, pre !== undefined && equalBytes(pre.own, bytes) ? pre : undefined);
+    return pre !== undefined && equalBytes(pre.own, bytes) ? pre : undefined;
   }
 
   /**
@@ -314,7 +317,7 @@ export class Ledger {
   /** @internal What history/ applies real milestones through (referenced.ts). */
   milestoneWriter(): MilestoneWriter {
     this.open();
-    return new MilestoneWriter(this.accept, (slot) => this.commitSlot(slot));
+    return new MilestoneWriter(this.accept, this.commitSlot.bind(this), this.takePrechecked.bind(this));
   }
 
   /** TIP-25: up to 8 recent blocks to attach a new block to. */

@@ -117,8 +117,17 @@ export function blockById(state: LedgerState, blockId: Uint8Array): LedgerBlock 
   if (slot === undefined || bytes === undefined)
     throw new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`);
   checkedBlock(bytes, { blockId });
-  const whiteFlag = whiteFlagOf(state, slot, blockId);
-  return { blockId: blockId.slice(), bytes, slot, committed: true, ...(whiteFlag && { whiteFlag }) };
+  const id = blockId.slice();
+  return {
+    blockId: id,
+    bytes,
+    slot,
+    committed: true,
+    // Read when asked (the metadata route), not for the block's bytes: a milestone's record is all its cone's.
+    get whiteFlag() {
+      return whiteFlagOf(state, slot, id);
+    },
+  };
 }
 
 /** A block's verdict in the white-flag record of a real milestone's slot (history/); none in a slot without one. */

@@ -4,7 +4,7 @@ import { solidEntryPoints } from '../../model/ledger-records.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
 import { type CommittedSlot, keys, readRecord } from '../common/index.js';
-import { type AcceptContext, acceptReferenced, type ReferencedOutcome } from './accept.js';
+import { type AcceptContext, acceptReferenced, type Prechecked, type ReferencedOutcome } from './accept.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 
 // What history/ applies a real milestone through: the blocks it references go into the milestone's slot (a slot is
@@ -18,6 +18,8 @@ export class MilestoneWriter {
   constructor(
     private readonly ctx: AcceptContext,
     private readonly commitSlot: (slot: number) => CommittedSlot,
+    /** What `Ledger.precheck` found out about a block's bytes (worker threads), if it was asked. */
+    private readonly prechecked: (bytes: Uint8Array) => Prechecked | undefined,
   ) {}
 
   /** The network's genesis milestone (a ledger imported from its snapshot), whose next milestone is its first. */
@@ -48,9 +50,12 @@ export class MilestoneWriter {
     return this.seps.has(bytesKey(blockId));
   }
 
-  /** A referenced block into the milestone's slot (`acceptReferenced`). */
+  /**
+   * A referenced block into the milestone's slot (`acceptReferenced`), with what worker threads found out about it if
+   * `Ledger.precheck` was given these very bytes.
+   */
   accept(bytes: Uint8Array, blockId: Uint8Array, slot: number, time: number): ReferencedOutcome {
-    return acceptReferenced(this.ctx, bytes, blockId, slot, time);
+    return acceptReferenced(this.ctx, bytes, blockId, slot, time, this.prechecked(bytes)?.precheck);
   }
 
   /** Forgets what was taken into a slot for a milestone that is refused. */

@@ -1,12 +1,16 @@
 import { toHex } from '../../codec/hex.js';
 import { parentsOf } from '../../model/block.js';
 import { blockId as computeBlockId } from '../../model/ids.js';
+import { MAX_BLOCK_LENGTH } from '../../model/limits.js';
 import { decodeMilestonePayload } from '../../serialize.js';
 import { FIRST_DELAY_MS, nextDelay } from '../../util/backoff.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 import type { Ledger } from '../core/index.js';
 import { type AppliedMilestone, applyMilestone } from './apply-milestone.js';
+import { readCone, SourceError, sourceClient } from './source-client.js';
+
+export { SourceError } from './source-client.js';
 
 // Following a node (hornet, or another tangle-core) over its TIP-25 API: from the ledger's latest milestone, each
 // next one the node has confirmed — its payload, then its cone, block by block from its parents down to blocks the
@@ -15,7 +19,6 @@ import { type AppliedMilestone, applyMilestone } from './apply-milestone.js';
 // that are not the block asked for, a milestone that does not check, are reported and never applied; the follower
 // asks again later, as it does after the node went away. A restart resumes from the store's latest milestone.
 
-const BINARY = 'application/vnd.iota.serializer-v1';
 /**
  * More blocks than this below one milestone (its cone and those of the milestones fetched ahead of it) is no
  * history a network made: a source that keeps handing out blocks is refused.
@@ -44,16 +47,12 @@ export interface Follower {
   stop(): Promise<void>;
 }
 
-/** What a source answered that cannot be its block or milestone: it is reported, never applied. */
-export class SourceError extends Error {}
-
 /** Follows the node at `url` (its origin, e.g. http://127.0.0.1:14265) until stopped. */
 export function followNode(ledger: Ledger, url: string, options: FollowOptions = {}): Follower {
   const origin = url.replace(/\/+$/, '');
   const pollMs = options.pollMs ?? 1000;
   const timeoutMs = options.timeoutMs ?? 30_000;
   let stopped = false;
-  const stopping = new AbortController();
   let wake: (() => void) | undefined;
   const pause = (ms: number) =>
     new Promise<void>((done) => {
@@ -64,18 +63,8 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
       };
     });
 
-  const get = async (path: string, binary: boolean): Promise<Response> => {
-    const res = await fetch(`${origin}${path}`, {
-      headers: { accept: binary ? BINARY : 'application/json' },
-      signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), stopping.signal]),
-    });
-    if (res.status !== 200) {
-      await res.body?.cancel();
-      throw new SourceError(`${path}: the node answered ${res.status}`);
-    }
-    return res;
-  };
-  const bytesOf = async (path: string) => new Uint8Array(await (await get(path, true)).arrayBuffer());
+  const client = sourceClient(origin, { connections: options.concurrency ?? 16, timeoutMs });
+  const bytesOf = (path: string) => client.get(path, true);
 
   const writer = ledger.milestoneWriter();
   /** Blocks asked for and not yet confirmed, shared by the milestones under way: each is fetched once. */
@@ -95,6 +84,25 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
     return p;
   };
 
+  /** Whether the node answers a cone at once (tangle-core does): unknown until asked, then what it answered. */
+  let wholeCones: boolean | undefined;
+  /**
+   * The cone of milestone `index` in one answer, from a node that gives it (its blocks are checked as all others:
+   * applyMilestone takes none that is not in the cone, and misses none); undefined from one that does not.
+   */
+  const wholeCone = async (index: number): Promise<Uint8Array[] | undefined> => {
+    if (wholeCones === false) return undefined;
+    try {
+      const body = await client.get(`/api/tangle-core/v1/milestones/${index}/cone`, true);
+      wholeCones = true;
+      return readCone(body, MAX_BLOCK_LENGTH);
+    } catch (e) {
+      if (!(e instanceof SourceError) || (e.status !== 404 && e.status !== 413)) throw e;
+      wholeCones ??= false; // no such route (hornet); a node that has it gave none for this milestone
+      return undefined;
+    }
+  };
+
   /**
    * Milestone `index` and the blocks below its parents that the ledger does not hold: its cone, and the cones of the
    * milestones before it that are under way (taken from the shared fetches; left out when it is applied).
@@ -103,6 +111,11 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
     const milestone = decodeMilestonePayload(await bytesOf(`/api/core/v2/milestones/by-index/${index}`));
     if (milestone.index !== index)
       throw new SourceError(`asked for milestone ${index}, the node gave ${milestone.index}`);
+    const cone = await wholeCone(index);
+    if (cone !== undefined) {
+      await ledger.precheck(cone);
+      return { milestone, blocks: cone.map((bytes) => ({ id: computeBlockId(bytes), bytes })) };
+    }
     const seen = new Set<string>();
     const blocks: { id: Uint8Array; bytes: Uint8Array }[] = [];
     let frontier = [...milestone.parents];
@@ -118,6 +131,8 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
       got.forEach((bytes, i) => blocks.push({ id: wanted[i]!, bytes }));
       frontier = got.flatMap((b) => parentsOf(b));
     }
+    // Decode, syntax and signatures on worker threads, while an earlier milestone is applied.
+    await ledger.precheck(blocks.map((b) => b.bytes));
     return { milestone, blocks };
   };
 
@@ -134,7 +149,7 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
   const step = async (): Promise<boolean> => {
     const next = ledger.latestCommitment().slot + 1;
     if (next > confirmed) {
-      const info = (await (await get('/api/core/v2/info', false)).json()) as {
+      const info = JSON.parse(Buffer.from(await client.get('/api/core/v2/info', false)).toString('utf8')) as {
         status?: { confirmedMilestone?: { index?: unknown } };
       };
       const index = info.status?.confirmedMilestone?.index;
@@ -154,7 +169,9 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
     if (stopped) return false;
     // Blocks of the milestones before it were walked through too: applied by now, they are left out.
     const cone = blocks.filter((b) => !writer.confirmedBefore(b.id));
-    options.onApplied?.(applyMilestone(ledger, { milestone, blocks: cone.map((b) => b.bytes) }));
+    const applied = applyMilestone(ledger, { milestone, blocks: cone.map((b) => b.bytes) });
+    synced(next >= confirmed); // before it is told: whoever hears of the node's milestone finds the node synced
+    options.onApplied?.(applied);
     for (const b of cone) fetched.delete(bytesKey(b.id));
     return true;
   };
@@ -184,7 +201,7 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
   return {
     stop() {
       stopped = true;
-      stopping.abort();
+      client.close();
       wake?.();
       return done;
     },
