@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addressToBech32,
   applyMilestone,
   blockId,
   createServer,
@@ -185,6 +186,30 @@ describe('milestones 17339 and 17340 applied', () => {
           milestoneTimestampBooked: o.booked.milestone_timestamp,
         });
       }
+    }
+  });
+
+  it('the indexer holds each created basic output under its address; the v3 routes answer for the slots', async () => {
+    for (const index of [17339, 17340] as const) {
+      const r = chronicleMilestone(index);
+      for (const o of r.created.filter((x: any) => x.output.kind === 'basic')) {
+        const id = hex(outputId(bin(o.output_id.transaction_id), o.output_id.index));
+        const address = addressToBech32((outputOf(o.output).unlockConditions[0] as { address: never }).address, 'smr');
+        const { status, body } = await get(`/api/indexer/v1/outputs/basic?address=${address}`);
+        expect(status).toBe(200);
+        expect(body.items).toContain(id);
+        expect(body.ledgerIndex).toBe(17340);
+      }
+      const { status, body } = await get(`/api/core/v3/commitments/by-slot/${index}/utxo-changes`);
+      expect(status).toBe(200);
+      // Nova ids: the Stardust id's transaction, the creating slot (u32 LE), the index (u16 LE).
+      const nova = r.created.map((o: any) => {
+        const tail = Buffer.alloc(6);
+        tail.writeUInt32LE(index, 0);
+        tail.writeUInt16LE(o.output_id.index, 4);
+        return `${hex(bin(o.output_id.transaction_id))}${tail.toString('hex')}`;
+      });
+      expect([...body.createdOutputs].sort()).toEqual(nova.sort());
     }
   });
 
