@@ -194,7 +194,10 @@ describe('milestones 17339 and 17340 applied', () => {
       const r = chronicleMilestone(index);
       for (const o of r.created.filter((x: any) => x.output.kind === 'basic')) {
         const id = hex(outputId(bin(o.output_id.transaction_id), o.output_id.index));
-        const address = addressToBech32((outputOf(o.output).unlockConditions[0] as { address: never }).address, 'smr');
+        const address = addressToBech32(
+          (outputOf(o.output).unlockConditions[0] as unknown as { address: never }).address,
+          'smr',
+        );
         const { status, body } = await get(`/api/indexer/v1/outputs/basic?address=${address}`);
         expect(status).toBe(200);
         expect(body.items).toContain(id);
