@@ -18,6 +18,7 @@ export default mergeConfig(
         'test/docs.test.ts',
         'test/codec/generated.test.ts',
         'test/ledger/crash.test.ts',
+        'test/ledger/history/crash.test.ts',
         'test/package.test.ts',
         'test/property/fuzz.test.ts',
         'test/property/allocation.test.ts',

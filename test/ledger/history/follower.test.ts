@@ -1,0 +1,205 @@
+// The follower in process (history/follower.ts, issue 45; test/cli/follow.test.ts runs it between processes): a
+// ledger follows a server over another ledger holding Shimmer milestones 17339 and 17340, by whole cones (tangle-core's
+// route) and block by block (as from hornet, whose answers lack that route), until it stands where the source does
+// and says it is synced. A source whose answers are not what they claim is reported and not applied. The cone
+// answer's format is read strictly.
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyMilestone,
+  blockId,
+  createServer,
+  followNode,
+  importedParams,
+  importSnapshot,
+  inspectStore,
+  type Ledger,
+  openLedger,
+} from '../../../src/index.js';
+import { readCone, SourceError } from '../../../src/ledger/history/source-client.js';
+import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tangle-follower-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let snapshot: Uint8Array;
+let source: Ledger;
+let server: Server;
+let origin: string;
+
+async function freshLedger(name: string): Promise<Ledger> {
+  const path = join(dir, name);
+  await importSnapshot({ path, full: snapshot });
+  return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+}
+const listen = async (s: Server) => {
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+};
+
+beforeAll(async () => {
+  snapshot = await chronicleSnapshot();
+  source = await freshLedger('source');
+  for (const index of [17339, 17340] as const) {
+    applyMilestone(source, { milestone: milestonePayloadOf(index), blocks: coneOf(index).map((b) => bin(b.raw)) });
+  }
+  server = createServer({ ledger: source });
+  origin = await listen(server);
+});
+afterAll(async () => {
+  server.close();
+  source.close();
+});
+
+/** A proxy before the source: `answer` may replace an answer's status or bytes; counts the requests by kind. */
+async function proxy(answer: (path: string, body: Uint8Array) => { status: number; body: Uint8Array }) {
+  const seen = { cones: 0, blocks: 0 };
+  const p = createHttpServer(async (req, res) => {
+    if (req.url!.endsWith('/cone')) seen.cones++;
+    if (/\/blocks\/0x/.test(req.url!)) seen.blocks++;
+    const up = await fetch(`${origin}${req.url}`, { headers: { accept: String(req.headers.accept) } });
+    const { status, body } = answer(req.url!, new Uint8Array(await up.arrayBuffer()));
+    res.writeHead(status === 200 ? up.status : status).end(body);
+  });
+  return { url: await listen(p), seen, close: () => p.close() };
+}
+
+/** Follows `url` with a fresh ledger until milestone 17340 is applied; what it was told on the way. */
+async function followTo17340(name: string, url: string, until: (errors: string[]) => boolean = () => true) {
+  const ledger = await freshLedger(name);
+  const errors: string[] = [];
+  const synced: boolean[] = [];
+  let done!: () => void;
+  const reached = new Promise<void>((r) => (done = r));
+  const follower = followNode(ledger, url, {
+    pollMs: 5,
+    onApplied: (a) => {
+      if (a.index === 17340 && until(errors)) done();
+    },
+    onError: (e, index) => errors.push(`${index}: ${e.message}`),
+    onSynced: (s) => synced.push(s),
+  });
+  await reached;
+  await follower.stop();
+  return { ledger, errors, synced };
+}
+
+describe('following a node in process', () => {
+  it('by whole cones: every block as the source has it, then synced', async () => {
+    const p = await proxy((_, body) => ({ status: 200, body }));
+    const { ledger, errors, synced } = await followTo17340('cones', p.url);
+    try {
+      expect(errors).toEqual([]);
+      expect(p.seen.cones).toBe(2);
+      expect(p.seen.blocks).toBe(0);
+      expect(synced).toEqual([false, true]);
+      for (const index of [17339, 17340] as const) {
+        for (const b of coneOf(index)) {
+          const id = blockId(bin(b.raw));
+          expect(ledger.block(id).whiteFlag).toEqual(source.block(id).whiteFlag);
+        }
+      }
+      expect(ledger.latestCommitment().commitmentId).toEqual(source.latestCommitment().commitmentId);
+    } finally {
+      ledger.close();
+      p.close();
+    }
+  });
+
+  it('block by block from a node without the cone route (hornet), the same store', async () => {
+    const p = await proxy((path, body) =>
+      path.endsWith('/cone') ? { status: 404, body: new Uint8Array(0) } : { status: 200, body },
+    );
+    const { ledger, errors } = await followTo17340('blocks', p.url);
+    try {
+      expect(errors).toEqual([]);
+      // Asked for each milestone under way until the first 404 comes back (two here, at most), then never again.
+      expect(p.seen.cones).toBeGreaterThanOrEqual(1);
+      expect(p.seen.cones).toBeLessThanOrEqual(2);
+      expect(p.seen.blocks).toBe(coneOf(17339).length + coneOf(17340).length);
+      expect(ledger.latestCommitment().commitmentId).toEqual(source.latestCommitment().commitmentId);
+    } finally {
+      ledger.close();
+      p.close();
+    }
+  });
+
+  it('a source that answers bytes of another block is reported and not believed', async () => {
+    let lie = true; // the first block asked for comes back changed
+    const p = await proxy((path, body) => {
+      if (path.endsWith('/cone')) return { status: 404, body: new Uint8Array(0) };
+      if (!lie || !/\/blocks\/0x/.test(path)) return { status: 200, body };
+      lie = false;
+      const other = body.slice();
+      other[other.length - 1]! ^= 1;
+      return { status: 200, body: other };
+    });
+    const { ledger, errors } = await followTo17340('block-lie', p.url);
+    try {
+      // Reported for the milestone whose walk met it (both are under way at once).
+      expect(errors).toHaveLength(1);
+      expect(errors[0]).toMatch(/^(17339|17340): the node's bytes for block 0x[0-9a-f]{64} are not that block$/);
+      expect(ledger.latestCommitment().commitmentId).toEqual(source.latestCommitment().commitmentId);
+    } finally {
+      ledger.close();
+      p.close();
+    }
+  });
+
+  it('a source that answers another milestone than the one asked for is reported and not believed', async () => {
+    let lies = 2;
+    const p = await proxy((path, body) => {
+      if (lies === 0 || !path.endsWith('/by-index/17339')) return { status: 200, body };
+      lies--;
+      return { status: 200, body: (source.milestone(17340)!.payload as Uint8Array).slice() };
+    });
+    const { ledger, errors } = await followTo17340('milestone-lie', p.url);
+    try {
+      expect(errors).toEqual([
+        '17339: asked for milestone 17339, the node gave 17340',
+        '17339: asked for milestone 17339, the node gave 17340',
+      ]);
+      expect(ledger.latestCommitment().commitmentId).toEqual(source.latestCommitment().commitmentId);
+    } finally {
+      ledger.close();
+      p.close();
+    }
+  });
+});
+
+describe('the cone answer, read strictly', () => {
+  const cone = (...blocks: number[][]) => {
+    const parts = [Buffer.alloc(4)];
+    parts[0]!.writeUInt32LE(blocks.length);
+    for (const b of blocks) {
+      const n = Buffer.alloc(4);
+      n.writeUInt32LE(b.length);
+      parts.push(n, Buffer.from(b));
+    }
+    return new Uint8Array(Buffer.concat(parts));
+  };
+  const refusal = (body: Uint8Array, max = 8) => {
+    try {
+      readCone(body, max);
+    } catch (e) {
+      expect(e).toBeInstanceOf(SourceError);
+      return (e as Error).message;
+    }
+    return undefined;
+  };
+  it('its blocks in order; each way it can be wrong refused', () => {
+    expect(readCone(cone([1, 2], [3], []), 8).map((b) => [...b])).toEqual([[1, 2], [3], []]);
+    expect(readCone(cone(), 8)).toEqual([]);
+    expect(readCone(cone([1, 2, 3, 4, 5, 6, 7, 8]), 8)).toHaveLength(1); // exactly the largest block
+    expect(refusal(new Uint8Array(3))).toMatch(/without its count/);
+    expect(refusal(cone([1, 2, 3, 4, 5, 6, 7, 8, 9]))).toMatch(/with block 0 of 9 bytes/);
+    expect(refusal(cone([1], [2]).subarray(0, 10))).toMatch(/cut off at block 1/);
+    expect(refusal(cone([1], [2, 3]).subarray(0, 14))).toMatch(/with block 1 of 2 bytes/);
+    expect(refusal(Uint8Array.from([...cone([1]), 0]))).toMatch(/with bytes after its last block/);
+  });
+});
