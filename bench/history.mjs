@@ -49,37 +49,9 @@ async function genesisSnapshot(n) {
   const outputs = Array.from({ length: n }, (_, i) => {
     const id = new Uint8Array(32);
     new DataView(id.buffer).setUint32(0, i + 1);
-    return {
-      outputId: tc.outputId(id, 0),
-      blockId: new Uint8Array(32),
-      milestoneIndexBooked: 0,
-      milestoneTimestampBooked: T0,
-      output: basic(OWNERS[i % 4].address, 1_000_000n),
-    };
+    return { outputId: tc.outputId(id, 0), output: basic(OWNERS[i % 4].address, 1_000_000n) };
   });
-  const held = BigInt(n) * 1_000_000n;
-  return {
-    outputs,
-    file: await tc.encodeSnapshot(
-      {
-        version: 2,
-        type: 0,
-        genesisMilestoneIndex: 0,
-        targetMilestoneIndex: 0,
-        targetMilestoneTimestamp: T0,
-        targetMilestoneId: new Uint8Array(32),
-        ledgerMilestoneIndex: 0,
-        treasuryOutput: { milestoneId: new Uint8Array(32), amount: testnet.tokenSupply - held },
-        protocolParameters: {
-          type: 1,
-          targetMilestoneIndex: 0,
-          protocolVersion: 2,
-          params: { ...testnet, belowMaxDepth: 15, rentStructure: { ...testnet.rentStructure } },
-        },
-      },
-      { outputs, solidEntryPoints: [SEP] },
-    ),
-  };
+  return { outputs, file: await tc.genesisSnapshot(testnet, { outputs, timestamp: T0, solidEntryPoints: [SEP] }) };
 }
 
 async function importedLedger(name, file) {

@@ -156,6 +156,7 @@ export {
   transactionPayloadToJson,
 } from './serialize.js';
 export type { ByteSource } from './snapshot/byte-queue.js';
+export { type GenesisSnapshotOptions, genesisSnapshot } from './snapshot/genesis-snapshot.js';
 export { readSnapshot, type SnapshotRecord } from './snapshot/read-snapshot.js';
 export {
   type DeltaHeaderInput,

@@ -23,7 +23,7 @@ import {
   ed25519PublicKey,
   encodeBlock,
   encodeMilestonePayload,
-  encodeSnapshot,
+  genesisSnapshot,
   importedParams,
   importSnapshot,
   inspectStore,
@@ -68,34 +68,7 @@ const GENESIS = Array.from({ length: 6 }, (_, i) => ({
 /** A fresh store of the test network at its genesis milestone 0, its coordinator key configured. */
 async function network(name: string): Promise<Ledger> {
   const path = join(dir, name);
-  const held = GENESIS.reduce((s, g) => s + g.output.amount, 0n);
-  const full = await encodeSnapshot(
-    {
-      version: 2,
-      type: 0,
-      genesisMilestoneIndex: 0,
-      targetMilestoneIndex: 0,
-      targetMilestoneTimestamp: T0,
-      targetMilestoneId: new Uint8Array(32),
-      ledgerMilestoneIndex: 0,
-      treasuryOutput: { milestoneId: new Uint8Array(32), amount: testnet.tokenSupply - held },
-      protocolParameters: {
-        type: 1,
-        targetMilestoneIndex: 0,
-        protocolVersion: 2,
-        params: { ...testnet, belowMaxDepth: 15, rentStructure: { ...testnet.rentStructure } },
-      },
-    },
-    {
-      outputs: GENESIS.map((g) => ({
-        ...g,
-        blockId: new Uint8Array(32),
-        milestoneIndexBooked: 0,
-        milestoneTimestampBooked: T0,
-      })),
-      solidEntryPoints: SEPS,
-    },
-  );
+  const full = await genesisSnapshot(testnet, { outputs: GENESIS, timestamp: T0, solidEntryPoints: SEPS });
   await importSnapshot({ path, full });
   const keys = { threshold: 1, keyRanges: [{ publicKey: ed25519PublicKey(COORDINATOR), startIndex: 0, endIndex: 0 }] };
   return openLedger({

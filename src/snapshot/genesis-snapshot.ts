@@ -1,0 +1,64 @@
+import type { Output } from '../model/output.js';
+import { MilestoneOptionType } from '../model/payload/milestone.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { SNAPSHOT_VERSION, SnapshotType } from '../model/snapshot.js';
+import { encodeSnapshot } from './write-snapshot.js';
+
+export interface GenesisSnapshotOptions {
+  /** The network's outputs at its genesis (milestone 0), each booked there. */
+  outputs: readonly { outputId: Uint8Array; output: Output }[];
+  /** The genesis milestone's time, unix seconds. */
+  timestamp: number;
+  /** Blocks a first milestone's cone may stop at (default none). */
+  solidEntryPoints?: readonly Uint8Array[];
+}
+
+/**
+ * A new network's TIP-35 full snapshot at its genesis milestone 0 (no milestone ID yet: a first milestone names no
+ * previous one): the outputs given, the treasury holding the rest of the token supply (outputs and treasury add up,
+ * as an import checks), the network's parameters. What `import-snapshot` starts a test network or a demo from, whose
+ * milestones its coordinator then issues (`issueMilestone`).
+ * @throws RangeError when the outputs hold more than the token supply
+ */
+export function genesisSnapshot(params: ProtocolParameters, o: GenesisSnapshotOptions): Promise<Uint8Array> {
+  const held = o.outputs.reduce((sum, x) => sum + x.output.amount, 0n);
+  if (held > params.tokenSupply)
+    throw new RangeError(`genesisSnapshot: the outputs hold ${held}, more than the token supply ${params.tokenSupply}`);
+  const zero = new Uint8Array(32);
+  return encodeSnapshot(
+    {
+      version: SNAPSHOT_VERSION,
+      type: SnapshotType.Full,
+      genesisMilestoneIndex: 0,
+      targetMilestoneIndex: 0,
+      targetMilestoneTimestamp: o.timestamp,
+      targetMilestoneId: zero,
+      ledgerMilestoneIndex: 0,
+      treasuryOutput: { milestoneId: zero, amount: params.tokenSupply - held },
+      protocolParameters: {
+        type: MilestoneOptionType.ProtocolParameters,
+        targetMilestoneIndex: 0,
+        protocolVersion: params.protocolVersion,
+        params: {
+          protocolVersion: params.protocolVersion,
+          networkName: params.networkName,
+          bech32Hrp: params.bech32Hrp,
+          minPowScore: params.minPowScore,
+          belowMaxDepth: 15, // hornet's default
+          rentStructure: { ...params.rentStructure },
+          tokenSupply: params.tokenSupply,
+        },
+      },
+    },
+    {
+      outputs: o.outputs.map(({ outputId, output }) => ({
+        outputId,
+        output,
+        blockId: zero,
+        milestoneIndexBooked: 0,
+        milestoneTimestampBooked: o.timestamp,
+      })),
+      solidEntryPoints: o.solidEntryPoints ?? [],
+    },
+  );
+}
