@@ -53,6 +53,13 @@ async function freshLedger(name: string): Promise<Ledger> {
   return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
 }
 
+/** A fresh ledger with both milestones applied. */
+async function bothApplied(name: string): Promise<Ledger> {
+  const ledger = await freshLedger(name);
+  for (const index of [17339, 17340] as const) applyMilestone(ledger, input(index));
+  return ledger;
+}
+
 describe('the test ledger is right', () => {
   it('the consumed outputs, turned into Stardust outputs, hash to every cone transaction’s inputs commitment', () => {
     let checked = 0;
@@ -320,10 +327,8 @@ describe('a milestone is refused whole, and the ledger stays as it was', () => {
 
 describe('pruning a real milestone', () => {
   it('drops its blocks and their verdicts, keeps its payload; the next milestone is untouched', async () => {
-    const ledger = await freshLedger('pruned');
+    const ledger = await bothApplied('pruned');
     try {
-      applyMilestone(ledger, input(17339));
-      applyMilestone(ledger, input(17340));
       ledger.prune(17340);
       const gone = blockId(bin(coneOf(17339)[0]!.raw));
       expect(() => ledger.block(gone)).toThrow(/block not found/);
@@ -338,10 +343,8 @@ describe('pruning a real milestone', () => {
 
 describe('the events of a real milestone (TIP-28)', () => {
   it('the milestone as issued, its real info, each block’s white-flag metadata, each applied transaction', async () => {
-    const ledger = await freshLedger('events');
+    const ledger = await bothApplied('events');
     try {
-      applyMilestone(ledger, input(17339));
-      applyMilestone(ledger, input(17340));
       const messages = await slotEvents(ledger, 17340);
       const one = (topic: string) => messages.filter((m) => m.topic === topic).map((m) => m.payload);
       expect(one('milestones').map(hex)).toEqual([hex(encodeMilestonePayload(milestonePayloadOf(17340)))]);
