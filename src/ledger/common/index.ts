@@ -48,3 +48,4 @@ export type {
   UtxoChanges,
   WhiteFlagVerdict,
 } from './types.js';
+export { whiteFlagIn } from './white-flag-verdict.js';

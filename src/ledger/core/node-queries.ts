@@ -9,7 +9,6 @@ import {
   outputRecord,
   solidEntryPoints,
   UNSPENT,
-  whiteFlagRecord,
 } from '../../model/ledger-records.js';
 import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { InputType, PayloadType } from '../../model/type-codes.js';
@@ -26,6 +25,7 @@ import {
   type LedgerOutput,
   readRecord,
   type WhiteFlagVerdict,
+  whiteFlagIn,
 } from '../common/index.js';
 import type { LedgerState } from './state.js';
 
@@ -133,12 +133,7 @@ export function blockById(state: LedgerState, blockId: Uint8Array): LedgerBlock 
 /** A block's verdict in the white-flag record of a real milestone's slot (history/); none in a slot without one. */
 function whiteFlagOf(state: LedgerState, slot: number, blockId: Uint8Array): WhiteFlagVerdict | undefined {
   const bytes = state.committed.store.get(keys.whiteFlag(slot));
-  if (bytes === undefined) return undefined;
-  const entries = readRecord(whiteFlagRecord, bytes, 'white-flag record');
-  const index = entries.findIndex((e) => equalBytes(e.blockId, blockId));
-  if (index < 0) throw new LedgerError('STORE_CORRUPT', `slot ${slot}: block ${toHex(blockId)} is not in its cone`);
-  const { inclusion, conflict, milestoneIndex } = entries[index]!;
-  return { index, inclusion, conflict, milestoneIndex };
+  return bytes === undefined ? undefined : whiteFlagIn(bytes, slot, blockId);
 }
 
 /**

@@ -3,6 +3,7 @@ import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../model/block.js';
 import { milestoneId } from '../../model/ids.js';
 import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
+import { milestonePayload } from '../../model/payload/milestone.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import {
@@ -35,6 +36,9 @@ export interface SlotExport {
   milestoneTime?: number;
   milestoneId?: Uint8Array;
   treasury?: Uint8Array;
+  /** A milestone history/ applied: its payload as issued, and its white-flag record (WhiteFlagEntry list). */
+  milestone?: Uint8Array;
+  whiteFlag?: Uint8Array;
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
   credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
 }
@@ -67,8 +71,25 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
     spenders: diff.consumed.map(() => null),
     credits,
   };
+  const applied = committed.store.get(keys.milestone(slot));
+  if (applied !== undefined) return withAppliedMilestone(committed, x, applied);
   const imported = committed.store.get(keys.importedMilestone(slot));
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);
+}
+
+/** A slot that is a real milestone history/ applied: its payload, ID, time and white-flag record go beside it. */
+function withAppliedMilestone(committed: CommittedReads, x: SlotExport, payload: Uint8Array): SlotExport {
+  const milestone = readRecord(milestonePayload, payload, 'milestone');
+  const whiteFlag = committed.store.get(keys.whiteFlag(x.slot));
+  if (whiteFlag === undefined)
+    throw new LedgerError('STORE_CORRUPT', `slot ${x.slot}: its white-flag record is missing`);
+  return {
+    ...x,
+    milestoneTime: milestone.timestamp,
+    milestoneId: milestoneId(milestone),
+    milestone: payload,
+    whiteFlag,
+  };
 }
 
 /** A slot that is a milestone of an imported delta snapshot: what the import kept in place of its blocks. */

@@ -175,7 +175,9 @@ export class PostgresMirror {
         created.map((o) => rowChecksum(o.outputId, x.slot, o.output)),
       ]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders, spentMark(x.slot)]);
-      if (x.milestoneTime !== undefined && x.milestoneId !== undefined)
+      if (x.milestone !== undefined)
+        await c.query(WRITES.appliedMilestone, [x.slot, x.milestoneTime, x.milestoneId, x.milestone, x.whiteFlag]);
+      else if (x.milestoneTime !== undefined && x.milestoneId !== undefined)
         await c.query(WRITES.importedMilestone, [x.slot, x.milestoneTime, x.milestoneId]);
       else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);

@@ -1,10 +1,9 @@
 import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
 import { type ImportedNetwork, importedNetwork } from '../../model/ledger-records.js';
 import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { blockToJson } from '../../serialize.js';
-import { bytesKey, equalBytes } from '../../util/bytes.js';
+import { bytesKey } from '../../util/bytes.js';
 import {
   COMMITMENT_ID_LENGTH,
   type CommittedSlot,
@@ -15,7 +14,6 @@ import {
   checkSlot,
   checkUtxoChanges,
   commitmentId,
-  corrupt,
   diffBounds,
   type IncludedBlock,
   type LedgerBlock,
@@ -23,11 +21,10 @@ import {
   type LedgerOutput,
   OutputIdList,
   readRecord,
-  type SlotCommitment,
   slotAt,
-  slotCommitment,
   slotOfCommitmentId,
   type UtxoChanges,
+  whiteFlagIn,
 } from '../common/index.js';
 import {
   type CongestionQuery,
@@ -40,6 +37,7 @@ import {
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer/index.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { missingOutput, outputOfRow } from './output-row.js';
+import { bigEndianU32s, readCommitment, sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 
 // The API's reads from the tables of schema.ts, on the primary or on a hot standby: the same answers and the same
@@ -189,20 +187,29 @@ export class PostgresReader implements LedgerReader {
     if (r === undefined || r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`);
     const bytes = bytesOf(r.raw);
     checkedBlock(bytes, { blockId });
-    return { blockId: blockId.slice(), bytes, slot: Number(r.slot), committed: true };
+    const slot = Number(r.slot);
+    const whiteFlag = r.white_flag === null ? undefined : whiteFlagIn(bytesOf(r.white_flag), slot, blockId);
+    return { blockId: blockId.slice(), bytes, slot, committed: true, ...(whiteFlag && { whiteFlag }) };
   }
 
   /**
-   * The real milestone at an index of an imported ledger: the target's, or a delta milestone's (its row keeps it).
-   * (Milestones applied by history/ are not mirrored yet: by ID, none is found.)
+   * A real milestone by index or ID: one history/ applied (its payload kept), a delta snapshot's, or the full
+   * snapshot's target (by index).
    */
   async milestone(ref: number | Uint8Array): Promise<MilestoneRef | undefined> {
     const n = this.imported;
-    if (n === undefined || typeof ref !== 'number') return undefined;
+    if (n === undefined) return undefined;
     if (ref === n.targetMilestoneIndex)
       return { index: ref, milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp };
-    const { rows } = await this.ask(QUERIES.importedMilestone, [sqlSlot(ref)]);
-    return rows[0] && { index: ref, milestoneId: bytesOf(rows[0].milestone_id), timestamp: Number(rows[0].unix_time) };
+    if (typeof ref !== 'number') checkId(ref, 32, 'milestone ID');
+    const { rows } =
+      typeof ref === 'number'
+        ? await this.ask(QUERIES.importedMilestone, [sqlSlot(ref)])
+        : await this.ask(QUERIES.milestoneById, [ref]);
+    const r = rows[0];
+    if (r === undefined) return undefined;
+    const found = { index: Number(r.slot), milestoneId: bytesOf(r.milestone_id), timestamp: Number(r.unix_time) };
+    return r.payload === null ? found : { ...found, payload: bytesOf(r.payload) };
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */
@@ -353,10 +360,6 @@ export class PostgresReader implements LedgerReader {
   }
 }
 
-/**
- * A slot as the tables' `integer` holds it: a slot past 2^31 − 1 cannot be stored (680 years of 10 s slots), so it
- * is asked as null, which matches nothing, and the answer is that of any slot not yet committed.
- */
 /** The least key after every key that starts with `prefix` (its kind byte is an output type: never 0xff). */
 function prefixEnd(prefix: Uint8Array): Uint8Array {
   const end = prefix.slice();
@@ -364,33 +367,6 @@ function prefixEnd(prefix: Uint8Array): Uint8Array {
   while (i > 0 && end[i] === 0xff) i--;
   end[i]!++;
   return end.subarray(0, i + 1);
-}
-
-const sqlSlot = (slot: number): number | null => (slot > 0x7fffffff ? null : slot);
-
-/** Creating slots as string_agg(int4send(…)) joins them: u32s, big-endian (null: none). @throws STORE_CORRUPT */
-function bigEndianU32s(joined: unknown, what: string): number[] {
-  const bytes = joined === null ? new Uint8Array(0) : bytesOf(joined);
-  if (bytes.length % 4 !== 0) throw corrupt(what, `a list of 4-byte items is ${bytes.length} bytes`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return Array.from({ length: bytes.length / 4 }, (_, i) => view.getUint32(4 * i));
-}
-
-/**
- * A stored commitment that decodes, is of its slot, and hashes to the ID stored beside it (the ID the chain and the
- * queries go by: a changed byte in either is found). @throws LedgerError STORE_CORRUPT
- */
-function readCommitment(raw: unknown, slot: number, id: unknown): SlotCommitment {
-  const what = `the commitment of slot ${slot} in the database`;
-  let c: SlotCommitment;
-  try {
-    c = decode(slotCommitment, bytesOf(raw));
-  } catch (e) {
-    throw corrupt(what, `does not decode (${(e as Error).message})`);
-  }
-  if (c.slot !== slot) throw corrupt(what, `it is of slot ${c.slot}`);
-  if (!equalBytes(commitmentId(c), bytesOf(id))) throw corrupt(what, 'it does not hash to its commitment ID');
-  return c;
 }
 
 function away(retryAt: number): LedgerError {

@@ -75,6 +75,10 @@ export const SCHEMA: readonly string[] = [
      unix_time bigint not null)`,
   // The real ID of a milestone an imported ledger took from a delta snapshot (its time is beside it).
   addColumn('milestone_times', 'milestone_id', 'bytea'),
+  // A milestone history/ applied: its payload as issued and its white-flag record (the block metadata's verdicts).
+  addColumn('milestone_times', 'payload', 'bytea'),
+  addColumn('milestone_times', 'white_flag', 'bytea'),
+  'create index if not exists milestone_times_id on milestone_times (milestone_id) where milestone_id is not null',
 ];
 
 /** A statement that adds a column where it is missing (and takes no lock where it is there). */
@@ -176,9 +180,13 @@ export const QUERIES = {
     'select output_id, created_slot, raw, checksum from outputs ' +
     'where output_id = any($1::bytea[]) and spent_slot is null',
   /** $1 slot → the imported milestone's ID and time, where one was kept. */
-  importedMilestone: 'select milestone_id, unix_time from milestone_times where slot = $1 and milestone_id is not null',
-  /** $1 block id → its slot and bytes (null once pruned). */
-  block: 'select slot, raw from blocks where block_id = $1',
+  importedMilestone:
+    'select slot, milestone_id, unix_time, payload from milestone_times where slot = $1 and milestone_id is not null',
+  /** A real milestone by its ID (one history/ applied, or a delta snapshot's). */
+  milestoneById: 'select slot, milestone_id, unix_time, payload from milestone_times where milestone_id = $1',
+  /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
+  block: `select slot, raw, (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
+           from blocks b where block_id = $1`,
   /**
    * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
    * block id order).
@@ -249,6 +257,8 @@ export const WRITES = {
   treasury: 'update status set treasury = $1',
   /** $1 slot, $2 its imported milestone's timestamp, $3 its ID. */
   importedMilestone: 'insert into milestone_times (slot, unix_time, milestone_id) values ($1, $2, $3)',
+  appliedMilestone:
+    'insert into milestone_times (slot, unix_time, milestone_id, payload, white_flag) values ($1, $2, $3, $4, $5)',
   /** $1 slots, $2 their milestones' timestamps. */
   milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
   /** Up to $1 rows written before there were checksums. */

@@ -1,0 +1,84 @@
+// Real milestones in the PostgreSQL store (issue 45): the test ledger with Shimmer milestones 17339 and 17340 applied,
+// loaded into a database, answers through a PostgresReader as through the LMDB ledger: the milestones by index and by
+// ID (their payloads as issued), every block's metadata with its white-flag verdict, /info's milestone, the UTXO
+// changes and every output's booking and spend. A milestone applied after the load arrives by the writer's publisher
+// path (one slot written). Skipped, with the reason, where no PostgreSQL can be started.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  applyMilestone,
+  blockId,
+  importedParams,
+  importSnapshot,
+  inspectStore,
+  openLedger,
+  outputId,
+  PostgresReader,
+  PROTOCOL_PARAMETERS,
+} from '../../../src/index.js';
+import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
+import { bin, chronicleMilestone, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
+import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
+import { serveJson } from '../../helpers/serve-json.js';
+
+const pg = privatePostgres();
+const dir = mkdtempSync(join(tmpdir(), 'tangle-history-pg-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const input = (index: 17339 | 17340) => ({
+  milestone: milestonePayloadOf(index),
+  blocks: coneOf(index).map((b) => bin(b.raw)),
+});
+
+describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
+  it('answer through a database reader as through the LMDB ledger, loaded and published', async () => {
+    const path = join(dir, 'ledger');
+    await importSnapshot({ path, full: await chronicleSnapshot() });
+    const ledger = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+    pg!.primary.sql('create database history');
+    const url = databaseUrl(pg!.primary, 'history');
+    applyMilestone(ledger, input(17339));
+    const mirror = await PostgresMirror.open(url, ledger);
+    await mirror.catchUp(ledger, { bulk: true }); // the genesis, then 17339's slot
+    applyMilestone(ledger, input(17340));
+    await mirror.catchUp(ledger); // 17340's, as a writer publishes a slot
+    await mirror.close();
+    const reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet);
+    ledger.setSynced(true);
+    reader.setSynced(true);
+    const [a, b] = [await serveJson(ledger), await serveJson(reader)];
+    try {
+      const routes = ['/api/core/v2/info'];
+      for (const index of [17339, 17340] as const) {
+        const r = chronicleMilestone(index);
+        const id = hex(bin(r.milestone_data.milestone_id));
+        routes.push(
+          `/api/core/v2/milestones/by-index/${index}`,
+          `/api/core/v2/milestones/${id}`,
+          `/api/core/v2/milestones/${id}/utxo-changes`,
+        );
+        for (const blk of coneOf(index)) routes.push(`/api/core/v2/blocks/${hex(blockId(bin(blk.raw)))}/metadata`);
+        for (const o of [...r.created, ...r.consumed.map((c: { output: unknown }) => c.output)] as any[])
+          routes.push(`/api/core/v2/outputs/${hex(outputId(bin(o.output_id.transaction_id), o.output_id.index))}`);
+      }
+      for (const route of routes) {
+        const want = await a.get(route);
+        expect(want.status, route).toBe(200);
+        expect(await b.get(route), route).toEqual(want);
+      }
+      // The reader's own answers, beside the routes: the payload as issued, and a verdict.
+      const m = await reader.milestone(bin(chronicleMilestone(17340).milestone_data.milestone_id));
+      expect(m?.index).toBe(17340);
+      expect(hex(m!.payload!)).toBe(hex(ledger.milestone(17340)!.payload!));
+      const first = coneOf(17340)[0]!;
+      expect((await reader.block(blockId(bin(first.raw)))).whiteFlag?.index).toBe(first.metadata.white_flag_index);
+    } finally {
+      await a.close();
+      await b.close();
+      await reader.close();
+      ledger.close();
+    }
+  });
+});
