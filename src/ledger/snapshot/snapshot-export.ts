@@ -1,5 +1,4 @@
 import { decode, u32 } from '../../codec/index.js';
-import { milestoneId } from '../../model/ids.js';
 import {
   type ImportedMilestone,
   type ImportedNetwork,
@@ -8,7 +7,7 @@ import {
   solidEntryPoints,
 } from '../../model/ledger-records.js';
 import { output } from '../../model/output.js';
-import { MilestoneOptionType } from '../../model/payload/milestone.js';
+import { MilestoneOptionType, milestonePayload } from '../../model/payload/milestone.js';
 import {
   type ConsumedOutput,
   type DeltaSnapshotHeader,
@@ -85,17 +84,25 @@ async function exportFrom(
     const bytes = store.get(keys.milestoneTime(slot));
     return bytes === undefined ? slotEnd(params, slot) : readRecord(u32, bytes, 'milestone time');
   };
-  const idOf = (slot: number): Uint8Array => {
-    const m = importedAt(slot);
-    if (m !== undefined) return milestoneId(m.milestone);
-    if (imported !== undefined && slot === imported.targetMilestoneIndex) return imported.targetMilestoneId;
-    return milestoneIdOf(ledger.commitmentOf(slot)!.commitmentId);
-  };
+  /** A real milestone's ID (applied, imported, the target of the snapshot imported); else the slot's. */
+  const idOf = (slot: number): Uint8Array =>
+    ledger.milestone(slot)?.milestoneId ?? milestoneIdOf(ledger.commitmentOf(slot)!.commitmentId);
+  const applied = (slot: number) => ledger.milestone(slot)?.payload;
+  /**
+   * The solid entry points at `slot`: the blocks a later milestone's cone may stop at. A ledger of real milestones
+   * gives the blocks of the milestones within hornet's below-max-depth (15) of it, and the entry points the snapshot
+   * it was imported from gave; else the slot's blocks (or the entry points kept for it).
+   */
   const seps = (slot: number): Uint8Array[] => {
-    const bytes = store.get(keys.solidEntryPoints(slot));
-    return bytes === undefined
-      ? ledger.blockIdsOfSlot(slot, 0xffff)
-      : readRecord(solidEntryPoints, bytes, 'solid entry points');
+    const kept = (s: number) => {
+      const bytes = store.get(keys.solidEntryPoints(s));
+      return bytes === undefined ? undefined : readRecord(solidEntryPoints, bytes, 'solid entry points');
+    };
+    if (applied(slot) === undefined) return kept(slot) ?? ledger.blockIdsOfSlot(slot, 0xffff);
+    const ids: Uint8Array[] = [];
+    for (let s = slot; s > Math.max(first - 1, slot - BELOW_MAX_DEPTH) && ids.length < 0xffff; s--)
+      ids.push(...(kept(s) ?? ledger.blockIdsOfSlot(s, 0xffff - ids.length)));
+    return ids.slice(0, 0xffff);
   };
   const booked = (outputId: Uint8Array): SnapshotOutput & { spender?: Uint8Array } => {
     const o = ledger.outputWithMetadata(outputId);
@@ -116,7 +123,12 @@ async function exportFrom(
       return { ...o, targetTransactionId: spender! };
     });
     const m = importedAt(slot);
-    const milestone = m?.milestone ?? slotMilestone(params, ledger.commitmentOf(slot)!, ledger.blockIdsOfSlot(slot, 8));
+    const real = applied(slot);
+    const milestone =
+      m?.milestone ??
+      (real === undefined
+        ? slotMilestone(params, ledger.commitmentOf(slot)!, ledger.blockIdsOfSlot(slot, 8))
+        : readRecord(milestonePayload, real, 'milestone'));
     const receipt = milestone.options.some((o) => o.type === MilestoneOptionType.Receipt);
     if (receipt && m?.treasuryInput === undefined)
       throw new LedgerError('STORE_CORRUPT', `milestone ${slot} has a receipt, and the store no treasury input for it`);

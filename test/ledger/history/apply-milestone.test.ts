@@ -2,7 +2,7 @@
 // from the outputs they consume (helpers/chronicle.ts). The answers are the data's: hornet's white-flag metadata of
 // every block, the outputs each milestone created and consumed with their bookings, the milestone IDs. Then the ways
 // a milestone is refused, each leaving the ledger as it was.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,7 @@ import {
   createServer,
   decodeBlock,
   encodeMilestonePayload,
+  exportSnapshot,
   importedParams,
   importSnapshot,
   inputsCommitment,
@@ -363,6 +364,38 @@ describe('the events of a real milestone (TIP-28)', () => {
       }
     } finally {
       ledger.close();
+    }
+  });
+});
+
+describe('a snapshot exported from real milestones', () => {
+  it('names the real milestone and its payloads; a ledger imported from it applies the next milestone as the first did', async () => {
+    const first = await freshLedger('exporter');
+    try {
+      applyMilestone(first, input(17339));
+      const full = join(dir, 'at-17339.snapshot');
+      const { full: header } = await exportSnapshot(first, full);
+      expect(header.targetMilestoneIndex).toBe(17339);
+      expect(hex(header.targetMilestoneId)).toBe(hex(bin(chronicleMilestone(17339).milestone_data.milestone_id)));
+      expect(header.targetMilestoneTimestamp).toBe(milestonePayloadOf(17339).timestamp);
+      const path = join(dir, 'imported-from-export');
+      await importSnapshot({ path, full: readFileSync(full) });
+      const second = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+      try {
+        applyMilestone(first, input(17340));
+        applyMilestone(second, input(17340)); // its cone stops at the exported entry points
+        for (const b of coneOf(17340)) {
+          const id = blockId(bin(b.raw));
+          expect(second.block(id).whiteFlag).toEqual(first.block(id).whiteFlag);
+        }
+        const ids = (l: Ledger) => [...l.unspentOutputs()].map(([id]) => hex(id)).sort();
+        expect(ids(second)).toEqual(ids(first));
+        expect(hex(second.milestone(17340)!.milestoneId)).toBe(hex(first.milestone(17340)!.milestoneId));
+      } finally {
+        second.close();
+      }
+    } finally {
+      first.close();
     }
   });
 });
