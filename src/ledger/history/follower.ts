@@ -24,6 +24,8 @@ export { SourceError } from './source-client.js';
  * history a network made: a source that keeps handing out blocks is refused.
  */
 const MAX_REACH = 500_000;
+/** The most bytes of a cone in one answer: the route's limit (64 MiB), with its count and lengths. */
+const MAX_CONE_ANSWER = 64 * 1024 * 1024 + 4;
 
 export interface FollowOptions {
   /** Block requests in flight at once, per milestone (default 16). */
@@ -93,7 +95,8 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
   const wholeCone = async (index: number): Promise<Uint8Array[] | undefined> => {
     if (wholeCones === false) return undefined;
     try {
-      const body = await client.get(`/api/tangle-core/v1/milestones/${index}/cone`, true);
+      // The route's own limit (64 MiB) and its framing: a larger answer is no cone a tangle-core gives.
+      const body = await client.get(`/api/tangle-core/v1/milestones/${index}/cone`, true, MAX_CONE_ANSWER);
       wholeCones = true;
       return readCone(body, MAX_BLOCK_LENGTH);
     } catch (e) {

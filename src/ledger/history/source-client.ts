@@ -11,12 +11,12 @@ export class SourceError extends Error {
   status: number | undefined;
 }
 
-/** The most bytes one answer may have (a block is at most 32 KiB; /info and a milestone far less). */
+/** The most bytes an answer may have unless the caller says otherwise (a block is at most 32 KiB; /info less). */
 const MAX_BODY = 1 << 20;
 
 export interface SourceClient {
   /** The body of a 200 answer to GET `path`, asking for bytes (`binary`) or JSON. @throws SourceError */
-  get(path: string, binary: boolean): Promise<Uint8Array>;
+  get(path: string, binary: boolean, maxBytes?: number): Promise<Uint8Array>;
   close(): void;
 }
 
@@ -28,7 +28,7 @@ export function sourceClient(origin: string, options: { connections: number; tim
   const request = secure ? httpsRequest : httpRequest;
   const base = url.pathname.replace(/\/+$/, '');
   return {
-    get(path, binary) {
+    get(path, binary, maxBytes = MAX_BODY) {
       return new Promise((done, fail) => {
         const req = request(
           {
@@ -51,7 +51,7 @@ export function sourceClient(origin: string, options: { connections: number; tim
             let length = 0;
             res.on('data', (c: Buffer) => {
               length += c.length;
-              if (length > MAX_BODY) res.destroy(new SourceError(`${path}: an answer of more than ${MAX_BODY} bytes`));
+              if (length > maxBytes) res.destroy(new SourceError(`${path}: an answer of more than ${maxBytes} bytes`));
               else chunks.push(c);
             });
             res.on('error', (e) => fail(e instanceof SourceError ? e : new SourceError(`${path}: ${e.message}`)));

@@ -21,7 +21,7 @@ import {
   type Ledger,
   openLedger,
 } from '../../../src/index.js';
-import { readCone, SourceError } from '../../../src/ledger/history/source-client.js';
+import { readCone, SourceError, sourceClient } from '../../../src/ledger/history/source-client.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-follower-'));
@@ -201,5 +201,22 @@ describe('the cone answer, read strictly', () => {
     expect(refusal(cone([1], [2]).subarray(0, 10))).toMatch(/cut off at block 1/);
     expect(refusal(cone([1], [2, 3]).subarray(0, 14))).toMatch(/with block 1 of 2 bytes/);
     expect(refusal(Uint8Array.from([...cone([1]), 0]))).toMatch(/with bytes after its last block/);
+  });
+});
+
+describe('the follower’s client', () => {
+  it('takes an answer up to the limit asked for (a cone of large blocks passes 1 MiB); a larger one is refused', async () => {
+    const big = new Uint8Array(3 << 20).fill(7);
+    const s = createHttpServer((req, res) => res.writeHead(req.url === '/missing' ? 404 : 200).end(big));
+    const url = await listen(s);
+    const client = sourceClient(url, { connections: 2, timeoutMs: 10_000 });
+    try {
+      await expect(client.get('/x', true)).rejects.toThrow(/an answer of more than 1048576 bytes/);
+      expect((await client.get('/x', true, 4 << 20)).length).toBe(3 << 20);
+      await expect(client.get('/missing', true)).rejects.toMatchObject({ status: 404 });
+    } finally {
+      client.close();
+      s.close();
+    }
   });
 });
