@@ -58,6 +58,17 @@ export class MilestoneWriter {
     return acceptReferenced(this.ctx, bytes, blockId, slot, time, this.prechecked(bytes)?.precheck);
   }
 
+  /**
+   * Whether anything was accepted into `slot` otherwise (acceptBlock, account events): a milestone's slot holds the
+   * milestone's cone alone, so that a refused milestone can be forgotten whole.
+   */
+  holdsPending(slot: number): boolean {
+    const p = this.ctx.state.pending.peek(slot);
+    return (
+      p !== undefined && (p.blocks.length > 0 || p.creations.length + p.allotments.length + p.destructions.length > 0)
+    );
+  }
+
   /** Forgets what was taken into a slot for a milestone that is refused. */
   discard(slot: number): void {
     this.ctx.state.pending.drop(slot);

@@ -43,6 +43,8 @@ export function gatherCone(
   parents: readonly Uint8Array[],
   blocks: readonly Uint8Array[],
 ): Cone {
+  if (writer.holdsPending(index))
+    throw refuse(index, `slot ${index} holds blocks accepted otherwise (a milestone's slot is its cone's alone)`);
   const bytes = new Map<string, Uint8Array>();
   for (const b of blocks) {
     const id = computeBlockId(b);

@@ -260,10 +260,12 @@ it('generated tangles with conflicts of every reason hornet tests: order, verdic
             secretKeys: [COORDINATOR],
           });
           expect(hex(encodeMilestonePayload(issued.milestone))).toBe(hex(encodeMilestonePayload(milestone)));
+          expect(issued.conflicting).toBe([...decided.verdicts.values()].filter((v) => v.inclusion === 2).length);
           for (const ledger of [a, b]) {
             const applied = applyMilestone(ledger, { milestone, blocks: cone });
             expect(applied.referenced).toBe(decided.order.length);
             expect(applied.included).toBe(decided.applied.length);
+            expect(applied.conflicting).toBe([...decided.verdicts.values()].filter((v) => v.inclusion === 2).length);
             for (const [i, id] of decided.order.entries()) {
               const v = decided.verdicts.get(id)!;
               const milestoneIndex = made.get(id)!.milestone ?? 0;
