@@ -20,7 +20,7 @@ import {
   UnlockType,
 } from '../model/type-codes.js';
 import type { Unlock } from '../model/unlock.js';
-import { compareBytes } from '../util/bytes.js';
+import { sortedUnique } from '../util/bytes.js';
 import { inputChainId } from '../validate/chains.js';
 import { validateOutput } from '../validate/syntactic.js';
 
@@ -127,9 +127,7 @@ export interface BuildBlockOptions {
  */
 export function buildBlock(options: BuildBlockOptions): Block {
   const { params } = options;
-  const parents = [...options.parents]
-    .sort(compareBytes)
-    .filter((p, i, all) => i === 0 || compareBytes(all[i - 1]!, p) !== 0);
+  const parents = sortedUnique(options.parents);
   const block: Block = { protocolVersion: params.protocolVersion, parents, payload: options.payload, nonce: 0n };
   if (params.minPowScore > 0) {
     const bytes = encode(blockCodec, block);

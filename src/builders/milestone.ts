@@ -3,7 +3,7 @@ import { milestoneId } from '../model/ids.js';
 import type { MilestoneOption, MilestonePayload } from '../model/payload/milestone.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { PayloadType, SignatureType } from '../model/type-codes.js';
-import { compareBytes } from '../util/bytes.js';
+import { compareBytes, sortedUnique } from '../util/bytes.js';
 
 export interface BuildMilestoneOptions {
   index: number;
@@ -11,7 +11,7 @@ export interface BuildMilestoneOptions {
   timestamp: number;
   /** The ID of the milestone before it (32 zero bytes for a network's first). */
   previousMilestoneId: Uint8Array;
-  /** The blocks it references: their IDs, sorted and unique (as the block that carries it has them). */
+  /** The blocks it references (sorted, each once, as the block that carries it has them). */
   parents: readonly Uint8Array[];
   inclusionMerkleRoot: Uint8Array;
   appliedMerkleRoot: Uint8Array;
@@ -32,7 +32,7 @@ export function buildMilestone(o: BuildMilestoneOptions, secretKeys: readonly Ui
     timestamp: o.timestamp,
     protocolVersion: o.params.protocolVersion,
     previousMilestoneId: o.previousMilestoneId,
-    parents: [...o.parents].sort(compareBytes),
+    parents: sortedUnique(o.parents),
     inclusionMerkleRoot: o.inclusionMerkleRoot,
     appliedMerkleRoot: o.appliedMerkleRoot,
     metadata: o.metadata ?? new Uint8Array(0),

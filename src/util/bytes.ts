@@ -8,6 +8,11 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/** IDs in byte order, each once (a block's or a milestone's parents, TIP-24). */
+export function sortedUnique(ids: readonly Uint8Array[]): Uint8Array[] {
+  return [...ids].sort(compareBytes).filter((id, i, all) => i === 0 || compareBytes(all[i - 1]!, id) !== 0);
+}
+
 export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   // Long arrays (a block's bytes) through Node's native comparison, which takes plain Uint8Arrays as they are; IDs in

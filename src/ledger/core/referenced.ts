@@ -1,5 +1,4 @@
 import { encode, u32 } from '../../codec/index.js';
-import { milestoneId } from '../../model/ids.js';
 import { solidEntryPoints } from '../../model/ledger-records.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
@@ -78,11 +77,16 @@ export class MilestoneWriter {
    * Commits the milestone's slot with its own records beside it (its payload, the ID's index, the white-flag order,
    * the time its outputs are booked at): all in the slot's one atomic write.
    */
-  commit(milestone: MilestonePayload, payloadBytes: Uint8Array, records: [Uint8Array, Uint8Array][]): CommittedSlot {
+  commit(
+    milestone: MilestonePayload,
+    id: Uint8Array,
+    payloadBytes: Uint8Array,
+    records: [Uint8Array, Uint8Array][],
+  ): CommittedSlot {
     const slot = milestone.index;
     const p = this.ctx.state.pending.slot(slot);
     p.records.push([keys.milestone(slot), payloadBytes]);
-    p.records.push([keys.milestoneSlot(milestoneId(milestone)), encode(u32, slot)]);
+    p.records.push([keys.milestoneSlot(id), encode(u32, slot)]);
     p.records.push([keys.milestoneTime(slot), encode(u32, milestone.timestamp)]);
     p.records.push(...records);
     return this.commitSlot(slot);

@@ -1,11 +1,20 @@
 import { toHex } from '../../codec/hex.js';
-import { milestoneId } from '../../model/ids.js';
 import { MilestoneOptionType, type MilestonePayload } from '../../model/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';
-import { validateMilestonePayload, verifyMilestoneSignatures } from '../../validate/milestone.js';
-import type { CommittedSlot } from '../common/index.js';
+import { validateMilestonePayload } from '../../validate/milestone.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';
-import { asRefusal, commitCone, gatherCone, judgeCone, refuse } from './cone.js';
+import {
+  type AppliedMilestone,
+  asRefusal,
+  checkSignatures,
+  commitCone,
+  gatherCone,
+  inSlot,
+  judgeCone,
+  refuse,
+} from './cone.js';
+
+export type { AppliedMilestone } from './cone.js';
 
 // A real milestone applied as hornet applies it (TIP-2, TIP-4, TIP-29; hornet's pkg/whiteflag is the reference, the
 // code is our own): the payload's rules and signatures, its place right after the ledger's latest milestone, its cone
@@ -19,16 +28,6 @@ export interface MilestoneInput {
   blocks: readonly Uint8Array[];
 }
 
-export interface AppliedMilestone {
-  index: number;
-  milestoneId: Uint8Array;
-  /** Blocks referenced, and of them: transactions applied, and conflicting. */
-  referenced: number;
-  included: number;
-  conflicting: number;
-  committed: CommittedSlot;
-}
-
 /**
  * Applies the next milestone to the ledger.
  * @throws LedgerError MILESTONE_INVALID (nothing written) naming the milestone and the rule it breaks; the store's
@@ -39,7 +38,7 @@ export function applyMilestone(ledger: Ledger, input: MilestoneInput): AppliedMi
   const writer = ledger.milestoneWriter();
   checkPlace(ledger, writer, m);
   const cone = gatherCone(writer, m.index, m.parents, blocks);
-  try {
+  return inSlot(writer, m.index, () => {
     const judged = judgeCone(writer, m.index, m.timestamp, m.previousMilestoneId, cone);
     if (!equalBytes(judged.inclusionRoot, m.inclusionMerkleRoot))
       throw refuse(m.index, `its inclusion Merkle root is not the cone's (${toHex(judged.inclusionRoot)})`);
@@ -47,18 +46,8 @@ export function applyMilestone(ledger: Ledger, input: MilestoneInput): AppliedMi
       const root = toHex(judged.appliedRoot);
       throw refuse(m.index, `its applied Merkle root is not that of the transactions applied (${root})`);
     }
-    return {
-      index: m.index,
-      milestoneId: milestoneId(m),
-      referenced: cone.order.length,
-      included: judged.applied.length,
-      conflicting: judged.conflicting,
-      committed: commitCone(writer, m, judged),
-    };
-  } catch (e) {
-    writer.discard(m.index);
-    throw e;
-  }
+    return commitCone(writer, m, cone, judged);
+  });
 }
 
 /** The payload's rules, and its place: the next index, after the latest milestone (its ID, a later time). */
@@ -78,7 +67,5 @@ function checkPlace(ledger: Ledger, writer: MilestoneWriter, m: MilestonePayload
     throw refuse(index, `its time ${m.timestamp} is not after milestone ${latest.index}'s (${latest.timestamp})`);
   if (m.options.some((o) => o.type === MilestoneOptionType.Receipt))
     throw refuse(index, 'it carries a receipt (TIP-34), which tangle-core does not apply yet');
-  const keySet = ledger.params.milestoneKeys;
-  if (keySet === undefined) throw refuse(index, `no milestone keys are configured for ${ledger.params.networkName}`);
-  asRefusal(index, () => verifyMilestoneSignatures(m, keySet.keyRanges, keySet.threshold));
+  checkSignatures(ledger.params, m);
 }

@@ -5,7 +5,9 @@ import { parentsOf } from '../../model/block.js';
 import { blockId as computeBlockId, milestoneId } from '../../model/ids.js';
 import { InclusionState, type WhiteFlagEntry, whiteFlagRecord } from '../../model/ledger-records.js';
 import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
+import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
+import { verifyMilestoneSignatures } from '../../validate/milestone.js';
 import { type CommittedSlot, keys, LedgerError, merkleRoot } from '../common/index.js';
 import type { MilestoneWriter } from '../core/index.js';
 import { whiteFlagOrder } from './white-flag.js';
@@ -128,9 +130,46 @@ export function judgeCone(
   return { entries, applied, conflicting, inclusionRoot: merkleRoot(cone.order), appliedRoot: merkleRoot(applied) };
 }
 
-/** The milestone's slot committed with its records (payload, white-flag record…): one atomic write. */
-export function commitCone(writer: MilestoneWriter, m: MilestonePayload, judged: Judged): CommittedSlot {
-  return writer.commit(m, encode(milestonePayload, m), [
+/** What applying (or issuing) a milestone did. */
+export interface AppliedMilestone {
+  index: number;
+  milestoneId: Uint8Array;
+  /** Blocks referenced, and of them: transactions applied, and conflicting. */
+  referenced: number;
+  included: number;
+  conflicting: number;
+  committed: CommittedSlot;
+}
+
+/** `work` on milestone `index`'s slot; what it took there is forgotten if it throws (nothing of it is written). */
+export function inSlot<T>(writer: MilestoneWriter, index: number, work: () => T): T {
+  try {
+    return work();
+  } catch (e) {
+    writer.discard(index);
+    throw e;
+  }
+}
+
+/** The milestone's signatures against the network's keys and threshold (TIP-29), as a refusal naming the rule. */
+export function checkSignatures(params: ProtocolParameters, m: MilestonePayload): void {
+  const keys = params.milestoneKeys;
+  if (keys === undefined) throw refuse(m.index, `no milestone keys are configured for ${params.networkName}`);
+  asRefusal(m.index, () => verifyMilestoneSignatures(m, keys.keyRanges, keys.threshold));
+}
+
+/** The milestone's slot committed with its records (payload, ID, white-flag record…): one atomic write. */
+export function commitCone(writer: MilestoneWriter, m: MilestonePayload, cone: Cone, judged: Judged): AppliedMilestone {
+  const id = milestoneId(m);
+  const committed = writer.commit(m, id, encode(milestonePayload, m), [
     [keys.whiteFlag(m.index), encode(whiteFlagRecord, judged.entries)],
   ]);
+  return {
+    index: m.index,
+    milestoneId: id,
+    referenced: cone.order.length,
+    included: judged.applied.length,
+    conflicting: judged.conflicting,
+    committed,
+  };
 }

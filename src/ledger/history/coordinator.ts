@@ -1,11 +1,8 @@
 import { buildMilestone } from '../../builders/milestone.js';
-import { milestoneId } from '../../model/ids.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
-import { compareBytes, equalBytes } from '../../util/bytes.js';
-import { verifyMilestoneSignatures } from '../../validate/milestone.js';
+import { sortedUnique } from '../../util/bytes.js';
 import type { Ledger } from '../core/index.js';
-import type { AppliedMilestone } from './apply-milestone.js';
-import { asRefusal, commitCone, gatherCone, judgeCone, refuse } from './cone.js';
+import { type AppliedMilestone, checkSignatures, commitCone, gatherCone, inSlot, judgeCone, refuse } from './cone.js';
 
 // A coordinator's side of white flag (a test network, the demo): the next milestone issued over blocks the ledger has
 // not confirmed yet — its cone judged as applyMilestone judges it, its Merkle roots taken from that, signed with the
@@ -34,9 +31,9 @@ export function issueMilestone(ledger: Ledger, o: IssueOptions): IssuedMilestone
   if (latest === undefined) throw refuse(0, 'the ledger does not stand at a milestone of its network');
   const index = latest.index + 1;
   if (o.timestamp <= latest.timestamp) throw refuse(index, `time ${o.timestamp} is not after ${latest.timestamp}`);
-  const parents = [...o.parents].sort(compareBytes).filter((p, i, all) => i === 0 || !equalBytes(all[i - 1]!, p));
+  const parents = sortedUnique(o.parents);
   const cone = gatherCone(writer, index, parents, o.blocks);
-  try {
+  return inSlot(writer, index, () => {
     const judged = judgeCone(writer, index, o.timestamp, latest.milestoneId, cone);
     const milestone = buildMilestone(
       {
@@ -50,21 +47,7 @@ export function issueMilestone(ledger: Ledger, o: IssueOptions): IssuedMilestone
       },
       o.secretKeys,
     );
-    // What no node would accept is not issued: the keys must be the network's.
-    const keys = ledger.params.milestoneKeys;
-    if (keys === undefined) throw refuse(index, `no milestone keys are configured for ${ledger.params.networkName}`);
-    asRefusal(index, () => verifyMilestoneSignatures(milestone, keys.keyRanges, keys.threshold));
-    return {
-      milestone,
-      index,
-      milestoneId: milestoneId(milestone),
-      referenced: cone.order.length,
-      included: judged.applied.length,
-      conflicting: judged.conflicting,
-      committed: commitCone(writer, milestone, judged),
-    };
-  } catch (e) {
-    writer.discard(index);
-    throw e;
-  }
+    checkSignatures(ledger.params, milestone); // what no node would take is not issued: the keys must be the network's
+    return { milestone, ...commitCone(writer, milestone, cone, judged) };
+  });
 }
