@@ -86,13 +86,15 @@ describe('npm pack from a clean checkout', () => {
     tarball = join(clean, packed.filename);
   }, 120_000);
 
-  it('ships the built ESM and CJS library, their types, the CLI, README, LICENSE and SECURITY.md', () => {
+  it('ships the built ESM and CJS library, their types, the CLI and its worker threads, README, LICENSE and SECURITY.md', () => {
     for (const f of [
       'dist/index.js',
       'dist/index.cjs',
       'dist/index.d.ts',
       'dist/index.d.cts',
       'dist/cli.js',
+      'dist/ingest-worker.cjs',
+      'dist/sort-worker.cjs', // import-snapshot's (and so the demo's: it starts from a genesis snapshot)
       'README.md',
       'LICENSE',
       'SECURITY.md',
