@@ -22,6 +22,8 @@ export { ConflictReason, importedParams, inspectStore, Ledger } from './core/ind
 export {
   type AppliedMilestone,
   applyMilestone,
+  type CloseSlotOptions,
+  closeSlot,
   type Follower,
   type FollowOptions,
   followNode,

@@ -205,7 +205,8 @@ export interface ReferencedOutcome {
  * like any block (syntax, proof of work); its transaction checked against the ledger as it stands, the milestone's
  * earlier blocks applied, at `time` (the milestone's). A transaction that fails is not refused: the block is kept
  * without it and the failure returned (TIP-2: a conflicting block is referenced, its transaction not applied). With
- * `pre` (worker threads' checks of these very bytes) they are not done again. The ledger keeps `bytes`.
+ * `pre` (worker threads' checks of these very bytes) they are not done again. The ledger keeps `bytes`. A block a
+ * coordinator took out of its slot (takeBlocks) keeps the issuer it was accepted with: that account pays for it.
  * @throws CodecError, ValidationError (the block itself is malformed), LedgerError
  */
 export function acceptReferenced(
@@ -234,7 +235,8 @@ export function acceptReferenced(
       conflict = e;
     }
   }
-  state.pending.addBlock(new PendingBlock(id, bytes, slot, undefined, workScore(block, params, payload?.length), tx));
+  const issuerId = state.pending.issuerOfTaken(bytes);
+  state.pending.addBlock(new PendingBlock(id, bytes, slot, issuerId, workScore(block, params, payload?.length), tx));
   const keys = params.milestoneKeys;
   let milestone: MilestonePayload | undefined;
   if (p?.type === PayloadType.Milestone && keys !== undefined) {

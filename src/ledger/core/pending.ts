@@ -109,6 +109,8 @@ export class PendingState {
   readonly transactions = new Map<string, PendingBlock>();
   /** Output ID → the slot whose block spends it. */
   readonly spent = new Map<string, number>();
+  /** The issuers of blocks taken out of their slot, by the blocks' bytes (weakly: gone with them). */
+  private readonly issuers = new WeakMap<Uint8Array, Uint8Array>();
 
   /** A slot's pending state, created empty on first use. */
   slot(slot: number): PendingSlot {
@@ -163,7 +165,30 @@ export class PendingState {
     const p = this.slots.get(slot);
     if (p === undefined) return;
     this.slots.delete(slot);
-    for (const b of p.blocks) {
+    this.forget(p.blocks);
+  }
+
+  /**
+   * Takes a slot's blocks out of it, in the order they were accepted, and keeps the rest (account events): what a
+   * coordinator then judges again in white-flag order for the slot's milestone.
+   */
+  takeBlocks(slot: number): PendingBlock[] {
+    const p = this.slots.get(slot);
+    if (p === undefined) return [];
+    const taken = p.blocks;
+    p.blocks = [];
+    this.forget(taken);
+    for (const b of taken) if (b.issuerId !== undefined) this.issuers.set(b.bytes, b.issuerId);
+    return taken;
+  }
+
+  /** The issuer a block taken out of its slot (takeBlocks) was accepted with: judged again, it is charged to it. */
+  issuerOfTaken(bytes: Uint8Array): Uint8Array | undefined {
+    return this.issuers.get(bytes);
+  }
+
+  private forget(blocks: readonly PendingBlock[]): void {
+    for (const b of blocks) {
       this.blocks.delete(b.blockKey);
       if (b.tx === undefined) continue;
       this.transactions.delete(b.tx.key);

@@ -58,14 +58,20 @@ export class MilestoneWriter {
   }
 
   /**
-   * Whether anything was accepted into `slot` otherwise (acceptBlock, account events): a milestone's slot holds the
-   * milestone's cone alone, so that a refused milestone can be forgotten whole.
+   * Whether blocks were accepted into `slot` otherwise (acceptBlock): a milestone's slot holds its cone's blocks alone,
+   * so that a refused milestone can be forgotten whole. (Account events of the v3 model may ride beside them: a
+   * refused milestone forgets those too, and a node following a network has none.)
    */
   holdsPending(slot: number): boolean {
-    const p = this.ctx.state.pending.peek(slot);
-    return (
-      p !== undefined && (p.blocks.length > 0 || p.creations.length + p.allotments.length + p.destructions.length > 0)
-    );
+    return (this.ctx.state.pending.peek(slot)?.blocks.length ?? 0) > 0;
+  }
+
+  /**
+   * The bytes of the blocks accepted into `slot` otherwise (acceptBlock: a coordinator's open slot), taken out of it
+   * in the order they came: the coordinator judges them again, in white-flag order, for the slot's milestone.
+   */
+  takeBlocks(slot: number): Uint8Array[] {
+    return this.ctx.state.pending.takeBlocks(slot).map((b) => b.bytes);
   }
 
   /** Forgets what was taken into a slot for a milestone that is refused. */

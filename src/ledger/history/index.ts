@@ -5,4 +5,5 @@
 export { type AppliedMilestone, applyMilestone, type MilestoneInput } from './apply-milestone.js';
 export { type IssuedMilestone, type IssueOptions, issueMilestone } from './coordinator.js';
 export { type Follower, type FollowOptions, followNode, SourceError } from './follower.js';
+export { type CloseSlotOptions, closeSlot, milestoneBlock } from './open-slot.js';
 export { type ConeSource, whiteFlagOrder } from './white-flag.js';

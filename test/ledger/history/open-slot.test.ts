@@ -1,0 +1,130 @@
+// closeSlot (issue 45): a test network's coordinator over blocks taken as they come (the demo, posting). The milestone
+// it issues must be one every node takes: a second store of the same network applies it (applyMilestone, which checks
+// order, verdicts, roots and signatures itself) from the milestone and its cone alone and ends at the same commitment.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import {
+  applyMilestone,
+  blockId,
+  buildBlock,
+  buildTransaction,
+  closeSlot,
+  decodeBlock,
+  ed25519AddressOf,
+  ed25519PublicKey,
+  encodeBlock,
+  genesisSnapshot,
+  importedParams,
+  importSnapshot,
+  inspectStore,
+  type Ledger,
+  openLedger,
+  outputId,
+  PROTOCOL_PARAMETERS,
+  signTransaction,
+  TESTNET_COORDINATOR_SECRET,
+} from '../../../src/index.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tangle-open-slot-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const testnet = PROTOCOL_PARAMETERS.testnet;
+const T0 = 1_700_000_000;
+const ZERO = new Uint8Array(32);
+const secret = new Uint8Array(32).fill(1);
+const address = ed25519AddressOf(ed25519PublicKey(secret));
+const basic = (amount: bigint) => ({
+  type: 3 as const,
+  amount,
+  nativeTokens: [],
+  unlockConditions: [{ type: 0 as const, address }],
+  features: [],
+});
+const coin = { outputId: outputId(new Uint8Array(32).fill(0xa1), 0), output: basic(1_000_000n) };
+const keys = [TESTNET_COORDINATOR_SECRET];
+let n = 0;
+
+/** A new test network's store at its genesis milestone 0, the all-zero block its entry point (as the demo's). */
+async function network(path = join(dir, `network-${++n}`)): Promise<Ledger> {
+  const full = await genesisSnapshot(testnet, { outputs: [coin], timestamp: T0, solidEntryPoints: [ZERO] });
+  await importSnapshot({ path, full });
+  return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+}
+const tagged = (parents: Uint8Array[], i: number) =>
+  encodeBlock(
+    buildBlock({ parents, payload: { type: 5, tag: Uint8Array.of(i), data: Uint8Array.of(i) }, params: testnet }),
+  );
+const spend = (input: typeof coin, parents: Uint8Array[]) =>
+  encodeBlock(
+    buildBlock({
+      parents,
+      payload: signTransaction(buildTransaction({ inputs: [input], outputs: [input.output], params: testnet }), [
+        secret,
+      ]),
+      params: testnet,
+    }),
+  );
+/** The blocks of a committed milestone's slot, as the cone route reads them. */
+const coneOf = (ledger: Ledger, index: number) =>
+  ledger.blockIdsOfSlot(index, 1000).map((id) => ledger.block(id).bytes);
+
+it('issues the open slot’s milestone over what it took and what it was given; a second node applies it and stands where the coordinator stands', async () => {
+  const path = join(dir, 'coordinator');
+  const coordinator = await network(path);
+  const node = await network();
+  try {
+    // Slot 1: ten blocks on the genesis (ten tips: more than a milestone's 8 parents), a transfer, one block on a
+    // parent nobody knows (never solid), and, given besides, a spend of an output no transaction created.
+    const taken = Array.from({ length: 10 }, (_, i) => tagged([ZERO], i));
+    const transfer = spend(coin, [blockId(taken[0]!)]);
+    const orphan = tagged([new Uint8Array(32).fill(0xee)], 99);
+    for (const b of [...taken, transfer, orphan]) coordinator.acceptBlock(b, { slot: 1 });
+    const uncreated = spend({ ...coin, outputId: outputId(new Uint8Array(32).fill(0xb2), 0) }, [ZERO]);
+    const one = closeSlot(coordinator, { extra: [uncreated], secretKeys: keys });
+
+    expect(one.index).toBe(1);
+    expect(one.milestone.timestamp).toBe(coordinator.milestone(0)!.timestamp + testnet.slotDurationSeconds);
+    expect(one.milestone.parents.length).toBeLessThanOrEqual(8);
+    // 10 + transfer + uncreated, and one block merging 8 tips (11 tips: 8 merged, 3 left with the merge block).
+    expect({ referenced: one.referenced, included: one.included, conflicting: one.conflicting }).toEqual({
+      referenced: 13,
+      included: 1,
+      conflicting: 1,
+    });
+    expect(() => coordinator.block(blockId(orphan))).toThrow(/block not found/);
+    expect(coordinator.block(blockId(uncreated)).whiteFlag).toMatchObject({ inclusion: 2, conflict: 3 });
+    // The milestone's block is the first of the next slot: served at once, attached to, referenced next.
+    const carrier = coordinator.tips();
+    expect(carrier).toHaveLength(1);
+    expect(decodeBlock(coordinator.block(carrier[0]!).bytes).payload).toMatchObject({ type: 7, index: 1 });
+
+    // Slot 2: a block on the milestone's block; the coordinator restarted meanwhile (what was open is gone), so the
+    // milestone's block is put back into the cone by closeSlot itself.
+    const cone1 = coneOf(coordinator, 1);
+    coordinator.close();
+    const again = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+    try {
+      const onTop = tagged([carrier[0]!], 7);
+      again.acceptBlock(onTop, { slot: 2 });
+      const two = closeSlot(again, { secretKeys: keys });
+      expect(two.referenced).toBe(2);
+      const cone2 = coneOf(again, 2);
+      expect(cone2.map((b) => blockId(b).join())).toContain(carrier[0]!.join());
+
+      // The second node: the milestones and their cones, nothing else.
+      for (const [milestone, blocks] of [
+        [one.milestone, cone1],
+        [two.milestone, cone2],
+      ] as const) {
+        applyMilestone(node, { milestone, blocks });
+      }
+      expect(node.latestCommitment()).toEqual(again.latestCommitment());
+      expect(node.milestone(2)!.milestoneId).toEqual(two.milestoneId);
+    } finally {
+      again.close();
+    }
+  } finally {
+    node.close();
+  }
+});
