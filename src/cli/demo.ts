@@ -1,27 +1,56 @@
 import { blake2b256 } from '../crypto/hash.js';
 import { faucetAddress } from '../http/faucet.js';
 import { slotAt } from '../ledger/common/index.js';
-import type { GenesisState, Ledger } from '../ledger/index.js';
+import {
+  closeSlot,
+  type GenesisState,
+  type IssuedMilestone,
+  importedParams,
+  importSnapshot,
+  inspectStore,
+  type Ledger,
+  type OpenLedgerOptions,
+} from '../ledger/index.js';
 import { outputId } from '../model/ids.js';
 import type { BasicOutput } from '../model/output.js';
+import { type ProtocolParameters, TESTNET_COORDINATOR_SECRET } from '../model/protocol-parameters.js';
 import { OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { applyEvent } from '../sim/events.js';
 import type { Simulation } from '../sim/simulator.js';
+import { genesisSnapshot } from '../snapshot/genesis-snapshot.js';
+import { sortedUnique } from '../util/bytes.js';
+
+/** Every fifth milestone of the demo references two conflicting transactions (a double spend, an uncreated input). */
+const CONFLICTS_EVERY = 5;
+
+const conflictsOf = (simulation: Simulation, slot: number) =>
+  slot % CONFLICTS_EVERY === 0 ? simulation.conflicts(slot) : [];
 
 /**
- * The live demo network: `seedSlots` slots of the simulation (whose genesis the ledger was opened with) applied at
- * once, then one new slot every slot duration. On a store the demo wrote before (a writer restarted), the simulation
- * first runs through the committed slots without applying them (it is deterministic: it makes the same blocks), then
- * catches up with the clock. Returns a stop function.
+ * The demo's next slot: the simulation's blocks and account events for it, then its milestone over them and what was
+ * posted meanwhile (with conflicting transactions every fifth), signed by the testnet preset's coordinator.
+ */
+export function demoSlot(ledger: Ledger, simulation: Simulation): IssuedMilestone {
+  const slot = ledger.latestCommitment().slot + 1;
+  for (const e of simulation.slot(slot)) if (e.type !== 'commit') applyEvent(ledger, e);
+  return closeSlot(ledger, { extra: conflictsOf(simulation, slot), secretKeys: [TESTNET_COORDINATOR_SECRET] });
+}
+
+/**
+ * The live demo network, a Stardust network: `seedSlots` slots of the simulation applied at once, then one new slot
+ * every slot duration, each slot's blocks (and those posted meanwhile) referenced by the slot's milestone, signed by
+ * the testnet preset's coordinator (closeSlot: white flag, Merkle roots). On a store the demo wrote before (a writer
+ * restarted), the simulation first runs through the committed slots without applying them (it is deterministic: it
+ * makes the same transactions), then catches up with the clock. Returns a stop function.
  */
 export function runDemo(ledger: Ledger, simulation: Simulation, seedSlots: number): { stop: () => void } {
   const { genesisSlot } = simulation.params;
   const committed = ledger.latestCommitment().slot;
-  for (let s = genesisSlot + 1; s <= committed; s++) simulation.slot(s);
-  const advance = () => {
-    const slot = ledger.latestCommitment().slot + 1;
-    for (const e of simulation.slot(slot)) applyEvent(ledger, e);
-  };
+  for (let s = genesisSlot + 1; s <= committed; s++) {
+    simulation.slot(s);
+    conflictsOf(simulation, s);
+  }
+  const advance = () => demoSlot(ledger, simulation);
   const now = slotAt(Math.floor(Date.now() / 1000), simulation.params);
   const seed = committed === genesisSlot ? seedSlots : Math.max(0, now - 1 - committed);
   for (let i = 0; i < seed; i++) advance();
@@ -37,6 +66,45 @@ export function runDemo(ledger: Ledger, simulation: Simulation, seedSlots: numbe
 }
 
 const utf8 = new TextEncoder();
+
+/** What the demo's blocks reference: the ledger's tips, sorted (TIP-24), or on a new network its genesis. */
+export function demoTips(ledger: Ledger): Uint8Array[] {
+  const tips = ledger.tips();
+  return tips.length > 0 ? sortedUnique(tips) : [new Uint8Array(32)];
+}
+
+/** The demo network's genesis: a TIP-35 snapshot at milestone 0, the all-zero block its solid entry point. */
+export function demoSnapshot(params: ProtocolParameters, genesis: GenesisState): Promise<Uint8Array> {
+  return genesisSnapshot(params, {
+    outputs: genesis.outputs ?? [],
+    timestamp: params.genesisUnixTime + params.slotDurationSeconds,
+    solidEntryPoints: [new Uint8Array(32)],
+  });
+}
+
+/**
+ * The demo's ledger: on a new store, a genesis snapshot of `genesis` (milestone 0, the all-zero block as its solid
+ * entry point) imported as a real network's would be, its accounts (the v3 model's, beside Stardust's) created in
+ * slot 1; an existing store (a writer restarted) as it is. `open` opens the store (a writer's: with its database).
+ */
+export async function openDemoLedger(
+  path: string,
+  params: ProtocolParameters,
+  genesis: GenesisState,
+  open: (at: OpenLedgerOptions) => Ledger | Promise<Ledger>,
+): Promise<Ledger> {
+  const fresh = inspectStore(path) === undefined;
+  if (fresh) {
+    const full = await demoSnapshot(params, genesis);
+    await importSnapshot({ path, full, slotDurationSeconds: params.slotDurationSeconds });
+  }
+  const ledger = await open({ path, params: importedParams(inspectStore(path)!.imported!) });
+  if (fresh) {
+    for (const a of genesis.accounts ?? [])
+      ledger.createAccount(a.accountId, { blockIssuanceCredits: a.blockIssuanceCredits, slot: params.genesisSlot + 1 });
+  }
+  return ledger;
+}
 
 /**
  * The demo faucet's key: BLAKE2b-256 of a fixed text, so anyone can reproduce it (a test network's faucet guards

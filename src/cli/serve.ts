@@ -14,7 +14,7 @@ import { protocolParameters } from '../model/protocol-parameters.js';
 import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
 import { untilAvailable } from './backoff.js';
-import { demoGenesis, runDemo } from './demo.js';
+import { demoGenesis, demoTips, openDemoLedger, runDemo } from './demo.js';
 import { hostsEvents, upgradesOf } from './events-host.js';
 import { network, redactUrl, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
@@ -207,11 +207,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
         return value === undefined ? [] : [`--${flag}`, value];
       }),
     ]);
-    ledger = openLedger({ path: path!, params, readOnly: true });
+    ledger = openLedger({ path: path!, params: importedParams(inspectStore(path!)!.imported!), readOnly: true });
   } else if (values.demo) {
-    const simulation = new Simulation({ params, seed: 1 });
-    const at = { ...(path === undefined ? {} : { path }), params, genesis: demoGenesis(simulation) };
-    ledger = await openWriter(at);
+    const simulation = new Simulation({ params, seed: 1, parents: () => demoTips(ledger) });
+    ledger = await openDemoLedger(path!, params, demoGenesis(simulation), openWriter);
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
     writes = writerOptions(ledger, values.pow, faucetCaps);
   } else {
@@ -309,7 +308,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   );
   if (values.store !== undefined)
     process.stdout.write(`database: ${redactUrl(values.store)}, where each committed slot is published\n`);
-  if (latest <= params.genesisSlot) {
+  if (latest <= params.genesisSlot && values.follow === undefined) {
     process.stderr.write(
       'warning: the store is empty (no slot committed after genesis): every query answers 404 until an import ' +
         'or an embedding node fills it\n',
@@ -329,7 +328,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     const simulation = demo?.simulation ?? new Simulation({ params, seed: 1 });
     const account = addressToBech32({ type: AddressType.Alias, aliasId: simulation.accounts.worker }, params.bech32Hrp);
     process.stdout.write(
-      `demo network: ${latest} slots committed, a new slot every ${params.slotDurationSeconds} s. Try:\n`,
+      `demo network: ${latest} milestones, a new one every ${params.slotDurationSeconds} s (a slot each). Try:\n`,
     );
     process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${toHex(txId!)}/included-block\n`);
     // The latest chain transaction that created a foundry (an alias state transition minting native tokens).

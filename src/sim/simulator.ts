@@ -6,11 +6,12 @@ import type { GenesisState } from '../ledger/index.js';
 import type { Address } from '../model/address.js';
 import type { Block } from '../model/block.js';
 import { ed25519AddressOf } from '../model/ed25519-address-of.js';
-import { outputId as makeOutputId, transactionId } from '../model/ids.js';
+import { blockId, outputId as makeOutputId, transactionId } from '../model/ids.js';
 import type { Output } from '../model/output.js';
 import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
 import { encodeBlock } from '../serialize.js';
+import { equalBytes, sortedUnique } from '../util/bytes.js';
 import { minStorageDeposit } from '../validate/storage-deposit.js';
 import { ChainActor, type ChainStep } from './chains.js';
 
@@ -35,6 +36,11 @@ export interface SimulationOptions {
    * blocks are everyday ones, about the size of a real network's (a benchmark of the feed at a real network's rate).
    */
   waves?: boolean;
+  /**
+   * The parents of each block it makes (a network's tips: a Stardust tangle). Default: made-up IDs, for a history of
+   * committed slots, which need no tangle.
+   */
+  parents?: () => Uint8Array[];
 }
 
 interface Coin {
@@ -68,6 +74,11 @@ export class Simulation {
   readonly accounts: { whale: Uint8Array; worker: Uint8Array; poor: Uint8Array; late: Uint8Array };
   private readonly random: () => number;
   private coins: Coin[] = [];
+  /** The latest transfer's block and the coin it spent: what a double spend spends again. */
+  private lastTransfer: { blockId: Uint8Array; coin: Coin } | undefined;
+  private readonly tips: (() => Uint8Array[]) | undefined;
+  /** The ID of the block made last (kept only with a network's tips). */
+  private lastBlock: Uint8Array | undefined;
   private nonce = 0n;
   private poorSpent = false;
   private readonly bigBlockWork: bigint;
@@ -81,6 +92,7 @@ export class Simulation {
     const seed = options.seed ?? 1;
     this.random = prng(seed);
     this.waves = options.waves ?? true;
+    this.tips = options.parents;
     const n = options.wallets ?? 8;
     const seedBytes = utf8.encode(`tangle-core simulation ${seed}`);
     this.secrets = Array.from({ length: n }, (_, i) => blake2b256(Uint8Array.of(...seedBytes, i)));
@@ -92,7 +104,8 @@ export class Simulation {
       poor: account('poor'),
       late: account('late'),
     };
-    this.bigBlockWork = workScore(this.bigBlock(0), this.params);
+    // (One parent here: the network's tips are not asked before it runs; more parents only add to each block's work.)
+    this.bigBlockWork = workScore(this.bigBlock(0, [new Uint8Array(32)]), this.params);
   }
 
   private basic(key: number, amount: bigint): Output {
@@ -132,16 +145,32 @@ export class Simulation {
     };
   }
 
-  private parent(): Uint8Array {
-    return blake2b256(utf8.encode(`parent ${this.nonce}`));
+  /**
+   * With a network's tips: they and the block this made last (its blocks of a slot are made before a ledger takes
+   * them, so the tips do not hold them yet), so that each block's past holds every block made before it: white flag
+   * orders them as they were made, and a transaction never precedes the one whose output it spends.
+   */
+  /** A block's bytes; with a network's tips, remembered as the one made last. */
+  private made(block: Block): Uint8Array {
+    const bytes = encodeBlock(block);
+    if (this.tips !== undefined) this.lastBlock = blockId(bytes);
+    return bytes;
   }
 
-  private bigBlock(i: number): Block {
+  private parents(): Uint8Array[] {
+    if (this.tips === undefined) return [blake2b256(utf8.encode(`parent ${this.nonce}`))];
+    const tips = this.tips();
+    if (this.lastBlock === undefined) return tips;
+    const last = this.lastBlock;
+    return sortedUnique([last, ...tips.filter((t) => !equalBytes(t, last)).slice(0, 7)]);
+  }
+
+  private bigBlock(i: number, parents = this.parents()): Block {
     const data = new Uint8Array(32_000);
     for (let k = 0; k < data.length; k += 997) data[k] = (i + k) & 0xff;
     return {
       protocolVersion: this.params.protocolVersion,
-      parents: [this.parent()],
+      parents,
       payload: { type: PayloadType.TaggedData, tag: utf8.encode('wave'), data },
       nonce: this.nonce++,
     };
@@ -170,18 +199,48 @@ export class Simulation {
     const payload = signTransaction(essence, [this.secrets[coin.key]!]);
     const txId = transactionId(payload);
     outputs.forEach((output, i) => this.coins.push({ outputId: makeOutputId(txId, i), output, key: keys[i]! }));
-    return encodeBlock({
+    const bytes = this.made({
       protocolVersion: this.params.protocolVersion,
-      parents: [this.parent()],
+      parents: this.parents(),
       payload,
       nonce: this.nonce++,
     });
+    this.lastTransfer = { blockId: this.lastBlock ?? blockId(bytes), coin };
+    return bytes;
+  }
+
+  /**
+   * Two transactions a node marks conflicting (a Stardust network's coordinator references them; acceptBlock would
+   * refuse them): a double spend of the coin the latest transfer spent, whose block references that transfer's (so
+   * white flag orders it after), and a spend of an output no transaction has created. Signed right, balanced: only
+   * the ledger finds them wrong. The simulation's own coins are untouched.
+   */
+  conflicts(slot: number): Uint8Array[] {
+    const blocks: Uint8Array[] = [];
+    const spend = (coin: Coin, parents: Uint8Array[], text: string) => {
+      const essence = buildTransaction({
+        inputs: [coin],
+        outputs: [this.basic((coin.key + 1) % this.addresses.length, coin.output.amount)],
+        params: this.params,
+        taggedData: { tag: utf8.encode('conflict'), data: utf8.encode(`${text} in slot ${slot}`) },
+      });
+      const payload = signTransaction(essence, [this.secrets[coin.key]!]);
+      const nonce = this.nonce++;
+      blocks.push(this.made({ protocolVersion: this.params.protocolVersion, parents, payload, nonce }));
+    };
+    if (this.lastTransfer !== undefined) {
+      const tips = this.parents().filter((p) => !equalBytes(p, this.lastTransfer!.blockId));
+      spend(this.lastTransfer.coin, sortedUnique([this.lastTransfer.blockId, ...tips.slice(0, 7)]), 'a double spend');
+    }
+    const missing = makeOutputId(blake2b256(utf8.encode(`tangle-core simulation: not created ${slot}`)), 0);
+    spend({ outputId: missing, output: this.basic(0, 1_000_000_000n), key: 0 }, this.parents(), 'an input not created');
+    return blocks;
   }
 
   private tagged(slot: number, text: string): Uint8Array {
-    return encodeBlock({
+    return this.made({
       protocolVersion: this.params.protocolVersion,
-      parents: [this.parent()],
+      parents: this.parents(),
       payload: {
         type: PayloadType.TaggedData,
         tag: utf8.encode('tangle-core'),
@@ -200,7 +259,7 @@ export class Simulation {
       // A congestion wave: more work than the increase threshold, paid by the whale.
       const blocks = Number(this.params.congestion.increaseThreshold / this.bigBlockWork) + 1;
       for (let i = 0; i < blocks; i++)
-        events.push({ type: 'block', slot, bytes: encodeBlock(this.bigBlock(i)), issuerId: whale });
+        events.push({ type: 'block', slot, bytes: this.made(this.bigBlock(i)), issuerId: whale });
     }
     const transfers = 2 + Math.floor(this.random() * 4);
     for (let i = 0; i < transfers; i++) {
@@ -213,9 +272,9 @@ export class Simulation {
       const step = this.chains.nextStep;
       const payload = this.chains.next();
       this.chainTransactions.push({ slot, step, transactionId: transactionId(payload) });
-      const bytes = encodeBlock({
+      const bytes = this.made({
         protocolVersion: this.params.protocolVersion,
-        parents: [this.parent()],
+        parents: this.parents(),
         payload,
         nonce: this.nonce++,
       });
@@ -225,7 +284,7 @@ export class Simulation {
     if (slot === 3) events.push({ type: 'account', slot, accountId: late, blockIssuanceCredits: 50_000_000n });
     if (slot === 4 && !this.poorSpent) {
       // The poor account issues one block it cannot afford: its credits go negative and it is locked from then on.
-      events.push({ type: 'block', slot, bytes: encodeBlock(this.bigBlock(999)), issuerId: poor });
+      events.push({ type: 'block', slot, bytes: this.made(this.bigBlock(999)), issuerId: poor });
       this.poorSpent = true;
     }
     if (slot > 4 && slot % 11 === 0) events.push({ type: 'allot', slot, accountId: poor, mana: 2_000_000n });

@@ -76,22 +76,27 @@ describe('serve --demo', () => {
     const slot = Number(/by-slot\/(\d+)\//.exec(urls[2]!)![1]);
     expect(slot).toBeGreaterThanOrEqual(110);
     for (let s = 1; s <= slot; s++) for (const e of sim.slot(s)) reference.apply(e);
-    // A transfer, and the alias state transition that created a foundry (its essence has a foundry output).
+    // A transfer, and the alias state transition that created a foundry (its essence has a foundry output): the
+    // transactions the simulation made, in blocks whose parents are the demo network's tips.
     for (const i of [0, 1]) {
       const txId = /transactions\/(0x[0-9a-f]{64})\//.exec(urls[i]!)![1]!;
-      expect(JSON.parse(bodies[i]!.text)).toEqual(
-        JSON.parse(
-          execFileSync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)], {
-            encoding: 'utf8',
-          }),
-        ),
+      const served = JSON.parse(bodies[i]!.text);
+      const made = JSON.parse(
+        execFileSync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)], {
+          encoding: 'utf8',
+        }),
       );
+      expect(served.payload).toEqual(made.payload);
+      expect(served.parents.length).toBeGreaterThan(0);
     }
     expect(JSON.parse(bodies[1]!.text).payload.essence.outputs.map((o: { type: number }) => o.type)).toEqual([
       4, 5, 3, 3,
     ]);
     const expected = reference.commitment(slot)!;
-    expect(JSON.parse(bodies[2]!.text)).toEqual(reference.novaChanges(slot));
+    // The same outputs created and consumed (the commitment ID is another: the demo's blocks are a tangle's, and its
+    // ledger starts from a genesis snapshot).
+    const { commitmentId: _, ...changes } = reference.novaChanges(slot);
+    expect(JSON.parse(bodies[2]!.text)).toMatchObject(changes);
     const account = bech32ToAddress(/accounts\/([^/]+)\//.exec(urls[3]!)![1]!, 'rms') as { aliasId: Uint8Array };
     expect(hexOf(account.aliasId)).toBe(hexOf(sim.accounts.worker));
     expect(JSON.parse(bodies[3]!.text)).toMatchObject({

@@ -1,0 +1,149 @@
+// The demo is a Stardust network (issue 45): its slots are milestones signed by the testnet preset's coordinator over
+// the blocks made and posted since the last one, conflicting transactions among them now and then. A second process
+// started from the demo's exported snapshot follows it over HTTP — checking every signature, order, verdict and root
+// itself — and then answers every route byte for byte as the demo does.
+// Every step waits for what a process printed or a route answered, never for a number of milliseconds.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { blockId, decodeBlock, decodeMilestonePayload, milestoneId, PayloadType } from '../../src/index.js';
+import { readCone } from '../../src/ledger/history/source-client.js';
+import { cli, startCli, stopCli } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tangle-demo-network-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const originOf = (out: string) => /listening on (http:\/\/[\d.:]+)/.exec(out)![1]!;
+const flags = ['--port', '0', '--workers', '1', '--no-mqtt'];
+const BYTES = 'application/vnd.iota.serializer-v1';
+
+async function get(origin: string, route: string, accept = 'application/json') {
+  const res = await fetch(`${origin}${route}`, { headers: { accept } });
+  return { status: res.status, body: new Uint8Array(await res.arrayBuffer()) };
+}
+const json = async (origin: string, route: string) =>
+  JSON.parse(Buffer.from((await get(origin, route)).body).toString()) as any;
+
+/** The milestone the node at `origin` confirmed last. */
+const confirmed = async (origin: string) => (await json(origin, '/api/core/v2/info')).status.confirmedMilestone.index;
+
+/** Resolves once the node at `origin` confirmed milestone `index` (asked again after each answer). */
+async function untilConfirmed(origin: string, index: number): Promise<void> {
+  while ((await confirmed(origin)) < index) await new Promise((done) => setImmediate(done));
+}
+
+it('a follower started from the demo’s exported snapshot checks its milestones and answers every route as the demo does', async () => {
+  const db = join(dir, 'demo');
+  const demo = await startCli(
+    ['serve', '--demo', '--db', db, '--demo-slots', '12', '--slot-seconds', '1', ...flags],
+    /congestion\n/,
+  );
+  const a = originOf(demo.out());
+  let follower: Awaited<ReturnType<typeof startCli>> | undefined;
+  try {
+    // A block posted to the demo: served at once, referenced by the next milestone.
+    const tag = hex(new TextEncoder().encode('posted'));
+    const posted = await fetch(`${a}/api/core/v2/blocks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ protocolVersion: 2, payload: { type: 5, tag, data: '0x01' } }),
+    });
+    expect(posted.status).toBe(201);
+    const postedId = ((await posted.json()) as { blockId: string }).blockId;
+    expect((await get(a, `/api/core/v2/blocks/${postedId}/metadata`)).status).toBe(200);
+
+    // The snapshot at milestone 6, taken beside the running demo, imported into a store of the follower's own.
+    const full = join(dir, 'at-6.snapshot');
+    const follow = join(dir, 'follower');
+    for (const args of [
+      ['export-snapshot', '--db', db, full, '--target', '6'],
+      ['import-snapshot', full, '--db', follow],
+    ]) {
+      const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+    }
+    follower = await startCli(['serve', '--db', follow, '--follow', a, ...flags], /listening on/);
+    const b = originOf(follower.out());
+    const last = (await confirmed(a)) + 3; // past the milestone that references the posted block
+    await untilConfirmed(a, last);
+    await untilConfirmed(b, last);
+    expect(follower.err()).toBe('');
+
+    // The demo goes on issuing milestones (one a second) and the follower trails it: an answer that names the node's
+    // ledger index is compared once the follower stands where the demo stood (asked again if a milestone came between).
+    const same = async (route: string, accept = 'application/json') => {
+      for (let attempt = 1; ; attempt++) {
+        await untilConfirmed(b, await confirmed(a));
+        const [x, y] = await Promise.all([get(a, route, accept), get(b, route, accept)]);
+        expect(y.status, route).toBe(200);
+        if (hex(y.body) === hex(x.body) || attempt === 5) {
+          expect(hex(y.body), route).toBe(hex(x.body));
+          return;
+        }
+      }
+    };
+    const verdicts = new Map<string, number>();
+    let referencedPosted = false;
+    let previous: Uint8Array | undefined;
+    for (let index = 7; index <= last; index++) {
+      await same(`/api/core/v2/milestones/by-index/${index}`);
+      const payload = decodeMilestonePayload((await get(a, `/api/core/v2/milestones/by-index/${index}`, BYTES)).body);
+      const id = hex(milestoneId(payload));
+      // A chain of signed milestones: each names the one before, signed by the testnet preset's key.
+      if (previous !== undefined) expect(hex(payload.previousMilestoneId)).toBe(hex(previous));
+      expect(payload.signatures).toHaveLength(1);
+      previous = milestoneId(payload);
+      await same(`/api/core/v2/milestones/${id}`, BYTES);
+      await same(`/api/core/v2/milestones/${id}/utxo-changes`);
+      const changes = await json(a, `/api/core/v2/milestones/${id}/utxo-changes`);
+      for (const o of [...changes.createdOutputs, ...changes.consumedOutputs]) await same(`/api/core/v2/outputs/${o}`);
+      const cone = readCone((await get(a, `/api/tangle-core/v1/milestones/${index}/cone`, BYTES)).body, 32768);
+      expect(cone.length).toBeGreaterThan(1);
+      let heldPrevious = false;
+      for (const bytes of cone) {
+        const bid = hex(blockId(bytes));
+        await same(`/api/core/v2/blocks/${bid}`, BYTES);
+        await same(`/api/core/v2/blocks/${bid}/metadata`);
+        const m = await json(a, `/api/core/v2/blocks/${bid}/metadata`);
+        expect(m.referencedByMilestoneIndex).toBe(index);
+        verdicts.set(`${m.ledgerInclusionState} ${m.conflictReason ?? ''}`.trim(), index);
+        if (bid === postedId) referencedPosted = true;
+        const p = decodeBlock(bytes).payload;
+        if (p?.type === PayloadType.Milestone && p.index === index - 1) heldPrevious = true;
+      }
+      expect(heldPrevious, `milestone ${index} references the block of ${index - 1}`).toBe(true);
+    }
+    expect(referencedPosted).toBe(true);
+    // Every fifth milestone references a double spend (2: spent in this milestone) and an uncreated input (3).
+    expect([...verdicts.keys()].sort()).toEqual(['conflicting 2', 'conflicting 3', 'included', 'noTransaction']);
+  } finally {
+    if (follower !== undefined) await stopCli(follower.child);
+    await stopCli(demo.child);
+  }
+}, 120_000);
+
+it('simulate --snapshot writes the demo network as a real one is kept: its genesis snapshot and its signed milestones, which import-milestones checks and applies', () => {
+  const run = (...args: string[]) => {
+    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    return r.stdout;
+  };
+  const files = (name: string) => {
+    const [snapshot, milestones] = [join(dir, `${name}.snapshot`), join(dir, `${name}.ndjson`)];
+    run('simulate', '--slots', '12', '--snapshot', snapshot, '--out', milestones, '--genesis-time', '1700000000');
+    return { snapshot, milestones };
+  };
+  const one = files('one');
+  const two = files('two');
+  // The same seed and genesis time: the same network, byte for byte.
+  for (const k of ['snapshot', 'milestones'] as const)
+    expect(readFileSync(two[k]).equals(readFileSync(one[k])), k).toBe(true);
+  const db = join(dir, 'imported');
+  run('import-snapshot', one.snapshot, '--db', db);
+  // Milestones 5 and 10 each reference a double spend and a spend of an uncreated output.
+  expect(run('import-milestones', one.milestones, '--db', db)).toMatch(
+    /^applied milestones 1 to 12 to .* \(12 milestones, \d+ blocks, \d+ transactions applied, 4 conflicting\)/,
+  );
+});
