@@ -8,7 +8,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { blockId, decodeBlock, decodeMilestonePayload, milestoneId, PayloadType } from '../../src/index.js';
+import {
+  blockId,
+  decodeBlock,
+  decodeMilestonePayload,
+  milestoneId,
+  PayloadType,
+  transactionId,
+} from '../../src/index.js';
 import { readCone } from '../../src/ledger/history/source-client.js';
 import { cli, startCli, stopCli } from '../helpers/cli.js';
 
@@ -59,7 +66,8 @@ it('a follower started from the demo’s exported snapshot checks its milestones
     const follow = join(dir, 'follower');
     for (const args of [
       ['export-snapshot', '--db', db, full, '--target', '6'],
-      ['import-snapshot', full, '--db', follow],
+      // The follower keeps the network's clock: a slot a second, as the demo was started with.
+      ['import-snapshot', full, '--db', follow, '--slot-seconds', '1'],
     ]) {
       const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
       expect(r.status, r.stderr).toBe(0);
@@ -112,10 +120,22 @@ it('a follower started from the demo’s exported snapshot checks its milestones
         if (bid === postedId) referencedPosted = true;
         const p = decodeBlock(bytes).payload;
         if (p?.type === PayloadType.Milestone && p.index === index - 1) heldPrevious = true;
+        if (p?.type === PayloadType.Transaction && m.ledgerInclusionState === 'included') {
+          const tx = hex(transactionId(p));
+          await same(`/api/core/v2/transactions/${tx}/included-block`);
+          await same(`/api/core/v2/transactions/${tx}/included-block/metadata`);
+        }
       }
       expect(heldPrevious, `milestone ${index} references the block of ${index - 1}`).toBe(true);
     }
     expect(referencedPosted).toBe(true);
+    // The indexer, over the whole ledger: every kind of output, and a page of them.
+    for (const kind of ['basic', 'alias', 'foundry', 'nft']) await same(`/api/indexer/v1/outputs/${kind}`);
+    await same('/api/indexer/v1/outputs/basic?pageSize=5');
+    // /info: the follower's confirmed milestone is the demo's of that index.
+    const { confirmedMilestone } = (await json(b, '/api/core/v2/info')).status;
+    const theirs = (await get(a, `/api/core/v2/milestones/by-index/${confirmedMilestone.index}`, BYTES)).body;
+    expect(confirmedMilestone.milestoneId).toBe(hex(milestoneId(decodeMilestonePayload(theirs))));
     // Every fifth milestone references a double spend (2: spent in this milestone) and an uncreated input (3).
     expect([...verdicts.keys()].sort()).toEqual(['conflicting 2', 'conflicting 3', 'included', 'noTransaction']);
   } finally {
