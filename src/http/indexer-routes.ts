@@ -1,5 +1,4 @@
 import { toHex } from '../codec/hex.js';
-import { slotEnd } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from '../ledger/indexer/index.js';
 import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../model/limits.js';
@@ -69,18 +68,17 @@ function parseUint(text: string, name: string, max: number): number {
   return Number(text);
 }
 
-/** A cursor this node gave: the creating slot's end (8 hex digits), the output ID (68), "." and a page size. */
-function parseCursor(text: string, params: ProtocolParameters): { slot: number; outputId: Uint8Array; size: number } {
+/**
+ * A cursor as inx-indexer gives one: the creation time (8 hex digits), the output ID (68), "." and a page size. The
+ * ledger checks that the time is one of its slots'.
+ */
+function parseCursor(text: string): { time: number; outputId: Uint8Array; size: number } {
   const m = /^([0-9a-fA-F]{8})([0-9a-fA-F]{68})\.([0-9]{1,10})$/.exec(text);
   const wrong = () => new HttpProblem(400, `query parameter cursor has wrong format: ${quote(text)}`);
   if (m === null) throw wrong();
-  const time = Number.parseInt(m[1]!, 16);
-  const slotsIn = (time - params.genesisUnixTime) / params.slotDurationSeconds;
-  // The time must be a slot's end: anything else was not given by this node (or was edited).
-  if (!Number.isInteger(slotsIn) || slotsIn < 1) throw wrong();
   const size = Number(m[3]!);
   if (size === 0 || size > 0xffffffff) throw wrong();
-  return { slot: params.genesisSlot + slotsIn - 1, outputId: parseHexId(`0x${m[2]!}`, 34, 'cursor'), size };
+  return { time: Number.parseInt(m[1]!, 16), outputId: parseHexId(`0x${m[2]!}`, 34, 'cursor'), size };
 }
 
 /** The query a request asks, every parameter checked. */
@@ -128,8 +126,8 @@ export function indexQuery(route: IndexRoute, query: URLSearchParams, params: Pr
   }
   const cursor = get('cursor');
   if (cursor !== undefined) {
-    const c = parseCursor(cursor, params);
-    q.cursor = { slot: c.slot, outputId: c.outputId };
+    const c = parseCursor(cursor);
+    q.cursor = { time: c.time, outputId: c.outputId };
     q.pageSize = Math.min(c.size, MAX_PAGE_SIZE); // the cursor's page size, as inx-indexer
   }
   return q;
@@ -138,14 +136,11 @@ export function indexQuery(route: IndexRoute, query: URLSearchParams, params: Pr
 /** inx-indexer's outputsResponse: ledgerIndex, pageSize, cursor (if there is a next page), items. */
 async function page(ledger: LedgerReader, q: IndexQuery): Promise<Reply> {
   const p = await ledger.indexedOutputs(q);
-  const params = ledger.params;
   const cursor =
     p.next === undefined
       ? {}
       : {
-          cursor: `${slotEnd(params, p.next.slot).toString(16).padStart(8, '0')}${toHex(p.next.outputId).slice(2)}.${
-            q.pageSize
-          }`,
+          cursor: `${p.next.time.toString(16).padStart(8, '0')}${toHex(p.next.outputId).slice(2)}.${q.pageSize}`,
         };
   const body = { ledgerIndex: p.ledgerIndex, pageSize: q.pageSize, ...cursor, items: p.items.map(toHex) };
   return { body: JSON.stringify(body), contentType: JSON_TYPE };

@@ -5,7 +5,8 @@ import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../..
 import { decodeOutput } from '../../serialize.js';
 import type { Awaitable } from '../../util/awaitable.js';
 import { compareBytes, equalBytes } from '../../util/bytes.js';
-import { slotEnd } from '../common/index.js';
+import { LedgerError } from '../common/index.js';
+import { IndexTimes, type TimedSlots } from './index-times.js';
 import {
   addressValue,
   entryPosition,
@@ -55,8 +56,8 @@ export interface IndexQuery {
   /** The by-ID routes: the current output of this chain (alias, NFT: 32 bytes; foundry: 38), of the route's kind. */
   chainId?: Uint8Array;
   pageSize: number;
-  /** Where the page starts (inclusive): a cursor's creating slot and output ID. */
-  cursor?: IndexPosition;
+  /** Where the page starts (inclusive): a cursor's creation time (its slot's) and output ID. */
+  cursor?: { time: number; outputId: Uint8Array };
 }
 
 export interface IndexPosition {
@@ -68,12 +69,12 @@ export interface IndexPage {
   /** The latest committed slot the page was read at. */
   ledgerIndex: number;
   items: Uint8Array[];
-  /** Where the next page starts; undefined on the last page. */
-  next?: IndexPosition;
+  /** Where the next page starts, and its slot's time (a cursor names it); undefined on the last page. */
+  next?: IndexPosition & { time: number };
 }
 
 /** What a store answers for the indexer. */
-export interface IndexSource {
+export interface IndexSource extends TimedSlots {
   latestSlot(): Awaitable<number>;
   /** Up to `limit` entry keys (kind ‖ field ‖ value ‖ slot ‖ id) that start with `prefix`, from `start` on. */
   scan(prefix: Uint8Array, start: Uint8Array, limit: number): Awaitable<Uint8Array[]>;
@@ -240,17 +241,20 @@ interface Stream {
 
 const suffixOf = (key: Uint8Array) => key.subarray(key.length - 38);
 
-/** The first slot whose end is after `t` (an output created in it has created-at > t). */
-function firstSlotAfter(params: ProtocolParameters, t: number): number {
-  return params.genesisSlot + Math.max(0, Math.floor((t - params.genesisUnixTime) / params.slotDurationSeconds));
-}
-
 /** A page of the query, read from `source`. */
 export async function queryIndex(source: IndexSource, params: ProtocolParameters, q: IndexQuery): Promise<IndexPage> {
   const ledgerIndex = await source.latestSlot();
-  let start: IndexPosition = q.cursor ?? { slot: 0, outputId: new Uint8Array(34) };
-  if (q.createdAfter !== undefined && start.slot < firstSlotAfter(params, q.createdAfter))
-    start = { slot: firstSlotAfter(params, q.createdAfter), outputId: new Uint8Array(34) };
+  const times = new IndexTimes(source, params, ledgerIndex);
+  let start: IndexPosition = { slot: 0, outputId: new Uint8Array(34) };
+  if (q.cursor !== undefined) {
+    const slot = await times.slotOfCursor(q.cursor.time);
+    if (slot === undefined) throw new LedgerError('INVALID_ARGUMENT', 'query parameter cursor has wrong format');
+    start = { slot, outputId: q.cursor.outputId };
+  }
+  if (q.createdAfter !== undefined) {
+    const first = await times.firstSlotAfter(q.createdAfter);
+    if (start.slot < first) start = { slot: first, outputId: new Uint8Array(34) };
+  }
   const streams: Stream[] = kindsOf(q).flatMap((kind) =>
     rangesOf(q, kind).map((prefix) => ({ prefix, keys: [], at: 0, done: false })),
   );
@@ -295,19 +299,22 @@ export async function queryIndex(source: IndexSource, params: ProtocolParameters
     const created = exact ? [] : await source.outputs(batch);
     for (let i = 0; i < batch.length; i++) {
       const p = batch[i]!;
-      const createdAt = slotEnd(params, p.slot);
+      const at = times.of(p.slot);
+      const createdAt = typeof at === 'number' ? at : await at;
       if (q.createdBefore !== undefined && createdAt >= q.createdBefore) return { ledgerIndex, items };
       if (q.createdAfter !== undefined && !(createdAt > q.createdAfter)) continue;
       const bytes = created[i];
       if (!exact && (bytes === undefined || !matches(q, decodeOutput(bytes)))) continue;
-      if (items.length === q.pageSize) return { ledgerIndex, items, next: p };
+      if (items.length === q.pageSize) return { ledgerIndex, items, next: { ...p, time: createdAt } };
       items.push(p.outputId.slice());
     }
     examined += batch.length;
     if (examined >= MAX_EXAMINED) {
       for (const s of streams) if (s.at >= s.keys.length && !s.done) await refill(s);
       const next = nextCandidate(streams);
-      return next === undefined ? { ledgerIndex, items } : { ledgerIndex, items, next };
+      return next === undefined
+        ? { ledgerIndex, items }
+        : { ledgerIndex, items, next: { ...next, time: await times.of(next.slot) } };
     }
   }
 }

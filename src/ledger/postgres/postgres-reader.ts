@@ -237,6 +237,10 @@ export class PostgresReader implements LedgerReader {
         });
         return rows.map((r) => bytesOf(r.entry));
       },
+      timedSlotFrom: async (slot) => {
+        const r = (await this.ask(QUERIES.timedSlotFrom, [slot])).rows[0];
+        return r === undefined ? undefined : { slot: Number(r.slot), time: Number(r.unix_time) };
+      },
       outputs: async (positions) => {
         if (positions.length === 0) return [];
         const { rows } = await this.ask(QUERIES.indexOutputs, [positions.map((p) => p.outputId)]);

@@ -175,6 +175,7 @@ export const QUERIES = {
     left join blocks b on b.tx_id = substring($1 from 1 for 32)`,
   /** $1 start, $2 end (exclusive) → up to $3 index entries between them, in key order (the primary key's range). */
   indexScan: 'select entry from output_index where entry >= $1 and entry < $2 order by entry limit $3',
+  timedSlotFrom: 'select slot, unix_time from milestone_times where slot >= $1 order by slot limit 1',
   /** $1 output ids → the bytes of those still unspent. */
   indexOutputs:
     'select output_id, created_slot, raw, checksum from outputs ' +

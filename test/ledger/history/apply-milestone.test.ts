@@ -224,6 +224,40 @@ describe('milestones 17339 and 17340 applied', () => {
     }
   });
 
+  it('the indexer’s creation times are the milestones’ timestamps (inx-indexer’s created_at), in filters and cursors', async () => {
+    const [t17339, t17340] = [milestonePayloadOf(17339).timestamp, milestonePayloadOf(17340).timestamp];
+    const basicOf = (index: 17339 | 17340) =>
+      chronicleMilestone(index)
+        .created.filter((x: any) => x.output.kind === 'basic')
+        .map((o: any) => hex(outputId(bin(o.output_id.transaction_id), o.output_id.index)));
+    const consumed = new Set(
+      chronicleMilestone(17340).consumed.map((c: any) =>
+        hex(outputId(bin(c.output.output_id.transaction_id), c.output.output_id.index)),
+      ),
+    );
+    const after17339 = (await get(`/api/indexer/v1/outputs/basic?createdAfter=${t17339}`)).body;
+    expect([...after17339.items].sort()).toEqual(basicOf(17340).sort());
+    const between = (await get(`/api/indexer/v1/outputs/basic?createdAfter=${t17339 - 1}&createdBefore=${t17340}`))
+      .body;
+    expect([...between.items].sort()).toEqual(
+      basicOf(17339)
+        .filter((id: string) => !consumed.has(id))
+        .sort(),
+    );
+    // Paged one at a time from just before 17339: each cursor names the next output's milestone time.
+    let cursor = '';
+    const seen: string[] = [];
+    for (;;) {
+      const q = cursor === '' ? `createdAfter=${t17339 - 1}&pageSize=1` : `cursor=${cursor}`;
+      const { body } = await get(`/api/indexer/v1/outputs/basic?${q}`);
+      seen.push(...body.items);
+      if (body.cursor === undefined) break;
+      cursor = body.cursor;
+      expect([t17339, t17340]).toContain(Number.parseInt(cursor.slice(0, 8), 16));
+    }
+    expect(seen.sort()).toEqual([...between.items, ...after17339.items].sort());
+  });
+
   it('each included transaction’s block, and /info’s milestones, are the data’s', async () => {
     for (const index of [17339, 17340] as const) {
       for (const b of coneOf(index).filter((x) => x.metadata.inclusion_state === 'included')) {

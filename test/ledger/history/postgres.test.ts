@@ -63,6 +63,15 @@ describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
         for (const o of [...r.created, ...r.consumed.map((c: { output: unknown }) => c.output)] as any[])
           routes.push(`/api/core/v2/outputs/${hex(outputId(bin(o.output_id.transaction_id), o.output_id.index))}`);
       }
+      // The indexer over real milestone times: filters and a page's cursor (time, output ID), and the page it names.
+      const [t17339, t17340] = [milestonePayloadOf(17339).timestamp, milestonePayloadOf(17340).timestamp];
+      routes.push(
+        `/api/indexer/v1/outputs/basic?createdAfter=${t17339 - 1}&createdBefore=${t17340}`,
+        `/api/indexer/v1/outputs/basic?createdAfter=${t17339 - 1}&pageSize=2`,
+      );
+      const cursor = ((await a.get(routes.at(-1)!)).body as { cursor: string }).cursor;
+      expect(Number.parseInt(cursor.slice(0, 8), 16)).toBe(t17339); // the third output is one 17339 created
+      routes.push(`/api/indexer/v1/outputs/basic?cursor=${cursor}`);
       for (const route of routes) {
         const want = await a.get(route);
         expect(want.status, route).toBe(200);
