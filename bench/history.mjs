@@ -19,8 +19,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
 import { acceptPipelined } from './ledger-pipeline.mjs';
-import * as sim from './sim-entry.mjs';
 import { writeSection } from './results-file.mjs';
+import * as sim from './sim-entry.mjs';
 
 const args = process.argv.slice(2);
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
