@@ -80,6 +80,7 @@ describe('the source tree', () => {
     const ledgerRoom = (f: string) => /^ledger\/([^/]+)\//.exec(f)?.[1];
     const rooms = new Set(files.map(ledgerRoom).filter((r) => r !== undefined));
     expect([...rooms].sort()).toEqual([
+      'analytics',
       'common',
       'core',
       'history',

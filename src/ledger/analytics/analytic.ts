@@ -1,0 +1,42 @@
+import type { Block } from '../../model/block.js';
+import type { Output } from '../../model/output.js';
+
+// The shape every analytic has (inx-chronicle's, src/analytics/): a handler for each block of a milestone's cone in
+// white-flag order, one for each transaction the milestone applied, and the measurement taken at the milestone's end.
+// Each analytic is a small type of its own file; measure-milestone.ts runs them all over one milestone.
+
+/** A measurement's values by inx-chronicle's names: counts as numbers, token amounts as bigints. */
+export type Measurements = Record<string, number | bigint>;
+
+/** What every handler may ask: the milestone being measured. */
+export interface AnalyticsContext {
+  index: number;
+  /** The milestone's time, unix seconds: when its transactions spend and book. */
+  timestamp: number;
+}
+
+/** A block of the cone, with white flag's verdict (TIP-25's ledgerInclusionState). */
+export interface ConeBlock {
+  bytes: Uint8Array;
+  block: Block;
+  inclusion: 'included' | 'conflicting' | 'noTransaction';
+}
+
+/** An output and its ID. */
+export interface LedgerOutput {
+  outputId: Uint8Array;
+  output: Output;
+}
+
+/** A transaction the milestone applied: the outputs it consumed (in input order) and those it created. */
+export interface AppliedTransaction {
+  consumed: LedgerOutput[];
+  created: LedgerOutput[];
+}
+
+export interface Analytic {
+  block?(b: ConeBlock, ctx: AnalyticsContext): void;
+  transaction?(t: AppliedTransaction, ctx: AnalyticsContext): void;
+  /** The measurement of the milestone handled since the last one taken. */
+  take(ctx: AnalyticsContext): Measurements;
+}

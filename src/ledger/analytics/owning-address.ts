@@ -1,0 +1,35 @@
+import { encode } from '../../codec/index.js';
+import { type Address, address } from '../../model/address.js';
+import type { Output } from '../../model/output.js';
+import { OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import { bytesKey } from '../../util/bytes.js';
+
+// The address that controls an output, as inx-chronicle counts it (its Output::owning_address): a basic or NFT
+// output's address, or once its expiration has passed at `time` the return address; an alias's state controller; a
+// foundry's alias. Without a time (an output as created) expiration is not looked at.
+
+export function owningAddress(o: Output, time?: number): Address | undefined {
+  switch (o.type) {
+    case OutputType.Basic:
+    case OutputType.Nft: {
+      let owner: Address | undefined;
+      let expiration: { returnAddress: Address; unixTime: number } | undefined;
+      for (const u of o.unlockConditions) {
+        if (u.type === UnlockConditionType.Address) owner = u.address;
+        else if (u.type === UnlockConditionType.Expiration) expiration = u;
+      }
+      return time !== undefined && expiration !== undefined && time >= expiration.unixTime
+        ? expiration.returnAddress
+        : owner;
+    }
+    case OutputType.Alias:
+      return o.unlockConditions.find((u) => u.type === UnlockConditionType.StateControllerAddress)?.address;
+    case OutputType.Foundry:
+      return o.unlockConditions[0]!.address;
+    default:
+      return undefined; // a treasury output has no owner
+  }
+}
+
+/** An address as a map key (its bytes, type first). */
+export const addressKey = (a: Address): string => bytesKey(encode(address, a));
