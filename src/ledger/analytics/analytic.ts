@@ -1,5 +1,6 @@
 import type { Block } from '../../model/block.js';
 import type { Output } from '../../model/output.js';
+import type { RentStructure } from '../../model/protocol-parameters.js';
 
 // The shape every analytic has (inx-chronicle's, src/analytics/): a handler for each block of a milestone's cone in
 // white-flag order, one for each transaction the milestone applied, and the measurement taken at the milestone's end.
@@ -13,6 +14,8 @@ export interface AnalyticsContext {
   index: number;
   /** The milestone's time, unix seconds: when its transactions spend and book. */
   timestamp: number;
+  /** The network's rent structure (storage deposits). */
+  rent: RentStructure;
 }
 
 /** A block of the cone, with white flag's verdict (TIP-25's ledgerInclusionState). */
@@ -22,10 +25,11 @@ export interface ConeBlock {
   inclusion: 'included' | 'conflicting' | 'noTransaction';
 }
 
-/** An output and its ID. */
+/** An output and its ID; a consumed one with the milestone that booked it. */
 export interface LedgerOutput {
   outputId: Uint8Array;
   output: Output;
+  booked?: number;
 }
 
 /** A transaction the milestone applied: the outputs it consumed (in input order) and those it created. */
@@ -37,6 +41,9 @@ export interface AppliedTransaction {
 export interface Analytic {
   block?(b: ConeBlock, ctx: AnalyticsContext): void;
   transaction?(t: AppliedTransaction, ctx: AnalyticsContext): void;
-  /** The measurement of the milestone handled since the last one taken. */
+  /**
+   * The measurement at the milestone's end: of what was handled since the last one taken (a milestone's activity),
+   * or the running totals (the ledger's outputs and sizes), which go on from there.
+   */
   take(ctx: AnalyticsContext): Measurements;
 }

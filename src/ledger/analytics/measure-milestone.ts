@@ -5,16 +5,27 @@ import { ActiveAddresses } from './active-addresses.js';
 import type { Analytic, AnalyticsContext, ConeBlock, LedgerOutput, Measurements } from './analytic.js';
 import { BaseTokens } from './base-tokens.js';
 import { BlockActivity } from './block-activity.js';
+import { LedgerOutputs } from './ledger-outputs.js';
+import { LedgerSize } from './ledger-size.js';
 import { MilestoneSize } from './milestone-size.js';
 import { OutputActivity } from './output-activity.js';
 import { TransactionSize } from './transaction-size.js';
+import { UnclaimedTokens } from './unclaimed-tokens.js';
+import { UnlockConditions } from './unlock-conditions.js';
 
 // The analytics that depend on one milestone alone (its cone and the transactions it applied), as inx-chronicle
 // updates them (its Milestone::update_analytics): each block in white-flag order, and before a block whose
 // transaction was applied, that transaction with the outputs it consumed and created.
 
-/** The analytics of one milestone, in the order their names are listed. */
-export const milestoneAnalytics = (): Analytic[] => [
+/**
+ * The analytics of a milestone, in the order their names are listed: the ledger's totals going on from `previous`
+ * (the measurement of the milestone before), then those of the milestone alone.
+ */
+export const milestoneAnalytics = (previous?: Measurements): Analytic[] => [
+  new LedgerOutputs(previous),
+  new LedgerSize(previous),
+  new UnclaimedTokens(previous),
+  new UnlockConditions(previous),
   new ActiveAddresses(),
   new BaseTokens(),
   new OutputActivity(),
@@ -27,20 +38,23 @@ export interface MilestoneCone {
   ctx: AnalyticsContext;
   /** The cone's blocks in white-flag order, each with its verdict. */
   blocks: readonly { bytes: Uint8Array; inclusion: ConeBlock['inclusion'] }[];
-  /** An output an applied transaction consumed (the ledger keeps it after its spend): its bytes. */
-  consumed(outputId: Uint8Array): Uint8Array;
+  /** An output an applied transaction consumed (the ledger keeps it after its spend): its bytes, its booking. */
+  consumed(outputId: Uint8Array): { bytes: Uint8Array; booked: number };
+  /** The measurement of the milestone before, whose ledger totals this one's go on from (none: from zero). */
+  previous?: Measurements;
 }
 
-/** Measures one milestone with fresh analytics. */
+/** Measures one milestone. */
 export function measureMilestone(cone: MilestoneCone): Measurements {
-  const analytics = milestoneAnalytics();
+  const analytics = milestoneAnalytics(cone.previous);
   for (const { bytes, inclusion } of cone.blocks) {
     const block = decodeBlock(bytes);
     const p = block.payload;
     if (inclusion === 'included' && p?.type === PayloadType.Transaction) {
       const consumed = p.essence.inputs.map((i): LedgerOutput => {
         const id = outputId(i.transactionId, i.transactionOutputIndex);
-        return { outputId: id, output: decodeOutput(cone.consumed(id)) };
+        const { bytes, booked } = cone.consumed(id);
+        return { outputId: id, output: decodeOutput(bytes), booked };
       });
       const txId = transactionId(p);
       const created = p.essence.outputs.map((output, i): LedgerOutput => ({ outputId: outputId(txId, i), output }));

@@ -1,0 +1,42 @@
+import { OutputType } from '../../model/type-codes.js';
+import type { Analytic, AppliedTransaction, Measurements } from './analytic.js';
+import { Totals } from './totals.js';
+
+// analytics.ledger_outputs: the unspent outputs of each kind, their count and amount.
+
+const KINDS: Record<number, string> = {
+  [OutputType.Basic]: 'basic',
+  [OutputType.Alias]: 'alias',
+  [OutputType.Nft]: 'nft',
+  [OutputType.Foundry]: 'foundry',
+  [OutputType.Treasury]: 'treasury',
+};
+const NAMES = Object.values(KINDS).flatMap((k) => [
+  `analytics.ledger_outputs.${k}.count`,
+  `analytics.ledger_outputs.${k}.amount.0`,
+]);
+
+export class LedgerOutputs implements Analytic {
+  private readonly totals: Totals;
+
+  constructor(from?: Measurements) {
+    this.totals = new Totals(NAMES, from);
+  }
+
+  transaction(t: AppliedTransaction): void {
+    for (const [outputs, sign] of [
+      [t.consumed, -1n],
+      [t.created, 1n],
+    ] as const) {
+      for (const { output } of outputs) {
+        const kind = KINDS[output.type]!;
+        this.totals.add(`analytics.ledger_outputs.${kind}.count`, sign);
+        this.totals.add(`analytics.ledger_outputs.${kind}.amount.0`, sign * output.amount);
+      }
+    }
+  }
+
+  take(): Measurements {
+    return this.totals.measurements();
+  }
+}
