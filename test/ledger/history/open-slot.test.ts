@@ -128,3 +128,32 @@ it('issues the open slot’s milestone over what it took and what it was given; 
     node.close();
   }
 });
+
+it('a block taken out of its slot keeps its issuer (charged when referenced); eight tips need no merge; a block with one unknown parent is not solid; an empty first slot references the genesis', async () => {
+  const ledger = await network();
+  try {
+    const issuer = new Uint8Array(32).fill(0x77);
+    ledger.createAccount(issuer, { blockIssuanceCredits: 1_000_000n, slot: 1 });
+    // An empty first slot: the milestone references the network's genesis (the all-zero block), nothing else.
+    const empty = closeSlot(ledger, { secretKeys: keys });
+    expect(empty.milestone.parents).toEqual([ZERO]);
+    expect(empty.referenced).toBe(0);
+    const carrier = ledger.tips()[0]!;
+    // Slot 2: the milestone's block, six blocks and a paid one beside it — eight tips, a milestone's most: no merge.
+    const six = Array.from({ length: 6 }, (_, i) => tagged([ZERO], 20 + i));
+    const paid = tagged([ZERO], 30);
+    for (const b of six) ledger.acceptBlock(b, { slot: 2 });
+    ledger.acceptBlock(paid, { slot: 2, issuerId: issuer });
+    // Not solid: one parent known, one unknown.
+    ledger.acceptBlock(tagged([carrier, new Uint8Array(32).fill(0xee)], 40), { slot: 2 });
+    ledger.setSynced(true);
+    const before = ledger.congestion(issuer).blockIssuanceCredits;
+    const two = closeSlot(ledger, { secretKeys: keys });
+    expect(two.milestone.parents).toHaveLength(8);
+    expect(two.referenced).toBe(8); // the block with an unknown parent is left out
+    const after = ledger.congestion(issuer).blockIssuanceCredits;
+    expect(after).toBeLessThan(before); // the referenced block was charged to the account that issued it
+  } finally {
+    ledger.close();
+  }
+});
