@@ -107,9 +107,10 @@ describe('docs/api.md: the client snippets against the demo history', () => {
     rmSync(store, { recursive: true, force: true });
   });
 
-  it('what the doc says the demo answers is what a server over the demo history answers (… stands for what is cut)', async () => {
-    const text = doc('api.md');
-    const shown = blocks(text.slice(text.indexOf('What the demo answers')), 'console')[0]!.split('\n');
+  /** The curl lines of the first console block after `marker` in docs/`name`, checked against the demo; how many. */
+  async function answersAsShown(name: string, marker: string): Promise<number> {
+    const text = doc(name);
+    const shown = blocks(text.slice(text.indexOf(marker)), 'console')[0]!.split('\n');
     let checked = 0;
     for (let i = 0; i < shown.length - 1; i++) {
       const m = /^\$ curl "?http:\/\/127\.0\.0\.1:14265([^"\s]+)"?$/.exec(shown[i]!);
@@ -124,7 +125,15 @@ describe('docs/api.md: the client snippets against the demo history', () => {
       }
       checked++;
     }
-    expect(checked).toBe(6);
+    return checked;
+  }
+
+  it('what the doc says the demo answers is what a server over the demo history answers (… stands for what is cut)', async () => {
+    expect(await answersAsShown('api.md', 'What the demo answers')).toBe(6);
+  });
+
+  it("docs/analytics.md: a milestone's analytics as the demo answers them", async () => {
+    expect(await answersAsShown('analytics.md', '# Analytics')).toBe(1);
   });
 
   for (const [lang, flag] of [

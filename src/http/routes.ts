@@ -4,6 +4,7 @@ import type { LedgerReader } from '../ledger/core/index.js';
 import { AddressType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
+import { analyticsRoutes } from './analytics-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
@@ -132,6 +133,7 @@ export const routes: Route[] = [
   },
   ...coreRoutes,
   ...indexerRoutes,
+  ...analyticsRoutes,
   ...postRoutes,
 ];
 
@@ -181,4 +183,5 @@ export const PUBLIC_ROUTES: readonly string[] = [
   '/api/core/v3/*',
   '/api/enqueue',
   '/api/tangle-core/v1/*',
+  '/api/analytics/v1/*',
 ];

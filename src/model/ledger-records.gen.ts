@@ -849,4 +849,74 @@ export const generated: GeneratedStructs = {
       return { read: WhiteFlagEntry_read, write: WhiteFlagEntry_write, sizeOf: WhiteFlagEntry_sizeOf, toJson: WhiteFlagEntry_toJson, fromJson: WhiteFlagEntry_fromJson, writeJson: WhiteFlagEntry_writeJson };
     },
   },
+  MeasurementEntry: {
+    keys: ['name', 'value'],
+    variable: '00',
+    compile(c, h) {
+      const $name = c[0]!;
+      const $value = c[1]!;
+      const fixedPart = h.fixedPart;
+      function MeasurementEntry_read(r: Reader) {
+        let at = 'name';
+        try {
+          const name = $name.read(r);
+          at = 'value'; const value = $value.read(r);
+          return { name, value };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function MeasurementEntry_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'name';
+        try {
+          $name.write(v.name, w);
+          at = 'value'; $value.write(v.value, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function MeasurementEntry_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function MeasurementEntry_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'name';
+        try {
+          json = $name.toJson(v.name); if (json !== undefined) o.name = json;
+          at = 'value'; json = $value.toJson(v.value); if (json !== undefined) o.value = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function MeasurementEntry_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'name' || k === 'value')) throw h.unexpected(k);
+        let at = 'name';
+        try {
+          const name = $name.fromJson(j.name);
+          at = 'value'; const value = $value.fromJson(j.value);
+          return { name, value };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function MeasurementEntry_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'name' || k === 'value')) throw h.unexpected(k);
+        let at = 'name';
+        try {
+          $name.writeJson(j.name, w);
+          at = 'value'; $value.writeJson(j.value, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: MeasurementEntry_read, write: MeasurementEntry_write, sizeOf: MeasurementEntry_sizeOf, toJson: MeasurementEntry_toJson, fromJson: MeasurementEntry_fromJson, writeJson: MeasurementEntry_writeJson };
+    },
+  },
 };

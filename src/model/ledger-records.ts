@@ -283,3 +283,19 @@ export const whiteFlagRecord = arrayOf(
   }),
   { prefix: u32, min: 0, max: BIG },
 );
+
+/**
+ * One analytic's value at a milestone (ledger/analytics/): which measurement (its place in the analytics' list of
+ * names, ledger/analytics/record.ts), and the count or token amount.
+ */
+export interface MeasurementEntry {
+  name: number;
+  value: bigint;
+}
+
+/** A milestone's analytics, stored in its commit: every measurement. */
+export const measurementsRecord = arrayOf(struct<MeasurementEntry>('MeasurementEntry', { name: u16, value: u64 }), {
+  prefix: u16,
+  min: 0,
+  max: 1024,
+});

@@ -1,4 +1,3 @@
-import type { Block } from '../../model/block.js';
 import type { Output } from '../../model/output.js';
 import type { RentStructure } from '../../model/protocol-parameters.js';
 
@@ -8,6 +7,9 @@ import type { RentStructure } from '../../model/protocol-parameters.js';
 
 /** A measurement's values by inx-chronicle's names: counts as numbers, token amounts as bigints. */
 export type Measurements = Record<string, number | bigint>;
+
+/** Whether a name is of a token amount (inx-chronicle's TokenAmount names end in `.0`; one is a plain amount). */
+export const isAmount = (name: string): boolean => name.endsWith('.0') || name.endsWith('_amount');
 
 /** What every handler may ask: the milestone being measured. */
 export interface AnalyticsContext {
@@ -21,7 +23,8 @@ export interface AnalyticsContext {
 /** A block of the cone, with white flag's verdict (TIP-25's ledgerInclusionState). */
 export interface ConeBlock {
   bytes: Uint8Array;
-  block: Block;
+  /** Its payload's type (read from its bytes: a block is decoded only for a transaction to measure). */
+  payloadType: number | undefined;
   inclusion: 'included' | 'conflicting' | 'noTransaction';
 }
 

@@ -19,7 +19,7 @@ export class BlockActivity implements Analytic {
   private counts = new Map<string, number>();
 
   block(b: ConeBlock): void {
-    const payload = b.block.payload === undefined ? 'no_payload_count' : PAYLOADS[b.block.payload.type]!;
+    const payload = b.payloadType === undefined ? 'no_payload_count' : PAYLOADS[b.payloadType]!;
     for (const name of [payload, VERDICTS[b.inclusion]]) this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
   }
 

@@ -1,5 +1,13 @@
 // Analytics of a network's history (issue 46), inx-chronicle's names and meanings: per milestone, from its cone and
 // the transactions it applied. The room's public face.
 
-export type { Analytic, AnalyticsContext, AppliedTransaction, ConeBlock, Measurements } from './analytic.js';
-export { type MilestoneCone, measureMilestone, milestoneAnalytics } from './measure-milestone.js';
+export type {
+  Analytic,
+  AnalyticsContext,
+  AppliedTransaction,
+  ConeBlock,
+  LedgerOutput,
+  Measurements,
+} from './analytic.js';
+export { ledgerTotals, type MilestoneCone, measureMilestone, milestoneAnalytics } from './measure-milestone.js';
+export { MEASUREMENT_NAMES, measurementsFromRecord, measurementsToRecord } from './record.js';

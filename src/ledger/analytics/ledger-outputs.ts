@@ -4,14 +4,15 @@ import { Totals } from './totals.js';
 
 // analytics.ledger_outputs: the unspent outputs of each kind, their count and amount.
 
-const KINDS: Record<number, string> = {
-  [OutputType.Basic]: 'basic',
-  [OutputType.Alias]: 'alias',
-  [OutputType.Nft]: 'nft',
-  [OutputType.Foundry]: 'foundry',
-  [OutputType.Treasury]: 'treasury',
-};
-const NAMES = Object.values(KINDS).flatMap((k) => [
+/** By output type, in inx-chronicle's order (an object keyed by number would list them by type). */
+const KINDS = new Map<number, string>([
+  [OutputType.Basic, 'basic'],
+  [OutputType.Alias, 'alias'],
+  [OutputType.Nft, 'nft'],
+  [OutputType.Foundry, 'foundry'],
+  [OutputType.Treasury, 'treasury'],
+]);
+const NAMES = [...KINDS.values()].flatMap((k) => [
   `analytics.ledger_outputs.${k}.count`,
   `analytics.ledger_outputs.${k}.amount.0`,
 ]);
@@ -29,7 +30,7 @@ export class LedgerOutputs implements Analytic {
       [t.created, 1n],
     ] as const) {
       for (const { output } of outputs) {
-        const kind = KINDS[output.type]!;
+        const kind = KINDS.get(output.type)!;
         this.totals.add(`analytics.ledger_outputs.${kind}.count`, sign);
         this.totals.add(`analytics.ledger_outputs.${kind}.amount.0`, sign * output.amount);
       }

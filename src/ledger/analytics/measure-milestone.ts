@@ -1,4 +1,6 @@
+import { payloadBytes } from '../../model/block.js';
 import { outputId, transactionId } from '../../model/ids.js';
+import type { TransactionPayload } from '../../model/payload/transaction.js';
 import { PayloadType } from '../../model/type-codes.js';
 import { decodeBlock, decodeOutput } from '../../serialize.js';
 import { ActiveAddresses } from './active-addresses.js';
@@ -48,9 +50,10 @@ export interface MilestoneCone {
 export function measureMilestone(cone: MilestoneCone): Measurements {
   const analytics = milestoneAnalytics(cone.previous);
   for (const { bytes, inclusion } of cone.blocks) {
-    const block = decodeBlock(bytes);
-    const p = block.payload;
-    if (inclusion === 'included' && p?.type === PayloadType.Transaction) {
+    const payload = payloadBytes(bytes);
+    const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+    if (inclusion === 'included' && payloadType === PayloadType.Transaction) {
+      const p = decodeBlock(bytes).payload as TransactionPayload;
       const consumed = p.essence.inputs.map((i): LedgerOutput => {
         const id = outputId(i.transactionId, i.transactionOutputIndex);
         const { bytes, booked } = cone.consumed(id);
@@ -60,7 +63,26 @@ export function measureMilestone(cone: MilestoneCone): Measurements {
       const created = p.essence.outputs.map((output, i): LedgerOutput => ({ outputId: outputId(txId, i), output }));
       for (const a of analytics) a.transaction?.({ consumed, created }, cone.ctx);
     }
-    for (const a of analytics) a.block?.({ bytes, block, inclusion }, cone.ctx);
+    for (const a of analytics) a.block?.({ bytes, payloadType, inclusion }, cone.ctx);
   }
   return Object.assign({}, ...analytics.map((a) => a.take(cone.ctx)));
+}
+
+/**
+ * The ledger's totals over its unspent outputs (each with its booking): where a ledger's first measured milestone
+ * goes on from (a ledger imported from a snapshot, or one whose earlier milestones were applied unmeasured).
+ */
+export function ledgerTotals(unspent: Iterable<LedgerOutput>, ctx: AnalyticsContext): Measurements {
+  const outputs = new LedgerOutputs();
+  const size = new LedgerSize();
+  const conditions = new UnlockConditions();
+  const unclaimed = new UnclaimedTokens();
+  for (const o of unspent) {
+    const t = { consumed: [], created: [o] };
+    outputs.transaction(t);
+    size.transaction(t, ctx);
+    conditions.transaction(t);
+    unclaimed.holds(o);
+  }
+  return Object.assign({}, ...[outputs, size, conditions, unclaimed].map((a) => a.take()));
 }

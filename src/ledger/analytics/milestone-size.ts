@@ -16,7 +16,7 @@ export class MilestoneSize implements Analytic {
   block(b: ConeBlock): void {
     const add = (name: string) => this.bytes.set(name, (this.bytes.get(name) ?? 0) + b.bytes.length);
     add('total_milestone_bytes');
-    if (b.block.payload !== undefined) add(PAYLOADS[b.block.payload.type]!);
+    if (b.payloadType !== undefined) add(PAYLOADS[b.payloadType]!);
   }
 
   take(): Measurements {

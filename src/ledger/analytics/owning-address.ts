@@ -1,7 +1,6 @@
-import { encode } from '../../codec/index.js';
-import { type Address, address } from '../../model/address.js';
+import type { Address } from '../../model/address.js';
 import type { Output } from '../../model/output.js';
-import { OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import { AddressType, OutputType, UnlockConditionType } from '../../model/type-codes.js';
 import { bytesKey } from '../../util/bytes.js';
 
 // The address that controls an output, as inx-chronicle counts it (its Output::owning_address): a basic or NFT
@@ -31,5 +30,8 @@ export function owningAddress(o: Output, time?: number): Address | undefined {
   }
 }
 
-/** An address as a map key (its bytes, type first). */
-export const addressKey = (a: Address): string => bytesKey(encode(address, a));
+/** An address as a map key: its type and its 32-byte hash or chain ID (no encoding: asked for every output). */
+export function addressKey(a: Address): string {
+  const id = a.type === AddressType.Ed25519 ? a.pubKeyHash : a.type === AddressType.Alias ? a.aliasId : a.nftId;
+  return `${a.type}${bytesKey(id)}`;
+}

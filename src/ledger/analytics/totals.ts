@@ -1,4 +1,4 @@
-import type { Measurements } from './analytic.js';
+import { isAmount, type Measurements } from './analytic.js';
 
 // Running totals of the ledger (its outputs, sizes, unlock conditions, unclaimed tokens): each kept by name, moved by
 // what each applied transaction consumed and created, from the values of the milestone before.
@@ -17,10 +17,10 @@ export class Totals {
     this.values.set(name, this.values.get(name)! + by);
   }
 
-  /** Counts as numbers, amounts (names ending in `.0`, inx-chronicle's TokenAmount) as bigints. */
+  /** Counts as numbers, token amounts as bigints. */
   measurements(): Measurements {
     return Object.fromEntries(
-      this.names.map((n) => [n, n.endsWith('.0') ? this.values.get(n)! : Number(this.values.get(n)!)]),
+      this.names.map((n) => [n, isAmount(n) ? this.values.get(n)! : Number(this.values.get(n)!)]),
     );
   }
 }

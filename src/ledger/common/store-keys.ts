@@ -20,6 +20,7 @@ const TABLE = {
   milestone: 0x50,
   milestoneSlot: 0x69,
   whiteFlag: 0x57,
+  analytics: 0x6d,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -104,6 +105,8 @@ export const keys = {
   milestoneSlot: (milestoneId: Uint8Array) => prefixed(TABLE.milestoneSlot, milestoneId),
   /** The cone of a milestone history/ applied, in white-flag order, with each block's verdict (WhiteFlagEntry). */
   whiteFlag: (slot: number) => slotKey(TABLE.whiteFlag, slot),
+  /** The analytics of a milestone history/ applied (measurementsRecord), written in its commit. */
+  analytics: (slot: number) => slotKey(TABLE.analytics, slot),
   /** The transaction that spent an output in an imported milestone (its slot has no blocks to find it in). */
   spentBy: (outputId: Uint8Array) => prefixed(TABLE.spentBy, outputId),
   /** An entry of the output index (its key: output-index.ts; no value). */

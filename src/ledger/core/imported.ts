@@ -36,6 +36,8 @@ export interface MilestoneRef {
   timestamp: number;
   /** The payload as the network issued it (TIP-29 bytes): kept for a milestone history/ applied. */
   payload?: Uint8Array;
+  /** Its analytics (measurementsRecord), where they were measured as it was applied. */
+  analytics?: Uint8Array;
 }
 
 /**
@@ -53,7 +55,9 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
   const applied = store.get(keys.milestone(slot));
   if (applied !== undefined) {
     const m = readRecord(milestonePayload, applied, 'milestone');
-    return { index: slot, milestoneId: milestoneId(m), timestamp: m.timestamp, payload: applied };
+    const analytics = store.get(keys.analytics(slot));
+    const ref = { index: slot, milestoneId: milestoneId(m), timestamp: m.timestamp, payload: applied };
+    return analytics === undefined ? ref : { ...ref, analytics };
   }
   const kept = store.get(keys.importedMilestone(slot));
   if (kept !== undefined) {

@@ -74,6 +74,17 @@ export class MilestoneWriter {
     return this.ctx.state.pending.takeBlocks(slot).map((b) => b.bytes);
   }
 
+  /** An output as the milestone's judged blocks left it (created by one of them, or committed): bytes and booking. */
+  output(outputId: Uint8Array): { bytes: Uint8Array; booked: number } | undefined {
+    const o = this.ctx.state.output(outputId);
+    return o === undefined ? undefined : { bytes: o.output, booked: o.createdSlot };
+  }
+
+  /** A committed record of the store's own (a milestone's analytics), by key. */
+  record(key: Uint8Array): Uint8Array | undefined {
+    return this.committed.store.get(key);
+  }
+
   /** Forgets what was taken into a slot for a milestone that is refused. */
   discard(slot: number): void {
     this.ctx.state.pending.drop(slot);

@@ -158,11 +158,21 @@ export function checkSignatures(params: ProtocolParameters, m: MilestonePayload)
   asRefusal(m.index, () => verifyMilestoneSignatures(m, keys.keyRanges, keys.threshold));
 }
 
-/** The milestone's slot committed with its records (payload, ID, white-flag record…): one atomic write. */
-export function commitCone(writer: MilestoneWriter, m: MilestonePayload, cone: Cone, judged: Judged): AppliedMilestone {
+/**
+ * The milestone's slot committed with its records (payload, ID, white-flag record, and `more`: its analytics): one
+ * atomic write.
+ */
+export function commitCone(
+  writer: MilestoneWriter,
+  m: MilestonePayload,
+  cone: Cone,
+  judged: Judged,
+  more: [Uint8Array, Uint8Array][],
+): AppliedMilestone {
   const id = milestoneId(m);
   const committed = writer.commit(m, id, encode(milestonePayload, m), [
     [keys.whiteFlag(m.index), encode(whiteFlagRecord, judged.entries)],
+    ...more,
   ]);
   return {
     index: m.index,

@@ -3,6 +3,7 @@ import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { sortedUnique } from '../../util/bytes.js';
 import type { Ledger } from '../core/index.js';
 import { type AppliedMilestone, checkSignatures, commitCone, gatherCone, inSlot, judgeCone, refuse } from './cone.js';
+import { measureCone } from './measure.js';
 
 // A coordinator's side of white flag (a test network, the demo): the next milestone issued over blocks the ledger has
 // not confirmed yet — its cone judged as applyMilestone judges it, its Merkle roots taken from that, signed with the
@@ -48,6 +49,7 @@ export function issueMilestone(ledger: Ledger, o: IssueOptions): IssuedMilestone
       o.secretKeys,
     );
     checkSignatures(ledger.params, milestone); // what no node would take is not issued: the keys must be the network's
-    return { milestone, ...commitCone(writer, milestone, cone, judged) };
+    const analytics = measureCone(ledger, writer, milestone, cone, judged);
+    return { milestone, ...commitCone(writer, milestone, cone, judged, [analytics]) };
   });
 }

@@ -36,9 +36,10 @@ export interface SlotExport {
   milestoneTime?: number;
   milestoneId?: Uint8Array;
   treasury?: Uint8Array;
-  /** A milestone history/ applied: its payload as issued, and its white-flag record (WhiteFlagEntry list). */
+  /** A milestone history/ applied: its payload as issued, its white-flag record (WhiteFlagEntry list), analytics. */
   milestone?: Uint8Array;
   whiteFlag?: Uint8Array;
+  analytics?: Uint8Array | undefined;
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
   credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
 }
@@ -89,6 +90,7 @@ function withAppliedMilestone(committed: CommittedReads, x: SlotExport, payload:
     milestoneId: milestoneId(milestone),
     milestone: payload,
     whiteFlag,
+    analytics: committed.store.get(keys.analytics(x.slot)),
   };
 }
 

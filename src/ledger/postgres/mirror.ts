@@ -176,7 +176,14 @@ export class PostgresMirror {
       ]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders, spentMark(x.slot)]);
       if (x.milestone !== undefined)
-        await c.query(WRITES.appliedMilestone, [x.slot, x.milestoneTime, x.milestoneId, x.milestone, x.whiteFlag]);
+        await c.query(WRITES.appliedMilestone, [
+          x.slot,
+          x.milestoneTime,
+          x.milestoneId,
+          x.milestone,
+          x.whiteFlag,
+          x.analytics ?? null,
+        ]);
       else if (x.milestoneTime !== undefined && x.milestoneId !== undefined)
         await c.query(WRITES.importedMilestone, [x.slot, x.milestoneTime, x.milestoneId]);
       else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);

@@ -209,7 +209,9 @@ export class PostgresReader implements LedgerReader {
     const r = rows[0];
     if (r === undefined) return undefined;
     const found = { index: Number(r.slot), milestoneId: bytesOf(r.milestone_id), timestamp: Number(r.unix_time) };
-    return r.payload === null ? found : { ...found, payload: bytesOf(r.payload) };
+    if (r.payload === null) return found;
+    const applied = { ...found, payload: bytesOf(r.payload) };
+    return r.analytics === null ? applied : { ...applied, analytics: bytesOf(r.analytics) };
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */

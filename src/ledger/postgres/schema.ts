@@ -78,6 +78,8 @@ export const SCHEMA: readonly string[] = [
   // A milestone history/ applied: its payload as issued and its white-flag record (the block metadata's verdicts).
   addColumn('milestone_times', 'payload', 'bytea'),
   addColumn('milestone_times', 'white_flag', 'bytea'),
+  // Its analytics (ledger/analytics/: measurementsRecord), measured as it was applied.
+  addColumn('milestone_times', 'analytics', 'bytea'),
   'create index if not exists milestone_times_id on milestone_times (milestone_id) where milestone_id is not null',
 ];
 
@@ -182,9 +184,11 @@ export const QUERIES = {
     'where output_id = any($1::bytea[]) and spent_slot is null',
   /** $1 slot → the imported milestone's ID and time, where one was kept. */
   importedMilestone:
-    'select slot, milestone_id, unix_time, payload from milestone_times where slot = $1 and milestone_id is not null',
+    'select slot, milestone_id, unix_time, payload, analytics from milestone_times ' +
+    'where slot = $1 and milestone_id is not null',
   /** A real milestone by its ID (one history/ applied, or a delta snapshot's). */
-  milestoneById: 'select slot, milestone_id, unix_time, payload from milestone_times where milestone_id = $1',
+  milestoneById:
+    'select slot, milestone_id, unix_time, payload, analytics from milestone_times where milestone_id = $1',
   /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
   block: `select slot, raw, (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
            from blocks b where block_id = $1`,
@@ -259,7 +263,8 @@ export const WRITES = {
   /** $1 slot, $2 its imported milestone's timestamp, $3 its ID. */
   importedMilestone: 'insert into milestone_times (slot, unix_time, milestone_id) values ($1, $2, $3)',
   appliedMilestone:
-    'insert into milestone_times (slot, unix_time, milestone_id, payload, white_flag) values ($1, $2, $3, $4, $5)',
+    'insert into milestone_times (slot, unix_time, milestone_id, payload, white_flag, analytics) ' +
+    'values ($1, $2, $3, $4, $5, $6)',
   /** $1 slots, $2 their milestones' timestamps. */
   milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
   /** Up to $1 rows written before there were checksums. */

@@ -2,18 +2,20 @@
 // onto the test ledger built from what they consume: each equals inx-chronicle's own measurement of that milestone
 // (vectors/stardust/chronicle-milestones/measurements.json, gathered from a Shimmer permanode).
 import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   applyMilestone,
+  createServer,
   importedParams,
   importSnapshot,
   inspectStore,
   type Ledger,
   openLedger,
 } from '../../../src/index.js';
-import { measureMilestone } from '../../../src/ledger/analytics/index.js';
+import { MEASUREMENT_NAMES, measureMilestone } from '../../../src/ledger/analytics/index.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { loadVectors } from '../../helpers/vectors.js';
 
@@ -85,4 +87,129 @@ it('the ledger’s totals move from 17339 to 17340 by exactly inx-chronicle’s 
   );
   // The data move: a test that could not fail would not show it.
   expect(inData.filter((n) => expected['17340']![n] !== expected['17339']![n]).length).toBeGreaterThanOrEqual(4);
+});
+
+it('each applied milestone’s analytics are stored in its commit and served: GET /api/analytics/v1/milestones/{index}', async () => {
+  const server = createServer({ ledger });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const get = async (route: string) => {
+    const res = await fetch(origin + route);
+    return { status: res.status, body: (await res.json()) as any };
+  };
+  try {
+    const [a, b] = [
+      (await get('/api/analytics/v1/milestones/17339')).body,
+      (await get('/api/analytics/v1/milestones/17340')).body,
+    ];
+    expect(a.milestoneIndex).toBe(17339);
+    for (const [index, served] of [
+      [17339, a],
+      [17340, b],
+    ] as const) {
+      const m = served.measurements as Record<string, number | string>;
+      for (const [name, value] of Object.entries(m)) {
+        if (TOTALS.test(name)) continue;
+        expect(String(value), `${index} ${name}`).toBe(String(expected[String(index)]![name]));
+      }
+      expect(typeof m['analytics.base_tokens.booked_amount.0']).toBe('string'); // amounts as strings
+      expect(typeof m['analytics.active_addresses.count']).toBe('number');
+    }
+    // The totals: the test ledger holds only what the cones consume, so they start elsewhere than Shimmer's; from
+    // 17339 to 17340 they move as inx-chronicle's do.
+    for (const name of Object.keys(b.measurements).filter(
+      (n) => TOTALS.test(n) && expected['17340']![n] !== undefined,
+    )) {
+      const moved = BigInt(b.measurements[name]) - BigInt(a.measurements[name]);
+      expect(moved, name).toBe(BigInt(expected['17340']![name]!) - BigInt(expected['17339']![name]!));
+    }
+    expect((await get('/api/analytics/v1/milestones/17338')).status).toBe(404); // the snapshot's: not measured
+    expect((await get('/api/analytics/v1/milestones/x')).status).toBe(400);
+  } finally {
+    await new Promise((done) => server.close(done));
+  }
+});
+
+/**
+ * A stored record names each measurement by its place in MEASUREMENT_NAMES: a list moved or shortened would read
+ * every milestone measured before under other names. New analytics go at the end.
+ */
+const PINNED = [
+  'analytics.ledger_outputs.basic.count',
+  'analytics.ledger_outputs.basic.amount.0',
+  'analytics.ledger_outputs.alias.count',
+  'analytics.ledger_outputs.alias.amount.0',
+  'analytics.ledger_outputs.nft.count',
+  'analytics.ledger_outputs.nft.amount.0',
+  'analytics.ledger_outputs.foundry.count',
+  'analytics.ledger_outputs.foundry.amount.0',
+  'analytics.ledger_outputs.treasury.count',
+  'analytics.ledger_outputs.treasury.amount.0',
+  'analytics.ledger_size.total_key_bytes',
+  'analytics.ledger_size.total_data_bytes',
+  'analytics.ledger_size.total_storage_deposit_amount.0',
+  'analytics.unclaimed_tokens.unclaimed_count',
+  'analytics.unclaimed_tokens.unclaimed_amount.0',
+  'analytics.unlock_conditions.storage_deposit_return.count',
+  'analytics.unlock_conditions.storage_deposit_return.amount.0',
+  'analytics.unlock_conditions.timelock.count',
+  'analytics.unlock_conditions.timelock.amount.0',
+  'analytics.unlock_conditions.expiration.count',
+  'analytics.unlock_conditions.expiration.amount.0',
+  'analytics.unlock_conditions.storage_deposit_return_inner_amount',
+  'analytics.active_addresses.count',
+  'analytics.base_tokens.booked_amount.0',
+  'analytics.base_tokens.transferred_amount.0',
+  'analytics.output_activity.nft.created_count',
+  'analytics.output_activity.nft.transferred_count',
+  'analytics.output_activity.nft.destroyed_count',
+  'analytics.output_activity.alias.created_count',
+  'analytics.output_activity.alias.governor_changed_count',
+  'analytics.output_activity.alias.state_changed_count',
+  'analytics.output_activity.alias.destroyed_count',
+  'analytics.output_activity.foundry.created_count',
+  'analytics.output_activity.foundry.transferred_count',
+  'analytics.output_activity.foundry.destroyed_count',
+  'analytics.transaction_size.input_buckets.single(1)',
+  'analytics.transaction_size.input_buckets.single(2)',
+  'analytics.transaction_size.input_buckets.single(3)',
+  'analytics.transaction_size.input_buckets.single(4)',
+  'analytics.transaction_size.input_buckets.single(5)',
+  'analytics.transaction_size.input_buckets.single(6)',
+  'analytics.transaction_size.input_buckets.single(7)',
+  'analytics.transaction_size.input_buckets.small',
+  'analytics.transaction_size.input_buckets.medium',
+  'analytics.transaction_size.input_buckets.large',
+  'analytics.transaction_size.input_buckets.huge',
+  'analytics.transaction_size.output_buckets.single(1)',
+  'analytics.transaction_size.output_buckets.single(2)',
+  'analytics.transaction_size.output_buckets.single(3)',
+  'analytics.transaction_size.output_buckets.single(4)',
+  'analytics.transaction_size.output_buckets.single(5)',
+  'analytics.transaction_size.output_buckets.single(6)',
+  'analytics.transaction_size.output_buckets.single(7)',
+  'analytics.transaction_size.output_buckets.small',
+  'analytics.transaction_size.output_buckets.medium',
+  'analytics.transaction_size.output_buckets.large',
+  'analytics.transaction_size.output_buckets.huge',
+  'analytics.block_activity.treasury_transaction_count',
+  'analytics.block_activity.tagged_data_count',
+  'analytics.block_activity.transaction_count',
+  'analytics.block_activity.milestone_count',
+  'analytics.block_activity.no_payload_count',
+  'analytics.block_activity.confirmed_count',
+  'analytics.block_activity.conflicting_count',
+  'analytics.block_activity.no_transaction_count',
+  'analytics.milestone_size.total_treasury_transaction_payload_bytes',
+  'analytics.milestone_size.total_tagged_data_payload_bytes',
+  'analytics.milestone_size.total_transaction_payload_bytes',
+  'analytics.milestone_size.total_milestone_payload_bytes',
+  'analytics.milestone_size.total_milestone_bytes',
+];
+
+it('the analytics’ names keep their places (stored records name measurements by place)', () => {
+  expect(MEASUREMENT_NAMES).toEqual(PINNED);
+  // Every name inx-chronicle measures for a milestone is among them but one (addresses with a balance: not yet).
+  const missing = Object.keys(expected['17339']!).filter((n) => !PINNED.includes(n));
+  expect(missing).toEqual(['analytics.address_balance.address_with_balance_count']);
 });

@@ -55,6 +55,7 @@ describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
         const r = chronicleMilestone(index);
         const id = hex(bin(r.milestone_data.milestone_id));
         routes.push(
+          `/api/analytics/v1/milestones/${index}`,
           `/api/core/v2/milestones/by-index/${index}`,
           `/api/core/v2/milestones/${id}`,
           `/api/core/v2/milestones/${id}/utxo-changes`,
