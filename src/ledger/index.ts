@@ -1,5 +1,12 @@
 // The ledger index's public face: the Ledger front, how to open one, and the shapes its API uses.
 
+export {
+  type AnalyticsContext,
+  MEASUREMENT_NAMES,
+  type Measurements,
+  type MilestoneCone,
+  measureMilestone,
+} from './analytics/index.js';
 export type {
   AcceptOptions,
   AcceptOutcome,
