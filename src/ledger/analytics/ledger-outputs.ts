@@ -1,6 +1,6 @@
 import { OutputType } from '../../model/type-codes.js';
-import type { Analytic, AppliedTransaction, Measurements } from './analytic.js';
-import { Totals } from './totals.js';
+import type { LedgerOutput, Measurements } from './analytic.js';
+import { RunningTotals } from './totals.js';
 
 // analytics.ledger_outputs: the unspent outputs of each kind, their count and amount.
 
@@ -17,27 +17,14 @@ const NAMES = [...KINDS.values()].flatMap((k) => [
   `analytics.ledger_outputs.${k}.amount.0`,
 ]);
 
-export class LedgerOutputs implements Analytic {
-  private readonly totals: Totals;
-
+export class LedgerOutputs extends RunningTotals {
   constructor(from?: Measurements) {
-    this.totals = new Totals(NAMES, from);
+    super(NAMES, from);
   }
 
-  transaction(t: AppliedTransaction): void {
-    for (const [outputs, sign] of [
-      [t.consumed, -1n],
-      [t.created, 1n],
-    ] as const) {
-      for (const { output } of outputs) {
-        const kind = KINDS.get(output.type)!;
-        this.totals.add(`analytics.ledger_outputs.${kind}.count`, sign);
-        this.totals.add(`analytics.ledger_outputs.${kind}.amount.0`, sign * output.amount);
-      }
-    }
-  }
-
-  take(): Measurements {
-    return this.totals.measurements();
+  protected count({ output }: LedgerOutput, sign: bigint): void {
+    const kind = KINDS.get(output.type)!;
+    this.totals.add(`analytics.ledger_outputs.${kind}.count`, sign);
+    this.totals.add(`analytics.ledger_outputs.${kind}.amount.0`, sign * output.amount);
   }
 }

@@ -1,7 +1,7 @@
 import { output as outputCodec } from '../../model/output.js';
 import { minStorageDeposit } from '../../validate/storage-deposit.js';
-import type { Analytic, AnalyticsContext, AppliedTransaction, Measurements } from './analytic.js';
-import { Totals } from './totals.js';
+import type { AnalyticsContext, LedgerOutput, Measurements } from './analytic.js';
+import { RunningTotals } from './totals.js';
 
 // analytics.ledger_size: the unspent outputs' bytes as TIP-19 weighs them — key bytes (the 34-byte output ID) and
 // data bytes (its booking metadata, 40 bytes, and the output) — and the storage deposit they hold (each output's
@@ -15,28 +15,15 @@ const NAMES = [
   'analytics.ledger_size.total_storage_deposit_amount.0',
 ];
 
-export class LedgerSize implements Analytic {
-  private readonly totals: Totals;
-
+export class LedgerSize extends RunningTotals {
   constructor(from?: Measurements) {
-    this.totals = new Totals(NAMES, from);
+    super(NAMES, from);
   }
 
-  transaction(t: AppliedTransaction, ctx: AnalyticsContext): void {
-    for (const [outputs, sign] of [
-      [t.consumed, -1n],
-      [t.created, 1n],
-    ] as const) {
-      for (const { output } of outputs) {
-        const deposit = minStorageDeposit(output, ctx.rent);
-        this.totals.add(NAMES[0]!, sign * BigInt(KEY_BYTES));
-        this.totals.add(NAMES[1]!, sign * BigInt(METADATA_BYTES + outputCodec.sizeOf(output)));
-        this.totals.add(NAMES[2]!, sign * (deposit < output.amount ? deposit : output.amount));
-      }
-    }
-  }
-
-  take(): Measurements {
-    return this.totals.measurements();
+  protected count({ output }: LedgerOutput, sign: bigint, ctx: AnalyticsContext): void {
+    const deposit = minStorageDeposit(output, ctx.rent);
+    this.totals.add(NAMES[0]!, sign * BigInt(KEY_BYTES));
+    this.totals.add(NAMES[1]!, sign * BigInt(METADATA_BYTES + outputCodec.sizeOf(output)));
+    this.totals.add(NAMES[2]!, sign * (deposit < output.amount ? deposit : output.amount));
   }
 }

@@ -73,16 +73,11 @@ export function measureMilestone(cone: MilestoneCone): Measurements {
  * goes on from (a ledger imported from a snapshot, or one whose earlier milestones were applied unmeasured).
  */
 export function ledgerTotals(unspent: Iterable<LedgerOutput>, ctx: AnalyticsContext): Measurements {
-  const outputs = new LedgerOutputs();
-  const size = new LedgerSize();
-  const conditions = new UnlockConditions();
+  const created = [new LedgerOutputs(), new LedgerSize(), new UnlockConditions()];
   const unclaimed = new UnclaimedTokens();
   for (const o of unspent) {
-    const t = { consumed: [], created: [o] };
-    outputs.transaction(t);
-    size.transaction(t, ctx);
-    conditions.transaction(t);
+    for (const a of created) a.transaction({ consumed: [], created: [o] }, ctx);
     unclaimed.holds(o);
   }
-  return Object.assign({}, ...[outputs, size, conditions, unclaimed].map((a) => a.take()));
+  return Object.assign({}, ...[...created, unclaimed].map((a) => a.take()));
 }

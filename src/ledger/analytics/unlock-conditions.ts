@@ -1,6 +1,6 @@
 import { OutputType, UnlockConditionType } from '../../model/type-codes.js';
-import type { Analytic, AppliedTransaction, Measurements } from './analytic.js';
-import { Totals } from './totals.js';
+import type { LedgerOutput, Measurements } from './analytic.js';
+import { RunningTotals } from './totals.js';
 
 // analytics.unlock_conditions: the unspent basic and NFT outputs with a timelock, an expiration or a storage deposit
 // return, their count and amount, and the amounts the returns ask back.
@@ -19,32 +19,19 @@ const NAMES = [
   INNER,
 ];
 
-export class UnlockConditions implements Analytic {
-  private readonly totals: Totals;
-
+export class UnlockConditions extends RunningTotals {
   constructor(from?: Measurements) {
-    this.totals = new Totals(NAMES, from);
+    super(NAMES, from);
   }
 
-  transaction(t: AppliedTransaction): void {
-    for (const [outputs, sign] of [
-      [t.consumed, -1n],
-      [t.created, 1n],
-    ] as const) {
-      for (const { output } of outputs) {
-        if (output.type !== OutputType.Basic && output.type !== OutputType.Nft) continue;
-        for (const u of output.unlockConditions) {
-          const kind = KINDS[u.type];
-          if (kind === undefined) continue;
-          this.totals.add(`analytics.unlock_conditions.${kind}.count`, sign);
-          this.totals.add(`analytics.unlock_conditions.${kind}.amount.0`, sign * output.amount);
-          if (u.type === UnlockConditionType.StorageDepositReturn) this.totals.add(INNER, sign * u.amount);
-        }
-      }
+  protected count({ output }: LedgerOutput, sign: bigint): void {
+    if (output.type !== OutputType.Basic && output.type !== OutputType.Nft) return;
+    for (const u of output.unlockConditions) {
+      const kind = KINDS[u.type];
+      if (kind === undefined) continue;
+      this.totals.add(`analytics.unlock_conditions.${kind}.count`, sign);
+      this.totals.add(`analytics.unlock_conditions.${kind}.amount.0`, sign * output.amount);
+      if (u.type === UnlockConditionType.StorageDepositReturn) this.totals.add(INNER, sign * u.amount);
     }
-  }
-
-  take(): Measurements {
-    return this.totals.measurements();
   }
 }
