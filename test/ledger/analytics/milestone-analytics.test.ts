@@ -6,17 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import {
-  applyMilestone,
-  createServer,
-  importedParams,
-  importSnapshot,
-  inspectStore,
-  type Ledger,
-  openLedger,
-} from '../../../src/index.js';
+import { applyMilestone, createServer, type Ledger } from '../../../src/index.js';
 import { MEASUREMENT_NAMES, measureMilestone } from '../../../src/ledger/analytics/index.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
 import { loadVectors } from '../../helpers/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-analytics-'));
@@ -30,9 +23,7 @@ const TOTALS = /^analytics\.(ledger_outputs|ledger_size|unclaimed_tokens|unlock_
 
 let ledger: Ledger;
 beforeAll(async () => {
-  const path = join(dir, 'ledger');
-  await importSnapshot({ path, full: await chronicleSnapshot() });
-  ledger = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+  ledger = await importedLedger(join(dir, 'ledger'), await chronicleSnapshot());
   for (const index of [17339, 17340] as const)
     applyMilestone(ledger, { milestone: milestonePayloadOf(index), blocks: coneOf(index).map((b) => bin(b.raw)) });
 });

@@ -36,6 +36,7 @@ import {
   milestonePayloadOf,
   outputOf,
 } from '../../helpers/chronicle.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const dir = mkdtempSync(join(tmpdir(), 'tangle-history-'));
@@ -49,9 +50,7 @@ const input = (index: 17339 | 17340) => ({
 
 /** A writable ledger on a fresh import of the test snapshot. */
 async function freshLedger(name: string): Promise<Ledger> {
-  const path = join(dir, name);
-  await importSnapshot({ path, full: await chronicleSnapshot() });
-  return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+  return importedLedger(join(dir, name), await chronicleSnapshot());
 }
 
 /** A fresh ledger with both milestones applied. */

@@ -10,19 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  applyMilestone,
-  blockId,
-  createServer,
-  followNode,
-  importedParams,
-  importSnapshot,
-  inspectStore,
-  type Ledger,
-  openLedger,
-} from '../../../src/index.js';
+import { applyMilestone, blockId, createServer, followNode, type Ledger } from '../../../src/index.js';
 import { readCone, SourceError, sourceClient } from '../../../src/ledger/history/source-client.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-follower-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,11 +22,7 @@ let source: Ledger;
 let server: Server;
 let origin: string;
 
-async function freshLedger(name: string): Promise<Ledger> {
-  const path = join(dir, name);
-  await importSnapshot({ path, full: snapshot });
-  return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
-}
+const freshLedger = (name: string): Promise<Ledger> => importedLedger(join(dir, name), snapshot);
 const listen = async (s: Server) => {
   s.listen(0, '127.0.0.1');
   await once(s, 'listening');

@@ -17,7 +17,6 @@ import {
   encodeBlock,
   genesisSnapshot,
   importedParams,
-  importSnapshot,
   inspectStore,
   type Ledger,
   openLedger,
@@ -26,6 +25,7 @@ import {
   signTransaction,
   TESTNET_COORDINATOR_SECRET,
 } from '../../../src/index.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-open-slot-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,9 +47,10 @@ let n = 0;
 
 /** A new test network's store at its genesis milestone 0, the all-zero block its entry point (as the demo's). */
 async function network(path = join(dir, `network-${++n}`)): Promise<Ledger> {
-  const full = await genesisSnapshot(testnet, { outputs: [coin], timestamp: T0, solidEntryPoints: [ZERO] });
-  await importSnapshot({ path, full });
-  return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+  return importedLedger(
+    path,
+    await genesisSnapshot(testnet, { outputs: [coin], timestamp: T0, solidEntryPoints: [ZERO] }),
+  );
 }
 const tagged = (parents: Uint8Array[], i: number) =>
   encodeBlock(

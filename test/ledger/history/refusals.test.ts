@@ -31,6 +31,7 @@ import {
   protocolParameters,
   TESTNET_COORDINATOR_SECRET,
 } from '../../../src/index.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-history-refusals-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -52,12 +53,8 @@ let n = 0;
 
 /** A new test network's store at its genesis milestone 0 (entry point SEP unless `seps` says otherwise). */
 async function network(seps: Uint8Array[] = [SEP], full?: Uint8Array): Promise<Ledger> {
-  const path = join(dir, `network-${++n}`);
-  await importSnapshot({
-    path,
-    full: full ?? (await genesisSnapshot(testnet, { outputs: [genesisOutput], timestamp: T0, solidEntryPoints: seps })),
-  });
-  return openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+  const genesis = { outputs: [genesisOutput], timestamp: T0, solidEntryPoints: seps };
+  return importedLedger(join(dir, `network-${++n}`), full ?? (await genesisSnapshot(testnet, genesis)));
 }
 const tagged = (parents: Uint8Array[], i: number) =>
   encodeBlock(
