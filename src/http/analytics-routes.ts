@@ -1,24 +1,68 @@
-import { measurementsFromRecord } from '../ledger/analytics/index.js';
+import { MEASUREMENT_NAMES, type Measurements, measurementsFromRecord } from '../ledger/analytics/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
-import { HttpProblem } from './problem.js';
-import { JSON_TYPE, parseUint32, type Route } from './route-kit.js';
+import { HttpProblem, quote } from './problem.js';
+import { JSON_TYPE, parseUint32, type Reply, type Route, wants } from './route-kit.js';
 
 // A milestone's analytics (issue 46), measured as it was applied and stored in its commit: inx-chronicle's names and
-// meanings, counts as numbers and token amounts as strings (they pass 2^53).
+// meanings, counts as numbers and token amounts as strings (they pass 2^53). One milestone, or a range for plotting
+// (JSON, or CSV with a column per measurement).
+
+/** The most milestones a range answers (a day of Shimmer's milestones is about 17,000). */
+const MAX_RANGE = 100_000;
+const CSV_TYPE = 'text/csv; charset=utf-8';
+
+const asJson = (m: Measurements, names: readonly string[]) =>
+  Object.fromEntries(names.filter((n) => n in m).map((n) => [n, typeof m[n] === 'bigint' ? String(m[n]) : m[n]]));
 
 /** `{"milestoneIndex": N, "measurements": {name: value}}` of a milestone whose analytics are kept. */
-async function milestoneAnalytics(ledger: LedgerReader, param: string) {
+async function milestoneAnalytics(ledger: LedgerReader, param: string): Promise<Reply> {
   const index = parseUint32(param, 'milestone index');
   const record = (await ledger.milestone?.(index))?.analytics;
   if (record === undefined) throw new HttpProblem(404, `no analytics kept for milestone ${index}`);
-  const measurements = Object.fromEntries(
-    Object.entries(measurementsFromRecord(record)).map(([name, v]) => [name, typeof v === 'bigint' ? String(v) : v]),
-  );
+  const body = { milestoneIndex: index, measurements: asJson(measurementsFromRecord(record), MEASUREMENT_NAMES) };
   // A milestone's analytics never change once written.
-  return { body: JSON.stringify({ milestoneIndex: index, measurements }), contentType: JSON_TYPE, immutable: true };
+  return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: true };
+}
+
+/** `?from&to&names`: the measured milestones of the range, each with the measurements asked (default all). */
+async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, accept: string): Promise<Reply> {
+  for (const name of query.keys()) {
+    if (!['from', 'to', 'names'].includes(name))
+      throw new HttpProblem(400, `unknown query parameter for this route: ${quote(name)}`);
+  }
+  const [fromText, toText] = [query.get('from'), query.get('to')];
+  if (fromText === null || toText === null) throw new HttpProblem(400, 'query parameters from and to are required');
+  const from = parseUint32(fromText, 'from');
+  const to = parseUint32(toText, 'to');
+  if (to < from) throw new HttpProblem(400, `to (${to}) is before from (${from})`);
+  if (to - from >= MAX_RANGE) throw new HttpProblem(400, `a range holds at most ${MAX_RANGE} milestones`);
+  const names = query.get('names')?.split(',') ?? MEASUREMENT_NAMES;
+  const unknown = names.find((n) => !MEASUREMENT_NAMES.includes(n));
+  if (unknown !== undefined) throw new HttpProblem(400, `unknown measurement: ${quote(unknown)}`);
+  const rows = ((await ledger.analytics?.(from, to)) ?? []).map((r) => ({
+    milestoneIndex: r.index,
+    measurements: measurementsFromRecord(r.record),
+  }));
+  if (wants(accept, 'text/csv')) {
+    const lines = rows.map((r) => [r.milestoneIndex, ...names.map((n) => String(r.measurements[n] ?? ''))].join(','));
+    return {
+      body: `${['milestoneIndex', ...names].join(',')}\n${lines.map((l) => `${l}\n`).join('')}`,
+      contentType: CSV_TYPE,
+    };
+  }
+  const milestones = rows.map((r) => ({
+    milestoneIndex: r.milestoneIndex,
+    measurements: asJson(r.measurements, names),
+  }));
+  return { body: JSON.stringify({ from, to, milestones }), contentType: JSON_TYPE };
 }
 
 export const analyticsRoutes: Route[] = [
+  {
+    pattern: '/api/analytics/v1/milestones',
+    path: /^\/api\/analytics\/v1\/milestones$/,
+    handle: ({ ledger, query, accept }) => rangeAnalytics(ledger, query, accept),
+  },
   {
     pattern: '/api/analytics/v1/milestones/*',
     path: /^\/api\/analytics\/v1\/milestones\/([^/]*)$/,

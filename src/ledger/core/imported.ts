@@ -72,6 +72,17 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
     : undefined;
 }
 
+/** The analytics records of the milestones `from` to `to` that were measured, in order. */
+export function analyticsOf(store: KeyValueStore, from: number, to: number): { index: number; record: Uint8Array }[] {
+  const found: { index: number; record: Uint8Array }[] = [];
+  for (const [k, record] of store.entries(Uint8Array.of(keys.analytics(0)[0]!), keys.analytics(from))) {
+    const index = new DataView(k.buffer, k.byteOffset + 1, 4).getUint32(0);
+    if (index > to) break;
+    found.push({ index, record });
+  }
+  return found;
+}
+
 /** The treasury output after a milestone with a receipt (TIP-34: the receipt's transaction makes it), else none. */
 export function treasuryAfter(milestone: MilestonePayload): SnapshotTreasuryOutput | undefined {
   const receipt = milestone.options.find((x) => x.type === MilestoneOptionType.Receipt);

@@ -2,11 +2,12 @@
 // what is kept of it in memory, pruning, and the queries of the API.
 // The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
 
+export type { LedgerListener } from '../common/index.js';
 export type { ReferencedOutcome } from './accept.js';
 export type { CommittedReads } from './committed-state.js';
 export { Conflict, ConflictReason } from './conflict-reason.js';
 export { importedParams, type MilestoneRef, treasuryAfter } from './imported.js';
-export { Ledger, type LedgerListener } from './ledger.js';
+export { Ledger } from './ledger.js';
 export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { spendingTransaction } from './node-queries.js';
 export { inspectStore, openEmbedded } from './open.js';

@@ -42,6 +42,8 @@ export interface LedgerReader {
   isSynced(): Awaitable<boolean>;
   /** A real milestone by index or ID (its ID and time; its payload where kept): applied, or of imported snapshots. */
   milestone?(ref: number | Uint8Array): Awaitable<MilestoneRef | undefined>;
+  /** The analytics records of the milestones `from` to `to` that were measured, in order. */
+  analytics?(from: number, to: number): Awaitable<{ index: number; record: Uint8Array }[]>;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;
   /** Set by `serve --synced`: answer as synced whatever the clock says; undefined clears it. */

@@ -17,13 +17,13 @@ import type {
   UtxoChanges,
 } from '../common/index.js';
 import { checkId, checkSlot, checkWriteSlot, commitmentId, LedgerError, slotAt } from '../common/index.js';
-import { type IndexPage, type IndexQuery, queryIndex, settleOutputIndex, storeIndexSource } from '../indexer/index.js';
+import { type IndexPage, type IndexQuery, settleOutputIndex } from '../indexer/index.js';
 import { IngestPool } from '../ingest/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
 import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
-import { type MilestoneRef, milestoneOf } from './imported.js';
+import { analyticsOf, type MilestoneRef, milestoneOf } from './imported.js';
 import * as nodeQueries from './node-queries.js';
 import { settleOutputChecksums } from './output-checksums.js';
 import { emptySlot, PendingState } from './pending.js';
@@ -36,8 +36,6 @@ import { LedgerState } from './state.js';
 // changes only in a commit (commit-slot.ts: one atomic batch per slot) and a prune (prune.ts); blocks accepted into
 // open slots (accept.ts) live in memory (pending.ts) until their slot commits; acceptance and the queries ask the view
 // over both (state.ts); followers of the commits listen (LedgerListener). docs/architecture.md has the picture.
-
-export type { LedgerListener } from '../common/index.js';
 
 /** The index. Create it with `openLedger`. */
 export class Ledger {
@@ -329,12 +327,13 @@ export class Ledger {
   /** TIP-26: a page of the indexer's query. @throws LedgerError INDEXER_DISABLED (a store kept without it) */
   indexedOutputs(query: IndexQuery): Promise<IndexPage> {
     this.view();
-    const c = this.committed;
-    return queryIndex(
-      storeIndexSource(c.store, () => c.meta.latestSlot),
-      this.params,
-      query,
-    );
+    return nodeQueries.indexedOutputs(this.committed, this.params, query);
+  }
+
+  /** The analytics records of the milestones `from` to `to` that were measured (history/), in order. */
+  analytics(from: number, to: number): { index: number; record: Uint8Array }[] {
+    this.view();
+    return analyticsOf(this.committed.store, from, to);
   }
 
   /** TIP-25: the treasury output (an imported network's; else 0 from no milestone, as hornet's snap-gen writes). */

@@ -10,6 +10,7 @@ import {
   solidEntryPoints,
   UNSPENT,
 } from '../../model/ledger-records.js';
+import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { InputType, PayloadType } from '../../model/type-codes.js';
 import { decodeBlock } from '../../serialize.js';
@@ -27,6 +28,8 @@ import {
   type WhiteFlagVerdict,
   whiteFlagIn,
 } from '../common/index.js';
+import { type IndexPage, type IndexQuery, queryIndex, storeIndexSource } from '../indexer/index.js';
+import type { CommittedState } from './committed-state.js';
 import type { LedgerState } from './state.js';
 
 // What a wallet asks of a node beside the three queries of SPEC B4 (TIP-25: an output with its metadata, a block, the
@@ -205,4 +208,17 @@ export function treasury(state: LedgerState): SnapshotTreasuryOutput {
   const bytes = state.committed.store.get(keys.treasury);
   if (bytes === undefined) return { milestoneId: new Uint8Array(32), amount: 0n };
   return readRecord(snapshotTreasuryOutput, bytes, 'treasury');
+}
+
+/** TIP-26: a page of the indexer's query over the committed store. @throws LedgerError INDEXER_DISABLED */
+export function indexedOutputs(
+  committed: CommittedState,
+  params: ProtocolParameters,
+  query: IndexQuery,
+): Promise<IndexPage> {
+  return queryIndex(
+    storeIndexSource(committed.store, () => committed.meta.latestSlot),
+    params,
+    query,
+  );
 }

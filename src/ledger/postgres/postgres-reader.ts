@@ -228,6 +228,11 @@ export class PostgresReader implements LedgerReader {
     return rows.map((r) => bytesOf(r.block_id));
   }
 
+  async analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
+    const { rows } = await this.ask(QUERIES.analytics, [sqlSlot(from), sqlSlot(to)]);
+    return rows.map((r) => ({ index: Number(r.slot), record: bytesOf(r.analytics) }));
+  }
+
   indexedOutputs(query: IndexQuery): Promise<IndexPage> {
     const source: IndexSource = {
       latestSlot: async () => Number((await this.ask(QUERIES.latestSlot, [])).rows[0]!.latest_slot),

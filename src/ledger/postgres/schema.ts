@@ -178,6 +178,8 @@ export const QUERIES = {
   /** $1 start, $2 end (exclusive) → up to $3 index entries between them, in key order (the primary key's range). */
   indexScan: 'select entry from output_index where entry >= $1 and entry < $2 order by entry limit $3',
   timedSlotFrom: 'select slot, unix_time from milestone_times where slot >= $1 order by slot limit 1',
+  analytics:
+    'select slot, analytics from milestone_times where slot between $1 and $2 and analytics is not null order by slot',
   /** $1 output ids → the bytes of those still unspent. */
   indexOutputs:
     'select output_id, created_slot, raw, checksum from outputs ' +

@@ -114,6 +114,22 @@ it('each applied milestone’s analytics are stored in its commit and served: GE
       const moved = BigInt(b.measurements[name]) - BigInt(a.measurements[name]);
       expect(moved, name).toBe(BigInt(expected['17340']![name]!) - BigInt(expected['17339']![name]!));
     }
+    // A range: the measured milestones in it, each as the route of one answers it; some names; CSV for a sheet.
+    const range = (await get('/api/analytics/v1/milestones?from=17338&to=17345')).body;
+    expect(range).toEqual({ from: 17338, to: 17345, milestones: [a, b] });
+    const two = 'analytics.active_addresses.count,analytics.base_tokens.booked_amount.0';
+    const some = (await get(`/api/analytics/v1/milestones?from=17339&to=17340&names=${two}`)).body;
+    expect(some.milestones.map((m: any) => m.measurements)).toEqual([
+      { 'analytics.active_addresses.count': 32, 'analytics.base_tokens.booked_amount.0': '96847628508' },
+      { 'analytics.active_addresses.count': 14, 'analytics.base_tokens.booked_amount.0': '891030800' },
+    ]); // inx-chronicle's values
+    const csv = await fetch(`${origin}/api/analytics/v1/milestones?from=17339&to=17340&names=${two}`, {
+      headers: { accept: 'text/csv' },
+    });
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    expect(await csv.text()).toBe(`milestoneIndex,${two}\n17339,32,96847628508\n17340,14,891030800\n`);
+    for (const q of ['from=2&to=1', 'from=1', 'from=0&to=100000', 'from=1&to=2&names=nope', 'from=1&to=2&x=1'])
+      expect((await get(`/api/analytics/v1/milestones?${q}`)).status, q).toBe(400);
     expect((await get('/api/analytics/v1/milestones/17338')).status).toBe(404); // the snapshot's: not measured
     expect((await get('/api/analytics/v1/milestones/x')).status).toBe(400);
   } finally {
