@@ -17,7 +17,7 @@ const asJson = (m: Measurements, names: readonly string[]) =>
 /** `{"milestoneIndex": N, "measurements": {name: value}}` of a milestone whose analytics are kept. */
 async function milestoneAnalytics(ledger: LedgerReader, param: string): Promise<Reply> {
   const index = parseUint32(param, 'milestone index');
-  const record = (await ledger.milestone?.(index))?.analytics;
+  const record = (await ledger.analytics?.(index, index))?.[0]?.record;
   if (record === undefined) throw new HttpProblem(404, `no analytics kept for milestone ${index}`);
   const body = { milestoneIndex: index, measurements: asJson(measurementsFromRecord(record), MEASUREMENT_NAMES) };
   // A milestone's analytics never change once written.

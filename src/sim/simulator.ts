@@ -75,7 +75,7 @@ export class Simulation {
   private readonly random: () => number;
   private coins: Coin[] = [];
   /** The latest transfer's block and the coin it spent: what a double spend spends again. */
-  private lastTransfer: { blockId: Uint8Array; coin: Coin } | undefined;
+  private lastTransfer: { block: Uint8Array; coin: Coin } | undefined;
   private readonly tips: (() => Uint8Array[]) | undefined;
   /** The ID of the block made last (kept only with a network's tips). */
   private lastBlock: Uint8Array | undefined;
@@ -205,7 +205,7 @@ export class Simulation {
       payload,
       nonce: this.nonce++,
     });
-    this.lastTransfer = { blockId: this.lastBlock ?? blockId(bytes), coin };
+    this.lastTransfer = { block: bytes, coin };
     return bytes;
   }
 
@@ -229,8 +229,9 @@ export class Simulation {
       blocks.push(this.made({ protocolVersion: this.params.protocolVersion, parents, payload, nonce }));
     };
     if (this.lastTransfer !== undefined) {
-      const tips = this.parents().filter((p) => !equalBytes(p, this.lastTransfer!.blockId));
-      spend(this.lastTransfer.coin, sortedUnique([this.lastTransfer.blockId, ...tips.slice(0, 7)]), 'a double spend');
+      const transfer = blockId(this.lastTransfer.block);
+      const tips = this.parents().filter((p) => !equalBytes(p, transfer));
+      spend(this.lastTransfer.coin, sortedUnique([transfer, ...tips.slice(0, 7)]), 'a double spend');
     }
     const missing = makeOutputId(blake2b256(utf8.encode(`tangle-core simulation: not created ${slot}`)), 0);
     spend({ outputId: missing, output: this.basic(0, 1_000_000_000n), key: 0 }, this.parents(), 'an input not created');

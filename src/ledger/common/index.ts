@@ -31,7 +31,7 @@ export {
   slotOfCommitmentId,
   sortedRoot,
 } from './slot-commitment.js';
-export { keys, keysInto } from './store-keys.js';
+export { keys, keysInto, slotOfKey } from './store-keys.js';
 export type {
   AcceptOptions,
   AcceptOutcome,

@@ -39,6 +39,9 @@ function writeSlotKey(target: Uint8Array, at: number, table: number, slot: numbe
   target.set(id, at + 5);
   return 5 + id.length;
 }
+/** The slot of a key of a table keyed by slot first (the big-endian u32 after the table byte). */
+export const slotOfKey = (key: Uint8Array): number => new DataView(key.buffer, key.byteOffset + 1, 4).getUint32(0);
+
 const slotKey = (table: number, slot: number, id: Uint8Array = new Uint8Array(0)) => {
   const k = new Uint8Array(5 + id.length);
   writeSlotKey(k, 0, table, slot, id);

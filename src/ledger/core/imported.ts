@@ -4,7 +4,7 @@ import { type ImportedNetwork, importedMilestone, importedNetwork } from '../../
 import { MilestoneOptionType, type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
-import { keys, readRecord } from '../common/index.js';
+import { keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 
 // What a ledger imported from a network's snapshots (snapshot-import.ts) keeps of its network, shared by the embedded
@@ -36,8 +36,6 @@ export interface MilestoneRef {
   timestamp: number;
   /** The payload as the network issued it (TIP-29 bytes): kept for a milestone history/ applied. */
   payload?: Uint8Array;
-  /** Its analytics (measurementsRecord), where they were measured as it was applied. */
-  analytics?: Uint8Array;
 }
 
 /**
@@ -55,9 +53,7 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
   const applied = store.get(keys.milestone(slot));
   if (applied !== undefined) {
     const m = readRecord(milestonePayload, applied, 'milestone');
-    const analytics = store.get(keys.analytics(slot));
-    const ref = { index: slot, milestoneId: milestoneId(m), timestamp: m.timestamp, payload: applied };
-    return analytics === undefined ? ref : { ...ref, analytics };
+    return { index: slot, milestoneId: milestoneId(m), timestamp: m.timestamp, payload: applied };
   }
   const kept = store.get(keys.importedMilestone(slot));
   if (kept !== undefined) {
@@ -75,8 +71,8 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
 /** The analytics records of the milestones `from` to `to` that were measured, in order. */
 export function analyticsOf(store: KeyValueStore, from: number, to: number): { index: number; record: Uint8Array }[] {
   const found: { index: number; record: Uint8Array }[] = [];
-  for (const [k, record] of store.entries(Uint8Array.of(keys.analytics(0)[0]!), keys.analytics(from))) {
-    const index = new DataView(k.buffer, k.byteOffset + 1, 4).getUint32(0);
+  for (const [k, record] of store.entries(Uint8Array.of(keys.tables.analytics), keys.analytics(from))) {
+    const index = slotOfKey(k);
     if (index > to) break;
     found.push({ index, record });
   }

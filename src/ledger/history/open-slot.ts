@@ -4,7 +4,7 @@ import { blockId } from '../../model/ids.js';
 import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
 import { PayloadType } from '../../model/type-codes.js';
 import { encodeBlock } from '../../serialize.js';
-import { bytesKey } from '../../util/bytes.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { readRecord, slotEnd } from '../common/index.js';
 import type { Ledger } from '../core/index.js';
 import { type IssuedMilestone, issueMilestone } from './coordinator.js';
@@ -40,18 +40,17 @@ export interface CloseSlotOptions {
 export function closeSlot(ledger: Ledger, o: CloseSlotOptions): IssuedMilestone {
   const writer = ledger.milestoneWriter();
   const slot = ledger.latestCommitment().slot + 1;
-  const given = [...writer.takeBlocks(slot), ...(o.extra ?? [])];
+  const given = [...writer.takeBlocks(slot), ...(o.extra ?? [])].map((bytes) => ({ bytes, id: blockId(bytes) }));
   // The previous milestone's block, if this slot did not take it (a coordinator restarted: what was open is gone).
   const latest = writer.latest();
   if (latest?.payload !== undefined) {
-    const previous = milestoneBlock(ledger, readRecord(milestonePayload, latest.payload, 'milestone'));
-    const key = bytesKey(blockId(previous));
-    if (!given.some((b) => bytesKey(blockId(b)) === key)) given.unshift(previous);
+    const bytes = milestoneBlock(ledger, readRecord(milestonePayload, latest.payload, 'milestone'));
+    const id = blockId(bytes);
+    if (!given.some((b) => equalBytes(b.id, id))) given.unshift({ bytes, id });
   }
 
   const solid = new Map<string, { bytes: Uint8Array; id: Uint8Array; parents: Uint8Array[] }>();
-  for (const bytes of given) {
-    const id = blockId(bytes);
+  for (const { bytes, id } of given) {
     const parents = parentsOf(bytes);
     if (parents.every((p) => solid.has(bytesKey(p)) || writer.confirmedBefore(p)))
       solid.set(bytesKey(id), { bytes, id, parents });

@@ -1,7 +1,7 @@
 import { toHex } from '../../codec/hex.js';
 import { u32 } from '../../codec/index.js';
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../model/ledger-records.js';
-import { checkedOutputRecord, corrupt, keys, LedgerError, readRecord } from '../common/index.js';
+import { checkedOutputRecord, corrupt, keys, LedgerError, readRecord, slotOfKey } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import type { IndexPosition, IndexSource } from './indexer-query.js';
 import { indexEntries } from './output-index.js';
@@ -72,8 +72,7 @@ export function storeIndexSource(store: KeyValueStore, latestSlot: () => number)
     },
     timedSlotFrom(slot) {
       for (const [k, v] of store.entries(Uint8Array.of(keys.tables.milestoneTime), keys.milestoneTime(slot))) {
-        const at = new DataView(k.buffer, k.byteOffset + 1, 4).getUint32(0);
-        return { slot: at, time: readRecord(u32, v, 'milestone time') };
+        return { slot: slotOfKey(k), time: readRecord(u32, v, 'milestone time') };
       }
       return undefined;
     },

@@ -6,7 +6,7 @@ import {
   transactionRecord,
 } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
-import { checkedOutputRecord, keys, readRecord, rowChecksum } from '../common/index.js';
+import { checkedOutputRecord, keys, readRecord, rowChecksum, slotOfKey } from '../common/index.js';
 import type { CommittedReads } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import type { PgClient } from './client.js';
@@ -80,7 +80,7 @@ const TIME_COLUMNS: [string, CopyColumn][] = [
 /** The outputs booked up to the genesis slot, in the store's order, their records checked. */
 function* genesisOutputs(committed: CommittedReads) {
   for (const [k, record] of committed.store.entries(Uint8Array.of(keys.tables.output))) {
-    const slot = new DataView(k.buffer, k.byteOffset + 1, 4).getUint32(0, false);
+    const slot = slotOfKey(k);
     if (slot > committed.params.genesisSlot) return;
     yield { slot, outputId: k.subarray(5), bytes: checkedOutputRecord(k, record).subarray(OUTPUT_RECORD_HEADER) };
   }
@@ -109,7 +109,7 @@ function* blockRows(committed: CommittedReads): Generator<CopyField[]> {
 
 function* timeRows(committed: CommittedReads): Generator<CopyField[]> {
   for (const [k, bytes] of committed.store.entries(Uint8Array.of(keys.tables.milestoneTime))) {
-    const slot = new DataView(k.buffer, k.byteOffset + 1, 4).getUint32(0, false);
+    const slot = slotOfKey(k);
     if (slot > committed.params.genesisSlot) return;
     yield [slot, readRecord(u32, bytes, 'milestone time')];
   }

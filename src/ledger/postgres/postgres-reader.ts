@@ -209,9 +209,7 @@ export class PostgresReader implements LedgerReader {
     const r = rows[0];
     if (r === undefined) return undefined;
     const found = { index: Number(r.slot), milestoneId: bytesOf(r.milestone_id), timestamp: Number(r.unix_time) };
-    if (r.payload === null) return found;
-    const applied = { ...found, payload: bytesOf(r.payload) };
-    return r.analytics === null ? applied : { ...applied, analytics: bytesOf(r.analytics) };
+    return r.payload === null ? found : { ...found, payload: bytesOf(r.payload) };
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */

@@ -186,11 +186,9 @@ export const QUERIES = {
     'where output_id = any($1::bytea[]) and spent_slot is null',
   /** $1 slot → the imported milestone's ID and time, where one was kept. */
   importedMilestone:
-    'select slot, milestone_id, unix_time, payload, analytics from milestone_times ' +
-    'where slot = $1 and milestone_id is not null',
+    'select slot, milestone_id, unix_time, payload from milestone_times where slot = $1 and milestone_id is not null',
   /** A real milestone by its ID (one history/ applied, or a delta snapshot's). */
-  milestoneById:
-    'select slot, milestone_id, unix_time, payload, analytics from milestone_times where milestone_id = $1',
+  milestoneById: 'select slot, milestone_id, unix_time, payload from milestone_times where milestone_id = $1',
   /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
   block: `select slot, raw, (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
            from blocks b where block_id = $1`,
