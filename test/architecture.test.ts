@@ -81,6 +81,7 @@ describe('the source tree', () => {
     const rooms = new Set(files.map(ledgerRoom).filter((r) => r !== undefined));
     expect([...rooms].sort()).toEqual([
       'analytics',
+      'archive',
       'common',
       'core',
       'history',

@@ -136,6 +136,10 @@ describe('docs/api.md: the client snippets against the demo history', () => {
     expect(await answersAsShown('analytics.md', '# Analytics')).toBe(2);
   });
 
+  it("docs/explorer.md: inx-chronicle's explorer routes as the demo answers them", async () => {
+    expect(await answersAsShown('explorer.md', '# The explorer')).toBe(6);
+  });
+
   for (const [lang, flag] of [
     ['js', '--input-type=module'],
     ['cjs', '--input-type=commonjs'],

@@ -6,6 +6,7 @@ import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { coreRoutes } from './core-routes.js';
+import { explorerRoutes } from './explorer-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
 import { orWriter, postRoutes } from './post-routes.js';
@@ -134,6 +135,7 @@ export const routes: Route[] = [
   ...coreRoutes,
   ...indexerRoutes,
   ...analyticsRoutes,
+  ...explorerRoutes,
   ...postRoutes,
 ];
 
@@ -184,4 +186,5 @@ export const PUBLIC_ROUTES: readonly string[] = [
   '/api/enqueue',
   '/api/tangle-core/v1/*',
   '/api/analytics/v1/*',
+  '/api/explorer/v2/*',
 ];

@@ -919,4 +919,238 @@ export const generated: GeneratedStructs = {
       return { read: MeasurementEntry_read, write: MeasurementEntry_write, sizeOf: MeasurementEntry_sizeOf, toJson: MeasurementEntry_toJson, fromJson: MeasurementEntry_fromJson, writeJson: MeasurementEntry_writeJson };
     },
   },
+  AddressBalance: {
+    keys: ['amount', 'plain', 'outputs', 'returns'],
+    variable: '0000',
+    compile(c, h) {
+      const $amount = c[0]!;
+      const $plain = c[1]!;
+      const $outputs = c[2]!;
+      const $returns = c[3]!;
+      const fixedPart = h.fixedPart;
+      function AddressBalance_read(r: Reader) {
+        let at = 'amount';
+        try {
+          const amount = $amount.read(r);
+          at = 'plain'; const plain = $plain.read(r);
+          at = 'outputs'; const outputs = $outputs.read(r);
+          at = 'returns'; const returns = $returns.read(r);
+          return { amount, plain, outputs, returns };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function AddressBalance_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'amount';
+        try {
+          $amount.write(v.amount, w);
+          at = 'plain'; $plain.write(v.plain, w);
+          at = 'outputs'; $outputs.write(v.outputs, w);
+          at = 'returns'; $returns.write(v.returns, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function AddressBalance_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function AddressBalance_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'amount';
+        try {
+          json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
+          at = 'plain'; json = $plain.toJson(v.plain); if (json !== undefined) o.plain = json;
+          at = 'outputs'; json = $outputs.toJson(v.outputs); if (json !== undefined) o.outputs = json;
+          at = 'returns'; json = $returns.toJson(v.returns); if (json !== undefined) o.returns = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function AddressBalance_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'amount' || k === 'plain' || k === 'outputs' || k === 'returns')) throw h.unexpected(k);
+        let at = 'amount';
+        try {
+          const amount = $amount.fromJson(j.amount);
+          at = 'plain'; const plain = $plain.fromJson(j.plain);
+          at = 'outputs'; const outputs = $outputs.fromJson(j.outputs);
+          at = 'returns'; const returns = $returns.fromJson(j.returns);
+          return { amount, plain, outputs, returns };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function AddressBalance_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'amount' || k === 'plain' || k === 'outputs' || k === 'returns')) throw h.unexpected(k);
+        let at = 'amount';
+        try {
+          $amount.writeJson(j.amount, w);
+          at = 'plain'; $plain.writeJson(j.plain, w);
+          at = 'outputs'; $outputs.writeJson(j.outputs, w);
+          at = 'returns'; $returns.writeJson(j.returns, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: AddressBalance_read, write: AddressBalance_write, sizeOf: AddressBalance_sizeOf, toJson: AddressBalance_toJson, fromJson: AddressBalance_fromJson, writeJson: AddressBalance_writeJson };
+    },
+  },
+  HeldOutput: {
+    keys: ['value', 'expiration', 'timelock'],
+    variable: '000',
+    compile(c, h) {
+      const $value = c[0]!;
+      const $expiration = c[1]!;
+      const $timelock = c[2]!;
+      const fixedPart = h.fixedPart;
+      function HeldOutput_read(r: Reader) {
+        let at = 'value';
+        try {
+          const value = $value.read(r);
+          at = 'expiration'; const expiration = $expiration.read(r);
+          at = 'timelock'; const timelock = $timelock.read(r);
+          return { value, expiration, timelock };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function HeldOutput_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'value';
+        try {
+          $value.write(v.value, w);
+          at = 'expiration'; $expiration.write(v.expiration, w);
+          at = 'timelock'; $timelock.write(v.timelock, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function HeldOutput_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function HeldOutput_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'value';
+        try {
+          json = $value.toJson(v.value); if (json !== undefined) o.value = json;
+          at = 'expiration'; json = $expiration.toJson(v.expiration); if (json !== undefined) o.expiration = json;
+          at = 'timelock'; json = $timelock.toJson(v.timelock); if (json !== undefined) o.timelock = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function HeldOutput_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'value' || k === 'expiration' || k === 'timelock')) throw h.unexpected(k);
+        let at = 'value';
+        try {
+          const value = $value.fromJson(j.value);
+          at = 'expiration'; const expiration = $expiration.fromJson(j.expiration);
+          at = 'timelock'; const timelock = $timelock.fromJson(j.timelock);
+          return { value, expiration, timelock };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function HeldOutput_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'value' || k === 'expiration' || k === 'timelock')) throw h.unexpected(k);
+        let at = 'value';
+        try {
+          $value.writeJson(j.value, w);
+          at = 'expiration'; $expiration.writeJson(j.expiration, w);
+          at = 'timelock'; $timelock.writeJson(j.timelock, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: HeldOutput_read, write: HeldOutput_write, sizeOf: HeldOutput_sizeOf, toJson: HeldOutput_toJson, fromJson: HeldOutput_fromJson, writeJson: HeldOutput_writeJson };
+    },
+  },
+  MilestoneUpdate: {
+    keys: ['address', 'owner', 'amount'],
+    variable: '000',
+    compile(c, h) {
+      const $address = c[0]!;
+      const $owner = c[1]!;
+      const $amount = c[2]!;
+      const fixedPart = h.fixedPart;
+      function MilestoneUpdate_read(r: Reader) {
+        let at = 'address';
+        try {
+          const address = $address.read(r);
+          at = 'owner'; const owner = $owner.read(r);
+          at = 'amount'; const amount = $amount.read(r);
+          return { address, owner, amount };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function MilestoneUpdate_write(v: any, w: Writer) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, w.pos, true);
+        let at = 'address';
+        try {
+          $address.write(v.address, w);
+          at = 'owner'; $owner.write(v.owner, w);
+          at = 'amount'; $amount.write(v.amount, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function MilestoneUpdate_sizeOf(v: any) {
+        return fixedPart;
+      }
+      function MilestoneUpdate_toJson(v: any) {
+        if (typeof v !== 'object' || v === null) throw h.notObject(v, undefined, true);
+        const o: { [key: string]: Json } = {};
+        let json: Json | undefined;
+        let at = 'address';
+        try {
+          json = $address.toJson(v.address); if (json !== undefined) o.address = json;
+          at = 'owner'; json = $owner.toJson(v.owner); if (json !== undefined) o.owner = json;
+          at = 'amount'; json = $amount.toJson(v.amount); if (json !== undefined) o.amount = json;
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+        return o;
+      }
+      function MilestoneUpdate_fromJson(j: any) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        // for-in allocates nothing (Object.keys would); parsed JSON has only own, enumerable keys.
+        for (const k in j) if (!(k === 'address' || k === 'owner' || k === 'amount')) throw h.unexpected(k);
+        let at = 'address';
+        try {
+          const address = $address.fromJson(j.address);
+          at = 'owner'; const owner = $owner.fromJson(j.owner);
+          at = 'amount'; const amount = $amount.fromJson(j.amount);
+          return { address, owner, amount };
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      function MilestoneUpdate_writeJson(j: any, w: Writer) {
+        if (typeof j !== 'object' || j === null || Array.isArray(j)) throw h.notObject(j, undefined, false);
+        for (const k in j) if (!(k === 'address' || k === 'owner' || k === 'amount')) throw h.unexpected(k);
+        let at = 'address';
+        try {
+          $address.writeJson(j.address, w);
+          at = 'owner'; $owner.writeJson(j.owner, w);
+          at = 'amount'; $amount.writeJson(j.amount, w);
+        } catch (e) {
+          throw h.atPath(e, at);
+        }
+      }
+      return { read: MilestoneUpdate_read, write: MilestoneUpdate_write, sizeOf: MilestoneUpdate_sizeOf, toJson: MilestoneUpdate_toJson, fromJson: MilestoneUpdate_fromJson, writeJson: MilestoneUpdate_writeJson };
+    },
+  },
 };

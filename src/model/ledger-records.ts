@@ -299,3 +299,51 @@ export const measurementsRecord = arrayOf(struct<MeasurementEntry>('MeasurementE
   min: 0,
   max: 1024,
 });
+
+/**
+ * What an address holds (ledger/archive/), kept at each milestone's commit: the tokens of the unspent outputs it owns
+ * as inx-chronicle counts owners (richest addresses, token distribution); of them, net of storage deposit returns,
+ * those no expiration or timelock touches (the part of its balance the time never changes); how many outputs it owns,
+ * and how many name it as an expiration's return address.
+ */
+export interface AddressBalance {
+  amount: bigint;
+  plain: bigint;
+  outputs: number;
+  returns: number;
+}
+
+export const addressBalanceRecord = struct<AddressBalance>('AddressBalance', {
+  amount: u64,
+  plain: u64,
+  outputs: u32,
+  returns: u32,
+});
+
+/**
+ * An unspent output whose part of an address's balance depends on the time: its amount net of a storage deposit
+ * return, and the times of its expiration and timelock (0: none).
+ */
+export interface HeldOutput {
+  value: bigint;
+  expiration: number;
+  timelock: number;
+}
+
+export const heldOutputRecord = struct<HeldOutput>('HeldOutput', { value: u64, expiration: u32, timelock: u32 });
+
+/**
+ * A milestone's ledger update (inx-chronicle's): the address it is listed under (a spent output's owner at the
+ * milestone's time), the owner its balance counts it for, and its amount.
+ */
+export interface MilestoneUpdate {
+  address: Uint8Array;
+  owner: Uint8Array;
+  amount: bigint;
+}
+
+export const milestoneUpdateRecord = struct<MilestoneUpdate>('MilestoneUpdate', {
+  address: fixedBytes(33),
+  owner: fixedBytes(33),
+  amount: u64,
+});

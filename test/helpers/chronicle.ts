@@ -17,6 +17,7 @@ import {
   PROTOCOL_PARAMETERS,
   type SnapshotOutput,
 } from '../../src/index.js';
+import type { HistoryOutput } from './plain-archive.js';
 import { loadVectors } from './vectors.js';
 
 export type Bin = { $binary: { base64: string } };
@@ -206,4 +207,28 @@ export function chronicleNdjson(): string {
     )
     .map((line) => `${line}\n`)
     .join('');
+}
+
+/** The data's output history: what each milestone consumed (booked earlier) and created, with their spends. */
+export function chronicleHistory(): HistoryOutput[] {
+  const byId = new Map<string, HistoryOutput>();
+  for (const index of [17339, 17340] as const) {
+    const m = chronicleMilestone(index);
+    for (const r of [...m.consumed.map((c: any) => c.output), ...m.created]) {
+      const id = outputId(bin(r.output_id.transaction_id), r.output_id.index);
+      byId.set(hex(id), {
+        ...byId.get(hex(id)),
+        outputId: id,
+        output: outputOf(r.output),
+        booked: r.booked.milestone_index,
+        bookedTime: r.booked.milestone_timestamp,
+      });
+    }
+    for (const c of m.consumed)
+      Object.assign(byId.get(hex(outputId(bin(c.output.output_id.transaction_id), c.output.output_id.index)))!, {
+        spent: c.spent_metadata.spent.milestone_index,
+        spentTime: c.spent_metadata.spent.milestone_timestamp,
+      });
+  }
+  return [...byId.values()];
 }

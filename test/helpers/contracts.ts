@@ -8,15 +8,18 @@ import { fileURLToPath } from 'node:url';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { parse } from 'yaml';
 
-// Read from this repository's own vectors/ (not TANGLE_VECTORS: the shared set has no contracts).
-const TIPS = resolve(dirname(fileURLToPath(import.meta.url)), '../../vectors/tips');
+// Read from this repository's own vectors/ (not TANGLE_VECTORS: the shared set has not all of them).
+const VECTORS = resolve(dirname(fileURLToPath(import.meta.url)), '../../vectors');
 
-export type Contract = 'core' | 'indexer' | 'v3';
+export type Contract = 'core' | 'indexer' | 'v3' | 'explorer';
 const FILES: Record<Contract, string> = {
-  core: 'core-rest-api.yaml',
-  indexer: 'indexer-rest-api.yaml',
-  v3: 'openapi3-core.yaml',
+  core: 'tips/core-rest-api.yaml',
+  indexer: 'tips/indexer-rest-api.yaml',
+  v3: 'tips/openapi3-core.yaml',
+  // inx-chronicle's explorer routes (issue 46); its error answers refer to TIP-25's schemas by URL.
+  explorer: 'api/chronicle-api-explorer.yml',
 };
+const TIP25_URL = 'https://raw.githubusercontent.com/iotaledger/tips/main/tips/TIP-0025/core-rest-api.yaml#';
 
 interface Spec {
   paths: Record<string, Record<string, { responses: Record<string, ResponseSpec> }>>;
@@ -60,6 +63,7 @@ export function at(doc: unknown, pointer: string): unknown {
  */
 function asJsonSchema(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(asJsonSchema);
+  if (typeof node === 'string' && node.startsWith(TIP25_URL)) return `core#${node.slice(TIP25_URL.length)}`;
   if (node === null || typeof node !== 'object') return node;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(node)) out[k] = asJsonSchema(v);
@@ -78,13 +82,14 @@ function asJsonSchema(node: unknown): unknown {
 const raw = new Map<Contract, unknown>();
 /** The contract as the TIP wrote it, parsed once (read only: `spec` validates a converted copy). */
 export function rawContract(contract: Contract): unknown {
-  if (!raw.has(contract)) raw.set(contract, parse(readFileSync(resolve(TIPS, FILES[contract]), 'utf8')));
+  if (!raw.has(contract)) raw.set(contract, parse(readFileSync(resolve(VECTORS, FILES[contract]), 'utf8')));
   return raw.get(contract);
 }
 
 function spec(contract: Contract): Spec {
   let s = specs.get(contract);
   if (s === undefined) {
+    if (contract === 'explorer') spec('core'); // the schemas its $refs name
     s = asJsonSchema(rawContract(contract)) as Spec;
     for (const e of ERRATA.filter((e) => e.contract === contract)) {
       const slash = e.pointer.lastIndexOf('/');
@@ -141,6 +146,7 @@ export function contractOf(path: string): Contract | undefined {
   if (path.startsWith('/api/core/v2/')) return 'core';
   if (path.startsWith('/api/indexer/v1/')) return 'indexer';
   if (path.startsWith('/api/core/v3/')) return 'v3';
+  if (path.startsWith('/api/explorer/v2/')) return 'explorer';
   return undefined;
 }
 

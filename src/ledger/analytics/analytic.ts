@@ -18,11 +18,15 @@ export interface AnalyticsContext {
   timestamp: number;
   /** The network's rent structure (storage deposits). */
   rent: RentStructure;
+  /** The network's token supply (the token distribution's buckets go up to its power of ten); none: up to 2^64. */
+  tokenSupply?: bigint;
 }
 
 /** A block of the cone, with white flag's verdict (TIP-25's ledgerInclusionState). */
 export interface ConeBlock {
   bytes: Uint8Array;
+  /** Its ID, where the caller has it (the archive keeps each block under its parents). */
+  blockId?: Uint8Array;
   /** Its payload's type (read from its bytes: a block is decoded only for a transaction to measure). */
   payloadType: number | undefined;
   inclusion: 'included' | 'conflicting' | 'noTransaction';

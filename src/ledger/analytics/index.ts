@@ -1,6 +1,7 @@
 // Analytics of a network's history (issue 46), inx-chronicle's names and meanings: per milestone, from its cone and
 // the transactions it applied. The room's public face.
 
+export type { BalanceBook } from './address-balances.js';
 export type {
   Analytic,
   AnalyticsContext,
@@ -10,4 +11,5 @@ export type {
   Measurements,
 } from './analytic.js';
 export { ledgerTotals, type MilestoneCone, measureMilestone, milestoneAnalytics } from './measure-milestone.js';
+export { addressKey, owningAddress } from './owning-address.js';
 export { MEASUREMENT_NAMES, measurementsFromRecord, measurementsToRecord } from './record.js';

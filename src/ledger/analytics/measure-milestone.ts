@@ -4,6 +4,7 @@ import type { TransactionPayload } from '../../model/payload/transaction.js';
 import { PayloadType } from '../../model/type-codes.js';
 import { decodeBlock, decodeOutput } from '../../serialize.js';
 import { ActiveAddresses } from './active-addresses.js';
+import { AddressBalances, type BalanceBook } from './address-balances.js';
 import type { Analytic, AnalyticsContext, ConeBlock, LedgerOutput, Measurements } from './analytic.js';
 import { BaseTokens } from './base-tokens.js';
 import { BlockActivity } from './block-activity.js';
@@ -23,7 +24,7 @@ import { UnlockConditions } from './unlock-conditions.js';
  * The analytics of a milestone, in the order their names are listed: the ledger's totals going on from `previous`
  * (the measurement of the milestone before), then those of the milestone alone.
  */
-export const milestoneAnalytics = (previous?: Measurements): Analytic[] => [
+export const milestoneAnalytics = (previous?: Measurements, book?: BalanceBook): Analytic[] => [
   new LedgerOutputs(previous),
   new LedgerSize(previous),
   new UnclaimedTokens(previous),
@@ -34,22 +35,28 @@ export const milestoneAnalytics = (previous?: Measurements): Analytic[] => [
   new TransactionSize(),
   new BlockActivity(),
   new MilestoneSize(),
+  // The addresses' totals need their balances before the milestone: a book's, or none at all from zero.
+  ...(book !== undefined || previous === undefined ? [new AddressBalances(previous, book)] : []),
 ];
 
 export interface MilestoneCone {
   ctx: AnalyticsContext;
   /** The cone's blocks in white-flag order, each with its verdict. */
-  blocks: readonly { bytes: Uint8Array; inclusion: ConeBlock['inclusion'] }[];
+  blocks: readonly { bytes: Uint8Array; inclusion: ConeBlock['inclusion']; blockId?: Uint8Array }[];
   /** An output an applied transaction consumed (the ledger keeps it after its spend): its bytes, its booking. */
   consumed(outputId: Uint8Array): { bytes: Uint8Array; booked: number };
   /** The measurement of the milestone before, whose ledger totals this one's go on from (none: from zero). */
   previous?: Measurements;
+  /** The balances before the milestone (none: the address analytics are not measured, unless from zero). */
+  book?: BalanceBook;
+  /** Analytics of the caller's that see the same blocks and transactions (the archive's records: ledger/archive/). */
+  more?: readonly Analytic[];
 }
 
 /** Measures one milestone. */
 export function measureMilestone(cone: MilestoneCone): Measurements {
-  const analytics = milestoneAnalytics(cone.previous);
-  for (const { bytes, inclusion } of cone.blocks) {
+  const analytics = [...milestoneAnalytics(cone.previous, cone.book), ...(cone.more ?? [])];
+  for (const { bytes, inclusion, blockId } of cone.blocks) {
     const payload = payloadBytes(bytes);
     const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
     if (inclusion === 'included' && payloadType === PayloadType.Transaction) {
@@ -63,7 +70,7 @@ export function measureMilestone(cone: MilestoneCone): Measurements {
       const created = p.essence.outputs.map((output, i): LedgerOutput => ({ outputId: outputId(txId, i), output }));
       for (const a of analytics) a.transaction?.({ consumed, created }, cone.ctx);
     }
-    for (const a of analytics) a.block?.({ bytes, payloadType, inclusion }, cone.ctx);
+    for (const a of analytics) a.block?.({ bytes, payloadType, inclusion, ...(blockId && { blockId }) }, cone.ctx);
   }
   return Object.assign({}, ...analytics.map((a) => a.take(cone.ctx)));
 }
@@ -75,9 +82,11 @@ export function measureMilestone(cone: MilestoneCone): Measurements {
 export function ledgerTotals(unspent: Iterable<LedgerOutput>, ctx: AnalyticsContext): Measurements {
   const created = [new LedgerOutputs(), new LedgerSize(), new UnlockConditions()];
   const unclaimed = new UnclaimedTokens();
+  const balances = new AddressBalances();
   for (const o of unspent) {
     for (const a of created) a.transaction({ consumed: [], created: [o] }, ctx);
     unclaimed.holds(o);
+    balances.holds(o);
   }
-  return Object.assign({}, ...[...created, unclaimed].map((a) => a.take()));
+  return Object.assign({}, ...[...created, unclaimed].map((a) => a.take()), balances.take(ctx));
 }

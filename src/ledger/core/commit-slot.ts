@@ -124,7 +124,7 @@ export function planCommit(input: CommitInput): CommitPlan {
   );
   for (const [aid, r] of accounts) batch.put(keys.account(keyBytes(aid)), encode(accountRecord, r));
   if (input.indexOutputs) utxo.indexOutputs();
-  for (const [key, value] of pending.records) batch.put(key, value);
+  for (const [key, value] of pending.records) value === undefined ? batch.delete(key) : batch.put(key, value);
   batch.put(keys.meta, encode(metaCodec, meta));
   return { batch, commitment, commitmentId: id, meta, accounts, transactions };
 }

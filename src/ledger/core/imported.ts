@@ -4,7 +4,7 @@ import { type ImportedNetwork, importedMilestone, importedNetwork } from '../../
 import { MilestoneOptionType, type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
-import { keys, readRecord, slotOfKey } from '../common/index.js';
+import { keys, readRecord } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 
 // What a ledger imported from a network's snapshots (snapshot-import.ts) keeps of its network, shared by the embedded
@@ -66,17 +66,6 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
   return slot === n.targetMilestoneIndex
     ? { index: slot, milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp }
     : undefined;
-}
-
-/** The analytics records of the milestones `from` to `to` that were measured, in order. */
-export function analyticsOf(store: KeyValueStore, from: number, to: number): { index: number; record: Uint8Array }[] {
-  const found: { index: number; record: Uint8Array }[] = [];
-  for (const [k, record] of store.entries(Uint8Array.of(keys.tables.analytics), keys.analytics(from))) {
-    const index = slotOfKey(k);
-    if (index > to) break;
-    found.push({ index, record });
-  }
-  return found;
 }
 
 /** The treasury output after a milestone with a receipt (TIP-34: the receipt's transaction makes it), else none. */

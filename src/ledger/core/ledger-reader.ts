@@ -1,6 +1,7 @@
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
 import type { Awaitable } from '../../util/awaitable.js';
+import type { Explorer } from '../archive/index.js';
 import type {
   CommittedSlot,
   Congestion,
@@ -44,6 +45,8 @@ export interface LedgerReader {
   milestone?(ref: number | Uint8Array): Awaitable<MilestoneRef | undefined>;
   /** The analytics records of the milestones `from` to `to` that were measured, in order. */
   analytics?(from: number, to: number): Awaitable<{ index: number; record: Uint8Array }[]>;
+  /** inx-chronicle's explorer over the archive the applied milestones kept; none: this reader keeps none. */
+  explorer?(): Explorer;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;
   /** Set by `serve --synced`: answer as synced whatever the clock says; undefined clears it. */

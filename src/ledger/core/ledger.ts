@@ -3,6 +3,7 @@ import type { OutputRecord } from '../../model/ledger-records.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
 import { equalBytes } from '../../util/bytes.js';
+import { StoreExplorer } from '../archive/index.js';
 import type {
   AcceptOptions,
   AcceptOutcome,
@@ -21,9 +22,10 @@ import { type IndexPage, type IndexQuery, settleOutputIndex } from '../indexer/i
 import { IngestPool } from '../ingest/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
+import { acceptPipelined } from './accept-pipeline.js';
 import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
-import { analyticsOf, type MilestoneRef, milestoneOf } from './imported.js';
+import { type MilestoneRef, milestoneOf } from './imported.js';
 import * as nodeQueries from './node-queries.js';
 import { settleOutputChecksums } from './output-checksums.js';
 import { emptySlot, PendingState } from './pending.js';
@@ -122,25 +124,9 @@ export class Ledger {
   }
 
   /** `acceptBlock` for each block in order, prechecked on worker threads in a pipeline. Refusals are per block. */
-  async acceptBlocks(items: readonly ({ bytes: Uint8Array } & AcceptOptions)[]): Promise<AcceptOutcome[]> {
+  acceptBlocks(items: readonly ({ bytes: Uint8Array } & AcceptOptions)[]): Promise<AcceptOutcome[]> {
     this.open();
-    const CHUNK = 256;
-    const outcomes: AcceptOutcome[] = [];
-    const precheckChunk = (from: number) =>
-      from < items.length ? this.precheck(items.slice(from, from + CHUNK).map((i) => i.bytes)) : undefined;
-    const ahead = [precheckChunk(0), precheckChunk(CHUNK)];
-    for (let from = 0; from < items.length; from += CHUNK) {
-      await ahead.shift();
-      ahead.push(precheckChunk(from + 2 * CHUNK));
-      for (const item of items.slice(from, from + CHUNK)) {
-        try {
-          outcomes.push({ ok: true, result: this.acceptBlock(item.bytes, item) });
-        } catch (e) {
-          outcomes.push({ ok: false, error: e as Error });
-        }
-      }
-    }
-    return outcomes;
+    return acceptPipelined(this, items);
   }
 
   /** A block-issuing account that exists from the commit of `slot` on. @throws LedgerError */
@@ -332,8 +318,13 @@ export class Ledger {
 
   /** The analytics records of the milestones `from` to `to` that were measured (history/), in order. */
   analytics(from: number, to: number): { index: number; record: Uint8Array }[] {
+    return this.explorer().analytics(from, to);
+  }
+
+  /** inx-chronicle's explorer over the archive the applied milestones kept (ledger/archive/). */
+  explorer(): StoreExplorer {
     this.view();
-    return analyticsOf(this.committed.store, from, to);
+    return new StoreExplorer(this.committed.store);
   }
 
   /** TIP-25: the treasury output (an imported network's; else 0 from no milestone, as hornet's snap-gen writes). */

@@ -90,8 +90,8 @@ export interface PendingSlot {
   creations: { accountId: Uint8Array; blockIssuanceCredits: bigint }[];
   allotments: { accountId: Uint8Array; mana: bigint }[];
   destructions: Uint8Array[];
-  /** Records the commit writes beside the slot's own, in its batch (a real milestone's: history/). */
-  records: [key: Uint8Array, value: Uint8Array][];
+  /** Records the commit writes (or deletes: undefined) beside the slot's own, in its batch, in order (history/). */
+  records: [key: Uint8Array, value: Uint8Array | undefined][];
 }
 
 export const emptySlot = (): PendingSlot => ({

@@ -98,7 +98,7 @@ export class MilestoneWriter {
     milestone: MilestonePayload,
     id: Uint8Array,
     payloadBytes: Uint8Array,
-    records: [Uint8Array, Uint8Array][],
+    records: [Uint8Array, Uint8Array | undefined][],
   ): CommittedSlot {
     const slot = milestone.index;
     const p = this.ctx.state.pending.slot(slot);

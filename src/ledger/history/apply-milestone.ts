@@ -47,7 +47,7 @@ export function applyMilestone(ledger: Ledger, input: MilestoneInput): AppliedMi
       const root = toHex(judged.appliedRoot);
       throw refuse(m.index, `its applied Merkle root is not that of the transactions applied (${root})`);
     }
-    return commitCone(writer, m, cone, judged, [measureCone(ledger, writer, m, cone, judged)]);
+    return commitCone(writer, m, cone, judged, measureCone(ledger, writer, m, cone, judged));
   });
 }
 

@@ -167,7 +167,7 @@ export function commitCone(
   m: MilestonePayload,
   cone: Cone,
   judged: Judged,
-  more: [Uint8Array, Uint8Array][],
+  more: [Uint8Array, Uint8Array | undefined][],
 ): AppliedMilestone {
   const id = milestoneId(m);
   const committed = writer.commit(m, id, encode(milestonePayload, m), [

@@ -50,6 +50,6 @@ export function issueMilestone(ledger: Ledger, o: IssueOptions): IssuedMilestone
     );
     checkSignatures(ledger.params, milestone); // what no node would take is not issued: the keys must be the network's
     const analytics = measureCone(ledger, writer, milestone, cone, judged);
-    return { milestone, ...commitCone(writer, milestone, cone, judged, [analytics]) };
+    return { milestone, ...commitCone(writer, milestone, cone, judged, analytics) };
   });
 }

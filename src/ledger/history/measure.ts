@@ -1,14 +1,17 @@
+import { u32 } from '../../codec/index.js';
 import { InclusionState } from '../../model/ledger-records.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
 import {
   type LedgerOutput,
   ledgerTotals,
+  type Measurements,
   measureMilestone,
   measurementsFromRecord,
   measurementsToRecord,
 } from '../analytics/index.js';
-import { keys, LedgerError } from '../common/index.js';
+import { ArchiveWriter } from '../archive/index.js';
+import { keys, LedgerError, readRecord, slotEnd } from '../common/index.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';
 import type { Cone, Judged } from './cone.js';
 
@@ -22,22 +25,31 @@ const VERDICT = {
   [InclusionState.Conflicting]: 'conflicting',
 } as const;
 
-/** The record of milestone `m`'s analytics, to write in its commit. */
+/** The records of milestone `m`'s analytics and archive, to write (or delete: undefined) in its commit, in order. */
 export function measureCone(
   ledger: Ledger,
   writer: MilestoneWriter,
   m: MilestonePayload,
   cone: Cone,
   judged: Judged,
-): [Uint8Array, Uint8Array] {
-  const ctx = { index: m.index, timestamp: m.timestamp, rent: ledger.params.rentStructure };
+): [Uint8Array, Uint8Array | undefined][] {
+  const p = ledger.params;
+  const ctx = { index: m.index, timestamp: m.timestamp, rent: p.rentStructure, tokenSupply: p.tokenSupply };
   const before = writer.record(keys.analytics(m.index - 1));
-  const previous = before === undefined ? ledgerTotals(unspent(ledger), ctx) : measurementsFromRecord(before);
+  const archive = new ArchiveWriter((key) => writer.record(key));
+  let previous: Measurements;
+  if (before !== undefined) previous = measurementsFromRecord(before);
+  else {
+    // The ledger's first measured milestone: its totals and archive start from the unspent outputs.
+    previous = ledgerTotals(unspent(ledger), ctx);
+    archive.holdAll(timed(ledger, writer, unspent(ledger)));
+  }
   const measurements = measureMilestone({
     ctx,
     blocks: judged.entries.map((e) => ({
       bytes: cone.bytes.get(bytesKey(e.blockId))!,
       inclusion: VERDICT[e.inclusion as InclusionState],
+      blockId: e.blockId,
     })),
     consumed: (id) => {
       const o = writer.output(id);
@@ -45,8 +57,25 @@ export function measureCone(
       return o;
     },
     previous,
+    book: archive,
+    more: [archive],
   });
-  return [keys.analytics(m.index), measurementsToRecord(measurements)];
+  return [[keys.analytics(m.index), measurementsToRecord(measurements)], ...archive.records()];
+}
+
+/** Each output with its booking milestone's time (kept for an imported ledger's; else its slot's end). */
+function* timed(ledger: Ledger, writer: MilestoneWriter, outputs: Iterable<LedgerOutput>) {
+  const times = new Map<number, number>();
+  for (const o of outputs) {
+    const slot = o.booked ?? 0;
+    let time = times.get(slot);
+    if (time === undefined) {
+      const kept = writer.record(keys.milestoneTime(slot));
+      time = kept === undefined ? slotEnd(ledger.params, slot) : readRecord(u32, kept, 'milestone time');
+      times.set(slot, time);
+    }
+    yield { ...o, time };
+  }
 }
 
 function* unspent(ledger: Ledger): Generator<LedgerOutput> {

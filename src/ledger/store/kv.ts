@@ -26,6 +26,11 @@ export interface KeyValueStore {
   get(key: Uint8Array): Uint8Array | undefined;
   /** All entries whose key starts with `prefix`, in key order; with `start`, those from it on (`start` ≥ `prefix`). */
   entries(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  /**
+   * All entries whose key starts with `prefix`, in descending key order; with `start`, those from it down (`start`
+   * itself included): a history read newest first. `prefix` is not empty.
+   */
+  entriesDown(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
   /** Applies every write of the batch, or none of them: one atomic, durable transaction. */
   write(batch: WriteBatch): void;
   close(): void;

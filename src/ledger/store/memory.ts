@@ -18,6 +18,12 @@ export class MemoryStore implements KeyValueStore {
     for (const k of keys) yield [keyBytes(k), this.map.get(k)!.slice()];
   }
 
+  *entriesDown(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
+    const p = keyOf(prefix);
+    const keys = [...this.map.keys()].filter((k) => k.startsWith(p) && (start === undefined || k <= keyOf(start)));
+    for (const k of keys.sort().reverse()) yield [keyBytes(k), this.map.get(k)!.slice()];
+  }
+
   write(batch: WriteBatch): void {
     for (let i = 0; i < batch.length; i++) {
       const value = batch.value(i);

@@ -102,9 +102,23 @@ describe('the ledger’s totals', () => {
       'analytics.unlock_conditions.storage_deposit_return_inner_amount': 50_000n,
       'analytics.unclaimed_tokens.unclaimed_count': 1,
       'analytics.unclaimed_tokens.unclaimed_amount.0': 1_000_000n,
+      // Owners as created: A holds the basic and NFT outputs (1,500,000), C the alias (200,000: its state controller),
+      // the alias the foundry (50,000). Buckets [10^i, 10^(i+1)): 4, 5 and 6; twenty of them with no token supply.
+      'analytics.address_balance.address_with_balance_count': 3,
+      ...distribution({ 4: 50_000n, 5: 200_000n, 6: 1_500_000n }, 20),
     });
   });
 });
+
+/** The token distribution's measurements with one address in each bucket given (its balance), none elsewhere. */
+function distribution(held: Record<number, bigint>, buckets: number) {
+  const m: Record<string, number | bigint> = {};
+  for (let i = 0; i < buckets; i++) {
+    m[`analytics.address_balance.token_distribution[${i}].address_count`] = held[i] === undefined ? 0 : 1;
+    m[`analytics.address_balance.token_distribution[${i}].total_amount.0`] = held[i] ?? 0n;
+  }
+  return m;
+}
 
 describe('a transaction’s activity', () => {
   const spend = { consumed: [{ outputId: id(1), output: basic, booked: 0 }], created: [] as never[] };

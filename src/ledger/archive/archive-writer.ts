@@ -1,0 +1,133 @@
+import { encode, u32 } from '../../codec/index.js';
+import { type Address, address as addressCodec } from '../../model/address.js';
+import {
+  type AddressBalance,
+  addressBalanceRecord,
+  heldOutputRecord,
+  milestoneUpdateRecord,
+} from '../../model/ledger-records.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
+import type {
+  Analytic,
+  AnalyticsContext,
+  AppliedTransaction,
+  BalanceBook,
+  ConeBlock,
+  LedgerOutput,
+} from '../analytics/index.js';
+import { owningAddress } from '../analytics/index.js';
+import { keys, LedgerError, readRecord } from '../common/index.js';
+import { holdingOf } from './holding.js';
+
+// The archive's records of a milestone (inx-chronicle's explorer, kept as the milestone is applied and written in its
+// commit): each address's balance record, its held outputs (those whose part of the balance depends on the time), the
+// ledger updates by address and by milestone, the richest-first index, and each cone block under its parents. An
+// analytic of the milestone's blocks and transactions; it is also the book the address analytics read the balances
+// before the milestone from.
+
+type Write = [key: Uint8Array, value: Uint8Array | undefined];
+
+interface Holder {
+  address: Uint8Array;
+  record: AddressBalance;
+  /** The tokens it held before the milestone, and the amount its stored records name (0n: none stored). */
+  before: bigint;
+  stored: bigint;
+}
+
+const NONE = (): AddressBalance => ({ amount: 0n, plain: 0n, outputs: 0, returns: 0 });
+export const addressBytes = (a: Address): Uint8Array => encode(addressCodec, a);
+
+export class ArchiveWriter implements Analytic, BalanceBook {
+  private readonly holders = new Map<string, Holder>();
+  private readonly writes: Write[] = [];
+
+  /** `read`: a committed record of the store (the archive as the milestone before left it). */
+  constructor(private readonly read: (key: Uint8Array) => Uint8Array | undefined) {}
+
+  /**
+   * The archive of a ledger that has none yet, from its unspent outputs (each with the milestone that booked it and
+   * that milestone's time): what the milestone being applied goes on from.
+   */
+  holdAll(unspent: Iterable<LedgerOutput & { time: number }>): void {
+    for (const o of unspent) this.move(o, 1n, o.booked ?? 0, o.time);
+    for (const h of this.holders.values()) h.before = h.record.amount;
+  }
+
+  balanceOf(address: Address): bigint {
+    return this.holder(addressBytes(address)).before;
+  }
+
+  transaction(t: AppliedTransaction, ctx: AnalyticsContext): void {
+    for (const o of t.consumed) this.move(o, -1n, ctx.index, ctx.timestamp);
+    for (const o of t.created) this.move(o, 1n, ctx.index, ctx.timestamp);
+  }
+
+  /** A cone block under each of its parents (inx-chronicle's block children). */
+  block(b: ConeBlock, ctx: AnalyticsContext): void {
+    if (b.blockId === undefined) return;
+    for (let i = 0; i < b.bytes[1]!; i++) {
+      const parent = b.bytes.subarray(2 + 32 * i, 34 + 32 * i);
+      this.writes.push([keys.child(parent, ctx.index, b.blockId), new Uint8Array(0)]);
+    }
+  }
+
+  take() {
+    return {};
+  }
+
+  /** The milestone's writes, in order (a delete is undefined): the updates and held outputs, then the holders. */
+  records(): Write[] {
+    const out = this.writes.slice();
+    for (const h of this.holders.values()) {
+      const { address, record: r, stored } = h;
+      if (r.amount < 0n || r.plain < 0n || r.outputs < 0 || r.returns < 0)
+        throw new LedgerError('STORE_CORRUPT', 'the archive would hold less than nothing for an address');
+      const gone = r.outputs === 0 && r.returns === 0;
+      out.push([keys.addressBalance(address), gone ? undefined : encode(addressBalanceRecord, r)]);
+      if (r.amount === stored) continue;
+      if (stored > 0n) out.push([keys.richest(stored, address), undefined]);
+      if (r.amount > 0n) out.push([keys.richest(r.amount, address), new Uint8Array(0)]);
+    }
+    return out;
+  }
+
+  private holder(address: Uint8Array): Holder {
+    const key = bytesKey(address);
+    let h = this.holders.get(key);
+    if (h === undefined) {
+      const bytes = this.read(keys.addressBalance(address));
+      const record = bytes === undefined ? NONE() : readRecord(addressBalanceRecord, bytes, 'address balance');
+      h = { address, record, before: record.amount, stored: record.amount };
+      this.holders.set(key, h);
+    }
+    return h;
+  }
+
+  /** An output booked (+1) or spent (−1) at milestone `index`, time `time`. */
+  private move(o: LedgerOutput, sign: 1n | -1n, index: number, time: number): void {
+    const owner = owningAddress(o.output);
+    if (owner === undefined) return; // a treasury output: no one's
+    const id = o.outputId;
+    const ownerBytes = addressBytes(owner);
+    const h = this.holder(ownerBytes).record;
+    const held = holdingOf(o.output);
+    h.amount += sign * o.output.amount;
+    h.outputs += Number(sign);
+    const value = sign > 0n ? encode(heldOutputRecord, held) : undefined;
+    if (held.expiration === 0 && held.timelock === 0) h.plain += sign * held.value;
+    else this.writes.push([keys.heldOutput(ownerBytes, id, 0), value]);
+    const back = held.returnAddress && addressBytes(held.returnAddress);
+    // An output whose return address is its owner's counts once, as the owner's (inx-chronicle matches it once).
+    if (back !== undefined && !equalBytes(back, ownerBytes)) {
+      this.holder(back).record.returns += Number(sign);
+      this.writes.push([keys.heldOutput(back, id, 1), value]);
+    }
+    // inx-chronicle lists a spent output under its owner at the spend's time (an expired one: its return address).
+    const spent = sign < 0n;
+    const listed = spent ? addressBytes(owningAddress(o.output, time)!) : ownerBytes;
+    this.writes.push([keys.addressUpdate(listed, index, id, spent), encode(u32, time)]);
+    const update = { address: listed, owner: ownerBytes, amount: o.output.amount };
+    this.writes.push([keys.milestoneUpdate(index, id, spent), encode(milestoneUpdateRecord, update)]);
+  }
+}

@@ -1,0 +1,78 @@
+import type { Awaitable } from '../../util/awaitable.js';
+
+// What inx-chronicle's explorer asks of the archive (issue 46), as a reader answers it: the store's (store-explorer.ts)
+// at once, PostgreSQL's over the network. Addresses are their serialized bytes (type and 32 bytes). A page is asked
+// one item longer than it is, so that the caller can tell whether there is more and where it goes on.
+
+export interface Balance {
+  /** Net of storage deposit returns: unexpired outputs it owns, expired ones it is the return address of. */
+  total: bigint;
+  /** Of the total, what it can unlock at the time asked (no timelock still running). */
+  available: bigint;
+}
+
+/** Where a page starts: a milestone alone (exclusive), or an item (inclusive, as a cursor names it). */
+export interface UpdateCursor {
+  index: number;
+  outputId?: Uint8Array;
+  spent?: boolean;
+}
+
+export interface LedgerUpdateOfAddress {
+  index: number;
+  timestamp: number;
+  outputId: Uint8Array;
+  spent: boolean;
+}
+
+export interface LedgerUpdateOfMilestone {
+  /** The address it is listed under (a spent output's owner at its milestone's time). */
+  address: Uint8Array;
+  outputId: Uint8Array;
+  spent: boolean;
+}
+
+export interface RichAddress {
+  address: Uint8Array;
+  balance: bigint;
+}
+
+export interface ConeEntry {
+  blockId: Uint8Array;
+  /** Its payload's type; undefined: a block without a payload. */
+  payloadType: number | undefined;
+}
+
+export interface Explorer {
+  /** An address's balance at the ledger's time `time`; undefined when no unspent output names the address. */
+  balance(address: Uint8Array, time: number): Awaitable<Balance | undefined>;
+  /** Up to `limit` of an address's updates, newest or oldest first, from `from` on. */
+  updatesByAddress(
+    address: Uint8Array,
+    newest: boolean,
+    limit: number,
+    from?: UpdateCursor,
+  ): Awaitable<LedgerUpdateOfAddress[]>;
+  /** Up to `limit` of a milestone's updates in output ID order (spent after created), from `from` on. */
+  updatesByMilestone(
+    index: number,
+    limit: number,
+    from?: { outputId: Uint8Array; spent: boolean },
+  ): Awaitable<LedgerUpdateOfMilestone[]>;
+  /**
+   * The `top` richest addresses (ties by address) at milestone `at`, the ledger standing at `latest`: the live index
+   * at the latest; before it, the live balances with every milestone's updates since undone.
+   */
+  richest(top: number, at: number, latest: number): Awaitable<RichAddress[]>;
+  /**
+   * A block's children that milestones `from` to `to` referenced, newest milestone first (then by ID): `limit` of
+   * them after the first `skip`.
+   */
+  children(parent: Uint8Array, from: number, to: number, skip: number, limit: number): Awaitable<Uint8Array[]>;
+  /** The cone of a milestone the archive holds, in white-flag order; undefined: none. */
+  cone(index: number): Awaitable<ConeEntry[] | undefined>;
+  /** The analytics records of the milestones `from` to `to` that were measured, in order. */
+  analytics(from: number, to: number): Awaitable<{ index: number; record: Uint8Array }[]>;
+  /** The first milestone measured (the archive's ledger states start there); undefined: none yet. */
+  firstArchived(): Awaitable<number | undefined>;
+}

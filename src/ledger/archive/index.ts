@@ -1,0 +1,16 @@
+// The archive of a network's history (issue 46): what inx-chronicle's explorer answers — balances, ledger updates by
+// address and by milestone, the richest addresses, a milestone's cone — kept as each milestone is applied and written
+// in its commit. The room's public face.
+
+export { ArchiveWriter, addressBytes } from './archive-writer.js';
+export type {
+  Balance,
+  ConeEntry,
+  Explorer,
+  LedgerUpdateOfAddress,
+  LedgerUpdateOfMilestone,
+  RichAddress,
+  UpdateCursor,
+} from './explorer.js';
+export { type Holding, holdingOf, ownerPart, returnPart } from './holding.js';
+export { StoreExplorer } from './store-explorer.js';

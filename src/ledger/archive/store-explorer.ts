@@ -1,0 +1,171 @@
+import { u32 } from '../../codec/index.js';
+import { payloadBytes } from '../../model/block.js';
+import {
+  addressBalanceRecord,
+  heldOutputRecord,
+  milestoneUpdateRecord,
+  whiteFlagRecord,
+} from '../../model/ledger-records.js';
+import { bytesKey, compareBytes, keyBytes } from '../../util/bytes.js';
+import { keys, readRecord, slotOfKey } from '../common/index.js';
+import type { KeyValueStore } from '../store/index.js';
+import type {
+  Balance,
+  ConeEntry,
+  Explorer,
+  LedgerUpdateOfAddress,
+  LedgerUpdateOfMilestone,
+  RichAddress,
+  UpdateCursor,
+} from './explorer.js';
+import { ownerPart, returnPart } from './holding.js';
+
+// The explorer's answers from the ledger's own store (LMDB, or memory): each a range of one table read in key order,
+// up or down, and never more of it than a page (the richest at an earlier milestone reads the updates since it).
+
+const ADDRESS = 33;
+const OUTPUT_ID = 34;
+/** Where a key's parts start: table byte, address, milestone (u32), output ID, spent (one byte). */
+const AT = { index: 1 + ADDRESS, outputId: 1 + ADDRESS + 4, spent: 1 + ADDRESS + 4 + OUTPUT_ID } as const;
+/** The balance a richest-first key holds (its bits inverted: store-keys.ts). */
+const amountOfRichKey = (k: Uint8Array) =>
+  ~new DataView(k.buffer, k.byteOffset + 1, 8).getBigUint64(0) & 0xffff_ffff_ffff_ffffn;
+const be32 = (k: Uint8Array, at: number) => new DataView(k.buffer, k.byteOffset + at, 4).getUint32(0);
+
+export class StoreExplorer implements Explorer {
+  constructor(private readonly store: KeyValueStore) {}
+
+  balance(address: Uint8Array, time: number): Balance | undefined {
+    const bytes = this.store.get(keys.addressBalance(address));
+    if (bytes === undefined) return undefined;
+    const r = readRecord(addressBalanceRecord, bytes, 'address balance');
+    const b: Balance = { total: r.plain, available: r.plain };
+    for (const [k, v] of this.store.entries(keys.heldOutputsOf(address))) {
+      const held = readRecord(heldOutputRecord, v, 'held output');
+      if (k[k.length - 1] === 0) {
+        const part = ownerPart(held, time);
+        b.total += part.total;
+        b.available += part.available;
+      } else {
+        const part = returnPart(held, time);
+        b.total += part;
+        b.available += part;
+      }
+    }
+    return b;
+  }
+
+  updatesByAddress(address: Uint8Array, newest: boolean, limit: number, from?: UpdateCursor): LedgerUpdateOfAddress[] {
+    const prefix = keys.addressUpdatesOf(address);
+    let range: Iterable<[Uint8Array, Uint8Array]>;
+    if (from?.outputId !== undefined) {
+      // A cursor names the page's first item.
+      const start = keys.addressUpdate(address, from.index, from.outputId, from.spent ?? false);
+      range = newest ? this.store.entriesDown(prefix, start) : this.store.entries(prefix, start);
+    } else if (from !== undefined) {
+      // A start milestone alone is exclusive (inx-chronicle's $lt / $gt).
+      if (newest) range = this.store.entriesDown(prefix, keys.addressUpdate(address, from.index));
+      else if (from.index === 0xffff_ffff) return [];
+      else range = this.store.entries(prefix, keys.addressUpdate(address, from.index + 1));
+    } else range = newest ? this.store.entriesDown(prefix) : this.store.entries(prefix);
+    const items: LedgerUpdateOfAddress[] = [];
+    for (const [k, v] of range) {
+      if (items.length >= limit) break;
+      items.push({
+        index: be32(k, AT.index),
+        timestamp: readRecord(u32, v, 'ledger update'),
+        outputId: k.slice(AT.outputId, AT.spent),
+        spent: k[AT.spent] === 1,
+      });
+    }
+    return items;
+  }
+
+  updatesByMilestone(
+    index: number,
+    limit: number,
+    from?: { outputId: Uint8Array; spent: boolean },
+  ): LedgerUpdateOfMilestone[] {
+    const start = from && keys.milestoneUpdate(index, from.outputId, from.spent);
+    const items: LedgerUpdateOfMilestone[] = [];
+    for (const [k, v] of this.store.entries(keys.milestoneUpdate(index), start)) {
+      if (items.length >= limit) break;
+      const r = readRecord(milestoneUpdateRecord, v, 'milestone update');
+      items.push({ address: r.address, outputId: k.slice(5, 5 + OUTPUT_ID), spent: k[5 + OUTPUT_ID] === 1 });
+    }
+    return items;
+  }
+
+  richest(top: number, at: number, latest: number): RichAddress[] {
+    // Each owner's balance change since `at` (undone from its balance now), from the milestones' updates.
+    const since = new Map<string, bigint>();
+    if (at < latest) {
+      const table = Uint8Array.of(keys.tables.milestoneUpdate);
+      for (const [k, v] of this.store.entries(table, keys.milestoneUpdate(at + 1))) {
+        const r = readRecord(milestoneUpdateRecord, v, 'milestone update');
+        const key = bytesKey(r.owner);
+        const change = k[5 + OUTPUT_ID] === 1 ? -r.amount : r.amount;
+        since.set(key, (since.get(key) ?? 0n) + change);
+      }
+    }
+    const found: RichAddress[] = [];
+    for (const [key, change] of since) {
+      const address = keyBytes(key);
+      const now = this.amountOf(address);
+      if (now - change > 0n) found.push({ address, balance: now - change });
+    }
+    let unchanged = 0;
+    for (const [k] of this.store.entries(Uint8Array.of(keys.tables.richest))) {
+      if (unchanged >= top) break;
+      const address = k.slice(9);
+      if (since.has(bytesKey(address))) continue;
+      found.push({ address, balance: amountOfRichKey(k) });
+      unchanged++;
+    }
+    found.sort((a, b) =>
+      a.balance === b.balance ? compareBytes(a.address, b.address) : a.balance > b.balance ? -1 : 1,
+    );
+    return found.slice(0, top);
+  }
+
+  children(parent: Uint8Array, from: number, to: number, skip: number, limit: number): Uint8Array[] {
+    const found: Uint8Array[] = [];
+    let seen = 0;
+    for (const [k] of this.store.entries(keys.childrenOf(parent), keys.child(parent, to))) {
+      if (found.length >= limit || ~be32(k, 33) >>> 0 < from) break;
+      if (seen++ >= skip) found.push(k.slice(37));
+    }
+    return found;
+  }
+
+  cone(index: number): ConeEntry[] | undefined {
+    const bytes = this.store.get(keys.whiteFlag(index));
+    if (bytes === undefined) return undefined;
+    return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId }) => {
+      const block = this.store.get(keys.block(index, blockId));
+      const payload = block && payloadBytes(block);
+      const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+      return { blockId, payloadType };
+    });
+  }
+
+  analytics(from: number, to: number): { index: number; record: Uint8Array }[] {
+    const found: { index: number; record: Uint8Array }[] = [];
+    for (const [k, record] of this.store.entries(Uint8Array.of(keys.tables.analytics), keys.analytics(from))) {
+      const index = slotOfKey(k);
+      if (index > to) break;
+      found.push({ index, record });
+    }
+    return found;
+  }
+
+  firstArchived(): number | undefined {
+    for (const [k] of this.store.entries(Uint8Array.of(keys.tables.analytics))) return slotOfKey(k);
+    return undefined;
+  }
+
+  private amountOf(address: Uint8Array): bigint {
+    const bytes = this.store.get(keys.addressBalance(address));
+    return bytes === undefined ? 0n : readRecord(addressBalanceRecord, bytes, 'address balance').amount;
+  }
+}

@@ -1,0 +1,268 @@
+// inx-chronicle's explorer routes (issue 46) over real Shimmer milestones 17339 and 17340 applied onto the test
+// ledger of what they consume: every answer equals the plain scan of the data's own output history (each output with
+// the milestones that booked and spent it, as inx-chronicle recorded them: helpers/plain-archive.ts), the milestones
+// and cones are the data's, and every answer conforms to inx-chronicle's OpenAPI file (test/setup/contracts.ts, with
+// the reviewed errata).
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { blake2b } from '@noble/hashes/blake2.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decode } from '../../../src/codec/index.js';
+import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
+import { address as addressCodec } from '../../../src/model/address.js';
+import {
+  bin,
+  chronicleHistory,
+  chronicleMilestone,
+  chronicleSnapshot,
+  coneOf,
+  milestonePayloadOf,
+} from '../../helpers/chronicle.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
+import { balanceOf, distributionAt, oldestFirst, ownerOf, richestAt, updatesOf } from '../../helpers/plain-archive.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'tangle-explorer-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const bech32 = (addressHexText: string) =>
+  addressToBech32(decode(addressCodec, Uint8Array.from(Buffer.from(addressHexText.slice(2), 'hex'))), 'smr');
+const time = (index: 17339 | 17340) => milestonePayloadOf(index).timestamp;
+
+/** A Stardust block's payload type, read by hand: version, parents (count, 32 bytes each), payload length, type. */
+function payloadTypeOf(block: Uint8Array): number | undefined {
+  const view = new DataView(block.buffer, block.byteOffset);
+  const at = 2 + 32 * block[1]!;
+  return view.getUint32(at, true) === 0 ? undefined : view.getUint32(at + 4, true);
+}
+
+let ledger: Ledger;
+let origin: string;
+let server: ReturnType<typeof createServer>;
+const outs = chronicleHistory();
+beforeAll(async () => {
+  ledger = await importedLedger(join(dir, 'ledger'), await chronicleSnapshot());
+  for (const index of [17339, 17340] as const)
+    applyMilestone(ledger, { milestone: milestonePayloadOf(index), blocks: coneOf(index).map((b) => bin(b.raw)) });
+  server = createServer({ ledger });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((done) => server?.close(done));
+  ledger?.close();
+});
+
+const get = async (route: string) => {
+  const res = await fetch(origin + route);
+  return { status: res.status, body: (await res.json()) as any };
+};
+const E = '/api/explorer/v2';
+
+describe('addresses', () => {
+  const addresses = [...new Set(outs.flatMap((o) => [ownerOf(o.output)!]))];
+
+  it('every address’s balance is the plain scan’s at the ledger’s milestone (404: none holds or returns to it)', async () => {
+    expect(addresses.length).toBeGreaterThan(30);
+    let held = 0;
+    for (const a of addresses) {
+      const want = balanceOf(outs, 17340, time(17340), a);
+      const { status, body } = await get(`${E}/balance/${bech32(a)}`);
+      if (want === undefined) {
+        expect(status, a).toBe(404);
+        continue;
+      }
+      held++;
+      expect(body, a).toEqual({
+        totalBalance: String(want.total),
+        availableBalance: String(want.available),
+        ledgerIndex: 17340,
+      });
+    }
+    expect(held).toBeGreaterThan(20);
+  });
+
+  it('every address’s ledger updates, paged two at a time to the end, newest first and oldest first', async () => {
+    const all = updatesOf(outs).sort(oldestFirst);
+    for (const a of addresses) {
+      const mine = all.filter((u) => u.address === a);
+      for (const sort of ['newest', 'oldest']) {
+        const items = [];
+        let route = `${E}/ledger/updates/by-address/${bech32(a)}?pageSize=2&sort=${sort}`;
+        for (;;) {
+          const { body } = await get(route);
+          expect(body.address).toBe(bech32(a));
+          items.push(...body.items);
+          if (body.cursor === undefined) break;
+          route = `${E}/ledger/updates/by-address/${bech32(a)}?sort=${sort}&cursor=${body.cursor}`;
+        }
+        const want = sort === 'newest' ? [...mine].reverse() : mine;
+        expect(items, `${a} ${sort}`).toEqual(
+          want.map((u) => ({
+            outputId: u.outputId,
+            isSpent: u.spent,
+            milestoneIndex: u.index,
+            milestoneTimestamp: u.timestamp,
+          })),
+        );
+      }
+    }
+  });
+});
+
+describe('milestones', () => {
+  const id = (index: 17339 | 17340) => hex(bin(chronicleMilestone(index).milestone_data.milestone_id));
+  const id17338 = hex(milestonePayloadOf(17339).previousMilestoneId);
+
+  it('each milestone’s updates: the data’s bookings and spends, in output ID order', async () => {
+    const all = updatesOf(outs);
+    for (const index of [17339, 17340] as const) {
+      const want = all
+        .filter((u) => u.index === index)
+        .sort((x, y) =>
+          x.outputId === y.outputId ? Number(x.spent) - Number(y.spent) : x.outputId < y.outputId ? -1 : 1,
+        );
+      expect(want.length).toBeGreaterThan(5);
+      const items = [];
+      let route = `${E}/ledger/updates/by-milestone/${id(index)}?pageSize=3`;
+      for (;;) {
+        const { body } = await get(route);
+        expect(body.milestoneIndex).toBe(index);
+        items.push(...body.items);
+        if (body.cursor === undefined) break;
+        route = `${E}/ledger/updates/by-milestone/${id(index)}?cursor=${body.cursor}`;
+      }
+      expect(items).toEqual(want.map((u) => ({ address: bech32(u.address), outputId: u.outputId, isSpent: u.spent })));
+    }
+  });
+
+  it('the richest addresses and the token distribution at each milestone are the plain scan’s', async () => {
+    for (const at of [17339, 17340]) {
+      for (const top of [3, 100]) {
+        const { body } = await get(`${E}/ledger/richest-addresses?top=${top}&ledgerIndex=${at}`);
+        expect(body).toEqual({
+          top: richestAt(outs, at, top).map((r) => ({ address: bech32(r.address), balance: String(r.balance) })),
+          ledgerIndex: at,
+        });
+      }
+      const { body } = await get(`${E}/ledger/token-distribution?ledgerIndex=${at}`);
+      expect(body).toEqual({
+        distribution: distributionAt(outs, at).map((b) => ({
+          range: { start: 10 ** b.index, end: 10 ** (b.index + 1) },
+          addressCount: String(b.count),
+          totalBalance: String(b.total),
+        })),
+        ledgerIndex: at,
+      });
+    }
+    // Without a ledger index: the latest.
+    expect((await get(`${E}/ledger/richest-addresses?top=2`)).body.ledgerIndex).toBe(17340);
+    expect((await get(`${E}/ledger/token-distribution`)).body.ledgerIndex).toBe(17340);
+  });
+
+  it('the milestones by time, paged both ways; each one’s cone in white-flag order with its payload types', async () => {
+    const newest = (await get(`${E}/milestones`)).body;
+    expect(newest).toEqual({
+      items: [
+        { milestoneId: id(17340), index: 17340 },
+        { milestoneId: id(17339), index: 17339 },
+        { milestoneId: id17338, index: 17338 },
+      ],
+    });
+    const first = (await get(`${E}/milestones?sort=oldest&pageSize=1`)).body;
+    expect(first).toEqual({ items: [{ milestoneId: id17338, index: 17338 }], cursor: '17339.1' });
+    const second = (await get(`${E}/milestones?sort=oldest&cursor=${first.cursor}`)).body;
+    expect(second).toEqual({ items: [{ milestoneId: id(17339), index: 17339 }], cursor: '17340.1' });
+    const t = time(17339);
+    expect((await get(`${E}/milestones?startTimestamp=${t}`)).body.items.map((m: any) => m.index)).toEqual([
+      17340, 17339,
+    ]);
+    expect((await get(`${E}/milestones?endTimestamp=${t}`)).body.items.map((m: any) => m.index)).toEqual([
+      17339, 17338,
+    ]);
+    expect((await get(`${E}/milestones?startTimestamp=${t + 1}&endTimestamp=${time(17340) - 1}`)).body).toEqual({
+      items: [],
+    });
+
+    for (const index of [17339, 17340] as const) {
+      const cone = coneOf(index)
+        .sort((a, b) => a.metadata.white_flag_index - b.metadata.white_flag_index)
+        .map((b) => {
+          const block = bin(b.raw);
+          return { blockId: hex(blake2b(block, { dkLen: 32 })), payloadType: payloadTypeOf(block) };
+        });
+      const all = (await get(`${E}/milestones/by-index/${index}/blocks?sort=oldest&pageSize=1000`)).body;
+      expect(all.blocks).toEqual(cone.map((b) => (b.payloadType === undefined ? { blockId: b.blockId } : b)));
+      const byId = (await get(`${E}/milestones/${id(index)}/blocks?pageSize=2`)).body;
+      expect(byId.blocks).toEqual(all.blocks.slice(-2).reverse());
+      expect(byId.cursor).toBe(`${cone.length - 3}.2`);
+    }
+  });
+});
+
+describe('blocks', () => {
+  it('every cone block’s children: the data’s blocks naming it a parent, newest milestone first, paged', async () => {
+    const blocks = ([17339, 17340] as const).flatMap((index) =>
+      coneOf(index).map((b) => ({
+        id: hex(blake2b(bin(b.raw), { dkLen: 32 })),
+        parents: b.metadata.parents.map((p) => hex(bin(p))),
+        index: b.metadata.referenced_by_milestone_index,
+      })),
+    );
+    let withChildren = 0;
+    for (const parent of blocks) {
+      const want = blocks
+        .filter((b) => b.parents.includes(parent.id))
+        .sort((a, b) => (a.index === b.index ? (a.id < b.id ? -1 : 1) : b.index - a.index))
+        .map((b) => b.id);
+      if (want.length > 0) withChildren++;
+      const { body } = await get(`${E}/blocks/${parent.id}/children`);
+      expect(body, parent.id).toEqual({ blockId: parent.id, maxResults: 100, count: want.length, children: want });
+      if (want.length > 1) {
+        const second = (await get(`${E}/blocks/${parent.id}/children?pageSize=1&page=1`)).body;
+        expect(second).toEqual({ blockId: parent.id, maxResults: 1, count: 1, children: [want[1]] });
+      }
+    }
+    expect(withChildren).toBeGreaterThan(20);
+    // A parent outside the archive (a solid entry point of the snapshot): not a block this node holds.
+    const outside = blocks.flatMap((b) => b.parents).find((p) => !blocks.some((b) => b.id === p))!;
+    expect((await get(`${E}/blocks/${outside}/children`)).status).toBe(404);
+  });
+});
+
+describe('refusals', () => {
+  it('bad input is 400, what the archive does not hold 404, each with TIP-25’s error body', async () => {
+    const nobody = bech32(`0x00${'ab'.repeat(32)}`);
+    const some = bech32(ownerOf(outs[0]!.output)!);
+    const cases: [string, number][] = [
+      [`${E}/balance/smr1nope`, 400],
+      [`${E}/balance/${bech32(`0x00${'ab'.repeat(32)}`).replace('smr', 'rms')}`, 400],
+      [`${E}/balance/${nobody}`, 404],
+      [`${E}/ledger/updates/by-address/${some}?sort=sideways`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=17339.0x00.true.2`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=17339`, 400],
+      [`${E}/ledger/updates/by-address/${some}?pageSize=-1`, 400],
+      [`${E}/ledger/updates/by-milestone/0x${'00'.repeat(32)}`, 404],
+      [`${E}/ledger/updates/by-milestone/0x00`, 400],
+      [`${E}/ledger/richest-addresses?ledgerIndex=17338`, 404], // the snapshot's: before the archive's first
+      [`${E}/ledger/richest-addresses?ledgerIndex=17341`, 404],
+      [`${E}/ledger/richest-addresses?top=many`, 400],
+      [`${E}/ledger/token-distribution?ledgerIndex=x`, 400],
+      [`${E}/milestones?sort=up`, 400],
+      [`${E}/milestones?cursor=1.2.3`, 400],
+      [`${E}/milestones/0x${'00'.repeat(32)}/blocks`, 404],
+      [`${E}/blocks/0x00/children`, 400],
+      [`${E}/blocks/0x${'00'.repeat(32)}/children?page=x`, 400],
+    ];
+    for (const [route, status] of cases) {
+      const { status: got, body } = await get(route);
+      expect(got, route).toBe(status);
+      expect(body.error.code, route).toBe(status);
+      expect(body.error.message, route).not.toMatch(/ at |Error:/); // no stack trace
+    }
+    // An address with no updates pages nothing; a milestone the archive does not hold has no blocks.
+    expect((await get(`${E}/ledger/updates/by-address/${nobody}`)).body).toEqual({ address: nobody, items: [] });
+    expect((await get(`${E}/milestones/by-index/17341/blocks`)).body).toEqual({ blocks: [] });
+  });
+});
