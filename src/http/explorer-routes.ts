@@ -5,10 +5,20 @@ import { addressBytes, type Explorer, type UpdateCursor } from '../ledger/archiv
 import type { LedgerReader } from '../ledger/core/index.js';
 import { address as addressCodec } from '../model/address.js';
 import { addressToBech32 } from '../model/address-bech32.js';
+import { updatesCsv } from './explorer-csv.js';
 import { milestonesPage } from './explorer-milestones.js';
 import { badCursor, newestFirst, pageSizeOf } from './explorer-paging.js';
 import { HttpProblem } from './problem.js';
-import { JSON_TYPE, parseBech32, parseHexId, parseUint32, type Reply, type Route } from './route-kit.js';
+import {
+  JSON_TYPE,
+  parseBech32,
+  parseHexId,
+  parseUint32,
+  type Reply,
+  type Route,
+  type RouteContext,
+  wants,
+} from './route-kit.js';
 
 // inx-chronicle's explorer API (issue 46; its documentation/api/api-explorer.yml, the answers of its
 // src/bin/inx-chronicle/api/explorer/): an address's balance and ledger updates, a milestone's updates, the richest
@@ -61,10 +71,17 @@ function addressPage(query: URLSearchParams): { size: number; from?: UpdateCurso
   return start === null ? { size } : { size, from: { index: parseUint32(start, 'startMilestoneIndex') } };
 }
 
-async function updatesByAddress(ledger: LedgerReader, param: string, query: URLSearchParams): Promise<Reply> {
-  const address = addressBytes(parseBech32(param, ledger.params.bech32Hrp));
+async function updatesByAddress(ctx: RouteContext): Promise<Reply> {
+  const { ledger, query } = ctx;
+  const param = ctx.params[0]!;
+  const model = parseBech32(param, ledger.params.bech32Hrp);
+  const address = addressBytes(model);
   const newest = newestFirst(query);
   const { size, from } = addressPage(query);
+  if (wants(ctx.accept, 'text/csv')) {
+    const page = { newest, size, path: ctx.path, ...(from && { from }) };
+    return updatesCsv(ledger, explorerOf(ledger), { bytes: address, model }, page);
+  }
   const found = await explorerOf(ledger).updatesByAddress(address, newest, size + 1, from);
   const next = found[size];
   return json({
@@ -200,7 +217,7 @@ export const explorerRoutes: Route[] = [
   {
     pattern: '/api/explorer/v2/ledger/updates/by-address/*',
     path: /^\/api\/explorer\/v2\/ledger\/updates\/by-address\/([^/]*)$/,
-    handle: ({ ledger, params, query }) => updatesByAddress(ledger, params[0]!, query),
+    handle: (ctx) => updatesByAddress(ctx),
   },
   {
     pattern: '/api/explorer/v2/ledger/updates/by-milestone/*',

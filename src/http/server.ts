@@ -221,7 +221,7 @@ export function createServer(options: ServerOptions): Server {
       const cacheKey = `${path}\n${binary ? ctx.accept.slice(0, 35) : ''}`;
       const reply: Reply = cache.get(cacheKey) ?? (await route.handle!(ctx));
       if (reply.immutable === true) cache.set(cacheKey, reply);
-      send(req, res, reply.status ?? 200, reply.body, reply.contentType);
+      send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);
     } catch (e) {
       if (e instanceof LedgerError && (e.code === 'STORE_CORRUPT' || e.code === 'STORE_FAILURE')) onStoreError(e);
       // A body left unread (too large, or refused before it was read) is not drained: the connection closes after.

@@ -228,6 +228,7 @@ export function chronicleHistory(): HistoryOutput[] {
       Object.assign(byId.get(hex(outputId(bin(c.output.output_id.transaction_id), c.output.output_id.index)))!, {
         spent: c.spent_metadata.spent.milestone_index,
         spentTime: c.spent_metadata.spent.milestone_timestamp,
+        spentBy: bin(c.spent_metadata.transaction_id),
       });
   }
   return [...byId.values()];

@@ -2,6 +2,7 @@
 // output history, written from inx-chronicle's MongoDB queries (src/db/mongodb/collections/outputs/mod.rs:
 // get_address_balance, get_richest_addresses, get_token_distribution; ledger_update.rs) and not from tangle-core's
 // archive. Slow on purpose: every answer reads every output.
+import { blake2b } from '@noble/hashes/blake2.js';
 import type { Output } from '../../src/index.js';
 
 /** An output of the history: booked at a milestone (index and time), maybe spent at a later one. */
@@ -12,6 +13,8 @@ export interface HistoryOutput {
   bookedTime: number;
   spent?: number;
   spentTime?: number;
+  /** The transaction that spent it. */
+  spentBy?: Uint8Array;
 }
 
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
@@ -121,4 +124,72 @@ export function oldestFirst(a: Update, b: Update): number {
   if (a.index !== b.index) return a.index - b.index;
   if (a.outputId !== b.outputId) return a.outputId < b.outputId ? -1 : 1;
   return Number(a.spent) - Number(b.spent);
+}
+
+/**
+ * An address's history by transaction (the explorer's CSV): per milestone and transaction, the tokens into and out of
+ * the address, the other owners of the transaction's inputs and outputs, native tokens and NFTs moved; as CSV lines.
+ */
+export function transactionRows(outs: readonly HistoryOutput[], address: string, bech32: (a: string) => string) {
+  const mine = updatesOf(outs).filter((u) => u.address === address);
+  const byId = new Map(outs.map((o) => [hex(o.outputId), o]));
+  const rows = new Map<
+    string,
+    {
+      index: number;
+      timestamp: number;
+      tx: string;
+      in: bigint;
+      out: bigint;
+      tokens: Map<string, bigint>;
+      nfts: string[];
+    }
+  >();
+  for (const u of mine) {
+    const o = byId.get(u.outputId)!;
+    const tx = u.spent ? hex(o.spentBy!) : u.outputId.slice(0, 66);
+    const key = `${u.index} ${tx}`;
+    const row = rows.get(key) ?? {
+      index: u.index,
+      timestamp: u.timestamp,
+      tx,
+      in: 0n,
+      out: 0n,
+      tokens: new Map<string, bigint>(),
+      nfts: [] as string[],
+    };
+    rows.set(key, row);
+    if (u.spent) row.out += o.output.amount;
+    else row.in += o.output.amount;
+    for (const t of (o.output as Json).nativeTokens ?? []) {
+      const id = hex(t.id);
+      row.tokens.set(id, (row.tokens.get(id) ?? 0n) + (u.spent ? -t.amount : t.amount));
+    }
+    if (o.output.type === 6) {
+      const own = (o.output as Json).nftId as Uint8Array;
+      const id = own.some((b) => b !== 0) ? hex(own) : hex(blake2b(o.outputId, { dkLen: 32 }));
+      row.nfts.push(`${u.spent ? '-' : '+'}${id}`);
+    }
+  }
+  return [...rows.values()].map((r) => {
+    // The transaction's inputs (the outputs it spent) and outputs (those whose ID starts with its own).
+    const touched = outs.filter(
+      (o) => (o.spentBy !== undefined && hex(o.spentBy) === r.tx) || hex(o.outputId).startsWith(r.tx),
+    );
+    const others = [...new Set(touched.map((o) => ownerOf(o.output)!).filter((a) => a !== address))].map(bech32).sort();
+    const tokens = [...r.tokens].filter(([, n]) => n !== 0n).map(([id, n]) => `${id}:${n > 0n ? '+' : ''}${n}`);
+    const date = new Date(r.timestamp * 1000).toISOString();
+    return [
+      r.index,
+      r.timestamp,
+      date,
+      r.tx,
+      r.in,
+      r.out,
+      r.in - r.out,
+      others.join(';'),
+      tokens.join(';'),
+      r.nfts.join(';'),
+    ];
+  });
 }

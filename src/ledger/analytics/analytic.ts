@@ -25,8 +25,6 @@ export interface AnalyticsContext {
 /** A block of the cone, with white flag's verdict (TIP-25's ledgerInclusionState). */
 export interface ConeBlock {
   bytes: Uint8Array;
-  /** Its ID, where the caller has it (the archive keeps each block under its parents). */
-  blockId?: Uint8Array;
   /** Its payload's type (read from its bytes: a block is decoded only for a transaction to measure). */
   payloadType: number | undefined;
   inclusion: 'included' | 'conflicting' | 'noTransaction';

@@ -42,7 +42,7 @@ export const milestoneAnalytics = (previous?: Measurements, book?: BalanceBook):
 export interface MilestoneCone {
   ctx: AnalyticsContext;
   /** The cone's blocks in white-flag order, each with its verdict. */
-  blocks: readonly { bytes: Uint8Array; inclusion: ConeBlock['inclusion']; blockId?: Uint8Array }[];
+  blocks: readonly { bytes: Uint8Array; inclusion: ConeBlock['inclusion'] }[];
   /** An output an applied transaction consumed (the ledger keeps it after its spend): its bytes, its booking. */
   consumed(outputId: Uint8Array): { bytes: Uint8Array; booked: number };
   /** The measurement of the milestone before, whose ledger totals this one's go on from (none: from zero). */
@@ -56,7 +56,7 @@ export interface MilestoneCone {
 /** Measures one milestone. */
 export function measureMilestone(cone: MilestoneCone): Measurements {
   const analytics = [...milestoneAnalytics(cone.previous, cone.book), ...(cone.more ?? [])];
-  for (const { bytes, inclusion, blockId } of cone.blocks) {
+  for (const { bytes, inclusion } of cone.blocks) {
     const payload = payloadBytes(bytes);
     const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
     if (inclusion === 'included' && payloadType === PayloadType.Transaction) {
@@ -70,7 +70,7 @@ export function measureMilestone(cone: MilestoneCone): Measurements {
       const created = p.essence.outputs.map((output, i): LedgerOutput => ({ outputId: outputId(txId, i), output }));
       for (const a of analytics) a.transaction?.({ consumed, created }, cone.ctx);
     }
-    for (const a of analytics) a.block?.({ bytes, payloadType, inclusion, ...(blockId && { blockId }) }, cone.ctx);
+    for (const a of analytics) a.block?.({ bytes, payloadType, inclusion }, cone.ctx);
   }
   return Object.assign({}, ...analytics.map((a) => a.take(cone.ctx)));
 }

@@ -7,23 +7,17 @@ import {
   milestoneUpdateRecord,
 } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import type {
-  Analytic,
-  AnalyticsContext,
-  AppliedTransaction,
-  BalanceBook,
-  ConeBlock,
-  LedgerOutput,
-} from '../analytics/index.js';
+import type { Analytic, AnalyticsContext, AppliedTransaction, BalanceBook, LedgerOutput } from '../analytics/index.js';
 import { owningAddress } from '../analytics/index.js';
 import { keys, LedgerError, readRecord } from '../common/index.js';
 import { holdingOf } from './holding.js';
 
 // The archive's records of a milestone (inx-chronicle's explorer, kept as the milestone is applied and written in its
 // commit): each address's balance record, its held outputs (those whose part of the balance depends on the time), the
-// ledger updates by address and by milestone, the richest-first index, and each cone block under its parents. An
-// analytic of the milestone's blocks and transactions; it is also the book the address analytics read the balances
-// before the milestone from.
+// ledger updates by address and by milestone, and the richest-first index. An analytic of the milestone's
+// transactions; it is also the book the address analytics read the balances before the milestone from. (A block's
+// children are not kept: a table keyed by parent would dirty a page per parent in every commit, and the cones the
+// children lie in are read at the query instead: store-explorer.ts.)
 
 type Write = [key: Uint8Array, value: Uint8Array | undefined];
 
@@ -61,15 +55,6 @@ export class ArchiveWriter implements Analytic, BalanceBook {
   transaction(t: AppliedTransaction, ctx: AnalyticsContext): void {
     for (const o of t.consumed) this.move(o, -1n, ctx.index, ctx.timestamp);
     for (const o of t.created) this.move(o, 1n, ctx.index, ctx.timestamp);
-  }
-
-  /** A cone block under each of its parents (inx-chronicle's block children). */
-  block(b: ConeBlock, ctx: AnalyticsContext): void {
-    if (b.blockId === undefined) return;
-    for (let i = 0; i < b.bytes[1]!; i++) {
-      const parent = b.bytes.subarray(2 + 32 * i, 34 + 32 * i);
-      this.writes.push([keys.child(parent, ctx.index, b.blockId), new Uint8Array(0)]);
-    }
   }
 
   take() {

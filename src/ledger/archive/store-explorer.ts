@@ -6,7 +6,7 @@ import {
   milestoneUpdateRecord,
   whiteFlagRecord,
 } from '../../model/ledger-records.js';
-import { bytesKey, compareBytes, keyBytes } from '../../util/bytes.js';
+import { bytesKey, compareBytes, equalBytes, keyBytes } from '../../util/bytes.js';
 import { keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import type {
@@ -25,11 +25,17 @@ import { ownerPart, returnPart } from './holding.js';
 
 const ADDRESS = 33;
 const OUTPUT_ID = 34;
-/** Where a key's parts start: table byte, address, milestone (u32), output ID, spent (one byte). */
-const AT = { index: 1 + ADDRESS, outputId: 1 + ADDRESS + 4, spent: 1 + ADDRESS + 4 + OUTPUT_ID } as const;
+/** Where an address update's key parts start: table byte, address, kind, milestone (u32), output ID, spent. */
+const AT = { index: 2 + ADDRESS, outputId: 2 + ADDRESS + 4, spent: 2 + ADDRESS + 4 + OUTPUT_ID } as const;
 /** The balance a richest-first key holds (its bits inverted: store-keys.ts). */
 const amountOfRichKey = (k: Uint8Array) =>
   ~new DataView(k.buffer, k.byteOffset + 1, 8).getBigUint64(0) & 0xffff_ffff_ffff_ffffn;
+/** Whether a Stardust block's parents (a count, then 32 bytes each) include `parent`. */
+function namesParent(block: Uint8Array, parent: Uint8Array): boolean {
+  for (let i = 0, at = 2; i < block[1]!; i++, at += 32)
+    if (equalBytes(block.subarray(at, at + 32), parent)) return true;
+  return false;
+}
 const be32 = (k: Uint8Array, at: number) => new DataView(k.buffer, k.byteOffset + at, 4).getUint32(0);
 
 export class StoreExplorer implements Explorer {
@@ -129,11 +135,15 @@ export class StoreExplorer implements Explorer {
   }
 
   children(parent: Uint8Array, from: number, to: number, skip: number, limit: number): Uint8Array[] {
+    // The blocks of each milestone's slot from the newest down, in ID order: those that name `parent`.
     const found: Uint8Array[] = [];
     let seen = 0;
-    for (const [k] of this.store.entries(keys.childrenOf(parent), keys.child(parent, to))) {
-      if (found.length >= limit || ~be32(k, 33) >>> 0 < from) break;
-      if (seen++ >= skip) found.push(k.slice(37));
+    for (let slot = to; slot >= from && found.length < limit; slot--) {
+      for (const [k, block] of this.store.entries(keys.blocksOfSlot(slot))) {
+        if (!namesParent(block, parent)) continue;
+        if (seen++ >= skip) found.push(k.slice(5));
+        if (found.length >= limit) break;
+      }
     }
     return found;
   }

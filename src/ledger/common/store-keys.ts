@@ -21,12 +21,9 @@ const TABLE = {
   milestoneSlot: 0x69,
   whiteFlag: 0x57,
   analytics: 0x6d,
-  addressBalance: 0x62,
-  heldOutput: 0x68,
-  addressUpdate: 0x75,
+  address: 0x61,
   milestoneUpdate: 0x76,
   richest: 0x72,
-  children: 0x6b,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -48,6 +45,8 @@ function writeSlotKey(target: Uint8Array, at: number, table: number, slot: numbe
 /** The slot of a key of a table keyed by slot first (the big-endian u32 after the table byte). */
 export const slotOfKey = (key: Uint8Array): number => new DataView(key.buffer, key.byteOffset + 1, 4).getUint32(0);
 
+/** The kinds of an address's records, in key order. */
+const ADDRESS_KIND = { held: 1, update: 2, balance: 3 } as const;
 const be32 = (n: number) => Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 function concat(...parts: (ArrayLike<number> | undefined)[]): Uint8Array {
   const k = new Uint8Array(parts.reduce((n, p) => n + (p?.length ?? 0), 0));
@@ -128,22 +127,24 @@ export const keys = {
   whiteFlag: (slot: number) => slotKey(TABLE.whiteFlag, slot),
   /** The analytics of a milestone history/ applied (measurementsRecord), written in its commit. */
   analytics: (slot: number) => slotKey(TABLE.analytics, slot),
-  /** An address's holdings (AddressBalance), by its serialized bytes (type and 32 bytes: ledger/archive/). */
-  addressBalance: (address: Uint8Array) => prefixed(TABLE.addressBalance, address),
+  // An address's records (ledger/archive/) share one table, under its serialized bytes (type and 32 bytes), then a
+  // kind: a commit that changes an address rewrites its balance and adds its updates on the same page, mostly.
   /**
    * An unspent output whose part of an address's balance depends on the time (HeldOutput): held by its owner
    * (`role` 0) under an expiration or a timelock, or by an expiration's return address (1).
    */
   heldOutput: (address: Uint8Array, outputId: Uint8Array, role: number) =>
-    prefixed(TABLE.heldOutput, concat(address, outputId, Uint8Array.of(role))),
-  heldOutputsOf: (address: Uint8Array) => prefixed(TABLE.heldOutput, address),
+    prefixed(TABLE.address, concat(address, [ADDRESS_KIND.held], outputId, [role])),
+  heldOutputsOf: (address: Uint8Array) => prefixed(TABLE.address, concat(address, [ADDRESS_KIND.held])),
   /** An address's ledger update (inx-chronicle's): an output created or spent at a milestone; the value its time. */
   addressUpdate: (address: Uint8Array, milestone: number, outputId?: Uint8Array, spent?: boolean) =>
     prefixed(
-      TABLE.addressUpdate,
-      concat(address, be32(milestone), outputId, spent === undefined ? undefined : [+spent]),
+      TABLE.address,
+      concat(address, [ADDRESS_KIND.update], be32(milestone), outputId, spent === undefined ? undefined : [+spent]),
     ),
-  addressUpdatesOf: (address: Uint8Array) => prefixed(TABLE.addressUpdate, address),
+  addressUpdatesOf: (address: Uint8Array) => prefixed(TABLE.address, concat(address, [ADDRESS_KIND.update])),
+  /** An address's holdings (AddressBalance): after its updates, beside the newest of them. */
+  addressBalance: (address: Uint8Array) => prefixed(TABLE.address, concat(address, [ADDRESS_KIND.balance])),
   /** A milestone's ledger update (MilestoneUpdate: the address, the owner, the amount), in output ID order. */
   milestoneUpdate: (milestone: number, outputId?: Uint8Array, spent?: boolean) =>
     slotKey(TABLE.milestoneUpdate, milestone, concat(outputId, spent === undefined ? undefined : [+spent])),
@@ -155,13 +156,6 @@ export const keys = {
     k.set(address, 9);
     return k;
   },
-  /**
-   * A block's child (its parent's ID, the milestone that referenced the child with its bits inverted — the newest
-   * first —, the child's ID); no value.
-   */
-  child: (parent: Uint8Array, milestone: number, child?: Uint8Array) =>
-    prefixed(TABLE.children, concat(parent, be32(~milestone >>> 0), child)),
-  childrenOf: (parent: Uint8Array) => prefixed(TABLE.children, parent),
   /** The transaction that spent an output in an imported milestone (its slot has no blocks to find it in). */
   spentBy: (outputId: Uint8Array) => prefixed(TABLE.spentBy, outputId),
   /** An entry of the output index (its key: output-index.ts; no value). */

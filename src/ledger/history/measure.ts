@@ -49,7 +49,6 @@ export function measureCone(
     blocks: judged.entries.map((e) => ({
       bytes: cone.bytes.get(bytesKey(e.blockId))!,
       inclusion: VERDICT[e.inclusion as InclusionState],
-      blockId: e.blockId,
     })),
     consumed: (id) => {
       const o = writer.output(id);

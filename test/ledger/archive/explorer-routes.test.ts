@@ -21,7 +21,15 @@ import {
   milestonePayloadOf,
 } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
-import { balanceOf, distributionAt, oldestFirst, ownerOf, richestAt, updatesOf } from '../../helpers/plain-archive.js';
+import {
+  balanceOf,
+  distributionAt,
+  oldestFirst,
+  ownerOf,
+  richestAt,
+  transactionRows,
+  updatesOf,
+} from '../../helpers/plain-archive.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-explorer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -109,6 +117,36 @@ describe('addresses', () => {
       }
     }
   });
+});
+
+it('an address’s history by transaction, as CSV: the plain scan’s rows, the pages whole milestones linked', async () => {
+  // The address with the most updates in the data.
+  const counts = new Map<string, number>();
+  for (const u of updatesOf(outs)) counts.set(u.address, (counts.get(u.address) ?? 0) + 1);
+  const [busy] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
+  const want = transactionRows(outs, busy, bech32);
+  expect(want.length).toBeGreaterThan(1);
+  const lines: string[] = [];
+  let route = `${E}/ledger/updates/by-address/${bech32(busy)}?pageSize=1&sort=oldest`;
+  let pages = 0;
+  for (;;) {
+    const res = await fetch(origin + route, { headers: { accept: 'text/csv' } });
+    expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
+    const [header, ...rows] = (await res.text()).trimEnd().split('\n');
+    expect(header).toBe(
+      'milestoneIndex,milestoneTimestamp,date,transactionId,amountIn,amountOut,net,counterparties,nativeTokens,nfts',
+    );
+    lines.push(...rows);
+    pages++;
+    const next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '');
+    if (next === null) break;
+    route = next[1]!;
+  }
+  // A page of one update still holds its whole milestone: as many pages as milestones.
+  expect(pages).toBe(new Set(want.map((r) => r[0])).size);
+  const sortedCells = (rows: string[][]) =>
+    rows.map((r: string[]) => [...r.slice(0, 7), r[7]!.split(';').sort().join(';'), ...r.slice(8)].join(',')).sort();
+  expect(sortedCells(lines.map((l) => l.split(',')))).toEqual(sortedCells(want.map((r) => r.map(String))));
 });
 
 describe('milestones', () => {
