@@ -89,6 +89,11 @@ export const SECTIONS = [
     'How does the event API (MQTT) hold 1,000 subscribers while the writer ingests at its full rate?',
     'npm run bench:events',
   ],
+  [
+    'explorer',
+    "How fast does the explorer's archive answer at 1,000,000 outputs, and does a crowd of its clients slow the writer?",
+    'npm run bench:explorer',
+  ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
 /** GitHub's anchor of a heading. */

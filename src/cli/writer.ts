@@ -1,4 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 
 // `serve --workers N --demo`: the demo writer runs in a process of its own, apart from this one (which only
@@ -72,4 +74,19 @@ export function startWriter(args: string[]): Promise<WriterProcess> {
     };
     start();
   });
+}
+
+/**
+ * A store another process writes, opened to serve reads of it (`serve --read-only`, each HTTP worker): this process
+ * yields the cores to that writer. When every core is busy, the writer's commits go first and the answers wait — an
+ * archive that falls behind its network is worse than one slower to answer, and aggregate reads holding up the ledger
+ * was inx-chronicle's users' complaint. (The ingest pool's threads yield alike: ingest-worker.ts.)
+ */
+export function openReader(at: OpenLedgerOptions): Ledger {
+  try {
+    setPriority(10);
+  } catch {
+    // not permitted here: equal priority, as before
+  }
+  return openLedger(at);
 }

@@ -1,4 +1,10 @@
-import { MEASUREMENT_NAMES, type Measurements, measurementsFromRecord } from '../ledger/analytics/index.js';
+import {
+  MEASUREMENT_NAMES,
+  type Measurements,
+  measurementsFromRecord,
+  pickMeasurements,
+  placesOf,
+} from '../ledger/analytics/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { HttpProblem, quote } from './problem.js';
 import { JSON_TYPE, parseUint32, type Reply, type Route, wants } from './route-kit.js';
@@ -39,9 +45,10 @@ async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, acce
   const names = query.get('names')?.split(',') ?? MEASUREMENT_NAMES;
   const unknown = names.find((n) => !MEASUREMENT_NAMES.includes(n));
   if (unknown !== undefined) throw new HttpProblem(400, `unknown measurement: ${quote(unknown)}`);
+  const places = placesOf(names);
   const rows = ((await ledger.analytics?.(from, to)) ?? []).map((r) => ({
     milestoneIndex: r.index,
-    measurements: measurementsFromRecord(r.record),
+    measurements: pickMeasurements(r.record, places),
   }));
   if (wants(accept, 'text/csv')) {
     const lines = rows.map((r) => [r.milestoneIndex, ...names.map((n) => String(r.measurements[n] ?? ''))].join(','));

@@ -12,4 +12,10 @@ export type {
 } from './analytic.js';
 export { ledgerTotals, type MilestoneCone, measureMilestone, milestoneAnalytics } from './measure-milestone.js';
 export { addressKey, owningAddress } from './owning-address.js';
-export { MEASUREMENT_NAMES, measurementsFromRecord, measurementsToRecord } from './record.js';
+export {
+  MEASUREMENT_NAMES,
+  measurementsFromRecord,
+  measurementsToRecord,
+  pickMeasurements,
+  placesOf,
+} from './record.js';

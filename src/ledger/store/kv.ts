@@ -31,6 +31,12 @@ export interface KeyValueStore {
    * itself included): a history read newest first. `prefix` is not empty.
    */
   entriesDown(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]>;
+  /**
+   * The entries of `entries(prefix, start)`, each key (without its table byte) and value lent to `visit` for the call
+   * only, not copied: a long range read whole (thousands of records) without an allocation per entry. `visit`
+   * returns false to stop.
+   */
+  scan(prefix: Uint8Array, start: Uint8Array | undefined, visit: (key: Uint8Array, value: Uint8Array) => boolean): void;
   /** Applies every write of the batch, or none of them: one atomic, durable transaction. */
   write(batch: WriteBatch): void;
   close(): void;

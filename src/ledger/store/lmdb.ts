@@ -8,6 +8,7 @@ import { LedgerError } from '../common/index.js';
 import type { WriteBatch } from './batch.js';
 import type { KeyValueStore } from './kv.js';
 import { checkDataFile } from './lmdb-file.js';
+import { rangeDown, scanRange } from './lmdb-ranges.js';
 import { WriterLock } from './writer-lock.js';
 
 /** lmdb-js reports a refused put (e.g. an append that is not past the last key) only in its settled result. */
@@ -54,15 +55,6 @@ function copyOut(value: Uint8Array): Uint8Array {
   // lmdb-js's read buffer is larger than the value: its `length` says how much of it the value is (copying goes by
   // the array's own length, so the value is cut out first).
   return pooledCopy(value.subarray(0, value.length));
-}
-/** The least key after every key that starts with `prefix`; none when every byte is 0xff (or it is empty). */
-function keyAfter(prefix: Buffer): Buffer | undefined {
-  let end = prefix.length;
-  while (end > 0 && prefix[end - 1] === 0xff) end--;
-  if (end === 0) return undefined;
-  const k = Buffer.from(prefix.subarray(0, end));
-  k[end - 1] = prefix[end - 1]! + 1;
-  return k;
 }
 const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
@@ -294,31 +286,18 @@ export class LmdbStore implements KeyValueStore {
     }
   }
 
-  *entriesDown(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
-    const id = prefix[0]!;
-    const table = this.table(id);
-    // A start of the table byte alone is below every key of the table.
-    if (table === undefined || (start !== undefined && start.length <= 1)) return;
-    const rest = asBuffer(prefix.subarray(1));
-    // From `start`, else from the least key after every key of the prefix (the prefix's last byte below 0xff raised).
-    const first = start === undefined ? keyAfter(rest) : asBuffer(start.subarray(1));
-    const range = { ...this.held?.options, reverse: true, ...(first === undefined ? {} : { start: first }) };
-    for (const { key, value } of table.getRange(range)) {
-      const k = key as Buffer;
-      if (k.compare(rest, 0, rest.length, 0, Math.min(k.length, rest.length)) !== 0) {
-        if (k.compare(rest) > 0) continue; // above the prefix's keys (the key `first` itself)
-        break;
-      }
-      const full = new Uint8Array(1 + k.length);
-      full[0] = id;
-      full.set(k, 1);
-      yield [full, view(value).slice()];
-    }
-    // lmdb-js ends a reverse range before the one-byte key 0x00 (its lowest bound): read that key by itself.
-    if (rest.length > 1 || (rest.length === 1 && rest[0] !== 0)) return;
-    const lowest = Uint8Array.of(id, 0);
-    const v = this.get(lowest);
-    if (v !== undefined) yield [lowest, v];
+  scan(
+    prefix: Uint8Array,
+    start: Uint8Array | undefined,
+    visit: (key: Uint8Array, value: Uint8Array) => boolean,
+  ): void {
+    const table = this.table(prefix[0]!);
+    if (table !== undefined) scanRange(table, this.held?.options ?? {}, prefix, start, visit);
+  }
+
+  entriesDown(prefix: Uint8Array, start?: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
+    const table = this.table(prefix[0]!);
+    return table === undefined ? [] : rangeDown(table, this.held?.options ?? {}, prefix, start);
   }
 
   write(batch: WriteBatch): void {

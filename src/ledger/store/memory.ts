@@ -24,6 +24,14 @@ export class MemoryStore implements KeyValueStore {
     for (const k of keys.sort().reverse()) yield [keyBytes(k), this.map.get(k)!.slice()];
   }
 
+  scan(
+    prefix: Uint8Array,
+    start: Uint8Array | undefined,
+    visit: (key: Uint8Array, value: Uint8Array) => boolean,
+  ): void {
+    for (const [k, v] of this.entries(prefix, start)) if (!visit(k.subarray(1), v)) return;
+  }
+
   write(batch: WriteBatch): void {
     for (let i = 0; i < batch.length; i++) {
       const value = batch.value(i);
