@@ -1,4 +1,4 @@
-// Both stores read a prefix's entries down as well as up (issue 46: a history newest first), checked against a plain
+// Both stores read a prefix's entries down as well as up, and lend them (scan) (issue 46: a history newest first), checked against a plain
 // sort of the keys written: every prefix (the table byte alone, or longer), with and without a start, keys of any
 // length including 0xff bytes (the edge of LMDB's range above a prefix).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -47,6 +47,16 @@ describe('entriesDown', () => {
           expect(keysOf(lmdb, prefix, start)).toEqual(expected);
           // Values come with their keys.
           for (const [k, v] of lmdb.entriesDown(prefix, start)) expect(v).toEqual(Uint8Array.of(k.length));
+          // scan lends what entries gives (keys without their table byte), and stops when told.
+          for (const store of [lmdb, memory]) {
+            const up = [...store.entries(prefix, start)].map(([k, v]) => `${bytesKey(k.subarray(1))}=${v[0]}`);
+            const lent: string[] = [];
+            store.scan(prefix, start, (k, v) => lent.push(`${bytesKey(k)}=${v[0]}`) > 0);
+            expect(lent).toEqual(up);
+            const two: string[] = [];
+            store.scan(prefix, start, (k) => two.push(bytesKey(k)) < 2);
+            expect(two).toEqual(up.slice(0, 2).map((e) => e.split('=')[0]));
+          }
           lmdb.close();
           expect(keyBytes(p)).toEqual(prefix);
         },

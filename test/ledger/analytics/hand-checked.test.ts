@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { encodeOutput, type Output, PROTOCOL_PARAMETERS } from '../../../src/index.js';
 import { ActiveAddresses } from '../../../src/ledger/analytics/active-addresses.js';
+import { AddressBalances } from '../../../src/ledger/analytics/address-balances.js';
 import { BaseTokens } from '../../../src/ledger/analytics/base-tokens.js';
 import { ledgerTotals, measureMilestone } from '../../../src/ledger/analytics/index.js';
 import { OutputActivity } from '../../../src/ledger/analytics/output-activity.js';
@@ -107,6 +108,29 @@ describe('the ledger’s totals', () => {
       'analytics.address_balance.address_with_balance_count': 3,
       ...distribution({ 4: 50_000n, 5: 200_000n, 6: 1_500_000n }, 20),
     });
+  });
+});
+
+describe('addresses with a balance', () => {
+  it('a treasury output is no one’s; a network’s buckets end at its token supply’s power of ten', () => {
+    const treasury = { outputId: id(9), output: { type: 2, amount: 5_000_000n } as unknown as Output, booked: 0 };
+    const balances = new AddressBalances();
+    balances.holds({ outputId: id(1), output: basic });
+    balances.holds(treasury);
+    const m = balances.take({ ...ctx(0), tokenSupply: 1_813_620_509_061_365n }); // Shimmer's: 16 digits, buckets 0–15
+    expect(m['analytics.address_balance.address_with_balance_count']).toBe(1);
+    expect(m['analytics.address_balance.token_distribution[6].total_amount.0']).toBe(1_000_000n);
+    expect(m['analytics.address_balance.token_distribution[15].address_count']).toBe(0);
+    expect('analytics.address_balance.token_distribution[16].address_count' in m).toBe(false);
+  });
+
+  it('a cone measured from nothing that spends: the address holds nothing, never less (inx-chronicle skips it)', () => {
+    const spend = { outputId: id(1), output: basic, booked: 0 };
+    const balances = new AddressBalances();
+    balances.transaction({ consumed: [spend], created: [] });
+    const m = balances.take(ctx(0));
+    expect(m['analytics.address_balance.address_with_balance_count']).toBe(0);
+    expect(m['analytics.address_balance.token_distribution[6].address_count']).toBe(0);
   });
 });
 

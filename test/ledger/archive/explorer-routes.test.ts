@@ -235,6 +235,18 @@ describe('milestones', () => {
       const byId = (await get(`${E}/milestones/${id(index)}/blocks?pageSize=2`)).body;
       expect(byId.blocks).toEqual(all.blocks.slice(-2).reverse());
       expect(byId.cursor).toBe(`${cone.length - 3}.2`);
+      // Paged to the end by the cursors, both ways: the whole cone, once.
+      for (const sort of ['newest', 'oldest']) {
+        const paged = [];
+        let route = `${E}/milestones/by-index/${index}/blocks?sort=${sort}&pageSize=7`;
+        for (;;) {
+          const { body } = await get(route);
+          paged.push(...body.blocks);
+          if (body.cursor === undefined) break;
+          route = `${E}/milestones/by-index/${index}/blocks?sort=${sort}&cursor=${body.cursor}`;
+        }
+        expect(paged, sort).toEqual(sort === 'oldest' ? all.blocks : [...all.blocks].reverse());
+      }
     }
   });
 });
@@ -269,9 +281,30 @@ describe('blocks', () => {
   });
 });
 
+describe('a reader that keeps no archive', () => {
+  it('answers the explorer’s routes 404 (a database reader before it has one), and the rest as before', async () => {
+    const bare = new Proxy(ledger, {
+      get: (target, key) => (key === 'explorer' ? undefined : Reflect.get(target, key, target)),
+    });
+    const other = createServer({ ledger: bare });
+    await new Promise<void>((done) => other.listen(0, '127.0.0.1', done));
+    try {
+      const at = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+      const res = await fetch(`${at}${E}/ledger/richest-addresses`);
+      expect(res.status).toBe(404);
+      expect(((await res.json()) as any).error.message).toMatch(/keeps no explorer archive/);
+      expect((await fetch(`${at}/api/core/v2/milestones/by-index/17340`)).status).toBe(200);
+    } finally {
+      await new Promise((done) => other.close(done));
+    }
+  });
+});
+
 describe('refusals', () => {
   it('bad input is 400, what the archive does not hold 404, each with TIP-25’s error body', async () => {
     const nobody = bech32(`0x00${'ab'.repeat(32)}`);
+    const oid = `0x${'cd'.repeat(34)}`;
+    const mid = hex(bin(chronicleMilestone(17340).milestone_data.milestone_id));
     const some = bech32(ownerOf(outs[0]!.output)!);
     const cases: [string, number][] = [
       [`${E}/balance/smr1nope`, 400],
@@ -291,6 +324,19 @@ describe('refusals', () => {
       [`${E}/milestones?cursor=1.2.3`, 400],
       [`${E}/milestones/0x${'00'.repeat(32)}/blocks`, 404],
       [`${E}/blocks/0x00/children`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=17339.${oid}.maybe.2`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=x.${oid}.true.2`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=17339.${oid}.true.2.9`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=17339.${oid}.true`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=17339.${oid}00.true.2`, 400],
+      [`${E}/ledger/updates/by-address/${some}?cursor=17339.x${oid}.true.2`, 400],
+      [`${E}/ledger/updates/by-address/${some}?startMilestoneIndex=-1`, 400],
+      [`${E}/ledger/updates/by-milestone/${mid}?cursor=${oid}.nope.2`, 400],
+      [`${E}/ledger/updates/by-milestone/${mid}?cursor=${oid}.true`, 400],
+      [`${E}/ledger/updates/by-milestone/${mid}?cursor=${oid}.true.2.3`, 400],
+      [`${E}/milestones/by-index/17340/blocks?cursor=1`, 400],
+      [`${E}/milestones/by-index/17340/blocks?cursor=1.2.3`, 400],
+      [`${E}/milestones/by-index/17340/blocks?cursor=x.2`, 400],
       [`${E}/blocks/0x${'00'.repeat(32)}/children?page=x`, 400],
     ];
     for (const [route, status] of cases) {
@@ -299,6 +345,11 @@ describe('refusals', () => {
       expect(body.error.code, route).toBe(status);
       expect(body.error.message, route).not.toMatch(/ at |Error:/); // no stack trace
     }
+    // A well-formed cursor of nothing the archive holds: an empty page.
+    expect((await get(`${E}/ledger/updates/by-milestone/${mid}?cursor=0x${'ff'.repeat(34)}.true.2`)).body).toEqual({
+      milestoneIndex: 17340,
+      items: [],
+    });
     // An address with no updates pages nothing; a milestone the archive does not hold has no blocks.
     expect((await get(`${E}/ledger/updates/by-address/${nobody}`)).body).toEqual({ address: nobody, items: [] });
     expect((await get(`${E}/milestones/by-index/17341/blocks`)).body).toEqual({ blocks: [] });
