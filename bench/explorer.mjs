@@ -12,6 +12,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
+import { basicTo as basic } from './fixtures.mjs';
 import { writeSection } from './results-file.mjs';
 import { needWrk, wrk } from './wrk.mjs';
 
@@ -50,13 +51,6 @@ const recipients = Array.from({ length: ADDRESSES }, () => ({
 }));
 /** The busy address: an output of every milestone. */
 const busy = recipients[0];
-const basic = (address, amount) => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address }],
-  features: [],
-});
 /** Amounts over five powers of ten from the minimum deposit up: a token distribution with buckets to fill. */
 const amount = () => 50_000n * BigInt(Math.floor(10 ** (random() * 5)));
 

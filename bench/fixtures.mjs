@@ -6,6 +6,15 @@
 const fill = (n, b) => new Uint8Array(n).fill(b);
 export const TIME = 1_700_000_000;
 
+/** A basic output of `amount` to `address`, nothing else: what the history benches pay with. */
+export const basicTo = (address, amount) => ({
+  type: 3,
+  amount,
+  nativeTokens: [],
+  unlockConditions: [{ type: 0, address }],
+  features: [],
+});
+
 export function typicalTransaction(tc) {
   const params = tc.PROTOCOL_PARAMETERS.shimmer;
   const keys = [fill(32, 0x11), fill(32, 0x22)];

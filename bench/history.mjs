@@ -18,6 +18,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
+import { basicTo as basic } from './fixtures.mjs';
 import { acceptPipelined } from './ledger-pipeline.mjs';
 import { writeSection } from './results-file.mjs';
 import * as sim from './sim-entry.mjs';
@@ -37,13 +38,6 @@ const testnet = tc.PROTOCOL_PARAMETERS.testnet;
 const COORDINATOR = tc.TESTNET_COORDINATOR_SECRET;
 const secret = (k) => new Uint8Array(32).fill(k);
 const OWNERS = [1, 2, 3, 4].map((k) => ({ k, address: tc.ed25519AddressOf(tc.ed25519PublicKey(secret(k))) }));
-const basic = (address, amount) => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address }],
-  features: [],
-});
 const T0 = 1_700_000_000;
 const SEP = new Uint8Array(32).fill(0xe1);
 
