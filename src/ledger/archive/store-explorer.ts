@@ -21,7 +21,8 @@ import type {
 import { ownerPart, returnPart } from './holding.js';
 
 // The explorer's answers from the ledger's own store (LMDB, or memory): each a range of one table read in key order,
-// up or down, and never more of it than a page (the richest at an earlier milestone reads the updates since it).
+// up or down, and never more of it than a page — but for the richest at an earlier milestone (it reads the updates
+// since) and a block's children (the blocks of the 15 milestones after it).
 
 const ADDRESS = 33;
 const OUTPUT_ID = 34;
