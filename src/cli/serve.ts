@@ -22,7 +22,7 @@ import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-e
 import { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { commitByTheClock, followFrom, warnOfPublicPosting, writerOptions } from './serve-writes.js';
 import { startWorkers } from './workers.js';
-import { openReader, startWriter, type WriterProcess, type WriterReady } from './writer.js';
+import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] [options]
   Serves the node API (TIP-25, TIP-26, the routes hornet's clients call) over the store at DIR (in memory
@@ -215,7 +215,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     writes = writerOptions(ledger, values.pow, faucetCaps);
   } else {
     const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
-    ledger = readOnly ? openReader(at) : await openWriter(at);
+    ledger = readOnly ? openLedger(at) : await openWriter(at);
     if (values.follow !== undefined) {
       if (readOnly || existing?.imported === undefined)
         throw new UsageError('--follow applies a network’s milestones: give --db DIR of a store import-snapshot made');

@@ -1,6 +1,4 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import { setPriority } from 'node:os';
-import { type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
 import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 
 // `serve --workers N --demo`: the demo writer runs in a process of its own, apart from this one (which only
@@ -74,23 +72,4 @@ export function startWriter(args: string[]): Promise<WriterProcess> {
     };
     start();
   });
-}
-
-/**
- * A store another process writes, opened to serve reads of it (`serve --read-only`): this process yields the cores to
- * that writer. When every core is busy, the writer's commits go first and the answers wait — an archive that falls
- * behind its network is worse than one slower to answer, and aggregate reads holding up the ledger was inx-chronicle's
- * users' complaint. (The ingest pool's threads yield alike: ingest-worker.ts.) A pool's HTTP worker does not: its
- * pool may serve with nothing writing (`serve --db --workers N`), and a worker that yields then loses the cores to
- * anything else on the machine (bench:workers' own load generator took a fifth of two workers' answers).
- */
-export function openReader(at: OpenLedgerOptions): Ledger {
-  if (process.env.TANGLE_SERVE_WORKER !== '1') {
-    try {
-      setPriority(10);
-    } catch {
-      // not permitted here: equal priority, as before
-    }
-  }
-  return openLedger(at);
 }
