@@ -12,5 +12,4 @@ export type {
   RichAddress,
   UpdateCursor,
 } from './explorer.js';
-export { type Holding, holdingOf, ownerPart, returnPart } from './holding.js';
 export { StoreExplorer } from './store-explorer.js';
