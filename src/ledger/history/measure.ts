@@ -1,4 +1,3 @@
-import { u32 } from '../../codec/index.js';
 import { InclusionState } from '../../model/ledger-records.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
@@ -11,7 +10,7 @@ import {
   measurementsToRecord,
 } from '../analytics/index.js';
 import { ArchiveWriter } from '../archive/index.js';
-import { keys, LedgerError, readRecord, slotEnd } from '../common/index.js';
+import { bookingTime, keys, LedgerError } from '../common/index.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';
 import type { Cone, Judged } from './cone.js';
 
@@ -69,8 +68,7 @@ function* timed(ledger: Ledger, writer: MilestoneWriter, outputs: Iterable<Ledge
     const slot = o.booked ?? 0;
     let time = times.get(slot);
     if (time === undefined) {
-      const kept = writer.record(keys.milestoneTime(slot));
-      time = kept === undefined ? slotEnd(ledger.params, slot) : readRecord(u32, kept, 'milestone time');
+      time = bookingTime((key) => writer.record(key), ledger.params, slot);
       times.set(slot, time);
     }
     yield { ...o, time };

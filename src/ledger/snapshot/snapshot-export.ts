@@ -1,4 +1,4 @@
-import { decode, u32 } from '../../codec/index.js';
+import { decode } from '../../codec/index.js';
 import {
   type ImportedMilestone,
   type ImportedNetwork,
@@ -18,7 +18,7 @@ import {
   SnapshotType,
 } from '../../model/snapshot.js';
 import { type StagedSnapshotFile, stageSnapshotFile } from '../../snapshot/snapshot-file.js';
-import { keys, LedgerError, readRecord, slotEnd } from '../common/index.js';
+import { bookingTime, keys, LedgerError, readRecord } from '../common/index.js';
 import { type CommittedReads, type Ledger, milestoneIdOf, slotMilestone } from '../core/index.js';
 
 // Writing a ledger as TIP-35 snapshots, the way hornet does: a full snapshot whose outputs are the unspent outputs of
@@ -80,10 +80,7 @@ async function exportFrom(
     const bytes = store.get(keys.importedMilestone(slot));
     return bytes === undefined ? undefined : readRecord(importedMilestone, bytes, 'imported milestone');
   };
-  const timeOf = (slot: number): number => {
-    const bytes = store.get(keys.milestoneTime(slot));
-    return bytes === undefined ? slotEnd(params, slot) : readRecord(u32, bytes, 'milestone time');
-  };
+  const timeOf = (slot: number): number => bookingTime((key) => store.get(key), params, slot);
   /** A real milestone's ID (applied, imported, the target of the snapshot imported); else the slot's. */
   const idOf = (slot: number): Uint8Array =>
     ledger.milestone(slot)?.milestoneId ?? milestoneIdOf(ledger.commitmentOf(slot)!.commitmentId);

@@ -1,14 +1,15 @@
 import type { Database, Transaction } from 'lmdb';
 
 // Range reads of one LMDB table beyond the plain one (lmdb.ts): down from a key, and a scan that lends each entry
-// instead of copying it. Keys as the store gives them carry their table byte; lmdb-js keys do not.
+// instead of copying it; and the conversions all of them share. Keys as the store gives them carry their table byte;
+// lmdb-js keys do not.
 
 type Options = { transaction?: Transaction };
 
-const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+export const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+export const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 /** Whether lmdb-js key `k` starts with `rest`. */
-const startsWith = (k: Buffer, rest: Buffer) =>
+export const startsWith = (k: Buffer, rest: Buffer) =>
   k.compare(rest, 0, rest.length, 0, Math.min(k.length, rest.length)) === 0;
 
 /** The least key after every key that starts with `prefix`; none when every byte is 0xff (or it is empty). */

@@ -8,7 +8,7 @@ import { LedgerError } from '../common/index.js';
 import type { WriteBatch } from './batch.js';
 import type { KeyValueStore } from './kv.js';
 import { checkDataFile } from './lmdb-file.js';
-import { rangeDown, scanRange } from './lmdb-ranges.js';
+import { asBuffer, rangeDown, scanRange, startsWith, view } from './lmdb-ranges.js';
 import { WriterLock } from './writer-lock.js';
 
 /** lmdb-js reports a refused put (e.g. an append that is not past the last key) only in its settled result. */
@@ -32,8 +32,6 @@ function inKeyOrder(batch: WriteBatch, writes: readonly number[]): boolean {
   return true;
 }
 
-const asBuffer = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-
 // A read's key without its table byte, and the value it finds, without a backing store of their own. V8 keeps typed
 // arrays of up to 64 bytes (every key, many records) inside its heap; a view of one (subarray, a Buffer around it)
 // moves it out: a malloc'd backing store per read, swept later by the collector's threads. So keys are copied into
@@ -56,7 +54,6 @@ function copyOut(value: Uint8Array): Uint8Array {
   // the array's own length, so the value is cut out first).
   return pooledCopy(value.subarray(0, value.length));
 }
-const view = (b: Buffer) => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
 export interface LmdbOptions {
   /**
@@ -277,7 +274,7 @@ export class LmdbStore implements KeyValueStore {
       if (table === undefined) continue;
       for (const { key, value } of table.getRange(from.length === 0 ? transaction : { ...transaction, start: from })) {
         const k = key as Buffer;
-        if (rest.length > 0 && k.compare(rest, 0, rest.length, 0, Math.min(k.length, rest.length)) !== 0) break;
+        if (rest.length > 0 && !startsWith(k, rest)) break;
         const full = new Uint8Array(1 + k.length);
         full[0] = ids[i]!;
         full.set(k, 1);

@@ -1,0 +1,18 @@
+import { u32 } from '../../codec/index.js';
+import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import { slotEnd } from './congestion.js';
+import { readRecord } from './integrity.js';
+import { keys } from './store-keys.js';
+
+/**
+ * The time of the milestone that booked a slot's outputs: the one the store keeps for it (a real milestone, applied or
+ * imported), else the slot's end (a ledger tangle-core built keeps slots on a clock). `get` reads the store.
+ */
+export function bookingTime(
+  get: (key: Uint8Array) => Uint8Array | undefined,
+  params: ProtocolParameters,
+  slot: number,
+) {
+  const kept = get(keys.milestoneTime(slot));
+  return kept === undefined ? slotEnd(params, slot) : readRecord(u32, kept, 'milestone time');
+}
