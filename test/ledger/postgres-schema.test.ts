@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ARCHIVE_QUERIES, ARCHIVE_WRITES } from '../../src/ledger/postgres/archive-schema.js';
 import { QUERIES, SCHEMA } from '../../src/ledger/postgres/schema.js';
 import { privatePostgres } from '../helpers/postgres.js';
 
@@ -106,5 +107,62 @@ describe.skipIf(pg === undefined)('the PostgreSQL schema', () => {
     expect(pg!.primary.sql("select count(*) from output_index where entry >= '\\x0305' and entry < '\\x0306'")).toBe(
       '150000',
     );
+  });
+
+  it('answers the explorer through the archive’s indexes (issue 46), at 100,000 addresses and 10,000 milestones', () => {
+    // Every address a balance (a fiftieth only waiting for returns), one in ten a held output; 500,000 ledger
+    // updates, 50 a milestone, each address's in its own range; the 10,000 newest milestones measured.
+    const address = (i: string) => `'\\x00'::bytea || decode(md5('a' || ${i}) || md5('a' || ${i}), 'hex')`;
+    const output = (i: string) => `decode(md5('o' || ${i}) || md5('o' || ${i}), 'hex') || int2send(0::int2)`;
+    pg!.primary.sql(
+      `insert into address_balances select ${address('i')}, case when i % 50 = 0 then 0 else i * 7919 % 1000000 end, ` +
+        `0, case when i % 50 = 0 then 0 else 1 end, case when i % 50 = 0 then 1 else 0 end from generate_series(0, 99999) i`,
+    );
+    pg!.primary.sql(
+      `insert into held_outputs select ${address('i * 10')}, ${output('i')}, 0, '\\x00' from generate_series(0, 9999) i`,
+    );
+    pg!.primary.sql(
+      `insert into ledger_updates select 90000 + i / 50, ${output('i')}, i % 3 = 0, ${address('i % 100000')}, ` +
+        `${address('i % 100000')}, i, 1700000000 + i / 50 from generate_series(0, 499999) i`,
+    );
+    pg!.primary.sql("update milestone_times set analytics = '\\x00', white_flag = '\\x' where slot >= 90000");
+    pg!.primary.sql('vacuum analyze');
+
+    const busy = address('7');
+    const start = ['90004', output('7'), 'false'];
+    for (const [query, args, indexes] of [
+      [ARCHIVE_QUERIES.balance, [busy], ['address_balances_pkey', 'held_outputs_pkey']],
+      [ARCHIVE_QUERIES.updatesByAddress.down, [busy, '100'], ['ledger_updates_address']],
+      [ARCHIVE_QUERIES.updatesByAddress.up, [busy, '100'], ['ledger_updates_address']],
+      [ARCHIVE_QUERIES.updatesByAddress.downFrom, [busy, ...start, '100'], ['ledger_updates_address']],
+      [ARCHIVE_QUERIES.updatesByAddress.downBefore, [busy, ...start, '100'], ['ledger_updates_address']],
+      [ARCHIVE_QUERIES.updatesByAddress.upFrom, [busy, ...start, '100'], ['ledger_updates_address']],
+      [ARCHIVE_QUERIES.updatesByMilestone, ['90004', output('7'), 'false', '100'], ['ledger_updates_pkey']],
+      [ARCHIVE_QUERIES.richest, ['100', '99990'], ['ledger_updates_pkey', 'address_balances_richest']],
+      [ARCHIVE_QUERIES.children, [`'\\x00'::bytea`, '40', '55'], ['blocks_slot']],
+      [ARCHIVE_QUERIES.cone, ['99000'], ['milestone_times_pkey', 'blocks_slot']],
+      [ARCHIVE_QUERIES.firstArchived, [], ['milestone_times_analytics']],
+      [ARCHIVE_WRITES.emptied, [`array[${busy}]`], ['address_balances_pkey']],
+      [ARCHIVE_WRITES.overdrawn, [`array[${busy}]`], ['address_balances_pkey']],
+    ] as const) {
+      const p = plan(query, [...args]);
+      expect(p.indexes, query).toEqual(expect.arrayContaining([...indexes]));
+      expect(p.scanned, query).toEqual([]);
+      // A page of updates is read from its index in order: no sort of the address's updates.
+      if (query.includes('ledger_updates where address')) expect(p.nodes, query).not.toContain('Sort');
+    }
+    const unheld = pg!.primary.sql(
+      `explain ${ARCHIVE_WRITES.unheld
+        .replace('$1', `array[${busy}]`)
+        .replace('$2', `array[${output('0')}]`)
+        .replace('$3', 'array[0]')}`,
+    );
+    expect(unheld).toMatch(/held_outputs_pkey/);
+    // A page's start is a bound of the index range (its Index Cond), not a filter of the address's every update.
+    const from = pg!.primary.sql(
+      `prepare f as ${ARCHIVE_QUERIES.updatesByAddress.downFrom}; explain execute f(${[busy, ...start, '100']}); deallocate f`,
+    );
+    expect(from).toMatch(/Index Cond: \(\(address = .*ROW\(milestone, output_id, spent\) <= ROW/);
+    expect(pg!.primary.sql(`select count(*) from ledger_updates where address = ${busy}`)).toBe('5');
   });
 });

@@ -6,11 +6,13 @@ import {
   heldOutputRecord,
   milestoneUpdateRecord,
 } from '../../model/ledger-records.js';
+import type { Output } from '../../model/output.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { Analytic, AnalyticsContext, AppliedTransaction, BalanceBook, LedgerOutput } from '../analytics/index.js';
 import { owningAddress } from '../analytics/index.js';
 import { keys, LedgerError, readRecord } from '../common/index.js';
 import { holdingOf } from './holding.js';
+import type { ArchiveRows, HeldRow, UpdateRow } from './rows.js';
 
 // The archive's records of a milestone (inx-chronicle's explorer, kept as the milestone is applied and written in its
 // commit): each address's balance record, its held outputs (those whose part of the balance depends on the time), the
@@ -20,6 +22,8 @@ import { holdingOf } from './holding.js';
 // children lie in are read at the query instead: store-explorer.ts.)
 
 type Write = [key: Uint8Array, value: Uint8Array | undefined];
+/** One change the milestone made, in order: a held output put or dropped, or a ledger update. */
+type Change = ({ held: true } & HeldRow) | ({ held: false } & UpdateRow);
 
 interface Holder {
   address: Uint8Array;
@@ -34,9 +38,12 @@ export const addressBytes = (a: Address): Uint8Array => encode(addressCodec, a);
 
 export class ArchiveWriter implements Analytic, BalanceBook {
   private readonly holders = new Map<string, Holder>();
-  private readonly writes: Write[] = [];
+  private readonly changes: Change[] = [];
 
-  /** `read`: a committed record of the store (the archive as the milestone before left it). */
+  /**
+   * `read`: a committed record of the store (the archive as the milestone before left it). A writer that reads
+   * nothing starts every address at zero, so that its holders are the milestone's changes (`rows`).
+   */
   constructor(private readonly read: (key: Uint8Array) => Uint8Array | undefined) {}
 
   /**
@@ -44,7 +51,7 @@ export class ArchiveWriter implements Analytic, BalanceBook {
    * that milestone's time): what the milestone being applied goes on from.
    */
   holdAll(unspent: Iterable<LedgerOutput & { time: number }>): void {
-    for (const o of unspent) this.move(o, 1n, o.booked ?? 0, o.time);
+    for (const o of unspent) this.move(o.outputId, o.output, 1n, o.booked ?? 0, o.time);
     for (const h of this.holders.values()) h.before = h.record.amount;
   }
 
@@ -53,8 +60,13 @@ export class ArchiveWriter implements Analytic, BalanceBook {
   }
 
   transaction(t: AppliedTransaction, ctx: AnalyticsContext): void {
-    for (const o of t.consumed) this.move(o, -1n, ctx.index, ctx.timestamp);
-    for (const o of t.created) this.move(o, 1n, ctx.index, ctx.timestamp);
+    for (const o of t.consumed) this.move(o.outputId, o.output, -1n, ctx.index, ctx.timestamp);
+    for (const o of t.created) this.move(o.outputId, o.output, 1n, ctx.index, ctx.timestamp);
+  }
+
+  /** A ledger update made again (archive-rows.ts): the output booked or spent at milestone `index`, time `time`. */
+  replay(outputId: Uint8Array, output: Output, spent: boolean, index: number, time: number): void {
+    this.move(outputId, output, spent ? -1n : 1n, index, time);
   }
 
   take() {
@@ -63,7 +75,16 @@ export class ArchiveWriter implements Analytic, BalanceBook {
 
   /** The milestone's writes, in order (a delete is undefined): the updates and held outputs, then the holders. */
   records(): Write[] {
-    const out = this.writes.slice();
+    const out: Write[] = this.changes.map((c) =>
+      c.held
+        ? [keys.heldOutput(c.address, c.outputId, c.role), c.record]
+        : [keys.addressUpdate(c.address, c.index, c.outputId, c.spent), encode(u32, c.time)],
+    );
+    for (const c of this.changes) {
+      if (c.held) continue;
+      const update = { address: c.address, owner: c.owner, amount: c.amount };
+      out.push([keys.milestoneUpdate(c.index, c.outputId, c.spent), encode(milestoneUpdateRecord, update)]);
+    }
     for (const h of this.holders.values()) {
       const { address, record: r, stored } = h;
       if (r.amount < 0n || r.plain < 0n || r.outputs < 0 || r.returns < 0)
@@ -75,6 +96,21 @@ export class ArchiveWriter implements Analytic, BalanceBook {
       if (r.amount > 0n) out.push([keys.richest(r.amount, address), new Uint8Array(0)]);
     }
     return out;
+  }
+
+  /**
+   * The changes as rows (archive-rows.ts): each held output's last state, the updates, and each holder's record,
+   * which is a change of its balance where the writer read nothing.
+   */
+  rows(): ArchiveRows {
+    const held = new Map<string, HeldRow>();
+    const updates: UpdateRow[] = [];
+    for (const c of this.changes) {
+      if (!c.held) updates.push(c);
+      else held.set(bytesKey(keys.heldOutput(c.address, c.outputId, c.role)), c);
+    }
+    const balances = [...this.holders.values()].map((h) => ({ address: h.address, ...h.record }));
+    return { updates, held: [...held.values()], balances };
   }
 
   private holder(address: Uint8Array): Holder {
@@ -90,29 +126,26 @@ export class ArchiveWriter implements Analytic, BalanceBook {
   }
 
   /** An output booked (+1) or spent (−1) at milestone `index`, time `time`. */
-  private move(o: LedgerOutput, sign: 1n | -1n, index: number, time: number): void {
-    const owner = owningAddress(o.output);
+  private move(outputId: Uint8Array, output: Output, sign: 1n | -1n, index: number, time: number): void {
+    const owner = owningAddress(output);
     if (owner === undefined) return; // a treasury output: no one's
-    const id = o.outputId;
     const ownerBytes = addressBytes(owner);
     const h = this.holder(ownerBytes).record;
-    const held = holdingOf(o.output);
-    h.amount += sign * o.output.amount;
+    const held = holdingOf(output);
+    h.amount += sign * output.amount;
     h.outputs += Number(sign);
-    const value = sign > 0n ? encode(heldOutputRecord, held) : undefined;
+    const record = sign > 0n ? encode(heldOutputRecord, held) : undefined;
     if (held.expiration === 0 && held.timelock === 0) h.plain += sign * held.value;
-    else this.writes.push([keys.heldOutput(ownerBytes, id, 0), value]);
+    else this.changes.push({ held: true, address: ownerBytes, outputId, role: 0, record });
     const back = held.returnAddress && addressBytes(held.returnAddress);
     // An output whose return address is its owner's counts once, as the owner's (inx-chronicle matches it once).
     if (back !== undefined && !equalBytes(back, ownerBytes)) {
       this.holder(back).record.returns += Number(sign);
-      this.writes.push([keys.heldOutput(back, id, 1), value]);
+      this.changes.push({ held: true, address: back, outputId, role: 1, record });
     }
     // inx-chronicle lists a spent output under its owner at the spend's time (an expired one: its return address).
     const spent = sign < 0n;
-    const listed = spent ? addressBytes(owningAddress(o.output, time)!) : ownerBytes;
-    this.writes.push([keys.addressUpdate(listed, index, id, spent), encode(u32, time)]);
-    const update = { address: listed, owner: ownerBytes, amount: o.output.amount };
-    this.writes.push([keys.milestoneUpdate(index, id, spent), encode(milestoneUpdateRecord, update)]);
+    const address = spent ? addressBytes(owningAddress(output, time)!) : ownerBytes;
+    this.changes.push({ held: false, address, owner: ownerBytes, amount: output.amount, index, outputId, spent, time });
   }
 }

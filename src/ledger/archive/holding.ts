@@ -1,6 +1,8 @@
 import type { Address } from '../../model/address.js';
+import { heldOutputRecord } from '../../model/ledger-records.js';
 import type { Output } from '../../model/output.js';
 import { UnlockConditionType } from '../../model/type-codes.js';
+import { readRecord } from '../common/index.js';
 
 // What an output adds to an address's balance as inx-chronicle's explorer counts it (its get_address_balance, after
 // the fix for vesting timelocks): the amount net of a storage deposit return, for the owner while no expiration has
@@ -30,12 +32,33 @@ export function holdingOf(o: Output): Holding {
 }
 
 /** An owner's part of a held output at time `t`: in its total, and available now. */
-export function ownerPart(h: { value: bigint; expiration: number; timelock: number }, t: number) {
+function ownerPart(h: { value: bigint; expiration: number; timelock: number }, t: number) {
   const unexpired = h.expiration === 0 || h.expiration > t;
   const unlocked = h.timelock === 0 || h.timelock <= t;
   return { total: unexpired ? h.value : 0n, available: unexpired && unlocked ? h.value : 0n };
 }
 
 /** A return address's part of a held output at time `t`: all of it once the expiration has passed. */
-export const returnPart = (h: { value: bigint; expiration: number }, t: number): bigint =>
+const returnPart = (h: { value: bigint; expiration: number }, t: number): bigint =>
   h.expiration !== 0 && h.expiration <= t ? h.value : 0n;
+
+/**
+ * An address's balance at time `t` (explorer.ts Balance): the part no time touches, and each held output's part,
+ * by its role (0: the owner's; 1: the return address's) and its record (HeldOutput).
+ */
+export function balanceAt(plain: bigint, held: Iterable<readonly [role: number, record: Uint8Array]>, t: number) {
+  const b = { total: plain, available: plain };
+  for (const [role, bytes] of held) {
+    const record = readRecord(heldOutputRecord, bytes, 'held output');
+    if (role === 0) {
+      const part = ownerPart(record, t);
+      b.total += part.total;
+      b.available += part.available;
+    } else {
+      const part = returnPart(record, t);
+      b.total += part;
+      b.available += part;
+    }
+  }
+  return b;
+}

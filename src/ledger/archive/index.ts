@@ -2,6 +2,7 @@
 // address and by milestone, the richest addresses, a milestone's cone — kept as each milestone is applied and written
 // in its commit. The room's public face.
 
+export { archiveRowsOf } from './archive-rows.js';
 export { ArchiveWriter, addressBytes } from './archive-writer.js';
 export type {
   Balance,
@@ -12,4 +13,6 @@ export type {
   RichAddress,
   UpdateCursor,
 } from './explorer.js';
+export { balanceAt } from './holding.js';
+export type { ArchiveRows, BalanceChange, HeldRow, UpdateRow } from './rows.js';
 export { StoreExplorer } from './store-explorer.js';

@@ -1,11 +1,6 @@
 import { u32 } from '../../codec/index.js';
 import { parentsOf, payloadBytes } from '../../model/block.js';
-import {
-  addressBalanceRecord,
-  heldOutputRecord,
-  milestoneUpdateRecord,
-  whiteFlagRecord,
-} from '../../model/ledger-records.js';
+import { addressBalanceRecord, milestoneUpdateRecord, whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, compareBytes, equalBytes, keyBytes } from '../../util/bytes.js';
 import { keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
@@ -18,7 +13,7 @@ import type {
   RichAddress,
   UpdateCursor,
 } from './explorer.js';
-import { ownerPart, returnPart } from './holding.js';
+import { balanceAt } from './holding.js';
 
 // The explorer's answers from the ledger's own store (LMDB, or memory): each a range of one table read in key order,
 // up or down, and never more of it than a page — but for the richest at an earlier milestone (it reads the updates
@@ -41,21 +36,9 @@ export class StoreExplorer implements Explorer {
   balance(address: Uint8Array, time: number): Balance | undefined {
     const bytes = this.store.get(keys.addressBalance(address));
     if (bytes === undefined) return undefined;
-    const r = readRecord(addressBalanceRecord, bytes, 'address balance');
-    const b: Balance = { total: r.plain, available: r.plain };
-    for (const [k, v] of this.store.entries(keys.heldOutputsOf(address))) {
-      const held = readRecord(heldOutputRecord, v, 'held output');
-      if (k[k.length - 1] === 0) {
-        const part = ownerPart(held, time);
-        b.total += part.total;
-        b.available += part.available;
-      } else {
-        const part = returnPart(held, time);
-        b.total += part;
-        b.available += part;
-      }
-    }
-    return b;
+    const { plain } = readRecord(addressBalanceRecord, bytes, 'address balance');
+    const held = [...this.store.entries(keys.heldOutputsOf(address))].map(([k, v]) => [k[k.length - 1]!, v] as const);
+    return balanceAt(plain, held, time);
   }
 
   updatesByAddress(address: Uint8Array, newest: boolean, limit: number, from?: UpdateCursor): LedgerUpdateOfAddress[] {

@@ -1,11 +1,13 @@
-import { encode } from '../../codec/index.js';
+import { decode, encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../model/block.js';
 import { milestoneId } from '../../model/ids.js';
 import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
+import { output as outputCodec } from '../../model/output.js';
 import { milestonePayload } from '../../model/payload/milestone.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
+import { type ArchiveRows, archiveRowsOf } from '../archive/index.js';
 import {
   checkedOutputRecord,
   commitmentId,
@@ -40,6 +42,8 @@ export interface SlotExport {
   milestone?: Uint8Array;
   whiteFlag?: Uint8Array;
   analytics?: Uint8Array | undefined;
+  /** The archive its commit kept (ledger/archive/), as rows; none where it kept none. */
+  archive?: ArchiveRows | undefined;
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
   credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
 }
@@ -73,7 +77,10 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
     credits,
   };
   const applied = committed.store.get(keys.milestone(slot));
-  if (applied !== undefined) return withAppliedMilestone(committed, x, applied);
+  if (applied !== undefined) {
+    const spentFrom = new Map(x.consumed.map((id, i) => [bytesKey(id), diff.consumedSlots[i]!]));
+    return { ...withAppliedMilestone(committed, x, applied), archive: archiveOf(committed, slot, spentFrom) };
+  }
   const imported = committed.store.get(keys.importedMilestone(slot));
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);
 }
@@ -92,6 +99,28 @@ function withAppliedMilestone(committed: CommittedReads, x: SlotExport, payload:
     whiteFlag,
     analytics: committed.store.get(keys.analytics(x.slot)),
   };
+}
+
+/** The archive rows of a slot's commit alone (a database that lacks them: write-archive.ts fillArchive). */
+export function exportSlotArchive(committed: CommittedReads, slot: number): ArchiveRows | undefined {
+  const diffBytes = committed.store.get(keys.diff(slot));
+  if (diffBytes === undefined) throw new LedgerError('NOT_FOUND', `slot ${slot} is not committed, or is pruned`);
+  const diff = readDiff(diffBytes, slot, ...diffBounds(committed.params));
+  const consumed = diff.consumed.toArray();
+  return archiveOf(committed, slot, new Map(consumed.map((id, i) => [bytesKey(id), diff.consumedSlots[i]!])));
+}
+
+/**
+ * The archive rows of a milestone's commit. An update's output was booked at its milestone, or is one the slot spent
+ * (`spentFrom`: the slot that booked it).
+ */
+function archiveOf(committed: CommittedReads, slot: number, spentFrom: Map<string, number>): ArchiveRows | undefined {
+  return archiveRowsOf(committed.store, slot, (index, outputId, spent) => {
+    const booked = spent ? spentFrom.get(bytesKey(outputId)) : index;
+    const key = booked === undefined ? undefined : keys.output(booked, outputId);
+    const record = key && committed.store.get(key);
+    return record && decode(outputCodec, checkedOutputRecord(key!, record).subarray(OUTPUT_RECORD_HEADER));
+  });
 }
 
 /** A slot that is a milestone of an imported delta snapshot: what the import kept in place of its blocks. */

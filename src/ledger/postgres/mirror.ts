@@ -4,10 +4,12 @@ import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { keys, LedgerError, rowChecksum, slotCommitment, spentMark } from '../common/index.js';
 import type { Ledger } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
+import { ARCHIVE_WRITES } from './archive-schema.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
+import { fillArchive, writeArchive } from './write-archive.js';
 
 // The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
 // SQL transaction per slot with `status` moved in the same transaction (a reader sees a slot whole or not at all).
@@ -101,6 +103,7 @@ export class PostgresMirror {
           genesis.commitmentId,
           p.genesisSlot + 1,
         ]);
+        await c.query(ARCHIVE_WRITES.built); // nothing measured yet: each slot's archive comes with it
         const committed = ledger.committedReads();
         const imported = committed.store.get(keys.importedNetwork);
         if (imported !== undefined) {
@@ -137,6 +140,7 @@ export class PostgresMirror {
       if (built.rows[0]!.output_index_built !== true) await buildIndex(c);
       await markSpent(c);
       await fillChecksums(c);
+      await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {
       await pool.end().catch(() => {});
       throw storeError(e);
@@ -188,6 +192,7 @@ export class PostgresMirror {
         await c.query(WRITES.importedMilestone, [x.slot, x.milestoneTime, x.milestoneId]);
       else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
+      if (x.archive !== undefined) await writeArchive(c, x.archive);
       await c.query(WRITES.unindex, [x.consumed]);
       const spent = new Set(x.consumed.map((id) => bytesKey(id)));
       await writeEntries(

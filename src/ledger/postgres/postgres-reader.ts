@@ -37,6 +37,7 @@ import {
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer/index.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { missingOutput, outputOfRow } from './output-row.js';
+import { PostgresExplorer } from './postgres-explorer.js';
 import { bigEndianU32s, readCommitment, sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 
@@ -64,6 +65,7 @@ export class PostgresReader implements LedgerReader {
   private failures = 0;
   private retryAt = 0;
   private probing = false;
+  private explorerOfTables: PostgresExplorer | undefined;
 
   private constructor(
     private readonly pool: PgPool,
@@ -226,9 +228,14 @@ export class PostgresReader implements LedgerReader {
     return rows.map((r) => bytesOf(r.block_id));
   }
 
-  async analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
-    const { rows } = await this.ask(QUERIES.analytics, [sqlSlot(from), sqlSlot(to)]);
-    return rows.map((r) => ({ index: Number(r.slot), record: bytesOf(r.analytics) }));
+  analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
+    return this.explorer().analytics(from, to);
+  }
+
+  /** inx-chronicle's explorer over the archive's tables. */
+  explorer(): PostgresExplorer {
+    this.explorerOfTables ??= new PostgresExplorer((text, values) => this.ask(text, values));
+    return this.explorerOfTables;
   }
 
   indexedOutputs(query: IndexQuery): Promise<IndexPage> {

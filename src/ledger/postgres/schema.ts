@@ -1,3 +1,5 @@
+import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
+
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
 // tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
 // (blocks) or as the LMDB store keeps them (output records), so every reader renders byte-identical JSON with the
@@ -81,6 +83,9 @@ export const SCHEMA: readonly string[] = [
   // Its analytics (ledger/analytics/: measurementsRecord), measured as it was applied.
   addColumn('milestone_times', 'analytics', 'bytea'),
   'create index if not exists milestone_times_id on milestone_times (milestone_id) where milestone_id is not null',
+  ...ARCHIVE_SCHEMA,
+  // Whether the archive's tables hold the archive of every slot (a database mirrored before them: filled at open).
+  addColumn('status', 'archive_built', 'boolean not null default false'),
 ];
 
 /** A statement that adds a column where it is missing (and takes no lock where it is there). */
@@ -94,7 +99,7 @@ function addColumn(table: string, column: string, type: string): string {
 }
 
 /** A bulk import drops these and rebuilds them after (SCHEMA creates them again); primary keys stay. */
-export const DROP_SECONDARY_INDEXES = 'drop index if exists blocks_tx_id, blocks_slot, outputs_created, outputs_spent';
+export const DROP_SECONDARY_INDEXES = `drop index if exists blocks_tx_id, blocks_slot, outputs_created, outputs_spent, ${ARCHIVE_SECONDARY_INDEXES}`;
 
 /**
  * A snapshot's ledger, loaded into new tables, goes in without any index but the status row's, as inx-indexer loads

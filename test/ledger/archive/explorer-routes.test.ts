@@ -282,7 +282,7 @@ describe('blocks', () => {
 });
 
 describe('a reader that keeps no archive', () => {
-  it('answers the explorer’s routes 404 (a database reader before it has one), and the rest as before', async () => {
+  it('answers the explorer’s routes 404 (a reader of a store without one), and the rest as before', async () => {
     const bare = new Proxy(ledger, {
       get: (target, key) => (key === 'explorer' ? undefined : Reflect.get(target, key, target)),
     });

@@ -32,6 +32,47 @@ const input = (index: 17339 | 17340) => ({
   blocks: coneOf(index).map((b) => bin(b.raw)),
 });
 
+const E = '/api/explorer/v2';
+type Get = (route: string) => Promise<{ status: number; body: unknown }>;
+const milestoneIdOf = (index: 17339 | 17340) => hex(bin(chronicleMilestone(index).milestone_data.milestone_id));
+const addressesOf = (page: { body: unknown }) => [
+  ...new Set((page.body as { items: { address: string }[] }).items.map((i) => i.address)),
+];
+
+/**
+ * The explorer's routes over both milestones, each page's cursor as the LMDB ledger answers it: every address a
+ * milestone's updates list (balance, updates both ways, from a milestone, a page and the next), the milestones' updates
+ * and cones, the richest and the distribution at each, and the children of the cones' parents.
+ */
+async function explorerRoutes(get: Get): Promise<string[]> {
+  const routes: string[] = [`${E}/milestones`, `${E}/milestones?pageSize=1`];
+  const next = async (route: string) => {
+    const { cursor } = (await get(route)).body as { cursor?: string };
+    routes.push(route);
+    if (cursor !== undefined) routes.push(`${route.split('?')[0]}?cursor=${cursor}`);
+  };
+  for (const index of [17339, 17340] as const) {
+    const id = milestoneIdOf(index);
+    await next(`${E}/ledger/updates/by-milestone/${id}?pageSize=2`);
+    routes.push(`${E}/ledger/updates/by-milestone/${id}`, `${E}/milestones/${id}/blocks`);
+    await next(`${E}/milestones/by-index/${index}/blocks?pageSize=3`);
+    for (const top of [1, 5, 100]) routes.push(`${E}/ledger/richest-addresses?top=${top}&ledgerIndex=${index}`);
+    routes.push(`${E}/ledger/token-distribution?ledgerIndex=${index}`);
+    for (const address of addressesOf(await get(`${E}/ledger/updates/by-milestone/${id}`))) {
+      const updates = `${E}/ledger/updates/by-address/${address}`;
+      routes.push(`${E}/balance/${address}`, updates, `${updates}?sort=oldest`);
+      routes.push(`${updates}?startMilestoneIndex=17340`, `${updates}?startMilestoneIndex=17339&sort=oldest`);
+      await next(`${updates}?pageSize=1`);
+      await next(`${updates}?pageSize=1&sort=oldest`);
+    }
+    // Blocks the archive holds (a solid entry point is not one), each with its children in the cones.
+    const held = new Set([...coneOf(17339), ...coneOf(17340)].map((blk) => hex(blockId(bin(blk.raw)))));
+    const parents = coneOf(index).flatMap((blk) => blk.metadata.parents.map((p) => hex(bin(p))));
+    for (const parent of new Set(parents.filter((p) => held.has(p)))) routes.push(`${E}/blocks/${parent}/children`);
+  }
+  return routes;
+}
+
 describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
   it('answer through a database reader as through the LMDB ledger, loaded and published', async () => {
     const path = join(dir, 'ledger');
@@ -74,11 +115,38 @@ describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
       const cursor = ((await a.get(routes.at(-2)!)).body as { cursor: string }).cursor;
       expect(Number.parseInt(cursor.slice(0, 8), 16)).toBe(t17339); // the third output is one 17339 created
       routes.push(`/api/indexer/v1/outputs/basic?cursor=${cursor}`);
+      const explorer = await explorerRoutes(a.get);
+      expect(explorer.filter((r) => r.includes('/children')).length).toBeGreaterThan(50);
+      expect(explorer.filter((r) => r.includes('cursor=')).length).toBeGreaterThan(20);
+      routes.push(...explorer);
+      const balances = new Set<number>();
       for (const route of routes) {
         const want = await a.get(route);
-        expect(want.status, route).toBe(200);
+        // A listed address may hold nothing after: its balance is not found, in both.
+        if (route.includes('/balance/')) balances.add(want.status);
+        else expect(want.status, route).toBe(200);
         expect(await b.get(route), route).toEqual(want);
       }
+      expect([...balances].sort()).toEqual([200, 404]);
+      // An address's history as a tax tool takes it (CSV), page by page: as the LMDB ledger writes it.
+      const csv = { accept: 'text/csv' };
+      for (const address of addressesOf(await a.get(`${E}/ledger/updates/by-milestone/${milestoneIdOf(17340)}`))) {
+        for (const route of [
+          `${E}/ledger/updates/by-address/${address}`,
+          `${E}/ledger/updates/by-address/${address}?pageSize=1`,
+        ]) {
+          const want = await a.get(route, csv);
+          expect(want.status, route).toBe(200);
+          expect(await b.get(route, csv), route).toEqual(want);
+        }
+      }
+      // A database mirrored before it kept the archive: its writer's next opening fills it in from the ledger's updates.
+      pg!.primary.sql('truncate ledger_updates, address_balances, held_outputs', 'history');
+      pg!.primary.sql('update status set archive_built = false', 'history');
+      const richest = `${E}/ledger/richest-addresses?top=5&ledgerIndex=17340`;
+      expect(await b.get(richest)).not.toEqual(await a.get(richest));
+      await (await PostgresMirror.open(url, ledger)).close();
+      for (const route of explorer) expect(await b.get(route), route).toEqual(await a.get(route));
       // The reader's own answers, beside the routes: the payload as issued, and a verdict.
       const m = await reader.milestone(bin(chronicleMilestone(17340).milestone_data.milestone_id));
       expect(m?.index).toBe(17340);

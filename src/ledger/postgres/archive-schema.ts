@@ -1,0 +1,126 @@
+// The archive's tables (ledger/archive/, issue 46): inx-chronicle's explorer over PostgreSQL, each question a range of
+// one index, as the embedded store answers it from one range of keys. Written in each milestone's slot transaction
+// from the rows its commit kept (archive-rows.ts), so a reader sees the archive of the slots it sees, and no other.
+// Addresses are their serialized bytes (type and 32 bytes); amounts numeric(20), as a u64 may pass bigint's range.
+
+export const ARCHIVE_SCHEMA: readonly string[] = [
+  // Each ledger update, by milestone (the primary key: by-milestone pages, and the richest undone since a milestone)
+  // and by the address it is listed under (by-address pages, newest or oldest first, one index range each).
+  `create table if not exists ledger_updates (
+     milestone integer not null,
+     output_id bytea not null,
+     spent boolean not null,
+     address bytea not null,
+     owner bytea not null,
+     amount numeric(20) not null,
+     unix_time bigint not null,
+     primary key (milestone, output_id, spent))`,
+  'create index if not exists ledger_updates_address on ledger_updates (address, milestone, output_id, spent) ' +
+    'include (unix_time)',
+  // Each address's balance record (AddressBalance); the richest, an index range of those holding tokens. (No check
+  // constraints: PostgreSQL checks an upsert's proposed row, a change that may be negative, before the conflict.)
+  `create table if not exists address_balances (
+     address bytea primary key,
+     amount numeric(20) not null,
+     plain numeric(20) not null,
+     outputs integer not null,
+     returns integer not null)`,
+  'create index if not exists address_balances_richest on address_balances (amount desc, address) where amount > 0',
+  // The outputs whose part of an address's balance depends on the time (HeldOutput records), under the address.
+  `create table if not exists held_outputs (
+     address bytea not null,
+     output_id bytea not null,
+     role smallint not null,
+     raw bytea not null,
+     primary key (address, output_id, role))`,
+  // The first measured milestone: the least of a partial index.
+  'create index if not exists milestone_times_analytics on milestone_times (slot) where analytics is not null',
+];
+
+/** A bulk catch-up drops these too (DROP_SECONDARY_INDEXES) and builds them after. */
+export const ARCHIVE_SECONDARY_INDEXES = 'ledger_updates_address, address_balances_richest';
+
+/** Rows per statement: a first measured milestone carries every unspent output's. */
+export const ARCHIVE_BATCH = 10_000;
+
+export const ARCHIVE_WRITES = {
+  /** $1 milestones, $2 output ids, $3 spent, $4 addresses listed under, $5 owners, $6 amounts, $7 times. */
+  updates:
+    'insert into ledger_updates select * from unnest($1::integer[], $2::bytea[], $3::boolean[], $4::bytea[], ' +
+    '$5::bytea[], $6::numeric[], $7::bigint[])',
+  /** $1 addresses, $2 output ids, $3 roles, $4 records. */
+  held:
+    'insert into held_outputs select * from unnest($1::bytea[], $2::bytea[], $3::smallint[], $4::bytea[]) ' +
+    'on conflict (address, output_id, role) do update set raw = excluded.raw',
+  /** $1 addresses, $2 output ids, $3 roles: held outputs spent. */
+  unheld:
+    'delete from held_outputs h using unnest($1::bytea[], $2::bytea[], $3::smallint[]) as t(a, o, r) ' +
+    'where h.address = t.a and h.output_id = t.o and h.role = t.r',
+  /** $1 addresses, $2–$5 the changes of their amounts, plain parts, outputs and returns. */
+  balances:
+    'insert into address_balances as b select * from unnest($1::bytea[], $2::numeric[], $3::numeric[], ' +
+    '$4::integer[], $5::integer[]) on conflict (address) do update set amount = b.amount + excluded.amount, ' +
+    'plain = b.plain + excluded.plain, outputs = b.outputs + excluded.outputs, returns = b.returns + excluded.returns',
+  /** $1 addresses: those left with no output to own or get back go. */
+  emptied: 'delete from address_balances where address = any($1::bytea[]) and outputs = 0 and returns = 0',
+  /** $1 addresses → whether any would hold less than nothing (the slot is refused: its rows do not fit the table). */
+  overdrawn:
+    'select exists(select 1 from address_balances where address = any($1::bytea[]) ' +
+    'and (amount < 0 or plain < 0 or outputs < 0 or returns < 0)) as overdrawn',
+  /** Whether the archive's tables hold every archived slot up to the latest (a database mirrored before had none). */
+  built: 'update status set archive_built = true',
+} as const;
+
+/** How a page of an address's updates is bounded: the key's order, and the comparison with its start. */
+export type UpdatesBound = 'down' | 'downFrom' | 'downBefore' | 'up' | 'upFrom';
+
+const UPDATES = 'select milestone, unix_time, output_id, spent from ledger_updates where address = $1';
+const KEY = '(milestone, output_id, spent)';
+/** The index's order, column by column (ordered by the row, the planner would sort). */
+const DOWN = 'order by milestone desc, output_id desc, spent desc';
+const UP = 'order by milestone, output_id, spent';
+const START = '($2::integer, $3::bytea, $4::boolean)';
+
+export const ARCHIVE_QUERIES = {
+  /** $1 address → its plain part, and each held output's role and record (no row: no balance record). */
+  balance:
+    'select b.plain, h.role, h.raw from address_balances b left join held_outputs h on h.address = b.address ' +
+    'where b.address = $1',
+  /**
+   * $1 address, then ($2 milestone, $3 output id, $4 spent) where bounded, and the limit last: a range of
+   * ledger_updates_address, up or down, from a cursor (inclusive) or before or after a milestone alone.
+   */
+  updatesByAddress: {
+    down: `${UPDATES} ${DOWN} limit $2`,
+    downFrom: `${UPDATES} and ${KEY} <= ${START} ${DOWN} limit $5`,
+    downBefore: `${UPDATES} and ${KEY} < ${START} ${DOWN} limit $5`,
+    up: `${UPDATES} ${UP} limit $2`,
+    upFrom: `${UPDATES} and ${KEY} >= ${START} ${UP} limit $5`,
+  } satisfies Record<UpdatesBound, string>,
+  /** $1 milestone, $2 output id, $3 spent (from), $4 limit → its updates in key order (the primary key's range). */
+  updatesByMilestone:
+    'select address, output_id, spent from ledger_updates where milestone = $1 ' +
+    'and (milestone, output_id, spent) >= ($1, $2::bytea, $3::boolean) order by output_id, spent limit $4',
+  /**
+   * $1 top, $2 milestone → the balances it left: each owner's now, with the updates since undone; and the richest now
+   * of the others (the index's range, skipping those). One statement: one snapshot of balances and updates.
+   */
+  richest: `with since as (
+      select owner, sum(case when spent then -amount else amount end) as change
+      from ledger_updates where milestone > $2 group by owner)
+    (select s.owner as address, coalesce(b.amount, 0) - s.change as balance
+      from since s left join address_balances b on b.address = s.owner)
+    union all
+    (select b.address, b.amount as balance from address_balances b
+      where b.amount > 0 and not exists (select 1 from since s where s.owner = b.address)
+      order by b.amount desc, b.address limit $1)`,
+  /** $1 parent block id, $2–$3 slots → blocks of those slots that hold its bytes (the reader checks their parents). */
+  children:
+    'select slot, block_id, raw from blocks where slot between $2 and $3 and raw is not null ' +
+    'and position($1 in raw) > 0 order by slot desc, block_id',
+  /** $1 milestone → its white-flag record, and its blocks (id, bytes). */
+  cone:
+    'select m.white_flag, b.block_id, b.raw from milestone_times m left join blocks b on b.slot = m.slot ' +
+    'where m.slot = $1 and m.white_flag is not null',
+  firstArchived: 'select min(slot) as first from milestone_times where analytics is not null',
+} as const;

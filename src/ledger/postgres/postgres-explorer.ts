@@ -1,0 +1,118 @@
+import { parentsOf, payloadBytes } from '../../model/block.js';
+import { whiteFlagRecord } from '../../model/ledger-records.js';
+import { bytesKey, compareBytes, equalBytes } from '../../util/bytes.js';
+import {
+  type Balance,
+  balanceAt,
+  type ConeEntry,
+  type Explorer,
+  type LedgerUpdateOfAddress,
+  type LedgerUpdateOfMilestone,
+  type RichAddress,
+  type UpdateCursor,
+} from '../archive/index.js';
+import { readRecord } from '../common/index.js';
+import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
+import { bytesOf, type PgResult } from './client.js';
+import { sqlSlot } from './rows.js';
+import { QUERIES } from './schema.js';
+
+// inx-chronicle's explorer from the archive's tables (archive-schema.ts), with the embedded store's answers
+// (store-explorer.ts) for the same history: each answer one statement, so one snapshot of the database.
+
+/** The greatest milestone the tables' `integer` holds (rows.ts sqlSlot). */
+const MAX_SQL = 0x7fff_ffff;
+
+export class PostgresExplorer implements Explorer {
+  /** `ask`: one statement, as the reader sends it (with its backoff while the database is away). */
+  constructor(private readonly ask: (text: string, values: unknown[]) => Promise<PgResult>) {}
+
+  async balance(address: Uint8Array, time: number): Promise<Balance | undefined> {
+    const { rows } = await this.ask(ARCHIVE_QUERIES.balance, [address]);
+    if (rows.length === 0) return undefined;
+    const held = rows.filter((r) => r.role !== null).map((r) => [Number(r.role), bytesOf(r.raw)] as const);
+    return balanceAt(BigInt(rows[0]!.plain as string), held, time);
+  }
+
+  async updatesByAddress(
+    address: Uint8Array,
+    newest: boolean,
+    limit: number,
+    from?: UpdateCursor,
+  ): Promise<LedgerUpdateOfAddress[]> {
+    let bound: UpdatesBound;
+    let start: unknown[] = [];
+    if (from === undefined || (newest && from.index > MAX_SQL)) bound = newest ? 'down' : 'up';
+    else if (!newest && from.index + (from.outputId === undefined ? 1 : 0) > MAX_SQL) return [];
+    else if (from.outputId !== undefined) {
+      // A cursor names the page's first item.
+      bound = newest ? 'downFrom' : 'upFrom';
+      start = [from.index, from.outputId, from.spent ?? false];
+    } else {
+      // A start milestone alone is exclusive (inx-chronicle's $lt / $gt); no output ID is shorter than 34 bytes.
+      bound = newest ? 'downBefore' : 'upFrom';
+      start = [newest ? from.index : from.index + 1, new Uint8Array(0), false];
+    }
+    const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByAddress[bound], [address, ...start, limit]);
+    return rows.map((r) => ({
+      index: Number(r.milestone),
+      timestamp: Number(r.unix_time),
+      outputId: bytesOf(r.output_id),
+      spent: r.spent === true,
+    }));
+  }
+
+  async updatesByMilestone(
+    index: number,
+    limit: number,
+    from?: { outputId: Uint8Array; spent: boolean },
+  ): Promise<LedgerUpdateOfMilestone[]> {
+    if (index > MAX_SQL) return [];
+    const start = [from?.outputId ?? new Uint8Array(0), from?.spent ?? false];
+    const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByMilestone, [index, ...start, limit]);
+    return rows.map((r) => ({ address: bytesOf(r.address), outputId: bytesOf(r.output_id), spent: r.spent === true }));
+  }
+
+  async richest(top: number, at: number): Promise<RichAddress[]> {
+    const { rows } = await this.ask(ARCHIVE_QUERIES.richest, [top, Math.min(at, MAX_SQL)]);
+    const found: RichAddress[] = [];
+    for (const r of rows) {
+      const balance = BigInt(r.balance as string);
+      if (balance > 0n) found.push({ address: bytesOf(r.address), balance });
+    }
+    found.sort((a, b) =>
+      a.balance === b.balance ? compareBytes(a.address, b.address) : a.balance > b.balance ? -1 : 1,
+    );
+    return found.slice(0, top);
+  }
+
+  async children(parent: Uint8Array, from: number, to: number, skip: number, limit: number): Promise<Uint8Array[]> {
+    if (from > MAX_SQL) return [];
+    const { rows } = await this.ask(ARCHIVE_QUERIES.children, [parent, from, Math.min(to, MAX_SQL)]);
+    const named = rows.filter((r) => parentsOf(bytesOf(r.raw)).some((p) => equalBytes(p, parent)));
+    return named.slice(skip, skip + limit).map((r) => bytesOf(r.block_id));
+  }
+
+  async cone(index: number): Promise<ConeEntry[] | undefined> {
+    const { rows } = await this.ask(ARCHIVE_QUERIES.cone, [sqlSlot(index)]);
+    if (rows.length === 0) return undefined;
+    const blocks = new Map(rows.filter((r) => r.raw !== null).map((r) => [bytesKey(bytesOf(r.block_id)), r.raw]));
+    const entries = readRecord(whiteFlagRecord, bytesOf(rows[0]!.white_flag), 'white-flag record');
+    return entries.map(({ blockId }) => {
+      const raw = blocks.get(bytesKey(blockId));
+      const payload = raw === undefined ? undefined : payloadBytes(bytesOf(raw));
+      const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+      return { blockId, payloadType };
+    });
+  }
+
+  async analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
+    const { rows } = await this.ask(QUERIES.analytics, [sqlSlot(from), sqlSlot(to)]);
+    return rows.map((r) => ({ index: Number(r.slot), record: bytesOf(r.analytics) }));
+  }
+
+  async firstArchived(): Promise<number | undefined> {
+    const { rows } = await this.ask(ARCHIVE_QUERIES.firstArchived, []);
+    return rows[0]?.first === null || rows[0]?.first === undefined ? undefined : Number(rows[0].first);
+  }
+}
