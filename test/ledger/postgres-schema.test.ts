@@ -135,7 +135,6 @@ describe.skipIf(pg === undefined)('the PostgreSQL schema', () => {
       [ARCHIVE_QUERIES.updatesByAddress.down, [busy, '100'], ['ledger_updates_address']],
       [ARCHIVE_QUERIES.updatesByAddress.up, [busy, '100'], ['ledger_updates_address']],
       [ARCHIVE_QUERIES.updatesByAddress.downFrom, [busy, ...start, '100'], ['ledger_updates_address']],
-      [ARCHIVE_QUERIES.updatesByAddress.downBefore, [busy, ...start, '100'], ['ledger_updates_address']],
       [ARCHIVE_QUERIES.updatesByAddress.upFrom, [busy, ...start, '100'], ['ledger_updates_address']],
       [ARCHIVE_QUERIES.updatesByMilestone, ['90004', output('7'), 'false', '100'], ['ledger_updates_pkey']],
       [ARCHIVE_QUERIES.richest, ['100', '99990'], ['ledger_updates_pkey', 'address_balances_richest']],

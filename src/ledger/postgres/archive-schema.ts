@@ -72,7 +72,7 @@ export const ARCHIVE_WRITES = {
 } as const;
 
 /** How a page of an address's updates is bounded: the key's order, and the comparison with its start. */
-export type UpdatesBound = 'down' | 'downFrom' | 'downBefore' | 'up' | 'upFrom';
+export type UpdatesBound = 'down' | 'downFrom' | 'up' | 'upFrom';
 
 const UPDATES = 'select milestone, unix_time, output_id, spent from ledger_updates where address = $1';
 const KEY = '(milestone, output_id, spent)';
@@ -93,7 +93,6 @@ export const ARCHIVE_QUERIES = {
   updatesByAddress: {
     down: `${UPDATES} ${DOWN} limit $2`,
     downFrom: `${UPDATES} and ${KEY} <= ${START} ${DOWN} limit $5`,
-    downBefore: `${UPDATES} and ${KEY} < ${START} ${DOWN} limit $5`,
     up: `${UPDATES} ${UP} limit $2`,
     upFrom: `${UPDATES} and ${KEY} >= ${START} ${UP} limit $5`,
   } satisfies Record<UpdatesBound, string>,

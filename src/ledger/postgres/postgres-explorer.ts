@@ -49,8 +49,9 @@ export class PostgresExplorer implements Explorer {
       bound = newest ? 'downFrom' : 'upFrom';
       start = [from.index, from.outputId, from.spent ?? false];
     } else {
-      // A start milestone alone is exclusive (inx-chronicle's $lt / $gt); no output ID is shorter than 34 bytes.
-      bound = newest ? 'downBefore' : 'upFrom';
+      // A start milestone alone is exclusive (inx-chronicle's $lt / $gt): down from (it, empty ID), under all its
+      // keys (no output ID is empty), or up from the next one's (empty ID).
+      bound = newest ? 'downFrom' : 'upFrom';
       start = [newest ? from.index : from.index + 1, new Uint8Array(0), false];
     }
     const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByAddress[bound], [address, ...start, limit]);

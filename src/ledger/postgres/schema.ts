@@ -99,7 +99,14 @@ function addColumn(table: string, column: string, type: string): string {
 }
 
 /** A bulk import drops these and rebuilds them after (SCHEMA creates them again); primary keys stay. */
-export const DROP_SECONDARY_INDEXES = `drop index if exists blocks_tx_id, blocks_slot, outputs_created, outputs_spent, ${ARCHIVE_SECONDARY_INDEXES}`;
+const SECONDARY_INDEXES = [
+  'blocks_tx_id',
+  'blocks_slot',
+  'outputs_created',
+  'outputs_spent',
+  ARCHIVE_SECONDARY_INDEXES,
+];
+export const DROP_SECONDARY_INDEXES = `drop index if exists ${SECONDARY_INDEXES.join(', ')}`;
 
 /**
  * A snapshot's ledger, loaded into new tables, goes in without any index but the status row's, as inx-indexer loads
