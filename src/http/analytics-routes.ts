@@ -1,6 +1,7 @@
 import {
   MEASUREMENT_NAMES,
   type Measurements,
+  measuredRange,
   measurementsFromRecord,
   pickMeasurements,
   placesOf,
@@ -30,6 +31,15 @@ async function milestoneAnalytics(ledger: LedgerReader, param: string): Promise<
   return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: true };
 }
 
+/** The measured milestones of a range: from the columns of whole chunks and the open chunk's records. */
+async function measured(ledger: LedgerReader, from: number, to: number, names: readonly string[]) {
+  const explorer = ledger.explorer?.();
+  if (explorer !== undefined) return measuredRange(explorer, from, to, names);
+  const places = placesOf(names);
+  const records = (await ledger.analytics?.(from, to)) ?? [];
+  return records.map((r) => ({ index: r.index, measurements: pickMeasurements(r.record, places) }));
+}
+
 /** `?from&to&names`: the measured milestones of the range, each with the measurements asked (default all). */
 async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, accept: string): Promise<Reply> {
   for (const name of query.keys()) {
@@ -45,10 +55,9 @@ async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, acce
   const names = query.get('names')?.split(',') ?? MEASUREMENT_NAMES;
   const unknown = names.find((n) => !MEASUREMENT_NAMES.includes(n));
   if (unknown !== undefined) throw new HttpProblem(400, `unknown measurement: ${quote(unknown)}`);
-  const places = placesOf(names);
-  const rows = ((await ledger.analytics?.(from, to)) ?? []).map((r) => ({
+  const rows = (await measured(ledger, from, to, names)).map((r) => ({
     milestoneIndex: r.index,
-    measurements: pickMeasurements(r.record, places),
+    measurements: r.measurements,
   }));
   if (wants(accept, 'text/csv')) {
     const lines = rows.map((r) => [r.milestoneIndex, ...names.map((n) => String(r.measurements[n] ?? ''))].join(','));

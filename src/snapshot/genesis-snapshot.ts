@@ -11,13 +11,15 @@ export interface GenesisSnapshotOptions {
   timestamp: number;
   /** Blocks a first milestone's cone may stop at (default none). */
   solidEntryPoints?: readonly Uint8Array[];
+  /** The genesis milestone's index (default 0): its first milestone is the next. */
+  milestoneIndex?: number;
 }
 
 /**
- * A new network's TIP-35 full snapshot at its genesis milestone 0 (no milestone ID yet: a first milestone names no
- * previous one): the outputs given, the treasury holding the rest of the token supply (outputs and treasury add up,
- * as an import checks), the network's parameters. What `import-snapshot` starts a test network or a demo from, whose
- * milestones its coordinator then issues (`issueMilestone`).
+ * A new network's TIP-35 full snapshot at its genesis milestone, 0 unless asked (no milestone ID yet: a first
+ * milestone names no previous one): the outputs given, the treasury holding the rest of the token supply (outputs and
+ * treasury add up, as an import checks), the network's parameters. What `import-snapshot` starts a test network or a
+ * demo from, whose milestones its coordinator then issues (`issueMilestone`).
  * @throws RangeError when the outputs hold more than the token supply
  */
 export function genesisSnapshot(params: ProtocolParameters, o: GenesisSnapshotOptions): Promise<Uint8Array> {
@@ -25,19 +27,20 @@ export function genesisSnapshot(params: ProtocolParameters, o: GenesisSnapshotOp
   if (held > params.tokenSupply)
     throw new RangeError(`genesisSnapshot: the outputs hold ${held}, more than the token supply ${params.tokenSupply}`);
   const zero = new Uint8Array(32);
+  const index = o.milestoneIndex ?? 0;
   return encodeSnapshot(
     {
       version: SNAPSHOT_VERSION,
       type: SnapshotType.Full,
-      genesisMilestoneIndex: 0,
-      targetMilestoneIndex: 0,
+      genesisMilestoneIndex: index,
+      targetMilestoneIndex: index,
       targetMilestoneTimestamp: o.timestamp,
       targetMilestoneId: zero,
-      ledgerMilestoneIndex: 0,
+      ledgerMilestoneIndex: index,
       treasuryOutput: { milestoneId: zero, amount: params.tokenSupply - held },
       protocolParameters: {
         type: MilestoneOptionType.ProtocolParameters,
-        targetMilestoneIndex: 0,
+        targetMilestoneIndex: index,
         protocolVersion: params.protocolVersion,
         params: {
           protocolVersion: params.protocolVersion,
@@ -55,7 +58,7 @@ export function genesisSnapshot(params: ProtocolParameters, o: GenesisSnapshotOp
         outputId,
         output,
         blockId: zero,
-        milestoneIndexBooked: 0,
+        milestoneIndexBooked: index,
         milestoneTimestampBooked: o.timestamp,
       })),
       solidEntryPoints: o.solidEntryPoints ?? [],

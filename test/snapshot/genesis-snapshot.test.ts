@@ -58,6 +58,17 @@ it('a snapshot at milestone 0: its outputs booked there, the rest of the supply 
   expect(result.latestSlot).toBe(0);
 });
 
+it('a snapshot at a later milestone: everything of it at that index, and the ledger imported there', async () => {
+  const file = await genesisSnapshot(testnet, { outputs, timestamp: 1_700_000_000, milestoneIndex: 995 });
+  const rs = await records(file);
+  const header = rs[0]!.kind === 'header' ? rs[0]!.header : undefined;
+  expect(header).toMatchObject({ genesisMilestoneIndex: 995, targetMilestoneIndex: 995, ledgerMilestoneIndex: 995 });
+  expect(header && 'protocolParameters' in header ? header.protocolParameters.targetMilestoneIndex : -1).toBe(995);
+  const booked = rs.flatMap((r) => (r.kind === 'output' ? [r.output.milestoneIndexBooked] : []));
+  expect(booked).toEqual([995, 995]);
+  expect((await importSnapshot({ path: join(dir, 'genesis-995'), full: file })).latestSlot).toBe(995);
+});
+
 it('refuses outputs that hold more than the token supply', () => {
   const small = protocolParameters(testnet, { tokenSupply: 2_999_999n });
   expect(() => genesisSnapshot(small, { outputs, timestamp: 1 })).toThrow(

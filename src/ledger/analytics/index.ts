@@ -10,6 +10,15 @@ export type {
   LedgerOutput,
   Measurements,
 } from './analytic.js';
+export {
+  type AnalyticsColumn,
+  CHUNK,
+  chunkColumns,
+  chunkOf,
+  closesChunk,
+  type MeasuredSource,
+  measuredRange,
+} from './columns.js';
 export { ledgerTotals, type MilestoneCone, measureMilestone, milestoneAnalytics } from './measure-milestone.js';
 export { addressKey, owningAddress } from './owning-address.js';
 export {

@@ -1,4 +1,5 @@
 import type { Awaitable } from '../../util/awaitable.js';
+import type { AnalyticsColumn, MeasuredSource } from '../analytics/index.js';
 
 // What inx-chronicle's explorer asks of the archive (issue 46), as a reader answers it: the store's (store-explorer.ts)
 // at once, PostgreSQL's over the network. Addresses are their serialized bytes (type and 32 bytes). A page is asked
@@ -43,7 +44,7 @@ export interface ConeEntry {
   payloadType: number | undefined;
 }
 
-export interface Explorer {
+export interface Explorer extends MeasuredSource {
   /** An address's balance at the ledger's time `time`; undefined when no unspent output names the address. */
   balance(address: Uint8Array, time: number): Awaitable<Balance | undefined>;
   /** Up to `limit` of an address's updates, newest or oldest first, from `from` on. */
@@ -73,6 +74,8 @@ export interface Explorer {
   cone(index: number): Awaitable<ConeEntry[] | undefined>;
   /** The analytics records of the milestones `from` to `to` that were measured, in order. */
   analytics(from: number, to: number): Awaitable<{ index: number; record: Uint8Array }[]>;
+  /** The analytics columns (analytics/columns.ts) of these measurements' places over these chunks, where written. */
+  columns(places: number[], fromChunk: number, toChunk: number): Awaitable<AnalyticsColumn[]>;
   /** The first milestone measured (the archive's ledger states start there); undefined: none yet. */
   firstArchived(): Awaitable<number | undefined>;
 }

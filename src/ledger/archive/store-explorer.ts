@@ -2,6 +2,7 @@ import { u32 } from '../../codec/index.js';
 import { parentsOf, payloadBytes } from '../../model/block.js';
 import { addressBalanceRecord, milestoneUpdateRecord, whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, compareBytes, equalBytes, keyBytes } from '../../util/bytes.js';
+import type { AnalyticsColumn } from '../analytics/index.js';
 import { keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import type {
@@ -160,6 +161,19 @@ export class StoreExplorer implements Explorer {
     const found: { index: number; record: Uint8Array }[] = [];
     for (let i = 0; i < spans.length; i += 3)
       found.push({ index: spans[i]!, record: packed.subarray(spans[i + 1], spans[i + 2]) });
+    return found;
+  }
+
+  columns(places: number[], fromChunk: number, toChunk: number): AnalyticsColumn[] {
+    const found: AnalyticsColumn[] = [];
+    for (const place of places) {
+      const prefix = keys.analyticsColumn(place);
+      for (const [k, column] of this.store.entries(prefix, keys.analyticsColumn(place, fromChunk))) {
+        const chunk = be32(k, 3);
+        if (chunk > toChunk) break;
+        found.push({ place, chunk, column });
+      }
+    }
     return found;
   }
 

@@ -24,6 +24,7 @@ const TABLE = {
   address: 0x61,
   milestoneUpdate: 0x76,
   richest: 0x72,
+  analyticsColumn: 0x6e,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -127,6 +128,14 @@ export const keys = {
   whiteFlag: (slot: number) => slotKey(TABLE.whiteFlag, slot),
   /** The analytics of a milestone history/ applied (measurementsRecord), written in its commit. */
   analytics: (slot: number) => slotKey(TABLE.analytics, slot),
+  /**
+   * One measurement's values over a whole chunk of milestones (ledger/analytics/columns.ts), by the measurement's
+   * place (u16) then the chunk (u32), both big-endian; without a chunk, the prefix of the measurement's columns.
+   */
+  analyticsColumn: (place: number, chunk?: number) =>
+    chunk === undefined
+      ? Uint8Array.of(TABLE.analyticsColumn, place >>> 8, place & 0xff)
+      : Uint8Array.of(TABLE.analyticsColumn, place >>> 8, place & 0xff, ...be32(chunk)),
   // An address's records (ledger/archive/) share one table, under its serialized bytes (type and 32 bytes), then a
   // kind: a commit that changes an address rewrites its balance and adds its updates on the same page, mostly.
   /**

@@ -2,6 +2,10 @@ import { InclusionState } from '../../model/ledger-records.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
 import {
+  CHUNK,
+  chunkColumns,
+  chunkOf,
+  closesChunk,
   type LedgerOutput,
   ledgerTotals,
   type Measurements,
@@ -58,7 +62,20 @@ export function measureCone(
     book: archive,
     more: [archive],
   });
-  return [[keys.analytics(m.index), measurementsToRecord(measurements)], ...archive.records()];
+  const record = measurementsToRecord(measurements);
+  return [[keys.analytics(m.index), record], ...archive.records(), ...columns(writer, m.index, record)];
+}
+
+/** A chunk's last milestone writes the chunk's columns, from its measured milestones' records and its own. */
+function columns(writer: MilestoneWriter, index: number, record: Uint8Array) {
+  if (!closesChunk(index)) return [];
+  const chunk = chunkOf(index);
+  const records = [];
+  for (let i = chunk * CHUNK; i < index; i++) {
+    const r = writer.record(keys.analytics(i));
+    if (r !== undefined) records.push({ index: i, record: r });
+  }
+  return chunkColumns(chunk, [...records, { index, record }]);
 }
 
 /** Each output with its booking milestone's time (kept for an imported ledger's; else its slot's end). */

@@ -33,6 +33,12 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
      role smallint not null,
      raw bytea not null,
      primary key (address, output_id, role))`,
+  // Each measurement's values over a whole chunk of milestones (ledger/analytics/columns.ts): a plot's range.
+  `create table if not exists analytics_columns (
+     place smallint not null,
+     chunk integer not null,
+     raw bytea not null,
+     primary key (place, chunk))`,
   // The first measured milestone: the least of a partial index.
   'create index if not exists milestone_times_analytics on milestone_times (slot) where analytics is not null',
 ];
@@ -67,6 +73,8 @@ export const ARCHIVE_WRITES = {
   overdrawn:
     'select exists(select 1 from address_balances where address = any($1::bytea[]) ' +
     'and (amount < 0 or plain < 0 or outputs < 0 or returns < 0)) as overdrawn',
+  /** $1 places, $2 chunks, $3 columns. */
+  columns: 'insert into analytics_columns select * from unnest($1::smallint[], $2::integer[], $3::bytea[])',
   /** Whether the archive's tables hold every archived slot up to the latest (a database mirrored before had none). */
   built: 'update status set archive_built = true',
 } as const;
@@ -121,5 +129,8 @@ export const ARCHIVE_QUERIES = {
   cone:
     'select m.white_flag, b.block_id, b.raw from milestone_times m left join blocks b on b.slot = m.slot ' +
     'where m.slot = $1 and m.white_flag is not null',
+  /** $1 places, $2–$3 chunks → those columns written. */
+  columns:
+    'select place, chunk, raw from analytics_columns where place = any($1::smallint[]) and chunk between $2 and $3',
   firstArchived: 'select min(slot) as first from milestone_times where analytics is not null',
 } as const;

@@ -7,6 +7,7 @@ import { output as outputCodec } from '../../model/output.js';
 import { milestonePayload } from '../../model/payload/milestone.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
+import { type AnalyticsColumn, chunkOf, closesChunk } from '../analytics/index.js';
 import { type ArchiveRows, archiveRowsOf } from '../archive/index.js';
 import {
   checkedOutputRecord,
@@ -44,6 +45,8 @@ export interface SlotExport {
   analytics?: Uint8Array | undefined;
   /** The archive its commit kept (ledger/archive/), as rows; none where it kept none. */
   archive?: ArchiveRows | undefined;
+  /** The analytics columns its commit wrote (the last milestone of a chunk: ledger/analytics/columns.ts). */
+  columns?: AnalyticsColumn[];
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
   credits: { accountId: Uint8Array; blockIssuanceCredits: bigint; destroyed: boolean }[];
 }
@@ -98,6 +101,7 @@ function withAppliedMilestone(committed: CommittedReads, x: SlotExport, payload:
     milestone: payload,
     whiteFlag,
     analytics: committed.store.get(keys.analytics(x.slot)),
+    columns: columnsOf(committed, x.slot),
   };
 }
 
@@ -108,6 +112,18 @@ export function exportSlotArchive(committed: CommittedReads, slot: number): Arch
   const diff = readDiff(diffBytes, slot, ...diffBounds(committed.params));
   const consumed = diff.consumed.toArray();
   return archiveOf(committed, slot, new Map(consumed.map((id, i) => [bytesKey(id), diff.consumedSlots[i]!])));
+}
+
+/** The analytics columns a slot's commit wrote: those of its chunk, if it is the chunk's last. */
+function columnsOf(committed: CommittedReads, slot: number): AnalyticsColumn[] {
+  if (!closesChunk(slot)) return [];
+  const chunk = chunkOf(slot);
+  const found: AnalyticsColumn[] = [];
+  for (let place = 0; ; place++) {
+    const column = committed.store.get(keys.analyticsColumn(place, chunk));
+    if (column === undefined) return found;
+    found.push({ place, chunk, column });
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgRe
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
-import { fillArchive, writeArchive } from './write-archive.js';
+import { fillArchive, writeArchive, writeColumns } from './write-archive.js';
 
 // The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
 // SQL transaction per slot with `status` moved in the same transaction (a reader sees a slot whole or not at all).
@@ -193,6 +193,7 @@ export class PostgresMirror {
       else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
       if (x.archive !== undefined) await writeArchive(c, x.archive);
+      if (x.columns !== undefined && x.columns.length > 0) await writeColumns(c, x.columns);
       await c.query(WRITES.unindex, [x.consumed]);
       const spent = new Set(x.consumed.map((id) => bytesKey(id)));
       await writeEntries(

@@ -1,6 +1,7 @@
 import { parentsOf, payloadBytes } from '../../model/block.js';
 import { whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, compareBytes, equalBytes } from '../../util/bytes.js';
+import type { AnalyticsColumn } from '../analytics/index.js';
 import {
   type Balance,
   balanceAt,
@@ -110,6 +111,12 @@ export class PostgresExplorer implements Explorer {
   async analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
     const { rows } = await this.ask(QUERIES.analytics, [sqlSlot(from), sqlSlot(to)]);
     return rows.map((r) => ({ index: Number(r.slot), record: bytesOf(r.analytics) }));
+  }
+
+  async columns(places: number[], fromChunk: number, toChunk: number): Promise<AnalyticsColumn[]> {
+    if (fromChunk > MAX_SQL) return [];
+    const { rows } = await this.ask(ARCHIVE_QUERIES.columns, [places, fromChunk, Math.min(toChunk, MAX_SQL)]);
+    return rows.map((r) => ({ place: Number(r.place), chunk: Number(r.chunk), column: bytesOf(r.raw) }));
   }
 
   async firstArchived(): Promise<number | undefined> {

@@ -1,4 +1,5 @@
 import { equalBytes } from '../../util/bytes.js';
+import type { AnalyticsColumn } from '../analytics/index.js';
 import type { ArchiveRows } from '../archive/index.js';
 import { commitmentId, keys, LedgerError, slotOfKey } from '../common/index.js';
 import type { CommittedReads } from '../core/index.js';
@@ -51,6 +52,12 @@ export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<void
     if ((await c.query(ARCHIVE_WRITES.overdrawn, [addresses])).rows[0]!.overdrawn === true)
       throw new LedgerError('STORE_CORRUPT', 'the archive would hold less than nothing for an address');
   }
+}
+
+/** A chunk's analytics columns (ledger/analytics/columns.ts). */
+export async function writeColumns(c: PgClient, columns: AnalyticsColumn[]): Promise<void> {
+  const values = [columns.map((x) => x.place), columns.map((x) => x.chunk), columns.map((x) => x.column)];
+  await c.query(ARCHIVE_WRITES.columns, values);
 }
 
 /**
