@@ -36,6 +36,19 @@ export default defineConfig([
     splitting: false,
   },
   {
+    // The explorer in the browser (issue 47): one module for the page, minified, beside its page and style sheet
+    // (src/explorer/public), all of it served by `serve` at /explorer/ (src/http/explorer-page.ts).
+    entry: { app: 'src/explorer/app.ts' },
+    outDir: 'dist/explorer',
+    noExternal: [/.*/], // a page loads one file: its dependencies go in it
+    publicDir: 'src/explorer/public',
+    format: ['esm'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    splitting: false,
+  },
+  {
     // The CLI (package bin) and the simulator the benchmarks use: ESM only, bundled with the library code they use.
     entry: { cli: 'src/cli/bin.ts', sim: 'src/sim/index.ts' },
     format: ['esm'],

@@ -294,7 +294,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const origin = `http://${values.host}:${listening}`;
   const latest = ledger.latestCommitment().slot;
   process.stdout.write(`tangle-core listening on ${origin}${pool === undefined ? '' : ` (${workers} workers)`}\n`);
-  process.stdout.write(eventsLine(values, listening, events));
+  process.stdout.write(`${eventsLine(values, listening, events)}explorer (in a browser): ${origin}/explorer/\n`);
   if (pool !== undefined) {
     process.stdout.write(
       `processes: supervisor ${process.pid}` +

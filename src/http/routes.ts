@@ -6,6 +6,7 @@ import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { coreRoutes } from './core-routes.js';
+import { explorerPage } from './explorer-page.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
@@ -136,6 +137,7 @@ export const routes: Route[] = [
   ...indexerRoutes,
   ...analyticsRoutes,
   ...explorerRoutes,
+  ...explorerPage,
   ...postRoutes,
 ];
 
@@ -187,4 +189,6 @@ export const PUBLIC_ROUTES: readonly string[] = [
   '/api/tangle-core/v1/*',
   '/api/analytics/v1/*',
   '/api/explorer/v2/*',
+  '/explorer',
+  '/explorer/*',
 ];

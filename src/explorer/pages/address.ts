@@ -1,0 +1,43 @@
+import { find, get } from '../api.js';
+import { facts, h, idLink, page, table } from '../dom.js';
+import { amount, networkInfo, time } from '../network.js';
+
+// An address: its total and available balance, and its history, newest first, a page at a time.
+
+interface Updates {
+  items: { outputId: string; isSpent: boolean; milestoneIndex: number; milestoneTimestamp: number }[];
+  cursor?: string;
+}
+const PAGE = 25;
+
+export async function addressPage(address: string, cursor?: string): Promise<HTMLElement | undefined> {
+  const { baseToken } = await networkInfo();
+  const balance = await find<{ totalBalance: string; sigLockedBalance: string; ledgerIndex: number }>(
+    `/api/explorer/v2/balance/${address}`,
+  );
+  const query = cursor === undefined ? `pageSize=${PAGE}` : `cursor=${encodeURIComponent(cursor)}`;
+  const updates = await get<Updates>(`/api/explorer/v2/ledger/updates/by-address/${address}?sort=newest&${query}`);
+  if (balance === undefined && updates.items.length === 0) return undefined;
+  return page(
+    `Address ${address}`,
+    facts([
+      ['total balance', amount(balance?.totalBalance ?? '0', baseToken)],
+      ['available', amount(balance?.sigLockedBalance ?? '0', baseToken)],
+      ['as of milestone', balance === undefined ? '—' : balance.ledgerIndex],
+    ]),
+    h('h2', {}, 'History'),
+    table(
+      'History',
+      ['milestone', 'time', 'output', 'change'],
+      updates.items.map((u) => [
+        h('a', { href: `#/milestone/${u.milestoneIndex}` }, u.milestoneIndex),
+        time(u.milestoneTimestamp),
+        idLink('output', u.outputId),
+        u.isSpent ? 'spent' : 'received',
+      ]),
+    ),
+    updates.cursor === undefined
+      ? false
+      : h('p', {}, h('a', { href: `#/address/${address}/${encodeURIComponent(updates.cursor)}` }, 'Older')),
+  );
+}

@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { HttpProblem } from './problem.js';
+import type { Reply, Route } from './route-kit.js';
+
+// The explorer's page (issue 47; src/explorer/), served at /explorer/ from the files the build made (dist/explorer):
+// no CDN, nothing fetched from elsewhere, and a strict Content-Security-Policy: scripts and styles from this origin
+// only, no inline script, reads from this origin (and its event API's WebSocket). Public by default, like the
+// routes it reads; `--public-routes` and the JWT rule it as they rule them.
+
+const TYPES: Record<string, string> = {
+  'index.html': 'text/html; charset=utf-8',
+  'app.js': 'text/javascript; charset=utf-8',
+  'style.css': 'text/css; charset=utf-8',
+};
+export const EXPLORER_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; " +
+  "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** The built files: beside the bundle that serves them (dist/), or in the package's dist/ (its sources, in tests). */
+function filesDir(): string | undefined {
+  for (const at of ['./explorer/', '../../dist/explorer/']) {
+    const dir = fileURLToPath(new URL(at, import.meta.url));
+    if (existsSync(`${dir}index.html`)) return dir;
+  }
+  return undefined;
+}
+
+const files = new Map<string, Uint8Array>();
+function file(name: string): Reply {
+  const type = TYPES[name];
+  if (type === undefined) throw new HttpProblem(404, `the explorer has no file ${name}`);
+  let body = files.get(name);
+  if (body === undefined) {
+    const dir = filesDir();
+    if (dir === undefined) throw new HttpProblem(404, 'the explorer is not built (npm run build)');
+    body = readFileSync(`${dir}${name}`);
+    files.set(name, body);
+  }
+  const headers = { 'content-security-policy': EXPLORER_CSP, 'x-content-type-options': 'nosniff' };
+  return { body, contentType: type, headers };
+}
+
+export const explorerPage: Route[] = [
+  {
+    pattern: '/explorer/*',
+    path: /^\/explorer\/([a-z.]*)$/,
+    handle: async ({ params }) => file(params[0] === '' ? 'index.html' : params[0]!),
+  },
+  {
+    pattern: '/explorer',
+    path: /^\/explorer$/,
+    handle: async () => ({ body: '', contentType: 'text/plain', status: 301, headers: { location: '/explorer/' } }),
+  },
+];
