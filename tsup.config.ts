@@ -36,17 +36,18 @@ export default defineConfig([
     splitting: false,
   },
   {
-    // The explorer in the browser (issue 47): one module for the page, minified, beside its page and style sheet
+    // The explorer in the browser (issue 47): the page's module, minified, beside its page and style sheet
     // (src/explorer/public), all of it served by `serve` at /explorer/ (src/http/explorer-page.ts).
     entry: { app: 'src/explorer/app.ts' },
     outDir: 'dist/explorer',
-    noExternal: [/.*/], // a page loads one file: its dependencies go in it
+    noExternal: [/.*/], // its dependencies go in it
     publicDir: 'src/explorer/public',
     format: ['esm'],
     platform: 'browser',
     target: 'es2022',
     minify: true,
-    splitting: false,
+    // The browser build of mqtt (the live list) in a chunk of its own, loaded when a page first listens.
+    splitting: true,
   },
   {
     // The CLI (package bin) and the simulator the benchmarks use: ESM only, bundled with the library code they use.

@@ -8,10 +8,11 @@ import type { Reply, Route } from './route-kit.js';
 // only, no inline script, reads from this origin (and its event API's WebSocket). Public by default, like the
 // routes it reads; `--public-routes` and the JWT rule it as they rule them.
 
+/** The files' types, by extension: the page, its style sheet, its module and the chunks it loads when needed. */
 const TYPES: Record<string, string> = {
-  'index.html': 'text/html; charset=utf-8',
-  'app.js': 'text/javascript; charset=utf-8',
-  'style.css': 'text/css; charset=utf-8',
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
 };
 export const EXPLORER_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; " +
@@ -28,23 +29,25 @@ function filesDir(): string | undefined {
 
 const files = new Map<string, Uint8Array>();
 function file(name: string): Reply {
-  const type = TYPES[name];
-  if (type === undefined) throw new HttpProblem(404, `the explorer has no file ${name}`);
+  const type = TYPES[/\.([a-z]+)$/.exec(name)?.[1] ?? ''];
   let body = files.get(name);
   if (body === undefined) {
     const dir = filesDir();
     if (dir === undefined) throw new HttpProblem(404, 'the explorer is not built (npm run build)');
+    // A name of the files the build made (letters, digits, dots and dashes: never a path out of the folder).
+    if (type === undefined || name.startsWith('.') || !existsSync(`${dir}${name}`))
+      throw new HttpProblem(404, `the explorer has no file ${name}`);
     body = readFileSync(`${dir}${name}`);
     files.set(name, body);
   }
   const headers = { 'content-security-policy': EXPLORER_CSP, 'x-content-type-options': 'nosniff' };
-  return { body, contentType: type, headers };
+  return { body, contentType: type!, headers };
 }
 
 export const explorerPage: Route[] = [
   {
     pattern: '/explorer/*',
-    path: /^\/explorer\/([a-z.]*)$/,
+    path: /^\/explorer\/([A-Za-z0-9._-]*)$/,
     handle: async ({ params }) => file(params[0] === '' ? 'index.html' : params[0]!),
   },
   {

@@ -238,6 +238,53 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('adds each new milestone to the latest list as its event comes, without asking the list again', async () => {
+    // A demo of its own, committing a milestone every 2 s.
+    const live = spawn(
+      process.execPath,
+      [cli, 'serve', '--demo', '--demo-slots', '3', '--slot-seconds', '2', '--port', '0', '--workers', '1'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    try {
+      let out = '';
+      const at = await new Promise<string>((done) => {
+        live.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\S+)/.exec(out);
+          if (m && /demo network/.test(out)) done(m[1]!.replace(/\/$/, ''));
+        });
+      });
+      const page = await browser.newPage();
+      const lists: string[] = [];
+      page.on('request', (r) => {
+        if (r.url().includes('/api/explorer/v2/milestones')) lists.push(r.url());
+      });
+      page.on('pageerror', (e) => problems.push(`live: ${String(e)}`));
+      await page.goto(`${at}/explorer/#/`);
+      await page.waitForSelector('main table tbody tr');
+      const first = Number(await page.$eval('main table tbody tr td', (td) => td.textContent));
+      // The next two milestones appear on top, in order, each with the ID the node gives it.
+      for (const next of [first + 1, first + 2]) {
+        await page.waitForFunction(
+          (n) => Number(document.querySelector('main table tbody tr td')?.textContent) >= n,
+          { timeout: 20_000 },
+          next,
+        );
+        const [index, id] = await page.$eval('main table tbody tr', (tr) =>
+          [...tr.querySelectorAll('td')].map((td) => td.textContent ?? ''),
+        );
+        const listed = (await (await fetch(`${at}/api/explorer/v2/milestones?sort=newest&pageSize=50`)).json()) as {
+          items: { index: number; milestoneId: string }[];
+        };
+        expect(listed.items.find((m) => m.index === Number(index))?.milestoneId).toBe(id);
+      }
+      expect(lists).toHaveLength(1); // the list was read once, at the page's load: the rest came as events
+      await page.close();
+    } finally {
+      live.kill('SIGTERM');
+    }
+  }, 60_000);
+
   it('is served with a strict Content-Security-Policy, and /explorer goes to /explorer/', async () => {
     const res = await fetch(`${origin}/explorer/`);
     expect(res.status).toBe(200);
