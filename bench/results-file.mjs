@@ -94,6 +94,11 @@ export const SECTIONS = [
     "How fast does the explorer's archive answer at 1,000,000 outputs, and does a crowd of its clients slow the writer?",
     'npm run bench:explorer',
   ],
+  [
+    'explorer-page',
+    'What does the explorer page weigh on the wire, and how soon does a milestone page show its content?',
+    'npm run bench:explorer-page',
+  ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
 /** GitHub's anchor of a heading. */

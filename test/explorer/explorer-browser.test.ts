@@ -12,6 +12,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, launch, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addressToBech32 } from '../../src/index.js';
+import { address as addressCodec } from '../../src/model/address.js';
 
 // Functions passed to page.evaluate run in the page, where the DOM is: its names, for this file's type check only
 // (the project's type check has Node's library, not the DOM's).
@@ -37,6 +39,8 @@ function smr(raw: string): string {
 let server: ChildProcess;
 let origin: string;
 let demoTransaction: string;
+/** The demo's transaction that creates a foundry and mints native tokens. */
+let mintTransaction: string;
 let browser: Browser;
 const problems: string[] = [];
 
@@ -57,6 +61,7 @@ beforeAll(async () => {
   });
   origin = /listening on (http:\S+)/.exec(out)![1]!.replace(/\/$/, '');
   demoTransaction = /transactions\/(0x[0-9a-f]{64})\/included-block/.exec(out)![1]!;
+  mintTransaction = /transactions\/(0x[0-9a-f]{64})\/included-block +# create foundry/.exec(out)![1]!;
   browser = await launch({ executablePath: chromium, args: ['--no-sandbox', '--headless=new'] });
 }, 60_000);
 afterAll(async () => {
@@ -174,11 +179,53 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(await mainText(addressPage)).toContain(smr(balance.totalBalance));
     checked.push('address', ...(await violations(addressPage)));
 
+    // The address the minted tokens went to: its native tokens (the minted amount, in decimal), and its whole history
+    // as CSV (every page of the route, one header row).
+    const minted = (
+      await api(`/api/core/v2/transactions/${mintTransaction}/included-block`)
+    ).payload.essence.outputs.find((x: { nativeTokens?: unknown[] }) => (x.nativeTokens ?? []).length > 0);
+    const holder = addressToBech32(
+      addressCodec.fromJson(minted.unlockConditions[0].address),
+      (await api('/api/core/v2/info')).protocol.bech32Hrp,
+    );
+    const holderPage = await open(`address/${holder}`, /^Address /);
+    const holderText = await mainText(holderPage);
+    for (const t of minted.nativeTokens) expect(holderText).toContain(`${t.id}\t${BigInt(t.amount)}`);
+    checked.push('address with tokens', ...(await violations(holderPage)));
+    // The download, as the browser saves it.
+    const cdp = await browser.target().createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: shots, eventsEnabled: true });
+    const saved = new Promise<void>((done) =>
+      cdp.on('Browser.downloadProgress', (e: { state: string }) => {
+        if (e.state === 'completed') done();
+      }),
+    );
+    await holderPage.click('main button');
+    await saved;
+    const file = readFileSync(join(shots, `${holder}.csv`), 'utf8');
+    const csv = await (
+      await fetch(`${origin}/api/explorer/v2/ledger/updates/by-address/${holder}?sort=oldest`, {
+        headers: { accept: 'text/csv' },
+      })
+    ).text();
+    expect(file.startsWith(csv)).toBe(true);
+    expect(file.split('\n')[0]).toMatch(/^milestone/i);
+
     // An ID the node does not hold.
     const none = await open(`block/0x${'00'.repeat(32)}`, /^Not found$/, true);
     checked.push('not found', ...(await violations(none)));
 
-    expect(checked).toEqual(['home', 'milestone', 'transaction', 'output', 'block', 'richest', 'address', 'not found']);
+    expect(checked).toEqual([
+      'home',
+      'milestone',
+      'transaction',
+      'output',
+      'block',
+      'richest',
+      'address',
+      'address with tokens',
+      'not found',
+    ]);
     expect(problems).toEqual([]);
   }, 120_000);
 

@@ -1,5 +1,6 @@
 import { find, get } from '../api.js';
 import { facts, h, idLink, page, table } from '../dom.js';
+import { historyCsv, holdings } from '../holdings.js';
 import { amount, networkInfo, time } from '../network.js';
 
 // An address: its total and available balance, and its history, newest first, a page at a time.
@@ -9,6 +10,18 @@ interface Updates {
   cursor?: string;
 }
 const PAGE = 25;
+
+/** A button that fetches the whole history as CSV and offers it as a file. */
+function download(address: string): HTMLElement {
+  const button = h('button', { type: 'button' }, 'Download the history (CSV)');
+  button.addEventListener('click', async () => {
+    const link = h('a', { href: URL.createObjectURL(await historyCsv(address)), download: `${address}.csv` });
+    link.textContent = `${address}.csv`;
+    button.replaceWith(link);
+    link.click();
+  });
+  return h('p', {}, button);
+}
 
 export async function addressPage(address: string, cursor?: string): Promise<HTMLElement | undefined> {
   const { baseToken } = await networkInfo();
@@ -25,7 +38,9 @@ export async function addressPage(address: string, cursor?: string): Promise<HTM
       ['available', amount(balance?.sigLockedBalance ?? '0', baseToken)],
       ['as of milestone', balance === undefined ? '—' : balance.ledgerIndex],
     ]),
+    ...(await holdings(address)),
     h('h2', {}, 'History'),
+    download(address),
     table(
       'History',
       ['milestone', 'time', 'output', 'change'],

@@ -1,0 +1,71 @@
+import { ApiError, get } from './api.js';
+import { h, idLink, table } from './dom.js';
+import type { OutputJson } from './outputs.js';
+
+// What an address holds besides base tokens, from the indexer (TIP-26): the native tokens of the basic outputs it
+// owns (summed by token), its NFTs, and the aliases it controls. The first page of each (the indexer's default size).
+
+interface Page {
+  items: string[];
+}
+interface Held {
+  output: OutputJson & { nftId?: string; aliasId?: string };
+}
+
+const outputs = async (path: string): Promise<[string, Held][]> => {
+  const { items } = await get<Page>(path);
+  return Promise.all(items.map(async (id) => [id, await get<Held>(`/api/core/v2/outputs/${id}`)] as [string, Held]));
+};
+
+/** The address's native tokens, NFTs and aliases; a node without the indexer: a line that says so. */
+export async function holdings(address: string): Promise<HTMLElement[]> {
+  let basic: [string, Held][];
+  let nfts: [string, Held][];
+  let aliases: [string, Held][];
+  try {
+    [basic, nfts, aliases] = await Promise.all([
+      outputs(`/api/indexer/v1/outputs/basic?address=${address}&hasNativeTokens=true`),
+      outputs(`/api/indexer/v1/outputs/nft?address=${address}`),
+      outputs(`/api/indexer/v1/outputs/alias?stateController=${address}`),
+    ]);
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 403 || e.status === 404 || e.status === 503))
+      return [h('p', {}, `This node's indexer does not answer (${e.message}).`)];
+    throw e;
+  }
+  const tokens = new Map<string, bigint>();
+  for (const [, { output }] of basic)
+    for (const t of output.nativeTokens ?? []) tokens.set(t.id, (tokens.get(t.id) ?? 0n) + BigInt(t.amount));
+  const list = (title: string, found: [string, Held][], idOf: (o: Held['output']) => string | undefined) => [
+    h('h2', {}, `${title} (${found.length})`),
+    found.length === 0
+      ? h('p', {}, 'none')
+      : h('ul', {}, ...found.map(([id, { output }]) => h('li', {}, idOf(output) ?? '', ' in ', idLink('output', id)))),
+  ];
+  return [
+    h('h2', {}, `Native tokens (${tokens.size})`),
+    tokens.size === 0
+      ? h('p', {}, 'none')
+      : table(
+          'Native tokens',
+          ['token', 'amount'],
+          [...tokens].map(([id, n]) => [h('span', { class: 'id' }, id), n.toString()]),
+        ),
+    ...list('NFTs', nfts, (o) => o.nftId),
+    ...list('Aliases it controls', aliases, (o) => o.aliasId),
+  ];
+}
+
+/** The address's whole history as CSV (the route's pages, following each `Link`), as a file to download. */
+export async function historyCsv(address: string): Promise<Blob> {
+  let next: string | undefined = `/api/explorer/v2/ledger/updates/by-address/${address}?sort=oldest`;
+  const parts: string[] = [];
+  while (next !== undefined) {
+    const res: Response = await fetch(next, { headers: { accept: 'text/csv' } });
+    if (!res.ok) throw new ApiError(res.status, res.statusText);
+    const text = await res.text();
+    parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\n') + 1)); // one header row
+    next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
+  }
+  return new Blob(parts, { type: 'text/csv' });
+}
