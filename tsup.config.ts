@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
@@ -46,8 +46,10 @@ export default defineConfig([
     platform: 'browser',
     target: 'es2022',
     minify: true,
-    // The browser build of mqtt (the live list) in a chunk of its own, loaded when a page first listens.
+    // The browser build of mqtt (the live list) and uPlot (the charts) in chunks of their own, loaded by the pages
+    // that use them; uPlot's style sheet beside the page's.
     splitting: true,
+    onSuccess: async () => copyFileSync('node_modules/uplot/dist/uPlot.min.css', 'dist/explorer/uplot.css'),
   },
   {
     // The CLI (package bin) and the simulator the benchmarks use: ESM only, bundled with the library code they use.

@@ -46,6 +46,7 @@ const pages = {
   output: [`output/${transaction}0000`, /^Output /],
   address: [`address/${address}`, /^Address /],
   'richest and distribution': ['richest', /^Richest/],
+  'analytics chart': ['analytics', /^Analytics/],
 };
 
 const browser = await launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--headless=new'] });

@@ -2,6 +2,7 @@ import { ApiError } from './api.js';
 import { h, page } from './dom.js';
 import { networkInfo } from './network.js';
 import { addressPage } from './pages/address.js';
+import { analyticsPage } from './pages/analytics.js';
 import { blockPage, transactionPage } from './pages/block.js';
 import { homePage } from './pages/home.js';
 import { milestonePage } from './pages/milestone.js';
@@ -32,6 +33,8 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
       return addressPage(id, more === undefined ? undefined : decodeURIComponent(more));
     case 'richest':
       return richestPage();
+    case 'analytics':
+      return analyticsPage(route.slice(1).map(decodeURIComponent));
     default:
       return undefined;
   }

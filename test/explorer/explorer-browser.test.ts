@@ -211,6 +211,18 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(file.startsWith(csv)).toBe(true);
     expect(file.split('\n')[0]).toMatch(/^milestone/i);
 
+    // Analytics as a chart (drawn) with its numbers beside it: each milestone's value as the range route answers it.
+    const name = 'analytics.block_activity.confirmed_count';
+    const charts = await open(`analytics/${name}/1/${latest}`, /^Analytics: /);
+    await charts.waitForSelector('figure.chart[data-drawn] canvas');
+    const values = await charts.$$eval('main table[aria-label="Values"] tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
+    const range = await api(`/api/analytics/v1/milestones?from=1&to=${latest}&names=${name}`);
+    expect(values).toEqual(range.milestones.map((m: any) => [String(m.milestoneIndex), String(m.measurements[name])]));
+    expect(values.length).toBeGreaterThan(3);
+    checked.push('analytics', ...(await violations(charts)));
+
     // An ID the node does not hold.
     const none = await open(`block/0x${'00'.repeat(32)}`, /^Not found$/, true);
     checked.push('not found', ...(await violations(none)));
@@ -224,6 +236,7 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
       'richest',
       'address',
       'address with tokens',
+      'analytics',
       'not found',
     ]);
     expect(problems).toEqual([]);

@@ -30,6 +30,7 @@ export async function homePage(): Promise<HTMLElement> {
     h('h2', {}, 'Latest milestones'),
     milestones,
     h('p', {}, to('richest', 'Richest addresses and the token distribution')),
+    h('p', {}, to('analytics', 'Analytics as charts')),
   );
   // Live: a milestone newer than the list's newest goes on top (the list keeps its length) while this page is shown.
   let newest = Math.max(latest.index, ...list.items.map((m) => m.index));

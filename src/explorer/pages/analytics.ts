@@ -1,0 +1,72 @@
+import { get } from '../api.js';
+import { h, page, table } from '../dom.js';
+import { latestInfo } from '../network.js';
+
+// Analytics over a range of milestones, as a chart (uPlot: 23 KB gzipped, against Chart.js's 50 KB for a line
+// chart alone, both measured bundled and minified; loaded only by this page) with its numbers in a table beside it.
+
+interface Range {
+  milestones: { milestoneIndex: number; measurements: Record<string, number | string> }[];
+}
+const DEFAULT_NAME = 'analytics.block_activity.confirmed_count';
+const DEFAULT_SPAN = 100;
+
+/** `#/analytics/{name}/{from}/{to}`: a measurement over milestones `from` to `to` (defaults: the latest 100). */
+export async function analyticsPage(args: string[]): Promise<HTMLElement | undefined> {
+  const latest = (await latestInfo()).status.latestMilestone.index;
+  const [name = DEFAULT_NAME, fromText, toText] = args;
+  const to = toText === undefined ? latest : Number(toText);
+  const from = fromText === undefined ? Math.max(0, to - DEFAULT_SPAN + 1) : Number(fromText);
+  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(to) || from > to) return undefined;
+  const names = Object.keys(
+    (await get<{ measurements: object }>(`/api/analytics/v1/milestones/${latest}`)).measurements,
+  );
+  const range = await get<Range>(`/api/analytics/v1/milestones?from=${from}&to=${to}&names=${name}`);
+  const points = range.milestones.map((m) => [m.milestoneIndex, Number(m.measurements[name] ?? Number.NaN)] as const);
+  const chart = h('figure', { class: 'chart', 'aria-label': `${name}, milestones ${from} to ${to}` });
+  const form = h(
+    'form',
+    { class: 'range' },
+    h('label', { for: 'name' }, 'Measurement'),
+    h('select', { id: 'name' }, ...names.map((n) => h('option', n === name ? { selected: '' } : {}, n))),
+    h('label', { for: 'from' }, 'from'),
+    h('input', { id: 'from', type: 'number', min: '0', value: String(from) }),
+    h('label', { for: 'to' }, 'to'),
+    h('input', { id: 'to', type: 'number', min: '0', value: String(to) }),
+    h('button', { type: 'submit' }, 'Show'),
+  );
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const value = (id: string) => (form.querySelector(`#${id}`) as HTMLInputElement).value;
+    location.hash = `#/analytics/${value('name')}/${value('from')}/${value('to')}`;
+  });
+  const shown = page(
+    `Analytics: ${name.replace(/^analytics\./, '')}`,
+    form,
+    chart,
+    h('h2', {}, 'Values'),
+    table(
+      'Values',
+      ['milestone', 'value'],
+      points.map(([i, v]) => [h('a', { href: `#/milestone/${i}` }, i), Number.isNaN(v) ? '—' : v]),
+    ),
+  );
+  void draw(chart, name, points);
+  return shown;
+}
+
+async function draw(into: HTMLElement, name: string, points: (readonly [number, number])[]): Promise<void> {
+  const { default: UPlot } = await import('uplot');
+  const width = Math.max(320, Math.min(into.parentElement?.clientWidth ?? 900, 1100));
+  new UPlot(
+    {
+      width,
+      height: 320,
+      scales: { x: { time: false } },
+      series: [{ label: 'milestone' }, { label: name.replace(/^analytics\./, ''), stroke: '#0b5cad', width: 2 }],
+    },
+    [points.map((p) => p[0]), points.map((p) => p[1])],
+    into,
+  );
+  into.dataset.drawn = String(points.length);
+}
