@@ -7,12 +7,14 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SignJWT } from 'jose';
 import { type Browser, launch, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressToBech32 } from '../../src/index.js';
+import { addressToBech32, createServer, openLedger, PROTOCOL_PARAMETERS } from '../../src/index.js';
 import { address as addressCodec } from '../../src/model/address.js';
 
 // Functions passed to page.evaluate run in the page, where the DOM is: its names, for this file's type check only
@@ -355,5 +357,32 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     const redirect = await fetch(`${origin}/explorer`, { redirect: 'manual' });
     expect([redirect.status, redirect.headers.get('location')]).toEqual([301, '/explorer/']);
     expect((await fetch(`${origin}/explorer/nothing.js`)).status).toBe(404);
+  });
+});
+
+describe('the explorer’s files, as the API’s routes', () => {
+  it('follow --public-routes and the JWT: left out of the public routes, /explorer/ needs a token', async () => {
+    const secret = 'a secret of the node operator, long enough for HS256';
+    const ledger = openLedger({ params: PROTOCOL_PARAMETERS.testnet });
+    const closed = createServer({ ledger, jwtSecret: secret, publicRoutes: ['/api/core/v2/info'] });
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    try {
+      const at = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+      // Refused as a protected API route is refused.
+      const refused = (await fetch(`${at}/api/core/v2/tips`)).status;
+      expect(refused).toBe(403);
+      expect((await fetch(`${at}/explorer/`)).status).toBe(refused);
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode(secret));
+      const res = await fetch(`${at}/explorer/`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).toBe(200);
+      expect(await res.text()).toMatch(/<script type="module" src="app.js"><\/script>/);
+    } finally {
+      await new Promise((done) => closed.close(done));
+      ledger.close();
+    }
   });
 });
