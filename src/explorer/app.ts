@@ -53,7 +53,9 @@ async function render(): Promise<void> {
   }
   main().replaceChildren(shown);
   document.title = `${shown.querySelector('h1')?.textContent ?? 'explorer'} · tangle-core explorer`;
-  main().focus(); // a keyboard or screen reader user starts at the new page
+  // A keyboard or screen reader user starts at the new page; the page is shown from its top, header and all.
+  main().focus({ preventScroll: true });
+  window.scrollTo(0, 0);
 }
 
 async function search(event: SubmitEvent): Promise<void> {

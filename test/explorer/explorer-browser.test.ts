@@ -169,6 +169,23 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(blockText).toContain(demoTransaction);
     checked.push('block', ...(await violations(block)));
 
+    // A conflicting block (the demo double-spends at milestone 5): its verdict and TIP-25's reason, in words.
+    const REASONS: Record<number, string> = {
+      1: 'an input was already spent',
+      2: 'an input was spent by an earlier transaction of the same milestone',
+      3: 'an input was not found',
+    };
+    const conflicts = [];
+    for (const b of (await api('/api/explorer/v2/milestones/by-index/5/blocks?pageSize=100')).blocks) {
+      const meta = await api(`/api/core/v2/blocks/${b.blockId}/metadata`);
+      if (meta.ledgerInclusionState === 'conflicting') conflicts.push([b.blockId, meta.conflictReason]);
+    }
+    expect(conflicts.length).toBeGreaterThan(0);
+    for (const [id, reason] of conflicts) {
+      const conflicting = await open(`block/${id}`, /^Block /);
+      expect(await mainText(conflicting)).toContain(`inclusion\nconflicting: ${REASONS[reason]}`);
+    }
+
     // The richest addresses in order, and one of them: its balance and history.
     const richest = await open('richest', /^Richest addresses at milestone/);
     const top = (await api('/api/explorer/v2/ledger/richest-addresses?top=50')).top;
