@@ -19,10 +19,19 @@ import { MemoryStore, WriteBatch } from '../../../src/ledger/store/index.js';
 
 const isAmount = (name: string) =>
   typeof measurementsFromRecord(measurementsToRecord({ [name]: 1n }))[name] === 'bigint';
-const name = fc.constantFrom(...MEASUREMENT_NAMES);
+/** A few names (counts and amounts), so that the names asked are often there and often not. */
+const POOL = [
+  ...MEASUREMENT_NAMES.slice(0, 3),
+  ...MEASUREMENT_NAMES.filter((n) => isAmount(n)).slice(0, 3),
+  MEASUREMENT_NAMES.at(-1)!,
+];
+const name = fc.constantFrom(...POOL);
 /** A record: some measurements, each a value over u64's range (counts are read back as numbers). */
-const record = fc.dictionary(name, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), { maxKeys: 12 });
-const milestones = fc.array(fc.tuple(fc.integer({ min: 0, max: 3 * CHUNK - 1 }), record), { maxLength: 200 });
+const record = fc.dictionary(name, fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), { maxKeys: 5 });
+/** Milestones anywhere in three chunks, and often at a chunk's edges. */
+const EDGES = [0, 1, 998, 999, 1000, 1001, 1998, 1999, 2000, 2001, 2998, 2999];
+const index = fc.oneof(fc.integer({ min: 0, max: 3 * CHUNK - 1 }), fc.constantFrom(...EDGES));
+const milestones = fc.array(fc.tuple(index, record), { maxLength: 200 });
 
 function storeOf(measured: [number, Record<string, bigint>][], closed: boolean[]) {
   const store = new MemoryStore();
@@ -53,8 +62,8 @@ describe('analytics by column', () => {
       fc.asyncProperty(
         milestones,
         fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }),
-        fc.integer({ min: 0, max: 3 * CHUNK }),
-        fc.integer({ min: 0, max: 2 * CHUNK }),
+        fc.oneof(fc.integer({ min: 0, max: 3 * CHUNK }), fc.constantFrom(...EDGES)),
+        fc.oneof(fc.integer({ min: 0, max: 2 * CHUNK }), fc.constantFrom(0, 1, 998, 999, 1000)),
         fc.uniqueArray(name, { minLength: 1, maxLength: 4 }),
         async (measured, closed, from, length, names) => {
           const { store, records } = storeOf(measured, closed);
@@ -82,6 +91,12 @@ describe('analytics by column', () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('a chunk’s columns are made of its own milestones only', () => {
+    const record = measurementsToRecord({ [MEASUREMENT_NAMES[0]!]: 1 });
+    expect(chunkColumns(1, [{ index: 1999, record }])).toHaveLength(MEASUREMENT_NAMES.length);
+    for (const index of [999, 2000]) expect(() => chunkColumns(1, [{ index, record }])).toThrow(/is not of chunk 1/);
   });
 
   it('a column that does not decode is refused, never read past its end', async () => {

@@ -131,8 +131,12 @@ it('each applied milestone’s analytics are stored in its commit and served: GE
     });
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(await csv.text()).toBe(`milestoneIndex,${two}\n17339,32,96847628508\n17340,14,891030800\n`);
-    for (const q of ['from=2&to=1', 'from=1', 'from=0&to=100000', 'from=1&to=2&names=nope', 'from=1&to=2&x=1'])
+    for (const q of ['from=2&to=1', 'from=1', 'to=1', 'from=0&to=100000', 'from=5&to=100005', 'from=1&to=2&names=nope'])
       expect((await get(`/api/analytics/v1/milestones?${q}`)).status, q).toBe(400);
+    expect((await get('/api/analytics/v1/milestones?from=1&to=2&x=1')).status).toBe(400);
+    // At most 100,000 milestones, counted from `from`: the widest range answers.
+    expect((await get('/api/analytics/v1/milestones?from=17300&to=117299')).status).toBe(200);
+    expect(((await get('/api/analytics/v1/milestones?from=1')).body as any).error.message).toMatch(/from and to/);
     expect((await get('/api/analytics/v1/milestones/17338')).status).toBe(404); // the snapshot's: not measured
     expect((await get('/api/analytics/v1/milestones/x')).status).toBe(400);
   } finally {
