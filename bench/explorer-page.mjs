@@ -28,7 +28,7 @@ const out = await new Promise((done) => {
   let text = '';
   server.stdout.on('data', (d) => {
     text += d;
-    if (/included-block/.test(text)) done(text);
+    if (/congestion\n/.test(text)) done(text); // the last line it prints to try
   });
 });
 const origin = /listening on (http:\S+)/.exec(out)[1].replace(/\/$/, '');

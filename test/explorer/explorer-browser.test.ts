@@ -57,7 +57,7 @@ beforeAll(async () => {
   await new Promise<void>((done, fail) => {
     server.stdout!.on('data', (d: Buffer) => {
       out += d.toString();
-      if (/included-block/.test(out)) done();
+      if (/congestion\n/.test(out)) done(); // the last of the lines it prints to try (they may come in pieces)
     });
     server.on('exit', (code) => fail(new Error(`serve exited (${code})`)));
   });
