@@ -64,9 +64,13 @@ export function conditions(o: OutputJson, token: Info['baseToken']): string[] {
   });
 }
 
+/** Its native tokens in words: each amount (decimal) and token ID. */
+export const tokensOf = (o: OutputJson): string[] =>
+  (o.nativeTokens ?? []).map((t) => `${BigInt(t.amount)} of ${t.id}`);
+
 /** A row of an output list: its ID (linked), kind, amount, tokens and conditions. */
 export function outputRow(id: string, o: OutputJson, token: Info['baseToken']): Child[] {
-  const tokens = (o.nativeTokens ?? []).map((t) => `${BigInt(t.amount)} of ${t.id}`);
+  const tokens = tokensOf(o);
   return [
     idLink('output', id),
     kindOf(o),

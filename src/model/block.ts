@@ -79,10 +79,17 @@ export function payloadBytes(bytes: Uint8Array): Uint8Array | undefined {
   return length === 0 ? undefined : bytes.subarray(start, start + length);
 }
 
+/** The type of a payload (its first u32, from payloadBytes). */
+const typeOf = (payload: Uint8Array) => new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+
+/** The payload type of a well-formed block, or undefined when it has no payload. */
+export function payloadTypeOf(bytes: Uint8Array): number | undefined {
+  const payload = payloadBytes(bytes);
+  return payload && typeOf(payload);
+}
+
 /** The transaction payload of a well-formed block, from its u32 type on, or undefined for any other payload. */
 export function transactionPayloadBytes(bytes: Uint8Array): Uint8Array | undefined {
   const payload = payloadBytes(bytes);
-  if (payload === undefined) return undefined;
-  const type = new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
-  return type === PayloadType.Transaction ? payload : undefined;
+  return payload !== undefined && typeOf(payload) === PayloadType.Transaction ? payload : undefined;
 }

@@ -1,6 +1,6 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import { PayloadType } from '../../model/type-codes.js';
-import { bytes, find, get } from '../api.js';
+import { ApiError, bytes, find, get } from '../api.js';
 import { facts, h, idLink, page, table } from '../dom.js';
 import { networkInfo } from '../network.js';
 import { type OutputJson, outputRow } from '../outputs.js';
@@ -92,11 +92,10 @@ export async function blockPage(id: string, asTransaction?: string): Promise<HTM
 
 /** A transaction: the block that included it. */
 export async function transactionPage(id: string): Promise<HTMLElement | undefined> {
-  const block = await find<unknown>(`/api/core/v2/transactions/${id}/included-block`);
-  if (block === undefined) return undefined;
-  const res = await fetch(`/api/core/v2/transactions/${id}/included-block`, {
-    headers: { accept: 'application/vnd.iota.serializer-v1' },
+  // Its bytes, once: the block's ID is their hash.
+  const block = await bytes(`/api/core/v2/transactions/${id}/included-block`).catch((e) => {
+    if (e instanceof ApiError && e.status === 404) return undefined;
+    throw e;
   });
-  const blockId = hex(blake2b(new Uint8Array(await res.arrayBuffer()), { dkLen: 32 }));
-  return blockPage(blockId, id);
+  return block && blockPage(hex(blake2b(block, { dkLen: 32 })), id);
 }

@@ -1,7 +1,7 @@
 import { find } from '../api.js';
 import { facts, h, idLink, page } from '../dom.js';
 import { amount, networkInfo, time } from '../network.js';
-import { conditions, kindOf, type OutputJson } from '../outputs.js';
+import { conditions, kindOf, type OutputJson, tokensOf } from '../outputs.js';
 
 // An output: what it holds and who may unlock it, in words; the block and milestone that booked it, and its spend.
 
@@ -28,7 +28,7 @@ export async function outputPage(id: string): Promise<HTMLElement | undefined> {
     facts([
       ['kind', kindOf(o)],
       ['amount', amount(o.amount, baseToken)],
-      ['native tokens', (o.nativeTokens ?? []).map((t) => `${BigInt(t.amount)} of ${t.id}`).join(', ') || '—'],
+      ['native tokens', tokensOf(o).join(', ') || '—'],
       ['conditions', h('ul', {}, ...conditions(o, baseToken).map((c) => h('li', {}, c)))],
       ['transaction', idLink('transaction', m.transactionId)],
       ['block', idLink('block', m.blockId)],

@@ -1,7 +1,8 @@
+import { measurementsRecord } from '../../model/ledger-records.js';
 import type { Awaitable } from '../../util/awaitable.js';
-import { keys, LedgerError } from '../common/index.js';
+import { keys, LedgerError, readRecord } from '../common/index.js';
 import { isAmount, type Measurements } from './analytic.js';
-import { MEASUREMENT_NAMES, measurementsFromRecord, pickMeasurements, placesOf } from './record.js';
+import { MEASUREMENT_NAMES, pickMeasurements, placesOf } from './record.js';
 
 // Measurements by column (issue 46). A plot asks a name or two over 10,000 milestones, and reading 10,000 records of
 // 1.1 KB in key order cost LMDB's range 25–30 ms alone. So the commit of a chunk's last milestone writes, for each
@@ -29,10 +30,12 @@ export function chunkColumns(chunk: number, records: { index: number; record: Ui
     const bit = index - chunk * CHUNK;
     if (chunkOf(index) !== chunk) throw new LedgerError('STORE_FAILURE', `milestone ${index} is not of chunk ${chunk}`);
     measured[bit >> 3]! |= 1 << (bit & 7);
-    for (const [name, value] of Object.entries(measurementsFromRecord(record))) {
-      const v = values[MEASUREMENT_NAMES.indexOf(name)]!;
+    // By place, as the record names them: no name looked up a value.
+    for (const { name: place, value } of readRecord(measurementsRecord, record, 'analytics')) {
+      const v = values[place];
+      if (v === undefined) throw new LedgerError('STORE_CORRUPT', `analytics: no measurement ${place}`);
       v.present[bit >> 3]! |= 1 << (bit & 7);
-      v.values.push(BigInt(value));
+      v.values.push(value);
     }
   }
   return values.map((v, place): [Uint8Array, Uint8Array] => {
@@ -58,7 +61,8 @@ export interface AnalyticsColumn {
 
 /** The measured milestones from `from` to `to`, each with those of `names` it has, in order. */
 export async function measuredRange(source: MeasuredSource, from: number, to: number, names: readonly string[]) {
-  const places = [...placesOf(names)];
+  const wanted = placesOf(names);
+  const places = [...wanted];
   const [first, last] = [chunkOf(from), chunkOf(to)];
   const byChunk = new Map<number, AnalyticsColumn[]>();
   for (const c of await source.columns(places, first, last)) {
@@ -75,7 +79,6 @@ export async function measuredRange(source: MeasuredSource, from: number, to: nu
     else if (open.at(-1)?.[1] === chunk - 1) open.at(-1)![1] = chunk;
     else open.push([chunk, chunk]);
   }
-  const wanted = new Set(places);
   for (const [a, b] of open) {
     const records = await source.analytics(Math.max(from, a * CHUNK), Math.min(to, b * CHUNK + CHUNK - 1));
     for (const r of records) rows[r.index - from] = pickMeasurements(r.record, wanted);

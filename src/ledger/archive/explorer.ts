@@ -1,4 +1,5 @@
 import type { Awaitable } from '../../util/awaitable.js';
+import { compareBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn, MeasuredSource } from '../analytics/index.js';
 
 // What inx-chronicle's explorer asks of the archive (issue 46), as a reader answers it: the store's (store-explorer.ts)
@@ -37,6 +38,10 @@ export interface RichAddress {
   address: Uint8Array;
   balance: bigint;
 }
+
+/** The richest first; equal balances by address (bytes, as both stores order keys). */
+export const richestFirst = (a: RichAddress, b: RichAddress): number =>
+  a.balance === b.balance ? compareBytes(a.address, b.address) : a.balance > b.balance ? -1 : 1;
 
 export interface ConeEntry {
   blockId: Uint8Array;

@@ -13,6 +13,7 @@ export type {
   RichAddress,
   UpdateCursor,
 } from './explorer.js';
+export { richestFirst } from './explorer.js';
 export { balanceAt } from './holding.js';
 export type { ArchiveRows, BalanceChange, HeldRow, UpdateRow } from './rows.js';
 export { StoreExplorer } from './store-explorer.js';

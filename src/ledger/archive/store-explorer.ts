@@ -1,18 +1,19 @@
 import { u32 } from '../../codec/index.js';
-import { parentsOf, payloadBytes } from '../../model/block.js';
+import { parentsOf, payloadTypeOf } from '../../model/block.js';
 import { addressBalanceRecord, milestoneUpdateRecord, whiteFlagRecord } from '../../model/ledger-records.js';
-import { bytesKey, compareBytes, equalBytes, keyBytes } from '../../util/bytes.js';
+import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import { keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
-import type {
-  Balance,
-  ConeEntry,
-  Explorer,
-  LedgerUpdateOfAddress,
-  LedgerUpdateOfMilestone,
-  RichAddress,
-  UpdateCursor,
+import {
+  type Balance,
+  type ConeEntry,
+  type Explorer,
+  type LedgerUpdateOfAddress,
+  type LedgerUpdateOfMilestone,
+  type RichAddress,
+  richestFirst,
+  type UpdateCursor,
 } from './explorer.js';
 import { balanceAt } from './holding.js';
 
@@ -109,9 +110,7 @@ export class StoreExplorer implements Explorer {
       found.push({ address, balance: amountOfRichKey(k) });
       unchanged++;
     }
-    found.sort((a, b) =>
-      a.balance === b.balance ? compareBytes(a.address, b.address) : a.balance > b.balance ? -1 : 1,
-    );
+    found.sort(richestFirst);
     return found.slice(0, top);
   }
 
@@ -134,9 +133,7 @@ export class StoreExplorer implements Explorer {
     if (bytes === undefined) return undefined;
     return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId }) => {
       const block = this.store.get(keys.block(index, blockId));
-      const payload = block && payloadBytes(block);
-      const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
-      return { blockId, payloadType };
+      return { blockId, payloadType: block && payloadTypeOf(block) };
     });
   }
 

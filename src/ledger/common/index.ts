@@ -17,6 +17,7 @@ export {
   readDiff,
   readRecord,
   rowChecksum,
+  type StoredDiff,
   sealOutputRecord,
   sealPackedOutputRecord,
   spentMark,

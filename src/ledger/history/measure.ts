@@ -75,7 +75,8 @@ function columns(writer: MilestoneWriter, index: number, record: Uint8Array) {
     const r = writer.record(keys.analytics(i));
     if (r !== undefined) records.push({ index: i, record: r });
   }
-  return chunkColumns(chunk, [...records, { index, record }]);
+  records.push({ index, record });
+  return chunkColumns(chunk, records);
 }
 
 /** Each output with its booking milestone's time (kept for an imported ledger's; else its slot's end). */

@@ -17,6 +17,7 @@ import {
   LedgerError,
   readDiff,
   readRecord,
+  type StoredDiff,
   slotCommitment,
 } from '../common/index.js';
 import { type CommittedReads, treasuryAfter } from '../core/index.js';
@@ -80,10 +81,8 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
     credits,
   };
   const applied = committed.store.get(keys.milestone(slot));
-  if (applied !== undefined) {
-    const spentFrom = new Map(x.consumed.map((id, i) => [bytesKey(id), diff.consumedSlots[i]!]));
-    return { ...withAppliedMilestone(committed, x, applied), archive: archiveOf(committed, slot, spentFrom) };
-  }
+  if (applied !== undefined)
+    return { ...withAppliedMilestone(committed, x, applied), archive: archiveOf(committed, slot, diff) };
   const imported = committed.store.get(keys.importedMilestone(slot));
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);
 }
@@ -109,9 +108,7 @@ function withAppliedMilestone(committed: CommittedReads, x: SlotExport, payload:
 export function exportSlotArchive(committed: CommittedReads, slot: number): ArchiveRows | undefined {
   const diffBytes = committed.store.get(keys.diff(slot));
   if (diffBytes === undefined) throw new LedgerError('NOT_FOUND', `slot ${slot} is not committed, or is pruned`);
-  const diff = readDiff(diffBytes, slot, ...diffBounds(committed.params));
-  const consumed = diff.consumed.toArray();
-  return archiveOf(committed, slot, new Map(consumed.map((id, i) => [bytesKey(id), diff.consumedSlots[i]!])));
+  return archiveOf(committed, slot, readDiff(diffBytes, slot, ...diffBounds(committed.params)));
 }
 
 /** The analytics columns a slot's commit wrote: those of its chunk, if it is the chunk's last. */
@@ -128,9 +125,10 @@ function columnsOf(committed: CommittedReads, slot: number): AnalyticsColumn[] {
 
 /**
  * The archive rows of a milestone's commit. An update's output was booked at its milestone, or is one the slot spent
- * (`spentFrom`: the slot that booked it).
+ * (its diff names the slot that booked it).
  */
-function archiveOf(committed: CommittedReads, slot: number, spentFrom: Map<string, number>): ArchiveRows | undefined {
+function archiveOf(committed: CommittedReads, slot: number, diff: StoredDiff): ArchiveRows | undefined {
+  const spentFrom = new Map(diff.consumed.map((id, i) => [bytesKey(id), diff.consumedSlots[i]!]));
   return archiveRowsOf(committed.store, slot, (index, outputId, spent) => {
     const booked = spent ? spentFrom.get(bytesKey(outputId)) : index;
     const key = booked === undefined ? undefined : keys.output(booked, outputId);

@@ -1,6 +1,6 @@
-import { parentsOf, payloadBytes } from '../../model/block.js';
+import { parentsOf, payloadTypeOf } from '../../model/block.js';
 import { whiteFlagRecord } from '../../model/ledger-records.js';
-import { bytesKey, compareBytes, equalBytes } from '../../util/bytes.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import {
   type Balance,
@@ -10,6 +10,7 @@ import {
   type LedgerUpdateOfAddress,
   type LedgerUpdateOfMilestone,
   type RichAddress,
+  richestFirst,
   type UpdateCursor,
 } from '../archive/index.js';
 import { readRecord } from '../common/index.js';
@@ -82,9 +83,7 @@ export class PostgresExplorer implements Explorer {
       const balance = BigInt(r.balance as string);
       if (balance > 0n) found.push({ address: bytesOf(r.address), balance });
     }
-    found.sort((a, b) =>
-      a.balance === b.balance ? compareBytes(a.address, b.address) : a.balance > b.balance ? -1 : 1,
-    );
+    found.sort(richestFirst);
     return found.slice(0, top);
   }
 
@@ -102,9 +101,7 @@ export class PostgresExplorer implements Explorer {
     const entries = readRecord(whiteFlagRecord, bytesOf(rows[0]!.white_flag), 'white-flag record');
     return entries.map(({ blockId }) => {
       const raw = blocks.get(bytesKey(blockId));
-      const payload = raw === undefined ? undefined : payloadBytes(bytesOf(raw));
-      const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
-      return { blockId, payloadType };
+      return { blockId, payloadType: raw === undefined ? undefined : payloadTypeOf(bytesOf(raw)) };
     });
   }
 
