@@ -4,6 +4,7 @@
 // (the route's reading before there were columns). A damaged column is refused with STORE_CORRUPT.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { encode } from '../../../src/codec/index.js';
 import {
   CHUNK,
   chunkColumns,
@@ -16,6 +17,7 @@ import {
 import { StoreExplorer } from '../../../src/ledger/archive/index.js';
 import { keys } from '../../../src/ledger/common/index.js';
 import { MemoryStore, WriteBatch } from '../../../src/ledger/store/index.js';
+import { measurementsRecord } from '../../../src/model/ledger-records.js';
 
 const isAmount = (name: string) =>
   typeof measurementsFromRecord(measurementsToRecord({ [name]: 1n }))[name] === 'bigint';
@@ -97,6 +99,11 @@ describe('analytics by column', () => {
     const record = measurementsToRecord({ [MEASUREMENT_NAMES[0]!]: 1 });
     expect(chunkColumns(1, [{ index: 1999, record }])).toHaveLength(MEASUREMENT_NAMES.length);
     for (const index of [999, 2000]) expect(() => chunkColumns(1, [{ index, record }])).toThrow(/is not of chunk 1/);
+    // A record naming a measurement this version does not know (a place past the list) does not decode.
+    const unknown = encode(measurementsRecord, [{ name: MEASUREMENT_NAMES.length, value: 1n }]);
+    expect(() => chunkColumns(1, [{ index: 1500, record: unknown }])).toThrow(
+      expect.objectContaining({ code: 'STORE_CORRUPT' }),
+    );
   });
 
   it('a column that does not decode is refused, never read past its end', async () => {
