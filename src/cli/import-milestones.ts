@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { fromHex, toHex } from '../codec/hex.js';
+import { LedgerError } from '../ledger/common/index.js';
 import {
   type AppliedMilestone,
   applyMilestone,
@@ -14,30 +14,58 @@ import {
 import { milestoneId } from '../model/ids.js';
 import type { MilestonePayload } from '../model/payload/milestone.js';
 import { milestonePayloadFromJson } from '../serialize.js';
-import { describeError, UsageError } from './io.js';
+import { equalBytes } from '../util/bytes.js';
+import { byteLines, LineTooLong } from './byte-lines.js';
+import { describeError, UsageError, wholeNumber } from './io.js';
 
 export const IMPORT_MILESTONES_USAGE = `tangle-core import-milestones FILE|- --db DIR
   Applies a network's milestones to the ledger at DIR (from import-snapshot), as hornet applies them: each one's
   signatures, its cone in white-flag order with each transaction applied or kept as conflicting, its Merkle roots.
   FILE (or standard input) is NDJSON, one milestone a line, in index order (docs/history.md):
     {"milestone": <the milestone payload's TIP-25 JSON>, "blocks": ["0x<a block of its cone>", …]}
-  Each milestone is written whole or not at all; the first refused stops the import (one line naming it and the
-  rule, exit 2) with those before it kept. Milestones the ledger holds already are skipped, so a run can resume.
-  --db DIR   the store (its milestone must be the one before the file's first)
+  Each milestone is written whole or not at all; the first refused line stops the import (one line naming it, its
+  milestone and the rule, exit 2) with every milestone before it kept. Milestones the ledger holds already are
+  skipped, so a run can resume. Every exit (a signal too) says which milestone the store holds.
+  --db DIR                the store (its milestone must be the one before the file's first)
+  --max-line-bytes N      a longer line is refused (default and most: 524288000, 500 MiB)
 `;
 
-/** Lines are read whole: a cone of thousands of 32 KiB blocks in hex is some hundreds of MB, no more. */
-const MAX_LINE = 512 * 1024 * 1024;
+/**
+ * Lines are read whole: a cone of thousands of 32 KiB blocks in hex is some hundreds of MB, no more. The limit is in
+ * bytes and below V8's longest string (2^29 − 24 UTF-16 units; a line's string has at most as many as its bytes).
+ */
+export const MAX_LINE_BYTES = 500 * 1024 * 1024;
+
+/** Where a line stands in the file: its number, and its milestone's index and ID once they are read. */
+interface Place {
+  line: number;
+  index?: number;
+  id?: string;
+}
+
+/** What stopped the import at a line (a refusal, a line that is not a milestone, the store's or the file's error). */
+class StoppedAt extends Error {
+  constructor(
+    readonly place: Place,
+    readonly reason: unknown,
+  ) {
+    super('stopped');
+  }
+}
 
 export async function importMilestonesCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { db: { type: 'string' } },
+    options: { db: { type: 'string' }, 'max-line-bytes': { type: 'string' } },
   });
   const file = positionals[0];
   if (file === undefined || values.db === undefined || positionals.length > 1)
     throw new UsageError('import-milestones needs one FILE (or - for standard input) and --db DIR');
+  const maxLine =
+    values['max-line-bytes'] === undefined
+      ? MAX_LINE_BYTES
+      : wholeNumber(values['max-line-bytes'], '--max-line-bytes', 1, MAX_LINE_BYTES);
   if (file !== '-' && !(existsSync(file) && (statSync(file).isFile() || statSync(file).isFIFO())))
     throw new UsageError(`no file at ${file}`);
   const imported = inspectStore(values.db)?.imported;
@@ -46,20 +74,34 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
       `${values.db} holds no ledger imported from a network's snapshot (tangle-core import-snapshot)`,
     );
   const ledger = openLedger({ path: values.db, params: importedParams(imported) });
+  // Stopped by a signal between two milestones (each is applied in one synchronous write): the store holds every
+  // milestone applied so far, and says which.
+  const stop = (signal: NodeJS.Signals) => {
+    const where = standing(ledger);
+    ledger.close();
+    process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}stopped by ${signal}: ${where}\n`);
+    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+  };
+  process.once('SIGINT', stop).once('SIGTERM', stop);
   const started = Date.now();
   const total = { milestones: 0, skipped: 0, blocks: 0, included: 0, conflicting: 0, first: 0, last: 0 };
+  let where: string;
   try {
-    const lines = createInterface({
-      input: file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 }),
-      crlfDelay: Number.POSITIVE_INFINITY,
-    });
+    const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+    const lines = byteLines(input, maxLine)[Symbol.asyncIterator]();
     /** The milestone read before this line: applied while worker threads precheck this line's blocks. */
-    let previous: { input: MilestoneInput; prechecked: Promise<void> } | undefined;
+    let previous: { input: MilestoneInput; prechecked: Promise<void>; place: Place } | undefined;
     const applyPrevious = async () => {
       if (previous === undefined) return;
-      await previous.prechecked;
-      const a: AppliedMilestone = applyMilestone(ledger, previous.input);
+      const { input, prechecked, place } = previous;
       previous = undefined;
+      let a: AppliedMilestone;
+      try {
+        await prechecked;
+        a = applyMilestone(ledger, input);
+      } catch (e) {
+        throw new StoppedAt(place, e);
+      }
       total.milestones++;
       total.blocks += a.referenced;
       total.included += a.included;
@@ -69,52 +111,106 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
       if (process.stderr.isTTY) process.stderr.write(`\rmilestone ${a.index}: ${total.milestones} applied   `);
     };
     let n = 0;
-    for await (const line of lines) {
-      n++;
-      if (line.trim() === '') continue;
-      if (line.length > MAX_LINE) throw new UsageError(`line ${n}: longer than ${MAX_LINE} characters`);
-      const input = parseLine(line, n);
+    for (;;) {
+      const place: Place = { line: n + 1 };
+      let input: MilestoneInput & { blocks: Uint8Array[] };
+      try {
+        const next = await lines.next();
+        if (next.done) break;
+        n++;
+        const line = next.value.toString('utf8');
+        if (line.trim() === '') continue;
+        input = parseLine(line, place);
+      } catch (e) {
+        // This line is not a milestone (or could not be read): the one before it was read whole, and is kept.
+        await applyPrevious();
+        throw new StoppedAt(place, e);
+      }
       // Decode, syntax, signatures of this line's blocks on worker threads, while the line before is applied.
       const prechecked = ledger.precheck(input.blocks);
       prechecked.catch(() => {}); // awaited when the milestone is applied (not, if it is held already)
       await applyPrevious();
-      if (alreadyHeld(ledger, input.milestone, n)) {
-        total.skipped++;
-        continue;
+      try {
+        if (alreadyHeld(ledger, input.milestone)) {
+          total.skipped++;
+          continue;
+        }
+      } catch (e) {
+        throw new StoppedAt(place, e);
       }
-      previous = { input, prechecked };
+      previous = { input, prechecked, place };
     }
     await applyPrevious();
-  } finally {
+    where = standing(ledger);
+  } catch (e) {
+    if (!(e instanceof StoppedAt)) throw e;
     if (process.stderr.isTTY && total.milestones > 0) process.stderr.write('\n');
+    // Not a usage error (no pointer to --help): the file or the store said no, and the store is where it says.
+    throw new Error(`${describeStop(e)}; ${standing(ledger)}`);
+  } finally {
+    process.off('SIGINT', stop).off('SIGTERM', stop);
     ledger.close();
   }
+  if (process.stderr.isTTY && total.milestones > 0) process.stderr.write('\n');
   const seconds = (Date.now() - started) / 1000;
   const range = total.milestones === 0 ? 'no milestone' : `milestones ${total.first} to ${total.last}`;
   process.stdout.write(
     `applied ${range} to ${values.db} (${total.milestones} milestones, ${total.blocks} blocks, ` +
       `${total.included} transactions applied, ${total.conflicting} conflicting` +
-      `${total.skipped > 0 ? `; ${total.skipped} held already, skipped` : ''}) in ${seconds.toFixed(1)} s\n`,
+      `${total.skipped > 0 ? `; ${total.skipped} held already, skipped` : ''}) in ${seconds.toFixed(1)} s: ${where}\n`,
   );
 }
 
-/** One line of the file: the milestone and its cone's blocks, or a usage error naming the line and the field. */
-function parseLine(line: string, n: number): MilestoneInput & { blocks: Uint8Array[] } {
-  const at = (field: string, e: unknown) => new UsageError(`line ${n}: ${field}: ${describeError(e)}`);
+/**
+ * The milestone the store holds, with its ID: "the store holds milestone N (ID …)", or at the snapshot's, "the store
+ * holds no milestone past the snapshot's N (ID …)". Never throws: a store that cannot say is said so.
+ */
+function standing(ledger: Ledger): string {
+  try {
+    const latest = ledger.latestCommitment().slot;
+    const held = ledger.milestone(latest);
+    const id = held === undefined ? '' : ` (ID ${toHex(held.milestoneId)})`;
+    return latest <= ledger.params.genesisSlot
+      ? `the store holds no milestone past the snapshot's ${latest}${id}`
+      : `the store holds milestone ${latest}${id}`;
+  } catch (e) {
+    return `the store could not say which milestone it holds (${describeError(e)})`;
+  }
+}
+
+/** "line N, milestone I (ID …): the reason", the milestone's "milestone I: " of a refusal not said twice. */
+function describeStop({ place, reason }: StoppedAt): string {
+  const at =
+    `line ${place.line}` +
+    `${place.index === undefined ? '' : `, milestone ${place.index}`}` +
+    `${place.id === undefined ? '' : ` (ID ${place.id})`}`;
+  if (reason instanceof LineTooLong) return `${at}: ${reason.message} (--max-line-bytes)`;
+  if (reason instanceof LedgerError && reason.detail.startsWith(`milestone ${place.index}: `))
+    return `${at}: ${reason.code}: ${reason.detail.slice(`milestone ${place.index}: `.length)}`;
+  return `${at}: ${describeError(reason)}`;
+}
+
+/** One line of the file: the milestone and its cone's blocks; what is learnt of it goes into `place` as it is read. */
+function parseLine(line: string, place: Place): MilestoneInput & { blocks: Uint8Array[] } {
+  const at = (field: string, e: unknown) => new UsageError(`${field}: ${describeError(e)}`);
   let json: { milestone?: unknown; blocks?: unknown };
   try {
     json = JSON.parse(line);
   } catch (e) {
     throw at('(root)', e);
   }
+  const index = (json as { milestone?: { index?: unknown } } | null)?.milestone?.index;
+  if (typeof index === 'number' && Number.isSafeInteger(index)) place.index = index;
   if (json === null || typeof json !== 'object' || !Array.isArray(json.blocks))
-    throw new UsageError(`line ${n}: expected {"milestone": {…}, "blocks": ["0x…", …]}`);
+    throw new UsageError('expected {"milestone": {…}, "blocks": ["0x…", …]}');
   let milestone: MilestonePayload;
   try {
     milestone = milestonePayloadFromJson(json.milestone);
   } catch (e) {
     throw at('milestone', e);
   }
+  place.index = milestone.index;
+  place.id = toHex(milestoneId(milestone));
   const blocks = json.blocks.map((b, i) => {
     try {
       return fromHex(b);
@@ -125,13 +221,20 @@ function parseLine(line: string, n: number): MilestoneInput & { blocks: Uint8Arr
   return { milestone, blocks };
 }
 
-/** Whether the ledger holds this very milestone already (a resumed run); another one at its index is refused. */
-function alreadyHeld(ledger: Ledger, m: MilestonePayload, n: number): boolean {
+/**
+ * Whether the ledger holds this very milestone already (a resumed run). Another one at its index is refused naming the
+ * one held; one before the snapshot's, which the store keeps nothing of, is refused saying where the file must start.
+ */
+function alreadyHeld(ledger: Ledger, m: MilestonePayload): boolean {
   const latest = ledger.latestCommitment().slot;
   if (m.index > latest) return false;
   const held = ledger.milestone(m.index);
-  if (held !== undefined && toHex(held.milestoneId) === toHex(milestoneId(m))) return true;
-  throw new UsageError(
-    `line ${n}: milestone ${m.index}: the ledger stands at milestone ${latest} and holds another milestone ${m.index}`,
-  );
+  if (held === undefined) {
+    throw new UsageError(
+      `the store starts at the snapshot's milestone ${ledger.params.genesisSlot} and keeps none before it ` +
+        `(the file must go on from milestone ${latest + 1})`,
+    );
+  }
+  if (equalBytes(held.milestoneId, milestoneId(m))) return true;
+  throw new UsageError(`the store holds another milestone ${m.index}, ID ${toHex(held.milestoneId)}`);
 }

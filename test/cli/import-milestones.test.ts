@@ -1,15 +1,27 @@
-// `tangle-core import-milestones` (issue 45) on the built CLI: the test ledger of real Shimmer milestones
+// `tangle-core import-milestones` (issues 45, 56) on the built CLI: the test ledger of real Shimmer milestones
 // (helpers/chronicle.ts) made with `import-snapshot`, then milestones 17339 and 17340 from NDJSON, from a file and
-// from standard input; a second run skips what the store holds; a refused milestone is one line naming it and the
-// rule, exit 2, with the store as it was; a line that is not a milestone names its line and field.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// from standard input; a second run skips what the store holds; a refused milestone is one line naming its line, its
+// milestone (the ID the network gave it) and the rule, exit 2, with every milestone before it kept; a line that is
+// not a milestone names its line and field; a line of any length ends in the limit's line; every exit, a signal's
+// too, says which milestone the store holds (the IDs compared are the network's, from inx-chronicle's data).
+
+import { constants as buffer } from 'node:buffer';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IMPORT_MILESTONES_USAGE, MAX_LINE_BYTES } from '../../src/cli/import-milestones.js';
 import { blockId, importedParams, inspectStore, openLedger } from '../../src/index.js';
-import { bin, chronicleMilestone, chronicleNdjson, chronicleSnapshot, coneOf } from '../helpers/chronicle.js';
-import { cli } from '../helpers/cli.js';
+import {
+  bin,
+  chronicleMilestone,
+  chronicleNdjson,
+  chronicleSnapshot,
+  coneOf,
+  milestonePayloadOf,
+} from '../helpers/chronicle.js';
+import { cli, track } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-import-milestones-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,6 +41,16 @@ const latestOf = (db: string) => {
     ledger.close();
   }
 };
+
+/** The network's milestone IDs: 17339 and 17340 as inx-chronicle recorded them, the snapshot's 17338 as 17339 names it. */
+const ID = {
+  17338: hex(milestonePayloadOf(17339).previousMilestoneId),
+  17339: hex(bin(chronicleMilestone(17339).milestone_data.milestone_id)),
+  17340: hex(bin(chronicleMilestone(17340).milestone_data.milestone_id)),
+};
+const holds = (index: 17339 | 17340) => `the store holds milestone ${index} \\(ID ${ID[index]}\\)`;
+const holdsNone = `the store holds no milestone past the snapshot's 17338 \\(ID ${ID[17338]}\\)`;
+const lines = () => chronicleNdjson().trim().split('\n') as [string, string];
 
 let snapshot: string;
 let ndjson: string;
@@ -56,24 +78,36 @@ describe('import-milestones', () => {
     const blocks = coneOf(17339).length + coneOf(17340).length;
     expect(r.out).toMatch(
       new RegExp(
-        `^applied milestones 17339 to 17340 to .* \\(2 milestones, ${blocks} blocks, 12 transactions applied, 0 conflicting\\)`,
+        `^applied milestones 17339 to 17340 to .* \\(2 milestones, ${blocks} blocks, 12 transactions applied, 0 conflicting\\)` +
+          ` in [0-9.]+ s: ${holds(17340)}\n$`,
       ),
     );
     const again = run(['import-milestones', ndjson, '--db', db]);
     expect(again.code, again.err).toBe(0);
-    expect(again.out).toMatch(/^applied no milestone .*; 2 held already, skipped\)/);
+    expect(again.out).toMatch(
+      new RegExp(`^applied no milestone .*; 2 held already, skipped\\) in .*: ${holds(17340)}`),
+    );
     const ledger = openLedger({ path: db, params: importedParams(inspectStore(db)!.imported!), readOnly: true });
     try {
       expect(ledger.latestCommitment().slot).toBe(17340);
-      expect(hex(ledger.milestone(17340)!.milestoneId)).toBe(
-        hex(bin(chronicleMilestone(17340).milestone_data.milestone_id)),
-      );
+      expect(hex(ledger.milestone(17340)!.milestoneId)).toBe(ID[17340]);
       for (const b of coneOf(17340)) {
         expect(ledger.block(blockId(bin(b.raw))).whiteFlag?.index).toBe(b.metadata.white_flag_index);
       }
     } finally {
       ledger.close();
     }
+    // Another milestone at an index the store holds: refused naming both IDs, the store's and the line's.
+    const other = JSON.parse(lines()[1]);
+    other.milestone.metadata = '0x01';
+    const refused = run(['import-milestones', '-', '--db', db], `${JSON.stringify(other)}\n`);
+    expect(refused.code).toBe(2);
+    const otherId = /^error: line 1, milestone 17340 \(ID (0x[0-9a-f]{64})\): /.exec(refused.err)?.[1];
+    expect(otherId, refused.err).toBeDefined();
+    expect(otherId).not.toBe(ID[17340]);
+    expect(refused.err).toMatch(
+      new RegExp(`: the store holds another milestone 17340, ID ${ID[17340]}; ${holds(17340)}\n$`),
+    );
   });
 
   it('reads standard input', () => {
@@ -83,41 +117,168 @@ describe('import-milestones', () => {
     expect(r.out).toMatch(/^applied milestones 17339 to 17340/);
   });
 
-  it('a refused milestone: one line naming it and the rule, exit 2, the milestones before it kept', () => {
+  it('a refused milestone: one line naming its line, milestone and ID, the rule and the store, exit 2', () => {
     const db = store('refused');
-    const [first, second] = chronicleNdjson().trim().split('\n');
-    const forged = JSON.parse(second!);
-    forged.milestone.signatures[0].signature = `0x${'00'.repeat(64)}`;
+    const [first, second] = lines();
+    const forged = JSON.parse(second);
+    forged.milestone.signatures[0].signature = `0x${'00'.repeat(64)}`; // (a milestone's ID is not over its signatures)
     const file = join(dir, 'forged.ndjson');
     writeFileSync(file, `${first}\n${JSON.stringify(forged)}\n`);
     const r = run(['import-milestones', file, '--db', db]);
     expect(r.code).toBe(2);
     expect(r.err.trim().split('\n')).toHaveLength(1);
-    expect(r.err).toMatch(/^error: MILESTONE_INVALID: milestone 17340: MILESTONE_SIGNATURE_INVALID at signatures\[0\]/);
+    expect(r.err).toMatch(
+      new RegExp(
+        `^error: line 2, milestone 17340 \\(ID ${ID[17340]}\\): MILESTONE_INVALID: ` +
+          `MILESTONE_SIGNATURE_INVALID at signatures\\[0\\]\\.signature: .*; ${holds(17339)}\n$`,
+      ),
+    );
     expect(latestOf(db)).toBe(17339);
     // A gap: the file starts after the store's milestone.
     const gap = run(['import-milestones', '-', '--db', store('gap')], `${second}\n`);
     expect(gap.code).toBe(2);
-    expect(gap.err).toMatch(/milestone 17340: the ledger stands at milestone 17338: a gap/);
+    expect(gap.err).toMatch(
+      new RegExp(
+        `^error: line 1, milestone 17340 \\(ID ${ID[17340]}\\): MILESTONE_INVALID: ` +
+          `the ledger stands at milestone 17338: a gap; ${holdsNone}\n$`,
+      ),
+    );
   });
 
-  it('a line that is not a milestone names its line and field; a store without a network is refused', () => {
+  it('a block of the cone missing: refused naming the milestone and the block', () => {
+    const db = store('missing');
+    const line = JSON.parse(lines()[0]);
+    const [dropped] = line.blocks.splice(5, 1);
+    const r = run(['import-milestones', '-', '--db', db], `${JSON.stringify(line)}\n`);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      new RegExp(
+        `^error: line 1, milestone 17339 \\(ID ${ID[17339]}\\): MILESTONE_INVALID: ` +
+          `block ${hex(blockId(bin(coneOf(17339)[5]!.raw)))} of the cone is missing; ${holdsNone}\n$`,
+      ),
+    );
+    expect(dropped).toBe(hex(bin(coneOf(17339)[5]!.raw)));
+    expect(latestOf(db)).toBe(17338);
+  });
+
+  it('a file starting before the snapshot: refused saying where the store stands, not "another milestone"', () => {
+    const db = store('before');
+    const early = JSON.parse(lines()[0]);
+    early.milestone.index = 17337;
+    const r = run(['import-milestones', '-', '--db', db], `${JSON.stringify(early)}\n`);
+    expect(r.code).toBe(2);
+    expect(r.err).not.toMatch(/another/);
+    expect(r.err).toMatch(
+      new RegExp(
+        "^error: line 1, milestone 17337 \\(ID 0x[0-9a-f]{64}\\): the store starts at the snapshot's milestone 17338 " +
+          `and keeps none before it \\(the file must go on from milestone 17339\\); ${holdsNone}\n$`,
+      ),
+    );
+    // The snapshot's own index: the store knows that milestone's ID (the snapshot names it), and this is another.
+    early.milestone.index = 17338;
+    const at = run(['import-milestones', '-', '--db', db], `${JSON.stringify(early)}\n`);
+    expect(at.err).toMatch(new RegExp(`: the store holds another milestone 17338, ID ${ID[17338]}; ${holdsNone}\n$`));
+    expect(latestOf(db)).toBe(17338);
+  });
+
+  it('a line that is not a milestone: the milestones before it kept, its line and field named', () => {
     const db = store('bad-lines');
-    const [first] = chronicleNdjson().trim().split('\n');
+    const [first, second] = lines();
     const cases: [string, RegExp][] = [
       ['{"milestone": 1', /^error: line 1: \(root\): INVALID_JSON/],
       ['[1, 2]', /^error: line 1: expected \{"milestone"/],
-      [`${first!.replace('"blocks":["0x', '"blocks":["0xzz')}`, /^error: line 1: blocks\[0\]: /],
-      [`\n${first!.replace('"type":7', '"type":6')}`, /^error: line 2: milestone: /],
+      [
+        `${first.replace('"blocks":["0x', '"blocks":["0xzz')}`,
+        /^error: line 1, milestone 17339 \(ID 0x.*\): blocks\[0\]: /,
+      ],
+      [`\n${first.replace('"type":7', '"type":6')}`, /^error: line 2, milestone 17339: milestone: /],
     ];
     for (const [text, want] of cases) {
       const r = run(['import-milestones', '-', '--db', db], `${text}\n`);
       expect(r.code, text.slice(0, 40)).toBe(2);
       expect(r.err).toMatch(want);
+      expect(r.err).toMatch(new RegExp(`; ${holdsNone}\n$`));
     }
     expect(latestOf(db)).toBe(17338);
+    // The line after a good one: the good one is applied first (it was read whole), then the bad one refused.
+    const r = run(['import-milestones', '-', '--db', db], `${first}\n{"milestone": 1\n${second}\n`);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^error: line 2: \\(root\\): INVALID_JSON: .*; ${holds(17339)}\n$`));
+    expect(latestOf(db)).toBe(17339);
     const none = run(['import-milestones', ndjson, '--db', join(dir, 'nothing-here')]);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/holds no ledger imported from a network's snapshot/);
   });
+
+  it("a line of any length ends in the limit's line (no stack), the milestone before it kept", async () => {
+    // The default sits below V8's longest string, and a line is limited in bytes (a string has at most as many
+    // UTF-16 units as its UTF-8 had bytes), so no line read makes a string V8 cannot make.
+    expect(MAX_LINE_BYTES).toBeLessThan(buffer.MAX_STRING_LENGTH);
+    expect(IMPORT_MILESTONES_USAGE).toContain(`default and most: ${MAX_LINE_BYTES}`);
+    const limit = 1024 * 1024;
+    const tooLong = new RegExp(`^error: line 2: longer than ${limit} bytes \\(--max-line-bytes\\); ${holds(17339)}\n$`);
+    // A file: the good line, then a line of 4 GiB (a sparse file: no disk, no memory), past V8's longest string.
+    const file = join(dir, 'huge.ndjson');
+    const fd = openSync(file, 'w');
+    writeSync(fd, `${lines()[0]}\n`);
+    closeSync(fd);
+    truncateSync(file, 4 * 1024 ** 3);
+    const db = store('huge-file');
+    const r = run(['import-milestones', file, '--db', db, '--max-line-bytes', String(limit)]);
+    rmSync(file);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(tooLong);
+    expect(latestOf(db)).toBe(17339);
+    // Standard input: a line that never ends, made as it is read.
+    const piped = store('huge-stdin');
+    const child = track(
+      spawn(process.execPath, [cli, 'import-milestones', '-', '--db', piped, '--max-line-bytes', String(limit)]),
+    );
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdin!.on('error', () => {}); // EPIPE once it stops reading
+    const exited = new Promise<number | null>((done) => child.on('exit', (code) => done(code)));
+    const zeros = Buffer.alloc(64 * 1024);
+    child.stdin!.write(`${lines()[0]}\n`);
+    let written = 0;
+    const pump = () => {
+      while (child.exitCode === null && child.stdin!.writable && written < 64 * limit) {
+        written += zeros.length;
+        if (!child.stdin!.write(zeros)) return void child.stdin!.once('drain', pump);
+      }
+    };
+    pump();
+    expect(await exited).toBe(2);
+    expect(err).toMatch(tooLong);
+    expect(written).toBeLessThan(64 * limit); // it stopped reading: the line was refused, not ended
+    expect(latestOf(piped)).toBe(17339);
+  });
+
+  it.runIf(process.platform === 'linux')('a file that cannot be read: its error, and where the store stands', () => {
+    // Linux: /proc/self/mem is a file whose reading at offset 0 fails (EIO).
+    const r = run(['import-milestones', '/proc/self/mem', '--db', store('unreadable')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^error: line 1: EIO: i/o error, read; ${holdsNone}\n$`));
+  });
+
+  for (const [signal, code, index] of [
+    ['SIGINT', 130, 17340],
+    ['SIGTERM', 143, 17339],
+  ] as const) {
+    it(`stopped by ${signal}: exit ${code}, saying which milestone the store holds`, async () => {
+      const db = store(`stopped-${signal}`);
+      const child = track(spawn(process.execPath, [cli, 'import-milestones', '-', '--db', db]));
+      let err = '';
+      child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+      const exited = new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+      // The milestones up to `index`, that one twice: it is applied when its copy is read, and the copy skipped.
+      const upTo = lines().slice(0, index - 17338);
+      child.stdin!.write(`${[...upTo, upTo.at(-1)].join('\n')}\n`);
+      while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 20));
+      child.kill(signal);
+      expect(await exited).toBe(code);
+      expect(err).toMatch(new RegExp(`^stopped by ${signal}: ${holds(index)}\n$`));
+      expect(latestOf(db)).toBe(index);
+    });
+  }
 });

@@ -59,7 +59,8 @@ export function gatherCone(
     parents(id) {
       const key = bytesKey(id);
       const given = bytes.get(key);
-      if (given === undefined) return undefined;
+      // Not given, and (asked for) not confirmed before: refused here, where the milestone is known.
+      if (given === undefined) throw refuse(index, `block ${toHex(id)} of the cone is missing`);
       let of = parentsByKey.get(key);
       if (of === undefined) {
         asRefusal(index, () => {

@@ -306,7 +306,9 @@ describe('a milestone is refused whole, and the ledger stays as it was', () => {
       expect(refusal(ledger, later)).toMatch(/its time 1 is not after milestone 17338/);
       const missing = input(17339);
       const dropped = missing.blocks.splice(5, 1)[0]!;
-      expect(refusal(ledger, missing)).toMatch(new RegExp(`block ${hex(blockId(dropped))} of the cone is missing`));
+      expect(refusal(ledger, missing)).toMatch(
+        new RegExp(`: milestone 17339: block ${hex(blockId(dropped))} of the cone is missing`),
+      );
       const extra = input(17339);
       extra.blocks.push(bin(coneOf(17340)[3]!.raw));
       expect(refusal(ledger, extra)).toMatch(/is not in its cone/);
