@@ -19,11 +19,12 @@ export function describeError(e: unknown): string {
     return `${e.code} at ${e.path === '' ? '(root)' : e.path}: ${e.detail}`;
   if (e instanceof LedgerError) return `${e.code}: ${e.detail}`;
   if (e instanceof SyntaxError) return `INVALID_JSON: ${e.message}`;
-  const errno = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  // `flag`: the option that chose the port, where it is not --port (serve-events.ts: --mqtt-port).
+  const errno = e as NodeJS.ErrnoException & { address?: string; port?: number; flag?: string };
   if (errno?.code === 'EADDRINUSE')
     return (
       `port ${errno.port} on ${errno.address} is in use by another program (EADDRINUSE): ` +
-      'choose another with --port'
+      `choose another with ${errno.flag ?? '--port'}`
     );
   return e instanceof Error ? e.message : String(e);
 }

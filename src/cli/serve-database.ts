@@ -79,9 +79,11 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
   process.stdout.write(eventsLine(values, listening, events));
   if (pool !== undefined)
     process.stdout.write(`processes: supervisor ${process.pid}, HTTP workers ${pool.pids().join(' ')}\n`);
+  // The database's network and genesis, as the reader took them from it (and /api/core/v3/info answers), not the
+  // preset's (--network names only which network the database must hold).
   process.stdout.write(
-    `store: the database ${redactUrl(url)}, read-only (${params.networkName}, genesis ` +
-      `${new Date(params.genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
+    `store: the database ${redactUrl(url)}, read-only (${reader.params.networkName}, genesis ` +
+      `${new Date(reader.params.genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
       `${(await reader.isSynced()) ? 'synced' : 'not synced'})\n`,
   );
 }

@@ -71,12 +71,18 @@ export async function serveEvents(
 ) {
   if (values['no-mqtt']) return undefined;
   const port = values['mqtt-port'];
-  return startEvents(ledger, {
-    ...bounds(values),
-    ...(commits === undefined ? (values.db === undefined ? {} : { watchPath: values.db }) : { commits }),
-    ...(values['mqtt-url'] === undefined ? {} : { mqttUrl: values['mqtt-url'] }),
-    ...(port === undefined ? {} : { tcpPort: Number(port), host: values.host }),
-  });
+  try {
+    return await startEvents(ledger, {
+      ...bounds(values),
+      ...(commits === undefined ? (values.db === undefined ? {} : { watchPath: values.db }) : { commits }),
+      ...(values['mqtt-url'] === undefined ? {} : { mqttUrl: values['mqtt-url'] }),
+      ...(port === undefined ? {} : { tcpPort: Number(port), host: values.host }),
+    });
+  } catch (e) {
+    // The port taken here is the plain MQTT one: its error line names the flag that chooses it (describeError).
+    if ((e as NodeJS.ErrnoException)?.code === 'EADDRINUSE') Object.assign(e as object, { flag: '--mqtt-port' });
+    throw e;
+  }
 }
 
 /** Where clients subscribe, for the start-up lines. */

@@ -1,7 +1,7 @@
 // The CLI as a person runs it: `serve --demo` as a child process, the four URLs it prints, and bodies that match
 // the reference implementation's replay of the same simulation; the store line and warnings of `serve`; help and
 // version; decode | encode; simulate then import, with every refusal one line and exit status 2.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -29,7 +29,7 @@ import {
   protocolParameters,
 } from '../../src/index.js';
 import { Simulation } from '../../src/sim/simulator.js';
-import { cli, startCli, stopCli } from '../helpers/cli.js';
+import { cli, startCli, stopCli, track } from '../helpers/cli.js';
 import { hexOf, ReferenceLedger } from '../helpers/reference-ledger.js';
 import { loadVectors, VECTORS_DIR } from '../helpers/vectors.js';
 
@@ -132,14 +132,63 @@ describe('serve --demo', () => {
         );
         expect([workers, r.status, r.signal]).toEqual([workers, 2, null]);
         expect(r.stderr).toMatch(
-          new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use by another program \\(EADDRINUSE\\)`),
+          new RegExp(
+            `port ${port} on 127\\.0\\.0\\.1 is in use by another program \\(EADDRINUSE\\): choose another with --port\n`,
+          ),
+        );
+        expect(readdirSync(own)).toEqual([]);
+      }
+      // The plain MQTT port taken (the HTTP one free): the error names --mqtt-port, the flag that chooses it.
+      for (const workers of ['1', '2']) {
+        const r = spawnSync(
+          process.execPath,
+          [cli, 'serve', '--demo', '--demo-slots', '3', '--port', '0', '--workers', workers, '--mqtt-port', `${port}`],
+          { encoding: 'utf8', env: { ...process.env, TMPDIR: own }, timeout: 60_000 },
+        );
+        expect([workers, r.status, r.signal]).toEqual([workers, 2, null]);
+        expect(r.stderr).toMatch(
+          new RegExp(
+            `port ${port} on 127\\.0\\.0\\.1 is in use by another program \\(EADDRINUSE\\): choose another with --mqtt-port\n`,
+          ),
         );
         expect(readdirSync(own)).toEqual([]);
       }
     } finally {
       taken.close();
     }
-  }, 130_000);
+  }, 250_000);
+
+  it("the demo's start line gives its temporary store's path: a snapshot is exported from it while it runs", async () => {
+    const own = temp();
+    const child = track(
+      spawn(
+        process.execPath,
+        [cli, 'serve', '--demo', '--demo-slots', '5', '--port', '0', '--workers', '1', '--no-mqtt'],
+        {
+          env: { ...process.env, TMPDIR: own },
+        },
+      ),
+    );
+    let out = '';
+    const line = /\nstore: (\S+) \(temporary, removed on exit; testnet, genesis /;
+    await new Promise<void>((done, fail) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (line.test(out)) done();
+      });
+      child.on('exit', (code) => fail(new Error(`exited ${code}: ${out}`)));
+    });
+    const path = line.exec(out)![1]!;
+    // It is the store this demo made, in the temporary folder: the only thing there.
+    expect(readdirSync(own)).toEqual([path.slice(own.length + 1)]);
+    expect(inspectStore(path)!.latestSlot).toBeGreaterThanOrEqual(5);
+    const full = join(temp(), 'demo.snapshot');
+    const r = spawnSync(process.execPath, [cli, 'export-snapshot', full, '--db', path], { encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^wrote ${full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
+    expect(await stopCli(child, 'SIGINT')).toBe(0);
+    expect(existsSync(path)).toBe(false);
+  }, 60_000);
 
   it('on shimmer or iota the demo refuses up front, naming proof of work, and leaves nothing behind', () => {
     for (const net of ['shimmer', 'iota']) {

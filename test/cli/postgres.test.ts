@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
-import { cli, startCli, track } from '../helpers/cli.js';
+import { cli, startCli, stopCli, track } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
 const pg = privatePostgres();
@@ -79,6 +79,18 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
       if (want.startsWith('200')) found++;
     }
     expect(found).toBeGreaterThan(50);
+    // A reader's start line says the database's genesis (the one simulate was given), as its /info does: not the
+    // --network preset's (testnet's is 0, 1970).
+    const genesis = new Date(GENESIS_TIME * 1000).toISOString();
+    expect(await answer(primary, '/api/core/v3/info')).toContain(`"genesisUnixTimestamp":"${GENESIS_TIME}"`);
+    const reader = await startCli(
+      ['serve', '--port', '0', '--store', databaseUrl(pg!.primary), '--read-only', '--workers', '1', '--no-mqtt'],
+      /\nstore: .*\n/,
+    );
+    expect(reader.out()).toMatch(
+      new RegExp(`\nstore: the database postgresql://\\S+, read-only \\(testnet, genesis ${genesis}, latest slot 30, `),
+    );
+    await stopCli(reader.child);
   }, 120_000);
 
   it('a writer killed while it publishes leaves whole slots; the next one publishes the rest', async () => {
