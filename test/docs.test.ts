@@ -2,8 +2,8 @@
 // package, and the client snippets of docs/api.md, as an ES module and as CommonJS, against a server over the demo's
 // network (seed 1, 120 milestones: the transaction and output IDs they name are the ones `npm start` prints). Each printed line is checked against
 // the comment beside it in the doc.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,7 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../src/cli/demo.js';
 import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../src/index.js';
 import { Simulation } from '../src/sim/simulator.js';
-import { startCli, stopCli } from './helpers/cli.js';
+import { bin as chronicleBin, chronicleMilestone, chronicleNdjson, chronicleSnapshot } from './helpers/chronicle.js';
+import { cli, startCli, stopCli } from './helpers/cli.js';
+import { databaseUrl, privatePostgres } from './helpers/postgres.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const doc = (name: string) => readFileSync(resolve(root, 'docs', name), 'utf8');
@@ -247,6 +249,134 @@ describe('docs/events.md', () => {
       await stopCli(child);
     }
   }, 60_000);
+});
+
+describe('README.md: what `npm start` prints', () => {
+  it('serve --demo prints the lines the README shows (… stands for what is cut; ports, pids, time, path its own)', async () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const shown = blocks(readme.slice(readme.indexOf('## What you see')), 'console')[0]!
+      .trim()
+      .split('\n');
+    const { out, child } = await startCli(['serve', '--demo', '--port', '0', '--workers', '2'], /congestion\n/);
+    try {
+      /** What is each run's own: the port, the process IDs, the genesis time, the temporary store's name. */
+      const own = (line: string) =>
+        line
+          .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
+          .replace(/supervisor \d+, writer \d+, HTTP workers \d+ \d+/, 'PIDS')
+          .replace(/genesis \d{4}-\d\d-\d\dT[\d:.]+Z/, 'genesis TIME')
+          .replace(/^store: \S*\/tangle-core-demo-[A-Za-z0-9]+ /, 'store: TEMP ');
+      const printed = out().trim().split('\n').map(own);
+      expect(printed).toHaveLength(shown.length);
+      shown.map(own).forEach((line, i) => {
+        // Every piece between the cuts is in the printed line, in order, from its start to its end.
+        const pattern = line
+          .split('…')
+          .map((piece) => piece.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*');
+        expect(printed[i], line).toMatch(new RegExp(`^${pattern}$`));
+      });
+    } finally {
+      await stopCli(child);
+    }
+  }, 120_000);
+});
+
+describe('docs/cli.md', () => {
+  it("serve's synopsis lists the flags serve --help lists, and serve takes each as the synopsis writes it", () => {
+    const synopsis = blocks(doc('cli.md'), '')[0]!;
+    const serve = synopsis.slice(0, synopsis.indexOf('\ntangle-core import '));
+    const flags = (text: string) => [...new Set([...text.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]))].sort();
+    const help = execFileSync(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', '--help'], {
+      encoding: 'utf8',
+    });
+    expect(flags(serve)).toEqual(flags(help));
+    for (const flag of ['--follow', '--faucet', '--pow', '--writer-url', '--slot-seconds', '--store'])
+      expect(flags(serve)).toContain(flag);
+    // All of them at once, each with a value where the synopsis gives one: parsed, the first check of a value
+    // (the port, last) is what refuses the line; an unknown flag, or a value given to a switch, would be refused first.
+    const args = [...serve.matchAll(/(--[a-z][a-z-]*)( [^-\s|\]][^\s|\]]*)?/g)]
+      .filter((m) => m[1] !== '--port')
+      .flatMap((m) => (m[2] === undefined ? [m[1]!] : [m[1]!, m[1] === '--network' ? 'testnet' : '1']));
+    const r = spawnSync(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', ...args, '--port', 'x'], {
+      encoding: 'utf8',
+    });
+    expect(args.length).toBeGreaterThan(40);
+    expect(r.stderr).toMatch(/^error: --port must be a whole number/);
+  });
+
+  describe('following a node into PostgreSQL', () => {
+    const pg = privatePostgres();
+    it.skipIf(pg === undefined)(
+      'its three commands: a follower publishes each milestone it applies, a reader of the database serves it',
+      async () => {
+        const text = doc('cli.md');
+        const commands = blocks(text.slice(text.indexOf('With `--store` it publishes')), 'sh')[0]!
+          .trim()
+          .split('\n')
+          .map((l) => l.replace(/\s+#.*$/, ''));
+        expect(commands).toHaveLength(3);
+        const dir = mkdtempSync(join(tmpdir(), 'tangle-docs-follow-'));
+        const children: { child: ChildProcess }[] = [];
+        try {
+          // The node followed: another tangle-core holding Shimmer milestones 17339 and 17340 after the snapshot.
+          const snapshot = join(dir, 'full_snapshot.bin');
+          writeFileSync(snapshot, await chronicleSnapshot());
+          writeFileSync(join(dir, 'milestones.ndjson'), chronicleNdjson());
+          const source = join(dir, 'source');
+          for (const args of [
+            ['import-snapshot', snapshot, '--db', source],
+            ['import-milestones', join(dir, 'milestones.ndjson'), '--db', source],
+          ]) {
+            const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+            expect(r.status, r.stderr).toBe(0);
+          }
+          const flags = ['--port', '0', '--workers', '1', '--no-mqtt'];
+          const listening = /listening on (http:\S+)/;
+          const node = await startCli(['serve', '--db', source, '--synced', ...flags], listening);
+          children.push(node);
+          const nodeUrl = listening.exec(node.out())![1]!;
+          const url = databaseUrl(pg!.primary);
+          const args = (line: string) =>
+            line
+              .replace(/^tangle-core /, '')
+              .split(/\s+/)
+              .map((a) =>
+                a === 'full_snapshot.bin'
+                  ? snapshot
+                  : a === 'ledger'
+                    ? join(dir, 'ledger')
+                    : a === 'http://a-node:14265'
+                      ? nodeUrl
+                      : a === 'postgresql://…'
+                        ? url
+                        : a,
+              );
+          const imported = spawnSync(process.execPath, [cli, ...args(commands[0]!)], { encoding: 'utf8' });
+          expect(imported.status, imported.stderr).toBe(0);
+          const follower = await startCli([...args(commands[1]!), ...flags], listening);
+          children.push(follower);
+          const reader = await startCli([...args(commands[2]!), ...flags], listening);
+          children.push(reader);
+          const readerUrl = listening.exec(reader.out())![1]!;
+          // The reader answers milestone 17340 once the follower has applied and published it: waited for.
+          const path = '/api/core/v2/milestones/by-index/17340';
+          while ((await fetch(readerUrl + path)).status !== 200) await new Promise((r) => setTimeout(r, 50));
+          const answer = async (origin: string, p: string) => (await fetch(origin + p)).text();
+          expect(await answer(readerUrl, path)).toBe(await answer(nodeUrl, path));
+          const info = JSON.parse(await answer(readerUrl, '/api/core/v2/info'));
+          expect(info.status.confirmedMilestone.milestoneId).toBe(
+            `0x${Buffer.from(chronicleBin(chronicleMilestone(17340).milestone_data.milestone_id)).toString('hex')}`,
+          );
+        } finally {
+          for (const { child } of children)
+            if (child.exitCode === null && child.signalCode === null) await stopCli(child);
+          rmSync(dir, { recursive: true, force: true });
+        }
+      },
+      120_000,
+    );
+  });
 });
 
 describe('what a reader of the repository has', () => {
