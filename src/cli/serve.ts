@@ -301,9 +301,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
         `${writer === undefined ? '' : `, writer ${writer.pid()}`}, HTTP workers ${pool.pids().join(' ')}\n`,
     );
   }
-  // A demo's temporary store by its path: a user exports it while the demo runs (docs/history.md).
   process.stdout.write(
-    `store: ${values.db ?? temporary ?? 'in memory'} (${temporary === undefined ? '' : 'temporary, removed on exit; '}` +
+    `store: ${values.db ?? temporary ?? 'in memory'} (${temporary ? 'temporary, removed on exit; ' : ''}` +
       `${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
       `${ledger.isSynced() ? 'synced' : 'not synced'})\n`,
   );
