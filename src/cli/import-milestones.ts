@@ -13,6 +13,7 @@ import {
 } from '../ledger/index.js';
 import { milestoneId } from '../model/ids.js';
 import type { MilestonePayload } from '../model/payload/milestone.js';
+import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { milestonePayloadFromJson } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { byteLines, LineTooLong } from './byte-lines.js';
@@ -73,7 +74,14 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
     throw new UsageError(
       `${values.db} holds no ledger imported from a network's snapshot (tangle-core import-snapshot)`,
     );
-  const ledger = openLedger({ path: values.db, params: importedParams(imported) });
+  const params = importedParams(imported);
+  let ledger: Ledger;
+  try {
+    ledger = openLedger({ path: values.db, params });
+  } catch (e) {
+    // Not opened for writing (another process writes it, say): read beside it, to say where it stands all the same.
+    throw new Error(`${describeError(e)}; ${readOnlyStanding(values.db, params)}`);
+  }
   // Stopped by a signal between two milestones (each is applied in one synchronous write): the store holds every
   // milestone applied so far, and says which.
   const stop = (signal: NodeJS.Signals) => {
@@ -175,6 +183,21 @@ function standing(ledger: Ledger): string {
       : `the store holds milestone ${latest}${id}`;
   } catch (e) {
     return `the store could not say which milestone it holds (${describeError(e)})`;
+  }
+}
+
+/** `standing` of the store at `path`, opened to read (which takes no lock). */
+function readOnlyStanding(path: string, params: ProtocolParameters): string {
+  let ledger: Ledger;
+  try {
+    ledger = openLedger({ path, params, readOnly: true });
+  } catch (e) {
+    return `the store could not say which milestone it holds (${describeError(e)})`;
+  }
+  try {
+    return standing(ledger);
+  } finally {
+    ledger.close();
   }
 }
 

@@ -275,6 +275,10 @@ describe('import-milestones', () => {
       const upTo = lines().slice(0, index - 17338);
       child.stdin!.write(`${[...upTo, upTo.at(-1)].join('\n')}\n`);
       while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 20));
+      // Meanwhile a second run is refused (the store has its writer), saying where the store stands all the same.
+      const second = run(['import-milestones', ndjson, '--db', db]);
+      expect(second.code).toBe(2);
+      expect(second.err).toMatch(new RegExp(`^error: STORE_LOCKED: .*; ${holds(index)}\n$`));
       child.kill(signal);
       expect(await exited).toBe(code);
       expect(err).toMatch(new RegExp(`^stopped by ${signal}: ${holds(index)}\n$`));
