@@ -45,7 +45,7 @@ function unreapedWriter(db: string): Promise<{ pid: number; parent: ChildProcess
   return new Promise((done, fail) => {
     const seen = (d: Buffer) => {
       out += d.toString();
-      const m = /writer (\d+)\n[^]*store: .* latest slot/.exec(out);
+      const m = /writer (\d+)\n[\s\S]*store: .* latest slot/.exec(out);
       if (m !== null) done({ pid: Number(m[1]), parent, out: () => out });
       if (/^error: /m.test(out)) fail(new Error(out));
     };
