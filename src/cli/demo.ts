@@ -60,7 +60,8 @@ export function demoSlot(ledger: Ledger, simulation: Simulation): IssuedMileston
  *
  * A slot whose milestone is not committed (a full disk: the store refuses the write) stays open as it was, and the
  * simulation does not move on: each tick tries the same slot again (one line on stderr per failure), and once it is
- * committed (a line saying so) the demo makes up the slots it owes, one per tick missed. Returns a stop function.
+ * committed (a line saying so) the demo makes up the slots it owes, one per tick missed. Each tick that leaves no slot
+ * owed records the store current (Ledger.markCurrent: its readers' /health judges by it). Returns a stop function.
  */
 export function runDemo(ledger: Ledger, simulation: Simulation, seedSlots: number): { stop: () => void } {
   const { genesisSlot } = simulation.params;
@@ -74,6 +75,9 @@ export function runDemo(ledger: Ledger, simulation: Simulation, seedSlots: numbe
   const now = slotAt(Math.floor(Date.now() / 1000), simulation.params);
   const seed = committed === genesisSlot ? seedSlots : Math.max(0, now - 1 - committed);
   for (let i = 0; i < seed; i++) demoSlot(ledger, simulation);
+  // A writer restarted says at once that the store it resumed is current again (its readers judge by it); a new
+  // demo, from its first tick on.
+  if (committed !== genesisSlot) ledger.markCurrent();
 
   /** The slot made and not yet committed, and how often committing it failed. */
   let open: (MadeSlot & { failures: number }) | undefined;
@@ -107,6 +111,11 @@ export function runDemo(ledger: Ledger, simulation: Simulation, seedSlots: numbe
       }
       open = undefined;
       owed--;
+    }
+    try {
+      ledger.markCurrent(); // the network is where the clock says: readers of the store may say they are healthy
+    } catch (e) {
+      process.stderr.write(`demo: ${describeError(e)}\n`);
     }
   };
   const timer = setInterval(tick, simulation.params.slotDurationSeconds * 1000);

@@ -56,6 +56,7 @@ export interface FollowOptions {
   timeoutMs?: number;
   /**
    * Told when the ledger reaches the node's confirmed milestone (true), and when it falls behind it again (false).
+   * While it stands there, the follower records the store current (Ledger.markCurrent, at most once a second).
    */
   onSynced?: (synced: boolean) => void;
 }
@@ -160,9 +161,18 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
   let confirmed = -1;
 
   let wasSynced: boolean | undefined;
+  /** The unix second the store was last recorded current in (Ledger.markCurrent). */
+  let markedAt = 0;
   const synced = (now: boolean) => {
     if (now !== wasSynced) options.onSynced?.(now);
     wasSynced = now;
+    // Standing at the node's confirmed milestone: the store is current, which its readers judge their health by (at
+    // most one write a second; a store that cannot take it, a full disk, fails the step as a commit would).
+    const second = Math.floor(Date.now() / 1000);
+    if (now && second !== markedAt) {
+      ledger.markCurrent(second);
+      markedAt = second;
+    }
   };
 
   const step = async (): Promise<boolean> => {
