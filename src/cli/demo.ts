@@ -19,6 +19,7 @@ import { applyEvent } from '../sim/events.js';
 import type { Simulation } from '../sim/simulator.js';
 import { genesisSnapshot } from '../snapshot/genesis-snapshot.js';
 import { sortedUnique } from '../util/bytes.js';
+import { describeError } from './io.js';
 
 /** Every fifth milestone of the demo references two conflicting transactions (a double spend, an uncreated input). */
 const CONFLICTS_EVERY = 5;
@@ -26,14 +27,28 @@ const CONFLICTS_EVERY = 5;
 const conflictsOf = (simulation: Simulation, slot: number) =>
   slot % CONFLICTS_EVERY === 0 ? simulation.conflicts(slot) : [];
 
+/** A slot of the demo made and applied to the ledger's open slot: its milestone is issued over it and `extra`. */
+interface MadeSlot {
+  slot: number;
+  extra: Uint8Array[];
+}
+
+/** The simulation's blocks and account events for the ledger's next slot, applied to it, and its conflicts. */
+function makeSlot(ledger: Ledger, simulation: Simulation): MadeSlot {
+  const slot = ledger.latestCommitment().slot + 1;
+  for (const e of simulation.slot(slot)) if (e.type !== 'commit') applyEvent(ledger, e);
+  return { slot, extra: conflictsOf(simulation, slot) };
+}
+
+const closeMade = (ledger: Ledger, made: MadeSlot) =>
+  closeSlot(ledger, { extra: made.extra, secretKeys: [TESTNET_COORDINATOR_SECRET] });
+
 /**
  * The demo's next slot: the simulation's blocks and account events for it, then its milestone over them and what was
  * posted meanwhile (with conflicting transactions every fifth), signed by the testnet preset's coordinator.
  */
 export function demoSlot(ledger: Ledger, simulation: Simulation): IssuedMilestone {
-  const slot = ledger.latestCommitment().slot + 1;
-  for (const e of simulation.slot(slot)) if (e.type !== 'commit') applyEvent(ledger, e);
-  return closeSlot(ledger, { extra: conflictsOf(simulation, slot), secretKeys: [TESTNET_COORDINATOR_SECRET] });
+  return closeMade(ledger, makeSlot(ledger, simulation));
 }
 
 /**
@@ -41,7 +56,12 @@ export function demoSlot(ledger: Ledger, simulation: Simulation): IssuedMileston
  * every slot duration, each slot's blocks (and those posted meanwhile) referenced by the slot's milestone, signed by
  * the testnet preset's coordinator (closeSlot: white flag, Merkle roots). On a store the demo wrote before (a writer
  * restarted), the simulation first runs through the committed slots without applying them (it is deterministic: it
- * makes the same transactions), then catches up with the clock. Returns a stop function.
+ * makes the same transactions), then catches up with the clock.
+ *
+ * A slot whose milestone is not committed (a full disk: the store refuses the write) stays open as it was, and the
+ * simulation does not move on: each tick tries the same slot again (one line on stderr per failure), and once it is
+ * committed (a line saying so) the demo makes up the slots it owes, one per tick missed. Each tick that leaves no slot
+ * owed records the store current (Ledger.markCurrent: its readers' /health judges by it). Returns a stop function.
  */
 export function runDemo(ledger: Ledger, simulation: Simulation, seedSlots: number): { stop: () => void } {
   const { genesisSlot } = simulation.params;
@@ -50,17 +70,55 @@ export function runDemo(ledger: Ledger, simulation: Simulation, seedSlots: numbe
     simulation.slot(s);
     conflictsOf(simulation, s);
   }
-  const advance = () => demoSlot(ledger, simulation);
+  // Those blocks were made again, not taken by this ledger: the next one attaches to the ledger's tips.
+  simulation.attachToTipsOnly();
   const now = slotAt(Math.floor(Date.now() / 1000), simulation.params);
   const seed = committed === genesisSlot ? seedSlots : Math.max(0, now - 1 - committed);
-  for (let i = 0; i < seed; i++) advance();
-  const timer = setInterval(() => {
-    try {
-      advance();
-    } catch (e) {
-      process.stderr.write(`demo: slot failed: ${(e as Error).message}\n`);
+  for (let i = 0; i < seed; i++) demoSlot(ledger, simulation);
+  // A writer restarted says at once that the store it resumed is current again (its readers judge by it); a new
+  // demo, from its first tick on.
+  if (committed !== genesisSlot) ledger.markCurrent();
+
+  /** The slot made and not yet committed, and how often committing it failed. */
+  let open: (MadeSlot & { failures: number }) | undefined;
+  /** Slots due (one a tick) and not committed yet: more than one after a failure. */
+  let owed = 0;
+  const tick = () => {
+    owed++;
+    while (owed > 0) {
+      try {
+        open ??= { ...makeSlot(ledger, simulation), failures: 0 };
+        closeMade(ledger, open);
+      } catch (e) {
+        if (open === undefined) {
+          // The simulation's own events refused (no store failure does that: accepting writes nothing).
+          process.stderr.write(`demo: slot failed: ${describeError(e)}\n`);
+          owed--;
+          return;
+        }
+        open.failures++;
+        process.stderr.write(
+          `demo: slot ${open.slot} not committed (try ${open.failures}): ${describeError(e)}; it is tried again ` +
+            `in ${simulation.params.slotDurationSeconds} s, with the same blocks\n`,
+        );
+        return;
+      }
+      if (open.failures > 0) {
+        process.stderr.write(
+          `demo: slot ${open.slot} committed after ${open.failures} failed ${open.failures === 1 ? 'try' : 'tries'}` +
+            `${owed > 1 ? `; making up ${owed - 1} more` : ''}\n`,
+        );
+      }
+      open = undefined;
+      owed--;
     }
-  }, simulation.params.slotDurationSeconds * 1000);
+    try {
+      ledger.markCurrent(); // the network is where the clock says: readers of the store may say they are healthy
+    } catch (e) {
+      process.stderr.write(`demo: ${describeError(e)}\n`);
+    }
+  };
+  const timer = setInterval(tick, simulation.params.slotDurationSeconds * 1000);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

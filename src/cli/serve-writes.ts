@@ -42,15 +42,24 @@ export function warnOfPublicPosting(options: Omit<ServerOptions, 'ledger'>): voi
 
 /**
  * A writer's slot clock (`--faucet`): every slot whose end has passed is committed, with what was accepted into it;
- * first every slot the store is behind, then one a slot length. A commit that fails is one line on stderr.
+ * first every slot the store is behind, then one a slot length. A commit that fails is one line on stderr, and is
+ * tried again a slot later (what was accepted into the slot stays there); the first that succeeds after says so.
  */
 export function commitByTheClock(ledger: Ledger): { stop: () => void } {
+  /** Failed tries at the slot the clock commits next (a full disk: the slot stays open, and is tried next tick). */
+  let failures = 0;
   const tick = () => {
     try {
       const due = slotAt(Math.floor(Date.now() / 1000), ledger.params) - 1;
-      for (let s = ledger.latestCommitment().slot + 1; s <= due; s++) ledger.commitSlot(s);
+      for (let s = ledger.latestCommitment().slot + 1; s <= due; s++) {
+        ledger.commitSlot(s);
+        if (failures > 0) process.stderr.write(`slot clock: slot ${s} committed after ${failures} failed tries\n`);
+        failures = 0;
+      }
+      ledger.markCurrent(); // every slot that has ended is committed: readers of the store may say they are healthy
     } catch (e) {
-      process.stderr.write(`slot clock: ${(e as Error).message}\n`);
+      failures++;
+      process.stderr.write(`slot clock: ${(e as Error).message} (try ${failures}; tried again next slot)\n`);
     }
   };
   tick();
@@ -61,8 +70,8 @@ export function commitByTheClock(ledger: Ledger): { stop: () => void } {
 
 /**
  * `serve --follow URL`: this writer applies the milestones of the node at URL to its imported ledger (one line on
- * stdout each; a failed attempt one line on stderr, and tried again), synced while it stands at the node's confirmed
- * milestone (unless --synced says always).
+ * stdout each; a failed attempt one line on stderr saying when it is tried again, a full disk's as the node's), synced
+ * while it stands at the node's confirmed milestone (unless --synced says always).
  */
 export function followFrom(ledger: Ledger, url: string, alwaysSynced: boolean): { stop: () => void } {
   const follower = followNode(ledger, url, {
@@ -71,7 +80,13 @@ export function followFrom(ledger: Ledger, url: string, alwaysSynced: boolean): 
         `milestone ${a.index} applied: ${a.referenced} blocks, ${a.included} transactions applied, ` +
           `${a.conflicting} conflicting\n`,
       ),
-    onError: (e, index) => process.stderr.write(`follow: milestone ${index}: ${describeError(e)}\n`),
+    onError: (e, index, retryMs) =>
+      process.stderr.write(
+        `follow: milestone ${index}: ${describeError(e)}` +
+          (retryMs === undefined
+            ? '; following stopped (restart the server once the store is fixed)\n'
+            : `; trying again in ${retryMs} ms\n`),
+      ),
     onSynced: (synced) => {
       if (!alwaysSynced) ledger.setSynced(synced);
     },

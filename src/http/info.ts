@@ -21,25 +21,49 @@ function baseToken(params: ProtocolParameters) {
     : { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false };
 }
 
-/** Healthy: synced and the store answers (SPEC B5). */
+/**
+ * How long a store's writer may go without knowing it current (a follower not hearing from its source, a writer not
+ * committing: Ledger.markCurrent) before the store's readers say they are not healthy: three of the network's
+ * milestone intervals (a slot here), and never under 10 s, so that a busy moment of the writer takes no reader out.
+ */
+export const allowedSilence = (params: ProtocolParameters): number => Math.max(3 * params.slotDurationSeconds, 10);
+
+/**
+ * Healthy: the store answers, it is synced, and its writer, where it records when it last knew the store current,
+ * did within `allowedSilence` (SPEC B5; a reader of a follower that stopped is not healthy, whatever --synced says).
+ */
 export async function isHealthy(ledger: LedgerReader): Promise<boolean> {
   try {
     await ledger.latestCommitment();
-    return await ledger.isSynced();
+    if (!(await ledger.isSynced())) return false;
+    const silence = await ledger.writerSilence?.();
+    return silence === undefined || silence <= allowedSilence(ledger.params);
   } catch {
     return false;
   }
 }
 
 /**
- * The `/health` body: healthy or not, and for a reader of a database replica how far it is behind its primary
- * (`lagSeconds`, 0 on the primary itself), so a load balancer can take a lagging replica out.
+ * The `/health` body: healthy or not, and how old the data may be (`lagSeconds`): for a reader of a database replica,
+ * how far it is behind its primary (0 on the primary itself), and where the writer records it, the seconds since it
+ * last knew the store current with its network (heard its source, or committed); the larger of the two. A load
+ * balancer can take a lagging reader out.
  */
 export async function healthOf(ledger: LedgerReader): Promise<{ isHealthy: boolean; lagSeconds?: number }> {
   const healthy = await isHealthy(ledger);
-  if (ledger.replicationLag === undefined) return { isHealthy: healthy };
-  const lag = await ledger.replicationLag().catch(() => undefined);
-  return lag === undefined ? { isHealthy: false } : { isHealthy: healthy, lagSeconds: lag };
+  const lags: number[] = [];
+  if (ledger.replicationLag !== undefined) {
+    const lag = await ledger.replicationLag().catch(() => undefined);
+    if (lag === undefined) return { isHealthy: false };
+    lags.push(lag);
+  }
+  try {
+    const silence = await ledger.writerSilence?.();
+    if (silence !== undefined) lags.push(silence);
+  } catch {
+    return { isHealthy: false };
+  }
+  return lags.length === 0 ? { isHealthy: healthy } : { isHealthy: healthy, lagSeconds: Math.max(...lags) };
 }
 
 /** hornet's InfoResponse: the nine fields iota-sdk 1.1.3 requires (it has no defaults for any of them). */

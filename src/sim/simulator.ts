@@ -157,6 +157,15 @@ export class Simulation {
     return bytes;
   }
 
+  /**
+   * After a replay (a restarted demo runs through the slots its store holds without applying them): the blocks made
+   * so far are not the network's, so the next block attaches to the network's tips alone (one attached to a block
+   * the network never saw would not be solid, and its transaction would never be applied).
+   */
+  attachToTipsOnly(): void {
+    this.lastBlock = undefined;
+  }
+
   private parents(): Uint8Array[] {
     if (this.tips === undefined) return [blake2b256(utf8.encode(`parent ${this.nonce}`))];
     const tips = this.tips();

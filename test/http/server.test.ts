@@ -675,6 +675,33 @@ describe('SPEC B5 routes: edges the client tests do not reach', () => {
       behind.close();
     }
   });
+  it('/health and the info routes say unhealthy once the writer recorded the store current more than 3 slots (30 s) ago, even when set synced', async () => {
+    let now = GENESIS + 10_000;
+    const ledger = openLedger({ params, genesis: { outputs: genesisOutputs([1]) }, clock: () => now });
+    ledger.setSynced(true); // as `serve --synced` does: only the writer's record can take it out
+    const s = await listen(ledger);
+    try {
+      expect((await call(s.origin, '/health')).json()).toEqual({ isHealthy: true }); // no writer records it: no lag
+      ledger.markCurrent(now);
+      for (const [after, status] of [
+        [0, 200],
+        [30, 200], // 3 slots of 10 s: still within
+        [31, 503],
+      ] as const) {
+        now = GENESIS + 10_000 + after;
+        const health = await call(s.origin, '/health');
+        expect(health.status, `${after} s`).toBe(status);
+        expect(health.json()).toEqual({ isHealthy: status === 200, lagSeconds: after });
+        expect((await call(s.origin, '/api/core/v2/info')).json().status.isHealthy).toBe(status === 200);
+        expect((await call(s.origin, '/api/core/v3/info')).json().status.isHealthy).toBe(status === 200);
+      }
+      ledger.markCurrent(now); // heard again
+      expect((await call(s.origin, '/health')).json()).toEqual({ isHealthy: true, lagSeconds: 0 });
+    } finally {
+      await s.close();
+      ledger.close();
+    }
+  });
   it('v3 info carries the ledger: latest commitment id, network, supply, genesis, ages, congestion parameters', async () => {
     const info = (await call(api.origin, '/api/core/v3/info')).json();
     expect(info.status.latestCommitmentId).toBe(reference.commitments.at(-1)!.id);

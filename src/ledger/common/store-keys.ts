@@ -114,6 +114,11 @@ export const keys = {
   treasury: Uint8Array.of(TABLE.meta, 4),
   /** Present once every output record carries its checksum (output-checksums.ts): from genesis, or an upgrade. */
   outputChecksums: Uint8Array.of(TABLE.meta, 5),
+  /**
+   * When the store's writer last knew it current with its network (u32 unix seconds, Ledger.markCurrent): heard its
+   * source stand where the store stands (a follower), or committed a slot (the demo, a slot clock).
+   */
+  currentAt: Uint8Array.of(TABLE.meta, 6),
   /** The solid entry points an imported snapshot gave for its target milestone. */
   solidEntryPoints: (slot: number) => slotKey(TABLE.solidEntryPoints, slot),
   /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */

@@ -143,6 +143,8 @@ export interface LedgerListener {
   committed?(slot: number): void;
   /** Committed slots below `prunedUntil` were pruned. */
   pruned?(prunedUntil: number): void;
+  /** The writer recorded the store current with its network as of `at`, unix seconds (Ledger.markCurrent). */
+  current?(at: number): void;
   /** For a listener that publishes the ledger elsewhere: resolves with the latest slot it holds, once up to date. */
   published?(): Promise<number>;
   /** The ledger is closing. */

@@ -206,7 +206,7 @@ export interface ReferencedOutcome {
  * earlier blocks applied, at `time` (the milestone's). A transaction that fails is not refused: the block is kept
  * without it and the failure returned (TIP-2: a conflicting block is referenced, its transaction not applied). With
  * `pre` (worker threads' checks of these very bytes) they are not done again. The ledger keeps `bytes`. A block a
- * coordinator took out of its slot (takeBlocks) keeps the issuer it was accepted with: that account pays for it.
+ * coordinator took out of its slot (takeOpenSlot) keeps the issuer it was accepted with: that account pays for it.
  * @throws CodecError, ValidationError (the block itself is malformed), LedgerError
  */
 export function acceptReferenced(

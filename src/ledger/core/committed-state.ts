@@ -1,5 +1,5 @@
 import { toHex } from '../../codec/hex.js';
-import { encode } from '../../codec/index.js';
+import { decode, encode, u32 } from '../../codec/index.js';
 import { outputChainId } from '../../model/ids.js';
 import {
   type AccountRecord,
@@ -23,6 +23,7 @@ import {
   type GenesisState,
   keys,
   LedgerError,
+  type LedgerListener,
   readRecord,
   type SlotCommitment,
   sealOutputRecord,
@@ -305,6 +306,26 @@ export class CommittedState {
     }
     for (const [id, r] of update.accounts ?? []) this.accounts.set(id, r);
     if (update.transactions !== undefined) this.transactions.apply(update.transactions, meta.latestSlot);
+  }
+
+  /**
+   * Records the store current with its network as of `at`, unix seconds: its writer follows a node and stood at the
+   * node's confirmed milestone, or is the network (the demo, a slot clock) and committed the slots due. Readers in
+   * other processes judge their health by the record's age (http/info.ts): a follower that stopped, lost its source
+   * or cannot write (a full disk) takes them out. One small write; then `listeners` are told (the PostgreSQL
+   * publisher records it in the database). @throws LedgerError STORE_FAILURE
+   */
+  markCurrent(at: number, listeners: Iterable<LedgerListener>): void {
+    const batch = new WriteBatch(16, 1);
+    batch.put(keys.currentAt, encode(u32, Math.floor(at)));
+    this.store.write(batch);
+    for (const l of listeners) l.current?.(at);
+  }
+
+  /** Seconds from the record of markCurrent to `now`; undefined where no writer made one (a store an import built). */
+  silence(now: number): number | undefined {
+    const bytes = this.store.get(keys.currentAt);
+    return bytes === undefined ? undefined : Math.max(0, now - decode(u32, bytes));
   }
 }
 

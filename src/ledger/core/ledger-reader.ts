@@ -49,6 +49,11 @@ export interface LedgerReader {
   explorer?(): Explorer;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;
+  /**
+   * Seconds since the store's writer last recorded it current with its network (heard its source, or committed);
+   * undefined where no writer records it.
+   */
+  writerSilence?(): Awaitable<number | undefined>;
   /** Set by `serve --synced`: answer as synced whatever the clock says; undefined clears it. */
   setSynced(synced: boolean | undefined): void;
 }

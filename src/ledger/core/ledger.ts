@@ -222,6 +222,15 @@ export class Ledger {
     return this.committed.meta.latestSlot >= slotAt(this.clock(), this.params) - this.params.maxCommittableAge;
   }
 
+  /** Records the store current with its network (CommittedState.markCurrent), telling listeners. @throws LedgerError */
+  markCurrent(at: number = this.clock()): void {
+    this.open();
+    this.committed.markCurrent(at, this.listeners);
+  }
+
+  /** Seconds since the store's writer last recorded it current (markCurrent: a reader reads its writer's record). */
+  readonly writerSilence = (): number | undefined => this.committed.silence(this.clock());
+
   latestCommitment(): CommittedSlot {
     this.view();
     const { meta, latest } = this.committed;

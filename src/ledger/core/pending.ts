@@ -182,7 +182,34 @@ export class PendingState {
     return taken;
   }
 
-  /** The issuer a block taken out of its slot (takeBlocks) was accepted with: judged again, it is charged to it. */
+  /**
+   * takeBlocks, with the way back: `restore` puts the slot as it was when taken (its blocks, as accepted, and its
+   * account events), whatever was taken into it since. For a milestone that could not be committed (a full disk):
+   * the coordinator closes the same slot again once it can.
+   */
+  takeSlot(slot: number): { taken: PendingBlock[]; restore: () => void } {
+    const p = this.slots.get(slot);
+    const kept =
+      p === undefined
+        ? undefined
+        : {
+            creations: [...p.creations],
+            allotments: [...p.allotments],
+            destructions: [...p.destructions],
+            records: [...p.records],
+          };
+    const taken = this.takeBlocks(slot);
+    return {
+      taken,
+      restore: () => {
+        this.drop(slot);
+        if (kept !== undefined) Object.assign(this.slot(slot), kept);
+        for (const b of taken) this.addBlock(b);
+      },
+    };
+  }
+
+  /** The issuer a block taken out of its slot (takeSlot) was accepted with: judged again, it is charged to it. */
   issuerOfTaken(bytes: Uint8Array): Uint8Array | undefined {
     return this.issuers.get(bytes);
   }

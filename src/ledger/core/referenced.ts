@@ -68,10 +68,14 @@ export class MilestoneWriter {
 
   /**
    * The bytes of the blocks accepted into `slot` otherwise (acceptBlock: a coordinator's open slot), taken out of it
-   * in the order they came: the coordinator judges them again, in white-flag order, for the slot's milestone.
+   * in the order they came: the coordinator judges them again, in white-flag order, for the slot's milestone. With
+   * `restore`, which puts the slot back as it was taken (its blocks as they were accepted, its account events): a
+   * coordinator whose milestone was not committed (refused, or the store refused the write) closes the same slot again
+   * later, with the same content.
    */
-  takeBlocks(slot: number): Uint8Array[] {
-    return this.ctx.state.pending.takeBlocks(slot).map((b) => b.bytes);
+  takeOpenSlot(slot: number): { blocks: Uint8Array[]; restore: () => void } {
+    const { taken, restore } = this.ctx.state.pending.takeSlot(slot);
+    return { blocks: taken.map((b) => b.bytes), restore };
   }
 
   /** An output as the milestone's judged blocks left it (created by one of them, or committed): bytes and booking. */

@@ -5,7 +5,7 @@ import { MAX_BLOCK_LENGTH } from '../../model/limits.js';
 import { decodeMilestonePayload } from '../../serialize.js';
 import { FIRST_DELAY_MS, nextDelay } from '../../util/backoff.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { LedgerError } from '../common/index.js';
+import { LedgerError, type LedgerErrorCode } from '../common/index.js';
 import type { Ledger } from '../core/index.js';
 import { type AppliedMilestone, applyMilestone } from './apply-milestone.js';
 import { readCone, SourceError, sourceClient } from './source-client.js';
@@ -17,7 +17,8 @@ export { SourceError } from './source-client.js';
 // ledger holds, many requests at a time, and the next few milestones fetched while one is applied — applied with
 // every check of applyMilestone. The node is not trusted: bytes
 // that are not the block asked for, a milestone that does not check, are reported and never applied; the follower
-// asks again later, as it does after the node went away. A restart resumes from the store's latest milestone.
+// asks again later, as it does after the node went away or its own store refused a write (a full disk). A restart
+// resumes from the store's latest milestone.
 
 /**
  * More blocks than this below one milestone (its cone and those of the milestones fetched ahead of it) is no
@@ -26,6 +27,15 @@ export { SourceError } from './source-client.js';
 const MAX_REACH = 500_000;
 /** The most bytes of a cone in one answer: the route's limit (64 MiB), with its count and lengths. */
 const MAX_CONE_ANSWER = 64 * 1024 * 1024 + 4;
+
+/** The ledger's failures a retry cannot cure: the following ends. */
+const FINAL = new Set<LedgerErrorCode>([
+  'CLOSED',
+  'STORE_CORRUPT',
+  'STORE_OUTDATED',
+  'STORE_LOCKED',
+  'PARAMETERS_MISMATCH',
+]);
 
 export interface FollowOptions {
   /** Block requests in flight at once, per milestone (default 16). */
@@ -36,11 +46,18 @@ export interface FollowOptions {
   pollMs?: number;
   /** Told of each milestone applied. */
   onApplied?: (a: AppliedMilestone) => void;
-  /** Told of each failed attempt at milestone `index` (the node away, a lie caught, a refusal); it is retried. */
-  onError?: (e: Error, index: number) => void;
+  /**
+   * Told of each failed attempt at milestone `index` (the node away, a lie caught, a refusal, the store's failure: a
+   * full disk) and when it is tried again (`retryMs`); undefined: the follower stopped for good (the store is closed,
+   * damaged, or of another version: a retry cannot cure it).
+   */
+  onError?: (e: Error, index: number, retryMs: number | undefined) => void;
   /** Each request's time limit, in ms (default 30,000). */
   timeoutMs?: number;
-  /** Told when the ledger reaches the node's confirmed milestone (true), and when it falls behind it again (false). */
+  /**
+   * Told when the ledger reaches the node's confirmed milestone (true), and when it falls behind it again (false).
+   * While it stands there, the follower records the store current (Ledger.markCurrent, at most once a second).
+   */
   onSynced?: (synced: boolean) => void;
 }
 
@@ -144,9 +161,18 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
   let confirmed = -1;
 
   let wasSynced: boolean | undefined;
+  /** The unix second the store was last recorded current in (Ledger.markCurrent). */
+  let markedAt = 0;
   const synced = (now: boolean) => {
     if (now !== wasSynced) options.onSynced?.(now);
     wasSynced = now;
+    // Standing at the node's confirmed milestone: the store is current, which its readers judge their health by (at
+    // most one write a second; a store that cannot take it, a full disk, fails the step as a commit would).
+    const second = Math.floor(Date.now() / 1000);
+    if (now && second !== markedAt) {
+      ledger.markCurrent(second);
+      markedAt = second;
+    }
   };
 
   const step = async (): Promise<boolean> => {
@@ -190,12 +216,13 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
         ahead.clear(); // asked again, from the ledger's milestone on
         confirmed = -1;
         if (stopped) break;
-        // The ledger's own failures (a closed or broken store) end the following; the node's are waited out.
-        if (e instanceof LedgerError && e.code !== 'MILESTONE_INVALID') {
-          options.onError?.(e, index);
+        // A store that cannot be written (a full disk) is waited out as a node that went away is; one that is
+        // closed (the server stopping) or damaged ends the following.
+        if (e instanceof LedgerError && FINAL.has(e.code)) {
+          options.onError?.(e, index, undefined);
           break;
         }
-        options.onError?.(e as Error, index);
+        options.onError?.(e as Error, index, delay);
         await pause(delay);
         delay = nextDelay(delay);
       }

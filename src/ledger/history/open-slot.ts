@@ -35,12 +35,26 @@ export interface CloseSlotOptions {
  * Issues the milestone of the open slot (the one after the latest committed), at the slot's end time, over the blocks
  * accepted into it and `extra`: a block whose parents are not all known (confirmed, or among these) is dropped, as a
  * node never references a block it cannot make solid; while more than 8 are tips, a block referencing 8 of them is
- * added. The milestone's block is then accepted into the next slot. @throws LedgerError MILESTONE_INVALID
+ * added. The milestone's block is then accepted into the next slot. If nothing is committed (a refusal, the store's
+ * failure), the slot is left open as it was, to be closed again. @throws LedgerError MILESTONE_INVALID, STORE_FAILURE
  */
 export function closeSlot(ledger: Ledger, o: CloseSlotOptions): IssuedMilestone {
   const writer = ledger.milestoneWriter();
   const slot = ledger.latestCommitment().slot + 1;
-  const given = [...writer.takeBlocks(slot), ...(o.extra ?? [])].map((bytes) => ({ bytes, id: blockId(bytes) }));
+  const open = writer.takeOpenSlot(slot);
+  try {
+    return issueOver(ledger, slot, open.blocks, o);
+  } catch (e) {
+    // Nothing was committed (a refused milestone, a full disk): the slot is open again as it was, its blocks and
+    // account events in place, so that closing it again later issues the same milestone.
+    if (ledger.latestCommitment().slot < slot) open.restore();
+    throw e;
+  }
+}
+
+function issueOver(ledger: Ledger, slot: number, taken: Uint8Array[], o: CloseSlotOptions): IssuedMilestone {
+  const writer = ledger.milestoneWriter();
+  const given = [...taken, ...(o.extra ?? [])].map((bytes) => ({ bytes, id: blockId(bytes) }));
   // The previous milestone's block, if this slot did not take it (a coordinator restarted: what was open is gone).
   const latest = writer.latest();
   if (latest?.payload !== undefined) {

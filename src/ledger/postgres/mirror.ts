@@ -155,6 +155,13 @@ export class PostgresMirror {
     return Number(rows[0]!.latest_slot);
   }
 
+  /** Records when the writer last knew the database current with its network (Ledger.markCurrent), unix seconds. */
+  async markCurrent(at: number): Promise<void> {
+    await this.pool.query(WRITES.currentAt, [Math.floor(at)]).catch((e) => {
+      throw storeError(e);
+    });
+  }
+
   /** One SQL transaction; a failure is a LedgerError (STORE_UNAVAILABLE when the database is away). */
   private write(work: (c: PgClient) => Promise<void>): Promise<void> {
     return inTransaction(this.pool, work).catch((e) => {

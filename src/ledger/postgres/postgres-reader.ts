@@ -365,6 +365,12 @@ export class PostgresReader implements LedgerReader {
     return Number(rows[0]!.lag);
   }
 
+  /** Seconds since the writer last recorded the database current (status.current_at); undefined where none did. */
+  async writerSilence(): Promise<number | undefined> {
+    const at = (await this.ask(QUERIES.currentAt, [])).rows[0]!.current_at;
+    return at === null || at === undefined ? undefined : Math.max(0, this.clock() - Number(at));
+  }
+
   /** Work score of a block with one parent and a transaction of one input, one output and one signature. */
   minimalTransactionWorkScore(): number {
     this.minimalWork ??= minimalTransactionWorkScore(this.params);

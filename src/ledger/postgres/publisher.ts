@@ -29,6 +29,9 @@ export class PostgresPublisher implements LedgerListener {
   private wake: (() => void) | undefined;
   /** Committed slots read out of the ledger, not yet in the database. */
   private readonly queued = new Map<number, SlotExport>();
+  /** The latest markCurrent of the ledger, and the one the database holds. */
+  private currentAt: number | undefined;
+  private currentWritten: number | undefined;
 
   private constructor(
     private readonly mirror: PostgresMirror,
@@ -67,6 +70,12 @@ export class PostgresPublisher implements LedgerListener {
     this.notify();
   }
 
+  /** The writer knew its store current as of `at`: the database says so once it holds what the store held then. */
+  current(at: number): void {
+    this.currentAt = at;
+    this.notify();
+  }
+
   /** Slots were pruned: prune the database alike. */
   pruned(): void {
     this.notify();
@@ -86,12 +95,18 @@ export class PostgresPublisher implements LedgerListener {
     let backoff = 100;
     while (this.wanted && !this.closed) {
       this.wanted = false;
+      // Taken before the catch-up: the database is current as of it once it holds what the ledger holds now.
+      const current = this.currentAt;
       try {
         const latest = await this.mirror.catchUp(this.ledger, {
           bulk: this.options.bulk === true,
           exported: (slot) => this.queued.get(slot),
         });
         for (const slot of this.queued.keys()) if (slot <= latest) this.queued.delete(slot);
+        if (current !== undefined && current !== this.currentWritten) {
+          await this.mirror.markCurrent(current);
+          this.currentWritten = current;
+        }
         backoff = 100;
       } catch (e) {
         const error = e instanceof LedgerError ? e : new LedgerError('STORE_FAILURE', String(e));

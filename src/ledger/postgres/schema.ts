@@ -86,6 +86,9 @@ export const SCHEMA: readonly string[] = [
   ...ARCHIVE_SCHEMA,
   // Whether the archive's tables hold the archive of every slot (a database mirrored before them: filled at open).
   addColumn('status', 'archive_built', 'boolean not null default false'),
+  // When the writer last knew the database current with its network (unix seconds; Ledger.markCurrent): readers'
+  // /health turns false when it is too old (a follower that stopped hearing from its source, a writer that stopped).
+  addColumn('status', 'current_at', 'bigint'),
 ];
 
 /** A statement that adds a column where it is missing (and takes no lock where it is there). */
@@ -134,6 +137,7 @@ export const QUERIES = {
   /** The treasury output of an imported ledger (null: none). */
   treasury: 'select treasury from status',
   latestSlot: 'select latest_slot from status',
+  currentAt: 'select current_at from status',
   /** The latest commitment, as stored. */
   latest:
     'select s.latest_slot, s.pruned_until, c.raw, c.commitment_id ' +
@@ -245,6 +249,8 @@ export const WRITES = {
   notifyCommitted: `select pg_notify('${COMMIT_CHANNEL}', $1)`,
   /** $1 slot, $2 commitment id: moves `status` from the slot before (no row changed: not the next slot). */
   status: 'update status set latest_slot = $1, latest_commitment_id = $2 where latest_slot = $1 - 1',
+  /** $1 unix seconds: when the writer last knew the database current with its network. */
+  currentAt: 'update status set current_at = $1',
   /** $1 slot, $2 commitment id, $3 commitment bytes. */
   commitment: 'insert into commitments values ($1, $2, $3)',
   /** $1 slot, $2 block ids, $3 transaction ids (null for none), $4 block bytes. */

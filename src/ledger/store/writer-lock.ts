@@ -6,19 +6,24 @@ import { LedgerError } from '../common/index.js';
 // delete it under a running writer and a second writer opens happily, after which LMDB corrupts memory in one of
 // them. So a writer also holds `writer.lock`, created exclusively, holding its process id and the kernel's start time
 // of that process (a pid alone can be reused after a crash). The lock of a process that no longer runs is stale and
-// taken over; that is how a writer killed with SIGKILL is followed by the next one. This is PostgreSQL's
-// postmaster.pid scheme: Node has no flock(2), and an exclusive create is atomic on every local file system.
+// taken over; that is how a writer killed with SIGKILL is followed by the next one, even while its pid is still a
+// zombie that its parent has not reaped. This is PostgreSQL's postmaster.pid scheme: Node has no flock(2), and an
+// exclusive create is atomic on every local file system.
 
 const FILE = 'writer.lock';
 
-/** The start time of a process in clock ticks since boot (Linux /proc), or '' where it cannot be read. */
-function startTime(pid: number): string {
+/**
+ * A process as Linux's /proc tells of it: its state (R, S, D, Z...) and its start time in clock ticks since boot; ''
+ * for each where it cannot be read (no /proc, or no such process).
+ */
+function procStat(pid: number): { state: string; started: string } {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // Field 22; the command name (field 2) may hold spaces and parentheses, so count from the last ')'.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';
+    // Fields 3 and 22; the command name (field 2) may hold spaces and parentheses, so count from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] ?? '', started: fields[19] ?? '' };
   } catch {
-    return '';
+    return { state: '', started: '' };
   }
 }
 
@@ -28,9 +33,13 @@ function running(pid: number, started: string): boolean {
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false; // ESRCH: no such process
   }
+  const now = procStat(pid);
+  // A zombie (Z) or a dying process (X) has exited: its files, LMDB's locks among them, are closed. Its pid lingers
+  // until its parent reaps it (a shell or supervisor busy elsewhere, for seconds), and a restart right after kill -9
+  // must not wait for that.
+  if (now.state === 'Z' || now.state === 'X') return false;
   // Alive: the same process only if it started when the lock says (where both are known).
-  const now = startTime(pid);
-  return started === '' || now === '' || now === started;
+  return started === '' || now.started === '' || now.started === started;
 }
 
 export class WriterLock {
@@ -42,7 +51,7 @@ export class WriterLock {
   /** @throws LedgerError STORE_LOCKED when another running process writes the store at `dir`. */
   static acquire(dir: string): WriterLock {
     const file = join(dir, FILE);
-    const token = `${process.pid} ${startTime(process.pid)}\n`;
+    const token = `${process.pid} ${procStat(process.pid).started}\n`;
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
         writeFileSync(file, token, { flag: 'wx' });

@@ -158,3 +158,33 @@ it('a block taken out of its slot keeps its issuer (charged when referenced); ei
     ledger.close();
   }
 });
+
+it('a close that commits nothing (refused here: a key that is not the network’s) leaves the slot open as it was: closing it again issues what a coordinator that never failed issues', async () => {
+  const failing = await network();
+  const twin = await network();
+  try {
+    const issuer = new Uint8Array(32).fill(0x78);
+    for (const l of [failing, twin]) {
+      l.createAccount(issuer, { blockIssuanceCredits: 1_000_000n, slot: 1 });
+      l.allot(issuer, 5_000n, 1);
+      const first = tagged([ZERO], 1);
+      l.acceptBlock(first, { slot: 1, issuerId: issuer });
+      l.acceptBlock(spend(coin, [blockId(first)]), { slot: 1 });
+    }
+    const uncreated = spend({ ...coin, outputId: outputId(new Uint8Array(32).fill(0xb3), 0) }, [ZERO]);
+    const wrongKey = new Uint8Array(32).fill(9);
+    // Refused after its cone was judged into the slot (the signatures are checked last): nothing committed.
+    expect(() => closeSlot(failing, { extra: [uncreated], secretKeys: [wrongKey] })).toThrow(/MILESTONE_INVALID|not/);
+    expect(failing.latestCommitment().slot).toBe(0);
+    // The slot's blocks are served again as accepted, and posting into it goes on.
+    expect(failing.tips()).toEqual(twin.tips());
+    const again = closeSlot(failing, { extra: [uncreated], secretKeys: keys });
+    const straight = closeSlot(twin, { extra: [uncreated], secretKeys: keys });
+    expect(again.referenced).toBe(3);
+    expect(again.milestoneId).toEqual(straight.milestoneId);
+    expect(failing.latestCommitment()).toEqual(twin.latestCommitment()); // the account events committed too
+  } finally {
+    failing.close();
+    twin.close();
+  }
+});
