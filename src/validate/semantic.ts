@@ -145,14 +145,16 @@ function checkUnlocks(ws: WorkingSet, verify: typeof verifyEd25519): Map<string,
     const owner = alias?.address ?? unlockAddress(output, time);
     const ownerKey = addressKey(owner);
     checkUnlock(ws, i, owner, ownerKey, verify);
-    let own: string | undefined;
-    if (output.type === OutputType.Nft) unlocked.add((own = keyOf(AddressType.Nft, fromHex(chain!))));
+    const own = output.type === OutputType.Nft ? keyOf(AddressType.Nft, fromHex(chain!)) : undefined;
+    if (own !== undefined) unlocked.add(own);
     if (alias?.state === true) unlocked.add(keyOf(AddressType.Alias, fromHex(chain!)));
     if (output.type !== OutputType.Basic && output.type !== OutputType.Nft) return;
     for (const uc of output.unlockConditions) {
       if (uc.type !== UnlockConditionType.StorageDepositReturn) continue;
       const to = addressKey(uc.returnAddress);
-      if (to !== ownerKey && to !== own) addTo((returns ??= new Map()), to, uc.amount);
+      if (to === ownerKey || to === own) continue;
+      returns ??= new Map();
+      addTo(returns, to, uc.amount);
     }
   });
   return returns;
@@ -268,7 +270,8 @@ function checkDeposit({ tx, consumedOutputs }: WorkingSet, returns: Map<string, 
       output.nativeTokens.length === 0 &&
       output.features.length === 0
     ) {
-      addTo((simple ??= new Map()), addressKey(only.address), output.amount);
+      simple ??= new Map();
+      addTo(simple, addressKey(only.address), output.amount);
     }
   }
   if (amountIn !== amountOut) {
