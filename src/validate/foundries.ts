@@ -90,7 +90,7 @@ export function checkFoundryTokens(
   inputFoundries: ReadonlyMap<string, number>,
   tokensIn: ReadonlyMap<string, bigint>,
   tokensOut: ReadonlyMap<string, bigint>,
-): Set<string> {
+): void {
   const continued = new Set<string>();
   outputs.forEach((o, j) => {
     if (o.type !== OutputType.Foundry) return;
@@ -139,5 +139,4 @@ export function checkFoundryTokens(
       );
     }
   }
-  return continued;
 }
