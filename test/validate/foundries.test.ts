@@ -250,6 +250,26 @@ describe('destroying a foundry', () => {
   });
 });
 
+describe('destroying a foundry as hornet does (iota.go rc.3, token_scheme_simple.go:97-103)', () => {
+  it('valid when inputs − outputs is the circulating supply, even with some of its tokens among the outputs', () => {
+    // minted 100, melted 10: 90 circulate. The inputs hold 100 (10 more than circulate: only a crafted ledger has
+    // them), the outputs 10: minted + (out − in) = 100 + (10 − 100) = 10 = melted, so iota.go destroys it.
+    const a = verdicts(
+      [next(), holding(2, 10n)],
+      withFoundry([holding(2, 90n, 1, 1_000_000n), holding(2, 10n, 1, 1_000_000n)]),
+      aliasUnlock,
+    );
+    expect(a.ours).toBe('valid');
+    // One token fewer leaving: refused.
+    const b = verdicts(
+      [next(), holding(2, 11n)],
+      withFoundry([holding(2, 90n, 1, 1_000_000n), holding(2, 10n, 1, 1_000_000n)]),
+      aliasUnlock,
+    );
+    expect(b.ours).toEqual(['FOUNDRY_DESTROY_INVALID', 'essence.inputs[1]']);
+  });
+});
+
 describe('signTransaction and a foundry', () => {
   it('writes the alias unlock for the foundry input', () => {
     const consumed = withFoundry();
