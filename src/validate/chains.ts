@@ -134,8 +134,8 @@ export function checkChainOutputsUnique(outputs: readonly Output[]): void {
 
 /**
  * Each chain output either starts a chain (id zero; a foundry not among the inputs) or continues one of the inputs
- * (once: checkChainOutputsUnique), with its immutable features unchanged and by a valid transition. A chain input without a successor is
- * destroyed. Foundries come first: how many an alias creates is part of its transition.
+ * (once: checkChainOutputsUnique), with its immutable features unchanged and by a valid transition. A chain input
+ * without a successor is destroyed. Foundries come first: how many an alias creates is part of its transition.
  * @returns the indexes of the alias and NFT outputs that start a chain (their issuer must be unlocked)
  */
 export function checkChainOutputs(outputs: readonly Output[], consumed: readonly Output[], chains: InputChains) {
