@@ -135,10 +135,10 @@ function checkUnlocks(ws: WorkingSet, verify: typeof verifyEd25519): Map<string,
     // AliasOutput.Ident does (ErrTransDepIdentOutputNextInvalid, output_alias.go:340-357: hornet's 12).
     const alias = output.type === OutputType.Alias ? aliasUnlocker(output, chain!, ws.tx.essence.outputs) : undefined;
     if (alias?.valid === false) {
+      const to = (ws.tx.essence.outputs[alias.at] as AliasOutput).stateIndex;
       throw new ValidationError(
         'ALIAS_TRANSITION_INVALID',
-        `state index ${(ws.tx.essence.outputs[alias.at] as AliasOutput).stateIndex} after ${(output as AliasOutput).stateIndex} ` +
-          `(input ${i}): the same or one more`,
+        `state index ${to} after ${(output as AliasOutput).stateIndex} (input ${i}): the same or one more`,
         { path: `essence.outputs[${alias.at}].stateIndex` },
       );
     }
