@@ -53,15 +53,18 @@ const controller = (o: AliasOutput, type: number): Address =>
   o.unlockConditions.find((uc) => uc.type === type)!.address as Address;
 
 /**
- * Who must unlock an alias input (TIP-18): its state controller when an output continues it with the next state
- * index (a state transition: the alias's address is then unlocked too), its governor otherwise (a governance
- * transition, or destruction).
+ * Who must unlock an alias input (TIP-18; iota.go rc.3 AliasOutput.Ident, output_alias.go:340-357): its state
+ * controller when an output continues it with the next state index (a state transition: the alias's address is then
+ * unlocked too), its governor when none does (destruction) or one keeps the index (a governance transition). Any
+ * other successor is not `valid`: no one can unlock the alias.
  */
 export function aliasUnlocker(input: AliasOutput, id: string, outputs: readonly Output[]) {
-  const next = outputs.find((o) => o.type === OutputType.Alias && toHex(o.aliasId) === id) as AliasOutput | undefined;
+  const at = outputs.findIndex((o) => o.type === OutputType.Alias && toHex(o.aliasId) === id);
+  const next = at < 0 ? undefined : (outputs[at] as AliasOutput);
   const state = next !== undefined && next.stateIndex === nextStateIndex(input);
+  const valid = next === undefined || state || next.stateIndex === input.stateIndex;
   const type = state ? UnlockConditionType.StateControllerAddress : UnlockConditionType.GovernorAddress;
-  return { address: controller(input, type), state };
+  return { address: controller(input, type), state, valid, at };
 }
 
 /**
@@ -106,27 +109,43 @@ function checkAliasTransition(from: AliasOutput, to: AliasOutput, at: string, cr
   }
 }
 
-function duplicated(at: string): never {
-  throw new ValidationError('CHAIN_OUTPUT_DUPLICATED', 'another output already continues this chain', { path: at });
+/**
+ * No two outputs continue one chain: iota.go checks it with the syntactic rules (output.go:873,
+ * OutputsSyntacticalChainConstrainedOutputUniqueness: an alias or NFT of a non-zero id, every foundry), so it comes
+ * before every semantic rule.
+ */
+export function checkChainOutputsUnique(outputs: readonly Output[]): void {
+  const seen = new Set<string>();
+  outputs.forEach((o, j) => {
+    let id: string;
+    let field: string;
+    if (o.type === OutputType.Foundry) [id, field] = [`f${foundryKey(o)}`, 'serialNumber'];
+    else if (o.type === OutputType.Alias && !isZero(o.aliasId)) [id, field] = [`a${toHex(o.aliasId)}`, 'aliasId'];
+    else if (o.type === OutputType.Nft && !isZero(o.nftId)) [id, field] = [`n${toHex(o.nftId)}`, 'nftId'];
+    else return;
+    if (seen.has(id)) {
+      throw new ValidationError('CHAIN_OUTPUT_DUPLICATED', 'another output already continues this chain', {
+        path: `essence.outputs[${j}].${field}`,
+      });
+    }
+    seen.add(id);
+  });
 }
 
 /**
- * Each chain output either starts a chain (id zero; a foundry not among the inputs) or continues one of the inputs,
- * once, with its immutable features unchanged and by a valid transition. A chain input without a successor is
- * destroyed. Foundries come first: how many an alias creates is part of its transition.
+ * Each chain output either starts a chain (id zero; a foundry not among the inputs) or continues one of the inputs
+ * (once: checkChainOutputsUnique), with its immutable features unchanged and by a valid transition. A chain input
+ * without a successor is destroyed. Foundries come first: how many an alias creates is part of its transition.
  * @returns the indexes of the alias and NFT outputs that start a chain (their issuer must be unlocked)
  */
 export function checkChainOutputs(outputs: readonly Output[], consumed: readonly Output[], chains: InputChains) {
   const created: number[] = [];
   if (!outputs.some(isChain)) return created;
-  const continued = new Set<string>();
   const newFoundries: CreatedFoundries = new Map();
   outputs.forEach((o, j) => {
     if (o.type !== OutputType.Foundry) return;
     const at = `essence.outputs[${j}]`;
     const id = foundryKey(o);
-    if (continued.has(id)) duplicated(`${at}.serialNumber`);
-    continued.add(id);
     const from = chains.foundries.get(id);
     const aliasId = toHex(foundryAlias(o));
     const a = chains.aliases.get(aliasId);
@@ -156,8 +175,6 @@ export function checkChainOutputs(outputs: readonly Output[], consumed: readonly
         path: `${at}.${field}`,
       });
     }
-    if (continued.has(key)) duplicated(`${at}.${field}`);
-    continued.add(key);
     const input = consumed[from]!;
     if (
       canonical(o.immutableFeatures, immutableFeature) !==

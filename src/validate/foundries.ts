@@ -82,7 +82,7 @@ function mismatch(at: string, field: string, why: string): never {
  * The token rules of every foundry in the transaction, given the native-token sums of the inputs and outputs (by
  * token id, hex): a new foundry's outputs hold exactly what it minted; a continued one mints exactly the surplus
  * (melted unchanged), or else melts at most the deficit (minted unchanged: TIP-18; iota-sdk lets minted grow there);
- * a destroyed one has all its circulating supply among the inputs and none among the outputs.
+ * a destroyed one sees its whole circulating supply leave the transaction. As iota.go rc.3's SimpleTokenScheme.
  */
 export function checkFoundryTokens(
   outputs: readonly Output[],
@@ -90,7 +90,7 @@ export function checkFoundryTokens(
   inputFoundries: ReadonlyMap<string, number>,
   tokensIn: ReadonlyMap<string, bigint>,
   tokensOut: ReadonlyMap<string, bigint>,
-): Set<string> {
+): void {
   const continued = new Set<string>();
   outputs.forEach((o, j) => {
     if (o.type !== OutputType.Foundry) return;
@@ -102,7 +102,8 @@ export function checkFoundryTokens(
     const now = o.tokenScheme;
     const i = inputFoundries.get(id);
     if (i === undefined) {
-      if (inT !== 0n) mismatch(at, 'mintedTokens', 'the inputs hold tokens of a foundry that does not exist yet');
+      // iota.go's genesis (token_scheme_simple.go:86-94) looks at the outputs only: tokens of it among the inputs
+      // (only a crafted ledger has them) are burned.
       if (now.meltedTokens !== 0n) mismatch(at, 'meltedTokens', 'a new foundry has melted nothing');
       if (outT !== now.mintedTokens)
         mismatch(at, 'mintedTokens', `a new foundry minted ${now.mintedTokens}; the outputs hold ${outT}`);
@@ -124,16 +125,18 @@ export function checkFoundryTokens(
   });
   for (const [id, i] of inputFoundries) {
     if (continued.has(id)) continue;
+    // iota.go (token_scheme_simple.go:97-103): minted + (out − in) = melted, i.e. the tokens leaving the transaction
+    // are the whole circulating supply.
     const { mintedTokens, meltedTokens } = (consumed[i] as FoundryOutput).tokenScheme;
     const inT = tokensIn.get(id) ?? 0n;
-    if (tokensOut.has(id) || inT !== mintedTokens - meltedTokens) {
+    const outT = tokensOut.get(id) ?? 0n;
+    if (inT - outT !== mintedTokens - meltedTokens) {
       throw new ValidationError(
         'FOUNDRY_DESTROY_INVALID',
-        `a foundry is destroyed only with its whole circulating supply (${mintedTokens - meltedTokens}) among the ` +
-          `inputs (${inT}) and none among the outputs`,
+        `a foundry is destroyed only with its whole circulating supply (${mintedTokens - meltedTokens}) leaving the ` +
+          `transaction (inputs ${inT}, outputs ${outT})`,
         { path: `essence.inputs[${i}]` },
       );
     }
   }
-  return continued;
 }

@@ -4,22 +4,27 @@ import { blake2b256 } from '../crypto/hash.js';
 import type { Address } from '../model/address.js';
 import { inputsCommitment, transactionSigningHash } from '../model/ids.js';
 import { MAX_NATIVE_TOKENS } from '../model/limits.js';
-import type { Output } from '../model/output.js';
+import type { AliasOutput, NftOutput, Output } from '../model/output.js';
 import type { TransactionPayload } from '../model/payload/transaction.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
 import { bytesKey, equalBytes, keyBytes } from '../util/bytes.js';
-import { aliasUnlocker, checkChainOutputs } from './chains.js';
+import { aliasUnlocker, checkChainOutputs, checkChainOutputsUnique } from './chains.js';
 import { ValidationError } from './errors.js';
-import { checkFoundryTokens } from './foundries.js';
+import { checkFoundryTokens, foundryKey } from './foundries.js';
 import { validateTransactionPayload } from './syntactic.js';
 import { type TransactionContext, type WorkingSet, workingSet } from './working-set.js';
 
 export type { TransactionContext } from './working-set.js';
 
 // TIP-20 semantic validation of a transaction against the outputs it consumes, at a point in time (the confirming
-// milestone's timestamp in Stardust; the slot's time in the ledger). The order of the checks follows iota-sdk
-// (Stardust) semantic_validation: inputs commitment; per input its unlock, timelock and storage deposit return
-// obligation; per output its sender; then storage deposit returns, base-token balance, native-token balance.
+// milestone's timestamp in Stardust; the slot's time in the ledger). The rules and their order are iota.go
+// v3.0.0-rc.3's `Transaction.SemanticallyValidate` (transaction.go:314-342), which hornet ran to confirm the real
+// ledger, so that the first rule broken, and with it the conflict reason white flag records, is hornet's:
+//   chain outputs unique (iota.go checks it syntactically: output.go:873) →
+//   TxSemanticTimelock (every input) → TxSemanticInputUnlocks (inputs commitment, then input by input its unlock) →
+//   TxSemanticOutputsSender → TxSemanticDeposit (sum of amounts, then storage deposit returns) →
+//   TxSemanticNativeTokens → TxSemanticSTVFOnChains (aliases, NFTs, foundries: chains.ts, foundries.ts).
+// (iota-sdk orders them otherwise; where it differs, hornet wins: it is what confirmed the real ledger.)
 
 /** Adds `amount` to the running sum under `key`. */
 function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
@@ -69,21 +74,42 @@ export function validateTransaction(tx: TransactionPayload, context: Transaction
 }
 
 /**
- * @internal Every semantic rule, in iota-sdk's order, over a transaction that passed the syntactic ones: its working
- * set (the consumed outputs, signing hash, time) and the verifier to use (the ledger's answers from signatures verified
- * ahead). The ledger's hot path.
+ * @internal Every semantic rule, in hornet's order (iota.go rc.3, transaction.go:330-337), over a transaction that
+ * passed the syntactic ones: its working set (the consumed outputs, signing hash, time) and the verifier to use (the
+ * ledger's answers from signatures verified ahead). The ledger's hot path.
  */
 export function checkSemantics(ws: WorkingSet, verify: typeof verifyEd25519 = verifyEd25519): void {
+  const { outputs } = ws.tx.essence;
+  const chainOutputs = outputs.some(isChainOutput);
+  if (chainOutputs) checkChainOutputsUnique(outputs);
+  checkTimelocks(ws);
   checkInputsCommitment(ws);
-  const inputs = checkInputs(ws, verify);
-  const newChains = checkChainOutputs(ws.tx.essence.outputs, ws.consumedOutputs, ws.chains);
-  const outputs = checkOutputs(ws, newChains);
-  checkStorageDepositReturns(inputs.returns, outputs.simpleDeposits);
-  checkBaseTokens(inputs.amount, outputs.amount);
-  checkNativeTokens(ws, inputs.tokens, outputs.tokens);
+  const returns = checkUnlocks(ws, verify);
+  checkSenders(ws);
+  const tokens = checkDeposit(ws, returns);
+  checkNativeTokens(ws, tokens.in, tokens.out);
+  if (chainOutputs || ws.chains.idOf.size > 0 || ws.chains.foundries.size > 0) checkChains(ws, tokens.in, tokens.out);
 }
 
-/** TIP-20: the inputs commitment is BLAKE2b-256 of the consumed outputs' hashes. */
+const isChainOutput = (o: Output): boolean =>
+  o.type === OutputType.Alias || o.type === OutputType.Nft || o.type === OutputType.Foundry;
+
+/** TxSemanticTimelock (transaction.go:677): no input is timelocked past `time` (unix_cond.go:211: time < its time). */
+function checkTimelocks({ consumedOutputs, time }: WorkingSet): void {
+  consumedOutputs.forEach((output, i) => {
+    for (const uc of output.unlockConditions) {
+      if (uc.type === UnlockConditionType.Timelock && time < uc.unixTime) {
+        throw new ValidationError(
+          'TIMELOCK_NOT_EXPIRED',
+          `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`,
+          { path: `essence.inputs[${i}]` },
+        );
+      }
+    }
+  });
+}
+
+/** TIP-20: the inputs commitment is BLAKE2b-256 of the consumed outputs' hashes (first in TxSemanticInputUnlocks). */
 function checkInputsCommitment({ tx, committed }: WorkingSet): void {
   if (!equalBytes(inputsCommitment(committed), tx.essence.inputsCommitment)) {
     throw new ValidationError('INPUTS_COMMITMENT_MISMATCH', 'does not commit to the consumed outputs', {
@@ -92,43 +118,54 @@ function checkInputsCommitment({ tx, committed }: WorkingSet): void {
   }
 }
 
-/** What the consumed outputs add up to, and the storage deposits they want returned (by address). */
-interface InputSums {
-  amount: bigint;
-  tokens: Map<string, bigint>;
-  returns: Map<string, bigint>;
-}
-
 /**
- * Per input, in order (iota-sdk): its unlock (signature, reference, alias, NFT: TIP-18 and TIP-20), its timelock, its
- * storage deposit return obligation; the addresses unlocked go into the working set.
+ * TxSemanticInputUnlocks (transaction.go:459-504), input by input: its unlock (signature, reference, alias, NFT:
+ * TIP-18 and TIP-20); an unlocked NFT, or an alias in a state transition, unlocks its own address for the rest of the
+ * transaction. Returns the storage deposit returns owed: TxSemanticDeposit (transaction.go:634-638) owes none where
+ * the return address is the one that unlocked that very input (`UnlockedBy(inputIndex, returnIdent)`: the owner,
+ * the expiration's return address once expired, or an NFT input's own address).
  */
-function checkInputs(ws: WorkingSet, verify: typeof verifyEd25519): InputSums {
+function checkUnlocks(ws: WorkingSet, verify: typeof verifyEd25519): Map<string, bigint> | undefined {
   const { consumedOutputs, time, chains, unlocked } = ws;
-  const sums: InputSums = { amount: 0n, tokens: new Map(), returns: new Map() };
+  let returns: Map<string, bigint> | undefined;
   consumedOutputs.forEach((output, i) => {
     const chain = chains.idOf.get(i);
-    // An alias input is unlocked by its state controller in a state transition, by its governor otherwise.
+    // An alias input is unlocked by its state controller in a state transition, by its governor otherwise; a
+    // successor whose state index is neither the same nor the next is refused here, as iota.go's
+    // AliasOutput.Ident does (ErrTransDepIdentOutputNextInvalid, output_alias.go:340-357: hornet's 12).
     const alias = output.type === OutputType.Alias ? aliasUnlocker(output, chain!, ws.tx.essence.outputs) : undefined;
-    checkUnlock(ws, i, alias?.address ?? unlockAddress(output, time), verify);
-    // An unlocked NFT, or an alias in a state transition, unlocks its own address for the rest of the transaction
-    // (the outputs it owns, senders).
-    if (output.type === OutputType.Nft) unlocked.add(keyOf(AddressType.Nft, fromHex(chain!)));
+    if (alias?.valid === false) {
+      const to = (ws.tx.essence.outputs[alias.at] as AliasOutput).stateIndex;
+      throw new ValidationError(
+        'ALIAS_TRANSITION_INVALID',
+        `state index ${to} after ${(output as AliasOutput).stateIndex} (input ${i}): the same or one more`,
+        { path: `essence.outputs[${alias.at}].stateIndex` },
+      );
+    }
+    const owner = alias?.address ?? unlockAddress(output, time);
+    const ownerKey = addressKey(owner);
+    checkUnlock(ws, i, owner, ownerKey, verify);
+    const own = output.type === OutputType.Nft ? keyOf(AddressType.Nft, fromHex(chain!)) : undefined;
+    if (own !== undefined) unlocked.add(own);
     if (alias?.state === true) unlocked.add(keyOf(AddressType.Alias, fromHex(chain!)));
-    checkTimelocks(output, i, time, sums.returns);
-    sums.amount += output.amount;
-    for (const t of output.nativeTokens) addTo(sums.tokens, toHex(t.id), t.amount);
+    if (output.type !== OutputType.Basic && output.type !== OutputType.Nft) return;
+    for (const uc of output.unlockConditions) {
+      if (uc.type !== UnlockConditionType.StorageDepositReturn) continue;
+      const to = addressKey(uc.returnAddress);
+      if (to === ownerKey || to === own) continue;
+      returns ??= new Map();
+      addTo(returns, to, uc.amount);
+    }
   });
-  return sums;
+  return returns;
 }
 
 /** Unlock `i` unlocks `address`, the owner of input `i` (TIP-20 signatures and references, TIP-18 chains). */
-function checkUnlock(ws: WorkingSet, i: number, address: Address, verify: typeof verifyEd25519): void {
+function checkUnlock(ws: WorkingSet, i: number, address: Address, key: string, verify: typeof verifyEd25519): void {
   const { tx, chains, unlocked, signingHash } = ws;
   const { unlocks } = tx;
   const at = `unlocks[${i}]`;
   const unlock = unlocks[i]!;
-  const key = addressKey(address);
   if (address.type === AddressType.Alias || address.type === AddressType.Nft) {
     // TIP-18: an alias or NFT unlock pointing at the input that is this chain, unlocked earlier (reference < i);
     // an alias unlocks what it owns only in a state transition.
@@ -188,39 +225,9 @@ function checkUnlock(ws: WorkingSet, i: number, address: Address, verify: typeof
   }
 }
 
-/** TIP-20: a timelocked input cannot be spent before its time; an unexpired deposit return is owed. */
-function checkTimelocks(output: Output, i: number, time: number, returns: Map<string, bigint>): void {
-  let expired = false;
-  for (const uc of output.unlockConditions) {
-    if (uc.type === UnlockConditionType.Timelock && time < uc.unixTime) {
-      throw new ValidationError(
-        'TIMELOCK_NOT_EXPIRED',
-        `input ${i} is timelocked until ${uc.unixTime}, time is ${time}`,
-        { path: `essence.inputs[${i}]` },
-      );
-    }
-    if (uc.type === UnlockConditionType.Expiration && time >= uc.unixTime) expired = true;
-  }
-  if (!expired) {
-    for (const uc of output.unlockConditions) {
-      if (uc.type === UnlockConditionType.StorageDepositReturn) addTo(returns, addressKey(uc.returnAddress), uc.amount);
-    }
-  }
-}
-
-/** What the outputs add up to, and what simple outputs each address receives (where deposits can be returned). */
-interface OutputSums {
-  amount: bigint;
-  tokens: Map<string, bigint>;
-  simpleDeposits: Map<string, bigint>;
-}
-
-/** Per output: its senders, and a new chain's issuer, are unlocked by this transaction (TIP-18, TIP-20). */
-function checkOutputs({ tx, unlocked }: WorkingSet, newChains: readonly number[]): OutputSums {
-  const { essence } = tx;
-  // Outputs that can receive a storage deposit return: basic, only an Address UC, no native tokens, no features.
-  const sums: OutputSums = { amount: 0n, tokens: new Map(), simpleDeposits: new Map() };
-  essence.outputs.forEach((output, j) => {
+/** TxSemanticOutputsSender (transaction.go:601): each output's sender is unlocked by this transaction. */
+function checkSenders({ tx, unlocked }: WorkingSet): void {
+  tx.essence.outputs.forEach((output, j) => {
     output.features.forEach((f, k) => {
       if (f.type === FeatureType.Sender && !unlocked.has(addressKey(f.address))) {
         throw new ValidationError('SENDER_NOT_UNLOCKED', 'the sender address is not unlocked by this transaction', {
@@ -228,40 +235,53 @@ function checkOutputs({ tx, unlocked }: WorkingSet, newChains: readonly number[]
         });
       }
     });
-    // A new chain's issuer must be unlocked by this transaction (TIP-18 alias and NFT creation).
-    if ((output.type === OutputType.Alias || output.type === OutputType.Nft) && newChains.includes(j)) {
-      output.immutableFeatures.forEach((f, k) => {
-        if (f.type === FeatureType.Issuer && !unlocked.has(addressKey(f.address))) {
-          throw new ValidationError(
-            'ISSUER_NOT_UNLOCKED',
-            "a new chain's issuer must be unlocked by this transaction",
-            {
-              path: `essence.outputs[${j}].immutableFeatures[${k}].address`,
-            },
-          );
-        }
-      });
-    }
+  });
+}
+
+/** The native tokens the inputs and the outputs hold, by token id (hex). */
+interface TokenSums {
+  in: Map<string, bigint>;
+  out: Map<string, bigint>;
+}
+
+/**
+ * TxSemanticDeposit (transaction.go:622-674): the base token balances, then every deposit return owed is paid to
+ * its address in simple transfers (a basic output with no features, no native tokens and one unlock condition:
+ * output_basic.go:103). The native tokens are summed on the way, for the next rule.
+ */
+function checkDeposit({ tx, consumedOutputs }: WorkingSet, returns: Map<string, bigint> | undefined): TokenSums {
+  const tokens: TokenSums = { in: new Map(), out: new Map() };
+  let amountIn = 0n;
+  for (const output of consumedOutputs) {
+    amountIn += output.amount;
+    for (const t of output.nativeTokens) addTo(tokens.in, toHex(t.id), t.amount);
+  }
+  let amountOut = 0n;
+  let simple: Map<string, bigint> | undefined;
+  for (const output of tx.essence.outputs) {
+    amountOut += output.amount;
+    for (const t of output.nativeTokens) addTo(tokens.out, toHex(t.id), t.amount);
     const [only] = output.unlockConditions;
     if (
-      output.type === OutputType.Basic && // iota-sdk counts basic outputs only
+      returns !== undefined &&
+      output.type === OutputType.Basic &&
       output.unlockConditions.length === 1 &&
-      only?.type === UnlockConditionType.Address &&
+      only?.type === UnlockConditionType.Address && // a basic output's one condition is its Address
       output.nativeTokens.length === 0 &&
       output.features.length === 0
     ) {
-      addTo(sums.simpleDeposits, addressKey(only.address), output.amount);
+      simple ??= new Map();
+      addTo(simple, addressKey(only.address), output.amount);
     }
-    sums.amount += output.amount;
-    for (const t of output.nativeTokens) addTo(sums.tokens, toHex(t.id), t.amount);
-  });
-  return sums;
-}
-
-/** TIP-20: every deposit return owed is paid to its address in simple outputs. */
-function checkStorageDepositReturns(returns: Map<string, bigint>, simpleDeposits: Map<string, bigint>): void {
+  }
+  if (amountIn !== amountOut) {
+    throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', `inputs hold ${amountIn}, outputs ${amountOut}`, {
+      path: 'essence.outputs',
+    });
+  }
+  if (returns === undefined) return tokens;
   for (const [address, amount] of returns) {
-    if ((simpleDeposits.get(address) ?? 0n) < amount) {
+    if ((simple?.get(address) ?? 0n) < amount) {
       throw new ValidationError(
         'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
         `${amount} must be returned to ${toHex(keyBytes(address.slice(1))).slice(0, 12)}… in a simple output`,
@@ -269,24 +289,17 @@ function checkStorageDepositReturns(returns: Map<string, bigint>, simpleDeposits
       );
     }
   }
-}
-
-/** TIP-20: the base token balances. */
-function checkBaseTokens(amountIn: bigint, amountOut: bigint): void {
-  if (amountIn !== amountOut) {
-    throw new ValidationError('BASE_TOKEN_BALANCE_MISMATCH', `inputs hold ${amountIn}, outputs ${amountOut}`, {
-      path: 'essence.outputs',
-    });
-  }
+  return tokens;
 }
 
 const MAX_UINT256 = (1n << 256n) - 1n;
 
-/** TIP-20 and TIP-18: native tokens balance, or their foundries mint and melt them; at most MAX_NATIVE_TOKENS kinds. */
+/**
+ * TxSemanticNativeTokens (transaction.go:721-785): no sum past 2^256 − 1 (output.go:379), at most MAX_NATIVE_TOKENS
+ * distinct tokens over the inputs and outputs, and a token the outputs hold more of than the inputs only where its
+ * foundry is among the outputs (how much it minted is the foundry's own rule, among the chains); a deficit is burned.
+ */
 function checkNativeTokens(ws: WorkingSet, tokensIn: Map<string, bigint>, tokensOut: Map<string, bigint>): void {
-  const { tx, consumedOutputs, chains } = ws;
-  // iota.go's NativeTokenSum (hornet): a token's sum over the inputs, or over the outputs, past 2^256 − 1 is
-  // ErrNativeTokenSumExceedsUint256. Each amount fits 256 bits; only a sum can pass it.
   for (const [sums, side, path] of [
     [tokensIn, 'inputs', 'essence.inputs'],
     [tokensOut, 'outputs', 'essence.outputs'],
@@ -300,19 +313,6 @@ function checkNativeTokens(ws: WorkingSet, tokensIn: Map<string, bigint>, tokens
         );
     }
   }
-  // TIP-20: a surplus of a native token needs its foundry among the outputs, and that foundry's rules decide whether
-  // the surplus was minted; a deficit is melted by its foundry or burned (allowed, as in iota-sdk).
-  const foundries = checkFoundryTokens(tx.essence.outputs, consumedOutputs, chains.foundries, tokensIn, tokensOut);
-  for (const [id, out] of tokensOut) {
-    if (out > (tokensIn.get(id) ?? 0n) && !foundries.has(id)) {
-      throw new ValidationError(
-        'NATIVE_TOKEN_BALANCE_MISMATCH',
-        `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}, and its foundry ` +
-          'is not among the outputs',
-        { path: 'essence.outputs' },
-      );
-    }
-  }
   // The union is no larger than the two counts together: only then is it built.
   if (
     tokensIn.size + tokensOut.size > MAX_NATIVE_TOKENS &&
@@ -324,4 +324,38 @@ function checkNativeTokens(ws: WorkingSet, tokensIn: Map<string, bigint>, tokens
       { path: 'essence.outputs' },
     );
   }
+  let foundries: Set<string> | undefined;
+  for (const [id, out] of tokensOut) {
+    if (out <= (tokensIn.get(id) ?? 0n)) continue;
+    foundries ??= new Set(ws.tx.essence.outputs.flatMap((o) => (o.type === OutputType.Foundry ? [foundryKey(o)] : [])));
+    if (!foundries.has(id)) {
+      throw new ValidationError(
+        'NATIVE_TOKEN_BALANCE_MISMATCH',
+        `native token ${id.slice(0, 14)}…: outputs ${out} exceed inputs ${tokensIn.get(id) ?? 0n}, and its foundry ` +
+          'is not among the outputs',
+        { path: 'essence.outputs' },
+      );
+    }
+  }
+}
+
+/**
+ * TxSemanticSTVFOnChains (transaction.go:689-715): every chain's transition (chains.ts, foundries.ts), and a new
+ * alias's or NFT's issuer unlocked by this transaction (chain.go:82, called from their genesis transition). Every
+ * failure here is a ChainTransitionError in iota.go: hornet's 12, whichever rule.
+ */
+function checkChains(ws: WorkingSet, tokensIn: Map<string, bigint>, tokensOut: Map<string, bigint>): void {
+  const { tx, consumedOutputs, chains, unlocked } = ws;
+  const { outputs } = tx.essence;
+  const newChains = checkChainOutputs(outputs, consumedOutputs, chains);
+  for (const j of newChains) {
+    (outputs[j] as AliasOutput | NftOutput).immutableFeatures.forEach((f, k) => {
+      if (f.type === FeatureType.Issuer && !unlocked.has(addressKey(f.address))) {
+        throw new ValidationError('ISSUER_NOT_UNLOCKED', "a new chain's issuer must be unlocked by this transaction", {
+          path: `essence.outputs[${j}].immutableFeatures[${k}].address`,
+        });
+      }
+    });
+  }
+  checkFoundryTokens(outputs, consumedOutputs, chains.foundries, tokensIn, tokensOut);
 }

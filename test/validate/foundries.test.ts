@@ -103,15 +103,25 @@ describe('creating a foundry: only in a state transition of its alias, with the 
     expect(b.ours).toEqual(['FOUNDRY_TOKENS_MISMATCH', 'essence.outputs[1].tokenScheme.meltedTokens']);
     expect(b.theirs).toBe('InvalidChainStateTransition');
   });
-  it('FOUNDRY_TOKENS_MISMATCH: tokens of a foundry among the inputs before it exists', () => {
+  it('tokens of a foundry among the inputs before it exists: valid, as hornet has it (iota-sdk refuses)', () => {
     // Only a crafted input can hold them; the outputs hold exactly what the new foundry minted, the 5 are burned.
+    // iota.go rc.3 (hornet), token_scheme_simple.go:86-94: a new foundry's rule reads the outputs' sum only
+    // (melted zero, outputs = minted), and TxSemanticNativeTokens skips a token whose foundry is among the outputs
+    // (transaction.go:760-762). iota-sdk also wants none among the inputs; where they differ, hornet's verdict is the
+    // ledger's.
     const stray = holding(3, 5n, 1, 1_000_000n);
     const a = verdicts(
       [next(1), foundry(3, { mintedTokens: 50n, meltedTokens: 0n }), holding(3, 50n)],
       [held(), fund, stray],
     );
-    expect(a.ours).toEqual(['FOUNDRY_TOKENS_MISMATCH', 'essence.outputs[1].tokenScheme.mintedTokens']);
+    expect(a.ours).toBe('valid');
     expect(a.theirs).toBe('InvalidChainStateTransition');
+    // The outputs holding one token fewer than minted is still refused (outputs ≠ minted).
+    const b = verdicts(
+      [next(1), foundry(3, { mintedTokens: 50n, meltedTokens: 0n }), holding(3, 49n)],
+      [held(), fund, stray],
+    );
+    expect(b.ours).toEqual(['FOUNDRY_TOKENS_MISMATCH', 'essence.outputs[1].tokenScheme.mintedTokens']);
   });
   it('CHAIN_OUTPUT_DUPLICATED: two outputs of one foundry id (iota-sdk: its syntactic check)', () => {
     const zero = { mintedTokens: 0n, meltedTokens: 0n };
@@ -237,6 +247,26 @@ describe('destroying a foundry', () => {
     const b = verdicts([next(), holding(2, 10n)], withFoundry([holding(2, 90n, 1, 1_000_000n)]), aliasUnlock);
     expect(b.ours).toEqual(['FOUNDRY_DESTROY_INVALID', 'essence.inputs[1]']);
     expect(b.theirs).toBe('InvalidChainStateTransition');
+  });
+});
+
+describe('destroying a foundry as hornet does (iota.go rc.3, token_scheme_simple.go:97-103)', () => {
+  it('valid when inputs − outputs is the circulating supply, even with some of its tokens among the outputs', () => {
+    // minted 100, melted 10: 90 circulate. The inputs hold 100 (10 more than circulate: only a crafted ledger has
+    // them), the outputs 10: minted + (out − in) = 100 + (10 − 100) = 10 = melted, so iota.go destroys it.
+    const a = verdicts(
+      [next(), holding(2, 10n)],
+      withFoundry([holding(2, 90n, 1, 1_000_000n), holding(2, 10n, 1, 1_000_000n)]),
+      aliasUnlock,
+    );
+    expect(a.ours).toBe('valid');
+    // One token fewer leaving: refused.
+    const b = verdicts(
+      [next(), holding(2, 11n)],
+      withFoundry([holding(2, 90n, 1, 1_000_000n), holding(2, 10n, 1, 1_000_000n)]),
+      aliasUnlock,
+    );
+    expect(b.ours).toEqual(['FOUNDRY_DESTROY_INVALID', 'essence.inputs[1]']);
   });
 });
 

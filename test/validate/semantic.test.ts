@@ -246,6 +246,68 @@ describe('one mutation per semantic rule', () => {
   });
 });
 
+describe("iota.go rc.3's conditions, which hornet confirmed the real ledger with", () => {
+  const A = addr(1);
+  const B = addr(2);
+  const C = addr(3);
+
+  it('a storage deposit return to the address that unlocked that very input is owed nothing (UnlockedBy)', () => {
+    // transaction.go:634-638: `if UnlockedBy(inputIndex, returnIdent) { continue }`.
+    const input = out(A, 150_000n, { ucs: [{ type: 1, returnAddress: A, amount: 50_000n }] });
+    check(transact([input], [1], [out(C, 150_000n)]));
+  });
+  it('an expiration waives only a return to its own return address', () => {
+    // Expired, C (the expiration's return address) unlocks: a return owed to B is still owed (nothing else in
+    // TxSemanticDeposit looks at expirations); one owed to C is not.
+    const toB = out(A, 150_000n, {
+      ucs: [
+        { type: 1, returnAddress: B, amount: 50_000n },
+        { type: 3, returnAddress: C, unixTime: TIME },
+      ],
+    });
+    expect(refusal(() => check(transact([toB], [3], [out(C, 150_000n)])))).toEqual([
+      'STORAGE_DEPOSIT_RETURN_UNFULFILLED',
+      'essence.outputs',
+    ]);
+    check(transact([toB], [3], [out(C, 100_000n), out(B, 50_000n)]));
+    const toC = out(A, 150_000n, {
+      ucs: [
+        { type: 1, returnAddress: C, amount: 50_000n },
+        { type: 3, returnAddress: C, unixTime: TIME },
+      ],
+    });
+    check(transact([toC], [3], [out(B, 150_000n)]));
+  });
+  it('two outputs of one chain are refused before any semantic rule (iota.go: a syntactic rule)', () => {
+    const nft = {
+      type: 6 as const,
+      amount: 100_000n,
+      nativeTokens: [],
+      nftId: new Uint8Array(32).fill(7),
+      unlockConditions: [{ type: 0 as const, address: B }],
+      features: [],
+      immutableFeatures: [],
+    };
+    const locked = out(A, 200_000n, { ucs: [{ type: 2, unixTime: TIME + 1 }] });
+    expect(refusal(() => check(transact([locked], [1], [nft, nft])))).toEqual([
+      'CHAIN_OUTPUT_DUPLICATED',
+      'essence.outputs[1].nftId',
+    ]);
+    // One of them: the timelock comes first, before the chain rules (CHAIN_INPUT_MISSING).
+    expect(refusal(() => check(transact([locked], [1], [{ ...nft, amount: 200_000n }])))).toEqual([
+      'TIMELOCK_NOT_EXPIRED',
+      'essence.inputs[0]',
+    ]);
+  });
+  it('a timelock on a later input is found before an earlier input’s bad signature', () => {
+    const locked = out(A, 100_000n, { ucs: [{ type: 2, unixTime: TIME + 1 }] });
+    expect(refusal(() => check(transact([out(B, 100_000n), locked], [3, 1], [out(C, 200_000n)])))).toEqual([
+      'TIMELOCK_NOT_EXPIRED',
+      'essence.inputs[1]',
+    ]);
+  });
+});
+
 describe('the edges of each semantic rule (each test fails when its rule is changed: npm run mutate)', () => {
   const A = addr(1);
   const B = addr(2);

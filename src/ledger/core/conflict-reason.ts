@@ -43,7 +43,9 @@ const BY_CODE: Partial<Record<ValidationErrorCode, number>> = {
   UNLOCK_INVALID: R.InvalidInputUnlock,
   INPUTS_COMMITMENT_MISMATCH: R.InvalidInputsCommitment,
   SENDER_NOT_UNLOCKED: R.InvalidSender,
-  // iota.go reports these from a chain's transition (a ChainTransitionError): hornet's 12.
+  // iota.go reports these from a chain's transition (a ChainTransitionError, block_metadata.go:103-106), or an
+  // alias's successor of a wrong state index from its unlock (ErrTransDepIdentOutputNextInvalid, :99): hornet's 12.
+  // (Two outputs of one chain are refused by iota.go's syntactic rules: no milestone hornet confirmed holds one.)
   ISSUER_NOT_UNLOCKED: R.InvalidChainStateTransition,
   CHAIN_INPUT_MISSING: R.InvalidChainStateTransition,
   CHAIN_OUTPUT_DUPLICATED: R.InvalidChainStateTransition,
