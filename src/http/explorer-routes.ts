@@ -80,7 +80,7 @@ async function updatesByAddress(ctx: RouteContext): Promise<Reply> {
   const newest = newestFirst(query);
   const { size, from } = addressPage(query);
   if (wants(ctx.accept, 'text/csv')) {
-    const page = { newest, size, path: ctx.path, ...(from && { from }) };
+    const page = { newest, size, ...(from && { from }) };
     return updatesCsv(ledger, explorerOf(ledger), { bytes: address, model }, page);
   }
   const found = await explorerOf(ledger).updatesByAddress(address, newest, size + 1, from);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
+import { csvGate } from '../../../src/http/explorer-csv.js';
 import { routes } from '../../../src/http/routes.js';
 import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
 import { address as addressCodec } from '../../../src/model/address.js';
@@ -120,34 +121,89 @@ describe('addresses', () => {
   });
 });
 
-it('an address’s history by transaction, as CSV: the plain scan’s rows, the pages whole milestones linked', async () => {
+describe('an address’s history by transaction, as CSV', () => {
   // The address with the most updates in the data.
   const counts = new Map<string, number>();
   for (const u of updatesOf(outs)) counts.set(u.address, (counts.get(u.address) ?? 0) + 1);
   const [busy] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
-  const want = transactionRows(outs, busy, bech32);
-  expect(want.length).toBeGreaterThan(1);
-  const lines: string[] = [];
-  let route = `${E}/ledger/updates/by-address/${bech32(busy)}?pageSize=1&sort=oldest`;
-  let pages = 0;
-  for (;;) {
+  const HEADER =
+    'milestoneIndex,milestoneTimestamp (unix seconds),date (UTC),transactionId,amountIn (glow),amountIn (SMR),' +
+    'amountOut (glow),amountOut (SMR),net (glow),net (SMR),counterparties,' +
+    "nativeTokens (id:net in the token's base units),nfts (+received -sent)";
+  const csv = async (route: string) => {
     const res = await fetch(origin + route, { headers: { accept: 'text/csv' } });
+    expect(res.status, route).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const [header, ...rows] = (await res.text()).trimEnd().split('\n');
-    expect(header).toBe(
-      'milestoneIndex,milestoneTimestamp,date,transactionId,amountIn,amountOut,net,counterparties,nativeTokens,nfts',
-    );
-    lines.push(...rows);
-    pages++;
-    const next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '');
-    if (next === null) break;
-    route = next[1]!;
-  }
-  // A page of one update still holds its whole milestone: as many pages as milestones.
-  expect(pages).toBe(new Set(want.map((r) => r[0])).size);
-  const sortedCells = (rows: string[][]) =>
-    rows.map((r: string[]) => [...r.slice(0, 7), r[7]!.split(';').sort().join(';'), ...r.slice(8)].join(',')).sort();
-  expect(sortedCells(lines.map((l) => l.split(',')))).toEqual(sortedCells(want.map((r) => r.map(String))));
+    const [note, header, ...rows] = (await res.text()).trimEnd().split('\n');
+    return { note: note!, header, rows, link: /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] };
+  };
+
+  it('the plain scan’s rows, amounts in glow and in SMR, each page whole milestones, linked both ways', async () => {
+    const want = transactionRows(outs, busy, bech32);
+    expect(want.length).toBeGreaterThan(1);
+    // The counterparties of a row in any order (the plain scan sorts them).
+    const sortedCells = (rows: string[][]) =>
+      rows
+        .map((r: string[]) => [...r.slice(0, 10), r[10]!.split(';').sort().join(';'), ...r.slice(11)].join(','))
+        .sort();
+    for (const sort of ['oldest', 'newest']) {
+      const lines: string[] = [];
+      let route: string | undefined = `${E}/ledger/updates/by-address/${bech32(busy)}?pageSize=1&sort=${sort}`;
+      let pages = 0;
+      while (route !== undefined) {
+        const page = await csv(route);
+        expect(page.header).toBe(HEADER);
+        // The first line says where the rest is, as the Link header does; one cell in any spreadsheet.
+        expect(page.note).toMatch(/^# /);
+        expect(page.note).not.toMatch(/[,;"\t]/);
+        if (page.link === undefined) expect(page.note).toMatch(/the last page - no more rows$/);
+        else expect(page.note).toContain(`the next one is GET ${page.link} `);
+        expect(page.note).toContain(`${sort} first`);
+        lines.push(...page.rows);
+        pages++;
+        route = page.link;
+      }
+      // A page of one update still holds its whole milestone: as many pages as milestones.
+      expect(pages).toBe(new Set(want.map((r) => r[0])).size);
+      expect(sortedCells(lines.map((l) => l.split(',')))).toEqual(sortedCells(want.map((r) => r.map(String))));
+    }
+    // Every row's SMR columns are its glow columns over 10^6, read back as numbers too.
+    for (const cells of want) expect(Number(cells[5]) * 1e6).toBeCloseTo(Number(cells[4]), 0);
+  });
+
+  it('a page size of 1,000 holds it all, and says it is the last page', async () => {
+    const page = await csv(`${E}/ledger/updates/by-address/${bech32(busy)}?pageSize=1000`);
+    expect(page.link).toBeUndefined();
+    expect(page.note).toBe(`# ledger updates of ${bech32(busy)} (newest first): the last page - no more rows`);
+    expect(page.rows.length).toBe(transactionRows(outs, busy, bech32).length);
+  });
+
+  it('past the exports a process runs and queues, 503 with Retry-After; the rest of the API answers meanwhile', async () => {
+    const health = (await get('/health')).body;
+    // Fill the process's gate with exports that wait on the test, as a crowd of slow exports would.
+    let release!: () => void;
+    const held = new Promise<void>((go) => {
+      release = go;
+    });
+    const places = csvGate.running + csvGate.queued;
+    const fillers = Array.from({ length: places }, () => csvGate.run(() => held));
+    expect(csvGate.load()).toEqual({ running: csvGate.running, waiting: csvGate.queued });
+    const route = `${E}/ledger/updates/by-address/${bech32(busy)}`;
+    const res = await fetch(origin + route, { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await res.json()) as any;
+    expect(body.error.code).toBe(503);
+    expect(body.error.message).toMatch(/CSV exports/);
+    // The JSON form, /health and /info are not exports.
+    expect((await get(route)).status).toBe(200);
+    expect((await get('/health')).body).toEqual(health); // (not synced: this ledger's history is from 2022)
+    expect((await get('/api/core/v2/info')).status).toBe(200);
+    release();
+    await Promise.all(fillers);
+    expect(csvGate.load()).toEqual({ running: 0, waiting: 0 });
+    expect((await csv(route)).header).toBe(HEADER);
+  });
 });
 
 describe('milestones', () => {
