@@ -53,10 +53,9 @@ export function inUnit(amount: bigint, decimals: number): string {
  * a comment character (pandas `comment='#'`, R's `comment.char='#'`) skip it.
  */
 function csvNote(bech32: string, newest: boolean, next: string | undefined): string {
-  const order = newest ? 'newest first' : 'oldest first';
-  return next === undefined
-    ? `# ledger updates of ${bech32} (${order}): the last page - no more rows`
-    : `# ledger updates of ${bech32} (${order}): one page of several - the next one is GET ${next} (this answer's Link header rel=next too)`;
+  const what = `# ledger updates of ${bech32} (${newest ? 'newest' : 'oldest'} first)`;
+  if (next === undefined) return `${what}: the last page - no more rows`;
+  return `${what}: one page of several - the next one is GET ${next} (this answer's Link header rel=next too)`;
 }
 
 interface Row {
@@ -132,7 +131,7 @@ async function counterparties(
   return [...others.values()];
 }
 
-/** The page's rows: its updates summed per transaction (in the order of their first update); `known` gets each output. */
+/** The page's rows: its updates summed per transaction (in the order of their first); `known` gets each output. */
 async function rowsOf(
   ledger: LedgerReader,
   items: LedgerUpdateOfAddress[],
