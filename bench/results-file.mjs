@@ -95,6 +95,11 @@ export const SECTIONS = [
     'npm run bench:explorer',
   ],
   [
+    'csv-load',
+    "Does a crowd of clients pulling the explorer's CSV export hold up /health and /info?",
+    'npm run bench:csv-load',
+  ],
+  [
     'explorer-page',
     'What does the explorer page weigh on the wire, and how soon does a milestone page show its content?',
     'npm run bench:explorer-page',

@@ -63,8 +63,10 @@ export async function historyCsv(address: string): Promise<Blob> {
   while (next !== undefined) {
     const res: Response = await fetch(next, { headers: { accept: 'text/csv' } });
     if (!res.ok) throw new ApiError(res.status, res.statusText);
+    // Each page opens with a note of where the next is (a '#' line), then the header: one header row in the file.
     const text = await res.text();
-    parts.push(parts.length === 0 ? text : text.slice(text.indexOf('\n') + 1)); // one header row
+    const rows = text.startsWith('#') ? text.slice(text.indexOf('\n') + 1) : text;
+    parts.push(parts.length === 0 ? rows : rows.slice(rows.indexOf('\n') + 1));
     next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get('link') ?? '')?.[1];
   }
   return new Blob(parts, { type: 'text/csv' });

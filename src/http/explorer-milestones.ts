@@ -1,6 +1,6 @@
 import { toHex } from '../codec/hex.js';
 import type { LedgerReader } from '../ledger/core/index.js';
-import { badCursor, pageSizeOf } from './explorer-paging.js';
+import { badCursor, cursorPageSize, pageSizeOf } from './explorer-paging.js';
 import { parseUint32 } from './route-kit.js';
 
 // inx-chronicle's /milestones: the milestones whose time lies in [startTimestamp, endTimestamp], newest or oldest
@@ -22,11 +22,12 @@ async function least(lo: number, hi: number, holds: (i: number) => Promise<boole
 }
 
 function cursorOf(query: URLSearchParams): { size: number; from?: number } {
+  const size = pageSizeOf(query.get('pageSize')); // refused when bad, even beside a cursor (which overrides it)
   const cursor = query.get('cursor');
-  if (cursor === null) return { size: pageSizeOf(query.get('pageSize')) };
-  const [index, size, ...rest] = cursor.split('.');
-  if (rest.length > 0 || index === undefined || size === undefined) throw badCursor();
-  return { size: pageSizeOf(size), from: parseUint32(index, 'cursor') };
+  if (cursor === null) return { size };
+  const [index, pageSize, ...rest] = cursor.split('.');
+  if (rest.length > 0 || index === undefined || pageSize === undefined) throw badCursor();
+  return { size: cursorPageSize(pageSize), from: parseUint32(index, 'cursor') };
 }
 
 export async function milestonesPage(ledger: LedgerReader, query: URLSearchParams, newest: boolean) {

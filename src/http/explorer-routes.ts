@@ -7,7 +7,7 @@ import { address as addressCodec } from '../model/address.js';
 import { addressToBech32 } from '../model/address-bech32.js';
 import { updatesCsv } from './explorer-csv.js';
 import { milestonesPage } from './explorer-milestones.js';
-import { badCursor, newestFirst, pageSizeOf } from './explorer-paging.js';
+import { badCursor, cursorPageSize, newestFirst, pageSizeOf } from './explorer-paging.js';
 import { HttpProblem } from './problem.js';
 import {
   JSON_TYPE,
@@ -59,15 +59,16 @@ async function balance(ledger: LedgerReader, param: string): Promise<Reply> {
 
 /** `milestoneIndex.outputId.isSpent.pageSize`, or `pageSize` and `startMilestoneIndex` (exclusive). */
 function addressPage(query: URLSearchParams): { size: number; from?: UpdateCursor } {
+  // A bad pageSize is refused even beside a cursor (which overrides it).
+  const size = pageSizeOf(query.get('pageSize'));
   const cursor = query.get('cursor');
   if (cursor !== null) {
-    const [index, outputId, spent, size, ...rest] = cursor.split('.');
-    if (rest.length > 0 || !isBool(spent) || index === undefined || size === undefined) throw badCursor();
+    const [index, outputId, spent, pageSize, ...rest] = cursor.split('.');
+    if (rest.length > 0 || !isBool(spent) || index === undefined || pageSize === undefined) throw badCursor();
     const from = { index: parseUint32(index, 'cursor'), outputId: outputIdOf(outputId), spent: spent === 'true' };
-    return { size: pageSizeOf(size), from };
+    return { size: cursorPageSize(pageSize), from };
   }
   const start = query.get('startMilestoneIndex');
-  const size = pageSizeOf(query.get('pageSize'));
   return start === null ? { size } : { size, from: { index: parseUint32(start, 'startMilestoneIndex') } };
 }
 
@@ -79,7 +80,7 @@ async function updatesByAddress(ctx: RouteContext): Promise<Reply> {
   const newest = newestFirst(query);
   const { size, from } = addressPage(query);
   if (wants(ctx.accept, 'text/csv')) {
-    const page = { newest, size, path: ctx.path, ...(from && { from }) };
+    const page = { newest, size, ...(from && { from }) };
     return updatesCsv(ledger, explorerOf(ledger), { bytes: address, model }, page);
   }
   const found = await explorerOf(ledger).updatesByAddress(address, newest, size + 1, from);
@@ -105,7 +106,7 @@ async function updatesByMilestone(ledger: LedgerReader, param: string, query: UR
     const [outputId, spent, pageSize, ...rest] = cursor.split('.');
     if (rest.length > 0 || !isBool(spent) || pageSize === undefined) throw badCursor();
     from = { outputId: outputIdOf(outputId), spent: spent === 'true' };
-    size = pageSizeOf(pageSize);
+    size = cursorPageSize(pageSize);
   }
   if (milestone === undefined) throw new HttpProblem(404, 'no results returned');
   const found = await explorerOf(ledger).updatesByMilestone(milestone.index, size + 1, from);
@@ -133,7 +134,7 @@ async function ledgerIndexOf(ledger: LedgerReader, query: URLSearchParams): Prom
 }
 
 async function richest(ledger: LedgerReader, query: URLSearchParams): Promise<Reply> {
-  const top = pageSizeOf(query.get('top'));
+  const top = pageSizeOf(query.get('top'), 'top');
   const { at, latest } = await ledgerIndexOf(ledger, query);
   const found = await explorerOf(ledger).richest(top, at, latest);
   return json({
@@ -170,7 +171,7 @@ async function blocksOfMilestone(ledger: LedgerReader, index: number, query: URL
     const [at, pageSize, ...rest] = cursor.split('.');
     if (rest.length > 0 || at === undefined || pageSize === undefined) throw badCursor();
     from = parseUint32(at, 'cursor');
-    size = pageSizeOf(pageSize);
+    size = cursorPageSize(pageSize);
   }
   const cone = ((await explorerOf(ledger).cone(index)) ?? []).map((b, wfi) => ({ ...b, wfi }));
   if (newest) cone.reverse();
@@ -251,6 +252,12 @@ export const explorerRoutes: Route[] = [
   {
     pattern: '/api/explorer/v2/milestones/by-index/*/blocks',
     path: /^\/api\/explorer\/v2\/milestones\/by-index\/([^/]*)\/blocks$/,
-    handle: ({ ledger, params, query }) => blocksOfMilestone(ledger, parseUint32(params[0]!, 'milestone index'), query),
+    handle: async ({ ledger, params, query }) => {
+      // As the by-ID form: a milestone the node does not know is 404, never an empty cone.
+      const index = parseUint32(params[0]!, 'milestone index');
+      if ((await ledger.milestone?.(index)) === undefined)
+        throw new HttpProblem(404, `milestone index not found: ${index}`);
+      return blocksOfMilestone(ledger, index, query);
+    },
   },
 ];

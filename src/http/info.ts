@@ -15,7 +15,7 @@ export const NODE_NAME = 'tangle-core';
 export const NODE_VERSION = '0.1.0';
 
 /** The base token of each network (hornet and iota-core configuration); the testnet (rms) is Shimmer's. */
-function baseToken(params: ProtocolParameters) {
+export function baseToken(params: ProtocolParameters) {
   return params.bech32Hrp === 'iota'
     ? { name: 'IOTA', tickerSymbol: 'IOTA', unit: 'IOTA', subunit: 'micro', decimals: 6, useMetricPrefix: false }
     : { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false };

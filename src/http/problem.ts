@@ -18,11 +18,12 @@ export const STATUS_TEXT: Readonly<Record<number, string>> = {
   503: 'service unavailable',
 };
 
-/** An error answer: a status and an optional detail appended to the status text. */
+/** An error answer: a status, an optional detail appended to the status text, and headers beside (`Retry-After`). */
 export class HttpProblem extends Error {
   constructor(
     readonly status: number,
     readonly detail?: string,
+    readonly headers?: Record<string, string>,
   ) {
     super(detail ?? STATUS_TEXT[status] ?? String(status));
   }

@@ -115,8 +115,8 @@ export const routes: Route[] = [
   {
     pattern: '/api/routes',
     path: /^\/api\/routes$/,
-    handle: async ({ events }) => ({
-      body: JSON.stringify({ routes: ['core/v2', 'core/v3', 'indexer/v1', ...(events ? ['mqtt/v1'] : [])] }),
+    handle: async ({ ledger, events }) => ({
+      body: JSON.stringify({ routes: apiNames(ledger, events) }),
       contentType: JSON_TYPE,
     }),
   },
@@ -140,6 +140,23 @@ export const routes: Route[] = [
   ...explorerPage,
   ...postRoutes,
 ];
+
+/**
+ * hornet's `/api/routes`: the name of every API this server answers under `/api/` (each plugin's prefix), in the
+ * order hornet lists its own first. The archive's APIs only where the ledger keeps what they read: a reader without
+ * an archive answers explorer/v2 with 404s only. (A list, not one read off the route table: the test probes the table.)
+ */
+function apiNames(ledger: LedgerReader, events: boolean): string[] {
+  return [
+    'core/v2',
+    'core/v3',
+    'indexer/v1',
+    ...(events ? ['mqtt/v1'] : []),
+    ...(ledger.explorer === undefined ? [] : ['explorer/v2']),
+    ...(ledger.analytics === undefined ? [] : ['analytics/v1']),
+    ...(ledger.milestone === undefined ? [] : ['tangle-core/v1']),
+  ];
+}
 
 /** The metadata of the block that applied a transaction. */
 async function includedMetadata(ledger: LedgerReader, param: string): Promise<Reply> {

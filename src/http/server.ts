@@ -375,7 +375,8 @@ function send(
 }
 
 function sendProblem(req: IncomingMessage, res: ServerResponse, problem: HttpProblem, codeAsString: boolean): void {
-  send(req, res, problem.status, `${JSON.stringify(errorBody(problem, codeAsString))}\n`, 'application/json');
+  const body = `${JSON.stringify(errorBody(problem, codeAsString))}\n`;
+  send(req, res, problem.status, body, 'application/json', problem.headers);
 }
 
 /** SPEC B5: browsers preflight the clients' requests (an Authorization header makes them ask). */

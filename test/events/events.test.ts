@@ -338,6 +338,9 @@ describe('a subscriber that comes and goes', () => {
       'core/v3',
       'indexer/v1',
       'mqtt/v1',
+      'explorer/v2',
+      'analytics/v1',
+      'tangle-core/v1',
     ]);
   });
 });

@@ -127,6 +127,15 @@ export function oldestFirst(a: Update, b: Update): number {
 }
 
 /**
+ * Glow in SMR (6 decimals), by floating point: exact to the 6th decimal for every amount below 2^53 glow (Shimmer's
+ * whole supply is below it), which the data's are.
+ */
+function smr(glow: bigint): string {
+  if (glow > 2n ** 53n || glow < -(2n ** 53n)) throw new Error(`${glow} glow is past what a double holds exactly`);
+  return (Number(glow) / 1e6).toFixed(6);
+}
+
+/**
  * An address's history by transaction (the explorer's CSV): per milestone and transaction, the tokens into and out of
  * the address, the other owners of the transaction's inputs and outputs, native tokens and NFTs moved; as CSV lines.
  */
@@ -185,8 +194,11 @@ export function transactionRows(outs: readonly HistoryOutput[], address: string,
       date,
       r.tx,
       r.in,
+      smr(r.in),
       r.out,
+      smr(r.out),
       r.in - r.out,
+      smr(r.in - r.out),
       others.join(';'),
       tokens.join(';'),
       r.nfts.join(';'),

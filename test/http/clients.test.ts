@@ -99,7 +99,9 @@ describe('@iota/iota.js 2.0.0-rc.4 (SingleNodeClient)', () => {
   it('health and routes', async () => {
     const client = new iota.SingleNodeClient(origin);
     expect(await client.health()).toBe(true);
-    expect(await client.routes()).toEqual({ routes: ['core/v2', 'core/v3', 'indexer/v1'] });
+    expect(await client.routes()).toEqual({
+      routes: ['core/v2', 'core/v3', 'indexer/v1', 'explorer/v2', 'analytics/v1', 'tangle-core/v1'],
+    });
   });
   it('an unknown transaction: a ClientError with HTTP status 404', async () => {
     const client = new iota.SingleNodeClient(origin);

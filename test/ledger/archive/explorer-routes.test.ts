@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
+import { csvGate } from '../../../src/http/explorer-csv.js';
+import { routes } from '../../../src/http/routes.js';
 import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
 import { address as addressCodec } from '../../../src/model/address.js';
 import {
@@ -119,34 +121,89 @@ describe('addresses', () => {
   });
 });
 
-it('an address’s history by transaction, as CSV: the plain scan’s rows, the pages whole milestones linked', async () => {
+describe('an address’s history by transaction, as CSV', () => {
   // The address with the most updates in the data.
   const counts = new Map<string, number>();
   for (const u of updatesOf(outs)) counts.set(u.address, (counts.get(u.address) ?? 0) + 1);
   const [busy] = [...counts].sort((a, b) => b[1] - a[1])[0]!;
-  const want = transactionRows(outs, busy, bech32);
-  expect(want.length).toBeGreaterThan(1);
-  const lines: string[] = [];
-  let route = `${E}/ledger/updates/by-address/${bech32(busy)}?pageSize=1&sort=oldest`;
-  let pages = 0;
-  for (;;) {
+  const HEADER =
+    'milestoneIndex,milestoneTimestamp (unix seconds),date (UTC),transactionId,amountIn (glow),amountIn (SMR),' +
+    'amountOut (glow),amountOut (SMR),net (glow),net (SMR),counterparties,' +
+    "nativeTokens (id:net in the token's base units),nfts (+received -sent)";
+  const csv = async (route: string) => {
     const res = await fetch(origin + route, { headers: { accept: 'text/csv' } });
+    expect(res.status, route).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    const [header, ...rows] = (await res.text()).trimEnd().split('\n');
-    expect(header).toBe(
-      'milestoneIndex,milestoneTimestamp,date,transactionId,amountIn,amountOut,net,counterparties,nativeTokens,nfts',
-    );
-    lines.push(...rows);
-    pages++;
-    const next = /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '');
-    if (next === null) break;
-    route = next[1]!;
-  }
-  // A page of one update still holds its whole milestone: as many pages as milestones.
-  expect(pages).toBe(new Set(want.map((r) => r[0])).size);
-  const sortedCells = (rows: string[][]) =>
-    rows.map((r: string[]) => [...r.slice(0, 7), r[7]!.split(';').sort().join(';'), ...r.slice(8)].join(',')).sort();
-  expect(sortedCells(lines.map((l) => l.split(',')))).toEqual(sortedCells(want.map((r) => r.map(String))));
+    const [note, header, ...rows] = (await res.text()).trimEnd().split('\n');
+    return { note: note!, header, rows, link: /^<([^>]+)>; rel="next"$/.exec(res.headers.get('link') ?? '')?.[1] };
+  };
+
+  it('the plain scan’s rows, amounts in glow and in SMR, each page whole milestones, linked both ways', async () => {
+    const want = transactionRows(outs, busy, bech32);
+    expect(want.length).toBeGreaterThan(1);
+    // The counterparties of a row in any order (the plain scan sorts them).
+    const sortedCells = (rows: string[][]) =>
+      rows
+        .map((r: string[]) => [...r.slice(0, 10), r[10]!.split(';').sort().join(';'), ...r.slice(11)].join(','))
+        .sort();
+    for (const sort of ['oldest', 'newest']) {
+      const lines: string[] = [];
+      let route: string | undefined = `${E}/ledger/updates/by-address/${bech32(busy)}?pageSize=1&sort=${sort}`;
+      let pages = 0;
+      while (route !== undefined) {
+        const page = await csv(route);
+        expect(page.header).toBe(HEADER);
+        // The first line says where the rest is, as the Link header does; one cell in any spreadsheet.
+        expect(page.note).toMatch(/^# /);
+        expect(page.note).not.toMatch(/[,;"\t]/);
+        if (page.link === undefined) expect(page.note).toMatch(/the last page - no more rows$/);
+        else expect(page.note).toContain(`the next one is GET ${page.link} `);
+        expect(page.note).toContain(`${sort} first`);
+        lines.push(...page.rows);
+        pages++;
+        route = page.link;
+      }
+      // A page of one update still holds its whole milestone: as many pages as milestones.
+      expect(pages).toBe(new Set(want.map((r) => r[0])).size);
+      expect(sortedCells(lines.map((l) => l.split(',')))).toEqual(sortedCells(want.map((r) => r.map(String))));
+    }
+    // Every row's SMR columns are its glow columns over 10^6, read back as numbers too.
+    for (const cells of want) expect(Number(cells[5]) * 1e6).toBeCloseTo(Number(cells[4]), 0);
+  });
+
+  it('a page size of 1,000 holds it all, and says it is the last page', async () => {
+    const page = await csv(`${E}/ledger/updates/by-address/${bech32(busy)}?pageSize=1000`);
+    expect(page.link).toBeUndefined();
+    expect(page.note).toBe(`# ledger updates of ${bech32(busy)} (newest first): the last page - no more rows`);
+    expect(page.rows.length).toBe(transactionRows(outs, busy, bech32).length);
+  });
+
+  it('past the exports a process runs and queues, 503 with Retry-After; the rest of the API answers meanwhile', async () => {
+    const health = (await get('/health')).body;
+    // Fill the process's gate with exports that wait on the test, as a crowd of slow exports would.
+    let release!: () => void;
+    const held = new Promise<void>((go) => {
+      release = go;
+    });
+    const places = csvGate.running + csvGate.queued;
+    const fillers = Array.from({ length: places }, () => csvGate.run(() => held));
+    expect(csvGate.load()).toEqual({ running: csvGate.running, waiting: csvGate.queued });
+    const route = `${E}/ledger/updates/by-address/${bech32(busy)}`;
+    const res = await fetch(origin + route, { headers: { accept: 'text/csv' } });
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await res.json()) as any;
+    expect(body.error.code).toBe(503);
+    expect(body.error.message).toMatch(/CSV exports/);
+    // The JSON form, /health and /info are not exports.
+    expect((await get(route)).status).toBe(200);
+    expect((await get('/health')).body).toEqual(health); // (not synced: this ledger's history is from 2022)
+    expect((await get('/api/core/v2/info')).status).toBe(200);
+    release();
+    await Promise.all(fillers);
+    expect(csvGate.load()).toEqual({ running: 0, waiting: 0 });
+    expect((await csv(route)).header).toBe(HEADER);
+  });
 });
 
 describe('milestones', () => {
@@ -281,6 +338,35 @@ describe('blocks', () => {
   });
 });
 
+describe('/api/routes', () => {
+  /**
+   * The APIs a server dispatches, found by asking it: a request to each pattern of the route table it matches against
+   * (`*` filled with `0x`, which every parameter's pattern takes), counted where the answer is anything but the
+   * server's "no such route"; each `/api/{name}/{version}/…` path names its API.
+   */
+  async function dispatched(at: string): Promise<string[]> {
+    const apis = new Set<string>();
+    for (const { pattern } of routes) {
+      const path = pattern.replaceAll('*', '0x');
+      const res = await fetch(at + path);
+      const text = await res.text();
+      if (res.status === 404 && text.includes('no such route')) throw new Error(`${path} is not dispatched`);
+      const api = /^\/api\/([^/]+\/v[0-9]+)\//.exec(path)?.[1];
+      if (api !== undefined) apis.add(api);
+    }
+    return [...apis].sort();
+  }
+
+  it('lists every API the server answers, and no other', async () => {
+    const listed = (await get('/api/routes')).body.routes as string[];
+    expect([...listed].sort()).toEqual(await dispatched(origin));
+    expect(listed).toEqual(expect.arrayContaining(['explorer/v2', 'analytics/v1', 'tangle-core/v1']));
+    // An API the table does not hold is not dispatched (the probe can tell): hornet's participation plugin.
+    const other = await fetch(`${origin}/api/participation/v1/events`);
+    expect([other.status, await other.text()]).toEqual([404, expect.stringContaining('no such route')]);
+  });
+});
+
 describe('a reader that keeps no archive', () => {
   it('answers the explorer’s routes 404 (a reader of a store without one), and the rest as before', async () => {
     // The ledger's own methods still reach its store (bound to it); the routes see no explorer.
@@ -297,6 +383,9 @@ describe('a reader that keeps no archive', () => {
       const res = await fetch(`${at}${E}/ledger/richest-addresses`);
       expect(res.status).toBe(404);
       expect(((await res.json()) as any).error.message).toMatch(/keeps no explorer archive/);
+      // So /api/routes does not name explorer/v2 (every one of its routes answers 404), and names the rest.
+      const listed = ((await (await fetch(`${at}/api/routes`)).json()) as any).routes;
+      expect(listed).toEqual((await get('/api/routes')).body.routes.filter((r: string) => r !== 'explorer/v2'));
       expect((await fetch(`${at}/api/core/v2/milestones/by-index/17340`)).status).toBe(200);
       // Its analytics are read record by record, and answer as the explorer's columns and records do.
       const range = '/api/analytics/v1/milestones?from=17338&to=17341&names=analytics.active_addresses.count';
@@ -359,8 +448,76 @@ describe('refusals', () => {
       milestoneIndex: 17340,
       items: [],
     });
-    // An address with no updates pages nothing; a milestone the archive does not hold has no blocks.
+    // An address with no updates pages nothing.
     expect((await get(`${E}/ledger/updates/by-address/${nobody}`)).body).toEqual({ address: nobody, items: [] });
-    expect((await get(`${E}/milestones/by-index/17341/blocks`)).body).toEqual({ blocks: [] });
+  });
+
+  it('a page size of 0 is 400 naming the field on every paged route, as a parameter and in a cursor', async () => {
+    const mid = hex(bin(chronicleMilestone(17340).milestone_data.milestone_id));
+    const some = bech32(ownerOf(outs[0]!.output)!);
+    const oid = `0x${'cd'.repeat(34)}`;
+    const block = hex(blake2b(bin(coneOf(17340)[0]!.raw), { dkLen: 32 }));
+    // Every route that pages, each with a well-formed cursor of its own form (whose page size is the last part).
+    const paged: [string, string | undefined][] = [
+      [`${E}/milestones`, '17339.0'],
+      [`${E}/milestones/${mid}/blocks`, '3.0'],
+      [`${E}/milestones/by-index/17340/blocks`, '3.0'],
+      [`${E}/ledger/updates/by-address/${some}`, `17339.${oid}.true.0`],
+      [`${E}/ledger/updates/by-milestone/${mid}`, `${oid}.true.0`],
+      [`${E}/blocks/${block}/children`, undefined],
+      ...['', '/basic', '/alias', '/nft', '/foundry'].map(
+        (r) => [`/api/indexer/v1/outputs${r}`, `65f0a000${'cd'.repeat(34)}.0`] as [string, string],
+      ),
+    ];
+    const refused = async (route: string, field: RegExp, accept = 'application/json') => {
+      const res = await fetch(origin + route, { headers: { accept } });
+      const body = (await res.json()) as any;
+      expect([res.status, body.error.code], route).toEqual([400, 400]);
+      expect(body.error.message, route).toMatch(field);
+    };
+    for (const [route, cursor] of paged) {
+      // Each answers a page of 1 (the route, not the parameter, is what is refused below).
+      expect((await get(`${route}?pageSize=1`)).status, route).toBe(200);
+      await refused(`${route}?pageSize=0`, /invalid pageSize: 0/);
+      if (cursor === undefined) continue;
+      await refused(`${route}?pageSize=0&cursor=${cursor.replace(/0$/, '1')}`, /invalid pageSize: 0/);
+      await refused(`${route}?cursor=${cursor}`, /cursor/);
+    }
+    // The CSV form of an address's updates, and the richest addresses' size (`top`).
+    await refused(`${E}/ledger/updates/by-address/${some}?pageSize=0`, /invalid pageSize: 0/, 'text/csv');
+    await refused(`${E}/ledger/updates/by-address/${some}?cursor=17339.${oid}.true.0`, /cursor/, 'text/csv');
+    await refused(`${E}/ledger/richest-addresses?top=0`, /invalid top: 0/);
+  });
+
+  it('a milestone the node does not know is 404 on every route that names one, by index or by ID', async () => {
+    const unknownId = `0x${'00'.repeat(32)}`;
+    // 17337 lies before the snapshot's milestone (17338), 17341 after the latest, 4294967295 far beyond.
+    for (const index of [17337, 17341, 4294967295]) {
+      for (const route of [
+        `${E}/milestones/by-index/${index}/blocks`,
+        `${E}/milestones/by-index/${index}/blocks?sort=oldest&pageSize=5`,
+        `${E}/ledger/richest-addresses?ledgerIndex=${index}`,
+        `${E}/ledger/token-distribution?ledgerIndex=${index}`,
+        `/api/analytics/v1/milestones/${index}`,
+        `/api/core/v2/milestones/by-index/${index}`,
+        `/api/core/v2/milestones/by-index/${index}/utxo-changes`,
+        `/api/tangle-core/v1/milestones/${index}/cone`,
+      ]) {
+        const { status, body } = await get(route);
+        expect([status, body.error.code], route).toEqual([404, 404]);
+      }
+    }
+    for (const route of [
+      `${E}/milestones/${unknownId}/blocks`,
+      `${E}/ledger/updates/by-milestone/${unknownId}`,
+      `/api/core/v2/milestones/${unknownId}`,
+      `/api/core/v2/milestones/${unknownId}/utxo-changes`,
+    ]) {
+      const { status, body } = await get(route);
+      expect([status, body.error.code], route).toEqual([404, 404]);
+    }
+    // Known ones answer, by index as by ID: the snapshot's milestone (its cone before the archive: no blocks) too.
+    expect((await get(`${E}/milestones/by-index/17338/blocks`)).body).toEqual({ blocks: [] });
+    expect((await get(`${E}/milestones/by-index/17340/blocks`)).body.blocks.length).toBeGreaterThan(0);
   });
 });

@@ -128,6 +128,35 @@ describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
         expect(await b.get(route), route).toEqual(want);
       }
       expect([...balances].sort()).toEqual([200, 404]);
+      // A milestone neither store knows is 404 on every route that names one; a page size of 0 is 400 everywhere.
+      const unknownId = `0x${'00'.repeat(32)}`;
+      const address = addressesOf(await a.get(`${E}/ledger/updates/by-milestone/${milestoneIdOf(17340)}`))[0]!;
+      const refusals: [string, number][] = [
+        ...[17337, 17341].flatMap((i): [string, number][] => [
+          [`${E}/milestones/by-index/${i}/blocks`, 404],
+          [`${E}/ledger/richest-addresses?ledgerIndex=${i}`, 404],
+          [`${E}/ledger/token-distribution?ledgerIndex=${i}`, 404],
+          [`/api/analytics/v1/milestones/${i}`, 404],
+          [`/api/core/v2/milestones/by-index/${i}`, 404],
+          [`/api/core/v2/milestones/by-index/${i}/utxo-changes`, 404],
+          [`/api/tangle-core/v1/milestones/${i}/cone`, 404],
+        ]),
+        [`${E}/milestones/${unknownId}/blocks`, 404],
+        [`${E}/ledger/updates/by-milestone/${unknownId}`, 404],
+        [`/api/core/v2/milestones/${unknownId}`, 404],
+        [`${E}/milestones?pageSize=0`, 400],
+        [`${E}/milestones/by-index/17340/blocks?pageSize=0`, 400],
+        [`${E}/milestones/${milestoneIdOf(17340)}/blocks?cursor=3.0`, 400],
+        [`${E}/ledger/updates/by-milestone/${milestoneIdOf(17340)}?pageSize=0`, 400],
+        [`${E}/ledger/updates/by-address/${address}?pageSize=0`, 400],
+        [`${E}/ledger/richest-addresses?top=0`, 400],
+        ['/api/indexer/v1/outputs/basic?pageSize=0', 400],
+      ];
+      for (const [route, status] of refusals) {
+        const want = await a.get(route);
+        expect(want.status, route).toBe(status);
+        expect(await b.get(route), route).toEqual(want);
+      }
       // An address's history as a tax tool takes it (CSV), page by page: as the LMDB ledger writes it.
       const csv = { accept: 'text/csv' };
       for (const address of addressesOf(await a.get(`${E}/ledger/updates/by-milestone/${milestoneIdOf(17340)}`))) {
