@@ -71,6 +71,8 @@ function unitName(name: string, info: Info): string {
   return unit === 'count' ? '' : ` (in ${unit === 'amount' ? info.baseToken.unit : 'bytes'})`;
 }
 
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+
 async function draw(into: HTMLElement, label: string, points: (readonly [number, number])[]): Promise<void> {
   const { default: UPlot } = await import('uplot');
   const width = Math.max(320, Math.min(into.parentElement?.clientWidth ?? 900, 1100));
@@ -79,6 +81,8 @@ async function draw(into: HTMLElement, label: string, points: (readonly [number,
       width,
       height: 320,
       scales: { x: { time: false } },
+      // Compact values on the y axis (100M, 2.5K): a phone's chart leaves them 50 px.
+      axes: [{}, { values: (_: unknown, splits: number[]) => splits.map((v) => COMPACT.format(v)) }],
       series: [{ label: 'milestone' }, { label, stroke: '#0b5cad', width: 2 }],
     },
     [points.map((p) => p[0]), points.map((p) => p[1])],
