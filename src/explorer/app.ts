@@ -42,31 +42,41 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
 
 const notFound = (what: string) => page('Not found', h('p', {}, `This node holds nothing named ${what}.`));
 
+/**
+ * Shows a page. Focus moves to the search form, the start of every page: the next Tab reaches the search box, and a
+ * status line says which page is shown (the page itself is not read out whole).
+ */
+function show(shown: HTMLElement): void {
+  main().replaceChildren(shown);
+  const title = shown.querySelector('h1')?.textContent ?? 'explorer';
+  document.title = `${title} · tangle-core explorer`;
+  document.getElementById('status')!.textContent = `Shown: ${title}`;
+  document.getElementById('search')!.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
 async function render(): Promise<void> {
   const route = location.hash.replace(/^#\/?/, '').split('/');
-  let shown: HTMLElement;
   try {
-    shown = (await pageOf(route)) ?? notFound(route.join('/') || 'so');
+    show((await pageOf(route)) ?? notFound(route.join('/') || 'so'));
   } catch (e) {
     const why = e instanceof ApiError ? `${e.status === 0 ? '' : `${e.status}: `}${e.message}` : String(e);
-    shown = page('Something went wrong', h('p', { class: 'error' }, why));
+    show(page('Something went wrong', h('p', { class: 'error' }, why)));
   }
-  main().replaceChildren(shown);
-  document.title = `${shown.querySelector('h1')?.textContent ?? 'explorer'} · tangle-core explorer`;
-  // A keyboard or screen reader user starts at the new page; the page is shown from its top, header and all.
-  main().focus({ preventScroll: true });
-  window.scrollTo(0, 0);
 }
 
 async function search(event: SubmitEvent): Promise<void> {
   event.preventDefault();
   const input = document.getElementById('q') as HTMLInputElement;
   const { protocol } = await networkInfo();
-  const route = await routeOf(input.value, protocol.bech32Hrp).catch(() => undefined);
-  if (route === undefined) main().replaceChildren(notFound(input.value.trim()));
-  else if (location.hash === `#/${route}`)
+  const found = await routeOf(input.value, protocol.bech32Hrp).catch((e: Error) => ({
+    title: 'Something went wrong',
+    says: e.message,
+  }));
+  if (!('route' in found)) show(page(found.title, h('p', {}, found.says)));
+  else if (location.hash === `#/${found.route}`)
     await render(); // the page shown: no hash change to wait for
-  else location.hash = `#/${route}`;
+  else location.hash = `#/${found.route}`;
 }
 
 window.addEventListener('hashchange', () => void render());

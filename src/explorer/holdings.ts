@@ -1,15 +1,17 @@
 import { ApiError, get } from './api.js';
-import { h, idLink, table } from './dom.js';
+import { type Child, h, idLink, table } from './dom.js';
+import { chainAddress, chainIdOf, idText } from './ids.js';
 import type { OutputJson } from './outputs.js';
 
 // What an address holds besides base tokens, from the indexer (TIP-26): the native tokens of the basic outputs it
-// owns (summed by token), its NFTs, and the aliases it controls. The first page of each (the indexer's default size).
+// owns (summed by token), its NFTs, and the aliases it controls, each by its ID (derived, for one just created: the
+// output carries zero) and its own address. The first page of each (the indexer's default size).
 
 interface Page {
   items: string[];
 }
 interface Held {
-  output: OutputJson & { nftId?: string; aliasId?: string };
+  output: OutputJson;
 }
 
 const outputs = async (path: string): Promise<[string, Held][]> => {
@@ -18,7 +20,7 @@ const outputs = async (path: string): Promise<[string, Held][]> => {
 };
 
 /** The address's native tokens, NFTs and aliases; a node without the indexer: a line that says so. */
-export async function holdings(address: string): Promise<HTMLElement[]> {
+export async function holdings(address: string, hrp: string): Promise<HTMLElement[]> {
   let basic: [string, Held][];
   let nfts: [string, Held][];
   let aliases: [string, Held][];
@@ -36,11 +38,19 @@ export async function holdings(address: string): Promise<HTMLElement[]> {
   const tokens = new Map<string, bigint>();
   for (const [, { output }] of basic)
     for (const t of output.nativeTokens ?? []) tokens.set(t.id, (tokens.get(t.id) ?? 0n) + BigInt(t.amount));
-  const list = (title: string, found: [string, Held][], idOf: (o: Held['output']) => string | undefined) => [
+  const list = (title: string, found: [string, Held][], kind: 'nft' | 'alias') => [
     h('h2', {}, `${title} (${found.length})`),
     found.length === 0
       ? h('p', {}, 'none')
-      : h('ul', {}, ...found.map(([id, { output }]) => h('li', {}, idOf(output) ?? '', ' in ', idLink('output', id)))),
+      : h(
+          'ul',
+          {},
+          ...found.map(([id, { output }]) => {
+            const chain = chainIdOf((kind === 'nft' ? output.nftId : output.aliasId) ?? '', id);
+            const parts: Child[] = [idText(chain), ' (address ', chainAddress(kind, chain, hrp), ') in output '];
+            return h('li', {}, ...parts, idLink('output', id));
+          }),
+        ),
   ];
   return [
     h('h2', {}, `Native tokens (${tokens.size})`),
@@ -51,8 +61,8 @@ export async function holdings(address: string): Promise<HTMLElement[]> {
           ['token', 'amount'],
           [...tokens].map(([id, n]) => [h('span', { class: 'id' }, id), n.toString()]),
         ),
-    ...list('NFTs', nfts, (o) => o.nftId),
-    ...list('Aliases it controls', aliases, (o) => o.aliasId),
+    ...list('NFTs', nfts, 'nft'),
+    ...list('Aliases it controls', aliases, 'alias'),
   ];
 }
 

@@ -1,10 +1,15 @@
-import { OutputType, UnlockConditionType } from '../model/type-codes.js';
-import { type Child, h, idLink } from './dom.js';
+import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
+import { type Child, facts, h, idLink } from './dom.js';
+import { type AddressJson, addressLink, chainAddress, chainIdOf, idText } from './ids.js';
 import { amount, type Info, time } from './network.js';
+import { readable } from './text.js';
 
-// An output in words: its kind, amount, native tokens, and each unlock condition as a sentence.
+// An output in words: its kind, amount, native tokens, each unlock condition as a sentence with its addresses in
+// bech32 (linked), its chain's ID and address (an alias's or NFT's, derived where it was just created), and its
+// features, metadata and tags as text.
 
 const U = UnlockConditionType;
+const F = FeatureType;
 const KINDS: Record<number, string> = {
   [OutputType.Treasury]: 'treasury',
   [OutputType.Basic]: 'basic',
@@ -13,11 +18,11 @@ const KINDS: Record<number, string> = {
   [OutputType.Nft]: 'NFT',
 };
 
-interface AddressJson {
+interface FeatureJson {
   type: number;
-  pubKeyHash?: string;
-  aliasId?: string;
-  nftId?: string;
+  address?: AddressJson;
+  data?: string;
+  tag?: string;
 }
 export interface OutputJson {
   type: number;
@@ -30,52 +35,136 @@ export interface OutputJson {
     amount?: string;
     unixTime?: number;
   }[];
+  features?: FeatureJson[];
+  immutableFeatures?: FeatureJson[];
+  aliasId?: string;
+  stateIndex?: number;
+  stateMetadata?: string;
+  nftId?: string;
+  serialNumber?: number;
+  tokenScheme?: { type: number; mintedTokens: string; meltedTokens: string; maximumSupply: string };
 }
 
 export const kindOf = (o: OutputJson): string => KINDS[o.type] ?? `type ${o.type}`;
 
-/** An address as JSON names it (the page links the bech32 form where the route gives one). */
-function addressText(a: AddressJson | undefined): string {
-  if (a === undefined) return 'an address';
-  return a.pubKeyHash ?? a.aliasId ?? a.nftId ?? `type ${a.type}`;
-}
-
-/** Each unlock condition of the output, in words. */
-export function conditions(o: OutputJson, token: Info['baseToken']): string[] {
+/** Each unlock condition of the output, in words (a list item each). */
+export function conditions(o: OutputJson, info: Info): HTMLElement[] {
+  const hrp = info.protocol.bech32Hrp;
+  const at = (a: AddressJson | undefined) => addressLink(a, hrp);
   return (o.unlockConditions ?? []).map((u) => {
     switch (u.type) {
       case U.Address:
-        return `owned by ${addressText(u.address)}`;
+        return h('li', {}, 'owned by ', at(u.address));
       case U.StorageDepositReturn:
-        return `returns ${amount(u.amount ?? '0', token)} to ${addressText(u.returnAddress)} when claimed`;
+        return h(
+          'li',
+          {},
+          `returns ${amount(u.amount ?? '0', info.baseToken)} to `,
+          at(u.returnAddress),
+          ' when claimed',
+        );
       case U.Timelock:
-        return `locked until ${time(u.unixTime ?? 0)}`;
+        return h('li', {}, `locked until ${time(u.unixTime ?? 0)}`);
       case U.Expiration:
-        return `goes back to ${addressText(u.returnAddress)} if unclaimed by ${time(u.unixTime ?? 0)}`;
+        return h('li', {}, 'goes back to ', at(u.returnAddress), ` if unclaimed by ${time(u.unixTime ?? 0)}`);
       case U.StateControllerAddress:
-        return `state controlled by ${addressText(u.address)}`;
+        return h('li', {}, 'state controlled by ', at(u.address));
       case U.GovernorAddress:
-        return `governed by ${addressText(u.address)}`;
+        return h('li', {}, 'governed by ', at(u.address));
       case U.ImmutableAliasAddress:
-        return `controlled by alias ${addressText(u.address)}`;
+        return h('li', {}, 'controlled by alias ', at(u.address));
       default:
-        return `unlock condition ${u.type}`;
+        return h('li', {}, `unlock condition ${u.type}`);
     }
   });
+}
+
+/** The address that unlocks the output (its owner, an alias's state controller, a foundry's alias). */
+export function ownerOf(o: OutputJson, hrp: string): Child {
+  const owner = (o.unlockConditions ?? []).find(
+    (u) => u.type === U.Address || u.type === U.StateControllerAddress || u.type === U.ImmutableAliasAddress,
+  );
+  return owner === undefined ? '—' : addressLink(owner.address, hrp);
 }
 
 /** Its native tokens in words: each amount (decimal) and token ID. */
 export const tokensOf = (o: OutputJson): string[] =>
   (o.nativeTokens ?? []).map((t) => `${BigInt(t.amount)} of ${t.id}`);
 
-/** A row of an output list: its ID (linked), kind, amount, tokens and conditions. */
-export function outputRow(id: string, o: OutputJson, token: Info['baseToken']): Child[] {
+/** Its features (immutable ones named so), each as a name and what it holds. */
+function featureFacts(o: OutputJson, hrp: string): [string, Child][] {
+  const one = (f: FeatureJson, immutable: boolean): [string, Child] => {
+    const name = (n: string) => (immutable ? `immutable ${n}` : n);
+    switch (f.type) {
+      case F.Sender:
+        return [name('sender'), addressLink(f.address, hrp)];
+      case F.Issuer:
+        return [name('issuer'), addressLink(f.address, hrp)];
+      case F.Metadata:
+        return [name('metadata'), readable(f.data)];
+      case F.Tag:
+        return [name('tag'), readable(f.tag)];
+      default:
+        return [name(`feature ${f.type}`), '—'];
+    }
+  };
+  return [...(o.features ?? []).map((f) => one(f, false)), ...(o.immutableFeatures ?? []).map((f) => one(f, true))];
+}
+
+/** The foundry's ID, which is also its native token's: its alias address, serial number and token scheme type. */
+function foundryIdOf(o: OutputJson): string | undefined {
+  const alias = o.unlockConditions?.find((u) => u.type === U.ImmutableAliasAddress)?.address?.aliasId;
+  if (alias === undefined || o.serialNumber === undefined) return undefined;
+  const le32 = [0, 8, 16, 24].map((s) => ((o.serialNumber! >>> s) & 0xff).toString(16).padStart(2, '0')).join('');
+  return `0x08${alias.slice(2)}${le32}${(o.tokenScheme?.type ?? 0).toString(16).padStart(2, '0')}`;
+}
+
+/** An alias's, NFT's or foundry's own facts: its ID (derived where just created), address, state, token scheme. */
+function chainFacts(id: string, o: OutputJson, hrp: string): [string, Child][] {
+  if (o.type === OutputType.Alias && o.aliasId !== undefined) {
+    const alias = chainIdOf(o.aliasId, id);
+    return [
+      ['alias ID', idText(alias)],
+      ['alias address', chainAddress('alias', alias, hrp)],
+      ['state index', o.stateIndex ?? 0],
+      ['state metadata', readable(o.stateMetadata)],
+    ];
+  }
+  if (o.type === OutputType.Nft && o.nftId !== undefined) {
+    const nft = chainIdOf(o.nftId, id);
+    return [
+      ['NFT ID', idText(nft)],
+      ['NFT address', chainAddress('nft', nft, hrp)],
+    ];
+  }
+  if (o.type === OutputType.Foundry && o.tokenScheme !== undefined) {
+    const s = o.tokenScheme;
+    return [
+      ['foundry (token) ID', idText(foundryIdOf(o) ?? '—')],
+      ['serial number', o.serialNumber ?? '—'],
+      [
+        'tokens',
+        `${BigInt(s.mintedTokens)} minted, ${BigInt(s.meltedTokens)} melted, ${BigInt(s.maximumSupply)} at most`,
+      ],
+    ];
+  }
+  return [];
+}
+
+/** What an output holds and who may unlock it: the facts of its page and of each output of a transaction. */
+export function outputFacts(id: string, o: OutputJson, info: Info): [string, Child][] {
   const tokens = tokensOf(o);
+  const hrp = info.protocol.bech32Hrp;
   return [
-    idLink('output', id),
-    kindOf(o),
-    amount(o.amount, token),
-    tokens.length === 0 ? '—' : h('ul', {}, ...tokens.map((t) => h('li', {}, t))),
-    h('ul', {}, ...conditions(o, token).map((c) => h('li', {}, c))),
+    ['kind', kindOf(o)],
+    ['amount', amount(o.amount, info.baseToken)],
+    ['native tokens', tokens.length === 0 ? '—' : h('ul', {}, ...tokens.map((t) => h('li', {}, t)))],
+    ['conditions', h('ul', {}, ...conditions(o, info))],
+    ...chainFacts(id, o, hrp),
+    ...featureFacts(o, hrp),
   ];
 }
+
+/** An output of a list: its ID (linked) over its facts. */
+export const outputItem = (id: string, o: OutputJson, info: Info): HTMLElement =>
+  h('li', {}, idLink('output', id), facts(outputFacts(id, o, info)));

@@ -1,29 +1,50 @@
 import { bech32 } from 'bech32';
+import { AddressType } from '../model/type-codes.js';
 import { find } from './api.js';
 
 // Where a search goes: a milestone index; an output ID (34 bytes); a 32-byte ID, tried as a block, a transaction, then
-// a milestone ID; a bech32 address of the network. Undefined: nothing of that name.
+// a milestone ID; a bech32 address of the network. Where it goes nowhere, what to say: nothing typed; an address of
+// another network (the prefix this node wants, as the API says it); nothing of that name.
 
-export async function routeOf(query: string, hrp: string): Promise<string | undefined> {
+export type Found = { route: string } | { title: string; says: string };
+
+const nothing = (q: string): Found => ({ title: 'Not found', says: `This node holds nothing named ${q}.` });
+
+export async function routeOf(query: string, hrp: string): Promise<Found> {
   const q = query.trim();
-  if (/^[0-9]{1,10}$/.test(q)) return `milestone/${Number(q)}`;
+  if (q === '')
+    return {
+      title: 'Search',
+      says: 'Type a milestone index or ID, a block, transaction or output ID, or an address, then Go.',
+    };
+  if (/^[0-9]{1,10}$/.test(q)) return { route: `milestone/${Number(q)}` };
   const id = q.toLowerCase();
+  const found = (route: string | undefined) => (route === undefined ? nothing(q) : { route });
   if (/^0x[0-9a-f]{68}$/.test(id))
-    return (await find(`/api/core/v2/outputs/${id}`)) === undefined ? undefined : `output/${id}`;
+    return found((await find(`/api/core/v2/outputs/${id}`)) === undefined ? undefined : `output/${id}`);
   if (/^0x[0-9a-f]{64}$/.test(id)) {
-    if (await find(`/api/core/v2/blocks/${id}/metadata`)) return `block/${id}`;
-    if (await find(`/api/core/v2/transactions/${id}/included-block`)) return `transaction/${id}`;
+    if (await find(`/api/core/v2/blocks/${id}/metadata`)) return { route: `block/${id}` };
+    if (await find(`/api/core/v2/transactions/${id}/included-block`)) return { route: `transaction/${id}` };
     const milestone = await find<{ index: number }>(`/api/core/v2/milestones/${id}`);
-    return milestone && `milestone/${milestone.index}`;
+    return found(milestone && `milestone/${milestone.index}`);
   }
-  return isAddress(id, hrp) ? `address/${id}` : undefined;
+  const prefix = prefixOf(id);
+  if (prefix === hrp) return { route: `address/${id}` };
+  if (prefix !== undefined)
+    return {
+      title: 'An address of another network',
+      says: `${q} is an address of another network (prefix ${prefix}): this node's addresses have the prefix ${hrp}.`,
+    };
+  return nothing(q);
 }
 
-/** A bech32 address of the network: its part, and a checksum that holds. */
-function isAddress(text: string, hrp: string): boolean {
+/** The network prefix of a bech32 address (checksum, an address type, 32 bytes); undefined: not an address. */
+function prefixOf(text: string): string | undefined {
   try {
-    return bech32.decode(text, 90).prefix === hrp;
+    const { prefix, words } = bech32.decode(text, 90);
+    const bytes = bech32.fromWordsUnsafe(words);
+    return bytes?.length === 33 && Object.values(AddressType).includes(bytes[0] as 0) ? prefix : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

@@ -7,6 +7,11 @@ import type { Reply, Route } from './route-kit.js';
 // no CDN, nothing fetched from elsewhere, and a strict Content-Security-Policy: scripts and styles from this origin
 // only, no inline script, reads from this origin (and its event API's WebSocket). Public by default, like the
 // routes it reads; `--public-routes` and the JWT rule it as they rule them.
+//
+// Workers from `blob:` only: mqtt's browser build runs its keepalive timer in a worker it makes from a blob (a worker's
+// timers are not slowed as a background tab's are). Refused, every front page logged the violation and the timer never
+// ran: no ping was sent, and the broker closed the connection after 90 s (1.5 × the 60 s keepalive), seen in Chromium.
+// A blob is made by a script already running here (script-src 'self'), and its worker is held to this same policy.
 
 /** The files' types, by extension: the page, its style sheet, its module and the chunks it loads when needed. */
 const TYPES: Record<string, string> = {
@@ -15,7 +20,8 @@ const TYPES: Record<string, string> = {
   css: 'text/css; charset=utf-8',
 };
 export const EXPLORER_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; " +
+  "default-src 'none'; script-src 'self'; worker-src blob:; style-src 'self'; img-src 'self' data:; " +
+  "connect-src 'self' ws: wss:; " +
   "base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /** The built files: beside the bundle that serves them (dist/), or in the package's dist/ (its sources, in tests). */

@@ -1,15 +1,46 @@
 import { find, get } from '../api.js';
 import { facts, h, idLink, page, table } from '../dom.js';
 import { historyCsv, holdings } from '../holdings.js';
-import { amount, networkInfo, time } from '../network.js';
+import { amount, type Info, networkInfo, time } from '../network.js';
 
-// An address: its total and available balance, and its history, newest first, a page at a time.
+// An address: its total and available balance, and its history, newest first, a page at a time (Older and Newer),
+// each update with the amount it received or spent (the output looked up: the route names only its ID).
 
+interface Update {
+  outputId: string;
+  isSpent: boolean;
+  milestoneIndex: number;
+  milestoneTimestamp: number;
+}
 interface Updates {
-  items: { outputId: string; isSpent: boolean; milestoneIndex: number; milestoneTimestamp: number }[];
+  items: Update[];
   cursor?: string;
 }
 const PAGE = 25;
+const updatesOf = (address: string, query: string) =>
+  get<Updates>(`/api/explorer/v2/ledger/updates/by-address/${address}?${query}`);
+/** The route's cursor naming an update (the first of a page), for a page of `size`. */
+const cursorAt = (u: Update, size: number) => `${u.milestoneIndex}.${u.outputId}.${u.isSpent}.${size}`;
+
+/**
+ * The page before this one (newer updates): the route pages one way at a time, so the `PAGE` updates after this page's
+ * first are read oldest first, and the newer page starts at the last of them; fewer than `PAGE`: the newest page.
+ */
+async function newerPage(address: string, first: Update | undefined): Promise<string | undefined> {
+  if (first === undefined) return undefined;
+  const after = (await updatesOf(address, `sort=oldest&cursor=${encodeURIComponent(cursorAt(first, PAGE + 1))}`)).items;
+  if (after.length <= 1) return undefined;
+  return after.length <= PAGE
+    ? `#/address/${address}`
+    : `#/address/${address}/${encodeURIComponent(cursorAt(after[PAGE]!, PAGE))}`;
+}
+
+/** Each update's amount, in the network's unit (one request an output: an output spent and received, asked once). */
+async function amountsOf(items: Update[], token: Info['baseToken']): Promise<Map<string, string>> {
+  const ids = [...new Set(items.map((u) => u.outputId))];
+  const found = await Promise.all(ids.map((id) => find<{ output: { amount: string } }>(`/api/core/v2/outputs/${id}`)));
+  return new Map(ids.map((id, i) => [id, found[i] === undefined ? '?' : amount(found[i]!.output.amount, token)]));
+}
 
 /** A button that fetches the whole history as CSV and offers it as a file. */
 function download(address: string): HTMLElement {
@@ -24,21 +55,29 @@ function download(address: string): HTMLElement {
 }
 
 export async function addressPage(address: string, cursor?: string): Promise<HTMLElement | undefined> {
-  const { baseToken } = await networkInfo();
-  const balance = await find<{ totalBalance: string; sigLockedBalance: string; ledgerIndex: number }>(
+  const { baseToken, protocol } = await networkInfo();
+  const balance = await find<{ totalBalance: string; availableBalance: string; ledgerIndex: number }>(
     `/api/explorer/v2/balance/${address}`,
   );
   const query = cursor === undefined ? `pageSize=${PAGE}` : `cursor=${encodeURIComponent(cursor)}`;
-  const updates = await get<Updates>(`/api/explorer/v2/ledger/updates/by-address/${address}?sort=newest&${query}`);
+  const updates = await updatesOf(address, `sort=newest&${query}`);
   if (balance === undefined && updates.items.length === 0) return undefined;
+  const [amounts, newer] = await Promise.all([
+    amountsOf(updates.items, baseToken),
+    cursor === undefined ? undefined : newerPage(address, updates.items[0]),
+  ]);
+  const pages: HTMLElement[] = [];
+  if (newer !== undefined) pages.push(h('a', { href: newer }, 'Newer'));
+  if (updates.cursor !== undefined)
+    pages.push(h('a', { href: `#/address/${address}/${encodeURIComponent(updates.cursor)}` }, 'Older'));
   return page(
     `Address ${address}`,
     facts([
       ['total balance', amount(balance?.totalBalance ?? '0', baseToken)],
-      ['available', amount(balance?.sigLockedBalance ?? '0', baseToken)],
+      ['available', amount(balance?.availableBalance ?? '0', baseToken)],
       ['as of milestone', balance === undefined ? '—' : balance.ledgerIndex],
     ]),
-    ...(await holdings(address)),
+    ...(await holdings(address, protocol.bech32Hrp)),
     h('h2', {}, 'History'),
     download(address),
     table(
@@ -48,11 +87,9 @@ export async function addressPage(address: string, cursor?: string): Promise<HTM
         h('a', { href: `#/milestone/${u.milestoneIndex}` }, u.milestoneIndex),
         time(u.milestoneTimestamp),
         idLink('output', u.outputId),
-        u.isSpent ? 'spent' : 'received',
+        `${u.isSpent ? 'spent' : 'received'} ${amounts.get(u.outputId)}`,
       ]),
     ),
-    updates.cursor === undefined
-      ? false
-      : h('p', {}, h('a', { href: `#/address/${address}/${encodeURIComponent(updates.cursor)}` }, 'Older')),
+    pages.length > 0 && h('nav', { class: 'pages', 'aria-label': 'History pages' }, ...pages),
   );
 }

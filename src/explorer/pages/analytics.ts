@@ -1,9 +1,12 @@
 import { get } from '../api.js';
 import { h, page, table } from '../dom.js';
-import { latestInfo } from '../network.js';
+import { labelOf, plotted, unitOf, valueText } from '../measurements.js';
+import { type Info, latestInfo } from '../network.js';
 
 // Analytics over a range of milestones, as a chart (uPlot: 23 KB gzipped, against Chart.js's 50 KB for a line
-// chart alone, both measured bundled and minified; loaded only by this page) with its numbers in a table beside it.
+// chart alone, both measured bundled and minified; loaded only by this page) with its numbers in a table beside it,
+// each in its unit (token amounts in the network's, on the chart too). The page names the measurement as the API does
+// (`analytics.…`), the name to ask the range route for.
 
 interface Range {
   milestones: { milestoneIndex: number; measurements: Record<string, number | string> }[];
@@ -13,7 +16,8 @@ const DEFAULT_SPAN = 100;
 
 /** `#/analytics/{name}/{from}/{to}`: a measurement over milestones `from` to `to` (defaults: the latest 100). */
 export async function analyticsPage(args: string[]): Promise<HTMLElement | undefined> {
-  const latest = (await latestInfo()).status.latestMilestone.index;
+  const info = await latestInfo();
+  const latest = info.status.latestMilestone.index;
   const [name = DEFAULT_NAME, fromText, toText] = args;
   const to = toText === undefined ? latest : Number(toText);
   const from = fromText === undefined ? Math.max(0, to - DEFAULT_SPAN + 1) : Number(fromText);
@@ -22,8 +26,10 @@ export async function analyticsPage(args: string[]): Promise<HTMLElement | undef
     (await get<{ measurements: object }>(`/api/analytics/v1/milestones/${latest}`)).measurements,
   );
   const range = await get<Range>(`/api/analytics/v1/milestones?from=${from}&to=${to}&names=${name}`);
-  const points = range.milestones.map((m) => [m.milestoneIndex, Number(m.measurements[name] ?? Number.NaN)] as const);
-  const chart = h('figure', { class: 'chart', 'aria-label': `${name}, milestones ${from} to ${to}` });
+  const values = range.milestones.map((m) => [m.milestoneIndex, m.measurements[name]] as const);
+  const points = values.map(([i, v]) => [i, v === undefined ? Number.NaN : plotted(name, v, info.baseToken)] as const);
+  const label = `${labelOf(name)}${unitName(name, info)}`;
+  const chart = h('figure', { class: 'chart', 'aria-label': `${label}, milestones ${from} to ${to}` });
   const form = h(
     'form',
     { class: 'range' },
@@ -41,21 +47,33 @@ export async function analyticsPage(args: string[]): Promise<HTMLElement | undef
     location.hash = `#/analytics/${value('name')}/${value('from')}/${value('to')}`;
   });
   const shown = page(
-    `Analytics: ${name.replace(/^analytics\./, '')}`,
+    `Analytics: ${labelOf(name)}`,
+    h('p', {}, 'Measurement ', h('code', {}, name), unitName(name, info), ', as the analytics API names it.'),
     form,
     chart,
     h('h2', {}, 'Values'),
     table(
       'Values',
       ['milestone', 'value'],
-      points.map(([i, v]) => [h('a', { href: `#/milestone/${i}` }, i), Number.isNaN(v) ? '—' : v]),
+      values.map(([i, v]) => [
+        h('a', { href: `#/milestone/${i}` }, i),
+        v === undefined ? '—' : valueText(name, v, info.baseToken),
+      ]),
     ),
   );
-  void draw(chart, name, points);
+  void draw(chart, label, points);
   return shown;
 }
 
-async function draw(into: HTMLElement, name: string, points: (readonly [number, number])[]): Promise<void> {
+/** The unit of a measurement's values, for a label: " (in SMR)", " (in bytes)", or nothing for a count. */
+function unitName(name: string, info: Info): string {
+  const unit = unitOf(name);
+  return unit === 'count' ? '' : ` (in ${unit === 'amount' ? info.baseToken.unit : 'bytes'})`;
+}
+
+const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 2 });
+
+async function draw(into: HTMLElement, label: string, points: (readonly [number, number])[]): Promise<void> {
   const { default: UPlot } = await import('uplot');
   const width = Math.max(320, Math.min(into.parentElement?.clientWidth ?? 900, 1100));
   new UPlot(
@@ -63,7 +81,9 @@ async function draw(into: HTMLElement, name: string, points: (readonly [number, 
       width,
       height: 320,
       scales: { x: { time: false } },
-      series: [{ label: 'milestone' }, { label: name.replace(/^analytics\./, ''), stroke: '#0b5cad', width: 2 }],
+      // Compact values on the y axis (100M, 2.5K): a phone's chart leaves them 50 px.
+      axes: [{}, { values: (_: unknown, splits: number[]) => splits.map((v) => COMPACT.format(v)) }],
+      series: [{ label: 'milestone' }, { label, stroke: '#0b5cad', width: 2 }],
     },
     [points.map((p) => p[0]), points.map((p) => p[1])],
     into,

@@ -1,22 +1,19 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import { PayloadType } from '../../model/type-codes.js';
 import { ApiError, bytes, find, get } from '../api.js';
-import { facts, h, idLink, page, table } from '../dom.js';
+import { type Child, facts, h, idLink, page } from '../dom.js';
+import { hex } from '../ids.js';
 import { networkInfo } from '../network.js';
-import { type OutputJson, outputRow } from '../outputs.js';
+import { type EssenceJson, type TaggedDataJson, taggedDataFacts, transactionSections } from '../transaction.js';
 import { conflictReason, payloadName } from '../words.js';
 
-// A block: its payload, its metadata (the milestone that referenced it, its verdict and, for a conflict, why, in
-// words), its parents and its children. A transaction's page is its including block's, named by the transaction.
-
-const hex = (b: Uint8Array) => `0x${Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')}`;
+// A block: its payload (a transaction's inputs and outputs, tagged data's tag and data, the milestone it carries), its
+// metadata (the milestone that referenced it, its verdict and, for a conflict, why, in words), its parents and its
+// children. A transaction's page is its including block's, named by the transaction.
 
 interface BlockJson {
   parents: string[];
-  payload?: {
-    type: number;
-    essence?: { inputs: { transactionId: string; transactionOutputIndex: number }[]; outputs: OutputJson[] };
-  };
+  payload?: TaggedDataJson & { essence?: EssenceJson; index?: number };
 }
 interface Metadata {
   referencedByMilestoneIndex?: number;
@@ -32,9 +29,7 @@ function transactionIdOf(block: Uint8Array): string {
   return hex(blake2b(block.subarray(at + 4, at + 4 + length), { dkLen: 32 }));
 }
 
-/** The output ID of a transaction's output: the transaction ID, then the index (u16, little-endian). */
-export const outputIdOf = (transactionId: string, index: number): string =>
-  `${transactionId}${(index & 0xff).toString(16).padStart(2, '0')}${(index >> 8).toString(16).padStart(2, '0')}`;
+const milestoneLink = (index: number) => h('a', { href: `#/milestone/${index}` }, index);
 
 export function inclusion(m: Metadata): string {
   if (m.referencedByMilestoneIndex === undefined) return 'not referenced yet';
@@ -54,33 +49,23 @@ export async function blockPage(id: string, asTransaction?: string): Promise<HTM
   const essence = payload?.type === PayloadType.Transaction ? payload.essence : undefined;
   const txId = essence === undefined ? undefined : transactionIdOf(await bytes(`/api/core/v2/blocks/${id}`));
   const milestone = meta.referencedByMilestoneIndex;
+  let carried: Child[] = [];
+  if (essence !== undefined) carried = await transactionSections(essence, txId!, info);
+  else if (payload?.type === PayloadType.TaggedData) carried = [h('h2', {}, 'Tagged data'), taggedDataFacts(payload)];
   return page(
     asTransaction === undefined ? `Block ${id}` : `Transaction ${asTransaction}`,
     facts([
       ['block', idLink('block', id)],
       ['payload', payloadName(payload?.type)],
-      ['transaction', txId === undefined ? '—' : h('span', { class: 'id' }, txId)],
-      [
-        'referenced by milestone',
-        milestone === undefined ? '—' : h('a', { href: `#/milestone/${milestone}` }, milestone),
-      ],
+      ...(txId === undefined ? [] : [['transaction', idLink('transaction', txId)] as [string, Child]]),
+      ...(payload?.type === PayloadType.Milestone && payload.index !== undefined
+        ? [['carries milestone', milestoneLink(payload.index)] as [string, Child]]
+        : []),
+      ['referenced by milestone', milestone === undefined ? '—' : milestoneLink(milestone)],
       ['white-flag index', meta.whiteFlagIndex ?? '—'],
       ['inclusion', inclusion(meta)],
     ]),
-    essence && h('h2', {}, 'Inputs'),
-    essence &&
-      table(
-        'Inputs',
-        ['output'],
-        essence.inputs.map((i) => [idLink('output', outputIdOf(i.transactionId, i.transactionOutputIndex))]),
-      ),
-    essence && h('h2', {}, 'Outputs'),
-    essence &&
-      table(
-        'Outputs',
-        ['output', 'kind', 'amount', 'native tokens', 'conditions'],
-        essence.outputs.map((o, i) => outputRow(outputIdOf(txId!, i), o, info.baseToken)),
-      ),
+    ...carried,
     h('h2', {}, 'Parents'),
     h('ul', {}, ...block.parents.map((p) => h('li', {}, idLink('block', p)))),
     h('h2', {}, 'Children'),

@@ -1,9 +1,10 @@
 import { find } from '../api.js';
 import { facts, h, idLink, page } from '../dom.js';
-import { amount, networkInfo, time } from '../network.js';
-import { conditions, kindOf, type OutputJson, tokensOf } from '../outputs.js';
+import { networkInfo, time } from '../network.js';
+import { type OutputJson, outputFacts } from '../outputs.js';
 
-// An output: what it holds and who may unlock it, in words; the block and milestone that booked it, and its spend.
+// An output: what it holds and who may unlock it, in words (outputs.ts); the block and milestone that booked it, and
+// its spend.
 
 interface OutputWithMetadata {
   metadata: {
@@ -22,14 +23,11 @@ export async function outputPage(id: string): Promise<HTMLElement | undefined> {
   const found = await find<OutputWithMetadata>(`/api/core/v2/outputs/${id}`);
   if (found === undefined) return undefined;
   const { metadata: m, output: o } = found;
-  const { baseToken } = await networkInfo();
+  const info = await networkInfo();
   return page(
     `Output ${id}`,
     facts([
-      ['kind', kindOf(o)],
-      ['amount', amount(o.amount, baseToken)],
-      ['native tokens', tokensOf(o).join(', ') || '—'],
-      ['conditions', h('ul', {}, ...conditions(o, baseToken).map((c) => h('li', {}, c)))],
+      ...outputFacts(id, o, info),
       ['transaction', idLink('transaction', m.transactionId)],
       ['block', idLink('block', m.blockId)],
       [

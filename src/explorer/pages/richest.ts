@@ -29,10 +29,9 @@ export async function richestPage(): Promise<HTMLElement> {
     h('h2', {}, 'Token distribution'),
     table(
       'Token distribution',
-      ['balance from', 'below', 'addresses', 'total'],
+      ['balances', 'addresses', 'total'],
       spread.distribution.map((d) => [
-        raw(d.range.start),
-        raw(d.range.end),
+        `at least ${raw(d.range.start)}, below ${raw(d.range.end)}`,
         d.addressCount,
         amount(d.totalBalance, baseToken),
       ]),
