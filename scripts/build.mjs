@@ -5,15 +5,17 @@
 // Why not "remove dist/, then tsup" (as it was): a server running from dist/ (`npm start` beside `npm test`, whose
 // pretest builds) reads files there after it started: the explorer's page, module and chunks on their first request,
 // the worker threads' files when a pool starts, the CLI itself when a crashed worker or writer process is restarted.
-// For the 30 s of a build they were gone (the explorer answered 404, a restarted worker failed), and tsup writes a
-// file in place, so a reader could get half of one. A rename replaces a file in one step: a reader opens the old file
-// or the new one, never none and never a part, and one that has the old file open keeps reading it. Nothing the build
-// makes is ever missing, and the directories are never removed.
+// For the half minute of a build they were gone (the explorer answered 404 "not built"), and tsup writes a file in
+// place, so a reader could get half of one. A rename replaces a file in one step: a reader opens the old file or the
+// new one, never none and never a part, and one that has the old file open keeps reading it. Nothing the build makes
+// is ever missing, and the directories are never removed.
 //
 // Files of an earlier build that this one does not make (a renamed entry, an explorer chunk whose content, and so
 // whose hashed name, changed) are removed at the end, so that dist/ holds one build and `npm pack`, which ships
 // dist/explorer/ whole, ships no stale chunk. A server of the same sources never asks for those: the chunks' names are
-// hashes of their content, so an unchanged source gives unchanged names.
+// hashes of their content, so an unchanged source gives unchanged names. (A server of older sources that already
+// served its page's module keeps it in memory, and would ask for that module's old chunk: the explorer's files are
+// read one by one on first request, src/http/explorer-page.ts.)
 import { execFileSync } from 'node:child_process';
 import {
   mkdirSync,
@@ -77,8 +79,24 @@ function relocateSourceMap(staged, target) {
   writeFileSync(staged, JSON.stringify(map));
 }
 
+/** Whether the process `pid` runs (a build of another terminal may be staging beside this one). */
+function running(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return e.code === 'EPERM';
+  }
+}
+
 mkdirSync(join(root, 'dist'), { recursive: true });
-const stage = mkdtempSync(join(root, 'dist', STAGE_PREFIX));
+// An interrupted build (Ctrl-C kills it before its `finally`) leaves its staging directory: named by the build's
+// process, removed by the next build once that process is gone.
+for (const entry of readdirSync(join(root, 'dist'))) {
+  const pid = /^\.build-(\d+)-/.exec(entry)?.[1];
+  if (pid !== undefined && !running(Number(pid))) rmSync(join(root, 'dist', entry), { recursive: true, force: true });
+}
+const stage = mkdtempSync(join(root, 'dist', `${STAGE_PREFIX}${process.pid}-`));
 try {
   // tsup.config.ts writes under TANGLE_CORE_BUILD_DIR: the package's files to <stage>/dist, the codec's to
   // <stage>/codec.
