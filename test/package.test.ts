@@ -13,6 +13,7 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -361,5 +362,39 @@ describe("the README's library example", () => {
     expect(out[0]).toBe(`0x${Buffer.from(blake2b(bytes, { dkLen: 32 })).toString('hex')}`);
     expect(out[1]).toBe('true');
     expect(out[2]).toBe('TRUNCATED parents 1');
+  });
+});
+
+describe('npm install on the declared Node', () => {
+  // npm warns EBADENGINE for each package it installs whose `engines` the running Node (or npm) does not satisfy. So
+  // every Node the package declares must satisfy every package of the lockfile: each of their ranges must contain the
+  // declared one. semver is npm's own range logic (in node_modules through the dev dependencies; not one of ours).
+  const semver = createRequire(import.meta.url)('semver') as {
+    subset(sub: string, dom: string): boolean;
+  };
+  const lock = JSON.parse(readFileSync(resolve(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { version?: string; optional?: boolean; engines?: Record<string, string> | string[] }>;
+  };
+  const declared: string = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')).engines.node;
+
+  it('the lockfile was made from package.json as it is', () => {
+    expect((lock.packages['']!.engines as Record<string, string>).node).toBe(declared);
+  });
+
+  it('every package of the lockfile accepts every Node the package declares, and the npm that comes with the oldest', () => {
+    // The check refuses what made npm warn: puppeteer-core 25 wanted Node 22.12 while we declared 20.15.
+    expect(semver.subset('>=20.15', '>=22.12.0')).toBe(false);
+    const refused: string[] = [];
+    for (const [path, p] of Object.entries(lock.packages)) {
+      // An array of engines is an old form npm ignores; an optional package that does not fit is skipped by npm,
+      // silently (rollup's optional @napi-rs/lzma-linux-x64-gnu wants Node 22.20: not installed on Node 20).
+      if (p.engines === undefined || Array.isArray(p.engines) || p.optional) continue;
+      if (p.engines.node !== undefined && !semver.subset(declared, p.engines.node))
+        refused.push(`${path}@${p.version}: node ${p.engines.node}`);
+      // npm 10.8.2 comes with Node 20.19.0 (its release notes), the oldest the declared range accepts.
+      if (p.engines.npm !== undefined && !semver.subset('>=10.8.2', p.engines.npm))
+        refused.push(`${path}@${p.version}: npm ${p.engines.npm}`);
+    }
+    expect(refused).toEqual([]);
   });
 });
