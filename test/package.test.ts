@@ -7,6 +7,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -396,5 +397,31 @@ describe('npm install on the declared Node', () => {
         refused.push(`${path}@${p.version}: npm ${p.engines.npm}`);
     }
     expect(refused).toEqual([]);
+  });
+});
+
+describe("the codec package's README example", () => {
+  it('runs as written against the built package (the npm workspace resolves @tangle-core/codec to packages/codec)', () => {
+    const readme = readFileSync(resolve(root, 'packages/codec/README.md'), 'utf8');
+    const code = /```js\n([\s\S]*?)```/.exec(readme)![1]!;
+    expect(code).toMatch(/from '@tangle-core\/codec';/);
+    // Resolved from the repository as an application resolves it from its node_modules: packages/codec/dist.
+    expect(realpathSync(resolve(root, 'node_modules/@tangle-core/codec'))).toBe(resolve(root, 'packages/codec'));
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
+    // Each line prints what the comment at its end says.
+    const promised = code
+      .split('\n')
+      .filter((l) => /console\.log\(/.test(l))
+      .map((l) => /\/\/ (.*)$/.exec(l)![1]!.trim());
+    expect(out.trim().split('\n')).toEqual(promised);
+    // The block ID it states, computed by @noble/hashes from the bytes written by hand (as the node's README's).
+    const bytes = Buffer.concat([
+      Buffer.from([2, 1]),
+      Buffer.alloc(32, 0x11),
+      Buffer.from('13000000050000000568656c6c6f05000000776f726c64', 'hex'),
+      Buffer.alloc(8),
+    ]);
+    expect(promised[0]).toBe(`0x${Buffer.from(blake2b(bytes, { dkLen: 32 })).toString('hex')}`);
+    expect(promised.slice(1)).toEqual(['0x68656c6c6f', 'TRUNCATED parents 1']);
   });
 });
