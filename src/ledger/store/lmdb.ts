@@ -34,7 +34,7 @@ const APPEND = { append: true };
  * LMDB sets the file's length to the map's, which with the 64 GiB map of old made every snapshot-imported store a
  * 64 GiB sparse file. Without a write map the file grows page by page as commits write them, whatever the map.
  */
-const INITIAL_MAP = 16 * 1024 ** 2;
+export const INITIAL_MAP = 16 * 1024 ** 2;
 
 /**
  * How many stores of this process have each data file open (by device and inode): lmdb-js shares one environment
