@@ -87,3 +87,35 @@ export function trimDataFile(file: string): number {
   truncateSync(file, Number(highest));
   return Number(size - highest);
 }
+
+/**
+ * How many stores of this process have each data file open (by device and inode): lmdb-js shares one environment
+ * between every open of a file in a process, and a file may be cut back (trimDataFile) only while none maps it.
+ */
+const openFiles = new Map<string, number>();
+const fileKey = (file: string) => {
+  const s = statSync(file);
+  return `${s.dev}:${s.ino}`;
+};
+
+/** Counts an open of `file` by a store of this process; returns the key to give `fileClosed`. */
+export function fileOpened(file: string): string {
+  const key = fileKey(file);
+  openFiles.set(key, (openFiles.get(key) ?? 0) + 1);
+  return key;
+}
+
+export function fileClosed(key: string): void {
+  const left = (openFiles.get(key) ?? 1) - 1;
+  if (left > 0) openFiles.set(key, left);
+  else openFiles.delete(key);
+}
+
+/** trimDataFile if no store of this process has the file open; best effort: a failure leaves the file long. */
+export function trimUnmapped(file: string): void {
+  try {
+    if (!openFiles.has(fileKey(file))) trimDataFile(file);
+  } catch {
+    // A read-only file system, or the file gone: the store works as it is, only larger than it needs to be.
+  }
+}

@@ -7,7 +7,7 @@ import { compareBytes } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 import type { WriteBatch } from './batch.js';
 import type { KeyValueStore } from './kv.js';
-import { checkDataFile, trimDataFile } from './lmdb-file.js';
+import { checkDataFile, fileClosed, fileOpened, trimUnmapped } from './lmdb-file.js';
 import { asBuffer, rangeDown, scanRange, startsWith, view } from './lmdb-ranges.js';
 import { WriterLock } from './writer-lock.js';
 
@@ -35,24 +35,6 @@ const APPEND = { append: true };
  * 64 GiB sparse file. Without a write map the file grows page by page as commits write them, whatever the map.
  */
 export const INITIAL_MAP = 16 * 1024 ** 2;
-
-/**
- * How many stores of this process have each data file open (by device and inode): lmdb-js shares one environment
- * between every open of a file in a process, and a file may be cut back (trimDataFile) only while none maps it.
- */
-const openFiles = new Map<string, number>();
-const fileKey = (file: string) => {
-  const s = statSync(file);
-  return `${s.dev}:${s.ino}`;
-};
-/** Cuts the file back to its pages if no store of this process has it open; best effort: a failure leaves it long. */
-function trimUnmapped(file: string): void {
-  try {
-    if (!openFiles.has(fileKey(file))) trimDataFile(file);
-  } catch {
-    // A read-only file system, or the file gone: the store works as it is, only larger than it needs to be.
-  }
-}
 
 /** Whether these writes of a batch are in ascending key order already (checking is linear; sorting is not). */
 function inKeyOrder(batch: WriteBatch, writes: readonly number[]): boolean {
@@ -112,7 +94,7 @@ export class LmdbStore implements KeyValueStore {
   private readonly tables = new Map<number, Database<Buffer, Buffer>>();
   private lock: WriterLock | undefined;
   private readonly created: string[];
-  /** The data file, and its key in `openFiles` while this store has it open. */
+  /** The data file, and its key in lmdb-file.ts's count of open files while this store has it open (fileOpened). */
   private readonly file: string;
   private openKey: string | undefined;
   /** A pinned read transaction (`hold`) and how many holds share it; reads pass it while it is there. */
@@ -175,8 +157,7 @@ export class LmdbStore implements KeyValueStore {
     }
     this.created = created;
     this.file = file;
-    this.openKey = fileKey(file);
-    openFiles.set(this.openKey, (openFiles.get(this.openKey) ?? 0) + 1);
+    this.openKey = fileOpened(file);
     try {
       this.openTables();
     } catch (e) {
@@ -402,12 +383,8 @@ export class LmdbStore implements KeyValueStore {
       this.held = undefined;
     }
     this.root.close();
-    if (this.openKey !== undefined) {
-      const left = openFiles.get(this.openKey)! - 1;
-      if (left > 0) openFiles.set(this.openKey, left);
-      else openFiles.delete(this.openKey);
-      this.openKey = undefined;
-    }
+    if (this.openKey !== undefined) fileClosed(this.openKey);
+    this.openKey = undefined;
     // A writer's last act, before another writer may come: a file grown with a write map (its map doubles ahead of
     // the data) is cut back to its pages.
     if (this.lock !== undefined) trimUnmapped(this.file);
