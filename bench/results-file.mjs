@@ -85,6 +85,11 @@ export const SECTIONS = [
     'npm run bench:history',
   ],
   [
+    'store-file',
+    "How large is an LMDB store's file, and did growing its map with the data (issue 56) cost speed?",
+    'node --expose-gc bench/ledger.mjs --transactions 200000 --no-write; node bench/history.mjs --milestones 800 --peak-milestones 60 --no-write; node bench/snapshot.mjs --phase import FILE, before and after, alternating',
+  ],
+  [
     'events',
     'How does the event API (MQTT) hold 1,000 subscribers while the writer ingests at its full rate?',
     'npm run bench:events',

@@ -7,7 +7,7 @@ import { compareBytes } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 import type { WriteBatch } from './batch.js';
 import type { KeyValueStore } from './kv.js';
-import { checkDataFile } from './lmdb-file.js';
+import { checkDataFile, fileClosed, fileOpened, trimUnmapped } from './lmdb-file.js';
 import { asBuffer, rangeDown, scanRange, startsWith, view } from './lmdb-ranges.js';
 import { WriterLock } from './writer-lock.js';
 
@@ -25,6 +25,16 @@ let lmdb: typeof import('lmdb') | undefined;
 const loadLmdb = () => (lmdb ??= createRequire(import.meta.url)('lmdb') as typeof import('lmdb'));
 
 const APPEND = { append: true };
+
+/**
+ * The map a store opens with (issue 56). lmdb-js's LMDB grows the map itself: a write that needs a page past it maps
+ * the file again at twice what is in use (mdb_page_alloc), and a reader in any process does the same when a
+ * transaction it begins names pages past its map (mdb_txn_renew0); earlier maps stay mapped until close, for the
+ * readers still in them. So the map only needs to fit what the store holds, and it must: under a write map (`bulk`)
+ * LMDB sets the file's length to the map's, which with the 64 GiB map of old made every snapshot-imported store a
+ * 64 GiB sparse file. Without a write map the file grows page by page as commits write them, whatever the map.
+ */
+export const INITIAL_MAP = 16 * 1024 ** 2;
 
 /** Whether these writes of a batch are in ascending key order already (checking is linear; sorting is not). */
 function inKeyOrder(batch: WriteBatch, writes: readonly number[]): boolean {
@@ -57,8 +67,8 @@ function copyOut(value: Uint8Array): Uint8Array {
 
 export interface LmdbOptions {
   /**
-   * Initial size of LMDB's map, in bytes (default 64 GiB). lmdb-js grows the map when a write needs more: the disk is
-   * the limit.
+   * Initial size of LMDB's map, in bytes (default 16 MiB, or what the store holds if more). lmdb-js grows the map
+   * when a write needs more (to twice what is in use): the disk is the limit.
    */
   mapSize?: number;
   /** Open for reading only: every write fails with a clear error. Chosen by itself on a read-only file system. */
@@ -84,6 +94,9 @@ export class LmdbStore implements KeyValueStore {
   private readonly tables = new Map<number, Database<Buffer, Buffer>>();
   private lock: WriterLock | undefined;
   private readonly created: string[];
+  /** The data file, and its key in lmdb-file.ts's count of open files while this store has it open (fileOpened). */
+  private readonly file: string;
+  private openKey: string | undefined;
   /** A pinned read transaction (`hold`) and how many holds share it; reads pass it while it is there. */
   private held:
     | {
@@ -117,6 +130,9 @@ export class LmdbStore implements KeyValueStore {
         try {
           mkdirSync(path, { recursive: true });
           this.lock = WriterLock.acquire(path);
+          // A store written under a write map has a file as long as its map was (64 GiB before issue 56): the
+          // writer, alone with the file, cuts it back to its pages.
+          trimUnmapped(file);
         } catch (e) {
           // A read-only file system or directory: serve what is there, refuse writes.
           if (!unwritable(e) || !existsSync(file)) throw e;
@@ -140,6 +156,8 @@ export class LmdbStore implements KeyValueStore {
       throw new LedgerError('STORE_CORRUPT', `cannot open the store at ${path}: ${(e as Error).message}`, { cause: e });
     }
     this.created = created;
+    this.file = file;
+    this.openKey = fileOpened(file);
     try {
       this.openTables();
     } catch (e) {
@@ -159,9 +177,10 @@ export class LmdbStore implements KeyValueStore {
       overlappingSync: false,
       maxDbs: 64,
       readOnly,
+      // A write map sets the file's length to the map's: the map starts small and grows with the data (INITIAL_MAP),
+      // and close cuts the file back to the pages in use.
       ...(options.bulk === true && !readOnly ? { useWritemap: true, noSync: true } : {}),
-      // Room for a large index; LMDB only uses what it needs.
-      mapSize: options.mapSize ?? 64 * 1024 ** 3,
+      mapSize: options.mapSize ?? INITIAL_MAP,
     });
   }
 
@@ -364,6 +383,11 @@ export class LmdbStore implements KeyValueStore {
       this.held = undefined;
     }
     this.root.close();
+    if (this.openKey !== undefined) fileClosed(this.openKey);
+    this.openKey = undefined;
+    // A writer's last act, before another writer may come: a file grown with a write map (its map doubles ahead of
+    // the data) is cut back to its pages.
+    if (this.lock !== undefined) trimUnmapped(this.file);
     this.lock?.release();
     this.lock = undefined;
   }
