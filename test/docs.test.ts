@@ -367,7 +367,7 @@ describe('docs/cli.md', () => {
           const real = `0x${Buffer.from(chronicleBin(chronicleMilestone(17340).milestone_data.milestone_id)).toString('hex')}`;
           const confirmed = async () => {
             const r = await fetch(`${readerUrl}/api/core/v2/info`);
-            return r.status === 200 ? (await r.json()).status.confirmedMilestone.milestoneId : undefined;
+            return r.status === 200 ? ((await r.json()) as any).status.confirmedMilestone.milestoneId : undefined;
           };
           while ((await confirmed()) !== real) await new Promise((r) => setTimeout(r, 50));
           const path = '/api/core/v2/milestones/by-index/17340';
