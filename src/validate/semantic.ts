@@ -94,7 +94,7 @@ export function checkSemantics(ws: WorkingSet, verify: typeof verifyEd25519 = ve
 const isChainOutput = (o: Output): boolean =>
   o.type === OutputType.Alias || o.type === OutputType.Nft || o.type === OutputType.Foundry;
 
-/** TxSemanticTimelock (transaction.go:677): no input is timelocked past `time` (unlock_cond.go:211: time < its time). */
+/** TxSemanticTimelock (transaction.go:677): no input is timelocked past `time` (unlock_cond.go:211: time < its). */
 function checkTimelocks({ consumedOutputs, time }: WorkingSet): void {
   consumedOutputs.forEach((output, i) => {
     for (const uc of output.unlockConditions) {
