@@ -84,13 +84,14 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
   }
   // Stopped by a signal between two milestones (each is applied in one synchronous write): the store holds every
   // milestone applied so far, and says which.
+  // A hangup (the terminal closed, or the session of a pipeline ended) is a stop like the others.
   const stop = (signal: NodeJS.Signals) => {
     const where = standing(ledger);
     ledger.close();
     process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}stopped by ${signal}: ${where}\n`);
-    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+    process.exit(128 + SIGNAL_NUMBER[signal as keyof typeof SIGNAL_NUMBER]);
   };
-  process.once('SIGINT', stop).once('SIGTERM', stop);
+  for (const signal of STOP_SIGNALS) process.once(signal, stop);
   const started = Date.now();
   const total = { milestones: 0, skipped: 0, blocks: 0, included: 0, conflicting: 0, first: 0, last: 0 };
   let where: string;
@@ -122,8 +123,16 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
     for (;;) {
       const place: Place = { line: n + 1 };
       let input: MilestoneInput & { blocks: Uint8Array[] };
+      const reading = lines.next();
+      reading.catch(() => {}); // awaited below
+      // The milestone read before is applied once its blocks are prechecked, if this line is not there yet: from a
+      // pipe held open (a live feed), the last whole line is applied now, not when another line or the end comes.
+      if (previous !== undefined) {
+        const settled = (p: Promise<unknown>, value: boolean) => p.then(() => value, () => value);
+        if (await Promise.race([settled(reading, false), settled(previous.prechecked, true)])) await applyPrevious();
+      }
       try {
-        const next = await lines.next();
+        const next = await reading;
         if (next.done) break;
         n++;
         const line = next.value.toString('utf8');
@@ -156,7 +165,7 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
     // Not a usage error (no pointer to --help): the file or the store said no, and the store is where it says.
     throw new Error(`${describeStop(e)}; ${standing(ledger)}`);
   } finally {
-    process.off('SIGINT', stop).off('SIGTERM', stop);
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
     ledger.close();
   }
   if (process.stderr.isTTY && total.milestones > 0) process.stderr.write('\n');
@@ -168,6 +177,10 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
       `${total.skipped > 0 ? `; ${total.skipped} held already, skipped` : ''}) in ${seconds.toFixed(1)} s: ${where}\n`,
   );
 }
+
+/** The signals that stop an import between two milestones, and their numbers (the exit code is 128 + it). */
+const SIGNAL_NUMBER = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+const STOP_SIGNALS = Object.keys(SIGNAL_NUMBER) as (keyof typeof SIGNAL_NUMBER)[];
 
 /**
  * The milestone the store holds, with its ID: "the store holds milestone N (ID …)", or at the snapshot's, "the store

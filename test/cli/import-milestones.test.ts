@@ -3,7 +3,8 @@
 // from standard input; a second run skips what the store holds; a refused milestone is one line naming its line, its
 // milestone (the ID the network gave it) and the rule, exit 2, with every milestone before it kept; a line that is
 // not a milestone names its line and field; a line of any length ends in the limit's line; every exit, a signal's
-// too, says which milestone the store holds (the IDs compared are the network's, from inx-chronicle's data).
+// too (SIGHUP's), says which milestone the store holds; from a pipe held open, the last whole line is applied at
+// once (the IDs compared are the network's, from inx-chronicle's data).
 
 import { constants as buffer } from 'node:buffer';
 import { spawn, spawnSync } from 'node:child_process';
@@ -264,6 +265,7 @@ describe('import-milestones', () => {
   for (const [signal, code, index] of [
     ['SIGINT', 130, 17340],
     ['SIGTERM', 143, 17339],
+    ['SIGHUP', 129, 17340],
   ] as const) {
     it(`stopped by ${signal}: exit ${code}, saying which milestone the store holds`, async () => {
       const db = store(`stopped-${signal}`);
@@ -271,9 +273,9 @@ describe('import-milestones', () => {
       let err = '';
       child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
       const exited = new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
-      // The milestones up to `index`, that one twice: it is applied when its copy is read, and the copy skipped.
-      const upTo = lines().slice(0, index - 17338);
-      child.stdin!.write(`${[...upTo, upTo.at(-1)].join('\n')}\n`);
+      // The milestones up to `index`, the pipe held open after them: the last whole line is applied without waiting
+      // for another line or the end (a live feed), which the store shows.
+      child.stdin!.write(`${lines().slice(0, index - 17338).join('\n')}\n`);
       while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 20));
       // Meanwhile a second run is refused (the store has its writer), saying where the store stands all the same.
       const second = run(['import-milestones', ndjson, '--db', db]);
