@@ -128,8 +128,9 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
       // The milestone read before is applied once its blocks are prechecked, if this line is not there yet: from a
       // pipe held open (a live feed), the last whole line is applied now, not when another line or the end comes.
       if (previous !== undefined) {
-        const settled = (p: Promise<unknown>, value: boolean) => p.then(() => value, () => value);
-        if (await Promise.race([settled(reading, false), settled(previous.prechecked, true)])) await applyPrevious();
+        const lineCame = reading.then(no, no);
+        const prechecked = previous.prechecked.then(yes, yes);
+        if (await Promise.race([lineCame, prechecked])) await applyPrevious();
       }
       try {
         const next = await reading;
@@ -181,6 +182,8 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
 /** The signals that stop an import between two milestones, and their numbers (the exit code is 128 + it). */
 const SIGNAL_NUMBER = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 const STOP_SIGNALS = Object.keys(SIGNAL_NUMBER) as (keyof typeof SIGNAL_NUMBER)[];
+const yes = () => true;
+const no = () => false;
 
 /**
  * The milestone the store holds, with its ID: "the store holds milestone N (ID …)", or at the snapshot's, "the store

@@ -275,7 +275,8 @@ describe('import-milestones', () => {
       const exited = new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
       // The milestones up to `index`, the pipe held open after them: the last whole line is applied without waiting
       // for another line or the end (a live feed), which the store shows.
-      child.stdin!.write(`${lines().slice(0, index - 17338).join('\n')}\n`);
+      const upTo = lines().slice(0, index - 17338);
+      child.stdin!.write(`${upTo.join('\n')}\n`);
       while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 20));
       // Meanwhile a second run is refused (the store has its writer), saying where the store stands all the same.
       const second = run(['import-milestones', ndjson, '--db', db]);
