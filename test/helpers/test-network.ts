@@ -6,32 +6,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import {
-  type Address,
-  type BasicOutput,
-  blockId,
-  buildBlock,
-  buildMilestone,
-  ed25519AddressOf,
-  ed25519PublicKey,
-  encodeBlock,
-  genesisSnapshot,
-  importedParams,
-  importSnapshot,
-  inspectStore,
-  type Ledger,
-  type MilestoneOption,
-  type MilestonePayload,
-  merkleRoot,
-  type Output,
-  openLedger,
-  PROTOCOL_PARAMETERS,
-  protocolParameters,
-  TESTNET_COORDINATOR_SECRET,
-} from '../../src/index.js';
+import type { Address, BasicOutput, Ledger, MilestoneOption, MilestonePayload, Output } from '../../src/index.js';
+import * as tangle from '../../src/index.js';
 import { importedLedger } from './imported-ledger.js';
 
-export const testnet = PROTOCOL_PARAMETERS.testnet;
+export const testnet = tangle.PROTOCOL_PARAMETERS.testnet;
 /** The genesis time of the test networks. */
 export const T0 = 1_700_000_000;
 /** The solid entry point of a test network's genesis snapshot. */
@@ -42,7 +21,7 @@ export const ZERO = new Uint8Array(32);
 /** A test key: 32 bytes of `k`. */
 export const testSecret = (k: number) => new Uint8Array(32).fill(k);
 /** The Ed25519 address of test key `k`. */
-export const testAddress = (k: number): Address => ed25519AddressOf(ed25519PublicKey(testSecret(k)));
+export const testAddress = (k: number): Address => tangle.ed25519AddressOf(tangle.ed25519PublicKey(testSecret(k)));
 /** A basic output of `amount` owned by `owner`: its Address unlock condition, then `more`. */
 export const basicOutput = (
   owner: Address,
@@ -65,12 +44,16 @@ export function tempDir(prefix: string): string {
 
 /** A tagged-data block on `parents`, its tag and data the byte `i`. */
 export const tagged = (parents: Uint8Array[], i: number) =>
-  encodeBlock(
-    buildBlock({ parents, payload: { type: 5, tag: Uint8Array.of(i), data: Uint8Array.of(i) }, params: testnet }),
+  tangle.encodeBlock(
+    tangle.buildBlock({
+      parents,
+      payload: { type: 5, tag: Uint8Array.of(i), data: Uint8Array.of(i) },
+      params: testnet,
+    }),
   );
 /** The block carrying milestone `m`, on its parents. */
 export const carrying = (m: MilestonePayload) =>
-  encodeBlock(buildBlock({ parents: m.parents, payload: m, params: testnet }));
+  tangle.encodeBlock(tangle.buildBlock({ parents: m.parents, payload: m, params: testnet }));
 
 export interface MilestoneSpec {
   index: number;
@@ -83,15 +66,15 @@ export interface MilestoneSpec {
   options?: MilestoneOption[];
 }
 /** A milestone with the Merkle roots of `order` and `applied`, signed by `keys` (the testnet's coordinator). */
-export const signedMilestone = (s: MilestoneSpec, keys = [TESTNET_COORDINATOR_SECRET]) =>
-  buildMilestone(
+export const signedMilestone = (s: MilestoneSpec, keys = [tangle.TESTNET_COORDINATOR_SECRET]) =>
+  tangle.buildMilestone(
     {
       index: s.index,
       timestamp: s.timestamp,
       previousMilestoneId: s.previous,
       parents: s.parents,
-      inclusionMerkleRoot: merkleRoot(s.order.map((b) => blockId(b))),
-      appliedMerkleRoot: merkleRoot((s.applied ?? []).map((b) => blockId(b))),
+      inclusionMerkleRoot: tangle.merkleRoot(s.order.map((b) => tangle.blockId(b))),
+      appliedMerkleRoot: tangle.merkleRoot((s.applied ?? []).map((b) => tangle.blockId(b))),
       ...(s.options === undefined ? {} : { options: s.options }),
       params: testnet,
     },
@@ -107,13 +90,13 @@ export async function genesisLedger(
   outputs: { outputId: Uint8Array; output: Output }[],
   { entryPoints = [SEP], coordinator }: { entryPoints?: Uint8Array[]; coordinator?: Uint8Array } = {},
 ): Promise<Ledger> {
-  const full = await genesisSnapshot(testnet, { outputs, timestamp: T0, solidEntryPoints: entryPoints });
+  const full = await tangle.genesisSnapshot(testnet, { outputs, timestamp: T0, solidEntryPoints: entryPoints });
   if (coordinator === undefined) return importedLedger(path, full);
-  await importSnapshot({ path, full });
-  const keyRanges = [{ publicKey: ed25519PublicKey(coordinator), startIndex: 0, endIndex: 0 }];
-  return openLedger({
+  await tangle.importSnapshot({ path, full });
+  const keyRanges = [{ publicKey: tangle.ed25519PublicKey(coordinator), startIndex: 0, endIndex: 0 }];
+  return tangle.openLedger({
     path,
-    params: protocolParameters(importedParams(inspectStore(path)!.imported!), {
+    params: tangle.protocolParameters(tangle.importedParams(tangle.inspectStore(path)!.imported!), {
       milestoneKeys: { threshold: 1, keyRanges },
     }),
   });

@@ -37,17 +37,9 @@ import {
   measurementsFromRecord,
 } from '../../../src/ledger/analytics/index.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
-import {
-  basicOutput,
-  carrying,
-  genesisLedger,
-  SEP,
-  T0,
-  tempDir,
-  testAddress,
-  testnet,
-  testSecret,
-} from '../../helpers/test-network.js';
+import * as net from '../../helpers/test-network.js';
+
+const { basicOutput, carrying, genesisLedger, SEP, T0, tempDir, testAddress, testnet, testSecret } = net;
 
 const dir = tempDir('tangle-analytics-plain-');
 const MI = 1_000_000n;

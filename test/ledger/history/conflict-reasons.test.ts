@@ -35,19 +35,10 @@ import {
   validateTransaction,
 } from '../../../src/index.js';
 import { semanticConflict } from '../../../src/ledger/core/conflict-reason.js';
-import {
-  basicOutput,
-  carrying,
-  genesisLedger,
-  SEP,
-  signedMilestone,
-  T0,
-  tempDir,
-  testAddress,
-  testnet,
-  testSecret,
-  ZERO,
-} from '../../helpers/test-network.js';
+import * as net from '../../helpers/test-network.js';
+
+const { basicOutput, carrying, genesisLedger, SEP, signedMilestone, T0, tempDir, testAddress, testnet } = net;
+const { testSecret, ZERO } = net;
 
 const dir = tempDir('tangle-conflict-reasons-');
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');

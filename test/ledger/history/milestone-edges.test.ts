@@ -28,20 +28,10 @@ import {
   protocolParameters,
   signTransaction,
 } from '../../../src/index.js';
-import {
-  basicOutput,
-  carrying,
-  genesisLedger,
-  SEP,
-  signedMilestone,
-  T0,
-  tagged,
-  tempDir,
-  testAddress,
-  testnet,
-  testSecret,
-  ZERO,
-} from '../../helpers/test-network.js';
+import * as net from '../../helpers/test-network.js';
+
+const { basicOutput, carrying, genesisLedger, SEP, signedMilestone, T0, tagged, tempDir, testAddress, testnet } = net;
+const { testSecret, ZERO } = net;
 
 const dir = tempDir('tangle-history-edges-');
 const secret = testSecret(1);

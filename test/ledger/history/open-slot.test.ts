@@ -19,16 +19,9 @@ import {
   signTransaction,
   TESTNET_COORDINATOR_SECRET,
 } from '../../../src/index.js';
-import {
-  basicOutput,
-  genesisLedger,
-  tagged,
-  tempDir,
-  testAddress,
-  testnet,
-  testSecret,
-  ZERO,
-} from '../../helpers/test-network.js';
+import * as net from '../../helpers/test-network.js';
+
+const { basicOutput, genesisLedger, tagged, tempDir, testAddress, testnet, testSecret, ZERO } = net;
 
 const dir = tempDir('tangle-open-slot-');
 const secret = testSecret(1);

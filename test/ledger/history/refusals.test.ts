@@ -25,18 +25,9 @@ import {
   TESTNET_COORDINATOR_SECRET,
 } from '../../../src/index.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
-import {
-  basicOutput,
-  genesisLedger,
-  SEP,
-  signedMilestone,
-  T0,
-  tagged,
-  tempDir,
-  testAddress,
-  testnet,
-  ZERO,
-} from '../../helpers/test-network.js';
+import * as net from '../../helpers/test-network.js';
+
+const { basicOutput, genesisLedger, SEP, signedMilestone, T0, tagged, tempDir, testAddress, testnet, ZERO } = net;
 
 const dir = tempDir('tangle-history-refusals-');
 const genesisOutput = {

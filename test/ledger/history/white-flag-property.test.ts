@@ -29,15 +29,9 @@ import {
   type TransactionPayload,
   transactionId,
 } from '../../../src/index.js';
-import {
-  basicOutput,
-  genesisLedger,
-  T0,
-  tempDir,
-  testAddress,
-  testnet,
-  testSecret,
-} from '../../helpers/test-network.js';
+import * as net from '../../helpers/test-network.js';
+
+const { basicOutput, genesisLedger, T0, tempDir, testAddress, testnet, testSecret } = net;
 
 const dir = tempDir('tangle-wf-property-');
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
