@@ -13,9 +13,8 @@
 // Files of an earlier build that this one does not make (a renamed entry, an explorer chunk whose content, and so
 // whose hashed name, changed) are removed at the end, so that dist/ holds one build and `npm pack`, which ships
 // dist/explorer/ whole, ships no stale chunk. A server of the same sources never asks for those: the chunks' names are
-// hashes of their content, so an unchanged source gives unchanged names. (A server of older sources that already
-// served its page's module keeps it in memory, and would ask for that module's old chunk: the explorer's files are
-// read one by one on first request, src/http/explorer-page.ts.)
+// hashes of their content, so an unchanged source gives unchanged names. (A server that served the page before keeps
+// that build's files in memory, its chunks among them, for the pages it loaded: src/http/explorer-page.ts.)
 import { execFileSync } from 'node:child_process';
 import {
   mkdirSync,
@@ -79,6 +78,9 @@ function relocateSourceMap(staged, target) {
   writeFileSync(staged, JSON.stringify(map));
 }
 
+/** Whether `file` (relative to dist/) is the explorer's page. */
+const isExplorerPage = (file) => file.split(sep).join('/') === 'explorer/index.html';
+
 /** Whether the process `pid` runs (a build of another terminal may be staging beside this one). */
 function running(pid) {
   try {
@@ -110,7 +112,9 @@ try {
     [join(stage, 'dist'), join(root, 'dist')],
     [join(stage, 'codec'), join(root, 'packages/codec/dist')],
   ]) {
-    const built = filesUnder(from);
+    // The explorer's page last: a server reads its files anew, all at once, when index.html changes
+    // (src/http/explorer-page.ts), so every other file of this build must be in place by then.
+    const built = filesUnder(from).sort((a, b) => Number(isExplorerPage(a)) - Number(isExplorerPage(b)));
     if (built.length === 0) throw new Error(`the build made nothing in ${relative(root, from)}`);
     for (const file of built) {
       mkdirSync(dirname(join(to, file)), { recursive: true });

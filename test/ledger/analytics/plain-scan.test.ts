@@ -10,28 +10,21 @@
 // - blocks without a payload;
 // - a conflicting transaction whose inputs exist (not measured: its inputs stay unspent, its outputs are not made);
 // - a chunk of milestones (1000 to 1999) closed, its first milestone measured: the range read from its columns.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Address,
-  type BasicOutput,
   blockId,
   buildBlock,
   buildTransaction,
   decodeBlock,
   decodeOutput,
-  ed25519AddressOf,
-  ed25519PublicKey,
   encodeBlock,
   genesisSnapshot,
   issueMilestone,
   type Ledger,
-  type MilestonePayload,
   type Output,
   outputId,
-  PROTOCOL_PARAMETERS,
   signTransaction,
   TESTNET_COORDINATOR_SECRET,
   type TransactionPayload,
@@ -44,26 +37,18 @@ import {
   measurementsFromRecord,
 } from '../../../src/ledger/analytics/index.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
+import * as net from '../../helpers/test-network.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tangle-analytics-plain-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const testnet = PROTOCOL_PARAMETERS.testnet;
-const T0 = 1_700_000_000;
-const SEP = new Uint8Array(32).fill(0xe1);
+const { basicOutput, carrying, genesisLedger, SEP, T0, tempDir, testAddress, testnet, testSecret } = net;
+
+const dir = tempDir('tangle-analytics-plain-');
 const MI = 1_000_000n;
-const secret = (k: number) => new Uint8Array(32).fill(k);
-const addr = (k: number): Address => ed25519AddressOf(ed25519PublicKey(secret(k)));
+const secret = testSecret;
+const addr = testAddress;
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const basic = (owner: Address, amount: bigint, more: BasicOutput['unlockConditions'] = []): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: owner }, ...more],
-  features: [],
-});
+const basic = basicOutput;
 const keys = [TESTNET_COORDINATOR_SECRET];
 const noPayload = (parents: Uint8Array[]) => encodeBlock(buildBlock({ parents, params: testnet }));
-const carrying = (m: MilestonePayload) => encodeBlock(buildBlock({ parents: m.parents, payload: m, params: testnet }));
 const spending = (parents: Uint8Array[], inputs: { outputId: Uint8Array; output: Output }[], to: Output[], k: number) =>
   encodeBlock(
     buildBlock({
@@ -104,8 +89,7 @@ describe('a genesis output spent, an expired output spent by its return address,
   let conflicting: Uint8Array;
 
   beforeAll(async () => {
-    const full = await genesisSnapshot(testnet, { outputs: genesis, timestamp: T0, solidEntryPoints: [SEP] });
-    ledger = await importedLedger(join(dir, 'paths'), full);
+    ledger = await genesisLedger(join(dir, 'paths'), genesis);
     const toB = spending([SEP], [g1], [basic(B!, 2n * MI)], 1);
     const expired = spending([SEP], [g2!], [basic(R!, MI)], 6);
     conflicting = spending([SEP], [g3!], [basic(Y!, MI)], 8);

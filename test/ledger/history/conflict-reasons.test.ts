@@ -10,8 +10,6 @@
 // The milestone is signed with the Merkle roots these expectations give (the applied root over the applied blocks
 // only): applyMilestone refuses it whole if any verdict differs, and every block's recorded reason is checked too.
 // The same transactions posted (validateTransaction) break the same first rule.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -23,51 +21,38 @@ import {
   buildBlock,
   buildMilestone,
   buildTransaction,
-  ed25519AddressOf,
-  ed25519PublicKey,
   encodeBlock,
-  genesisSnapshot,
-  importedParams,
-  importSnapshot,
-  inspectStore,
   type Ledger,
   merkleRoot,
   milestoneId,
   type NftOutput,
   nextNft,
   type Output,
-  openLedger,
   outputId,
-  PROTOCOL_PARAMETERS,
-  protocolParameters,
   signTransaction,
   type TransactionPayload,
   ValidationError,
   validateTransaction,
 } from '../../../src/index.js';
 import { semanticConflict } from '../../../src/ledger/core/conflict-reason.js';
+import * as net from '../../helpers/test-network.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tangle-conflict-reasons-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { basicOutput, carrying, genesisLedger, SEP, signedMilestone, T0, tempDir, testAddress, testnet } = net;
+const { testSecret, ZERO } = net;
+
+const dir = tempDir('tangle-conflict-reasons-');
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
-const testnet = PROTOCOL_PARAMETERS.testnet;
 const COORDINATOR = new Uint8Array(32).fill(0xc0);
-const SEP = new Uint8Array(32).fill(0xe1);
-const T0 = 1_700_000_000;
 /** Milestone 2's time: every timelock and expiration below is judged at it. */
 const T = T0 + 20;
-const secret = (k: number) => new Uint8Array(32).fill(k);
-const addr = (k: number): Address => ed25519AddressOf(ed25519PublicKey(secret(k)));
+const secret = testSecret;
+const addr = testAddress;
 const [A, B, C] = [addr(1), addr(2), addr(3)];
 const MI = 1_000_000n;
 
 const basic = (owner: Address, amount = MI, more: Partial<BasicOutput> = {}): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: owner }],
-  features: [],
+  ...basicOutput(owner, amount),
   ...more,
 });
 /** `basic` with more unlock conditions after its Address one (they are sorted by type). */
@@ -450,17 +435,7 @@ describe("hornet's conflict reason for each rule and each pair, judged in a mile
   const bytesOf = new Map<string, Uint8Array>();
 
   beforeAll(async () => {
-    const path = join(dir, 'network');
-    const full = await genesisSnapshot(testnet, { outputs: genesis, timestamp: T0, solidEntryPoints: [SEP] });
-    await importSnapshot({ path, full });
-    const keys = {
-      threshold: 1,
-      keyRanges: [{ publicKey: ed25519PublicKey(COORDINATOR), startIndex: 0, endIndex: 0 }],
-    };
-    ledger = openLedger({
-      path,
-      params: protocolParameters(importedParams(inspectStore(path)!.imported!), { milestoneKeys: keys }),
-    });
+    ledger = await genesisLedger(join(dir, 'network'), genesis, { coordinator: COORDINATOR });
     // Milestone 1: one valid transaction, spending what case 1 spends again.
     const spend = encodeBlock(
       buildBlock({
@@ -472,20 +447,12 @@ describe("hornet's conflict reason for each rule and each pair, judged in a mile
         params: testnet,
       }),
     );
-    const m1 = buildMilestone(
-      {
-        index: 1,
-        timestamp: T0 + 10,
-        previousMilestoneId: new Uint8Array(32),
-        parents: [blockId(spend)],
-        inclusionMerkleRoot: merkleRoot([blockId(spend)]),
-        appliedMerkleRoot: merkleRoot([blockId(spend)]),
-        params: testnet,
-      },
+    const m1 = signedMilestone(
+      { index: 1, timestamp: T0 + 10, previous: ZERO, parents: [blockId(spend)], order: [spend], applied: [spend] },
       [COORDINATOR],
     );
     expect(applyMilestone(ledger, { milestone: m1, blocks: [spend] }).included).toBe(1);
-    const m1Block = encodeBlock(buildBlock({ parents: m1.parents, payload: m1, params: testnet }));
+    const m1Block = carrying(m1);
     const m1Id = hex(blockId(m1Block));
     parentsOf.set(m1Id, [hex(blockId(spend))]);
     bytesOf.set(m1Id, m1Block);

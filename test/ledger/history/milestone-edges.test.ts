@@ -10,92 +10,43 @@
 //   metadata naming its own index (components/coreapi/blocks.go:42-53). So: a cone holding only another milestone (a
 //   second milestone 1, a later milestone) is refused; with the previous one too it applies, the others referenced
 //   as no-transaction blocks in both Merkle roots (taken here from TIP-2's order written out).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applyMilestone,
-  type BasicOutput,
   blockId,
   buildBlock,
-  buildMilestone,
   buildTransaction,
-  ed25519AddressOf,
-  ed25519PublicKey,
   encodeBlock,
-  genesisSnapshot,
   importedParams,
   inspectStore,
   type Ledger,
   type MilestoneOption,
-  type MilestonePayload,
-  merkleRoot,
   milestoneId,
   openLedger,
   outputId,
-  PROTOCOL_PARAMETERS,
   protocolParameters,
   signTransaction,
-  TESTNET_COORDINATOR_SECRET,
 } from '../../../src/index.js';
-import { importedLedger } from '../../helpers/imported-ledger.js';
+import * as net from '../../helpers/test-network.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tangle-history-edges-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const testnet = PROTOCOL_PARAMETERS.testnet;
-const T0 = 1_700_000_000;
-const SEP = new Uint8Array(32).fill(0xe1);
-const ZERO = new Uint8Array(32);
-const secret = new Uint8Array(32).fill(1);
-const owner = ed25519AddressOf(ed25519PublicKey(secret));
-const basic = (amount: bigint): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: owner }],
-  features: [],
-});
+const { basicOutput, carrying, genesisLedger, SEP, signedMilestone, T0, tagged, tempDir, testAddress, testnet } = net;
+const { testSecret, ZERO } = net;
+
+const dir = tempDir('tangle-history-edges-');
+const secret = testSecret(1);
+const owner = testAddress(1);
+const basic = (amount: bigint) => basicOutput(owner, amount);
 const held = { outputId: outputId(new Uint8Array(32).fill(0xa1), 0), output: basic(1_000_000n) };
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 let n = 0;
 
 async function network(): Promise<{ ledger: Ledger; path: string }> {
   const path = join(dir, `network-${++n}`);
-  const full = await genesisSnapshot(testnet, { outputs: [held], timestamp: T0, solidEntryPoints: [SEP] });
-  return { ledger: await importedLedger(path, full), path };
+  return { ledger: await genesisLedger(path, [held]), path };
 }
-const tagged = (parents: Uint8Array[], i: number) =>
-  encodeBlock(
-    buildBlock({ parents, payload: { type: 5, tag: Uint8Array.of(i), data: Uint8Array.of(i) }, params: testnet }),
-  );
-const carrying = (m: MilestonePayload) => encodeBlock(buildBlock({ parents: m.parents, payload: m, params: testnet }));
 const sorted = (ids: Uint8Array[]) => [...ids].sort(Buffer.compare);
-
-interface Signed {
-  index: number;
-  previous: Uint8Array;
-  parents: Uint8Array[];
-  /** The cone's blocks in white-flag order (the inclusion root), and those whose transactions apply. */
-  order: Uint8Array[];
-  applied?: Uint8Array[];
-  timestamp: number;
-  options?: MilestoneOption[];
-}
-const signed = (s: Signed) =>
-  buildMilestone(
-    {
-      index: s.index,
-      timestamp: s.timestamp,
-      previousMilestoneId: s.previous,
-      parents: s.parents,
-      inclusionMerkleRoot: merkleRoot(s.order.map((b) => blockId(b))),
-      appliedMerkleRoot: merkleRoot((s.applied ?? []).map((b) => blockId(b))),
-      ...(s.options === undefined ? {} : { options: s.options }),
-      params: testnet,
-    },
-    [TESTNET_COORDINATOR_SECRET],
-  );
+const signed = signedMilestone;
 
 /** Milestone 1 over one tagged block on the entry point, applied; with the block carrying it. */
 function first(ledger: Ledger) {

@@ -1,10 +1,8 @@
 // closeSlot (issue 45): a test network's coordinator over blocks taken as they come (the demo, posting). The milestone
 // it issues must be one every node takes: a second store of the same network applies it (applyMilestone, which checks
 // order, verdicts, roots and signatures itself) from the milestone and its cone alone and ends at the same commitment.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   applyMilestone,
   blockId,
@@ -12,50 +10,31 @@ import {
   buildTransaction,
   closeSlot,
   decodeBlock,
-  ed25519AddressOf,
-  ed25519PublicKey,
   encodeBlock,
-  genesisSnapshot,
   importedParams,
   inspectStore,
   type Ledger,
   openLedger,
   outputId,
-  PROTOCOL_PARAMETERS,
   signTransaction,
   TESTNET_COORDINATOR_SECRET,
 } from '../../../src/index.js';
-import { importedLedger } from '../../helpers/imported-ledger.js';
+import * as net from '../../helpers/test-network.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tangle-open-slot-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const testnet = PROTOCOL_PARAMETERS.testnet;
-const T0 = 1_700_000_000;
-const ZERO = new Uint8Array(32);
-const secret = new Uint8Array(32).fill(1);
-const address = ed25519AddressOf(ed25519PublicKey(secret));
-const basic = (amount: bigint) => ({
-  type: 3 as const,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0 as const, address }],
-  features: [],
-});
+const { basicOutput, genesisLedger, tagged, tempDir, testAddress, testnet, testSecret, ZERO } = net;
+
+const dir = tempDir('tangle-open-slot-');
+const secret = testSecret(1);
+const address = testAddress(1);
+const basic = (amount: bigint) => basicOutput(address, amount);
 const coin = { outputId: outputId(new Uint8Array(32).fill(0xa1), 0), output: basic(1_000_000n) };
 const keys = [TESTNET_COORDINATOR_SECRET];
 let n = 0;
 
 /** A new test network's store at its genesis milestone 0, the all-zero block its entry point (as the demo's). */
 async function network(path = join(dir, `network-${++n}`)): Promise<Ledger> {
-  return importedLedger(
-    path,
-    await genesisSnapshot(testnet, { outputs: [coin], timestamp: T0, solidEntryPoints: [ZERO] }),
-  );
+  return genesisLedger(path, [coin], { entryPoints: [ZERO] });
 }
-const tagged = (parents: Uint8Array[], i: number) =>
-  encodeBlock(
-    buildBlock({ parents, payload: { type: 5, tag: Uint8Array.of(i), data: Uint8Array.of(i) }, params: testnet }),
-  );
 const spend = (input: typeof coin, parents: Uint8Array[]) =>
   encodeBlock(
     buildBlock({

@@ -3,18 +3,13 @@
 // wrong in one way each — its place, its time, a block of its cone malformed or known already, a cone without the
 // previous milestone or with a forged one, a first milestone naming a previous one — are refused with
 // MILESTONE_INVALID (or the store's own code) and leave nothing pending; the coordinator refuses what no node would take.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applyMilestone,
   type Block,
   blockId,
   buildBlock,
-  buildMilestone,
-  ed25519AddressOf,
-  ed25519PublicKey,
   encodeBlock,
   genesisSnapshot,
   importedParams,
@@ -23,65 +18,37 @@ import {
   issueMilestone,
   type Ledger,
   type MilestonePayload,
-  merkleRoot,
   milestoneId,
   openLedger,
   outputId,
-  PROTOCOL_PARAMETERS,
   protocolParameters,
   TESTNET_COORDINATOR_SECRET,
 } from '../../../src/index.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
+import * as net from '../../helpers/test-network.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tangle-history-refusals-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const testnet = PROTOCOL_PARAMETERS.testnet;
-const T0 = 1_700_000_000;
-const SEP = new Uint8Array(32).fill(0xe1);
-const address = ed25519AddressOf(ed25519PublicKey(new Uint8Array(32).fill(1)));
+const { basicOutput, genesisLedger, SEP, signedMilestone, T0, tagged, tempDir, testAddress, testnet, ZERO } = net;
+
+const dir = tempDir('tangle-history-refusals-');
 const genesisOutput = {
   outputId: outputId(new Uint8Array(32).fill(0xa1), 0),
-  output: {
-    type: 3 as const,
-    amount: 1_000_000n,
-    nativeTokens: [],
-    unlockConditions: [{ type: 0 as const, address }],
-    features: [],
-  },
+  output: basicOutput(testAddress(1), 1_000_000n),
 };
 let n = 0;
 
 /** A new test network's store at its genesis milestone 0 (entry point SEP unless `seps` says otherwise). */
 async function network(seps: Uint8Array[] = [SEP], full?: Uint8Array): Promise<Ledger> {
-  const genesis = { outputs: [genesisOutput], timestamp: T0, solidEntryPoints: seps };
-  return importedLedger(join(dir, `network-${++n}`), full ?? (await genesisSnapshot(testnet, genesis)));
+  const path = join(dir, `network-${++n}`);
+  return full === undefined ? genesisLedger(path, [genesisOutput], { entryPoints: seps }) : importedLedger(path, full);
 }
-const tagged = (parents: Uint8Array[], i: number) =>
-  encodeBlock(
-    buildBlock({ parents, payload: { type: 5, tag: Uint8Array.of(i), data: Uint8Array.of(i) }, params: testnet }),
-  );
 /** A milestone over `blocks` in the given (white-flag) order, signed by the testnet coordinator. */
-function signed(
+const signed = (
   index: number,
   previous: Uint8Array,
   parents: Uint8Array[],
   order: Uint8Array[],
   timestamp = T0 + index,
-) {
-  return buildMilestone(
-    {
-      index,
-      timestamp,
-      previousMilestoneId: previous,
-      parents,
-      inclusionMerkleRoot: merkleRoot(order.map((b) => blockId(b))),
-      appliedMerkleRoot: merkleRoot([]),
-      params: testnet,
-    },
-    [TESTNET_COORDINATOR_SECRET],
-  );
-}
-const ZERO = new Uint8Array(32);
+) => signedMilestone({ index, previous, parents, order, timestamp });
 /** The refusal of `apply` (its code and message); the ledger still at `at`, nothing pending. */
 function refusal(ledger: Ledger, apply: () => unknown, at = 0, cone: Uint8Array[] = []) {
   let failure = { code: '', message: '' };

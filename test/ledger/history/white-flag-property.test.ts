@@ -7,11 +7,9 @@
 // the milestones with them: applyMilestone must take each, and answer every block's verdict as it decided. Two
 // stores given the same milestones end with the same bytes, and a coordinator given the same blocks (issueMilestone)
 // issues the very milestones signed here.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   applyMilestone,
   blake2b256,
@@ -19,46 +17,30 @@ import {
   buildBlock,
   buildMilestone,
   buildTransaction,
-  ed25519AddressOf,
-  ed25519PublicKey,
   encodeBlock,
   encodeMilestonePayload,
-  genesisSnapshot,
-  importedParams,
-  importSnapshot,
-  inspectStore,
   issueMilestone,
   type Ledger,
   type MilestonePayload,
   milestoneId as milestoneIdOf,
   type Output,
-  openLedger,
   outputId,
-  PROTOCOL_PARAMETERS,
-  protocolParameters,
   signTransaction,
   type TransactionPayload,
   transactionId,
 } from '../../../src/index.js';
+import * as net from '../../helpers/test-network.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'tangle-wf-property-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { basicOutput, genesisLedger, T0, tempDir, testAddress, testnet, testSecret } = net;
+
+const dir = tempDir('tangle-wf-property-');
 const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const unhex = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
 
-const testnet = PROTOCOL_PARAMETERS.testnet;
 const COORDINATOR = new Uint8Array(32).fill(0xc0);
-const secret = (k: number) => new Uint8Array(32).fill(k);
-const address = (k: number) => ed25519AddressOf(ed25519PublicKey(secret(k)));
-const basic = (k: number, amount: bigint): Output => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: address(k) }],
-  features: [],
-});
+const secret = testSecret;
+const basic = (k: number, amount: bigint): Output => basicOutput(testAddress(k), amount);
 const SEPS = [0xe1, 0xe2, 0xe3].map((b) => new Uint8Array(32).fill(b));
-const T0 = 1_700_000_000;
 const GENESIS = Array.from({ length: 6 }, (_, i) => ({
   outputId: outputId(new Uint8Array(32).fill(0xa0 + i), 0),
   output: basic((i % 3) + 1, 1_000_000n),
@@ -66,16 +48,8 @@ const GENESIS = Array.from({ length: 6 }, (_, i) => ({
 }));
 
 /** A fresh store of the test network at its genesis milestone 0, its coordinator key configured. */
-async function network(name: string): Promise<Ledger> {
-  const path = join(dir, name);
-  const full = await genesisSnapshot(testnet, { outputs: GENESIS, timestamp: T0, solidEntryPoints: SEPS });
-  await importSnapshot({ path, full });
-  const keys = { threshold: 1, keyRanges: [{ publicKey: ed25519PublicKey(COORDINATOR), startIndex: 0, endIndex: 0 }] };
-  return openLedger({
-    path,
-    params: protocolParameters(importedParams(inspectStore(path)!.imported!), { milestoneKeys: keys }),
-  });
-}
+const network = (name: string): Promise<Ledger> =>
+  genesisLedger(join(dir, name), GENESIS, { entryPoints: SEPS, coordinator: COORDINATOR });
 
 type Kind = 'valid' | 'wrongKey' | 'unbalanced';
 /** A block: picks into the blocks made so far and the solid entry points; a transaction's into the outputs made. */
