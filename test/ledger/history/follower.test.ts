@@ -196,10 +196,10 @@ describe('the follower’s client', () => {
     const big = new Uint8Array(3 << 20).fill(7);
     const s = createHttpServer((req, res) => res.writeHead(req.url === '/missing' ? 404 : 200).end(big));
     const url = await listen(s);
-    const client = sourceClient(url, { connections: 2, timeoutMs: 10_000 });
+    const client = sourceClient(url, { connections: 2, timeoutMs: 10_000, deadlineMs: 10_000 });
     try {
       await expect(client.get('/x', true)).rejects.toThrow(/an answer of more than 1048576 bytes/);
-      expect((await client.get('/x', true, 4 << 20)).length).toBe(3 << 20);
+      expect((await client.get('/x', true, { maxBytes: 4 << 20 })).length).toBe(3 << 20);
       await expect(client.get('/missing', true)).rejects.toMatchObject({ status: 404 });
     } finally {
       client.close();
