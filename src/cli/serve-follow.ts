@@ -19,14 +19,16 @@ export const FOLLOW_FLAGS = {
   'follow-deadline': { type: 'string' },
 } as const;
 
-export const FOLLOW_USAGE = `  --follow URL            follow the node at URL (hornet, or tangle-core) from the store's latest milestone:
+export const FOLLOW_USAGE = [
+  `  --follow URL            follow the node at URL (hornet, or tangle-core) from the store's latest milestone:
                           apply each milestone it confirms, checked as hornet checks it (a store import-snapshot
                           made; docs/history.md)
   --follow-budget N       bytes of the node's cones the follower holds at once, across the milestones it fetches
                           ahead (default ${DEFAULT_FOLLOW_BUDGET.bytes}); a larger cone is refused
   --follow-budget-blocks N  blocks it holds at once (default ${DEFAULT_FOLLOW_BUDGET.blocks})
   --follow-deadline S     seconds one whole answer of the node may take, and one more for each MiB that came
-                          (default ${DEFAULT_DEADLINE_MS / 1000}): a slower one is cut off and asked for again`;
+                          (default ${DEFAULT_DEADLINE_MS / 1000}): a slower one is cut off and asked for again`,
+].join('');
 
 export interface FollowFlags {
   follow?: string | undefined;

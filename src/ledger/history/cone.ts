@@ -166,7 +166,8 @@ export function checkSignatures(params: ProtocolParameters, m: MilestonePayload)
   const keys = params.milestoneKeys;
   if (keys === undefined) throw refuse(m.index, `no milestone keys are configured for ${params.networkName}`);
   asRefusal(m.index, () => {
-    const signed = `${keys.threshold} ${toHex(milestoneId(m))} ${m.signatures.map((s) => toHex(s.publicKey) + toHex(s.signature)).join(' ')}`;
+    const signatures = m.signatures.map((s) => toHex(s.publicKey) + toHex(s.signature)).join(' ');
+    const signed = `${keys.threshold} ${toHex(milestoneId(m))} ${signatures}`;
     const recent = checked.get(keys) ?? [];
     if (recent.includes(signed)) return;
     verifyMilestoneSignatures(m, keys.keyRanges, keys.threshold);
