@@ -2,7 +2,8 @@
 // answers the caller switches between the attacks a source can make without the network's keys, or with a test
 // network's public ones (the testnet coordinator's secret is public: any milestone it signs checks):
 //   honest     every answer the honest node's, but /info, which claims `state.claim`
-//   forged     milestones with a signature changed, each over a junk DAG (nothing of it may be asked for)
+//   forged     milestones with a signature changed, each over a fresh junk DAG (`state.dag`; none of it may be asked
+//              for)
 //   oversized  signed milestones, each cone answer as large as the route allows (64 MiB) of junk blocks
 //   junk-dag   signed milestones over a DAG of junk blocks `state.dag` wide and deep, made afresh for each attempt
 //              (404 for whole cones, as hornet: the follower walks it block by block)
@@ -71,12 +72,13 @@ export async function hostileSource(tc, honest) {
     // A new attempt asks for the first milestone again: a fresh DAG for it (what the follower kept is of no use).
     if (state.mode !== lastMode) firstAsked = undefined;
     lastMode = state.mode;
-    if (state.mode === 'junk-dag' && (firstAsked === undefined || index <= firstAsked)) {
+    const overDag = state.mode === 'junk-dag' || state.mode === 'forged';
+    if (overDag && (firstAsked === undefined || index <= firstAsked)) {
       firstAsked = index;
       makeDag();
     }
     const m = signed(index);
-    if (state.mode === 'forged') m.signatures[0].signature[7] ^= 1;
+    if (state.mode === 'forged') m.signatures[0].signature[7] ^= 1; // the DAG below it is there all the same
     return tc.encodeMilestonePayload(m);
   };
 

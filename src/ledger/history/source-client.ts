@@ -88,13 +88,20 @@ export function sourceClient(origin: string, options: SourceClientOptions): Sour
               e.status = res.statusCode;
               return settle(e, true);
             }
+            // A large answer that says its length is read into one buffer of it, its chunks dropped as they come: a
+            // cone is not held twice (chunks, then their concatenation). Pages are touched as bytes come.
+            const length = Number(res.headers['content-length']);
+            const large = Number.isSafeInteger(length) && length > MAX_BODY && length <= maxBytes;
+            const whole = large ? Buffer.allocUnsafeSlow(length) : undefined;
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => {
-              received += c.length;
               try {
-                if (received > maxBytes) throw new SourceError(`${path}: an answer of more than ${maxBytes} bytes`);
+                if (received + c.length > maxBytes)
+                  throw new SourceError(`${path}: an answer of more than ${maxBytes} bytes`);
                 onChunk?.(c.length);
-                chunks.push(c);
+                if (whole === undefined) chunks.push(c);
+                else c.copy(whole, received);
+                received += c.length;
               } catch (e) {
                 settle(e, true);
                 req.destroy();
@@ -102,8 +109,8 @@ export function sourceClient(origin: string, options: SourceClientOptions): Sour
             });
             res.on('error', (e) => settle(e, e instanceof SourceError));
             res.on('end', () => {
-              const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received);
-              settle(undefined, true, new Uint8Array(body.buffer, body.byteOffset, body.length));
+              const body = whole ?? (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+              settle(undefined, true, new Uint8Array(body.buffer, body.byteOffset, received));
             });
           },
         );
