@@ -5,13 +5,12 @@ import type { FaucetCaps } from '../http/limits.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
 import { slotAt } from '../ledger/common/index.js';
-import { followNode, type Ledger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET } from './demo.js';
-import { describeError } from './io.js';
 
 // What a serving process that writes takes besides the reads: posted blocks and the faucet (within their limits),
-// the slot clock of a `--faucet` writer, the milestones of a `--follow` writer, and the warning an operator needs
-// when a JWT secret leaves posting public.
+// the slot clock of a `--faucet` writer, and the warning an operator needs when a JWT secret leaves posting public
+// (a `--follow` writer's milestones: serve-follow.ts).
 
 /** The intake of posted blocks and the faucet of a writing ledger. */
 export function writerOptions(
@@ -66,30 +65,4 @@ export function commitByTheClock(ledger: Ledger): { stop: () => void } {
   const timer = setInterval(tick, ledger.params.slotDurationSeconds * 1000);
   timer.unref();
   return { stop: () => clearInterval(timer) };
-}
-
-/**
- * `serve --follow URL`: this writer applies the milestones of the node at URL to its imported ledger (one line on
- * stdout each; a failed attempt one line on stderr saying when it is tried again, a full disk's as the node's), synced
- * while it stands at the node's confirmed milestone (unless --synced says always).
- */
-export function followFrom(ledger: Ledger, url: string, alwaysSynced: boolean): { stop: () => void } {
-  const follower = followNode(ledger, url, {
-    onApplied: (a) =>
-      process.stdout.write(
-        `milestone ${a.index} applied: ${a.referenced} blocks, ${a.included} transactions applied, ` +
-          `${a.conflicting} conflicting\n`,
-      ),
-    onError: (e, index, retryMs) =>
-      process.stderr.write(
-        `follow: milestone ${index}: ${describeError(e)}` +
-          (retryMs === undefined
-            ? '; following stopped (restart the server once the store is fixed)\n'
-            : `; trying again in ${retryMs} ms\n`),
-      ),
-    onSynced: (synced) => {
-      if (!alwaysSynced) ledger.setSynced(synced);
-    },
-  });
-  return { stop: () => void follower.stop() };
 }

@@ -19,8 +19,9 @@ import { hostsEvents, upgradesOf } from './events-host.js';
 import { network, redactUrl, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { serveDatabase } from './serve-database.js';
 import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
+import { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './serve-follow.js';
 import { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
-import { commitByTheClock, followFrom, warnOfPublicPosting, writerOptions } from './serve-writes.js';
+import { commitByTheClock, warnOfPublicPosting, writerOptions } from './serve-writes.js';
 import { startWorkers } from './workers.js';
 import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
 
@@ -51,9 +52,7 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --error-code-as-string  write error codes as strings, as hornet and iota-core do
   --writer-url URL        a server that only reads (--read-only, --store readers) passes posted blocks and faucet
                           requests to the writer's server at URL (without it they answer 503)
-  --follow URL            follow the node at URL (hornet, or tangle-core) from the store's latest milestone:
-                          apply each milestone it confirms, checked as hornet checks it (a store import-snapshot
-                          made; docs/history.md)
+${FOLLOW_USAGE}
   --faucet                on a testnet writer (not --demo, which has it): take posted blocks, run the faucet
                           (its key is the demo's: the store's genesis must hold an output of it, as a demo's
                           does) and commit each slot once it has ended, as a node does
@@ -104,7 +103,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       'slot-seconds': { type: 'string' },
       pow: { type: 'boolean' },
       faucet: { type: 'boolean', default: false },
-      follow: { type: 'string' },
+      ...FOLLOW_FLAGS,
       ...EVENT_FLAGS,
       ...LIMIT_FLAGS,
     },
@@ -113,6 +112,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
   checkEventFlags(values);
+  followBounds(values);
   const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
   const slotSeconds =
     values['slot-seconds'] === undefined
@@ -219,7 +219,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     if (values.follow !== undefined) {
       if (readOnly || existing?.imported === undefined)
         throw new UsageError('--follow applies a network’s milestones: give --db DIR of a store import-snapshot made');
-      clock = followFrom(ledger, values.follow, values.synced);
+      clock = followFrom(ledger, { ...values, follow: values.follow }, values.synced);
     } else if (values.faucet) {
       if (readOnly || base.networkName !== 'testnet')
         throw new UsageError('--faucet runs on a testnet writer (a reader forwards to its writer with --writer-url)');

@@ -31,6 +31,8 @@ export {
   applyMilestone,
   type CloseSlotOptions,
   closeSlot,
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_FOLLOW_BUDGET,
   type Follower,
   type FollowOptions,
   followNode,

@@ -152,11 +152,29 @@ export function inSlot<T>(writer: MilestoneWriter, index: number, work: () => T)
   }
 }
 
+/**
+ * Milestones whose signatures checked lately, by the network's keys: each as its ID and signatures. The follower
+ * checks a milestone's signatures before it fetches the cone, and applyMilestone checks them again; an Ed25519
+ * verification costs about a millisecond, a quarter of applying an everyday milestone. Kept by content, not by
+ * object: a payload changed since is checked again.
+ */
+const checked = new WeakMap<object, string[]>();
+const CHECKED_KEPT = 32;
+
 /** The milestone's signatures against the network's keys and threshold (TIP-29), as a refusal naming the rule. */
 export function checkSignatures(params: ProtocolParameters, m: MilestonePayload): void {
   const keys = params.milestoneKeys;
   if (keys === undefined) throw refuse(m.index, `no milestone keys are configured for ${params.networkName}`);
-  asRefusal(m.index, () => verifyMilestoneSignatures(m, keys.keyRanges, keys.threshold));
+  asRefusal(m.index, () => {
+    const signatures = m.signatures.map((s) => toHex(s.publicKey) + toHex(s.signature)).join(' ');
+    const signed = `${keys.threshold} ${toHex(milestoneId(m))} ${signatures}`;
+    const recent = checked.get(keys) ?? [];
+    if (recent.includes(signed)) return;
+    verifyMilestoneSignatures(m, keys.keyRanges, keys.threshold);
+    recent.push(signed);
+    if (recent.length > CHECKED_KEPT) recent.shift();
+    checked.set(keys, recent);
+  });
 }
 
 /**

@@ -1,32 +1,24 @@
-import { toHex } from '../../codec/hex.js';
-import { parentsOf } from '../../model/block.js';
-import { blockId as computeBlockId } from '../../model/ids.js';
-import { MAX_BLOCK_LENGTH } from '../../model/limits.js';
-import { decodeMilestonePayload } from '../../serialize.js';
 import { FIRST_DELAY_MS, nextDelay } from '../../util/backoff.js';
-import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { LedgerError, type LedgerErrorCode } from '../common/index.js';
 import type { Ledger } from '../core/index.js';
 import { type AppliedMilestone, applyMilestone } from './apply-milestone.js';
-import { readCone, SourceError, sourceClient } from './source-client.js';
+import { type FetchedMilestone, milestoneFetcher } from './fetch-milestone.js';
+import { type BudgetLimits, DEFAULT_FOLLOW_BUDGET, FollowBudget } from './follow-budget.js';
+import { SourceError, sourceClient } from './source-client.js';
 
+export { DEFAULT_FOLLOW_BUDGET } from './follow-budget.js';
 export { SourceError } from './source-client.js';
 
 // Following a node (hornet, or another tangle-core) over its TIP-25 API: from the ledger's latest milestone, each
-// next one the node has confirmed — its payload, then its cone, block by block from its parents down to blocks the
-// ledger holds, many requests at a time, and the next few milestones fetched while one is applied — applied with
-// every check of applyMilestone. The node is not trusted: bytes
-// that are not the block asked for, a milestone that does not check, are reported and never applied; the follower
-// asks again later, as it does after the node went away or its own store refused a write (a full disk). A restart
-// resumes from the store's latest milestone.
+// next one the node has confirmed — its payload, then its cone (fetch-milestone.ts), and the next few milestones
+// fetched while one is applied — applied with every check of applyMilestone. The node is not trusted: bytes that are
+// not the block asked for, a milestone that does not check, are reported and never applied; what it cost is bounded
+// (a budget of bytes and blocks held across the window, a deadline on each whole answer) and given back at each
+// refusal. The follower asks again later, as it does after the node went away or its own store refused a write (a
+// full disk). A restart resumes from the store's latest milestone.
 
-/**
- * More blocks than this below one milestone (its cone and those of the milestones fetched ahead of it) is no
- * history a network made: a source that keeps handing out blocks is refused.
- */
-const MAX_REACH = 500_000;
-/** The most bytes of a cone in one answer: the route's limit (64 MiB), with its count and lengths. */
-const MAX_CONE_ANSWER = 64 * 1024 * 1024 + 4;
+/** Each whole answer's time limit by default, in ms (and a second more for each MiB that came). */
+export const DEFAULT_DEADLINE_MS = 10_000;
 
 /** The ledger's failures a retry cannot cure: the following ends. */
 const FINAL = new Set<LedgerErrorCode>([
@@ -52,8 +44,15 @@ export interface FollowOptions {
    * damaged, or of another version: a retry cannot cure it).
    */
   onError?: (e: Error, index: number, retryMs: number | undefined) => void;
-  /** Each request's time limit, in ms (default 30,000). */
+  /** How long a connection to the node may stay silent, in ms (default 30,000). */
   timeoutMs?: number;
+  /**
+   * How long a whole answer may take, in ms, and a second more for each MiB that came (default 10,000): an answer
+   * that trickles is cut off, reported and asked for again.
+   */
+  deadlineMs?: number;
+  /** What the milestones under way may hold at once, across the window (default DEFAULT_FOLLOW_BUDGET). */
+  budget?: Partial<BudgetLimits>;
   /**
    * Told when the ledger reaches the node's confirmed milestone (true), and when it falls behind it again (false).
    * While it stands there, the follower records the store current (Ledger.markCurrent, at most once a second).
@@ -70,7 +69,6 @@ export interface Follower {
 export function followNode(ledger: Ledger, url: string, options: FollowOptions = {}): Follower {
   const origin = url.replace(/\/+$/, '');
   const pollMs = options.pollMs ?? 1000;
-  const timeoutMs = options.timeoutMs ?? 30_000;
   let stopped = false;
   let wake: (() => void) | undefined;
   const pause = (ms: number) =>
@@ -82,82 +80,20 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
       };
     });
 
-  const client = sourceClient(origin, { connections: options.concurrency ?? 16, timeoutMs });
-  const bytesOf = (path: string) => client.get(path, true);
-
-  const writer = ledger.milestoneWriter();
-  /** Blocks asked for and not yet confirmed, shared by the milestones under way: each is fetched once. */
-  const fetched = new Map<string, Promise<Uint8Array>>();
-  const block = (id: Uint8Array): Promise<Uint8Array> => {
-    const key = bytesKey(id);
-    let p = fetched.get(key);
-    if (p === undefined) {
-      p = bytesOf(`/api/core/v2/blocks/${toHex(id)}`).then((bytes) => {
-        if (!equalBytes(computeBlockId(bytes), id))
-          throw new SourceError(`the node's bytes for block ${toHex(id)} are not that block`);
-        return bytes;
-      });
-      fetched.set(key, p);
-      p.catch(() => fetched.delete(key)); // asked again next time
-    }
-    return p;
-  };
-
-  /** Whether the node answers a cone at once (tangle-core does): unknown until asked, then what it answered. */
-  let wholeCones: boolean | undefined;
-  /**
-   * The cone of milestone `index` in one answer, from a node that gives it (its blocks are checked as all others:
-   * applyMilestone takes none that is not in the cone, and misses none); undefined from one that does not.
-   */
-  const wholeCone = async (index: number): Promise<Uint8Array[] | undefined> => {
-    if (wholeCones === false) return undefined;
-    try {
-      // The route's own limit (64 MiB) and its framing: a larger answer is no cone a tangle-core gives.
-      const body = await client.get(`/api/tangle-core/v1/milestones/${index}/cone`, true, MAX_CONE_ANSWER);
-      wholeCones = true;
-      return readCone(body, MAX_BLOCK_LENGTH);
-    } catch (e) {
-      if (!(e instanceof SourceError) || (e.status !== 404 && e.status !== 413)) throw e;
-      wholeCones ??= false; // no such route (hornet); a node that has it gave none for this milestone
-      return undefined;
-    }
-  };
-
-  /**
-   * Milestone `index` and the blocks below its parents that the ledger does not hold: its cone, and the cones of the
-   * milestones before it that are under way (taken from the shared fetches; left out when it is applied).
-   */
-  const milestoneAt = async (index: number) => {
-    const milestone = decodeMilestonePayload(await bytesOf(`/api/core/v2/milestones/by-index/${index}`));
-    if (milestone.index !== index)
-      throw new SourceError(`asked for milestone ${index}, the node gave ${milestone.index}`);
-    const cone = await wholeCone(index);
-    if (cone !== undefined) {
-      await ledger.precheck(cone);
-      return { milestone, blocks: cone.map((bytes) => ({ id: computeBlockId(bytes), bytes })) };
-    }
-    const seen = new Set<string>();
-    const blocks: { id: Uint8Array; bytes: Uint8Array }[] = [];
-    let frontier = [...milestone.parents];
-    while (frontier.length > 0 && !stopped) {
-      const wanted = frontier.filter((id) => {
-        const key = bytesKey(id);
-        if (seen.has(key) || writer.confirmedBefore(id)) return false;
-        seen.add(key);
-        return true;
-      });
-      if (seen.size > MAX_REACH) throw new SourceError(`more than ${MAX_REACH} blocks below milestone ${index}`);
-      const got = await inParallel(wanted, options.concurrency ?? 16, block);
-      got.forEach((bytes, i) => blocks.push({ id: wanted[i]!, bytes }));
-      frontier = got.flatMap((b) => parentsOf(b));
-    }
-    // Decode, syntax and signatures on worker threads, while an earlier milestone is applied.
-    await ledger.precheck(blocks.map((b) => b.bytes));
-    return { milestone, blocks };
-  };
-
+  const client = sourceClient(origin, {
+    connections: options.concurrency ?? 16,
+    timeoutMs: options.timeoutMs ?? 30_000,
+    deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+  });
   /** The milestones being fetched ahead of the ledger, by index (a window of them). */
-  const ahead = new Map<number, ReturnType<typeof milestoneAt>>();
+  const ahead = new Map<number, Promise<FetchedMilestone>>();
+  // A milestone dropped to make room for an earlier one is fetched again in its turn, with none of what it fetched.
+  const budget = new FollowBudget({ ...DEFAULT_FOLLOW_BUDGET, ...options.budget }, (index) => {
+    ahead.delete(index);
+    fetcher.forgetDropped();
+  });
+  const fetcher = milestoneFetcher(ledger, client, budget, options.concurrency ?? 16, () => stopped);
+  const writer = ledger.milestoneWriter();
   let confirmed = -1;
 
   let wasSynced: boolean | undefined;
@@ -178,30 +114,40 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
   const step = async (): Promise<boolean> => {
     const next = ledger.latestCommitment().slot + 1;
     if (next > confirmed) {
-      const info = JSON.parse(Buffer.from(await client.get('/api/core/v2/info', false)).toString('utf8')) as {
-        status?: { confirmedMilestone?: { index?: unknown } };
-      };
+      const info = JSON.parse(
+        Buffer.from(await client.get('/api/core/v2/info', false, { signal: budget.signal })).toString('utf8'),
+      ) as { status?: { confirmedMilestone?: { index?: unknown } } };
       const index = info.status?.confirmedMilestone?.index;
       if (typeof index !== 'number') throw new SourceError('/api/core/v2/info: no confirmed milestone');
+      // A node behind the store (or claiming to be) says nothing of the network's latest milestone: the store is not
+      // known current, so not synced.
+      if (index < next - 1) {
+        synced(false);
+        throw new SourceError(`the node's confirmed milestone ${index} is behind the store's ${next - 1}`);
+      }
       confirmed = index;
     }
     synced(next > confirmed);
     if (next > confirmed) return false;
     for (let i = next; i <= Math.min(confirmed, next + (options.window ?? 8) - 1); i++) {
       if (ahead.has(i)) continue;
-      const p = milestoneAt(i);
+      const p = fetcher.fetch(i);
       p.catch(() => {}); // awaited in its turn; a failure there clears the window
       ahead.set(i, p);
     }
-    const { milestone, blocks } = await ahead.get(next)!;
+    const { milestone, blocks, share } = await ahead.get(next)!;
     ahead.delete(next);
     if (stopped) return false;
     // Blocks of the milestones before it were walked through too: applied by now, they are left out.
     const cone = blocks.filter((b) => !writer.confirmedBefore(b.id));
-    const applied = applyMilestone(ledger, { milestone, blocks: cone.map((b) => b.bytes) });
-    synced(next >= confirmed); // before it is told: whoever hears of the node's milestone finds the node synced
-    options.onApplied?.(applied);
-    for (const b of cone) fetched.delete(bytesKey(b.id));
+    try {
+      const applied = applyMilestone(ledger, { milestone, blocks: cone.map((b) => b.bytes) });
+      synced(next >= confirmed); // before it is told: whoever hears of the node's milestone finds the node synced
+      options.onApplied?.(applied);
+    } finally {
+      budget.release(share);
+    }
+    fetcher.applied(cone);
     return true;
   };
 
@@ -213,7 +159,11 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
         if (await step()) delay = FIRST_DELAY_MS;
         else await pause(pollMs);
       } catch (e) {
-        ahead.clear(); // asked again, from the ledger's milestone on
+        // Asked again, from the ledger's milestone on, with nothing kept of what the node handed out: every request
+        // under way is cut off and every block fetched forgotten.
+        ahead.clear();
+        budget.clear();
+        fetcher.clear();
         confirmed = -1;
         if (stopped) break;
         // A store that cannot be written (a full disk) is waited out as a node that went away is; one that is
@@ -236,18 +186,4 @@ export function followNode(ledger: Ledger, url: string, options: FollowOptions =
       return done;
     },
   };
-}
-
-/** `fn` over `items` with at most `limit` at once; the results in the items' order. */
-async function inParallel<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let at = 0;
-  const lane = async () => {
-    while (at < items.length) {
-      const i = at++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return results;
 }

@@ -4,6 +4,13 @@
 
 export { type AppliedMilestone, applyMilestone, type MilestoneInput } from './apply-milestone.js';
 export { type IssuedMilestone, type IssueOptions, issueMilestone } from './coordinator.js';
-export { type Follower, type FollowOptions, followNode, SourceError } from './follower.js';
+export {
+  DEFAULT_DEADLINE_MS,
+  DEFAULT_FOLLOW_BUDGET,
+  type Follower,
+  type FollowOptions,
+  followNode,
+  SourceError,
+} from './follower.js';
 export { type CloseSlotOptions, closeSlot, milestoneBlock } from './open-slot.js';
 export { type ConeSource, whiteFlagOrder } from './white-flag.js';

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMilestone, blockId, createServer, followNode, type Ledger } from '../../../src/index.js';
+import { Dropped, FollowBudget } from '../../../src/ledger/history/follow-budget.js';
 import { readCone, SourceError, sourceClient } from '../../../src/ledger/history/source-client.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
@@ -196,14 +197,66 @@ describe('the follower’s client', () => {
     const big = new Uint8Array(3 << 20).fill(7);
     const s = createHttpServer((req, res) => res.writeHead(req.url === '/missing' ? 404 : 200).end(big));
     const url = await listen(s);
-    const client = sourceClient(url, { connections: 2, timeoutMs: 10_000 });
+    const client = sourceClient(url, { connections: 2, timeoutMs: 10_000, deadlineMs: 10_000 });
     try {
       await expect(client.get('/x', true)).rejects.toThrow(/an answer of more than 1048576 bytes/);
-      expect((await client.get('/x', true, 4 << 20)).length).toBe(3 << 20);
+      expect((await client.get('/x', true, { maxBytes: 4 << 20 })).length).toBe(3 << 20);
       await expect(client.get('/missing', true)).rejects.toMatchObject({ status: 404 });
     } finally {
       client.close();
       s.close();
     }
+  });
+});
+
+describe('the follower’s client: a deadline on the whole answer', () => {
+  it('cuts off an answer that never ends, though a byte comes more often than the socket timeout', async () => {
+    const s = createHttpServer((_, res) => {
+      res.writeHead(200, { 'content-length': 1000 });
+      const t = setInterval(() => res.write('x'), 20);
+      res.on('close', () => clearInterval(t));
+    });
+    const url = await listen(s);
+    const client = sourceClient(url, { connections: 1, timeoutMs: 10_000, deadlineMs: 300 });
+    try {
+      await expect(client.get('/slow', true)).rejects.toThrow(/^\/slow: no whole answer in 300 ms \(\d+ bytes came\)$/);
+      // The connection it held is given back: the next answer comes.
+      s.removeAllListeners('request');
+      s.on('request', (_, res) => res.writeHead(200).end('ok'));
+      expect(Buffer.from(await client.get('/fast', true)).toString()).toBe('ok');
+    } finally {
+      client.close();
+      s.close();
+    }
+  });
+});
+
+describe('the follow budget', () => {
+  it('the next milestone takes room from those fetched ahead, the farthest first; past the whole budget, refused', () => {
+    const dropped: number[] = [];
+    const budget = new FollowBudget({ bytes: 100, blocks: 10 }, (i) => dropped.push(i));
+    const s5 = budget.open(5);
+    const s6 = budget.open(6);
+    const s7 = budget.open(7);
+    s6.take(40, 1);
+    s7.take(40, 1);
+    s5.take(50, 1); // 130 > 100: milestone 7 gives its 40 back, 6 keeps its own
+    expect(dropped).toEqual([7]);
+    expect(s7.signal.aborted).toBe(true);
+    expect(budget.held()).toEqual({ bytes: 90, blocks: 2 });
+    expect(() => s6.take(20, 0)).toThrow(Dropped); // no room beside milestone 5's: 6 gives way itself
+    expect(dropped).toEqual([7, 6]);
+    expect(budget.held()).toEqual({ bytes: 50, blocks: 1 });
+    expect(() => s5.take(0, 10)).toThrow(/more than the follow budget \(100 bytes, 10 blocks/);
+    expect(() => s5.take(51, 0)).toThrow(SourceError);
+    s5.take(50, 9); // exactly the budget
+    budget.release(s5);
+    expect(budget.held()).toEqual({ bytes: 0, blocks: 0 });
+    const s8 = budget.open(8);
+    s8.take(1, 1);
+    budget.clear(); // an attempt failed: everything given back, every request cut off
+    expect(budget.held()).toEqual({ bytes: 0, blocks: 0 });
+    expect(s8.signal.aborted).toBe(true);
+    expect(() => s8.take(1, 0)).toThrow(Dropped);
   });
 });
