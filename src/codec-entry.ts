@@ -147,6 +147,7 @@ export {
   proofFromJson,
   proofToJson,
   verifyProof,
+  verifyProofAsync,
 } from './proofs/index.js';
 // Codec: bytes ⇄ model ⇄ canonical JSON
 export {

@@ -14,4 +14,4 @@ export { createProof } from './create.js';
 export { ProofError, type ProofErrorCode } from './errors.js';
 export { milestoneKeysFromHornetConfig } from './keys.js';
 export { type InclusionProof, proofFromJson, proofToJson } from './proof.js';
-export { type ProofRoot, type ProofVerdict, verifyProof } from './verify.js';
+export { type ProofRoot, type ProofVerdict, verifyProof, verifyProofAsync } from './verify.js';

@@ -2,7 +2,8 @@
 // the presets from @tangle-core/codec (packages/codec/dist, as `npm run build` makes it), bundled by esbuild for the
 // browser, run in a bare context (no process, no Buffer, no require): a real Shimmer proof (milestone 17339, its path
 // from the data's white-flag order) valid with Shimmer's keys, inx-poi's README proof valid with its own, each with a
-// changed hash not.
+// changed hash not; and `verifyProofAsync`, which asks WebCrypto's Ed25519 first where there is no OpenSSL (the
+// context is given Node's WebCrypto, as a browser has its own), with the same verdicts, a changed signature too.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { runInNewContext } from 'node:vm';
@@ -25,16 +26,15 @@ const shimmer = proofToJson({
 const changed = (json: unknown) =>
   JSON.parse(JSON.stringify(json).replace(/"h":"0x(.)/, (_, c) => `"h":"0x${c === '0' ? '1' : '0'}`));
 
+let page: Awaited<ReturnType<typeof bundlePage>>;
 describe('the codec package checks proofs in a bare browser-like context', () => {
   it('valid proofs are valid, changed ones not, with the right keys only', async () => {
-    const page =
-      await bundlePage(`import { fromHex, proofFromJson, verifyProof, PROTOCOL_PARAMETERS } from ${JSON.stringify(codecDist)};
-globalThis.page = (json, keys) => {
-  const k = keys === undefined ? PROTOCOL_PARAMETERS.shimmer.milestoneKeys
-    : { threshold: keys.length, keyRanges: keys.map((key) => ({ publicKey: fromHex(key), startIndex: 0, endIndex: 0 })) };
-  const v = verifyProof(proofFromJson(json), k);
-  return v.valid ? 'valid ' + v.root + ' ' + v.milestoneIndex : v.code;
-};`);
+    page = await bundlePage(`import * as tc from ${JSON.stringify(codecDist)};
+const keysOf = (keys) => keys === undefined ? tc.PROTOCOL_PARAMETERS.shimmer.milestoneKeys
+  : { threshold: keys.length, keyRanges: keys.map((key) => ({ publicKey: tc.fromHex(key), startIndex: 0, endIndex: 0 })) };
+const say = (v) => v.valid ? 'valid ' + v.root + ' ' + v.milestoneIndex : v.code;
+globalThis.page = (json, keys) => say(tc.verifyProof(tc.proofFromJson(json), keysOf(keys)));
+globalThis.pageAsync = async (json, keys) => say(await tc.verifyProofAsync(tc.proofFromJson(json), keysOf(keys)));`);
     const sandbox: { page?: (json: unknown, keys?: string[]) => string } = {};
     runInNewContext(page.text, { globalThis: sandbox, Uint8Array, TextEncoder, TextDecoder });
     const readmeKeys = readme.milestone.signatures.map((s: { publicKey: string }) => s.publicKey);
@@ -43,5 +43,32 @@ globalThis.page = (json, keys) => {
     expect(sandbox.page!(readme, readmeKeys)).toBe('valid inclusion 13');
     expect(sandbox.page!(changed(readme), readmeKeys)).toBe('PROOF_ROOT_MISMATCH');
     expect(sandbox.page!(readme)).toBe('MILESTONE_SIGNATURE_COUNT');
+  });
+
+  it('verifyProofAsync, with WebCrypto, says the same', async () => {
+    // The context's WebCrypto, counting what it is asked: the fast path is taken, its verdicts are kept.
+    let asked = 0;
+    type Call = (...a: unknown[]) => Promise<unknown>;
+    const real = globalThis.crypto.subtle as unknown as { importKey: Call; verify: Call };
+    const subtle = {
+      importKey: (...a: unknown[]) => real.importKey.apply(globalThis.crypto.subtle, a),
+      verify: (...a: unknown[]) => {
+        asked++;
+        return real.verify.apply(globalThis.crypto.subtle, a);
+      },
+    };
+    const sandbox: { pageAsync?: (json: unknown, keys?: string[]) => Promise<string>; crypto: unknown } = {
+      crypto: { subtle },
+    };
+    runInNewContext(page.text, { globalThis: sandbox, Uint8Array, TextEncoder, TextDecoder });
+    const readmeKeys = readme.milestone.signatures.map((s: { publicKey: string }) => s.publicKey);
+    const badSignature = structuredClone(shimmer) as any;
+    badSignature.milestone.signatures[3].signature = badSignature.milestone.signatures[2].signature;
+    expect(await sandbox.pageAsync!(shimmer)).toBe('valid inclusion 17339');
+    expect(await sandbox.pageAsync!(changed(shimmer))).toBe('PROOF_ROOT_MISMATCH');
+    expect(await sandbox.pageAsync!(badSignature)).toBe('MILESTONE_SIGNATURE_INVALID');
+    expect(await sandbox.pageAsync!(readme, readmeKeys)).toBe('valid inclusion 13');
+    // Each signature of each milestone asked once (Shimmer's milestones carry all ten keys' signatures).
+    expect(asked).toBe(3 * milestonePayloadOf(17339).signatures.length + 2);
   });
 });

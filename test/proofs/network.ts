@@ -25,6 +25,7 @@ import {
   merkleRoot,
   openLedger,
   outputId,
+  type Payload,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   signTransaction,
@@ -96,7 +97,7 @@ export async function proofNetwork(): Promise<ProofNetwork> {
       new Uint8Array(32).fill(1),
     ]);
   const blocks: Uint8Array[] = [];
-  const chain = (payload: Parameters<typeof buildBlock>[0]['payload']) => {
+  const chain = (payload: Payload) => {
     const parents = blocks.length === 0 ? [SEP] : [blockId(blocks[blocks.length - 1]!)];
     blocks.push(encodeBlock(buildBlock({ parents, payload, params: testnet })));
   };
