@@ -1,6 +1,15 @@
 import type { LedgerReader } from '../ledger/core/index.js';
 import type { MilestoneKeys } from '../model/protocol-parameters.js';
-import { createProof, ProofError, type ProofRoot, proofFromJson, proofToJson, verifyProof } from '../proofs/index.js';
+import {
+  createOutputStory,
+  createProof,
+  outputStoryToJson,
+  ProofError,
+  type ProofRoot,
+  proofFromJson,
+  proofToJson,
+  verifyProof,
+} from '../proofs/index.js';
 import { HttpProblem, toProblem } from './problem.js';
 import { JSON_TYPE, parseHexId, type Reply, type Route } from './route-kit.js';
 
@@ -26,6 +35,18 @@ async function create(ledger: LedgerReader, param: string, root: ProofRoot): Pro
     const proof = await createProof(ledger, id, root);
     // A milestone's proof of a block never changes (until the block is pruned): the server may keep it.
     return { body: JSON.stringify(proofToJson(proof)), contentType: JSON_TYPE, immutable: true };
+  } catch (e) {
+    if (e instanceof ProofError) throw new HttpProblem(WHY_STATUS[e.code], e.detail);
+    throw e;
+  }
+}
+
+/** tangle-core's own: an output's story (docs/proofs.md), the proofs of the transactions that created and spent it. */
+async function story(ledger: LedgerReader, param: string): Promise<Reply> {
+  const id = parseHexId(param, 34, 'output ID');
+  try {
+    // Not kept: an unspent output's story grows a spent proof later.
+    return { body: JSON.stringify(outputStoryToJson(await createOutputStory(ledger, id))), contentType: JSON_TYPE };
   } catch (e) {
     if (e instanceof ProofError) throw new HttpProblem(WHY_STATUS[e.code], e.detail);
     throw e;
@@ -94,5 +115,10 @@ export const poiRoutes: Route[] = [
     path: /^\/api\/poi\/v1\/applied-block\/validate$/,
     maxBody: MAX_PROOF_BODY,
     post: async ({ ledger, body }) => validate(ledger, body, 'applied', true),
+  },
+  {
+    pattern: '/api/tangle-core/v1/outputs/*/proof',
+    path: new RegExp(`^/api/tangle-core/v1/outputs/${ID}/proof$`),
+    handle: ({ ledger, params }) => story(ledger, params[0]!),
   },
 ];

@@ -13,5 +13,13 @@ export {
 export { createProof } from './create.js';
 export { ProofError, type ProofErrorCode } from './errors.js';
 export { milestoneKeysFromHornetConfig } from './keys.js';
+export {
+  createOutputStory,
+  type OutputStory,
+  type OutputStoryVerdict,
+  outputStoryFromJson,
+  outputStoryToJson,
+  verifyOutputStory,
+} from './output-story.js';
 export { type InclusionProof, proofFromJson, proofToJson } from './proof.js';
 export { type ProofRoot, type ProofVerdict, verifyProof, verifyProofAsync } from './verify.js';

@@ -14,18 +14,24 @@ import {
   auditPath,
   auditPathToJson,
   blockId,
+  createOutputStory,
   createProof,
   decodeBlock,
   decodeMilestonePayload,
   encodeBlock,
   encodeMilestonePayload,
+  encodeOutput,
   type InclusionProof,
   type Ledger,
+  outputId,
+  outputStoryFromJson,
+  outputStoryToJson,
   PROTOCOL_PARAMETERS,
   ProofError,
+  verifyOutputStory,
   verifyProof,
 } from '../../src/index.js';
-import { bin, coneOf, milestonePayloadOf } from '../helpers/chronicle.js';
+import { bin, chronicleMilestone, coneOf, milestonePayloadOf, outputOf } from '../helpers/chronicle.js';
 import { importedLedger } from '../helpers/imported-ledger.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-poi-real-'));
@@ -95,6 +101,55 @@ describe('every block of Shimmer milestones 17339 and 17340', () => {
     );
     const noTx = dataOrder(17339).cone.find((b) => b.metadata.inclusion_state === 'no_transaction')!;
     await expect(createProof(ledger, blockId(bin(noTx.raw)), 'applied')).rejects.toBeInstanceOf(ProofError);
+  });
+});
+
+describe('every output the two milestones created: its story, provable', () => {
+  it('created by its transaction in its milestone; not spent, as the data says (17340 spends none of 17339’s)', async () => {
+    let stories = 0;
+    const spentBy = new Map<string, { tx: string; index: number }>();
+    for (const c of chronicleMilestone(17340).consumed)
+      spentBy.set(hex(outputId(bin(c.output.output_id.transaction_id), c.output.output_id.index)), {
+        tx: hex(bin(c.spent_metadata.transaction_id)),
+        index: c.spent_metadata.spent.milestone_index,
+      });
+    for (const index of [17339, 17340] as const) {
+      const created = chronicleMilestone(index).created;
+      expect(created.length).toBeGreaterThan(0);
+      for (const r of created) {
+        const id = outputId(bin(r.output_id.transaction_id), r.output_id.index);
+        const json = outputStoryToJson(await createOutputStory(ledger, id));
+        const v = verifyOutputStory(outputStoryFromJson(JSON.parse(JSON.stringify(json))), SHIMMER);
+        if (!v.valid) throw new Error(`${hex(id)}: ${v.code} at ${v.path}: ${v.reason}`);
+        expect(v.createdIn).toBe(index);
+        expect(hex(encodeOutput(v.output))).toBe(hex(encodeOutput(outputOf(r.output))));
+        const s = spentBy.get(hex(id));
+        expect(v.spentBy).toBe(s?.tx);
+        expect(v.spentIn).toBe(s?.index);
+        stories++;
+      }
+    }
+    expect(stories).toBeGreaterThan(10);
+  });
+
+  it('a story whose proofs are not the output’s is invalid, saying why', async () => {
+    const r = chronicleMilestone(17339).created[0];
+    const story = await createOutputStory(ledger, outputId(bin(r.output_id.transaction_id), r.output_id.index));
+    const mine = hex(blockId(encodeBlock(story.created.block)));
+    const otherTx = dataOrder(17339).included.find((b) => hex(b) !== mine)!;
+    const other = await createProof(ledger, otherTx, 'applied');
+    expect(verifyOutputStory({ ...story, spent: story.created }, SHIMMER)).toMatchObject({
+      code: 'STORY_OUTPUT_NOT_SPENT',
+    });
+    expect(verifyOutputStory({ ...story, created: other }, SHIMMER)).toMatchObject({
+      code: 'STORY_OUTPUT_NOT_CREATED',
+    });
+    const referencedOnly = await createProof(ledger, blockId(encodeBlock(story.created.block)), 'inclusion');
+    expect(verifyOutputStory({ ...story, created: referencedOnly }, SHIMMER)).toMatchObject({
+      valid: false,
+      code: 'PROOF_ROOT_MISMATCH',
+      path: 'created.proof',
+    });
   });
 });
 
