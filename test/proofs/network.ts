@@ -2,7 +2,8 @@
 // a chain of four blocks — a transaction spending the output (applied), a second spending it again (conflicting:
 // hornet's "input already spent"), a large tagged-data block (its proof's JSON is over the 32 KiB a block POST takes),
 // and a small tagged-data block — signed by two coordinator keys of a network that also holds the two keys that
-// signed inx-poi's README milestone 13 (so that proof validates at this server's routes too).
+// signed inx-poi's README milestone 13 (so that proof validates at this server's routes too). Milestone 2 spends the
+// output milestone 1's transaction created.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,12 +24,14 @@ import {
   type Ledger,
   type MilestoneKeys,
   merkleRoot,
+  milestoneId,
   openLedger,
   outputId,
   type Payload,
   PROTOCOL_PARAMETERS,
   protocolParameters,
   signTransaction,
+  transactionId,
 } from '../../src/index.js';
 import { hex } from '../helpers/vectors.js';
 
@@ -77,6 +80,9 @@ export interface ProofNetwork {
   conflicting: Uint8Array;
   large: Uint8Array;
   tagged: Uint8Array;
+  /** The output milestone 1's transaction created, spent in milestone 2 by `spender` (a block). */
+  created: Uint8Array;
+  spender: Uint8Array;
   close(): void;
 }
 
@@ -101,7 +107,8 @@ export async function proofNetwork(): Promise<ProofNetwork> {
     const parents = blocks.length === 0 ? [SEP] : [blockId(blocks[blocks.length - 1]!)];
     blocks.push(encodeBlock(buildBlock({ parents, payload, params: testnet })));
   };
-  chain(spend(1_000_000n));
+  const first = spend(1_000_000n);
+  chain(first);
   chain(spend(1_000_000n)); // the same input again: conflicting
   chain({ type: 5, tag: Uint8Array.of(1), data: new Uint8Array(20_000).fill(0x61) });
   chain({ type: 5, tag: Uint8Array.of(2), data: new TextEncoder().encode('notarized') });
@@ -120,6 +127,33 @@ export async function proofNetwork(): Promise<ProofNetwork> {
   );
   const applied = applyMilestone(ledger, { milestone, blocks });
   if (applied.included !== 1 || applied.conflicting !== 1) throw new Error('the test network is not as described');
+  // Milestone 2: its cone the block of milestone 1 and a transaction spending what milestone 1's transaction created.
+  const m1Block = encodeBlock(buildBlock({ parents: milestone.parents, payload: milestone, params: testnet }));
+  const created = { outputId: outputId(transactionId(first), 0), output: basic(1_000_000n) };
+  const spend2 = encodeBlock(
+    buildBlock({
+      parents: [blockId(m1Block)],
+      payload: signTransaction(buildTransaction({ inputs: [created], outputs: [basic(1_000_000n)], params: testnet }), [
+        new Uint8Array(32).fill(1),
+      ]),
+      params: testnet,
+    }),
+  );
+  const order2 = [blockId(m1Block), blockId(spend2)];
+  const milestone2 = buildMilestone(
+    {
+      index: 2,
+      timestamp: T0 + 20,
+      previousMilestoneId: milestoneId(milestone),
+      parents: [order2[1]!],
+      inclusionMerkleRoot: merkleRoot(order2),
+      appliedMerkleRoot: merkleRoot([order2[1]!]),
+      params: testnet,
+    },
+    COORDINATORS,
+  );
+  if (applyMilestone(ledger, { milestone: milestone2, blocks: [m1Block, spend2] }).included !== 1)
+    throw new Error('milestone 2 is not as described');
   return {
     ledger,
     order,
@@ -127,6 +161,8 @@ export async function proofNetwork(): Promise<ProofNetwork> {
     conflicting: order[1]!,
     large: order[2]!,
     tagged: order[3]!,
+    created: created.outputId,
+    spender: blockId(spend2),
     close() {
       ledger.close();
       rmSync(dir, { recursive: true, force: true });
