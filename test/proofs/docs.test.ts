@@ -8,7 +8,16 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { poiRoutes } from '../../src/http/poi-routes.js';
-import { auditPath, blockId, decodeBlock, proofToJson } from '../../src/index.js';
+import {
+  auditPath,
+  blockId,
+  decodeBlock,
+  outputId,
+  proofToJson,
+  type TransactionPayload,
+  toHex,
+  transactionId,
+} from '../../src/index.js';
 import { bin, coneOf, milestonePayloadOf } from '../helpers/chronicle.js';
 import { cli } from '../helpers/cli.js';
 
@@ -32,6 +41,19 @@ writeFileSync(
   ),
 );
 
+// The story of the output milestone 17339's first applied transaction created (its first): created in 17339, and not
+// spent by 17340 (the data: it spent none of 17339's outputs).
+const applied = cone.filter((b) => b.metadata.inclusion_state === 'included');
+const appliedIds = applied.map((b) => blockId(bin(b.raw)));
+const creating = decodeBlock(bin(applied[0]!.raw));
+writeFileSync(
+  join(dir, 'story.json'),
+  JSON.stringify({
+    outputId: toHex(outputId(transactionId(creating.payload as TransactionPayload), 0)),
+    created: proofToJson({ milestone: milestonePayloadOf(17339), block: creating, proof: auditPath(appliedIds, 0) }),
+  }),
+);
+
 describe('docs/proofs.md', () => {
   it('its command prints the line it quotes', () => {
     const [command] = fenced(doc.slice(doc.indexOf('## On the command line')), 'sh');
@@ -41,11 +63,17 @@ describe('docs/proofs.md', () => {
     const quoted = /prints one line, `([^`]+)`/.exec(doc)![1]!;
     const pattern = quoted.replace(/[().]/g, '\\$&').replace(/0x…/g, '0x[0-9a-f]{64}');
     expect(out.trim()).toMatch(new RegExp(`^${pattern}$`));
+    // A story, with the line the doc quotes for it.
+    const storyLine = /and prints\n`([^`]+)`/.exec(doc)![1]!;
+    const story = execFileSync(process.execPath, [cli, 'verify-proof', 'story.json'], { cwd: dir, encoding: 'utf8' });
+    expect(story.trim()).toMatch(
+      new RegExp(`^${storyLine.replace(/[().]/g, '\\$&').replace(/0x…/g, '0x[0-9a-f]{68}')}$`),
+    );
   });
 
   it('its programs print what their comments say', () => {
     const programs = fenced(doc.slice(doc.indexOf('## In a program')), 'js');
-    expect(programs).toHaveLength(2);
+    expect(programs).toHaveLength(3);
     for (const program of programs) {
       const code = program.replace("from 'tangle-core'", `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`);
       const promised = code
@@ -58,8 +86,11 @@ describe('docs/proofs.md', () => {
   });
 
   it("its table of routes is the server's", () => {
-    const rows = [...doc.matchAll(/^\| `(GET|POST) (\/api\/poi\/v1\/[^`]*)` \|/gm)].map((m) => [m[1], m[2]]);
-    const served = poiRoutes.map((r) => [r.post ? 'POST' : 'GET', r.pattern.replace('*', '{blockId}')]);
+    const rows = [...doc.matchAll(/^\| `(GET|POST) (\/api\/[^`]*)` \|/gm)].map((m) => [m[1], m[2]]);
+    const served = poiRoutes.map((r) => [
+      r.post ? 'POST' : 'GET',
+      r.pattern.replace('*', r.pattern.includes('outputs') ? '{outputId}' : '{blockId}'),
+    ]);
     expect(rows).toEqual(served);
   });
 });
