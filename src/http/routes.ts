@@ -157,8 +157,9 @@ function apiNames(ledger: LedgerReader, events: boolean): string[] {
     ...(ledger.explorer === undefined ? [] : ['explorer/v2']),
     ...(ledger.analytics === undefined ? [] : ['analytics/v1']),
     ...(ledger.milestone === undefined ? [] : ['tangle-core/v1']),
-    // inx-poi's plugin (and inx-chronicle's proofs under the same prefix): where milestones and their cones are kept.
-    ...(ledger.explorer === undefined ? [] : ['poi/v1']),
+    // inx-poi's plugin (and inx-chronicle's proofs under its prefix): where real milestones are kept (a proof is made
+    // of a cone the archive keeps; any is checked with the network's keys).
+    ...(ledger.milestone === undefined ? [] : ['poi/v1']),
   ];
 }
 
