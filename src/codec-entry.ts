@@ -131,6 +131,29 @@ export type {
 } from './model/unlock-condition.js';
 // IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
 export { nova } from './nova/namespace.gen.js';
+// Proofs of inclusion, checked offline with nothing but the proof and a network's keys (issue 60)
+export {
+  type AuditNode,
+  type AuditPart,
+  auditContains,
+  auditPath,
+  auditPathFromJson,
+  auditPathToJson,
+  auditRoot,
+  type InclusionProof,
+  milestoneKeysFromHornetConfig,
+  type OutputStory,
+  type OutputStoryVerdict,
+  outputStoryFromJson,
+  outputStoryToJson,
+  type ProofRoot,
+  type ProofVerdict,
+  proofFromJson,
+  proofToJson,
+  verifyOutputStory,
+  verifyProof,
+  verifyProofAsync,
+} from './proofs/index.js';
 // Codec: bytes ⇄ model ⇄ canonical JSON
 export {
   blockFromJson,

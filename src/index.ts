@@ -76,4 +76,5 @@ export {
   type UtxoChanges,
 } from './ledger/index.js';
 export type { ImportedNetwork, OutputRecord } from './model/ledger-records.js';
+export { createOutputStory, createProof, ProofError, type ProofErrorCode } from './proofs/index.js';
 export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';

@@ -86,6 +86,8 @@ export interface Route {
   handle?: (ctx: RouteContext) => Promise<Reply>;
   /** POST, with the body read. */
   post?: (ctx: PostContext) => Promise<Reply>;
+  /** The largest body the POST takes (MAX_BODY unless said: a proof of inclusion holds a block and more). */
+  maxBody?: number;
 }
 
 export const JSON_TYPE = 'application/json; charset=utf-8';

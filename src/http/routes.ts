@@ -10,6 +10,7 @@ import { explorerPage } from './explorer-page.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
+import { poiRoutes } from './poi-routes.js';
 import { orWriter, postRoutes } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
 import {
@@ -138,6 +139,7 @@ export const routes: Route[] = [
   ...analyticsRoutes,
   ...explorerRoutes,
   ...explorerPage,
+  ...poiRoutes,
   ...postRoutes,
 ];
 
@@ -155,6 +157,9 @@ function apiNames(ledger: LedgerReader, events: boolean): string[] {
     ...(ledger.explorer === undefined ? [] : ['explorer/v2']),
     ...(ledger.analytics === undefined ? [] : ['analytics/v1']),
     ...(ledger.milestone === undefined ? [] : ['tangle-core/v1']),
+    // inx-poi's plugin (and inx-chronicle's proofs under its prefix): where real milestones are kept (a proof is made
+    // of a cone the archive keeps; any is checked with the network's keys).
+    ...(ledger.milestone === undefined ? [] : ['poi/v1']),
   ];
 }
 
@@ -206,6 +211,7 @@ export const PUBLIC_ROUTES: readonly string[] = [
   '/api/tangle-core/v1/*',
   '/api/analytics/v1/*',
   '/api/explorer/v2/*',
+  '/api/poi/v1/*',
   '/explorer',
   '/explorer/*',
 ];

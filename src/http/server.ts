@@ -213,7 +213,11 @@ export function createServer(options: ServerOptions): Server {
       const accept = req.headers.accept ?? '';
       const ctx = { ledger, params, query, accept, writer, path, events: hasEvents, client: clientOf(req) };
       if (post !== undefined) {
-        const reply = await post({ ...ctx, body: await readBody(req), contentType: contentTypeOf(req) });
+        const reply = await post({
+          ...ctx,
+          body: await readBody(req, route.maxBody ?? MAX_BODY),
+          contentType: contentTypeOf(req),
+        });
         return send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);
       }
       await route.precheck?.(ctx);
@@ -268,15 +272,15 @@ const contentTypeOf = (req: IncomingMessage) => (req.headers['content-type'] ?? 
  * A POST's body, at most MAX_BODY bytes: a larger one (by its Content-Length, or as it streams in) is refused at once,
  * 400, without reading the rest (the connection is closed after the answer).
  */
-function readBody(req: IncomingMessage): Promise<Uint8Array> {
-  const tooLarge = () => new HttpProblem(400, `the body is larger than ${MAX_BODY} bytes`);
-  if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) return Promise.reject(tooLarge());
+function readBody(req: IncomingMessage, max: number): Promise<Uint8Array> {
+  const tooLarge = () => new HttpProblem(400, `the body is larger than ${max} bytes`);
+  if (Number(req.headers['content-length'] ?? 0) > max) return Promise.reject(tooLarge());
   return new Promise((done, fail) => {
     const parts: Buffer[] = [];
     let length = 0;
     req.on('data', (chunk: Buffer) => {
       length += chunk.length;
-      if (length > MAX_BODY) {
+      if (length > max) {
         req.pause();
         fail(tooLarge());
         return;

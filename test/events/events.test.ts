@@ -341,6 +341,7 @@ describe('a subscriber that comes and goes', () => {
       'explorer/v2',
       'analytics/v1',
       'tangle-core/v1',
+      'poi/v1',
     ]);
   });
 });

@@ -11,13 +11,16 @@ import { parse } from 'yaml';
 // Read from this repository's own vectors/ (not TANGLE_VECTORS: the shared set has not all of them).
 const VECTORS = resolve(dirname(fileURLToPath(import.meta.url)), '../../vectors');
 
-export type Contract = 'core' | 'indexer' | 'v3' | 'explorer';
+export type Contract = 'core' | 'indexer' | 'v3' | 'explorer' | 'poi' | 'chronicle-poi';
 const FILES: Record<Contract, string> = {
   core: 'tips/core-rest-api.yaml',
   indexer: 'tips/indexer-rest-api.yaml',
   v3: 'tips/openapi3-core.yaml',
   // inx-chronicle's explorer routes (issue 46); its error answers refer to TIP-25's schemas by URL.
   explorer: 'api/chronicle-api-explorer.yml',
+  // Proofs of inclusion (issue 60): inx-poi's routes, and inx-chronicle's (whose Proof refers to TIP-25's schemas).
+  poi: 'poi/inx-poi-rest-api.yaml',
+  'chronicle-poi': 'poi/chronicle-api-poi.yml',
 };
 const TIP25_URL = 'https://raw.githubusercontent.com/iotaledger/tips/main/tips/TIP-0025/core-rest-api.yaml#';
 
@@ -89,7 +92,7 @@ export function rawContract(contract: Contract): unknown {
 function spec(contract: Contract): Spec {
   let s = specs.get(contract);
   if (s === undefined) {
-    if (contract === 'explorer') spec('core'); // the schemas its $refs name
+    if (contract === 'explorer' || contract === 'chronicle-poi') spec('core'); // the schemas its $refs name
     s = asJsonSchema(rawContract(contract)) as Spec;
     for (const e of ERRATA.filter((e) => e.contract === contract)) {
       const slash = e.pointer.lastIndexOf('/');
@@ -147,6 +150,8 @@ export function contractOf(path: string): Contract | undefined {
   if (path.startsWith('/api/indexer/v1/')) return 'indexer';
   if (path.startsWith('/api/core/v3/')) return 'v3';
   if (path.startsWith('/api/explorer/v2/')) return 'explorer';
+  if (/^\/api\/poi\/v1\/(referenced|applied)-block\//.test(path)) return 'chronicle-poi';
+  if (path.startsWith('/api/poi/v1/')) return 'poi';
   return undefined;
 }
 

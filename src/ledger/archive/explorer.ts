@@ -45,6 +45,8 @@ export const richestFirst = (a: RichAddress, b: RichAddress): number =>
 
 export interface ConeEntry {
   blockId: Uint8Array;
+  /** White flag's verdict (`InclusionState`): the applied ones make the applied root (a proof's, issue 60). */
+  inclusion: number;
   /** Its payload's type; undefined: a block without a payload. */
   payloadType: number | undefined;
 }

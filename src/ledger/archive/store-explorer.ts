@@ -131,9 +131,9 @@ export class StoreExplorer implements Explorer {
   cone(index: number): ConeEntry[] | undefined {
     const bytes = this.store.get(keys.whiteFlag(index));
     if (bytes === undefined) return undefined;
-    return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId }) => {
+    return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId, inclusion }) => {
       const block = this.store.get(keys.block(index, blockId));
-      return { blockId, payloadType: block && payloadTypeOf(block) };
+      return { blockId, inclusion, payloadType: block && payloadTypeOf(block) };
     });
   }
 

@@ -99,9 +99,9 @@ export class PostgresExplorer implements Explorer {
     if (rows.length === 0) return undefined;
     const blocks = new Map(rows.filter((r) => r.raw !== null).map((r) => [bytesKey(bytesOf(r.block_id)), r.raw]));
     const entries = readRecord(whiteFlagRecord, bytesOf(rows[0]!.white_flag), 'white-flag record');
-    return entries.map(({ blockId }) => {
+    return entries.map(({ blockId, inclusion }) => {
       const raw = blocks.get(bytesKey(blockId));
-      return { blockId, payloadType: raw === undefined ? undefined : payloadTypeOf(bytesOf(raw)) };
+      return { blockId, inclusion, payloadType: raw === undefined ? undefined : payloadTypeOf(bytesOf(raw)) };
     });
   }
 

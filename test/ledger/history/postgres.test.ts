@@ -1,8 +1,9 @@
 // Real milestones in the PostgreSQL store (issue 45): the test ledger with Shimmer milestones 17339 and 17340 applied,
 // loaded into a database, answers through a PostgresReader as through the LMDB ledger: the milestones by index and by
-// ID (their payloads as issued), every block's metadata with its white-flag verdict, /info's milestone, the UTXO
-// changes and every output's booking and spend. A milestone applied after the load arrives by the writer's publisher
-// path (one slot written). Skipped, with the reason, where no PostgreSQL can be started.
+// ID (their payloads as issued), every block's metadata with its white-flag verdict and its proofs of inclusion
+// (issue 60), /info's milestone, the UTXO changes and every output's booking and spend. A milestone applied after
+// the load arrives by the writer's publisher path (one slot written). Skipped, with the reason, where no PostgreSQL
+// can be started.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,7 +102,11 @@ describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
           `/api/core/v2/milestones/${id}`,
           `/api/core/v2/milestones/${id}/utxo-changes`,
         );
-        for (const blk of coneOf(index)) routes.push(`/api/core/v2/blocks/${hex(blockId(bin(blk.raw)))}/metadata`);
+        for (const blk of coneOf(index)) {
+          const id = hex(blockId(bin(blk.raw)));
+          routes.push(`/api/core/v2/blocks/${id}/metadata`, `/api/poi/v1/create/${id}`); // proofs too (issue 60)
+          if (blk.metadata.inclusion_state === 'included') routes.push(`/api/poi/v1/applied-block/create/${id}`);
+        }
         for (const o of [...r.created, ...r.consumed.map((c: { output: unknown }) => c.output)] as any[])
           routes.push(`/api/core/v2/outputs/${hex(outputId(bin(o.output_id.transaction_id), o.output_id.index))}`);
       }
