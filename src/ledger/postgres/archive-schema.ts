@@ -2,25 +2,6 @@
 // one index, as the embedded store answers it from one range of keys. Written in each milestone's slot transaction
 // from the rows its commit kept (archive-rows.ts), so a reader sees the archive of the slots it sees, and no other.
 // Addresses are their serialized bytes (type and 32 bytes); amounts numeric(20), as a u64 may pass bigint's range.
-//
-// A ledger update's and a balance's row hold their values as columns, which a statement changes in place (a balance
-// by each milestone's change), so they are checked by a checksum PostgreSQL keeps itself (issue 57): the md5 of the
-// row's values as text (it has no CRC-32), written by the statements that write the row and compared by those that
-// read it. A balance row whose checksum does not match when a change is added keeps a mismatch ('damaged'): a hand
-// edit is never sealed by the next milestone's change.
-
-/** The checksum of a ledger update's row `t` (its columns as text, in the table's order). */
-const UPDATE_SUM = (t: string) =>
-  `md5(concat_ws(':', ${t}.milestone, ${t}.output_id, ${t}.spent, ${t}.address, ${t}.owner, ${t}.amount, ` +
-  `${t}.unix_time))`;
-/** The checksum of a balance row of `address` and these values (SQL expressions). */
-const BALANCE_SUM = (address: string, amount: string, plain: string, outputs: string, returns: string) =>
-  `md5(concat_ws(':', ${address}, ${amount}, ${plain}, ${outputs}, ${returns}))`;
-const ROW_BALANCE_SUM = (b: string) =>
-  BALANCE_SUM(`${b}.address`, `${b}.amount`, `${b}.plain`, `${b}.outputs`, `${b}.returns`);
-/** Whether balance row `b` matches its checksum (no row: nothing to check). */
-const SOUND_BALANCE = (b: string) =>
-  `(${b}.address is null or ${b}.checksum is not distinct from ${ROW_BALANCE_SUM(b)})`;
 
 export const ARCHIVE_SCHEMA: readonly string[] = [
   // Each ledger update, by milestone (the primary key: by-milestone pages, and the richest undone since a milestone)
@@ -60,9 +41,6 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
      primary key (place, chunk))`,
   // The first measured milestone: the least of a partial index.
   'create index if not exists milestone_times_analytics on milestone_times (slot) where analytics is not null',
-  // The rows' checksums (null in a database written before them: resealRows, reseal-rows.ts, fills them).
-  'alter table ledger_updates add column if not exists checksum text',
-  'alter table address_balances add column if not exists checksum text',
 ];
 
 /** A bulk catch-up drops these too (DROP_SECONDARY_INDEXES) and builds them after. */
@@ -74,9 +52,8 @@ export const ARCHIVE_BATCH = 10_000;
 export const ARCHIVE_WRITES = {
   /** $1 milestones, $2 output ids, $3 spent, $4 addresses listed under, $5 owners, $6 amounts, $7 times. */
   updates:
-    `insert into ledger_updates select *, ${UPDATE_SUM('t')} from unnest($1::integer[], $2::bytea[], ` +
-    '$3::boolean[], $4::bytea[], $5::bytea[], $6::numeric[], $7::bigint[]) ' +
-    'as t(milestone, output_id, spent, address, owner, amount, unix_time)',
+    'insert into ledger_updates select * from unnest($1::integer[], $2::bytea[], $3::boolean[], $4::bytea[], ' +
+    '$5::bytea[], $6::numeric[], $7::bigint[])',
   /** $1 addresses, $2 output ids, $3 roles, $4 records. */
   held:
     'insert into held_outputs select * from unnest($1::bytea[], $2::bytea[], $3::smallint[], $4::bytea[]) ' +
@@ -87,17 +64,9 @@ export const ARCHIVE_WRITES = {
     'where h.address = t.a and h.output_id = t.o and h.role = t.r',
   /** $1 addresses, $2–$5 the changes of their amounts, plain parts, outputs and returns. */
   balances:
-    `insert into address_balances as b select *, ${ROW_BALANCE_SUM('t')} from unnest($1::bytea[], ` +
-    '$2::numeric[], $3::numeric[], $4::integer[], $5::integer[]) as t(address, amount, plain, outputs, returns) ' +
-    'on conflict (address) do update set amount = b.amount + excluded.amount, ' +
-    'plain = b.plain + excluded.plain, outputs = b.outputs + excluded.outputs, returns = b.returns + excluded.returns, ' +
-    `checksum = case when ${SOUND_BALANCE('b')} then ${BALANCE_SUM(
-      'b.address',
-      'b.amount + excluded.amount',
-      'b.plain + excluded.plain',
-      'b.outputs + excluded.outputs',
-      'b.returns + excluded.returns',
-    )} else 'damaged' end`,
+    'insert into address_balances as b select * from unnest($1::bytea[], $2::numeric[], $3::numeric[], ' +
+    '$4::integer[], $5::integer[]) on conflict (address) do update set amount = b.amount + excluded.amount, ' +
+    'plain = b.plain + excluded.plain, outputs = b.outputs + excluded.outputs, returns = b.returns + excluded.returns',
   /** $1 addresses: those left with no output to own or get back go. */
   emptied: 'delete from address_balances where address = any($1::bytea[]) and outputs = 0 and returns = 0',
   /** $1 addresses → whether any would hold less than nothing (the slot is refused: its rows do not fit the table). */
@@ -110,21 +79,10 @@ export const ARCHIVE_WRITES = {
   built: 'update status set archive_built = true',
 } as const;
 
-/**
- * The checksums of a database's rows written before there were any (reseal-rows.ts): each row's, as the statements
- * above write it. The number of rows each gave one.
- */
-export const ARCHIVE_CHECKSUMS = [
-  `update ledger_updates set checksum = ${UPDATE_SUM('ledger_updates')} where checksum is null`,
-  `update address_balances set checksum = ${ROW_BALANCE_SUM('address_balances')} where checksum is null`,
-] as const;
-
 /** How a page of an address's updates is bounded: the key's order, and the comparison with its start. */
 export type UpdatesBound = 'down' | 'downFrom' | 'up' | 'upFrom';
 
-const UPDATES =
-  `select milestone, unix_time, output_id, spent, checksum = ${UPDATE_SUM('ledger_updates')} as sound ` +
-  'from ledger_updates where address = $1';
+const UPDATES = 'select milestone, unix_time, output_id, spent from ledger_updates where address = $1';
 const KEY = '(milestone, output_id, spent)';
 /** The index's order, column by column (ordered by the row, the planner would sort). */
 const DOWN = 'order by milestone desc, output_id desc, spent desc';
@@ -132,13 +90,9 @@ const UP = 'order by milestone, output_id, spent';
 const START = '($2::integer, $3::bytea, $4::boolean)';
 
 export const ARCHIVE_QUERIES = {
-  /**
-   * $1 address → its plain part, whether its row matches its checksum, and each held output's ID, role and record
-   * (no row: no balance record).
-   */
+  /** $1 address → its plain part, and each held output's ID, role and record (no row: no balance record). */
   balance:
-    `select b.plain, ${SOUND_BALANCE('b')} as sound, h.output_id, h.role, h.raw from` +
-    ' address_balances b left join held_outputs h on h.address = b.address ' +
+    'select b.plain, h.output_id, h.role, h.raw from address_balances b left join held_outputs h on h.address = b.address ' +
     'where b.address = $1',
   /**
    * $1 address, then ($2 milestone, $3 output id, $4 spent) where bounded, and the limit last: a range of
@@ -152,21 +106,19 @@ export const ARCHIVE_QUERIES = {
   } satisfies Record<UpdatesBound, string>,
   /** $1 milestone, $2 output id, $3 spent (from), $4 limit → its updates in key order (the primary key's range). */
   updatesByMilestone:
-    `select address, output_id, spent, checksum = ${UPDATE_SUM('ledger_updates')} as sound ` +
-    'from ledger_updates where milestone = $1 ' +
+    'select address, output_id, spent from ledger_updates where milestone = $1 ' +
     'and (milestone, output_id, spent) >= ($1, $2::bytea, $3::boolean) order by output_id, spent limit $4',
   /**
    * $1 top, $2 milestone → the balances it left: each owner's now, with the updates since undone; and the richest now
    * of the others (the index's range, skipping those). One statement: one snapshot of balances and updates.
    */
   richest: `with since as (
-      select owner, sum(case when spent then -amount else amount end) as change,
-        bool_and(checksum is not distinct from ${UPDATE_SUM('ledger_updates')}) as sound
+      select owner, sum(case when spent then -amount else amount end) as change
       from ledger_updates where milestone > $2 group by owner)
-    (select s.owner as address, coalesce(b.amount, 0) - s.change as balance, s.sound and ${SOUND_BALANCE('b')} as sound
+    (select s.owner as address, coalesce(b.amount, 0) - s.change as balance
       from since s left join address_balances b on b.address = s.owner)
     union all
-    (select b.address, b.amount as balance, ${SOUND_BALANCE('b')} as sound from address_balances b
+    (select b.address, b.amount as balance from address_balances b
       where b.amount > 0 and not exists (select 1 from since s where s.owner = b.address)
       order by b.amount desc, b.address limit $1)`,
   /** $1 parent block id, $2–$3 slots → blocks of those slots that hold its bytes (the reader checks their parents). */

@@ -1,4 +1,3 @@
-import { toHex } from '../../codec/hex.js';
 import { parentsOf, payloadTypeOf } from '../../model/block.js';
 import { whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
@@ -14,7 +13,7 @@ import {
   richestFirst,
   type UpdateCursor,
 } from '../archive/index.js';
-import { checkedRecord, corrupt, keys, readRecord } from '../common/index.js';
+import { checkedRecord, keys, readRecord } from '../common/index.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { sqlSlot } from './rows.js';
@@ -28,10 +27,6 @@ import { QUERIES } from './schema.js';
 /** The greatest milestone the tables' `integer` holds (rows.ts sqlSlot). */
 const MAX_SQL = 0x7fff_ffff;
 
-/** A row that does not match its checksum (archive-schema.ts): named by its address and the embedded store's key. */
-const unsound = (what: string, address: Uint8Array, key: Uint8Array) =>
-  corrupt(`the stored ${what} of address ${toHex(address)} (key ${toHex(key)})`, 'its row does not match its checksum');
-
 export class PostgresExplorer implements Explorer {
   /** `ask`: one statement, as the reader sends it (with its backoff while the database is away). */
   constructor(private readonly ask: (text: string, values: unknown[]) => Promise<PgResult>) {}
@@ -39,7 +34,6 @@ export class PostgresExplorer implements Explorer {
   async balance(address: Uint8Array, time: number): Promise<Balance | undefined> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.balance, [address]);
     if (rows.length === 0) return undefined;
-    if (rows[0]!.sound !== true) throw unsound('balance', address, keys.addressBalance(address));
     const held = rows
       .filter((r) => r.role !== null)
       .map((r) => {
@@ -70,11 +64,6 @@ export class PostgresExplorer implements Explorer {
       start = [newest ? from.index : from.index + 1, new Uint8Array(0), false];
     }
     const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByAddress[bound], [address, ...start, limit]);
-    const bad = rows.find((r) => r.sound !== true);
-    if (bad !== undefined) {
-      const key = keys.addressUpdate(address, Number(bad.milestone), bytesOf(bad.output_id), bad.spent === true);
-      throw unsound('ledger update', address, key);
-    }
     return rows.map((r) => ({
       index: Number(r.milestone),
       timestamp: Number(r.unix_time),
@@ -91,21 +80,11 @@ export class PostgresExplorer implements Explorer {
     if (index > MAX_SQL) return [];
     const start = [from?.outputId ?? new Uint8Array(0), from?.spent ?? false];
     const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByMilestone, [index, ...start, limit]);
-    const bad = rows.find((r) => r.sound !== true);
-    if (bad !== undefined) {
-      const key = keys.milestoneUpdate(index, bytesOf(bad.output_id), bad.spent === true);
-      throw unsound('ledger update', bytesOf(bad.address), key);
-    }
     return rows.map((r) => ({ address: bytesOf(r.address), outputId: bytesOf(r.output_id), spent: r.spent === true }));
   }
 
   async richest(top: number, at: number): Promise<RichAddress[]> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.richest, [top, Math.min(at, MAX_SQL)]);
-    const bad = rows.find((r) => r.sound !== true);
-    if (bad !== undefined) {
-      const address = bytesOf(bad.address);
-      throw unsound('balance or a ledger update', address, keys.addressBalance(address));
-    }
     const found: RichAddress[] = [];
     for (const r of rows) {
       const balance = BigInt(r.balance as string);

@@ -1,10 +1,9 @@
 import { keys, sealRecord } from '../common/index.js';
-import { ARCHIVE_CHECKSUMS } from './archive-schema.js';
 import { bytesOf, type PgClient } from './client.js';
 
 // The upgrade of a database written before the records of applied milestones, their analytics and the archive were
 // sealed (issue 57: common/record-checks.ts): each row that holds such a record gains its seal, under the key the
-// embedded store gives the record, and each ledger update's and balance's row its checksum (archive-schema.ts). PostgreSQL has no CRC-32, so the rows are read, sealed here, and written back, a
+// embedded store gives the record. PostgreSQL has no CRC-32, so the rows are read, sealed here, and written back, a
 // page at a time in key order. For the layout upgrade's step, in its SQL transaction; a database already sealed
 // must not run it (a seal cannot tell itself from a record's last four bytes).
 
@@ -79,7 +78,5 @@ export async function resealRows(c: PgClient): Promise<number> {
       last = names.map((n) => rows.at(-1)![n]);
     }
   }
-  // The rows that hold values, not records: their checksums, which PostgreSQL computes itself (archive-schema.ts).
-  for (const statement of ARCHIVE_CHECKSUMS) sealed += (await c.query(statement)).rowCount ?? 0;
   return sealed;
 }
