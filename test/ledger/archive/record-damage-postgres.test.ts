@@ -59,7 +59,7 @@ beforeAll(async () => {
   reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet);
   reader.setSynced(true);
   pool = openPool(url, 1);
-});
+}, 60_000); // a snapshot imported and two milestones applied: seconds, more on a busy machine
 afterAll(async () => {
   await reader?.close();
   await pool?.end();

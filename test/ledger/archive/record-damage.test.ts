@@ -51,7 +51,7 @@ beforeAll(async () => {
   ledger = await importedLedger(join(dir, 'ledger'), await chronicleSnapshot());
   for (const index of [17339, 17340] as const)
     applyMilestone(ledger, { milestone: milestonePayloadOf(index), blocks: coneOf(index).map((b) => bin(b.raw)) });
-});
+}, 60_000); // a snapshot imported and two milestones applied: seconds, more on a busy machine
 afterAll(() => ledger?.close());
 
 /** A fresh server of the ledger (no answer kept from before), what it logged, and its stop. */
