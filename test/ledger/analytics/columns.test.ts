@@ -106,6 +106,24 @@ describe('analytics by column', () => {
     );
   });
 
+  it('a column is sealed under its key: a bit flipped at any byte is STORE_CORRUPT naming its key', async () => {
+    const { store } = storeOf([[5, { [MEASUREMENT_NAMES[0]!]: 7n }]], [true]);
+    const key = keys.analyticsColumn(0, 0);
+    const column = store.get(key)!;
+    const explorer = new StoreExplorer(store);
+    expect(await measuredRange(explorer, 0, 10, [MEASUREMENT_NAMES[0]!])).toEqual([
+      { index: 5, measurements: { [MEASUREMENT_NAMES[0]!]: 7 } },
+    ]);
+    for (let at = 0; at < column.length; at++) {
+      const damaged = column.slice();
+      damaged[at]! ^= 0x10;
+      store.write(WriteBatch.of([{ key, value: damaged }]));
+      expect(() => explorer.columns([0], 0, 0), `byte ${at}`).toThrow(
+        expect.objectContaining({ code: 'STORE_CORRUPT', detail: expect.stringContaining('(key 0x6e000000000000)') }),
+      );
+    }
+  });
+
   it('a column that does not decode is refused, never read past its end', async () => {
     const { store } = storeOf([[5, { [MEASUREMENT_NAMES[0]!]: 7n }]], [true]);
     const key = keys.analyticsColumn(0, 0);
