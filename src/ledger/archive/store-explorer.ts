@@ -150,7 +150,7 @@ export class StoreExplorer implements Explorer {
     this.store.scan(Uint8Array.of(keys.tables.analytics), keys.analytics(from), (k, sealed) => {
       const index = be32(k, 0);
       if (index > to) return false;
-      const record = checkedRecord(k, sealed, `analytics of milestone ${index}`, keys.tables.analytics);
+      const record = checkedRecord(k, sealed, 'analytics record', keys.tables.analytics); // its key names the milestone
       if (used + record.length > packed.length) {
         const grown = new Uint8Array(Math.max(2 * packed.length, used + record.length));
         grown.set(packed.subarray(0, used));
