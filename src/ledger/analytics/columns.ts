@@ -1,6 +1,6 @@
 import { measurementsRecord } from '../../model/ledger-records.js';
 import type { Awaitable } from '../../util/awaitable.js';
-import { keys, LedgerError, readRecord } from '../common/index.js';
+import { keys, LedgerError, readRecord, sealRecord } from '../common/index.js';
 import { isAmount, type Measurements } from './analytic.js';
 import { MEASUREMENT_NAMES, pickMeasurements, placesOf } from './record.js';
 
@@ -21,7 +21,7 @@ export const closesChunk = (index: number): boolean => index % CHUNK === CHUNK -
 
 /**
  * The columns of a chunk, from the records of its measured milestones, as writes: one for every measurement, so that
- * a chunk with its first measurement's column is whole.
+ * a chunk with its first measurement's column is whole; each sealed under its key (common/record-checks.ts).
  */
 export function chunkColumns(chunk: number, records: { index: number; record: Uint8Array }[]) {
   const measured = new Uint8Array(BITMAP);
@@ -44,7 +44,8 @@ export function chunkColumns(chunk: number, records: { index: number; record: Ui
     column.set(v.present, BITMAP);
     const view = new DataView(column.buffer);
     v.values.forEach((x, i) => view.setBigUint64(2 * BITMAP + 8 * i, x, true));
-    return [keys.analyticsColumn(place, chunk), column];
+    const key = keys.analyticsColumn(place, chunk);
+    return [key, sealRecord(key, column)];
   });
 }
 

@@ -1,7 +1,7 @@
 import { u32 } from '../../codec/index.js';
 import { milestoneUpdateRecord } from '../../model/ledger-records.js';
 import type { Output } from '../../model/output.js';
-import { keys, LedgerError, readRecord, slotOfKey } from '../common/index.js';
+import { checkedRecord, keys, LedgerError, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import { ArchiveWriter } from './archive-writer.js';
 import type { ArchiveRows } from './rows.js';
@@ -32,12 +32,19 @@ export function archiveRowsOf(
     if (at > index) break;
     const outputId = k.slice(5, 5 + OUTPUT_ID);
     const spent = k[5 + OUTPUT_ID] === 1;
-    const { address } = readRecord(milestoneUpdateRecord, v, 'milestone update');
-    const time = store.get(keys.addressUpdate(address, at, outputId, spent));
+    const { address } = readRecord(milestoneUpdateRecord, checkedRecord(k, v, 'milestone update'), 'milestone update');
+    const timeKey = keys.addressUpdate(address, at, outputId, spent);
+    const time = store.get(timeKey);
     const output = outputOf(at, outputId, spent);
     if (time === undefined || output === undefined)
       throw new LedgerError('STORE_CORRUPT', `milestone ${at}: a ledger update's record or output is missing`);
-    writer.replay(outputId, output, spent, at, readRecord(u32, time, 'ledger update'));
+    writer.replay(
+      outputId,
+      output,
+      spent,
+      at,
+      readRecord(u32, checkedRecord(timeKey, time, 'ledger update'), 'ledger update'),
+    );
   }
   return writer.rows();
 }

@@ -10,7 +10,7 @@ import type { Output } from '../../model/output.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { Analytic, AnalyticsContext, AppliedTransaction, BalanceBook, LedgerOutput } from '../analytics/index.js';
 import { owningAddress } from '../analytics/index.js';
-import { keys, LedgerError, readRecord } from '../common/index.js';
+import { checkedRecord, keys, LedgerError, readRecord, sealRecord } from '../common/index.js';
 import { holdingOf } from './holding.js';
 import type { ArchiveRows, HeldRow, UpdateRow } from './rows.js';
 
@@ -73,8 +73,15 @@ export class ArchiveWriter implements Analytic, BalanceBook {
     return {};
   }
 
-  /** The milestone's writes, in order (a delete is undefined): the updates and held outputs, then the holders. */
+  /**
+   * The milestone's writes, in order (a delete is undefined): the updates and held outputs, then the holders; each
+   * record sealed under its key (common/record-checks.ts), the richest-first index's too (its value is its seal).
+   */
   records(): Write[] {
+    return this.plainRecords().map(([key, value]) => [key, value && sealRecord(key, value)]);
+  }
+
+  private plainRecords(): Write[] {
     const out: Write[] = this.changes.map((c) =>
       c.held
         ? [keys.heldOutput(c.address, c.outputId, c.role), c.record]
@@ -99,15 +106,19 @@ export class ArchiveWriter implements Analytic, BalanceBook {
   }
 
   /**
-   * The changes as rows (archive-rows.ts): each held output's last state, the updates, and each holder's record,
-   * which is a change of its balance where the writer read nothing.
+   * The changes as rows (archive-rows.ts): each held output's last state (its record sealed), the updates, and each
+   * holder's record, which is a change of its balance where the writer read nothing.
    */
   rows(): ArchiveRows {
     const held = new Map<string, HeldRow>();
     const updates: UpdateRow[] = [];
     for (const c of this.changes) {
       if (!c.held) updates.push(c);
-      else held.set(bytesKey(keys.heldOutput(c.address, c.outputId, c.role)), c);
+      else {
+        // Sealed under the key the embedded store keeps it at: PostgreSQL's row is checked as its record would be.
+        const key = keys.heldOutput(c.address, c.outputId, c.role);
+        held.set(bytesKey(key), { ...c, record: c.record && sealRecord(key, c.record) });
+      }
     }
     const balances = [...this.holders.values()].map((h) => ({ address: h.address, ...h.record }));
     return { updates, held: [...held.values()], balances };
@@ -117,8 +128,12 @@ export class ArchiveWriter implements Analytic, BalanceBook {
     const key = bytesKey(address);
     let h = this.holders.get(key);
     if (h === undefined) {
-      const bytes = this.read(keys.addressBalance(address));
-      const record = bytes === undefined ? NONE() : readRecord(addressBalanceRecord, bytes, 'address balance');
+      const at = keys.addressBalance(address);
+      const bytes = this.read(at);
+      const record =
+        bytes === undefined
+          ? NONE()
+          : readRecord(addressBalanceRecord, checkedRecord(at, bytes, 'address balance'), 'address balance');
       h = { address, record, before: record.amount, stored: record.amount };
       this.holders.set(key, h);
     }

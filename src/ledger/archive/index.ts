@@ -15,5 +15,6 @@ export type {
 } from './explorer.js';
 export { richestFirst } from './explorer.js';
 export { balanceAt } from './holding.js';
+export { resealRecords, SEALED_TABLES } from './reseal.js';
 export type { ArchiveRows, BalanceChange, HeldRow, UpdateRow } from './rows.js';
 export { StoreExplorer } from './store-explorer.js';

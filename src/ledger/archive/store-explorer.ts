@@ -3,7 +3,7 @@ import { parentsOf, payloadTypeOf } from '../../model/block.js';
 import { addressBalanceRecord, milestoneUpdateRecord, whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
-import { keys, readRecord, slotOfKey } from '../common/index.js';
+import { checkedRecord, keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import {
   type Balance,
@@ -19,7 +19,8 @@ import { balanceAt } from './holding.js';
 
 // The explorer's answers from the ledger's own store (LMDB, or memory): each a range of one table read in key order,
 // up or down, and never more of it than a page — but for the richest at an earlier milestone (it reads the updates
-// since) and a block's children (the blocks of the 15 milestones after it).
+// since) and a block's children (the blocks of the 15 milestones after it). Every record is checked against its key
+// before it is read (common/record-checks.ts): the archive's records are sealed.
 
 const ADDRESS = 33;
 const OUTPUT_ID = 34;
@@ -36,10 +37,13 @@ export class StoreExplorer implements Explorer {
   constructor(private readonly store: KeyValueStore) {}
 
   balance(address: Uint8Array, time: number): Balance | undefined {
-    const bytes = this.store.get(keys.addressBalance(address));
+    const key = keys.addressBalance(address);
+    const bytes = this.store.get(key);
     if (bytes === undefined) return undefined;
-    const { plain } = readRecord(addressBalanceRecord, bytes, 'address balance');
-    const held = [...this.store.entries(keys.heldOutputsOf(address))].map(([k, v]) => [k[k.length - 1]!, v] as const);
+    const { plain } = readRecord(addressBalanceRecord, checkedRecord(key, bytes, 'address balance'), 'address balance');
+    const held = [...this.store.entries(keys.heldOutputsOf(address))].map(
+      ([k, v]) => [k[k.length - 1]!, checkedRecord(k, v, 'held output')] as const,
+    );
     return balanceAt(plain, held, time);
   }
 
@@ -61,7 +65,7 @@ export class StoreExplorer implements Explorer {
       if (items.length >= limit) break;
       items.push({
         index: be32(k, AT.index),
-        timestamp: readRecord(u32, v, 'ledger update'),
+        timestamp: readRecord(u32, checkedRecord(k, v, 'ledger update'), 'ledger update'),
         outputId: k.slice(AT.outputId, AT.spent),
         spent: k[AT.spent] === 1,
       });
@@ -78,7 +82,7 @@ export class StoreExplorer implements Explorer {
     const items: LedgerUpdateOfMilestone[] = [];
     for (const [k, v] of this.store.entries(keys.milestoneUpdate(index), start)) {
       if (items.length >= limit) break;
-      const r = readRecord(milestoneUpdateRecord, v, 'milestone update');
+      const r = readRecord(milestoneUpdateRecord, checkedRecord(k, v, 'milestone update'), 'milestone update');
       items.push({ address: r.address, outputId: k.slice(5, 5 + OUTPUT_ID), spent: k[5 + OUTPUT_ID] === 1 });
     }
     return items;
@@ -90,7 +94,7 @@ export class StoreExplorer implements Explorer {
     if (at < latest) {
       const table = Uint8Array.of(keys.tables.milestoneUpdate);
       for (const [k, v] of this.store.entries(table, keys.milestoneUpdate(at + 1))) {
-        const r = readRecord(milestoneUpdateRecord, v, 'milestone update');
+        const r = readRecord(milestoneUpdateRecord, checkedRecord(k, v, 'milestone update'), 'milestone update');
         const key = bytesKey(r.owner);
         const change = k[5 + OUTPUT_ID] === 1 ? -r.amount : r.amount;
         since.set(key, (since.get(key) ?? 0n) + change);
@@ -103,8 +107,9 @@ export class StoreExplorer implements Explorer {
       if (now - change > 0n) found.push({ address, balance: now - change });
     }
     let unchanged = 0;
-    for (const [k] of this.store.entries(Uint8Array.of(keys.tables.richest))) {
+    for (const [k, v] of this.store.entries(Uint8Array.of(keys.tables.richest))) {
       if (unchanged >= top) break;
+      checkedRecord(k, v, 'richest-first entry'); // its value is its seal: its key's address and amount
       const address = k.slice(9);
       if (since.has(bytesKey(address))) continue;
       found.push({ address, balance: amountOfRichKey(k) });
@@ -142,9 +147,10 @@ export class StoreExplorer implements Explorer {
     let packed = new Uint8Array(64 * 1024);
     let used = 0;
     const spans: number[] = [];
-    this.store.scan(Uint8Array.of(keys.tables.analytics), keys.analytics(from), (k, record) => {
+    this.store.scan(Uint8Array.of(keys.tables.analytics), keys.analytics(from), (k, sealed) => {
       const index = be32(k, 0);
       if (index > to) return false;
+      const record = checkedRecord(k, sealed, 'analytics record', keys.tables.analytics); // its key names the milestone
       if (used + record.length > packed.length) {
         const grown = new Uint8Array(Math.max(2 * packed.length, used + record.length));
         grown.set(packed.subarray(0, used));
@@ -168,7 +174,7 @@ export class StoreExplorer implements Explorer {
       for (const [k, column] of this.store.entries(prefix, keys.analyticsColumn(place, fromChunk))) {
         const chunk = be32(k, 3);
         if (chunk > toChunk) break;
-        found.push({ place, chunk, column });
+        found.push({ place, chunk, column: checkedRecord(k, column, `analytics column ${place} of chunk ${chunk}`) });
       }
     }
     return found;
@@ -180,7 +186,9 @@ export class StoreExplorer implements Explorer {
   }
 
   private amountOf(address: Uint8Array): bigint {
-    const bytes = this.store.get(keys.addressBalance(address));
-    return bytes === undefined ? 0n : readRecord(addressBalanceRecord, bytes, 'address balance').amount;
+    const key = keys.addressBalance(address);
+    const bytes = this.store.get(key);
+    if (bytes === undefined) return 0n;
+    return readRecord(addressBalanceRecord, checkedRecord(key, bytes, 'address balance'), 'address balance').amount;
   }
 }

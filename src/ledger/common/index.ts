@@ -23,6 +23,7 @@ export {
   spentMark,
 } from './integrity.js';
 export { OutputIdList } from './output-id-list.js';
+export { checkedMilestone, checkedRecord, SEAL, sealRecord } from './record-checks.js';
 export {
   COMMITMENT_ID_LENGTH,
   commitmentId,

@@ -1,10 +1,10 @@
-import { u32 } from '../../codec/index.js';
+import { toHex, u32 } from '../../codec/index.js';
 import { milestoneId } from '../../model/ids.js';
 import { type ImportedNetwork, importedMilestone, importedNetwork } from '../../model/ledger-records.js';
-import { MilestoneOptionType, type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
+import { MilestoneOptionType, type MilestonePayload } from '../../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
-import { keys, readRecord } from '../common/index.js';
+import { checkedMilestone, corrupt, keys, readRecord } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 
 // What a ledger imported from a network's snapshots (snapshot-import.ts) keeps of its network, shared by the embedded
@@ -40,7 +40,8 @@ export interface MilestoneRef {
 
 /**
  * A real milestone by index or ID: one history/ applied (found by either), a delta snapshot's or the full snapshot's
- * target (by index); undefined for any other, or in a ledger tangle-core built.
+ * target (by index); undefined for any other, or in a ledger tangle-core built. An applied one's record is checked
+ * (sealed, of its index, hashing to the ID asked): STORE_CORRUPT where it is not.
  */
 export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): MilestoneRef | undefined {
   let slot: number;
@@ -50,11 +51,15 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
     if (entry === undefined) return undefined;
     slot = readRecord(u32, entry, 'milestone index entry');
   }
-  const applied = store.get(keys.milestone(slot));
+  const key = keys.milestone(slot);
+  const applied = store.get(key);
   if (applied !== undefined) {
-    const m = readRecord(milestonePayload, applied, 'milestone');
-    return { index: slot, milestoneId: milestoneId(m), timestamp: m.timestamp, payload: applied };
+    const asked = typeof ref === 'number' ? undefined : ref;
+    const { payload, milestone, milestoneId: id } = checkedMilestone(applied, slot, asked);
+    return { index: slot, milestoneId: id, timestamp: milestone.timestamp, payload };
   }
+  if (typeof ref !== 'number')
+    throw corrupt(`the stored index entry of milestone ${toHex(ref)}`, `it names ${slot}, where no milestone is kept`);
   const kept = store.get(keys.importedMilestone(slot));
   if (kept !== undefined) {
     const { milestone } = readRecord(importedMilestone, kept, 'imported milestone');

@@ -2,7 +2,7 @@ import { encode, u32 } from '../../codec/index.js';
 import { solidEntryPoints } from '../../model/ledger-records.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
-import { type CommittedSlot, keys, readRecord } from '../common/index.js';
+import { type CommittedSlot, keys, readRecord, sealRecord } from '../common/index.js';
 import { type AcceptContext, acceptReferenced, type Prechecked, type ReferencedOutcome } from './accept.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 
@@ -95,8 +95,8 @@ export class MilestoneWriter {
   }
 
   /**
-   * Commits the milestone's slot with its own records beside it (its payload, the ID's index, the white-flag order,
-   * the time its outputs are booked at): all in the slot's one atomic write.
+   * Commits the milestone's slot with its own records beside it (its payload, sealed: common/record-checks.ts; the
+   * ID's index, the white-flag order, the time its outputs are booked at): all in the slot's one atomic write.
    */
   commit(
     milestone: MilestonePayload,
@@ -106,7 +106,8 @@ export class MilestoneWriter {
   ): CommittedSlot {
     const slot = milestone.index;
     const p = this.ctx.state.pending.slot(slot);
-    p.records.push([keys.milestone(slot), payloadBytes]);
+    const key = keys.milestone(slot);
+    p.records.push([key, sealRecord(key, payloadBytes)]);
     p.records.push([keys.milestoneSlot(id), encode(u32, slot)]);
     p.records.push([keys.milestoneTime(slot), encode(u32, milestone.timestamp)]);
     p.records.push(...records);

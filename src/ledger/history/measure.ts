@@ -14,7 +14,7 @@ import {
   measurementsToRecord,
 } from '../analytics/index.js';
 import { ArchiveWriter } from '../archive/index.js';
-import { bookingTime, keys, LedgerError } from '../common/index.js';
+import { bookingTime, checkedRecord, keys, LedgerError, sealRecord } from '../common/index.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';
 import type { Cone, Judged } from './cone.js';
 
@@ -38,7 +38,7 @@ export function measureCone(
 ): [Uint8Array, Uint8Array | undefined][] {
   const p = ledger.params;
   const ctx = { index: m.index, timestamp: m.timestamp, rent: p.rentStructure, tokenSupply: p.tokenSupply };
-  const before = writer.record(keys.analytics(m.index - 1));
+  const before = analyticsOf(writer, m.index - 1);
   const archive = new ArchiveWriter((key) => writer.record(key));
   let previous: Measurements;
   if (before !== undefined) previous = measurementsFromRecord(before);
@@ -63,7 +63,15 @@ export function measureCone(
     more: [archive],
   });
   const record = measurementsToRecord(measurements);
-  return [[keys.analytics(m.index), record], ...archive.records(), ...columns(writer, m.index, record)];
+  const key = keys.analytics(m.index);
+  return [[key, sealRecord(key, record)], ...archive.records(), ...columns(writer, m.index, record)];
+}
+
+/** A milestone's analytics record as committed (sealed: common/record-checks.ts), checked; undefined: none. */
+function analyticsOf(writer: MilestoneWriter, index: number): Uint8Array | undefined {
+  const key = keys.analytics(index);
+  const sealed = writer.record(key);
+  return sealed && checkedRecord(key, sealed, `analytics of milestone ${index}`);
 }
 
 /** A chunk's last milestone writes the chunk's columns, from its measured milestones' records and its own. */
@@ -72,7 +80,7 @@ function columns(writer: MilestoneWriter, index: number, record: Uint8Array) {
   const chunk = chunkOf(index);
   const records = [];
   for (let i = chunk * CHUNK; i < index; i++) {
-    const r = writer.record(keys.analytics(i));
+    const r = analyticsOf(writer, i);
     if (r !== undefined) records.push({ index: i, record: r });
   }
   records.push({ index, record });

@@ -90,10 +90,10 @@ const UP = 'order by milestone, output_id, spent';
 const START = '($2::integer, $3::bytea, $4::boolean)';
 
 export const ARCHIVE_QUERIES = {
-  /** $1 address → its plain part, and each held output's role and record (no row: no balance record). */
+  /** $1 address → its plain part, and each held output's ID, role and record (no row: no balance record). */
   balance:
-    'select b.plain, h.role, h.raw from address_balances b left join held_outputs h on h.address = b.address ' +
-    'where b.address = $1',
+    'select b.plain, h.output_id, h.role, h.raw from address_balances b ' +
+    'left join held_outputs h on h.address = b.address where b.address = $1',
   /**
    * $1 address, then ($2 milestone, $3 output id, $4 spent) where bounded, and the limit last: a range of
    * ledger_updates_address, up or down, from a cursor (inclusive) or before or after a milestone alone.

@@ -4,12 +4,12 @@ import { transactionPayloadBytes } from '../../model/block.js';
 import { milestoneId } from '../../model/ids.js';
 import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { output as outputCodec } from '../../model/output.js';
-import { milestonePayload } from '../../model/payload/milestone.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import { type AnalyticsColumn, chunkOf, closesChunk } from '../analytics/index.js';
 import { type ArchiveRows, archiveRowsOf } from '../archive/index.js';
 import {
+  checkedMilestone,
   checkedOutputRecord,
   commitmentId,
   diffBounds,
@@ -87,17 +87,21 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);
 }
 
-/** A slot that is a real milestone history/ applied: its payload, ID, time and white-flag record go beside it. */
-function withAppliedMilestone(committed: CommittedReads, x: SlotExport, payload: Uint8Array): SlotExport {
-  const milestone = readRecord(milestonePayload, payload, 'milestone');
+/**
+ * A slot that is a real milestone history/ applied: its payload, ID, time and white-flag record go beside it. The
+ * payload and analytics records go as stored, sealed under their keys (common/record-checks.ts): the reader checks
+ * a row as the embedded store checks its record.
+ */
+function withAppliedMilestone(committed: CommittedReads, x: SlotExport, sealed: Uint8Array): SlotExport {
+  const { milestone, milestoneId: id } = checkedMilestone(sealed, x.slot);
   const whiteFlag = committed.store.get(keys.whiteFlag(x.slot));
   if (whiteFlag === undefined)
     throw new LedgerError('STORE_CORRUPT', `slot ${x.slot}: its white-flag record is missing`);
   return {
     ...x,
     milestoneTime: milestone.timestamp,
-    milestoneId: milestoneId(milestone),
-    milestone: payload,
+    milestoneId: id,
+    milestone: sealed,
     whiteFlag,
     analytics: committed.store.get(keys.analytics(x.slot)),
     columns: columnsOf(committed, x.slot),

@@ -13,14 +13,16 @@ import {
   richestFirst,
   type UpdateCursor,
 } from '../archive/index.js';
-import { readRecord } from '../common/index.js';
+import { checkedRecord, keys, readRecord } from '../common/index.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 
 // inx-chronicle's explorer from the archive's tables (archive-schema.ts), with the embedded store's answers
-// (store-explorer.ts) for the same history: each answer one statement, so one snapshot of the database.
+// (store-explorer.ts) for the same history: each answer one statement, so one snapshot of the database. A row that
+// holds a record holds it sealed as the embedded store does, under the key that store would give it
+// (common/record-checks.ts): it is checked against that key before it is read.
 
 /** The greatest milestone the tables' `integer` holds (rows.ts sqlSlot). */
 const MAX_SQL = 0x7fff_ffff;
@@ -32,7 +34,12 @@ export class PostgresExplorer implements Explorer {
   async balance(address: Uint8Array, time: number): Promise<Balance | undefined> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.balance, [address]);
     if (rows.length === 0) return undefined;
-    const held = rows.filter((r) => r.role !== null).map((r) => [Number(r.role), bytesOf(r.raw)] as const);
+    const held = rows
+      .filter((r) => r.role !== null)
+      .map((r) => {
+        const key = keys.heldOutput(address, bytesOf(r.output_id), Number(r.role));
+        return [Number(r.role), checkedRecord(key, bytesOf(r.raw), 'held output')] as const;
+      });
     return balanceAt(BigInt(rows[0]!.plain as string), held, time);
   }
 
@@ -107,13 +114,21 @@ export class PostgresExplorer implements Explorer {
 
   async analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
     const { rows } = await this.ask(QUERIES.analytics, [sqlSlot(from), sqlSlot(to)]);
-    return rows.map((r) => ({ index: Number(r.slot), record: bytesOf(r.analytics) }));
+    return rows.map((r) => {
+      const index = Number(r.slot);
+      const what = `analytics of milestone ${index}`;
+      return { index, record: checkedRecord(keys.analytics(index), bytesOf(r.analytics), what) };
+    });
   }
 
   async columns(places: number[], fromChunk: number, toChunk: number): Promise<AnalyticsColumn[]> {
     if (fromChunk > MAX_SQL) return [];
     const { rows } = await this.ask(ARCHIVE_QUERIES.columns, [places, fromChunk, Math.min(toChunk, MAX_SQL)]);
-    return rows.map((r) => ({ place: Number(r.place), chunk: Number(r.chunk), column: bytesOf(r.raw) }));
+    return rows.map((r) => {
+      const [place, chunk] = [Number(r.place), Number(r.chunk)];
+      const what = `analytics column ${place} of chunk ${chunk}`;
+      return { place, chunk, column: checkedRecord(keys.analyticsColumn(place, chunk), bytesOf(r.raw), what) };
+    });
   }
 
   async firstArchived(): Promise<number | undefined> {

@@ -9,6 +9,7 @@ import {
   type CommittedSlot,
   type Congestion,
   checkedBlock,
+  checkedMilestone,
   checkedOutputRow,
   checkId,
   checkSlot,
@@ -211,7 +212,8 @@ export class PostgresReader implements LedgerReader {
     const r = rows[0];
     if (r === undefined) return undefined;
     const found = { index: Number(r.slot), milestoneId: bytesOf(r.milestone_id), timestamp: Number(r.unix_time) };
-    return r.payload === null ? found : { ...found, payload: bytesOf(r.payload) };
+    if (r.payload === null) return found;
+    return { ...found, payload: checkedMilestone(bytesOf(r.payload), found.index, found.milestoneId).payload };
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */

@@ -15,7 +15,7 @@ import {
   measurementsToRecord,
 } from '../../../src/ledger/analytics/index.js';
 import { StoreExplorer } from '../../../src/ledger/archive/index.js';
-import { keys } from '../../../src/ledger/common/index.js';
+import { keys, SEAL, sealRecord } from '../../../src/ledger/common/index.js';
 import { MemoryStore, WriteBatch } from '../../../src/ledger/store/index.js';
 import { measurementsRecord } from '../../../src/model/ledger-records.js';
 
@@ -44,7 +44,7 @@ function storeOf(measured: [number, Record<string, bigint>][], closed: boolean[]
     for (const [n, v] of Object.entries(values)) m[n] = isAmount(n) ? v : Number(v % 2n ** 53n); // a count is a number
     records.set(index, measurementsToRecord(m));
   }
-  for (const [index, bytes] of records) batch.put(keys.analytics(index), bytes);
+  for (const [index, bytes] of records) batch.put(keys.analytics(index), sealRecord(keys.analytics(index), bytes));
   closed.forEach((isClosed, chunk) => {
     if (!isClosed) return;
     const of = [...records].filter(([i]) => Math.floor(i / CHUNK) === chunk).sort(([a], [b]) => a - b);
@@ -106,11 +106,32 @@ describe('analytics by column', () => {
     );
   });
 
+  it('a column is sealed under its key: a bit flipped at any byte is STORE_CORRUPT naming its key', async () => {
+    const { store } = storeOf([[5, { [MEASUREMENT_NAMES[0]!]: 7n }]], [true]);
+    const key = keys.analyticsColumn(0, 0);
+    const column = store.get(key)!;
+    const explorer = new StoreExplorer(store);
+    expect(await measuredRange(explorer, 0, 10, [MEASUREMENT_NAMES[0]!])).toEqual([
+      { index: 5, measurements: { [MEASUREMENT_NAMES[0]!]: 7 } },
+    ]);
+    for (let at = 0; at < column.length; at++) {
+      const damaged = column.slice();
+      damaged[at]! ^= 0x10;
+      store.write(WriteBatch.of([{ key, value: damaged }]));
+      expect(() => explorer.columns([0], 0, 0), `byte ${at}`).toThrow(
+        expect.objectContaining({ code: 'STORE_CORRUPT', detail: expect.stringContaining('(key 0x6e000000000000)') }),
+      );
+    }
+  });
+
   it('a column that does not decode is refused, never read past its end', async () => {
     const { store } = storeOf([[5, { [MEASUREMENT_NAMES[0]!]: 7n }]], [true]);
     const key = keys.analyticsColumn(0, 0);
     const column = store.get(key)!;
-    for (const damaged of [column.subarray(0, column.length - 1), column.subarray(0, 100), new Uint8Array(0)]) {
+    const body = column.subarray(0, column.length - SEAL);
+    // Cut short: the seal no longer matches; cut short and sealed again, the column's own shape does not.
+    const cut = [body.subarray(0, body.length - 1), body.subarray(0, 100), new Uint8Array(0)];
+    for (const damaged of [...cut, ...cut.map((c) => sealRecord(key, c))]) {
       const batch = new WriteBatch();
       batch.put(key, damaged);
       store.write(batch);

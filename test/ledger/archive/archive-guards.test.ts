@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { encode } from '../../../src/codec/index.js';
 import type { Output } from '../../../src/index.js';
 import { ArchiveWriter, archiveRowsOf } from '../../../src/ledger/archive/index.js';
-import { keys } from '../../../src/ledger/common/index.js';
+import { keys, sealRecord } from '../../../src/ledger/common/index.js';
 import { WriteBatch } from '../../../src/ledger/store/index.js';
 import { addressBalanceRecord } from '../../../src/model/ledger-records.js';
 import { ADDRESSES, addressBytes, run } from '../../helpers/archive-history.js';
@@ -20,7 +20,7 @@ describe('the archive’s guards', () => {
   it('a balance record that would go below nothing is STORE_CORRUPT, in each of its four parts', () => {
     const spend = (record: { amount: bigint; plain: bigint; outputs: number; returns: number }, o: Output) => {
       const stored = encode(addressBalanceRecord, record);
-      const writer = new ArchiveWriter((k) => (k[0] === keys.tables.address ? stored : undefined));
+      const writer = new ArchiveWriter((k) => (k[0] === keys.tables.address ? sealRecord(k, stored) : undefined));
       writer.transaction({ consumed: [{ outputId: id(1), output: o }], created: [] }, ctx);
       return () => writer.records();
     };

@@ -1,0 +1,72 @@
+import { crc32 } from 'node:zlib';
+import { toHex } from '../../codec/hex.js';
+import { milestoneId as idOf } from '../../model/ids.js';
+import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
+import { equalBytes } from '../../util/bytes.js';
+import { corrupt, readRecord } from './integrity.js';
+import { keys } from './store-keys.js';
+
+// The records of applied milestones, their analytics and the archive (issue 57): each is stored sealed — its bytes,
+// then a CRC-32 of its key and its bytes — and checked against its key before it is read, as output records are
+// (integrity.ts): a flipped bit, in the record or in the key it sits under, is STORE_CORRUPT naming the record, never
+// an answer that looks right. The same sealed bytes go to PostgreSQL's bytea columns, under the same key.
+
+/** The bytes a seal adds to a record: its CRC-32, little-endian, at the end. */
+export const SEAL = 4;
+
+/** CRC-32 of each one-byte table prefix, taken once: a range of a table checks thousands of records. */
+const TABLE_CRC = Array.from({ length: 256 }, (_, t) => crc32(Uint8Array.of(t)));
+
+/** A CRC-32 of `key` then `body`; a key without its table byte (a scan's) is given that byte as `table`. */
+function checksum(key: Uint8Array, body: Uint8Array, table?: number): number {
+  const head = table === undefined ? crc32(key) : crc32(key, TABLE_CRC[table]!);
+  return crc32(body, head);
+}
+
+/** A record as stored under `key`: its bytes, then their seal. */
+export function sealRecord(key: Uint8Array, body: Uint8Array): Uint8Array {
+  const sealed = new Uint8Array(body.length + SEAL);
+  sealed.set(body);
+  new DataView(sealed.buffer).setUint32(body.length, checksum(key, body), true);
+  return sealed;
+}
+
+/**
+ * A sealed record as the store handed it, checked against its key: its bytes (a view), or STORE_CORRUPT naming the
+ * record and its key. `table`: the key is a scan's, without its table byte (store/kv.ts scan).
+ * @throws LedgerError STORE_CORRUPT
+ */
+export function checkedRecord(key: Uint8Array, stored: Uint8Array, what: string, table?: number): Uint8Array {
+  const end = stored.length - SEAL;
+  // Read byte by byte: a DataView a record cost as much as its CRC.
+  const sound =
+    end >= 0 &&
+    (stored[end]! | (stored[end + 1]! << 8) | (stored[end + 2]! << 16) | (stored[end + 3]! << 24)) >>> 0 ===
+      checksum(key, stored.subarray(0, end), table);
+  if (!sound) {
+    const fullKey = table === undefined ? toHex(key) : `0x${table.toString(16).padStart(2, '0')}${toHex(key).slice(2)}`;
+    throw corrupt(`the stored ${what} (key ${fullKey})`, 'its record does not match its checksum');
+  }
+  return stored.subarray(0, end);
+}
+
+/**
+ * An applied milestone's payload as stored at its index (sealed under keys.milestone; a PostgreSQL row likewise),
+ * checked: sealed, decoding, of that index, and — where an ID is known (asked for by it, or a row's) — hashing to that
+ * ID (a milestone's ID is the BLAKE2b-256 of its essence: the entry that led to it named the right one). The
+ * payload's bytes, the milestone and its ID. @throws LedgerError STORE_CORRUPT
+ */
+export function checkedMilestone(
+  stored: Uint8Array,
+  index: number,
+  id?: Uint8Array,
+): { payload: Uint8Array; milestone: MilestonePayload; milestoneId: Uint8Array } {
+  const what = `milestone ${index}`;
+  const payload = checkedRecord(keys.milestone(index), stored, what);
+  const milestone = readRecord(milestonePayload, payload, what);
+  if (milestone.index !== index) throw corrupt(`the stored ${what}`, `its payload is of milestone ${milestone.index}`);
+  const milestoneId = idOf(milestone);
+  if (id !== undefined && !equalBytes(milestoneId, id))
+    throw corrupt(`the stored ${what}`, `its payload hashes to ${toHex(milestoneId)}, not the ID ${toHex(id)} asked`);
+  return { payload, milestone, milestoneId };
+}

@@ -1,0 +1,92 @@
+// The upgrade of a store written before milestones, analytics and the archive's records were sealed (issue 57):
+// resealRecords (ledger/archive/reseal.ts) gives every record of those tables its seal, and the store answers as it
+// did before. The older layout is each record without its seal (the seal is all the newer layout adds: four bytes at
+// the end), so the older store here is the newer one with every seal cut off: refused (500) until it is upgraded.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { decode } from '../../../src/codec/index.js';
+import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
+import { resealRecords, SEALED_TABLES } from '../../../src/ledger/archive/index.js';
+import { SEAL } from '../../../src/ledger/common/index.js';
+import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.js';
+import { address as addressCodec } from '../../../src/model/address.js';
+import {
+  bin,
+  chronicleHistory,
+  chronicleMilestone,
+  chronicleSnapshot,
+  coneOf,
+  milestonePayloadOf,
+} from '../../helpers/chronicle.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
+import { updatesOf } from '../../helpers/plain-archive.js';
+
+const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-reseal-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
+const E = '/api/explorer/v2';
+
+let ledger: Ledger;
+const store = () => (ledger as unknown as { committed: { store: KeyValueStore } }).committed.store;
+beforeAll(async () => {
+  ledger = await importedLedger(join(dir, 'ledger'), await chronicleSnapshot());
+  for (const index of [17339, 17340] as const)
+    applyMilestone(ledger, { milestone: milestonePayloadOf(index), blocks: coneOf(index).map((b) => bin(b.raw)) });
+}, 60_000); // a snapshot imported and two milestones applied: seconds, more on a busy machine
+afterAll(() => ledger?.close());
+
+/** Each route's status and body, from a fresh server (no answer kept from an earlier one). */
+async function answers(routes: string[]): Promise<[number, string][]> {
+  const server = createServer({ ledger, onStoreError: () => {} });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const found: [number, string][] = [];
+  for (const route of routes) {
+    const res = await fetch(origin + route);
+    found.push([res.status, await res.text()]);
+  }
+  await new Promise((done) => server.close(done));
+  return found;
+}
+
+it('an older store’s records, sealed by resealRecords, answer as before and pass the checks', async () => {
+  const bech32 = (a: string) =>
+    addressToBech32(decode(addressCodec, Uint8Array.from(Buffer.from(a.slice(2), 'hex'))), 'smr');
+  const addresses = [...new Set(updatesOf(chronicleHistory()).map((u) => u.address))];
+  const id = hex(bin(chronicleMilestone(17340).milestone_data.milestone_id));
+  const routes = [
+    '/api/core/v2/milestones/by-index/17339',
+    `/api/core/v2/milestones/${id}`,
+    '/api/analytics/v1/milestones/17340',
+    '/api/analytics/v1/milestones?from=17339&to=17340',
+    `${E}/ledger/updates/by-milestone/${id}`,
+    `${E}/ledger/richest-addresses?top=20&ledgerIndex=17339`,
+    `${E}/ledger/richest-addresses?top=20`,
+    ...addresses
+      .slice(0, 12)
+      .flatMap((a) => [`${E}/balance/${bech32(a)}`, `${E}/ledger/updates/by-address/${bech32(a)}`]),
+  ];
+  const before = await answers(routes);
+  expect(before.every(([status]) => status === 200 || status === 404)).toBe(true);
+  expect(before.filter(([status]) => status === 200).length).toBeGreaterThan(15);
+
+  // The older layout: every record of the sealed tables without its seal.
+  const older = new WriteBatch();
+  let count = 0;
+  for (const table of SEALED_TABLES)
+    for (const [k, v] of store().entries(Uint8Array.of(table))) {
+      older.put(k, v.slice(0, v.length - SEAL));
+      count++;
+    }
+  store().write(older);
+  expect(count).toBeGreaterThan(100);
+  const unsealed = await answers(routes);
+  expect(unsealed.filter(([status], i) => before[i]![0] === 200 && status === 500).length).toBeGreaterThan(15);
+
+  // Upgraded in writes of 7 records (many writes, each range read resumed where the last stopped).
+  expect(resealRecords(store(), 7)).toBe(count);
+  expect(await answers(routes)).toEqual(before);
+});
