@@ -33,6 +33,7 @@ import { planPrune } from './prune.js';
 import * as queries from './queries.js';
 import { MilestoneWriter } from './referenced.js';
 import { LedgerState } from './state.js';
+import { settleLayout } from './upgrade.js';
 
 // The ledger index, as one front over its rooms: the committed state (committed-state.ts, with its transaction index)
 // changes only in a commit (commit-slot.ts: one atomic batch per slot) and a prune (prune.ts); blocks accepted into
@@ -73,6 +74,7 @@ export class Ledger {
     this.accept = { state: this.state, params };
     this.indexing = !this.readOnly && indexer;
     settleOutputChecksums(store, this.readOnly);
+    settleLayout(store, this.readOnly);
     if (!this.readOnly) settleOutputIndex(store, indexer);
   }
 
