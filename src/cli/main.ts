@@ -8,6 +8,7 @@ import { IMPORT_SNAPSHOT_USAGE, importSnapshotCommand } from './import-snapshot.
 import { describeError, UsageError } from './io.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SIMULATE_USAGE, simulateCommand } from './simulate.js';
+import { UPGRADE_USAGE, upgradeCommand } from './upgrade.js';
 
 declare const __TANGLE_CORE_VERSION__: string | undefined;
 /** Set by the build (tsup `define`) from package.json. */
@@ -22,6 +23,7 @@ const COMMANDS = {
   decode: DECODE_USAGE,
   encode: ENCODE_USAGE,
   simulate: SIMULATE_USAGE,
+  upgrade: UPGRADE_USAGE,
 } as const;
 type Command = keyof typeof COMMANDS;
 
@@ -49,7 +51,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
         `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, export-snapshot, ` +
-          `import-milestones, decode, encode, simulate; --help lists their options)`,
+          `import-milestones, decode, encode, simulate, upgrade; --help lists their options)`,
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
@@ -80,6 +82,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'simulate':
         await simulateCommand(rest);
+        return 0;
+      case 'upgrade':
+        process.stdout.write(`${upgradeCommand(rest)}\n`);
         return 0;
     }
   } catch (e) {
