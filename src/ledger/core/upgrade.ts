@@ -4,6 +4,7 @@ import { transactionPayloadBytes } from '../../model/block.js';
 import { equalBytes } from '../../util/bytes.js';
 import { blockRecord, keys, LedgerError, readRecord } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
+import { settleOutputChecksums } from './output-checksums.js';
 
 // The layout of an embedded store (issue 57): a number, kept under keys.layout, that names how its records are laid
 // out, and the ordered steps that take a store from one layout to the next. A writer opening an older store runs the
@@ -48,6 +49,15 @@ const STEPS: readonly UpgradeStep[] = [
     },
   },
 ];
+
+/**
+ * What a store's opening settles before anything reads it: its output records' checksums (their own marker), then
+ * its layout. @throws LedgerError STORE_OUTDATED (a reader of an older store), STORE_CORRUPT (a newer layout)
+ */
+export function settleStore(store: KeyValueStore, readOnly: boolean): void {
+  settleOutputChecksums(store, readOnly);
+  settleLayout(store, readOnly);
+}
 
 /** The layout a store is in (its number, or that of a store without one). */
 export function storeLayout(store: KeyValueStore): number {
