@@ -5,19 +5,32 @@
 // single cached path. The demo writer commits a slot every 10 s meanwhile, in the primary process.
 //   node bench/http-workers.mjs [--seconds 10] [--connections 64] [--workers N] [--slots 300] [--rounds 5]
 // Rounds alternate 1 and N workers (each on a new demo store); the medians count, and every round's ratio is shown.
-import { spawn } from 'node:child_process';
+// A/B of builds (issue 57: is this build as fast as an older one?): `--against ROOT` (another checkout, built; may
+// be given more than once) runs each round on every build in turn, the order rotated every round (`--root ROOT`:
+// another in place of this one); `--only-many` skips the 1-worker runs; `--no-write` leaves bench/RESULTS.md alone.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as tc from '../dist/index.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { writeSection } from './results-file.mjs';
-import { Simulation } from './sim-entry.mjs';
 import { needWrk, wrk } from './wrk.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = resolve(here, '../dist/cli.js');
 const args = process.argv.slice(2);
+const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
+/** The builds measured: this checkout's, then each `--against`'s (each serves and reads its own stores). */
+const roots = [
+  resolve(option('--root') ?? join(here, '..')),
+  ...args.flatMap((a, i) => (a === '--against' ? [resolve(args[i + 1])] : [])),
+];
+const load = async (root) => ({
+  root,
+  cli: join(root, 'dist/cli.js'),
+  tc: await import(pathToFileURL(join(root, 'dist/index.js')).href),
+  Simulation: (await import(pathToFileURL(join(root, 'dist/sim.js')).href)).Simulation,
+});
+const builds = args.includes('--list-paths') ? [] : await Promise.all(roots.map(load));
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const SECONDS = arg('--seconds', 10);
 const CONNECTIONS = arg('--connections', 64);
@@ -25,15 +38,34 @@ const WORKERS = arg('--workers', os.availableParallelism());
 const SLOTS = arg('--slots', 300);
 const ROUNDS = arg('--rounds', 5);
 
+// A process of one build's own, listing the paths of a store it served (listPaths).
+if (args.includes('--list-paths')) {
+  const [root, db] = args.slice(args.indexOf('--list-paths') + 1);
+  process.stdout.write(JSON.stringify(paths(await load(root), db)));
+  process.exit(0);
+}
+
 needWrk('bench:workers');
 
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-workers-bench-'));
 
-function serve(workers, db) {
+function serve(build, workers, db) {
   return new Promise((done, fail) => {
     const child = spawn(
       process.execPath,
-      [cli, 'serve', '--demo', '--db', db, '--workers', String(workers), '--port', '0', '--demo-slots', String(SLOTS)],
+      [
+        build.cli,
+        'serve',
+        '--demo',
+        '--db',
+        db,
+        '--workers',
+        String(workers),
+        '--port',
+        '0',
+        '--demo-slots',
+        String(SLOTS),
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     let out = '';
@@ -48,7 +80,7 @@ function serve(workers, db) {
 const stop = (child) => new Promise((done) => child.once('exit', done).kill('SIGINT'));
 
 /** Every path the load may ask for, from the ledger as the demo made it (a reader of the store). */
-function paths(db) {
+function paths({ tc, Simulation }, db) {
   const { genesisUnixTime } = tc.inspectStore(db);
   const params = tc.protocolParameters(tc.PROTOCOL_PARAMETERS.testnet, { genesisUnixTime });
   const reader = tc.openLedger({ path: db, params, readOnly: true });
@@ -67,29 +99,66 @@ function paths(db) {
   return list;
 }
 
-const runs = { 1: [], [WORKERS]: [] };
+/**
+ * `paths`, listed by a process of the build's own: two builds' copies of lmdb in one process (each checkout has its
+ * own node_modules) read each other's stores wrong (a metadata record that did not decode, seen here).
+ */
+function listPaths(b, db) {
+  if (b === 0 && builds.length === 1) return paths(builds[0], db);
+  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--list-paths', builds[b].root, db], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  return JSON.parse(out);
+}
+
+const counts = args.includes('--only-many') ? [WORKERS] : [1, WORKERS];
+/** Every round's result, by build (its place in `builds`) and number of workers. */
+const runs = builds.map(() => Object.fromEntries(counts.map((n) => [n, []])));
 let pathCount = 0;
 try {
   for (let round = 0; round < ROUNDS; round++) {
-    for (const workers of [1, WORKERS]) {
-      const db = join(dir, `store-${round}-${workers}`);
-      const { child, port } = await serve(workers, db);
-      const list = paths(db);
-      pathCount = list.length;
-      const load = { seconds: SECONDS, connections: CONNECTIONS, seed: 7 + round };
-      wrk(port, list, load); // warm-up
-      runs[workers].push(wrk(port, list, load));
-      await stop(child);
-      console.log(`round ${round + 1}, ${workers} worker(s):`, runs[workers].at(-1));
-    }
+    const order = builds.map((_, i) => (i + round) % builds.length);
+    for (const b of order)
+      for (const workers of counts) {
+        const db = join(dir, `store-${round}-${b}-${workers}`);
+        const { child, port } = await serve(builds[b], workers, db);
+        try {
+          const list = listPaths(b, db);
+          pathCount = list.length;
+          const load = { seconds: SECONDS, connections: CONNECTIONS, seed: 7 + round };
+          wrk(port, list, load); // warm-up
+          runs[b][workers].push(wrk(port, list, load));
+        } finally {
+          await stop(child); // (a failed run leaves no server behind)
+        }
+        console.log(`round ${round + 1}, ${builds[b].root}, ${workers} worker(s):`, runs[b][workers].at(-1));
+      }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 const median = (list) => [...list].sort((a, b) => a.rps - b.rps)[Math.floor(list.length / 2)];
-const [one, many] = [median(runs[1]), median(runs[WORKERS])];
+if (builds.length > 1) {
+  for (const workers of counts)
+    for (let b = 1; b < builds.length; b++) {
+      const [mine, theirs] = [runs[0][workers], runs[b][workers]];
+      const ratios = mine.map((r, i) => r.rps / theirs[i].rps).sort((x, y) => x - y);
+      console.log(
+        `${workers} worker(s): ${roots[0]} ${Math.round(median(mine).rps)} requests/s, ${roots[b]} ` +
+          `${Math.round(median(theirs).rps)} (medians); the first ÷ the other, round by round (sorted): ` +
+          `${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${ratios[ratios.length >> 1].toFixed(2)}`,
+      );
+    }
+  process.exit(0);
+}
+if (counts.length === 1) {
+  console.log(`${WORKERS} workers: ${Math.round(median(runs[0][WORKERS]).rps)} requests/s (median)`);
+  process.exit(0);
+}
+const [one, many] = [median(runs[0][1]), median(runs[0][WORKERS])];
 one.paths = pathCount;
-const ratios = runs[1].map((r, i) => (runs[WORKERS][i].rps / r.rps).toFixed(2));
+const ratios = runs[0][1].map((r, i) => (runs[0][WORKERS][i].rps / r.rps).toFixed(2));
 const md = `## HTTP: one process against ${WORKERS} workers (issue 14)
 
 \`npm run bench:workers\` (= \`node bench/http-workers.mjs --seconds ${SECONDS} --connections ${CONNECTIONS} --workers ${WORKERS}\`, after
@@ -106,5 +175,5 @@ block of every transaction, the UTXO changes of every slot, the congestion of th
 ${WORKERS} workers ÷ 1: **${(many.rps / one.rps).toFixed(2)}×** on the medians; round by round ${ratios.join('×, ')}× (target ≥ 1.4× with 2
 workers on 2 cores). wrk itself takes about half a core at these rates (top), so the server has about 1.5 cores.
 `;
-writeSection('workers', md);
+if (!args.includes('--no-write')) writeSection('workers', md);
 console.log(md);

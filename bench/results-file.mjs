@@ -52,6 +52,11 @@ export const SECTIONS = [
   ['http', 'How many requests a second does the API answer, and how fast?', 'npm run bench:http'],
   ['workers', 'What do worker processes add over one process?', 'npm run bench:workers'],
   [
+    'block-reads',
+    'What does a checked block read cost against the builds before the checks (issue 57)?',
+    'node bench/block-reads.mjs ROOT_A ROOT_B…',
+  ],
+  [
     'load',
     'Does the API hold under sustained mixed load, with no errors and no growth in memory?',
     'npm run bench:load',

@@ -8,6 +8,7 @@ import { IMPORT_SNAPSHOT_USAGE, importSnapshotCommand } from './import-snapshot.
 import { describeError, UsageError } from './io.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SIMULATE_USAGE, simulateCommand } from './simulate.js';
+import { UPGRADE_USAGE, upgradeCommand } from './upgrade.js';
 import { VERIFY_PROOF_USAGE, verifyProofCommand } from './verify-proof.js';
 
 declare const __TANGLE_CORE_VERSION__: string | undefined;
@@ -24,6 +25,7 @@ const COMMANDS = {
   encode: ENCODE_USAGE,
   simulate: SIMULATE_USAGE,
   'verify-proof': VERIFY_PROOF_USAGE,
+  upgrade: UPGRADE_USAGE,
 } as const;
 type Command = keyof typeof COMMANDS;
 
@@ -51,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
         `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, export-snapshot, ` +
-          `import-milestones, decode, encode, simulate, verify-proof; --help lists their options)`,
+          `import-milestones, decode, encode, simulate, verify-proof, upgrade; --help lists their options)`,
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
@@ -88,6 +90,9 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${line}\n`);
         return valid ? 0 : 1;
       }
+      case 'upgrade':
+        process.stdout.write(`${upgradeCommand(rest)}\n`);
+        return 0;
     }
   } catch (e) {
     // node:util parseArgs: an unknown or malformed option is a usage error.

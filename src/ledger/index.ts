@@ -25,7 +25,14 @@ export type {
 } from './common/index.js';
 export { OutputIdList } from './common/index.js';
 export type { Awaitable, LedgerReader, MilestoneRef } from './core/index.js';
-export { ConflictReason, importedParams, inspectStore, Ledger } from './core/index.js';
+export {
+  ConflictReason,
+  importedParams,
+  inspectStore,
+  Ledger,
+  STORE_LAYOUT,
+  storeLayoutAt,
+} from './core/index.js';
 export {
   type AppliedMilestone,
   applyMilestone,

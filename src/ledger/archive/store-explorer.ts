@@ -3,7 +3,7 @@ import { parentsOf, payloadTypeOf } from '../../model/block.js';
 import { addressBalanceRecord, milestoneUpdateRecord, whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
-import { checkedRecord, keys, readRecord, slotOfKey } from '../common/index.js';
+import { checkedBlockRecord, checkedRecord, keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import {
   type Balance,
@@ -124,8 +124,8 @@ export class StoreExplorer implements Explorer {
     const found: Uint8Array[] = [];
     let seen = 0;
     for (let slot = to; slot >= from && found.length < limit; slot--) {
-      for (const [k, block] of this.store.entries(keys.blocksOfSlot(slot))) {
-        if (!parentsOf(block).some((p) => equalBytes(p, parent))) continue;
+      for (const [k, record] of this.store.entries(keys.blocksOfSlot(slot))) {
+        if (!parentsOf(checkedBlockRecord(k, record).bytes).some((p) => equalBytes(p, parent))) continue;
         if (seen++ >= skip) found.push(k.slice(5));
         if (found.length >= limit) break;
       }
@@ -137,8 +137,9 @@ export class StoreExplorer implements Explorer {
     const bytes = this.store.get(keys.whiteFlag(index));
     if (bytes === undefined) return undefined;
     return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId, inclusion }) => {
-      const block = this.store.get(keys.block(index, blockId));
-      return { blockId, inclusion, payloadType: block && payloadTypeOf(block) };
+      const key = keys.block(index, blockId);
+      const record = this.store.get(key);
+      return { blockId, inclusion, payloadType: record && payloadTypeOf(checkedBlockRecord(key, record).bytes) };
     });
   }
 

@@ -3,6 +3,15 @@
 // The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
 
 export { checkId, checkSlot, checkWriteSlot } from './arguments.js';
+export {
+  BLOCK_RECORD_HEADER,
+  blockRecord,
+  blockRecordSize,
+  checkedBlockRecord,
+  type StoredBlock,
+  storedBlockModel,
+  writeBlockRecord,
+} from './block-record.js';
 export { bookingTime } from './booking-time.js';
 export { nextReferenceManaCost, slotAt, slotEnd, slotStartTime, workScore } from './congestion.js';
 export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './errors.js';

@@ -119,6 +119,10 @@ export const keys = {
    * source stand where the store stands (a follower), or committed a slot (the demo, a slot clock).
    */
   currentAt: Uint8Array.of(TABLE.meta, 6),
+  /** The store's layout (u32, core/upgrade.ts); absent in a store written before there was one (layout 1). */
+  layout: Uint8Array.of(TABLE.meta, 7),
+  /** Where an upgrade step that stopped got to (core/upgrade.ts), while it has not finished. */
+  upgradeAt: Uint8Array.of(TABLE.meta, 8),
   /** The solid entry points an imported snapshot gave for its target milestone. */
   solidEntryPoints: (slot: number) => slotKey(TABLE.solidEntryPoints, slot),
   /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */

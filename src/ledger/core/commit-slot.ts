@@ -14,6 +14,7 @@ import { output } from '../../model/output.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import {
+  blockRecordSize,
   commitmentId,
   encodeDiff,
   keys,
@@ -25,6 +26,7 @@ import {
   sealPackedOutputRecord,
   slotCommitment,
   sortedRoot,
+  writeBlockRecord,
 } from '../common/index.js';
 import { indexOutput } from '../indexer/index.js';
 import { WriteBatch } from '../store/index.js';
@@ -300,13 +302,14 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     blockIds: blocks.map((b) => b.blockId),
     /** The slot's transaction blocks, in the order of their transactions' IDs. */
     txs,
-    /** The slot's blocks, as appends in key order. */
+    /** The slot's blocks, as appends in key order: their records (common/block-record.ts), sealed with their keys. */
     appendBlocks(): void {
       for (const b of blocks) {
-        const at = batch.reserve(BLOCK_KEY + b.bytes.length);
+        const size = blockRecordSize(b.bytes.length, b.tx !== undefined);
+        const at = batch.reserve(BLOCK_KEY + size);
         keysInto.block(batch.bytes, at, slot, b.blockId);
-        batch.bytes.set(b.bytes, at + BLOCK_KEY);
-        batch.add(at, at + BLOCK_KEY, at + BLOCK_KEY, at + BLOCK_KEY + b.bytes.length, true);
+        writeBlockRecord(batch.bytes, at, at + BLOCK_KEY, b.bytes, b.tx?.id);
+        batch.add(at, at + BLOCK_KEY, at + BLOCK_KEY, at + BLOCK_KEY + size, true);
       }
     },
     /** The output index's changes: entries of the outputs spent go, those of the outputs created and unspent come. */

@@ -10,7 +10,8 @@ export { importedParams, type MilestoneRef, treasuryAfter } from './imported.js'
 export { Ledger } from './ledger.js';
 export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { spendingTransaction } from './node-queries.js';
-export { inspectStore, openEmbedded } from './open.js';
+export { inspectStore, openEmbedded, storeLayoutAt } from './open.js';
 export { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from './queries.js';
 export type { MilestoneWriter } from './referenced.js';
 export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from './slot-milestone.js';
+export { STORE_LAYOUT, UPGRADE_COMMAND } from './upgrade.js';

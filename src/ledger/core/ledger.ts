@@ -27,12 +27,12 @@ import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 import * as nodeQueries from './node-queries.js';
-import { settleOutputChecksums } from './output-checksums.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
 import * as queries from './queries.js';
 import { MilestoneWriter } from './referenced.js';
 import { LedgerState } from './state.js';
+import { settleStore } from './upgrade.js';
 
 // The ledger index, as one front over its rooms: the committed state (committed-state.ts, with its transaction index)
 // changes only in a commit (commit-slot.ts: one atomic batch per slot) and a prune (prune.ts); blocks accepted into
@@ -72,7 +72,7 @@ export class Ledger {
     this.state = new LedgerState(this.committed, this.pending);
     this.accept = { state: this.state, params };
     this.indexing = !this.readOnly && indexer;
-    settleOutputChecksums(store, this.readOnly);
+    settleStore(store, this.readOnly);
     if (!this.readOnly) settleOutputIndex(store, indexer);
   }
 

@@ -16,7 +16,7 @@ import { InputType, PayloadType } from '../../model/type-codes.js';
 import { decodeBlock } from '../../serialize.js';
 import { equalBytes } from '../../util/bytes.js';
 import {
-  checkedBlock,
+  checkedBlockRecord,
   checkedOutputRecord,
   checkId,
   corrupt,
@@ -64,7 +64,8 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
   };
   if (record.spentSlot === UNSPENT) return answer;
   const blocks = (function* () {
-    for (const [, bytes] of committed.store.entries(keys.blocksOfSlot(record.spentSlot))) yield bytes;
+    for (const [key, stored] of committed.store.entries(keys.blocksOfSlot(record.spentSlot)))
+      yield checkedBlockRecord(key, stored).bytes;
   })();
   // A milestone imported from a snapshot has no blocks: the import kept each spender.
   const spender = spendingTransaction(blocks, outputId) ?? committed.store.get(keys.spentBy(outputId));
@@ -116,10 +117,11 @@ export function blockById(state: LedgerState, blockId: Uint8Array): LedgerBlock 
     return { blockId: blockId.slice(), bytes: pending.bytes.slice(), slot: pending.slot, committed: false };
   const { committed } = state;
   const slot = committed.blockSlot(blockId);
-  const bytes = slot === undefined ? undefined : committed.store.get(keys.block(slot, blockId));
-  if (slot === undefined || bytes === undefined)
+  const key = slot === undefined ? undefined : keys.block(slot, blockId);
+  const record = key === undefined ? undefined : committed.store.get(key);
+  if (slot === undefined || record === undefined)
     throw new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`);
-  checkedBlock(bytes, { blockId });
+  const { bytes } = checkedBlockRecord(key!, record);
   const id = blockId.slice();
   return {
     blockId: id,

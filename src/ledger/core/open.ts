@@ -5,6 +5,7 @@ import { keys, LedgerError, type OpenLedgerOptions, readRecord, type StoreInfo }
 import { LmdbStore, MemoryStore } from '../store/index.js';
 import { isEmpty } from './committed-state.js';
 import { Ledger } from './ledger.js';
+import { storeLayout } from './upgrade.js';
 
 /**
  * Opens a ledger on an embedded store: an LMDB environment at `path` (created if new), or an in-memory store with the
@@ -59,6 +60,20 @@ export function inspectStore(path: string): StoreInfo | undefined {
       latestSlot: m.latestSlot,
       ...(imported === undefined ? {} : { imported: readRecord(importedNetwork, imported, 'imported network') }),
     };
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * The layout of the LMDB store at `path` (core/upgrade.ts), read-only beside a running writer; undefined for a path
+ * with no store. @throws LedgerError STORE_CORRUPT
+ */
+export function storeLayoutAt(path: string): number | undefined {
+  if (!existsSync(join(path, 'data.mdb'))) return undefined;
+  const store = new LmdbStore(path, { readOnly: true });
+  try {
+    return storeLayout(store);
   } finally {
     store.close();
   }

@@ -1,9 +1,7 @@
 import { encode } from '../../codec/index.js';
-import { blake2b256 } from '../../crypto/hash.js';
-import { transactionPayloadBytes } from '../../model/block.js';
 import { type Meta, meta as metaCodec, type TransactionRecord } from '../../model/ledger-records.js';
 import { bytesKey } from '../../util/bytes.js';
-import { diffBounds, keys, readDiff } from '../common/index.js';
+import { checkedBlockRecord, diffBounds, keys, readDiff } from '../common/index.js';
 import { WriteBatch } from '../store/index.js';
 import type { CommittedState } from './committed-state.js';
 import type { IndexUpdate } from './transaction-index.js';
@@ -41,15 +39,13 @@ export function planPrune(
       if (r !== undefined) settle(creator, { ...r, storedOutputs: r.storedOutputs - 1 });
     }
     // The slot's blocks, and through their bytes its transactions.
-    for (const [k, blockBytes] of store.entries(keys.blocksOfSlot(s))) {
+    for (const [k, record] of store.entries(keys.blocksOfSlot(s))) {
       const id = k.subarray(5);
       batch.delete(k);
       batch.delete(keys.blockIndex(id));
-      const payload = transactionPayloadBytes(blockBytes);
-      if (payload !== undefined) {
-        const txId = blake2b256(payload);
-        settle(txId, txRecord(txId));
-      }
+      // The record names its transaction (and proves the name by its checksum): no hashing of the payload.
+      const txId = checkedBlockRecord(k, record).transactionId;
+      if (txId !== undefined) settle(txId, txRecord(txId));
     }
     batch.delete(keys.diff(s));
     // A real milestone's verdicts on its blocks go with them; its payload stays (the chain of milestone IDs).

@@ -7,7 +7,7 @@ import {
   UNSPENT,
 } from '../../model/ledger-records.js';
 import { bytesKey } from '../../util/bytes.js';
-import { keys } from '../common/index.js';
+import { checkedBlockRecord, keys } from '../common/index.js';
 import type { CommittedState } from './committed-state.js';
 import type { PendingState, StoredInput } from './pending.js';
 
@@ -98,14 +98,17 @@ export class LedgerState {
   /**
    * The block that applied a transaction, pending or committed, as arrays the caller may keep (a pending block's are
    * copied: they are what its commit will write); undefined if no block applied it, `bytes` undefined if its block
-   * is no longer stored (pruned).
+   * is no longer stored (pruned). A committed block's record is checked (its checksum, and that it carries `txId`).
+   * @throws LedgerError STORE_CORRUPT
    */
   includingBlock(txId: Uint8Array): { blockId: Uint8Array; slot: number; bytes: Uint8Array | undefined } | undefined {
     const applied = this.transaction(txId);
     if (applied === undefined) return undefined;
     const { blockId, slot } = applied;
     if (applied.pending) return { blockId: blockId.slice(), slot, bytes: applied.bytes!.slice() };
-    return { blockId, slot, bytes: this.committed.store.get(keys.block(slot, blockId)) };
+    const key = keys.block(slot, blockId);
+    const record = this.committed.store.get(key);
+    return { blockId, slot, bytes: record && checkedBlockRecord(key, record, txId).bytes };
   }
 
   /**

@@ -1,6 +1,4 @@
 import { decode, encode } from '../../codec/index.js';
-import { blake2b256 } from '../../crypto/hash.js';
-import { transactionPayloadBytes } from '../../model/block.js';
 import { milestoneId } from '../../model/ids.js';
 import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { output as outputCodec } from '../../model/output.js';
@@ -9,6 +7,7 @@ import { bytesKey, keyBytes } from '../../util/bytes.js';
 import { type AnalyticsColumn, chunkOf, closesChunk } from '../analytics/index.js';
 import { type ArchiveRows, archiveRowsOf } from '../archive/index.js';
 import {
+  checkedBlockRecord,
   checkedMilestone,
   checkedOutputRecord,
   commitmentId,
@@ -59,9 +58,9 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
     throw new LedgerError('NOT_FOUND', `slot ${slot} is not committed, or is pruned`);
   const diff = readDiff(diffBytes, slot, ...diffBounds(committed.params));
   const blocks: SlotExport['blocks'] = [];
-  for (const [key, bytes] of committed.store.entries(keys.blocksOfSlot(slot))) {
-    const payload = transactionPayloadBytes(bytes);
-    blocks.push({ blockId: key.subarray(5), transactionId: payload && blake2b256(payload), bytes });
+  for (const [key, record] of committed.store.entries(keys.blocksOfSlot(slot))) {
+    const { bytes, transactionId } = checkedBlockRecord(key, record);
+    blocks.push({ blockId: key.subarray(5), transactionId, bytes });
   }
   const created = diff.created.map((outputId) => {
     const key = keys.output(slot, outputId);

@@ -5,6 +5,7 @@ import { keys, LedgerError, rowChecksum, slotCommitment, spentMark } from '../co
 import type { Ledger } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import { ARCHIVE_WRITES } from './archive-schema.js';
+import { blockRowChecksum, sealBlockRows } from './block-rows.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
@@ -140,6 +141,7 @@ export class PostgresMirror {
       if (built.rows[0]!.output_index_built !== true) await buildIndex(c);
       await markSpent(c);
       await fillChecksums(c);
+      await sealBlockRows(c);
       await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {
       await pool.end().catch(() => {});
@@ -178,7 +180,10 @@ export class PostgresMirror {
       await c.query(WRITES.commitment, [x.slot, x.commitmentId, x.commitment]);
       const { blocks, created, credits } = x;
       const blockColumns = [blocks.map((b) => b.blockId), blocks.map((b) => b.transactionId ?? null)];
-      await c.query(WRITES.blocks, [x.slot, ...blockColumns, blocks.map((b) => b.bytes)]);
+      const sums = blocks.map((b) =>
+        b.bytes === null ? null : blockRowChecksum(b.blockId, x.slot, b.transactionId ?? null, b.bytes),
+      );
+      await c.query(WRITES.blocks, [x.slot, ...blockColumns, blocks.map((b) => b.bytes), sums]);
       await c.query(WRITES.createdOutputs, [
         x.slot,
         created.map((o) => o.outputId),

@@ -1,7 +1,8 @@
 import { toHex } from '../../codec/hex.js';
 import type { TransactionPayload } from '../../model/payload/transaction.js';
-import { checkedBlock, checkedOutputRow, corrupt, LedgerError, type LedgerOutput } from '../common/index.js';
+import { checkedOutputRow, corrupt, LedgerError, type LedgerOutput, storedBlockModel } from '../common/index.js';
 import { spendingTransaction } from '../core/index.js';
+import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, spentOf } from './client.js';
 
 // An output as the API answers it, from its row of schema.ts's `output` query; and, for an output the database holds
@@ -42,8 +43,9 @@ export function missingOutput(outputId: Uint8Array, block: Row | undefined): Led
   const notFound = new LedgerError('NOT_FOUND', `output not found: ${toHex(outputId)}`);
   if (block === undefined || block.raw === null) return notFound;
   const blockId = bytesOf(block.block_id);
-  // checkedBlock refuses a block that does not carry the transaction: its payload is the transaction.
-  const payload = checkedBlock(bytesOf(block.raw), { blockId, transactionId: outputId.subarray(0, 32) }).payload;
+  // The row was found by the transaction's ID, which its checksum covers: its payload is the transaction.
+  const txId = outputId.subarray(0, 32);
+  const payload = storedBlockModel(checkedBlockRow(blockId, block, txId), blockId).payload;
   const created = (payload as TransactionPayload).essence.outputs.length;
   const index = outputId[32]! | (outputId[33]! << 8);
   if (index >= created) return notFound;

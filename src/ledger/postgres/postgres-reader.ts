@@ -8,7 +8,6 @@ import {
   COMMITMENT_ID_LENGTH,
   type CommittedSlot,
   type Congestion,
-  checkedBlock,
   checkedMilestone,
   checkedOutputRow,
   checkId,
@@ -24,6 +23,7 @@ import {
   readRecord,
   slotAt,
   slotOfCommitmentId,
+  storedBlockModel,
   type UtxoChanges,
   whiteFlagIn,
 } from '../common/index.js';
@@ -36,6 +36,7 @@ import {
   minimalTransactionWorkScore,
 } from '../core/index.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer/index.js';
+import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
@@ -169,10 +170,9 @@ export class PostgresReader implements LedgerReader {
       throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
     }
     if (r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(bytesOf(r.block_id))}`);
-    const bytes = bytesOf(r.raw);
     const blockId = bytesOf(r.block_id);
-    const block = checkedBlock(bytes, { blockId, transactionId: txId });
-    return { blockId, slot: Number(r.slot), bytes, json: blockToJson(block) };
+    const bytes = checkedBlockRow(blockId, r, txId);
+    return { blockId, slot: Number(r.slot), bytes, json: blockToJson(storedBlockModel(bytes, blockId)) };
   }
 
   async outputWithMetadata(outputId: Uint8Array): Promise<LedgerOutput> {
@@ -188,9 +188,8 @@ export class PostgresReader implements LedgerReader {
     const { rows } = await this.ask(QUERIES.block, [blockId]);
     const r = rows[0];
     if (r === undefined || r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`);
-    const bytes = bytesOf(r.raw);
-    checkedBlock(bytes, { blockId });
     const slot = Number(r.slot);
+    const bytes = checkedBlockRow(blockId, r);
     const whiteFlag = r.white_flag === null ? undefined : whiteFlagIn(bytesOf(r.white_flag), slot, blockId);
     return { blockId: blockId.slice(), bytes, slot, committed: true, ...(whiteFlag && { whiteFlag }) };
   }

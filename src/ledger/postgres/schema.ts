@@ -33,6 +33,9 @@ export const SCHEMA: readonly string[] = [
      tx_id bytea,
      raw bytea)`,
   'create unique index if not exists blocks_tx_id on blocks (tx_id) where tx_id is not null',
+  // CRC-32 of a row's slot, block id, transaction id and bytes (block-rows.ts), checked by every read of raw in place
+  // of hashing the block (issue 57); a row written before has none until its writer's next start fills it in.
+  addColumn('blocks', 'checksum', 'integer'),
   'create index if not exists blocks_slot on blocks (slot)',
   // utxo-changes: the outputs a slot created and those it spent (with the slots that created them: the API's Nova
   // output ids carry it), each list an index-only scan in output id order.
@@ -150,7 +153,7 @@ export const QUERIES = {
     "select exists(select 1 from outputs where output_id between $1 || '\\x0000'::bytea and $1 || '\\xffff'::bytea) " +
     'as booked',
   /** $1 transaction id → the block that included it (one seek on blocks_tx_id). */
-  includedBlock: 'select block_id, slot, raw from blocks where tx_id = $1',
+  includedBlock: 'select block_id, slot, raw, checksum from blocks where tx_id = $1',
   /**
    * $1 slot → the latest slot, the slot's commitment id, the ids of the outputs it created and of those it spent in
    * id order (index-only scans of outputs_created and outputs_spent), and the slot that created each spent one. The
@@ -206,7 +209,7 @@ export const QUERIES = {
   /** A real milestone by its ID (one history/ applied, or a delta snapshot's). */
   milestoneById: 'select slot, milestone_id, unix_time, payload from milestone_times where milestone_id = $1',
   /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
-  block: `select slot, raw, (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
+  block: `select slot, raw, tx_id, checksum, (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
            from blocks b where block_id = $1`,
   /**
    * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
@@ -253,10 +256,10 @@ export const WRITES = {
   currentAt: 'update status set current_at = $1',
   /** $1 slot, $2 commitment id, $3 commitment bytes. */
   commitment: 'insert into commitments values ($1, $2, $3)',
-  /** $1 slot, $2 block ids, $3 transaction ids (null for none), $4 block bytes. */
+  /** $1 slot, $2 block ids, $3 transaction ids (null for none), $4 block bytes, $5 their checksums. */
   blocks:
-    'insert into blocks select id, $1, tx, raw ' +
-    'from unnest($2::bytea[], $3::bytea[], $4::bytea[]) as t(id, tx, raw)',
+    'insert into blocks (block_id, slot, tx_id, raw, checksum) select id, $1, tx, raw, sum ' +
+    'from unnest($2::bytea[], $3::bytea[], $4::bytea[], $5::integer[]) as t(id, tx, raw, sum)',
   /** $1 creating slot, $2 output ids, $3 output bytes, $4 their checksums. */
   createdOutputs:
     'insert into outputs (output_id, created_slot, raw, checksum) select id, $1, raw, sum ' +

@@ -1,0 +1,143 @@
+import { encode, u32 } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/hash.js';
+import { transactionPayloadBytes } from '../../model/block.js';
+import { equalBytes } from '../../util/bytes.js';
+import { blockRecord, keys, LedgerError, readRecord } from '../common/index.js';
+import { type KeyValueStore, WriteBatch } from '../store/index.js';
+import { settleOutputChecksums } from './output-checksums.js';
+
+// The layout of an embedded store (issue 57): a number, kept under keys.layout, that names how its records are laid
+// out, and the ordered steps that take a store from one layout to the next. A writer opening an older store runs the
+// steps it lacks before anything else reads it; a reader of an older store is refused with the command that upgrades
+// it, since it cannot tell an older record from a damaged one. A store without the number is of layout 1: every store
+// tangle-core wrote before there was one. (Output records got their checksums earlier, by a marker of their own that
+// output-checksums.ts settles before these steps run: a store of layout 1 may still lack them.)
+//
+// A step rewrites records in batches of a few megabytes, each written with where it got to (keys.upgradeAt), so that
+// a large store's upgrade needs no more memory than a batch and resumes where it stopped after a crash; the number
+// moves on in the step's last batch. A reader never sees half a step: it is refused until the number moves.
+
+/** The layout this tangle-core writes and reads. */
+export const STORE_LAYOUT = 2;
+/** The layout of a store that names none. */
+const UNNAMED_LAYOUT = 1;
+/** About how many bytes of records one batch of a step rewrites. */
+const BATCH_BYTES = 8 << 20;
+
+/** The command that upgrades a store in place, for the messages that send an operator to it. */
+export const UPGRADE_COMMAND = 'tangle-core upgrade --db DIR';
+
+interface UpgradeStep {
+  /** The layout the step leaves the store in (it starts from the one before). */
+  to: number;
+  /** The table whose records it rewrites, and how one is rewritten (undefined: left as it is). */
+  table: number;
+  rewrite(key: Uint8Array, record: Uint8Array): Uint8Array | undefined;
+}
+
+const STEPS: readonly UpgradeStep[] = [
+  {
+    // Blocks were stored as their bytes; now as records sealed with their key, that name their transaction and its
+    // place (common/block-record.ts). A block whose bytes no longer hash to its ID is left as it was: it fails its
+    // checksum on every read, as it failed its hash before, rather than be sealed as sound.
+    to: 2,
+    table: keys.tables.block,
+    rewrite(key, bytes) {
+      if (!equalBytes(blake2b256(bytes), key.subarray(5))) return undefined;
+      const payload = transactionPayloadBytes(bytes);
+      return blockRecord(key, bytes, payload && blake2b256(payload));
+    },
+  },
+];
+
+/**
+ * What a store's opening settles before anything reads it: its output records' checksums (their own marker), then
+ * its layout. @throws LedgerError STORE_OUTDATED (a reader of an older store), STORE_CORRUPT (a newer layout)
+ */
+export function settleStore(store: KeyValueStore, readOnly: boolean): void {
+  settleOutputChecksums(store, readOnly);
+  settleLayout(store, readOnly);
+}
+
+/** The layout a store is in (its number, or that of a store without one). */
+export function storeLayout(store: KeyValueStore): number {
+  const bytes = store.get(keys.layout);
+  return bytes === undefined ? UNNAMED_LAYOUT : readRecord(u32, bytes, 'store layout');
+}
+
+/**
+ * At a writer's opening: the steps an older store lacks, run in order (a new store's number is written). At a
+ * reader's: an older store that holds records a missing step rewrites is refused with the command that upgrades it.
+ * A store of a newer layout than this tangle-core's is refused by both.
+ * @throws LedgerError STORE_OUTDATED (a reader), STORE_CORRUPT (a newer layout)
+ */
+export function settleLayout(store: KeyValueStore, readOnly: boolean): void {
+  const layout = storeLayout(store);
+  if (layout > STORE_LAYOUT)
+    throw new LedgerError(
+      'STORE_CORRUPT',
+      `this store is of layout ${layout}, written by a newer tangle-core: this one reads layout ${STORE_LAYOUT}`,
+    );
+  if (layout === STORE_LAYOUT) return;
+  const missing = STEPS.filter((s) => s.to > layout);
+  if (readOnly) {
+    if (missing.some((s) => holdsAny(store, s.table)))
+      throw new LedgerError(
+        'STORE_OUTDATED',
+        `this store is of layout ${layout}, this tangle-core reads layout ${STORE_LAYOUT}: upgrade it with ` +
+          `\`${UPGRADE_COMMAND}\` (or open it once with its writer: serve --db, import), then read it`,
+      );
+    return;
+  }
+  for (const step of missing) runStep(store, step);
+}
+
+function holdsAny(store: KeyValueStore, table: number): boolean {
+  for (const _ of store.entries(Uint8Array.of(table))) return true;
+  return false;
+}
+
+/** One step, in batches, from where an interrupted run of it stopped; the last batch moves the number on. */
+function runStep(store: KeyValueStore, step: UpgradeStep): void {
+  const prefix = Uint8Array.of(step.table);
+  let start = resumeAt(store, step);
+  for (;;) {
+    const batch = new WriteBatch();
+    let bytes = 0;
+    let last: Uint8Array | undefined;
+    for (const [key, record] of store.entries(prefix, start)) {
+      const rewritten = step.rewrite(key, record);
+      if (rewritten !== undefined) batch.put(key, rewritten);
+      last = key.slice();
+      bytes += record.length;
+      if (bytes >= BATCH_BYTES) break;
+    }
+    if (last === undefined || bytes < BATCH_BYTES) {
+      batch.put(keys.layout, encode(u32, step.to));
+      batch.delete(keys.upgradeAt);
+      store.write(batch);
+      return;
+    }
+    const progress = new Uint8Array(4 + last.length);
+    progress.set(encode(u32, step.to));
+    progress.set(last, 4);
+    batch.put(keys.upgradeAt, progress);
+    store.write(batch);
+    start = after(last);
+  }
+}
+
+/** Where an interrupted run of `step` stopped: past the last key it rewrote (undefined: from the table's start). */
+function resumeAt(store: KeyValueStore, step: UpgradeStep): Uint8Array | undefined {
+  const bytes = store.get(keys.upgradeAt);
+  if (bytes === undefined) return undefined;
+  // The layout the step upgrades to (u32), then the last key it rewrote.
+  return readRecord(u32, bytes.subarray(0, 4), 'upgrade progress') === step.to ? after(bytes.subarray(4)) : undefined;
+}
+
+/** The first key after `key` (entries take a start that is included). */
+const after = (key: Uint8Array) => {
+  const next = new Uint8Array(key.length + 1);
+  next.set(key);
+  return next;
+};
