@@ -17,6 +17,7 @@ import {
   protocolParameters,
   toHex,
 } from '../../src/index.js';
+import { SEALED_TABLES } from '../../src/ledger/archive/index.js';
 import { blockRecord, checkedBlockRecord } from '../../src/ledger/common/block-record.js';
 import { keys } from '../../src/ledger/common/store-keys.js';
 import { STORE_LAYOUT } from '../../src/ledger/core/upgrade.js';
@@ -67,7 +68,10 @@ function answers(ledger: Ledger, ids: ReturnType<typeof written>) {
   ];
 }
 
-/** Rewrites the store's block records as the layout before wrote them (the block's bytes alone), its number gone. */
+/**
+ * Rewrites the store as layout 1 wrote it: block records as the block's bytes alone, the records of applied
+ * milestones, analytics and the archive without their seal (the last four bytes), its number gone.
+ */
 function toOlderLayout(path: string): number {
   const store = new LmdbStore(path);
   const older = new WriteBatch();
@@ -76,6 +80,8 @@ function toOlderLayout(path: string): number {
     older.put(key, checkedBlockRecord(key, record).bytes.slice());
     n++;
   }
+  for (const table of SEALED_TABLES)
+    for (const [key, record] of store.entries(Uint8Array.of(table))) older.put(key, record.slice(0, -4));
   older.delete(keys.layout);
   store.write(older);
   store.close();

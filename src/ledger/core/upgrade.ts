@@ -2,7 +2,8 @@ import { encode, u32 } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../model/block.js';
 import { equalBytes } from '../../util/bytes.js';
-import { blockRecord, keys, LedgerError, readRecord } from '../common/index.js';
+import { SEALED_TABLES } from '../archive/index.js';
+import { blockRecord, keys, LedgerError, readRecord, sealRecord } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import { settleOutputChecksums } from './output-checksums.js';
 
@@ -18,7 +19,7 @@ import { settleOutputChecksums } from './output-checksums.js';
 // moves on in the step's last batch. A reader never sees half a step: it is refused until the number moves.
 
 /** The layout this tangle-core writes and reads. */
-export const STORE_LAYOUT = 2;
+export const STORE_LAYOUT = 3;
 /** The layout of a store that names none. */
 const UNNAMED_LAYOUT = 1;
 /** About how many bytes of records one batch of a step rewrites. */
@@ -30,8 +31,8 @@ export const UPGRADE_COMMAND = 'tangle-core upgrade --db DIR';
 interface UpgradeStep {
   /** The layout the step leaves the store in (it starts from the one before). */
   to: number;
-  /** The table whose records it rewrites, and how one is rewritten (undefined: left as it is). */
-  table: number;
+  /** The tables whose records it rewrites, in ascending order, and how one is rewritten (undefined: left as is). */
+  tables: readonly number[];
   rewrite(key: Uint8Array, record: Uint8Array): Uint8Array | undefined;
 }
 
@@ -41,12 +42,20 @@ const STEPS: readonly UpgradeStep[] = [
     // place (common/block-record.ts). A block whose bytes no longer hash to its ID is left as it was: it fails its
     // checksum on every read, as it failed its hash before, rather than be sealed as sound.
     to: 2,
-    table: keys.tables.block,
+    tables: [keys.tables.block],
     rewrite(key, bytes) {
       if (!equalBytes(blake2b256(bytes), key.subarray(5))) return undefined;
       const payload = transactionPayloadBytes(bytes);
       return blockRecord(key, bytes, payload && blake2b256(payload));
     },
+  },
+  {
+    // The records of applied milestones, their analytics and the archive gain their seal (common/record-checks.ts):
+    // each once, which the layout's number and the step's progress ensure (a seal cannot tell itself from a
+    // record's last four bytes, so a record must never be sealed twice).
+    to: 3,
+    tables: [...SEALED_TABLES].sort((a, b) => a - b),
+    rewrite: (key, record) => sealRecord(key, record),
   },
 ];
 
@@ -81,7 +90,7 @@ export function settleLayout(store: KeyValueStore, readOnly: boolean): void {
   if (layout === STORE_LAYOUT) return;
   const missing = STEPS.filter((s) => s.to > layout);
   if (readOnly) {
-    if (missing.some((s) => holdsAny(store, s.table)))
+    if (missing.some((s) => s.tables.some((table) => holdsAny(store, table))))
       throw new LedgerError(
         'STORE_OUTDATED',
         `this store is of layout ${layout}, this tangle-core reads layout ${STORE_LAYOUT}: upgrade it with ` +
@@ -99,35 +108,43 @@ function holdsAny(store: KeyValueStore, table: number): boolean {
 
 /** One step, in batches, from where an interrupted run of it stopped; the last batch moves the number on. */
 function runStep(store: KeyValueStore, step: UpgradeStep): void {
-  const prefix = Uint8Array.of(step.table);
   let start = resumeAt(store, step);
-  for (;;) {
-    const batch = new WriteBatch();
-    let bytes = 0;
-    let last: Uint8Array | undefined;
-    for (const [key, record] of store.entries(prefix, start)) {
-      const rewritten = step.rewrite(key, record);
-      if (rewritten !== undefined) batch.put(key, rewritten);
-      last = key.slice();
-      bytes += record.length;
-      if (bytes >= BATCH_BYTES) break;
-    }
-    if (last === undefined || bytes < BATCH_BYTES) {
-      batch.put(keys.layout, encode(u32, step.to));
-      batch.delete(keys.upgradeAt);
+  let batch = new WriteBatch();
+  let bytes = 0;
+  for (const table of step.tables) {
+    // Tables before the one an interrupted run stopped in are done; that one goes on past its last key.
+    if (start !== undefined && table < start[0]!) continue;
+    let from = start !== undefined && table === start[0] ? start : undefined;
+    for (;;) {
+      let last: Uint8Array | undefined;
+      // A range read, then its write: no write while a range of the store is open.
+      for (const [key, record] of store.entries(Uint8Array.of(table), from)) {
+        const rewritten = step.rewrite(key, record);
+        if (rewritten !== undefined) batch.put(key.slice(), rewritten);
+        bytes += record.length + key.length;
+        if (bytes >= BATCH_BYTES) {
+          last = key.slice();
+          break;
+        }
+      }
+      if (last === undefined) break; // this table is done; its rewrites go with the next batch
+      const progress = new Uint8Array(4 + last.length);
+      progress.set(encode(u32, step.to));
+      progress.set(last, 4);
+      batch.put(keys.upgradeAt, progress);
       store.write(batch);
-      return;
+      batch = new WriteBatch();
+      bytes = 0;
+      from = after(last);
     }
-    const progress = new Uint8Array(4 + last.length);
-    progress.set(encode(u32, step.to));
-    progress.set(last, 4);
-    batch.put(keys.upgradeAt, progress);
-    store.write(batch);
-    start = after(last);
+    start = undefined;
   }
+  batch.put(keys.layout, encode(u32, step.to));
+  batch.delete(keys.upgradeAt);
+  store.write(batch);
 }
 
-/** Where an interrupted run of `step` stopped: past the last key it rewrote (undefined: from the table's start). */
+/** Where an interrupted run of `step` stopped: past the last key it rewrote (undefined: from the start). */
 function resumeAt(store: KeyValueStore, step: UpgradeStep): Uint8Array | undefined {
   const bytes = store.get(keys.upgradeAt);
   if (bytes === undefined) return undefined;

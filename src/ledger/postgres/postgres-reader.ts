@@ -55,8 +55,8 @@ export interface PostgresReaderOptions {
   /** Connections to keep (default 8). */
   connections?: number;
 }
-
 const MAX_BACKOFF_MS = 5_000;
+const OLDER_DATABASE = 'the database was kept by an older tangle-core: open it once with its writer (serve --db)';
 
 export class PostgresReader implements LedgerReader {
   readonly params: ProtocolParameters;
@@ -107,6 +107,7 @@ export class PostgresReader implements LedgerReader {
               genesisUnixTime: Number(s.genesis_unix_time),
             })
           : importedParams(imported);
+      if (s.records_sealed !== true) throw new LedgerError('STORE_OUTDATED', OLDER_DATABASE);
       if (String(s.network_id) !== params.networkId.toString())
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${s.network_id})`);
       const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));

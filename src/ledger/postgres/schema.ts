@@ -56,6 +56,16 @@ export const SCHEMA: readonly string[] = [
   'create index if not exists output_index_output on output_index (output_id)',
   // Added only when missing: ALTER TABLE locks the table even when the column exists, and waits for every reader.
   addColumn('status', 'output_index_built', 'boolean not null default false'),
+  // `records_sealed`: the records of applied milestones, their analytics and the archive carry their seal (issue 57,
+  // reseal-rows.ts). A database kept before seals gets false, and its writer's opening seals them once; a new one
+  // gets true (the default after the column is added), since everything written to it is sealed.
+  `do $$ begin
+     if not exists (select 1 from information_schema.columns
+                    where table_name = 'status' and column_name = 'records_sealed') then
+       alter table status add column records_sealed boolean not null default false;
+       alter table status alter column records_sealed set default true;
+     end if;
+   end $$`,
   // Congestion: an account's credits as of a slot are its newest journal row at or before that slot.
   `create table if not exists account_credits (
      account_id bytea not null,
@@ -136,7 +146,8 @@ export const BUILD_BULK_KEYS: readonly string[] = [
  */
 export const QUERIES = {
   /** Which ledger the database holds. */
-  status: 'select network_id, genesis_slot, genesis_unix_time, latest_slot, pruned_until, imported from status',
+  /** Every column: `records_sealed` is missing from a database kept before it (the reader refuses it). */
+  status: 'select * from status',
   /** The treasury output of an imported ledger (null: none). */
   treasury: 'select treasury from status',
   latestSlot: 'select latest_slot from status',
@@ -209,7 +220,8 @@ export const QUERIES = {
   /** A real milestone by its ID (one history/ applied, or a delta snapshot's). */
   milestoneById: 'select slot, milestone_id, unix_time, payload from milestone_times where milestone_id = $1',
   /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
-  block: `select slot, raw, tx_id, checksum, (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
+  block: `select slot, raw, tx_id, checksum,
+                (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
            from blocks b where block_id = $1`,
   /**
    * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in

@@ -7,10 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decode } from '../../../src/codec/index.js';
+import { decode, encode, u32 } from '../../../src/codec/index.js';
 import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
 import { resealRecords, SEALED_TABLES } from '../../../src/ledger/archive/index.js';
-import { SEAL } from '../../../src/ledger/common/index.js';
+import { keys, SEAL } from '../../../src/ledger/common/index.js';
+import { STORE_LAYOUT, settleLayout } from '../../../src/ledger/core/upgrade.js';
 import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.js';
 import { address as addressCodec } from '../../../src/model/address.js';
 import {
@@ -88,5 +89,20 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
 
   // Upgraded in writes of 7 records (many writes, each range read resumed where the last stopped).
   expect(resealRecords(store(), 7)).toBe(count);
+  expect(await answers(routes)).toEqual(before);
+
+  // The same older store as the layout's upgrade meets it (layout 2: sealed blocks, unsealed records): a reader is
+  // refused naming the command, its writer's opening seals every record once and moves the store to layout 3.
+  const layout2 = new WriteBatch();
+  for (const table of SEALED_TABLES)
+    for (const [k, v] of store().entries(Uint8Array.of(table))) layout2.put(k, v.slice(0, v.length - SEAL));
+  layout2.put(keys.layout, encode(u32, 2));
+  store().write(layout2);
+  expect(() => settleLayout(store(), true)).toThrow(/STORE_OUTDATED|tangle-core upgrade --db DIR/);
+  settleLayout(store(), false);
+  expect(decode(u32, store().get(keys.layout)!)).toBe(3);
+  expect(STORE_LAYOUT).toBe(3);
+  expect(await answers(routes)).toEqual(before);
+  settleLayout(store(), false); // a store at the layout is left as it is: nothing sealed twice
   expect(await answers(routes)).toEqual(before);
 });
