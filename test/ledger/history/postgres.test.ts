@@ -189,4 +189,53 @@ describe.skipIf(pg === undefined)('real milestones in PostgreSQL', () => {
       ledger.close();
     }
   });
+
+  it('a reader never answers a milestone made from its slot while the real one is being published', async () => {
+    // The race a reader of a database the writer publishes to once showed (test/docs.test.ts, two files at a time):
+    // the milestone route asked the reader for a real milestone 17340 just before the slot's transaction committed
+    // (none yet), then for slot 17340's commitment just after (there), and answered a milestone made from the
+    // commitment. Played here in that order: the reader's answer for the real milestone is held until the slot is
+    // published. The answer must be the milestone as issued (the vector's payload), as the LMDB ledger answers it.
+    const path = join(dir, 'race');
+    await importSnapshot({ path, full: await chronicleSnapshot() });
+    const ledger = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+    pg!.primary.sql('create database race');
+    const url = databaseUrl(pg!.primary, 'race');
+    applyMilestone(ledger, input(17339));
+    const mirror = await PostgresMirror.open(url, ledger);
+    await mirror.catchUp(ledger, { bulk: true });
+    applyMilestone(ledger, input(17340));
+    const reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet);
+    let published = false;
+    const racing = new Proxy(reader, {
+      get(target, key) {
+        const value = Reflect.get(target, key, target);
+        if (key !== 'milestone') return typeof value === 'function' ? value.bind(target) : value;
+        return async (ref: number | Uint8Array) => {
+          const answer = await target.milestone(ref);
+          if (ref === 17340 && !published) {
+            published = true;
+            await mirror.catchUp(ledger); // 17340's slot, in one transaction, between the reader's two reads
+          }
+          return answer;
+        };
+      },
+    });
+    const [a, b] = [await serveJson(ledger), await serveJson(racing)];
+    try {
+      const route = '/api/core/v2/milestones/by-index/17340';
+      const want = await a.get(route);
+      expect((want.body as { previousMilestoneId: string }).previousMilestoneId).toBe(
+        hex(milestonePayloadOf(17340).previousMilestoneId),
+      );
+      expect(await b.get(route)).toEqual(want);
+      expect(published).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+      await reader.close();
+      await mirror.close();
+      ledger.close();
+    }
+  });
 });
