@@ -54,4 +54,4 @@ afterAll(async () => {
   seen.length = 0;
   if (problems.length > 0)
     throw new Error(`answers that break their contract:\n${[...new Set(problems)].slice(0, 20).join('\n')}`);
-});
+}, 180_000); // loading and compiling the validators took over vitest's 10 s for a hook with two suites on two cores
