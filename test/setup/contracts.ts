@@ -13,7 +13,7 @@ import { afterAll } from 'vitest';
 import type { ObservedAnswer } from '../../src/http/server.js';
 
 const OBSERVER = Symbol.for('tangle-core.observeAnswers');
-const observers = globalThis as { [OBSERVER]?: (answer: ObservedAnswer) => void };
+const observers = globalThis as { [OBSERVER]?: ((answer: ObservedAnswer) => void) | undefined };
 const observeAnswers = (fn: ((answer: ObservedAnswer) => void) | undefined) => {
   observers[OBSERVER] = fn;
 };
