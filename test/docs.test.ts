@@ -266,8 +266,7 @@ describe('README.md: what `npm start` prints', () => {
           .replace(/supervisor \d+, writer \d+, HTTP workers \d+ \d+/, 'PIDS')
           .replace(/genesis \d{4}-\d\d-\d\dT[\d:.]+Z/, 'genesis TIME')
           .replace(/^store: \S*\/tangle-core-demo-[A-Za-z0-9]+ /, 'store: TEMP ')
-          // The demo seeds 120 slots up to the current one; on a busy machine its start takes longer than a slot, and
-          // the clock's next slot is committed before the line is printed (121 was seen with two suites at once).
+          // The demo seeds 120 slots; a start longer than a slot (a busy machine) commits the clock's next first.
           .replace(/latest slot (\d+),/, (at, n) => (Number(n) >= 120 ? 'latest slot 120,' : at));
       const printed = out().trim().split('\n').map(own);
       expect(printed).toHaveLength(shown.length);
