@@ -265,7 +265,9 @@ describe('README.md: what `npm start` prints', () => {
           .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:PORT')
           .replace(/supervisor \d+, writer \d+, HTTP workers \d+ \d+/, 'PIDS')
           .replace(/genesis \d{4}-\d\d-\d\dT[\d:.]+Z/, 'genesis TIME')
-          .replace(/^store: \S*\/tangle-core-demo-[A-Za-z0-9]+ /, 'store: TEMP ');
+          .replace(/^store: \S*\/tangle-core-demo-[A-Za-z0-9]+ /, 'store: TEMP ')
+          // The demo seeds 120 slots; a start longer than a slot (a busy machine) commits the clock's next first.
+          .replace(/latest slot (\d+),/, (at, n) => (Number(n) >= 120 ? 'latest slot 120,' : at));
       const printed = out().trim().split('\n').map(own);
       expect(printed).toHaveLength(shown.length);
       shown.map(own).forEach((line, i) => {
@@ -359,19 +361,17 @@ describe('docs/cli.md', () => {
           const reader = await startCli([...args(commands[2]!), ...flags], listening);
           children.push(reader);
           const readerUrl = listening.exec(reader.out())![1]!;
-          // The reader answers milestone 17340 once the follower has applied and published it: waited for, by the
-          // reader's /info naming the real milestone 17340 as confirmed. (Waiting for the milestone route's first 200
-          // alone once, with two test files at a time, read a milestone 17340 made from its slot's commitment, not
-          // the real one: a reader's view while a slot is being published, left to the issue on the store.)
-          const answer = async (origin: string, p: string) => (await fetch(origin + p)).text();
-          const real = `0x${Buffer.from(chronicleBin(chronicleMilestone(17340).milestone_data.milestone_id)).toString('hex')}`;
-          const confirmed = async () => {
-            const r = await fetch(`${readerUrl}/api/core/v2/info`);
-            return r.status === 200 ? ((await r.json()) as any).status.confirmedMilestone.milestoneId : undefined;
-          };
-          while ((await confirmed()) !== real) await new Promise((r) => setTimeout(r, 50));
+          // The reader answers milestone 17340 once the follower has applied and published it: waited for. (Its
+          // first 200 is the real milestone: the route never answers the slot's stand-in while the slot is being
+          // published, test/ledger/history/postgres.test.ts.)
           const path = '/api/core/v2/milestones/by-index/17340';
+          while ((await fetch(readerUrl + path)).status !== 200) await new Promise((r) => setTimeout(r, 50));
+          const answer = async (origin: string, p: string) => (await fetch(origin + p)).text();
           expect(await answer(readerUrl, path)).toBe(await answer(nodeUrl, path));
+          const info = JSON.parse(await answer(readerUrl, '/api/core/v2/info'));
+          expect(info.status.confirmedMilestone.milestoneId).toBe(
+            `0x${Buffer.from(chronicleBin(chronicleMilestone(17340).milestone_data.milestone_id)).toString('hex')}`,
+          );
         } finally {
           for (const { child } of children)
             if (child.exitCode === null && child.signalCode === null) await stopCli(child);

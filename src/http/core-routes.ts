@@ -62,6 +62,11 @@ async function milestoneAt(ledger: LedgerReader, param: string, byIndex: boolean
   if (c === undefined) {
     throw new HttpProblem(404, byIndex ? `milestone index not found: ${slot}` : `milestone not found: ${quote(param)}`);
   }
+  // A database reader may have read "no real milestone" just before the writer's transaction of the slot committed,
+  // and the slot's commitment just after: asked again now that the slot is seen, its real milestone (written in the
+  // same transaction) is there if it has one, and the slot's stand-in is never answered in its place.
+  const again = byIndex && real === undefined ? await ledger.milestone?.(ref) : undefined;
+  if (again?.payload !== undefined) return { slot: again.index, payload: again.payload };
   if (!byIndex && toHex(milestoneIdOf(c.commitmentId)) !== param.toLowerCase())
     throw new HttpProblem(404, `milestone not found: ${quote(param)}`);
   return { slot, commitment: c };

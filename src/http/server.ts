@@ -73,13 +73,17 @@ export interface ObservedAnswer {
   status: number;
   body: string;
 }
-let observer: ((answer: ObservedAnswer) => void) | undefined;
+type Observer = ((answer: ObservedAnswer) => void) | undefined;
+// Kept on the global object under a registered symbol: the test suite's setup sets it in every test file without
+// loading this module, and the whole API with it, into the many files that start no server.
+const OBSERVER = Symbol.for('tangle-core.observeAnswers');
+const observers = globalThis as { [OBSERVER]?: Observer };
 /**
  * @internal Tells `fn` of every JSON answer the servers of this module give from now on (undefined: stop). The test
  * suite checks each against the published contracts this way (test/setup/contracts.ts).
  */
-export function observeAnswers(fn: ((answer: ObservedAnswer) => void) | undefined): void {
-  observer = fn;
+export function observeAnswers(fn: Observer): void {
+  observers[OBSERVER] = fn;
 }
 const STATUS_LINE: Record<number, string> = {
   400: 'Bad Request',
@@ -359,6 +363,7 @@ function send(
   extra: Record<string, string> = {},
 ): void {
   let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  const observer = observers[OBSERVER];
   if (observer !== undefined && contentType.startsWith('application/json'))
     observer({ method: req.method ?? '', url: req.url ?? '', status, body: Buffer.from(bytes).toString('utf8') });
   const headers: Record<string, string | number> = {

@@ -4,9 +4,19 @@
 // (an unknown route) or with a status its route does not declare (hornet's and iota-core's own statuses beyond the
 // TIP, counted in the summary) is not checked; the rest must conform. Error codes are written as integers by default
 // (SPEC B4; `errorCodeAsString` writes hornet's strings): they are read as the strings they stand for.
+//
+// Most files start no server: they load neither the API (the observer is set through its registered symbol, as
+// observeAnswers in src/http/server.ts sets it) nor the validators (Ajv, the YAML reader, the contracts: loaded after
+// the file, by a file that got an answer). Loading them in every file's setup took 7 to 15 s of a one-file run of
+// test/codec/hex.test.ts on the shared machine, 0.2 to 0.4 s without.
 import { afterAll } from 'vitest';
-import { observeAnswers } from '../../src/http/server.js';
-import { contractErrors, contractOf, declares, templateOf } from '../helpers/contracts.js';
+import type { ObservedAnswer } from '../../src/http/server.js';
+
+const OBSERVER = Symbol.for('tangle-core.observeAnswers');
+const observers = globalThis as { [OBSERVER]?: ((answer: ObservedAnswer) => void) | undefined };
+const observeAnswers = (fn: ((answer: ObservedAnswer) => void) | undefined) => {
+  observers[OBSERVER] = fn;
+};
 
 interface Seen {
   method: string;
@@ -17,8 +27,10 @@ interface Seen {
 const seen: Seen[] = [];
 observeAnswers((a) => seen.push(a));
 
-afterAll(() => {
+afterAll(async () => {
   observeAnswers(undefined);
+  if (seen.length === 0) return;
+  const { contractErrors, contractOf, declares, templateOf } = await import('../helpers/contracts.js');
   const problems: string[] = [];
   for (const a of seen) {
     const path = a.url.split('?')[0]!;
@@ -42,4 +54,4 @@ afterAll(() => {
   seen.length = 0;
   if (problems.length > 0)
     throw new Error(`answers that break their contract:\n${[...new Set(problems)].slice(0, 20).join('\n')}`);
-});
+}, 180_000); // loading and compiling the validators took over vitest's 10 s for a hook with two suites on two cores
