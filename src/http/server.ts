@@ -74,8 +74,7 @@ export interface ObservedAnswer {
   body: string;
 }
 type Observer = ((answer: ObservedAnswer) => void) | undefined;
-// Kept on the global object under a registered symbol: the test suite's setup sets it in every test file without
-// loading this module, and the whole API with it, into the many files that start no server.
+// On the global object under a registered symbol: the suite's setup sets it without loading this module (and the API).
 const OBSERVER = Symbol.for('tangle-core.observeAnswers');
 const observers = globalThis as { [OBSERVER]?: Observer };
 /**
@@ -217,11 +216,8 @@ export function createServer(options: ServerOptions): Server {
       const accept = req.headers.accept ?? '';
       const ctx = { ledger, params, query, accept, writer, path, events: hasEvents, client: clientOf(req) };
       if (post !== undefined) {
-        const reply = await post({
-          ...ctx,
-          body: await readBody(req, route.maxBody ?? MAX_BODY),
-          contentType: contentTypeOf(req),
-        });
+        const body = await readBody(req, route.maxBody ?? MAX_BODY);
+        const reply = await post({ ...ctx, body, contentType: contentTypeOf(req) });
         return send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);
       }
       await route.precheck?.(ctx);

@@ -331,6 +331,10 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(values).toEqual(range.milestones.map((m: any) => [String(m.milestoneIndex), String(m.measurements[name])]));
     expect(values.length).toBeGreaterThan(3);
     checked.push('analytics', ...(await violations(charts)));
+    // Drawn at 1,280 px, then the window narrowed to a phone's: the chart follows, the page is no wider than it.
+    await charts.setViewport({ width: 390, height: 900 });
+    await charts.waitForFunction(() => document.documentElement.scrollWidth <= window.innerWidth);
+    await charts.close();
     await onPhone(`analytics/${name}/1/${latest}`, /^Analytics: /, { ready: 'figure.chart[data-drawn]' });
 
     // An ID the node does not hold.

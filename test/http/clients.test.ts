@@ -100,7 +100,7 @@ describe('@iota/iota.js 2.0.0-rc.4 (SingleNodeClient)', () => {
     const client = new iota.SingleNodeClient(origin);
     expect(await client.health()).toBe(true);
     expect(await client.routes()).toEqual({
-      routes: ['core/v2', 'core/v3', 'indexer/v1', 'explorer/v2', 'analytics/v1', 'tangle-core/v1'],
+      routes: ['core/v2', 'core/v3', 'indexer/v1', 'explorer/v2', 'analytics/v1', 'tangle-core/v1', 'poi/v1'],
     });
   });
   it('an unknown transaction: a ClientError with HTTP status 404', async () => {

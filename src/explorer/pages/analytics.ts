@@ -75,10 +75,10 @@ const COMPACT = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFra
 
 async function draw(into: HTMLElement, label: string, points: (readonly [number, number])[]): Promise<void> {
   const { default: UPlot } = await import('uplot');
-  const width = Math.max(320, Math.min(into.parentElement?.clientWidth ?? 900, 1100));
-  new UPlot(
+  const widthNow = () => Math.max(320, Math.min(into.parentElement?.clientWidth ?? 900, 1100));
+  const plot = new UPlot(
     {
-      width,
+      width: widthNow(),
       height: 320,
       scales: { x: { time: false } },
       // Compact values on the y axis (100M, 2.5K): a phone's chart leaves them 50 px.
@@ -88,5 +88,17 @@ async function draw(into: HTMLElement, label: string, points: (readonly [number,
     [points.map((p) => p[0]), points.map((p) => p[1])],
     into,
   );
+  // A window that narrows or widens (a phone turned, a window resized) redraws the chart at its new width; a chart
+  // drawn at 1,280 px left in a 390 px window made the page wider than the window.
+  const parent = into.parentElement;
+  if (parent !== null && typeof ResizeObserver === 'function') {
+    const watch = new ResizeObserver(() => {
+      if (!into.isConnected) {
+        watch.disconnect();
+        plot.destroy();
+      } else if (plot.width !== widthNow()) plot.setSize({ width: widthNow(), height: 320 });
+    });
+    watch.observe(parent);
+  }
   into.dataset.drawn = String(points.length);
 }
