@@ -235,7 +235,7 @@ const rand = (n) => {
   return seed % n;
 };
 const queries = [
-  latency('includedBlock (random transaction)', () => ledger.includedBlock(txId(rand(N)))),
+  latency('includedBlock (random transaction)', () => ledger.includedBlock(txId(rand(accepted)))),
   latency(`utxoChanges (random slot, ${PER_SLOT} transactions each)`, () => ledger.utxoChanges(1 + rand(latestSlot))),
   latency('congestion (account, latest commitment)', () => ledger.congestion(fx.accountId)),
 ];
