@@ -126,7 +126,7 @@ try {
         try {
           const list = listPaths(b, db);
           pathCount = list.length;
-          const load = { seconds: SECONDS, connections: CONNECTIONS, seed: 7 + round };
+          const load = { seconds: SECONDS, connections: CONNECTIONS, seed: 7 + round, serverPid: child.pid };
           wrk(port, list, load); // warm-up
           runs[b][workers].push(wrk(port, list, load));
         } finally {
@@ -148,6 +148,15 @@ if (builds.length > 1) {
         `${workers} worker(s): ${roots[0]} ${Math.round(median(mine).rps)} requests/s, ${roots[b]} ` +
           `${Math.round(median(theirs).rps)} (medians); the first ÷ the other, round by round (sorted): ` +
           `${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${ratios[ratios.length >> 1].toFixed(2)}`,
+      );
+      // The server's CPU per request, which another job on the machine moves far less than requests/s: the other's
+      // ÷ the first's, so above 1 means the first build answers more requests per CPU second.
+      const cpu = mine.map((r, i) => theirs[i].cpuUsPerRequest / r.cpuUsPerRequest).sort((x, y) => x - y);
+      const us = (list) => list.map((r) => r.cpuUsPerRequest).sort((x, y) => x - y)[list.length >> 1];
+      console.log(
+        `${workers} worker(s), server CPU per request: ${roots[0]} ${us(mine)} µs, ${roots[b]} ${us(theirs)} µs ` +
+          `(medians); requests per CPU second, the first ÷ the other, round by round (sorted): ` +
+          `${cpu.map((r) => r.toFixed(2)).join(', ')}; median ${cpu[cpu.length >> 1].toFixed(2)}`,
       );
     }
   process.exit(0);

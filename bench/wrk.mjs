@@ -1,11 +1,17 @@
 // wrk (Debian's package) as the HTTP load generator of the benchmarks: one thread, so that it leaves the cores to the
 // server (autocannon, in Node, takes a core of its own), each request's path drawn at random from a list.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 
 /** Exits with a hint when wrk is not installed. */
+/** The server's CPU microseconds per request answered, from wrk's own count of requests ("N requests in"). */
+function cpuPerRequest(text, cpuSeconds) {
+  const requests = Number(/(\d+) requests in/.exec(text)?.[1] ?? 0);
+  return { cpuUsPerRequest: requests > 0 ? Math.round((cpuSeconds * 1e6) / requests) : undefined };
+}
+
 export function needWrk(bench) {
   try {
     execFileSync('wrk', ['--version'], { stdio: 'ignore' });
@@ -17,8 +23,46 @@ export function needWrk(bench) {
   }
 }
 
-/** Requests/s, non-2xx count, socket errors and p50/p99 latency of wrk asking for random paths from `paths`. */
-export function wrk(port, paths, { seconds, connections, seed = 7 }) {
+/**
+ * CPU seconds (user + system) spent so far by process `pid` and all its descendants (Linux /proc; 0 elsewhere). A
+ * server's CPU per request is what a build costs whatever else runs on the machine: requests/s on 2 shared cores
+ * swing 3× under another job's load, CPU per request far less (issue 57's A/B against older builds).
+ */
+export function treeCpuSeconds(pid) {
+  let entries;
+  try {
+    entries = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return 0;
+  }
+  const stats = new Map();
+  for (const d of entries) {
+    try {
+      // "pid (comm) state ppid ... utime stime": comm may hold spaces, so fields are counted after its ')'.
+      const text = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      stats.set(Number(d), { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+    } catch {} // (a process that ended meanwhile)
+  }
+  const tree = new Set([pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [p, s] of stats)
+      if (!tree.has(p) && tree.has(s.ppid)) {
+        tree.add(p);
+        grew = true;
+      }
+  }
+  let ticks = 0;
+  for (const p of tree) ticks += stats.get(p)?.ticks ?? 0;
+  return ticks / 100; // USER_HZ is 100 on Linux
+}
+
+/**
+ * Requests/s, non-2xx count, socket errors and p50/p99 latency of wrk asking for random paths from `paths`; with
+ * `serverPid`, also the server's CPU microseconds per request (its whole process tree, over the run).
+ */
+export function wrk(port, paths, { seconds, connections, seed = 7, serverPid }) {
   const dir = mkdtempSync(join(os.tmpdir(), 'tangle-wrk-'));
   try {
     const script = join(dir, 'paths.lua');
@@ -31,6 +75,7 @@ export function wrk(port, paths, { seconds, connections, seed = 7 }) {
         'local requests = {}\ninit = function(args) for i, p in ipairs(paths) do requests[i] = wrk.format(nil, p) end end\n' +
         'request = function() return requests[math.random(#requests)] end\n',
     );
+    const cpuBefore = serverPid === undefined ? 0 : treeCpuSeconds(serverPid);
     const text = execFileSync(
       'wrk',
       ['-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, `http://127.0.0.1:${port}`],
@@ -43,6 +88,7 @@ export function wrk(port, paths, { seconds, connections, seed = 7 }) {
       p50: /^\s+50%\s+(\S+)/m.exec(text)?.[1],
       p99: /^\s+99%\s+(\S+)/m.exec(text)?.[1],
       count: paths.length,
+      ...(serverPid === undefined ? {} : cpuPerRequest(text, treeCpuSeconds(serverPid) - cpuBefore)),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

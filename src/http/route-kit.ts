@@ -34,11 +34,6 @@ export interface RouteContext {
   writer: WriterLink;
   /** The request's path (for a forward to the writer). */
   path: string;
-  /**
-   * Who asks: the client's address, or, on the writer's loopback server, the address a worker forwarding the request
-   * names (`x-tangle-client`). What is counted per client (posted blocks) is counted by it.
-   */
-  client: string;
   /** Whether this server hosts the event API (`/api/routes` then lists `mqtt/v1`, as hornet does with inx-mqtt). */
   events: boolean;
 }
@@ -71,6 +66,12 @@ export interface WriterLink {
 export interface PostContext extends RouteContext {
   body: Uint8Array;
   contentType: string;
+  /**
+   * Who asks: the client's address, or, on the writer's loopback server, the address a worker forwarding the request
+   * names (`x-tangle-client`). What is counted per client (posted blocks) is counted by it. (Posts only: the socket's
+   * address is a system call, which a read has no use for.)
+   */
+  client: string;
 }
 
 /** TIP-25's limit on a block (32 KiB): no body a route takes is larger. */

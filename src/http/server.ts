@@ -214,10 +214,10 @@ export function createServer(options: ServerOptions): Server {
         throw new HttpProblem(403);
       }
       const accept = req.headers.accept ?? '';
-      const ctx = { ledger, params, query, accept, writer, path, events: hasEvents, client: clientOf(req) };
+      const ctx = { ledger, params, query, accept, writer, path, events: hasEvents };
       if (post !== undefined) {
         const body = await readBody(req, route.maxBody ?? MAX_BODY);
-        const reply = await post({ ...ctx, body, contentType: contentTypeOf(req) });
+        const reply = await post({ ...ctx, body, contentType: contentTypeOf(req), client: clientOf(req) });
         return send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);
       }
       await route.precheck?.(ctx);
