@@ -1,7 +1,14 @@
-// Prints the plain closing line 'N passed, N failed, N skipped' that CI reads, after vitest's own summary.
+// Prints the plain closing line 'N passed, N failed, N skipped' that CI reads, after vitest's own summary, and before it
+// the slowest files (the suite has a 10-minute budget on 2 cores: where its time goes, in every CI log).
 import type { Reporter } from 'vitest/reporters';
 
-type Task = { type: string; mode?: string; result?: { state?: string }; tasks?: Task[] };
+type Task = {
+  type: string;
+  mode?: string;
+  name?: string;
+  result?: { state?: string; duration?: number };
+  tasks?: Task[];
+};
 
 export default class SummaryReporter implements Reporter {
   onFinished(files: Task[] = []): void {
@@ -19,6 +26,9 @@ export default class SummaryReporter implements Reporter {
     files.forEach(walk);
     // A file that failed to load has no tests but still failed.
     for (const f of files) if (f.result?.state === 'fail' && !(f.tasks ?? []).length) failed++;
+    const slowest = [...files].sort((a, b) => (b.result?.duration ?? 0) - (a.result?.duration ?? 0)).slice(0, 12);
+    const seconds = (f: Task) => ((f.result?.duration ?? 0) / 1000).toFixed(1).padStart(6);
+    process.stdout.write(`\nslowest files:\n${slowest.map((f) => `${seconds(f)} s  ${f.name}`).join('\n')}\n`);
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
   }
 }
