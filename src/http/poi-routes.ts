@@ -139,13 +139,13 @@ export const poiRoutes: Route[] = [
     post: async ({ ledger, body }) => validate(ledger, body, 'applied', true),
   },
   {
-    pattern: '/api/tangle-core/v1/milestone-keys',
-    path: /^\/api\/tangle-core\/v1\/milestone-keys$/,
-    handle: async ({ ledger }) => keys(ledger),
-  },
-  {
     pattern: '/api/tangle-core/v1/outputs/*/proof',
     path: new RegExp(`^/api/tangle-core/v1/outputs/${ID}/proof$`),
     handle: ({ ledger, params }) => story(ledger, params[0]!),
+  },
+  {
+    pattern: '/api/tangle-core/v1/milestone-keys',
+    path: /^\/api\/tangle-core\/v1\/milestone-keys$/,
+    handle: async ({ ledger }) => keys(ledger),
   },
 ];
