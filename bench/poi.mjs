@@ -11,6 +11,7 @@ import os from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { launch } from 'puppeteer-core';
+import * as tc from '../dist/index.js';
 import {
   applyMilestone,
   blockId,
@@ -18,24 +19,18 @@ import {
   buildMilestone,
   buildTransaction,
   createProof,
-  ed25519AddressOf,
   ed25519PublicKey,
   encodeBlock,
-  genesisSnapshot,
-  importedParams,
-  importSnapshot,
-  inspectStore,
   merkleRoot,
-  openLedger,
   outputId,
   PROTOCOL_PARAMETERS,
   proofToJson,
-  protocolParameters,
   ready,
   signTransaction,
   verifyProof,
 } from '../dist/index.js';
 import { bundlePage, codecDist } from './bundle-page.mjs';
+import { basicOutput, genesisLedger } from './genesis-ledger.mjs';
 import { writeSection } from './results-file.mjs';
 
 const { values } = parseArgs({
@@ -52,27 +47,19 @@ const keys = {
   keyRanges: secrets.map((s) => ({ publicKey: ed25519PublicKey(s), startIndex: 0, endIndex: 0 })),
 };
 const owner = new Uint8Array(32).fill(1);
-const basic = (amount) => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: ed25519AddressOf(ed25519PublicKey(owner)) }],
-  features: [],
-});
+const basic = (amount) => basicOutput(tc, owner, amount);
 const genesis = Array.from({ length: 100 }, (_, i) => ({
   outputId: outputId(Uint8Array.of(0xa0, i, ...new Uint8Array(30)), 0),
   output: basic(1_000_000n),
 }));
 const SEP = new Uint8Array(32).fill(0xe1);
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-bench-poi-'));
-const path = join(dir, 'ledger');
-await importSnapshot({
-  path,
-  full: await genesisSnapshot(testnet, { outputs: genesis, timestamp: 1e9, solidEntryPoints: [SEP] }),
-});
-const ledger = openLedger({
-  path,
-  params: protocolParameters(importedParams(inspectStore(path).imported), { milestoneKeys: keys }),
+const ledger = await genesisLedger(tc, {
+  dir,
+  outputs: genesis,
+  timestamp: 1e9,
+  solidEntryPoint: SEP,
+  milestoneKeys: keys,
 });
 const blocks = [];
 for (let i = 0; i < 400; i++) {
