@@ -35,6 +35,8 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
       return richestPage();
     case 'analytics':
       return analyticsPage(route.slice(1).map(decodeURIComponent));
+    case 'verify': // the codec's proof check in a chunk of its own, loaded by this page only
+      return (await import('./pages/verify.js')).verifyPage();
     default:
       return undefined;
   }

@@ -1,3 +1,4 @@
+import { toHex } from '../codec/hex.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import type { MilestoneKeys } from '../model/protocol-parameters.js';
 import {
@@ -22,12 +23,16 @@ import { JSON_TYPE, parseHexId, type Reply, type Route } from './route-kit.js';
 /** A proof's JSON holds a block (32 KiB at most, twice that in hex) and its milestone: room for both. */
 export const MAX_PROOF_BODY = 256 * 1024;
 
+// An output's story: a snapshot's output (no block of this store created it) is a bad request, as it was.
 const WHY_STATUS: Record<ProofError['code'], number> = {
   BLOCK_NOT_REFERENCED: 400,
   BLOCK_NOT_APPLIED: 400,
   MILESTONE_NOT_FOUND: 404,
   PROOF_STORE_MISMATCH: 500,
 };
+// A proof of a block no milestone referenced (yet) is 404, as issue 60 asks: there is no proof to find. Both peers
+// answer 400 there (inx-poi's ErrInvalidParameter, chronicle's RequestError::BlockNotReferenced): docs/proofs.md.
+const CREATE_STATUS: Record<ProofError['code'], number> = { ...WHY_STATUS, BLOCK_NOT_REFERENCED: 404 };
 
 async function create(ledger: LedgerReader, param: string, root: ProofRoot): Promise<Reply> {
   const id = parseHexId(param, 32, 'block ID');
@@ -36,9 +41,26 @@ async function create(ledger: LedgerReader, param: string, root: ProofRoot): Pro
     // A milestone's proof of a block never changes (until the block is pruned): the server may keep it.
     return { body: JSON.stringify(proofToJson(proof)), contentType: JSON_TYPE, immutable: true };
   } catch (e) {
-    if (e instanceof ProofError) throw new HttpProblem(WHY_STATUS[e.code], e.detail);
+    if (e instanceof ProofError) throw new HttpProblem(CREATE_STATUS[e.code], e.detail);
     throw e;
   }
+}
+
+/**
+ * The keys this server validates proofs with, as a hornet config's `protocol` part (`milestonePublicKeyCount`,
+ * `publicKeyRanges`: what `milestoneKeysFromHornetConfig` and `verify-proof --keys` read), so that a page or a
+ * program can check a proof of this network offline. A range without end is written as hornet writes it: its end its
+ * start.
+ */
+function keys(ledger: LedgerReader): Reply {
+  const k = keysOf(ledger);
+  const publicKeyRanges = k.keyRanges.map((r) => ({
+    key: toHex(r.publicKey),
+    start: r.startIndex,
+    end: r.endIndex === 0 ? r.startIndex : r.endIndex,
+  }));
+  const body = { networkName: ledger.params.networkName, milestonePublicKeyCount: k.threshold, publicKeyRanges };
+  return { body: JSON.stringify(body), contentType: JSON_TYPE };
 }
 
 /** tangle-core's own: an output's story (docs/proofs.md), the proofs of the transactions that created and spent it. */
@@ -120,5 +142,10 @@ export const poiRoutes: Route[] = [
     pattern: '/api/tangle-core/v1/outputs/*/proof',
     path: new RegExp(`^/api/tangle-core/v1/outputs/${ID}/proof$`),
     handle: ({ ledger, params }) => story(ledger, params[0]!),
+  },
+  {
+    pattern: '/api/tangle-core/v1/milestone-keys',
+    path: /^\/api\/tangle-core\/v1\/milestone-keys$/,
+    handle: async ({ ledger }) => keys(ledger),
   },
 ];

@@ -7,29 +7,23 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { basicOutput, genesisLedger } from '../../bench/genesis-ledger.mjs';
+import * as tc from '../../src/index.js';
 import {
   applyMilestone,
-  type BasicOutput,
   blockId,
   buildBlock,
   buildMilestone,
   buildTransaction,
-  ed25519AddressOf,
   ed25519PublicKey,
   encodeBlock,
-  genesisSnapshot,
-  importedParams,
-  importSnapshot,
-  inspectStore,
   type Ledger,
   type MilestoneKeys,
   merkleRoot,
   milestoneId,
-  openLedger,
   outputId,
   type Payload,
   PROTOCOL_PARAMETERS,
-  protocolParameters,
   signTransaction,
   transactionId,
 } from '../../src/index.js';
@@ -63,14 +57,7 @@ export const HORNET_CONFIG = {
 
 const SEP = new Uint8Array(32).fill(0xe1);
 const T0 = 1_700_000_000;
-const owner = ed25519AddressOf(ed25519PublicKey(new Uint8Array(32).fill(1)));
-const basic = (amount: bigint): BasicOutput => ({
-  type: 3,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0, address: owner }],
-  features: [],
-});
+const basic = (amount: bigint) => basicOutput(tc, new Uint8Array(32).fill(1), amount);
 
 export interface ProofNetwork {
   ledger: Ledger;
@@ -88,15 +75,13 @@ export interface ProofNetwork {
 
 export async function proofNetwork(): Promise<ProofNetwork> {
   const dir = mkdtempSync(join(tmpdir(), 'tangle-poi-net-'));
-  const path = join(dir, 'ledger');
   const genesis = { outputId: outputId(new Uint8Array(32).fill(0xa0), 0), output: basic(1_000_000n) };
-  await importSnapshot({
-    path,
-    full: await genesisSnapshot(testnet, { outputs: [genesis], timestamp: T0, solidEntryPoints: [SEP] }),
-  });
-  const ledger = openLedger({
-    path,
-    params: protocolParameters(importedParams(inspectStore(path)!.imported!), { milestoneKeys: KEYS }),
+  const ledger = await genesisLedger(tc, {
+    dir,
+    outputs: [genesis],
+    timestamp: T0,
+    solidEntryPoint: SEP,
+    milestoneKeys: KEYS,
   });
   const spend = (to: bigint) =>
     signTransaction(buildTransaction({ inputs: [genesis], outputs: [basic(to)], params: testnet }), [

@@ -2,8 +2,9 @@
 // proofs they make are the audit paths of the cone's white-flag order (built by the test, not read from the code),
 // validate at every validate route of their root and at none of the other, and offline; inx-poi's README proof
 // validates here (the network holds the keys that signed it); the statuses and messages of the peers for blocks not
-// found, not applied (conflicting, no transaction), and for malformed or badly signed proofs. Every answer is checked
-// against the peers' OpenAPI files (test/setup/contracts.ts; here explicitly too).
+// found or not referenced, not applied (conflicting, no transaction), and for malformed or badly signed proofs; the
+// keys it validates with, as a hornet config. Every answer is checked against the peers' OpenAPI files
+// (test/setup/contracts.ts; here explicitly too).
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,8 +14,12 @@ import {
   auditPath,
   auditPathToJson,
   blockId,
+  buildBlock,
   createServer,
+  encodeBlock,
+  milestoneKeysFromHornetConfig,
   outputStoryFromJson,
+  PROTOCOL_PARAMETERS,
   proofFromJson,
   transactionId,
   verifyOutputStory,
@@ -22,7 +27,7 @@ import {
 } from '../../src/index.js';
 import { contractErrors } from '../helpers/contracts.js';
 import { toHexString, VECTORS_DIR } from '../helpers/vectors.js';
-import { KEYS, type ProofNetwork, proofNetwork } from './network.js';
+import { HORNET_CONFIG, KEYS, type ProofNetwork, proofNetwork } from './network.js';
 
 let net: ProofNetwork;
 let origin: string;
@@ -119,6 +124,39 @@ describe('making proofs', () => {
     const tagged = await get(`/api/poi/v1/applied-block/create/${toHexString(net.tagged)}`);
     expect(tagged.status).toBe(400);
     expect(JSON.parse(tagged.text).error.message).toMatch(/was not applied: it carries no transaction/);
+  });
+
+  it('a block no milestone referenced is 404 on every create route (issue 60; both peers answer 400)', async () => {
+    const block = encodeBlock(
+      buildBlock({
+        parents: [net.spender],
+        payload: { type: 5, tag: Uint8Array.of(3), data: new Uint8Array(4) },
+        params: PROTOCOL_PARAMETERS.testnet,
+      }),
+    );
+    net.ledger.acceptBlock(block, { slot: 3 }); // known, in a slot no milestone has closed
+    const id = toHexString(blockId(block));
+    expect((await get(`/api/core/v2/blocks/${id}`)).status).toBe(200);
+    for (const route of ['create', 'referenced-block/create', 'applied-block/create']) {
+      const r = await get(`/api/poi/v1/${route}/${id}`);
+      expect([route, r.status]).toEqual([route, 404]);
+      expect(JSON.parse(r.text).error.message).toBe(
+        `could not find data: block ${id} is not referenced by a milestone`,
+      );
+    }
+  });
+
+  it('serves the keys it validates with, as a hornet config reads them', async () => {
+    const r = await get('/api/tangle-core/v1/milestone-keys');
+    expect(r.status).toBe(200);
+    const json = JSON.parse(r.text);
+    expect(json).toEqual({
+      networkName: 'testnet',
+      milestonePublicKeyCount: HORNET_CONFIG.protocol.milestonePublicKeyCount,
+      publicKeyRanges: HORNET_CONFIG.protocol.publicKeyRanges.map((k) => ({ ...k, key: `0x${k.key}` })),
+    });
+    // What verify-proof --keys and the explorer's verify page read: inx-poi's README proof checks with it.
+    expect(verifyProof(proofFromJson(readme()), milestoneKeysFromHornetConfig(json))).toMatchObject({ valid: true });
   });
 
   it('an unknown block is 404, a malformed ID 400, on every create route', async () => {

@@ -4,12 +4,13 @@ import { ApiError, bytes, find, get } from '../api.js';
 import { type Child, facts, h, idLink, page } from '../dom.js';
 import { hex } from '../ids.js';
 import { networkInfo } from '../network.js';
+import { proofSection } from '../proof-download.js';
 import { type EssenceJson, type TaggedDataJson, taggedDataFacts, transactionSections } from '../transaction.js';
 import { conflictReason, payloadName } from '../words.js';
 
 // A block: its payload (a transaction's inputs and outputs, tagged data's tag and data, the milestone it carries), its
 // metadata (the milestone that referenced it, its verdict and, for a conflict, why, in words), its parents and its
-// children. A transaction's page is its including block's, named by the transaction.
+// children, and its proof as a file. A transaction's page is its including block's, named by the transaction.
 
 interface BlockJson {
   parents: string[];
@@ -65,6 +66,7 @@ export async function blockPage(id: string, asTransaction?: string): Promise<HTM
       ['white-flag index', meta.whiteFlagIndex ?? '—'],
       ['inclusion', inclusion(meta)],
     ]),
+    ...proofSection(id, meta),
     ...carried,
     h('h2', {}, 'Parents'),
     h('ul', {}, ...block.parents.map((p) => h('li', {}, idLink('block', p)))),

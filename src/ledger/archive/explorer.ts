@@ -79,6 +79,11 @@ export interface Explorer extends MeasuredSource {
   children(parent: Uint8Array, from: number, to: number, skip: number, limit: number): Awaitable<Uint8Array[]>;
   /** The cone of a milestone the archive holds, in white-flag order; undefined: none. */
   cone(index: number): Awaitable<ConeEntry[] | undefined>;
+  /**
+   * The cone's white-flag order and verdicts alone, from the milestone's one record (a proof's leaves, issue 60):
+   * `cone` without a read of each block for its payload type. Where a store has none, `cone` answers.
+   */
+  whiteFlagOrder?(index: number): Awaitable<Omit<ConeEntry, 'payloadType'>[] | undefined>;
   /** The analytics records of the milestones `from` to `to` that were measured, in order. */
   analytics(from: number, to: number): Awaitable<{ index: number; record: Uint8Array }[]>;
   /** The analytics columns (analytics/columns.ts) of these measurements' places over these chunks, where written. */

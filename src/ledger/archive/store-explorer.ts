@@ -133,10 +133,17 @@ export class StoreExplorer implements Explorer {
     return found;
   }
 
-  cone(index: number): ConeEntry[] | undefined {
+  whiteFlagOrder(index: number): Omit<ConeEntry, 'payloadType'>[] | undefined {
     const bytes = this.store.get(keys.whiteFlag(index));
     if (bytes === undefined) return undefined;
-    return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId, inclusion }) => {
+    return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId, inclusion }) => ({
+      blockId,
+      inclusion,
+    }));
+  }
+
+  cone(index: number): ConeEntry[] | undefined {
+    return this.whiteFlagOrder(index)?.map(({ blockId, inclusion }) => {
       const key = keys.block(index, blockId);
       const record = this.store.get(key);
       return { blockId, inclusion, payloadType: record && payloadTypeOf(checkedBlockRecord(key, record).bytes) };
