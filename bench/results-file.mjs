@@ -114,6 +114,7 @@ export const SECTIONS = [
     'What does the explorer page weigh on the wire, and how soon does a milestone page show its content?',
     'npm run bench:explorer-page',
   ],
+  ['follow-hostile', 'Can a source the follower follows exhaust it (issue 57)?', 'node bench/follow-hostile.mjs'],
   ['poi', 'How fast is a proof of inclusion made on the archive and checked in the browser?', 'npm run bench:poi'],
 ].map(([name, question, command]) => ({ name, question, command }));
 
