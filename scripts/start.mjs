@@ -10,4 +10,7 @@ const built = resolve(root, 'dist/cli.js');
 execFileSync(process.execPath, [resolve(root, 'scripts/build-if-stale.mjs')], { stdio: 'inherit' });
 const child = spawn(process.execPath, [built, 'serve', '--demo', ...process.argv.slice(2)], { stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+// npm passes no SIGTERM on: killed, it leaves this script (reparented) and the demo running. A parent gone is a stop.
+const parent = process.ppid;
+setInterval(() => process.ppid !== parent && child.kill('SIGTERM'), 1000).unref();
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -33,6 +33,18 @@ export async function find<T>(path: string): Promise<T | undefined> {
   }
 }
 
+/** What the node holds by a name (`/api/tangle-core/v1/lookup`): its kind, or `none`. */
+export type Lookup =
+  | { kind: 'milestone'; index: number }
+  | { kind: 'block' | 'transaction' | 'output' }
+  | { kind: 'none' };
+
+/**
+ * What `name` (a milestone index, or a 32- or 34-byte ID in hex) names on this node. The lookup route answers a miss
+ * 200 `none`: a page that asks it first fetches no 404, which the browser would log as a console error.
+ */
+export const lookup = (name: string): Promise<Lookup> => get<Lookup>(`/api/tangle-core/v1/lookup/${name}`);
+
 /** GET `path` as the serialized bytes (the binary form of a block). */
 export async function bytes(path: string): Promise<Uint8Array> {
   const res = await fetch(path, { headers: { accept: 'application/vnd.iota.serializer-v1' } });

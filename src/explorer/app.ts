@@ -1,4 +1,4 @@
-import { ApiError } from './api.js';
+import { ApiError, lookup } from './api.js';
 import { h, page } from './dom.js';
 import { networkInfo } from './network.js';
 import { addressPage } from './pages/address.js';
@@ -22,13 +22,13 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
     case '':
       return homePage();
     case 'milestone':
-      return /^[0-9]{1,10}$/.test(id) ? milestonePage(Number(id)) : undefined;
+      return (await holds(kind, id)) ? milestonePage(Number(id)) : undefined;
     case 'block':
-      return blockPage(id);
+      return (await holds(kind, id)) ? blockPage(id) : undefined;
     case 'transaction':
-      return transactionPage(id);
+      return (await holds(kind, id)) ? transactionPage(id) : undefined;
     case 'output':
-      return outputPage(id);
+      return (await holds(kind, id)) ? outputPage(id) : undefined;
     case 'address':
       return addressPage(id, more === undefined ? undefined : decodeURIComponent(more));
     case 'richest':
@@ -42,6 +42,31 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
   }
 }
 
+/** The form of each kind's name in a route. */
+const NAMES: Record<string, RegExp> = {
+  milestone: /^[0-9]{1,10}$/,
+  block: /^0x[0-9a-f]{64}$/i,
+  transaction: /^0x[0-9a-f]{64}$/i,
+  output: /^0x[0-9a-f]{68}$/i,
+};
+
+/**
+ * Whether the node holds the milestone, block, transaction or output a route names, asked of the lookup route (a
+ * miss is 200 there): a page of what is not held then fetches nothing that answers 404, which the browser would log
+ * as a console error. A malformed name is asked nothing.
+ */
+async function holds(kind: string, id: string): Promise<boolean> {
+  if (!NAMES[kind]!.test(id)) return false;
+  const found = await lookup(id.toLowerCase());
+  return kind === 'milestone' ? found.kind === 'milestone' && found.index === Number(id) : found.kind === kind;
+}
+
+/** "milestone 99999", "block 0x…": what a route names, in words. */
+const named = (route: string[]) =>
+  route
+    .filter((r) => r !== '')
+    .map(decodeURIComponent)
+    .join(' ');
 const notFound = (what: string) => page('Not found', h('p', {}, `This node holds nothing named ${what}.`));
 
 /**
@@ -60,7 +85,7 @@ function show(shown: HTMLElement): void {
 async function render(): Promise<void> {
   const route = location.hash.replace(/^#\/?/, '').split('/');
   try {
-    show((await pageOf(route)) ?? notFound(route.join('/') || 'so'));
+    show((await pageOf(route)) ?? notFound(named(route) || 'so'));
   } catch (e) {
     const why = e instanceof ApiError ? `${e.status === 0 ? '' : `${e.status}: `}${e.message}` : String(e);
     show(page('Something went wrong', h('p', { class: 'error' }, why)));

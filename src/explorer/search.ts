@@ -1,9 +1,9 @@
 import { bech32 } from 'bech32';
 import { AddressType } from '../model/type-codes.js';
-import { find } from './api.js';
+import { type Lookup, lookup } from './api.js';
 
 // Where a search goes: a milestone index; an output ID (34 bytes); a 32-byte ID, tried as a block, a transaction, then
-// a milestone ID; a bech32 address of the network. Where it goes nowhere, what to say: nothing typed; an address of
+// a milestone ID (the node's lookup route, which answers a miss without a 404); a bech32 address of the network. Where it goes nowhere, what to say: nothing typed; an address of
 // another network (the prefix this node wants, as the API says it); nothing of that name.
 
 export type Found = { route: string } | { title: string; says: string };
@@ -19,14 +19,9 @@ export async function routeOf(query: string, hrp: string): Promise<Found> {
     };
   if (/^[0-9]{1,10}$/.test(q)) return { route: `milestone/${Number(q)}` };
   const id = q.toLowerCase();
-  const found = (route: string | undefined) => (route === undefined ? nothing(q) : { route });
-  if (/^0x[0-9a-f]{68}$/.test(id))
-    return found((await find(`/api/core/v2/outputs/${id}`)) === undefined ? undefined : `output/${id}`);
-  if (/^0x[0-9a-f]{64}$/.test(id)) {
-    if (await find(`/api/core/v2/blocks/${id}/metadata`)) return { route: `block/${id}` };
-    if (await find(`/api/core/v2/transactions/${id}/included-block`)) return { route: `transaction/${id}` };
-    const milestone = await find<{ index: number }>(`/api/core/v2/milestones/${id}`);
-    return found(milestone && `milestone/${milestone.index}`);
+  if (/^0x([0-9a-f]{64}|[0-9a-f]{68})$/.test(id)) {
+    const found = await lookup(id);
+    return found.kind === 'none' ? nothing(q) : { route: routeOfLookup(found, id) };
   }
   const prefix = prefixOf(id);
   if (prefix === hrp) return { route: `address/${id}` };
@@ -47,4 +42,9 @@ function prefixOf(text: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The page of what the lookup route found. */
+function routeOfLookup(found: Exclude<Lookup, { kind: 'none' }>, id: string): string {
+  return found.kind === 'milestone' ? `milestone/${found.index}` : `${found.kind}/${id}`;
 }

@@ -53,7 +53,7 @@ const json = (body: unknown, immutable = false): Reply => ({
  * The milestone a route names, by index or ID: a real one the ledger applied (its payload as issued), else the
  * committed slot of the same index; 404 when there is neither (or it is no longer stored).
  */
-async function milestoneAt(ledger: LedgerReader, param: string, byIndex: boolean) {
+export async function milestoneAt(ledger: LedgerReader, param: string, byIndex: boolean) {
   const ref = byIndex ? parseUint32(param, 'milestone index') : parseHexId(param, 32, 'milestone ID');
   const real = await ledger.milestone?.(ref);
   if (real?.payload !== undefined) return { slot: real.index, payload: real.payload };

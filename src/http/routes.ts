@@ -10,6 +10,7 @@ import { explorerPage } from './explorer-page.js';
 import { explorerRoutes } from './explorer-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
+import { lookupRoutes } from './lookup-route.js';
 import { poiRoutes } from './poi-routes.js';
 import { orWriter, postRoutes } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
@@ -140,6 +141,7 @@ export const routes: Route[] = [
   ...explorerRoutes,
   ...explorerPage,
   ...poiRoutes,
+  ...lookupRoutes,
   ...postRoutes,
 ];
 

@@ -338,9 +338,9 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     await onPhone(`analytics/${name}/1/${latest}`, /^Analytics: /, { ready: 'figure.chart[data-drawn]' });
 
     // An ID the node does not hold.
-    const none = await open(`block/0x${'00'.repeat(32)}`, /^Not found$/, { probes: true });
+    const none = await open(`block/0x${'00'.repeat(32)}`, /^Not found$/);
     checked.push('not found', ...(await violations(none)));
-    await onPhone(`block/0x${'00'.repeat(32)}`, /^Not found$/, { probes: true });
+    await onPhone(`block/0x${'00'.repeat(32)}`, /^Not found$/);
 
     expect(checked).toEqual([
       'home',
@@ -535,7 +535,9 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     const listed = (await api(`/api/explorer/v2/milestones?sort=newest&pageSize=50`)).items.find(
       (m: { index: number }) => m.index === index,
     ).milestoneId;
-    const page = await open('', /testnet/, { probes: true });
+    // No probe's 404 either: the search asks the lookup route, which answers a miss 200 (issue 56's new user saw
+    // Chromium log each 404 of a search for what the node does not hold as a console error).
+    const page = await open('', /testnet/);
     const cases: [string, string][] = [
       [String(index), `#/milestone/${index}`],
       [listed, `#/milestone/${index}`],
@@ -577,6 +579,8 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(apiSays).toContain(`expected prefix ${hrp}`);
     const said: [string, string, string][] = [
       [`0x${'ab'.repeat(32)}`, 'Not found', `This node holds nothing named 0x${'ab'.repeat(32)}.`],
+      [`0x${'ab'.repeat(34)}`, 'Not found', `This node holds nothing named 0x${'ab'.repeat(34)}.`],
+      ['99999', 'Not found', 'This node holds nothing named milestone 99999.'],
       [`${address.slice(0, -1)}${address.endsWith('q') ? 'p' : 'q'}`, 'Not found', 'This node holds nothing named'],
       [elsewhere, 'An address of another network', `prefix smr): this node's addresses have the prefix ${hrp}.`],
       ['   ', 'Search', 'Type a milestone index or ID, a block, transaction or output ID, or an address'],

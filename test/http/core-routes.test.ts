@@ -282,3 +282,24 @@ describe('a block accepted into an open slot (runs last: it commits slot 41)', (
     }
   });
 });
+
+describe('the lookup route (the explorer asks it what a name is before it asks a route that would answer 404)', () => {
+  const look = async (name: string) => {
+    const res = await fetch(`${origin}/api/tangle-core/v1/lookup/${name}`);
+    return { status: res.status, body: await res.json() };
+  };
+  it('names a block, a transaction, an output and a milestone index as the reference ledger holds them; a miss is 200 none', async () => {
+    const [outputId, { slot, blockId, spent }] = [...outputs].find(([, o]) => o.spent !== undefined)!;
+    expect(await look(blockId)).toEqual({ status: 200, body: { kind: 'block' } });
+    expect(await look(spent!.txId)).toEqual({ status: 200, body: { kind: 'transaction' } });
+    expect(await look(outputId)).toEqual({ status: 200, body: { kind: 'output' } });
+    expect(await look(String(slot))).toEqual({ status: 200, body: { kind: 'milestone', index: slot } });
+    expect(await look(String(SLOTS + 1000))).toEqual({ status: 200, body: { kind: 'none' } });
+    expect(await look(`0x${'ab'.repeat(32)}`)).toEqual({ status: 200, body: { kind: 'none' } });
+    expect(await look(`0x${'ab'.repeat(34)}`)).toEqual({ status: 200, body: { kind: 'none' } });
+  });
+  it('refuses what is neither an index nor an ID of 32 or 34 bytes: 400', async () => {
+    for (const name of ['0x12', `0x${'zz'.repeat(32)}`, 'abc', '99999999999'])
+      expect((await look(name)).status, name).toBe(400);
+  });
+});

@@ -1,0 +1,58 @@
+import { LedgerError } from '../ledger/common/index.js';
+import type { LedgerReader } from '../ledger/core/index.js';
+import { milestoneAt } from './core-routes.js';
+import { HttpProblem, quote } from './problem.js';
+import { JSON_TYPE, parseHexId, type Route } from './route-kit.js';
+
+// What a name the explorer's search box was given names: a milestone (by index or ID), a block, a transaction or an
+// output — or nothing, answered 200 `{"kind":"none"}`. A browser logs every 404 its page fetched as a console error;
+// the explorer asks here first, so a search for what the node does not hold, and a page of it, ask no route that
+// answers 404 (issue 56: no console error on any page). The order of a 32-byte ID is the search's: block,
+// transaction, milestone.
+
+export type Lookup =
+  | { kind: 'milestone'; index: number }
+  | { kind: 'block' }
+  | { kind: 'transaction' }
+  | { kind: 'output' }
+  | { kind: 'none' };
+
+/** undefined where the ledger (or the route's own check) answers "not found"; any other failure is thrown. */
+async function unless404<T>(read: () => Promise<T> | T): Promise<T | undefined> {
+  try {
+    return await read();
+  } catch (e) {
+    if ((e instanceof LedgerError && e.code === 'NOT_FOUND') || (e instanceof HttpProblem && e.status === 404))
+      return undefined;
+    throw e;
+  }
+}
+
+/** @throws HttpProblem 400: neither an index nor an ID of 32 or 34 bytes */
+export async function lookup(ledger: LedgerReader, name: string): Promise<Lookup> {
+  if (/^[0-9]{1,10}$/.test(name)) {
+    const m = await unless404(() => milestoneAt(ledger, name, true));
+    return m === undefined ? { kind: 'none' } : { kind: 'milestone', index: m.slot };
+  }
+  if (name.length === 2 + 68) {
+    const id = parseHexId(name, 34, 'output ID');
+    return (await unless404(() => ledger.outputWithMetadata(id))) === undefined ? { kind: 'none' } : { kind: 'output' };
+  }
+  if (name.length !== 2 + 64) throw new HttpProblem(400, `invalid milestone index or ID: ${quote(name)}`);
+  const id = parseHexId(name, 32, 'block, transaction or milestone ID');
+  if ((await unless404(() => ledger.block(id))) !== undefined) return { kind: 'block' };
+  if ((await unless404(() => ledger.includedBlock(id))) !== undefined) return { kind: 'transaction' };
+  const m = await unless404(() => milestoneAt(ledger, name, false));
+  return m === undefined ? { kind: 'none' } : { kind: 'milestone', index: m.slot };
+}
+
+export const lookupRoutes: Route[] = [
+  {
+    pattern: '/api/tangle-core/v1/lookup/*',
+    path: /^\/api\/tangle-core\/v1\/lookup\/([^/]*)$/,
+    handle: async ({ ledger, params }) => ({
+      body: JSON.stringify(await lookup(ledger, params[0]!)),
+      contentType: JSON_TYPE,
+    }),
+  },
+];
