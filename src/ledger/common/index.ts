@@ -68,4 +68,4 @@ export type {
   UtxoChanges,
   WhiteFlagVerdict,
 } from './types.js';
-export { whiteFlagIn } from './white-flag-verdict.js';
+export { checkedWhiteFlag, whiteFlagIn } from './white-flag-verdict.js';

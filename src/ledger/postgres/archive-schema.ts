@@ -54,7 +54,8 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
      primary key (place, chunk))`,
   // The first measured milestone: the least of a partial index.
   'create index if not exists milestone_times_analytics on milestone_times (slot) where analytics is not null',
-  // `rows_sealed`: every ledger update's and balance's row carries its seal (a database kept before: reseal-rows.ts).
+  // `rows_sealed`: every ledger update's and balance's row carries its seal, and every white-flag record (a database
+  // kept before: reseal-rows.ts sealValueRows).
   laterFlag('rows_sealed'),
 ];
 

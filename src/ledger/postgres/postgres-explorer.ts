@@ -1,5 +1,4 @@
 import { parentsOf, payloadTypeOf } from '../../model/block.js';
-import { whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import {
@@ -13,7 +12,7 @@ import {
   richestFirst,
   type UpdateCursor,
 } from '../archive/index.js';
-import { checkedRecord, keys, readRecord } from '../common/index.js';
+import { checkedRecord, checkedWhiteFlag, keys } from '../common/index.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { sqlSlot } from './rows.js';
@@ -122,7 +121,7 @@ export class PostgresExplorer implements Explorer {
     const { rows } = await this.ask(ARCHIVE_QUERIES.cone, [sqlSlot(index)]);
     if (rows.length === 0) return undefined;
     const blocks = new Map(rows.filter((r) => r.raw !== null).map((r) => [bytesKey(bytesOf(r.block_id)), r.raw]));
-    const entries = readRecord(whiteFlagRecord, bytesOf(rows[0]!.white_flag), 'white-flag record');
+    const entries = checkedWhiteFlag(bytesOf(rows[0]!.white_flag), index);
     return entries.map(({ blockId, inclusion }) => {
       const raw = blocks.get(bytesKey(blockId));
       return { blockId, inclusion, payloadType: raw === undefined ? undefined : payloadTypeOf(bytesOf(raw)) };

@@ -17,7 +17,9 @@ type Row = Record<string, unknown>;
  * Each table's rows that hold records: the key columns in key order (name and type), the record's column, and the
  * key the embedded store keeps the record under.
  */
-const SEALED_ROWS: { table: string; by: [string, string][]; column: string; key: (r: Row) => Uint8Array }[] = [
+type SealedRows = { table: string; by: [string, string][]; column: string; key: (r: Row) => Uint8Array }[];
+
+const SEALED_ROWS: SealedRows = [
   {
     table: 'milestone_times',
     by: [['slot', 'integer']],
@@ -51,10 +53,23 @@ const SEALED_ROWS: { table: string; by: [string, string][]; column: string; key:
   },
 ];
 
-/** Seals every record a row of the database holds (see above); the number of rows sealed. */
-export async function resealRows(c: PgClient): Promise<number> {
+/**
+ * The white-flag records of applied milestones, sealed later than the others (layout 4 of the embedded store):
+ * sealed with the value rows (sealValueRows), under their own flag.
+ */
+const WHITE_FLAG_ROWS: SealedRows = [
+  {
+    table: 'milestone_times',
+    by: [['slot', 'integer']],
+    column: 'white_flag',
+    key: (r) => keys.whiteFlag(Number(r.slot)),
+  },
+];
+
+/** Seals every record a row of the database holds (see above, `rows`: those tables); the number of rows sealed. */
+export async function resealRows(c: PgClient, rows = SEALED_ROWS): Promise<number> {
   let sealed = 0;
-  for (const { table, by, column, key } of SEALED_ROWS) {
+  for (const { table, by, column, key } of rows) {
     const names = by.map(([name]) => name);
     const cols = names.join(', ');
     const params = names.map((_, i) => `$${i + 1}`).join(', ');
@@ -85,10 +100,12 @@ export async function resealRows(c: PgClient): Promise<number> {
 
 /**
  * The seal of every ledger update's and balance's row of a database kept before they had one (sealed-rows.ts), a
- * page at a time in key order, and the indexes it had without them dropped (the schema made the new ones). Run once,
- * at the writer's opening, in its SQL transaction: the values are taken as they stand. The number of rows sealed.
+ * page at a time in key order, and the indexes it had without them dropped (the schema made the new ones); and the
+ * seal of each white-flag record. Run once, at the writer's opening, in its SQL transaction: the values are taken as
+ * they stand. The number of rows sealed.
  */
 export async function sealValueRows(c: PgClient): Promise<number> {
+  let sealed = await resealRows(c, WHITE_FLAG_ROWS);
   const tables = [
     {
       table: 'ledger_updates',
@@ -119,7 +136,6 @@ export async function sealValueRows(c: PgClient): Promise<number> {
       },
     },
   ];
-  let sealed = 0;
   for (const { table, by, types, columns, seal } of tables) {
     const cols = by.join(', ');
     const select = `select ${cols}, ${columns} from ${table}`;

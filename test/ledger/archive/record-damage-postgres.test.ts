@@ -14,6 +14,7 @@ import { decode } from '../../../src/codec/index.js';
 import {
   addressToBech32,
   applyMilestone,
+  blockId,
   createServer,
   type Ledger,
   PostgresReader,
@@ -149,6 +150,22 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     );
   });
 
+  it('a milestone’s white-flag record: as the embedded store answers; flipped bytes are 500 on metadata and cone', async () => {
+    const id = blockId(bin(coneOf(LATEST)[0]!.raw));
+    const routes = [`/api/core/v2/blocks/${hex(id)}/metadata`, `${E}/milestones/${milestoneId}/blocks`];
+    ledger.setSynced(true); // block metadata is answered by a synced node only
+    const want = (await answers(ledger, routes)).found;
+    ledger.setSynced(undefined);
+    expect(want.map(([s]) => s)).toEqual([200, 200]);
+    expect((await answers(reader, routes)).found).toEqual(want);
+    await everyByteFlipped(
+      { table: 'milestone_times', column: 'white_flag', where: `slot = ${LATEST}` },
+      Uint8Array.of(0x57, 0, 0, 0x43, 0xbc), // keys.whiteFlag(17340)
+      [() => reader.block(id), () => reader.explorer().cone(LATEST)],
+      routes,
+    );
+  });
+
   it('a milestone’s analytics: as the embedded store answers; flipped bytes are 500, single and range', async () => {
     const routes = [`/api/analytics/v1/milestones/${LATEST}`, `/api/analytics/v1/milestones?from=17339&to=${LATEST}`];
     expect((await answers(reader, routes)).found).toEqual((await answers(ledger, routes)).found);
@@ -265,16 +282,25 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     expect((await answers(reader, routes)).found).toEqual(before.found);
   });
 
-  it('an older database’s ledger updates and balances, sealed by sealValueRows, answer as before', async () => {
+  it('an older database’s ledger updates, balances and white-flag records, sealed by sealValueRows, answer as before', async () => {
     const richest = `${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`;
-    const routes = [`${E}/ledger/updates/by-milestone/${milestoneId}`, richest];
+    const routes = [
+      `${E}/ledger/updates/by-milestone/${milestoneId}`,
+      richest,
+      `${E}/milestones/${milestoneId}/blocks`,
+    ];
     const before = await answers(reader, routes);
-    expect(before.found.map(([s]) => s)).toEqual([200, 200]);
+    expect(before.found.map(([s]) => s)).toEqual([200, 200, 200]);
     await pool.query('update ledger_updates set seal = null');
     await pool.query('update address_balances set seal = null');
-    expect((await answers(reader, routes)).found.map(([s]) => s)).toEqual([500, 500]);
+    await pool.query(
+      'update milestone_times set white_flag = substring(white_flag from 1 for length(white_flag) - 4) ' +
+        'where white_flag is not null',
+    );
+    expect((await answers(reader, routes)).found.map(([s]) => s)).toEqual([500, 500, 500]);
     const { rows } = await pool.query(
-      'select (select count(*) from ledger_updates) + (select count(*) from address_balances) as n',
+      `select (select count(*) from ledger_updates) + (select count(*) from address_balances) +
+        (select count(*) from milestone_times where white_flag is not null) as n`,
     );
     expect(await inTransaction(pool, sealValueRows)).toBe(Number(rows[0]!.n));
     expect((await answers(reader, routes)).found).toEqual(before.found);
