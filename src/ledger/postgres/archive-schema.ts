@@ -135,7 +135,8 @@ export const ARCHIVE_QUERIES = {
    * since (`since`: the reader undoes them), the rows of their owners, and the richest rows now of the others (the
    * index's range, skipping those). One statement: one snapshot of balances and updates.
    */
-  richest: `with since as (select ${UPDATE_VALUES}, milestone, output_id, spent from ledger_updates where milestone > $2)
+  richest: `with since as (
+      select ${UPDATE_VALUES}, milestone, output_id, spent from ledger_updates where milestone > $2)
     (select true as since, milestone, output_id, spent, ${UPDATE_VALUES}, null::numeric as plain,
       null::integer as outputs, null::integer as returns from since)
     union all

@@ -131,7 +131,7 @@ export const BUILD_BULK_KEYS: readonly string[] = [
  */
 export const QUERIES = {
   /** Which ledger the database holds. */
-  /** Every column: `records_sealed`, `rows_sealed` are missing from a database kept before them (the reader refuses it). */
+  /** Every column: `records_sealed` and `rows_sealed` are missing from a database kept before them. */
   status: 'select * from status',
   /** The treasury output of an imported ledger (null: none). */
   treasury: 'select treasury from status',

@@ -1,9 +1,10 @@
 // Every stored record a route serves is checked before it is served (issue 57 section 3): a bit flipped at any byte of
 // an applied milestone's payload, its white-flag record, its analytics, an address's balance, a held output, an
-// address's or a milestone's ledger update, or an entry of the richest-first index makes every route that reads it answer 500 (STORE_CORRUPT,
-// logged with the record's key), never 200; undamaged, each route answers what the data says (real Shimmer
-// milestones 17339 and 17340 on the ledger of what they consume: the payloads as inx-chronicle recorded them, the
-// plain scan of the data's output history: helpers/plain-archive.ts). PostgreSQL's rows: archive-postgres-damage.
+// address's or a milestone's ledger update, or an entry of the richest-first index makes every route that reads it
+// answer 500 (STORE_CORRUPT, logged with the record's key), never 200; undamaged, each route answers what the data
+// says (real Shimmer milestones 17339 and 17340 on the ledger of what they consume: the payloads as inx-chronicle
+// recorded them, the plain scan of the data's output history: helpers/plain-archive.ts). PostgreSQL's rows:
+// record-damage-postgres.test.ts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
