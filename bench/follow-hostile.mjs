@@ -1,4 +1,5 @@
 // node bench/follow-hostile.mjs [--cli PATH] [--phase-seconds 60] [--dag-width 1000] [--dag-depth 114]
+//   [--attacks oversized,...] [--trace]
 // `serve --follow` against the full-size attacks of issue 57 (bench/hostile-source.mjs), with the follower's default
 // bounds: per attack, the refusals it reported and the follower's RSS (sampled each 200 ms, and VmHWM, its peak so
 // far), then how long it takes, once the source is honest again, to apply the next milestone. --cli runs another
@@ -16,6 +17,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(arg('--cli', join(here, '../dist/cli.js')));
 const tc = await import(join(dirname(cli), 'index.js'));
 const phaseSeconds = Number(arg('--phase-seconds', 60));
+/** --attacks oversized,trickle: only these (by the source's mode; `honest`: the lower confirmed milestone). */
+const only = arg('--attacks', undefined)?.split(',');
 const dagShape = { width: Number(arg('--dag-width', 1000)), depth: Number(arg('--dag-depth', 114)) };
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-follow-hostile-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
@@ -78,8 +81,11 @@ const follower = spawn(process.execPath, [cli, 'serve', '--db', db, '--follow', 
 let out = '';
 let listening;
 const waiters = new Set();
+const started = performance.now();
 const heard = (d) => {
   out += d.toString();
+  // --trace: the follower's lines as they come, with the seconds since it started.
+  if (args.includes('--trace')) console.error(`[${((performance.now() - started) / 1000).toFixed(1)} s] ${d}`.trim());
   for (const w of waiters) w();
 };
 follower.stdout.on('data', heard);
@@ -117,6 +123,7 @@ const rows = [];
 let applied = 0;
 /** One attack until 3 refusals or the phase's time, sampling RSS; then honest, until the next milestone applies. */
 async function attack(name, mode, claim, refusal, extra = {}) {
+  if (only !== undefined && !only.includes(mode)) return;
   const before = lines(refusal);
   let maxRss = 0;
   const sampler = setInterval(() => {

@@ -70,7 +70,8 @@ function answers(ledger: Ledger, ids: ReturnType<typeof written>) {
 
 /**
  * Rewrites the store as layout 1 wrote it: block records as the block's bytes alone, the records of applied
- * milestones, analytics and the archive without their seal (the last four bytes), its number gone.
+ * milestones, their white-flag records, analytics and the archive without their seal (the last four bytes), its
+ * number gone.
  */
 function toOlderLayout(path: string): number {
   const store = new LmdbStore(path);
@@ -80,7 +81,7 @@ function toOlderLayout(path: string): number {
     older.put(key, checkedBlockRecord(key, record).bytes.slice());
     n++;
   }
-  for (const table of SEALED_TABLES)
+  for (const table of [...SEALED_TABLES, keys.tables.whiteFlag])
     for (const [key, record] of store.entries(Uint8Array.of(table))) older.put(key, record.slice(0, -4));
   older.delete(keys.layout);
   store.write(older);

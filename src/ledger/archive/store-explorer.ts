@@ -1,9 +1,9 @@
 import { u32 } from '../../codec/index.js';
 import { parentsOf, payloadTypeOf } from '../../model/block.js';
-import { addressBalanceRecord, milestoneUpdateRecord, whiteFlagRecord } from '../../model/ledger-records.js';
+import { addressBalanceRecord, milestoneUpdateRecord } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
-import { checkedBlockRecord, checkedRecord, keys, readRecord, slotOfKey } from '../common/index.js';
+import { checkedBlockRecord, checkedRecord, checkedWhiteFlag, keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import {
   type Balance,
@@ -136,10 +136,7 @@ export class StoreExplorer implements Explorer {
   whiteFlagOrder(index: number): Omit<ConeEntry, 'payloadType'>[] | undefined {
     const bytes = this.store.get(keys.whiteFlag(index));
     if (bytes === undefined) return undefined;
-    return readRecord(whiteFlagRecord, bytes, 'white-flag record').map(({ blockId, inclusion }) => ({
-      blockId,
-      inclusion,
-    }));
+    return checkedWhiteFlag(bytes, index).map(({ blockId, inclusion }) => ({ blockId, inclusion }));
   }
 
   cone(index: number): ConeEntry[] | undefined {

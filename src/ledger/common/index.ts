@@ -32,7 +32,15 @@ export {
   spentMark,
 } from './integrity.js';
 export { OutputIdList } from './output-id-list.js';
-export { checkedMilestone, checkedRecord, SEAL, sealRecord } from './record-checks.js';
+export {
+  checkedMilestone,
+  checkedRecord,
+  checkRow,
+  type RowField,
+  rowSeal,
+  SEAL,
+  sealRecord,
+} from './record-checks.js';
 export {
   COMMITMENT_ID_LENGTH,
   commitmentId,
@@ -60,4 +68,4 @@ export type {
   UtxoChanges,
   WhiteFlagVerdict,
 } from './types.js';
-export { whiteFlagIn } from './white-flag-verdict.js';
+export { checkedWhiteFlag, whiteFlagIn } from './white-flag-verdict.js';

@@ -70,3 +70,32 @@ export function checkedMilestone(
     throw corrupt(`the stored ${what}`, `its payload hashes to ${toHex(milestoneId)}, not the ID ${toHex(id)} asked`);
   return { payload, milestone, milestoneId };
 }
+
+/** A field of a row that holds values, not a record: its bytes, or a number (amounts, counts, times). */
+export type RowField = Uint8Array | bigint | number;
+
+const TEXT = new TextEncoder();
+
+/**
+ * The seal of a PostgreSQL row that holds values a statement may change in place (an address's balance, a ledger
+ * update): a CRC-32 of the key the embedded store gives the record, then each field — bytes after their length, a
+ * number as its decimal digits after theirs — as a signed 32-bit integer (the column's type). Computed by the writer,
+ * the only one to write such rows, from the values it writes; checked by every read against the values it read.
+ */
+export function rowSeal(key: Uint8Array, fields: readonly RowField[]): number {
+  let crc = crc32(key);
+  for (const field of fields) {
+    const bytes = field instanceof Uint8Array ? field : TEXT.encode(field.toString());
+    crc = crc32(bytes, crc32(Uint8Array.of(bytes.length & 0xff, bytes.length >> 8), crc));
+  }
+  return crc | 0;
+}
+
+/**
+ * A row's values checked against its seal (`rowSeal`; null: the row was never sealed).
+ * @throws LedgerError STORE_CORRUPT naming the record and its key
+ */
+export function checkRow(key: Uint8Array, fields: readonly RowField[], seal: unknown, what: string): void {
+  if (seal === null || seal === undefined || Number(seal) !== rowSeal(key, fields))
+    throw corrupt(`the stored ${what} (key ${toHex(key)})`, 'its row does not match its seal');
+}

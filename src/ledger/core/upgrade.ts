@@ -19,7 +19,7 @@ import { settleOutputChecksums } from './output-checksums.js';
 // moves on in the step's last batch. A reader never sees half a step: it is refused until the number moves.
 
 /** The layout this tangle-core writes and reads. */
-export const STORE_LAYOUT = 3;
+export const STORE_LAYOUT = 4;
 /** The layout of a store that names none. */
 const UNNAMED_LAYOUT = 1;
 /** About how many bytes of records one batch of a step rewrites. */
@@ -55,6 +55,13 @@ const STEPS: readonly UpgradeStep[] = [
     // record's last four bytes, so a record must never be sealed twice).
     to: 3,
     tables: [...SEALED_TABLES].sort((a, b) => a - b),
+    rewrite: (key, record) => sealRecord(key, record),
+  },
+  {
+    // The white-flag records of applied milestones (each block's verdict, served as its metadata and the explorer's
+    // cone) gain their seal too (common/white-flag-verdict.ts), once, as the records above.
+    to: 4,
+    tables: [keys.tables.whiteFlag],
     rewrite: (key, record) => sealRecord(key, record),
   },
 ];

@@ -8,7 +8,7 @@ import { type MilestonePayload, milestonePayload } from '../../model/payload/mil
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { verifyMilestoneSignatures } from '../../validate/milestone.js';
-import { type CommittedSlot, keys, LedgerError, merkleRoot } from '../common/index.js';
+import { type CommittedSlot, keys, LedgerError, merkleRoot, sealRecord } from '../common/index.js';
 import type { MilestoneWriter } from '../core/index.js';
 import { whiteFlagOrder } from './white-flag.js';
 
@@ -190,7 +190,7 @@ export function commitCone(
 ): AppliedMilestone {
   const id = milestoneId(m);
   const committed = writer.commit(m, id, encode(milestonePayload, m), [
-    [keys.whiteFlag(m.index), encode(whiteFlagRecord, judged.entries)],
+    [keys.whiteFlag(m.index), sealRecord(keys.whiteFlag(m.index), encode(whiteFlagRecord, judged.entries))],
     ...more,
   ]);
   return {

@@ -1,7 +1,15 @@
+import { addColumn, laterFlag } from './add-column.js';
+
 // The archive's tables (ledger/archive/, issue 46): inx-chronicle's explorer over PostgreSQL, each question a range of
 // one index, as the embedded store answers it from one range of keys. Written in each milestone's slot transaction
 // from the rows its commit kept (archive-rows.ts), so a reader sees the archive of the slots it sees, and no other.
 // Addresses are their serialized bytes (type and 32 bytes); amounts numeric(20), as a u64 may pass bigint's range.
+//
+// A ledger update's and a balance's row hold values, not a record, and a balance's are changed in place by each
+// milestone: each row carries a seal (common/record-checks.ts rowSeal: a CRC-32 of the embedded store's key for the
+// record and the row's values), computed by the writer from the values it writes (it reads a balance's row before
+// it changes it, and checks it) and checked by every read. The indexes the explorer's ranges read hold what the
+// check needs (`include`), so that those ranges stay index-only scans: a seal costs no read of the table.
 
 export const ARCHIVE_SCHEMA: readonly string[] = [
   // Each ledger update, by milestone (the primary key: by-milestone pages, and the richest undone since a milestone)
@@ -15,8 +23,10 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
      amount numeric(20) not null,
      unix_time bigint not null,
      primary key (milestone, output_id, spent))`,
-  'create index if not exists ledger_updates_address on ledger_updates (address, milestone, output_id, spent) ' +
-    'include (unix_time)',
+  addColumn('ledger_updates', 'seal', 'integer'),
+  // (ledger_updates_address before rows were sealed: dropped by the writer's opening that seals them.)
+  'create index if not exists ledger_updates_by_address on ledger_updates (address, milestone, output_id, spent) ' +
+    'include (unix_time, owner, amount, seal)',
   // Each address's balance record (AddressBalance); the richest, an index range of those holding tokens. (No check
   // constraints: PostgreSQL checks an upsert's proposed row, a change that may be negative, before the conflict.)
   `create table if not exists address_balances (
@@ -25,7 +35,10 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
      plain numeric(20) not null,
      outputs integer not null,
      returns integer not null)`,
-  'create index if not exists address_balances_richest on address_balances (amount desc, address) where amount > 0',
+  addColumn('address_balances', 'seal', 'integer'),
+  // (address_balances_richest before rows were sealed: likewise.)
+  'create index if not exists address_balances_by_amount on address_balances (amount desc, address) ' +
+    'include (plain, outputs, returns, seal) where amount > 0',
   // The outputs whose part of an address's balance depends on the time (HeldOutput records), under the address.
   `create table if not exists held_outputs (
      address bytea not null,
@@ -41,19 +54,26 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
      primary key (place, chunk))`,
   // The first measured milestone: the least of a partial index.
   'create index if not exists milestone_times_analytics on milestone_times (slot) where analytics is not null',
+  // `rows_sealed`: every ledger update's and balance's row carries its seal, and every white-flag record (a database
+  // kept before: reseal-rows.ts sealValueRows).
+  laterFlag('rows_sealed'),
 ];
 
+/** The indexes of a database kept before its rows were sealed, which the sealing drops (it made the new ones). */
+export const UNSEALED_INDEXES = 'drop index if exists ledger_updates_address, address_balances_richest';
+
 /** A bulk catch-up drops these too (DROP_SECONDARY_INDEXES) and builds them after. */
-export const ARCHIVE_SECONDARY_INDEXES = 'ledger_updates_address, address_balances_richest';
+export const ARCHIVE_SECONDARY_INDEXES = 'ledger_updates_by_address, address_balances_by_amount';
 
 /** Rows per statement: a first measured milestone carries every unspent output's. */
 export const ARCHIVE_BATCH = 10_000;
 
 export const ARCHIVE_WRITES = {
-  /** $1 milestones, $2 output ids, $3 spent, $4 addresses listed under, $5 owners, $6 amounts, $7 times. */
+  /** $1 milestones, $2 output ids, $3 spent, $4 addresses listed under, $5 owners, $6 amounts, $7 times, $8 seals. */
   updates:
-    'insert into ledger_updates select * from unnest($1::integer[], $2::bytea[], $3::boolean[], $4::bytea[], ' +
-    '$5::bytea[], $6::numeric[], $7::bigint[])',
+    'insert into ledger_updates (milestone, output_id, spent, address, owner, amount, unix_time, seal) ' +
+    'select * from unnest($1::integer[], $2::bytea[], $3::boolean[], $4::bytea[], $5::bytea[], $6::numeric[], ' +
+    '$7::bigint[], $8::integer[])',
   /** $1 addresses, $2 output ids, $3 roles, $4 records. */
   held:
     'insert into held_outputs select * from unnest($1::bytea[], $2::bytea[], $3::smallint[], $4::bytea[]) ' +
@@ -62,17 +82,17 @@ export const ARCHIVE_WRITES = {
   unheld:
     'delete from held_outputs h using unnest($1::bytea[], $2::bytea[], $3::smallint[]) as t(a, o, r) ' +
     'where h.address = t.a and h.output_id = t.o and h.role = t.r',
-  /** $1 addresses, $2–$5 the changes of their amounts, plain parts, outputs and returns. */
+  /** $1 addresses → the rows they have (the writer checks each, then adds its change). */
+  balancesOf:
+    'select address, amount, plain, outputs, returns, seal from address_balances where address = any($1::bytea[])',
+  /** $1 addresses, $2–$5 their amounts, plain parts, outputs and returns now, $6 the rows' seals. */
   balances:
-    'insert into address_balances as b select * from unnest($1::bytea[], $2::numeric[], $3::numeric[], ' +
-    '$4::integer[], $5::integer[]) on conflict (address) do update set amount = b.amount + excluded.amount, ' +
-    'plain = b.plain + excluded.plain, outputs = b.outputs + excluded.outputs, returns = b.returns + excluded.returns',
-  /** $1 addresses: those left with no output to own or get back go. */
-  emptied: 'delete from address_balances where address = any($1::bytea[]) and outputs = 0 and returns = 0',
-  /** $1 addresses → whether any would hold less than nothing (the slot is refused: its rows do not fit the table). */
-  overdrawn:
-    'select exists(select 1 from address_balances where address = any($1::bytea[]) ' +
-    'and (amount < 0 or plain < 0 or outputs < 0 or returns < 0)) as overdrawn',
+    'insert into address_balances (address, amount, plain, outputs, returns, seal) select * from unnest(' +
+    '$1::bytea[], $2::numeric[], $3::numeric[], $4::integer[], $5::integer[], $6::integer[]) ' +
+    'on conflict (address) do update set amount = excluded.amount, plain = excluded.plain, ' +
+    'outputs = excluded.outputs, returns = excluded.returns, seal = excluded.seal',
+  /** $1 addresses left with no output to own or get back: their rows go. */
+  emptied: 'delete from address_balances where address = any($1::bytea[])',
   /** $1 places, $2 chunks, $3 columns. */
   columns: 'insert into analytics_columns select * from unnest($1::smallint[], $2::integer[], $3::bytea[])',
   /** Whether the archive's tables hold every archived slot up to the latest (a database mirrored before had none). */
@@ -82,7 +102,9 @@ export const ARCHIVE_WRITES = {
 /** How a page of an address's updates is bounded: the key's order, and the comparison with its start. */
 export type UpdatesBound = 'down' | 'downFrom' | 'up' | 'upFrom';
 
-const UPDATES = 'select milestone, unix_time, output_id, spent from ledger_updates where address = $1';
+/** A ledger update's values its seal covers, beside its key. */
+const UPDATE_VALUES = 'address, owner, amount, unix_time, seal';
+const UPDATES = `select milestone, output_id, spent, ${UPDATE_VALUES} from ledger_updates where address = $1`;
 const KEY = '(milestone, output_id, spent)';
 /** The index's order, column by column (ordered by the row, the planner would sort). */
 const DOWN = 'order by milestone desc, output_id desc, spent desc';
@@ -90,9 +112,9 @@ const UP = 'order by milestone, output_id, spent';
 const START = '($2::integer, $3::bytea, $4::boolean)';
 
 export const ARCHIVE_QUERIES = {
-  /** $1 address → its plain part, and each held output's ID, role and record (no row: no balance record). */
+  /** $1 address → its row, and each held output's ID, role and record (no row: no balance record). */
   balance:
-    'select b.plain, h.output_id, h.role, h.raw from address_balances b ' +
+    'select b.amount, b.plain, b.outputs, b.returns, b.seal, h.output_id, h.role, h.raw from address_balances b ' +
     'left join held_outputs h on h.address = b.address where b.address = $1',
   /**
    * $1 address, then ($2 milestone, $3 output id, $4 spent) where bounded, and the limit last: a range of
@@ -106,20 +128,23 @@ export const ARCHIVE_QUERIES = {
   } satisfies Record<UpdatesBound, string>,
   /** $1 milestone, $2 output id, $3 spent (from), $4 limit → its updates in key order (the primary key's range). */
   updatesByMilestone:
-    'select address, output_id, spent from ledger_updates where milestone = $1 ' +
+    `select milestone, output_id, spent, ${UPDATE_VALUES} from ledger_updates where milestone = $1 ` +
     'and (milestone, output_id, spent) >= ($1, $2::bytea, $3::boolean) order by output_id, spent limit $4',
   /**
-   * $1 top, $2 milestone → the balances it left: each owner's now, with the updates since undone; and the richest now
-   * of the others (the index's range, skipping those). One statement: one snapshot of balances and updates.
+   * $1 top, $2 milestone → what the balances it left are made of, each row whole for its seal's check: the updates
+   * since (`since`: the reader undoes them), the rows of their owners, and the richest rows now of the others (the
+   * index's range, skipping those). One statement: one snapshot of balances and updates.
    */
   richest: `with since as (
-      select owner, sum(case when spent then -amount else amount end) as change
-      from ledger_updates where milestone > $2 group by owner)
-    (select s.owner as address, coalesce(b.amount, 0) - s.change as balance
-      from since s left join address_balances b on b.address = s.owner)
+      select ${UPDATE_VALUES}, milestone, output_id, spent from ledger_updates where milestone > $2)
+    (select true as since, milestone, output_id, spent, ${UPDATE_VALUES}, null::numeric as plain,
+      null::integer as outputs, null::integer as returns from since)
     union all
-    (select b.address, b.amount as balance from address_balances b
-      where b.amount > 0 and not exists (select 1 from since s where s.owner = b.address)
+    (select false, null, null, null, b.address, null, b.amount, null, b.seal, b.plain, b.outputs, b.returns
+      from address_balances b where b.address in (select owner from since))
+    union all
+    (select false, null, null, null, b.address, null, b.amount, null, b.seal, b.plain, b.outputs, b.returns
+      from address_balances b where b.amount > 0 and not exists (select 1 from since s where s.owner = b.address)
       order by b.amount desc, b.address limit $1)`,
   /** $1 parent block id, $2–$3 slots → blocks of those slots that hold its bytes (the reader checks their parents). */
   children:

@@ -9,7 +9,7 @@ import { blockRowChecksum, sealBlockRows } from './block-rows.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
-import { resealRows } from './reseal-rows.js';
+import { resealRows, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 import { fillArchive, writeArchive, writeColumns } from './write-archive.js';
 
@@ -148,6 +148,11 @@ export class PostgresMirror {
       if (sealed.rows[0]!.records_sealed !== true) {
         await resealRows(c);
         await c.query('update status set records_sealed = true');
+      }
+      const rowsSealed = await c.query('select rows_sealed from status');
+      if (rowsSealed.rows[0]!.rows_sealed !== true) {
+        await sealValueRows(c);
+        await c.query('update status set rows_sealed = true');
       }
       await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {

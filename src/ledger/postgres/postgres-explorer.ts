@@ -1,5 +1,4 @@
 import { parentsOf, payloadTypeOf } from '../../model/block.js';
-import { whiteFlagRecord } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import {
@@ -13,16 +12,18 @@ import {
   richestFirst,
   type UpdateCursor,
 } from '../archive/index.js';
-import { checkedRecord, keys, readRecord } from '../common/index.js';
+import { checkedRecord, checkedWhiteFlag, keys } from '../common/index.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
+import { checkedBalance, checkedUpdate } from './sealed-rows.js';
 
 // inx-chronicle's explorer from the archive's tables (archive-schema.ts), with the embedded store's answers
 // (store-explorer.ts) for the same history: each answer one statement, so one snapshot of the database. A row that
 // holds a record holds it sealed as the embedded store does, under the key that store would give it
-// (common/record-checks.ts): it is checked against that key before it is read.
+// (common/record-checks.ts): it is checked against that key before it is read; a row that holds values (a ledger
+// update, a balance) is checked against its seal (sealed-rows.ts).
 
 /** The greatest milestone the tables' `integer` holds (rows.ts sqlSlot). */
 const MAX_SQL = 0x7fff_ffff;
@@ -34,13 +35,14 @@ export class PostgresExplorer implements Explorer {
   async balance(address: Uint8Array, time: number): Promise<Balance | undefined> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.balance, [address]);
     if (rows.length === 0) return undefined;
+    const { plain } = checkedBalance({ address, ...rows[0] });
     const held = rows
       .filter((r) => r.role !== null)
       .map((r) => {
         const key = keys.heldOutput(address, bytesOf(r.output_id), Number(r.role));
         return [Number(r.role), checkedRecord(key, bytesOf(r.raw), 'held output')] as const;
       });
-    return balanceAt(BigInt(rows[0]!.plain as string), held, time);
+    return balanceAt(plain, held, time);
   }
 
   async updatesByAddress(
@@ -64,12 +66,10 @@ export class PostgresExplorer implements Explorer {
       start = [newest ? from.index : from.index + 1, new Uint8Array(0), false];
     }
     const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByAddress[bound], [address, ...start, limit]);
-    return rows.map((r) => ({
-      index: Number(r.milestone),
-      timestamp: Number(r.unix_time),
-      outputId: bytesOf(r.output_id),
-      spent: r.spent === true,
-    }));
+    return rows.map((r) => {
+      const { index, time, outputId, spent } = checkedUpdate(r);
+      return { index, timestamp: time, outputId, spent };
+    });
   }
 
   async updatesByMilestone(
@@ -80,16 +80,32 @@ export class PostgresExplorer implements Explorer {
     if (index > MAX_SQL) return [];
     const start = [from?.outputId ?? new Uint8Array(0), from?.spent ?? false];
     const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByMilestone, [index, ...start, limit]);
-    return rows.map((r) => ({ address: bytesOf(r.address), outputId: bytesOf(r.output_id), spent: r.spent === true }));
+    return rows.map((r) => {
+      const { address, outputId, spent } = checkedUpdate(r);
+      return { address, outputId, spent };
+    });
   }
 
   async richest(top: number, at: number): Promise<RichAddress[]> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.richest, [top, Math.min(at, MAX_SQL)]);
-    const found: RichAddress[] = [];
-    for (const r of rows) {
-      const balance = BigInt(r.balance as string);
-      if (balance > 0n) found.push({ address: bytesOf(r.address), balance });
+    // Each owner's change since the milestone (its updates undone), then each balance row's amount less it.
+    const since = new Map<string, { address: Uint8Array; change: bigint }>();
+    for (const r of rows.filter((r) => r.since === true)) {
+      const u = checkedUpdate(r);
+      const owner = since.get(bytesKey(u.owner)) ?? { address: u.owner, change: 0n };
+      owner.change += u.spent ? -u.amount : u.amount;
+      since.set(bytesKey(u.owner), owner);
     }
+    const found: RichAddress[] = [];
+    for (const r of rows.filter((r) => r.since !== true)) {
+      const b = checkedBalance(r);
+      const owner = since.get(bytesKey(b.address));
+      since.delete(bytesKey(b.address));
+      const balance = b.amount - (owner?.change ?? 0n);
+      if (balance > 0n) found.push({ address: b.address, balance });
+    }
+    // Owners without a row now (emptied since).
+    for (const { address, change } of since.values()) if (-change > 0n) found.push({ address, balance: -change });
     found.sort(richestFirst);
     return found.slice(0, top);
   }
@@ -105,7 +121,7 @@ export class PostgresExplorer implements Explorer {
     const { rows } = await this.ask(ARCHIVE_QUERIES.cone, [sqlSlot(index)]);
     if (rows.length === 0) return undefined;
     const blocks = new Map(rows.filter((r) => r.raw !== null).map((r) => [bytesKey(bytesOf(r.block_id)), r.raw]));
-    const entries = readRecord(whiteFlagRecord, bytesOf(rows[0]!.white_flag), 'white-flag record');
+    const entries = checkedWhiteFlag(bytesOf(rows[0]!.white_flag), index);
     return entries.map(({ blockId, inclusion }) => {
       const raw = blocks.get(bytesKey(blockId));
       return { blockId, inclusion, payloadType: raw === undefined ? undefined : payloadTypeOf(bytesOf(raw)) };

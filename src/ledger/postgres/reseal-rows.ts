@@ -1,5 +1,7 @@
-import { keys, sealRecord } from '../common/index.js';
+import { keys, rowSeal, sealRecord } from '../common/index.js';
+import { UNSEALED_INDEXES } from './archive-schema.js';
 import { bytesOf, type PgClient } from './client.js';
+import { balanceFields, updateFields } from './sealed-rows.js';
 
 // The upgrade of a database written before the records of applied milestones, their analytics and the archive were
 // sealed (issue 57: common/record-checks.ts): each row that holds such a record gains its seal, under the key the
@@ -15,7 +17,9 @@ type Row = Record<string, unknown>;
  * Each table's rows that hold records: the key columns in key order (name and type), the record's column, and the
  * key the embedded store keeps the record under.
  */
-const SEALED_ROWS: { table: string; by: [string, string][]; column: string; key: (r: Row) => Uint8Array }[] = [
+type SealedRows = { table: string; by: [string, string][]; column: string; key: (r: Row) => Uint8Array }[];
+
+const SEALED_ROWS: SealedRows = [
   {
     table: 'milestone_times',
     by: [['slot', 'integer']],
@@ -49,10 +53,23 @@ const SEALED_ROWS: { table: string; by: [string, string][]; column: string; key:
   },
 ];
 
-/** Seals every record a row of the database holds (see above); the number of rows sealed. */
-export async function resealRows(c: PgClient): Promise<number> {
+/**
+ * The white-flag records of applied milestones, sealed later than the others (layout 4 of the embedded store):
+ * sealed with the value rows (sealValueRows), under their own flag.
+ */
+const WHITE_FLAG_ROWS: SealedRows = [
+  {
+    table: 'milestone_times',
+    by: [['slot', 'integer']],
+    column: 'white_flag',
+    key: (r) => keys.whiteFlag(Number(r.slot)),
+  },
+];
+
+/** Seals every record a row of the database holds (see above, `rows`: those tables); the number of rows sealed. */
+export async function resealRows(c: PgClient, rows = SEALED_ROWS): Promise<number> {
   let sealed = 0;
-  for (const { table, by, column, key } of SEALED_ROWS) {
+  for (const { table, by, column, key } of rows) {
     const names = by.map(([name]) => name);
     const cols = names.join(', ');
     const params = names.map((_, i) => `$${i + 1}`).join(', ');
@@ -78,5 +95,64 @@ export async function resealRows(c: PgClient): Promise<number> {
       last = names.map((n) => rows.at(-1)![n]);
     }
   }
+  return sealed;
+}
+
+/**
+ * The seal of every ledger update's and balance's row of a database kept before they had one (sealed-rows.ts), a
+ * page at a time in key order, and the indexes it had without them dropped (the schema made the new ones); and the
+ * seal of each white-flag record. Run once, at the writer's opening, in its SQL transaction: the values are taken as
+ * they stand. The number of rows sealed.
+ */
+export async function sealValueRows(c: PgClient): Promise<number> {
+  let sealed = await resealRows(c, WHITE_FLAG_ROWS);
+  const tables = [
+    {
+      table: 'ledger_updates',
+      by: ['milestone', 'output_id', 'spent'],
+      types: ['integer', 'bytea', 'boolean'],
+      columns: 'address, owner, amount, unix_time',
+      seal: (r: Row) =>
+        rowSeal(
+          keys.milestoneUpdate(Number(r.milestone), bytesOf(r.output_id), r.spent === true),
+          updateFields({
+            address: bytesOf(r.address),
+            owner: bytesOf(r.owner),
+            amount: BigInt(r.amount as string),
+            time: Number(r.unix_time),
+          }),
+        ),
+    },
+    {
+      table: 'address_balances',
+      by: ['address'],
+      types: ['bytea'],
+      columns: 'amount, plain, outputs, returns',
+      seal: (r: Row) => {
+        const address = bytesOf(r.address);
+        const [amount, plain] = [BigInt(r.amount as string), BigInt(r.plain as string)];
+        const values = { address, amount, plain, outputs: Number(r.outputs), returns: Number(r.returns) };
+        return rowSeal(keys.addressBalance(address), balanceFields(values));
+      },
+    },
+  ];
+  for (const { table, by, types, columns, seal } of tables) {
+    const cols = by.join(', ');
+    const select = `select ${cols}, ${columns} from ${table}`;
+    const arrays = by.map((_, i) => `$${i + 1}::${types[i]}[]`).join(', ');
+    const update =
+      `update ${table} s set seal = t.seal from unnest(${arrays}, $${by.length + 1}::integer[]) ` +
+      `as t(${cols}, seal) where ${by.map((n) => `s.${n} = t.${n}`).join(' and ')}`;
+    let last: unknown[] | undefined;
+    for (;;) {
+      const after = last === undefined ? '' : ` where (${cols}) > (${by.map((_, i) => `$${i + 1}`).join(', ')})`;
+      const { rows } = await c.query(`${select}${after} order by ${cols} limit ${PAGE}`, last ?? []);
+      if (rows.length === 0) break;
+      await c.query(update, [...by.map((n) => rows.map((r) => r[n])), rows.map(seal)]);
+      sealed += rows.length;
+      last = by.map((n) => rows.at(-1)![n]);
+    }
+  }
+  await c.query(UNSEALED_INDEXES);
   return sealed;
 }

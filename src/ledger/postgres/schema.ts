@@ -1,3 +1,4 @@
+import { addColumn, laterFlag } from './add-column.js';
 import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
 
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
@@ -59,13 +60,7 @@ export const SCHEMA: readonly string[] = [
   // `records_sealed`: the records of applied milestones, their analytics and the archive carry their seal (issue 57,
   // reseal-rows.ts). A database kept before seals gets false, and its writer's opening seals them once; a new one
   // gets true (the default after the column is added), since everything written to it is sealed.
-  `do $$ begin
-     if not exists (select 1 from information_schema.columns
-                    where table_name = 'status' and column_name = 'records_sealed') then
-       alter table status add column records_sealed boolean not null default false;
-       alter table status alter column records_sealed set default true;
-     end if;
-   end $$`,
+  laterFlag('records_sealed'),
   // Congestion: an account's credits as of a slot are its newest journal row at or before that slot.
   `create table if not exists account_credits (
      account_id bytea not null,
@@ -104,16 +99,6 @@ export const SCHEMA: readonly string[] = [
   addColumn('status', 'current_at', 'bigint'),
 ];
 
-/** A statement that adds a column where it is missing (and takes no lock where it is there). */
-function addColumn(table: string, column: string, type: string): string {
-  return `do $$ begin
-     if not exists (select 1 from information_schema.columns
-                    where table_name = '${table}' and column_name = '${column}') then
-       alter table ${table} add column ${column} ${type};
-     end if;
-   end $$`;
-}
-
 /** A bulk import drops these and rebuilds them after (SCHEMA creates them again); primary keys stay. */
 const SECONDARY_INDEXES = [
   'blocks_tx_id',
@@ -146,7 +131,7 @@ export const BUILD_BULK_KEYS: readonly string[] = [
  */
 export const QUERIES = {
   /** Which ledger the database holds. */
-  /** Every column: `records_sealed` is missing from a database kept before it (the reader refuses it). */
+  /** Every column: `records_sealed` and `rows_sealed` are missing from a database kept before them. */
   status: 'select * from status',
   /** The treasury output of an imported ledger (null: none). */
   treasury: 'select treasury from status',

@@ -1,16 +1,18 @@
-import { equalBytes } from '../../util/bytes.js';
+import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import type { ArchiveRows } from '../archive/index.js';
-import { commitmentId, keys, LedgerError, slotOfKey } from '../common/index.js';
+import { commitmentId, keys, LedgerError, rowSeal, slotOfKey } from '../common/index.js';
 import type { CommittedReads } from '../core/index.js';
 import { ARCHIVE_BATCH, ARCHIVE_WRITES } from './archive-schema.js';
 import { bytesOf, type PgClient } from './client.js';
 import { exportSlotArchive } from './export.js';
+import { type BalanceRow, balanceFields, checkedBalance, updateFields } from './sealed-rows.js';
 
 // A milestone's archive rows into the tables of archive-schema.ts, in its slot's SQL transaction: its ledger updates,
 // its held outputs put and dropped, and its balance changes added to each address's (an address left with nothing to
 // own or get back loses its row, as the embedded store deletes its record). In batches: the first measured milestone
-// carries every unspent output's rows.
+// carries every unspent output's rows. Each ledger update's and balance's row is sealed here (archive-schema.ts): a
+// balance's row is read and checked before its change is added, and written whole with its new seal.
 
 function* batches<T>(items: readonly T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += ARCHIVE_BATCH) yield items.slice(i, i + ARCHIVE_BATCH);
@@ -26,6 +28,7 @@ export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<void
       u.map((r) => r.owner),
       u.map((r) => r.amount.toString()),
       u.map((r) => r.time),
+      u.map((r) => rowSeal(keys.milestoneUpdate(r.index, r.outputId, r.spent), updateFields(r))),
     ]);
   }
   const put = rows.held.filter((h) => h.record !== undefined);
@@ -40,17 +43,33 @@ export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<void
   for (const h of batches(gone))
     await c.query(ARCHIVE_WRITES.unheld, [h.map((r) => r.address), h.map((r) => r.outputId), h.map((r) => r.role)]);
   for (const b of batches(rows.balances)) {
+    const { rows: found } = await c.query(ARCHIVE_WRITES.balancesOf, [b.map((r) => r.address)]);
+    const before = new Map(found.map((r) => [bytesKey(bytesOf(r.address)), checkedBalance(r)]));
+    const kept: BalanceRow[] = [];
+    const emptied: Uint8Array[] = [];
+    for (const change of b) {
+      const was = before.get(bytesKey(change.address)) ?? { amount: 0n, plain: 0n, outputs: 0, returns: 0 };
+      const now = {
+        address: change.address,
+        amount: was.amount + change.amount,
+        plain: was.plain + change.plain,
+        outputs: was.outputs + change.outputs,
+        returns: was.returns + change.returns,
+      };
+      if (now.outputs === 0 && now.returns === 0) emptied.push(now.address);
+      else if (now.amount < 0n || now.plain < 0n || now.outputs < 0 || now.returns < 0)
+        throw new LedgerError('STORE_CORRUPT', 'the archive would hold less than nothing for an address');
+      else kept.push(now);
+    }
     await c.query(ARCHIVE_WRITES.balances, [
-      b.map((r) => r.address),
-      b.map((r) => r.amount.toString()),
-      b.map((r) => r.plain.toString()),
-      b.map((r) => r.outputs),
-      b.map((r) => r.returns),
+      kept.map((r) => r.address),
+      kept.map((r) => r.amount.toString()),
+      kept.map((r) => r.plain.toString()),
+      kept.map((r) => r.outputs),
+      kept.map((r) => r.returns),
+      kept.map((r) => rowSeal(keys.addressBalance(r.address), balanceFields(r))),
     ]);
-    const addresses = b.map((r) => r.address);
-    await c.query(ARCHIVE_WRITES.emptied, [addresses]);
-    if ((await c.query(ARCHIVE_WRITES.overdrawn, [addresses])).rows[0]!.overdrawn === true)
-      throw new LedgerError('STORE_CORRUPT', 'the archive would hold less than nothing for an address');
+    if (emptied.length > 0) await c.query(ARCHIVE_WRITES.emptied, [emptied]);
   }
 }
 

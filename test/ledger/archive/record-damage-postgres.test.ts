@@ -1,8 +1,10 @@
 // The sealed records in PostgreSQL's rows (issue 57 section 3): an applied milestone's payload and its analytics
 // (milestone_times), a held output (held_outputs) hold the bytes the embedded store keeps, sealed under its key, and
 // a bit flipped at any byte of one is 500 STORE_CORRUPT (logged with the key) on the routes that read it; an older
-// database's rows (each record without its seal) are sealed by resealRows and answer as before. Real Shimmer
-// milestones 17339 and 17340, mirrored from the LMDB ledger. Skipped, with the reason, where no PostgreSQL starts.
+// database's rows (each record without its seal) are sealed by resealRows and answer as before. A ledger update's and
+// an address balance's rows hold values, sealed by the writer: each column edited is 500, and an older database's are
+// sealed by sealValueRows. Real Shimmer milestones 17339 and 17340, mirrored from the LMDB ledger. Skipped, with the
+// reason, where no PostgreSQL starts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,7 @@ import { decode } from '../../../src/codec/index.js';
 import {
   addressToBech32,
   applyMilestone,
+  blockId,
   createServer,
   type Ledger,
   PostgresReader,
@@ -20,7 +23,8 @@ import {
 import type { LedgerReader } from '../../../src/ledger/core/ledger-reader.js';
 import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
-import { resealRows } from '../../../src/ledger/postgres/reseal-rows.js';
+import { resealRows, sealValueRows } from '../../../src/ledger/postgres/reseal-rows.js';
+import { writeArchive } from '../../../src/ledger/postgres/write-archive.js';
 import { address as addressCodec } from '../../../src/model/address.js';
 import { encodeMilestonePayload } from '../../../src/serialize.js';
 import { bin, chronicleMilestone, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
@@ -146,6 +150,22 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     );
   });
 
+  it('a milestone’s white-flag record: as the embedded store answers; flipped bytes are 500 on metadata and cone', async () => {
+    const id = blockId(bin(coneOf(LATEST)[0]!.raw));
+    const routes = [`/api/core/v2/blocks/${hex(id)}/metadata`, `${E}/milestones/${milestoneId}/blocks`];
+    ledger.setSynced(true); // block metadata is answered by a synced node only
+    const want = (await answers(ledger, routes)).found;
+    ledger.setSynced(undefined);
+    expect(want.map(([s]) => s)).toEqual([200, 200]);
+    expect((await answers(reader, routes)).found).toEqual(want);
+    await everyByteFlipped(
+      { table: 'milestone_times', column: 'white_flag', where: `slot = ${LATEST}` },
+      Uint8Array.of(0x57, 0, 0, 0x43, 0xbc), // keys.whiteFlag(17340)
+      [() => reader.block(id), () => reader.explorer().cone(LATEST)],
+      routes,
+    );
+  });
+
   it('a milestone’s analytics: as the embedded store answers; flipped bytes are 500, single and range', async () => {
     const routes = [`/api/analytics/v1/milestones/${LATEST}`, `/api/analytics/v1/milestones?from=17339&to=${LATEST}`];
     expect((await answers(reader, routes)).found).toEqual((await answers(ledger, routes)).found);
@@ -175,6 +195,70 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     );
   });
 
+  it('a ledger update’s and a balance’s row (values, sealed): each column edited is 500 on the routes that read it, and the writer refuses to change a damaged balance', async () => {
+    const { rows } = await pool.query(
+      `select address, output_id from ledger_updates where milestone = ${LATEST} and address = owner and amount > 0
+        order by output_id limit 1`,
+    );
+    const address = new Uint8Array(rows[0]!.address as Buffer);
+    const outputId = new Uint8Array(rows[0]!.output_id as Buffer);
+    const bech32 = addressToBech32(decode(addressCodec, address), 'smr');
+    const balance = `${E}/balance/${bech32}`;
+    const byAddress = `${E}/ledger/updates/by-address/${bech32}`;
+    const byMilestone = `${E}/ledger/updates/by-milestone/${milestoneId}`;
+    const richest = `${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`;
+    const routes = [balance, byAddress, byMilestone, richest];
+    const before = await answers(reader, routes);
+    expect(before.found.map(([s]) => s)).toEqual(routes.map(() => 200));
+    expect(before.found).toEqual((await answers(ledger, routes)).found); // as the embedded store answers
+    const ofBalance = `address = ${bytea(address)}`;
+    const ofUpdate = `milestone = ${LATEST} and output_id = ${bytea(outputId)}`;
+    const edits: [string, string, string, string[]][] = [
+      ['address_balances', ofBalance, 'amount = amount + 1', [balance, richest]],
+      ['address_balances', ofBalance, 'plain = plain + 1', [balance, richest]],
+      ['address_balances', ofBalance, 'outputs = outputs + 1', [balance, richest]],
+      ['address_balances', ofBalance, 'returns = returns + 1', [balance, richest]],
+      ['address_balances', ofBalance, 'seal = seal # 1', [balance, richest]],
+      ['ledger_updates', ofUpdate, "address = owner || '\\x00'::bytea", [byMilestone, richest]],
+      ['ledger_updates', ofUpdate, 'owner = output_id', [byAddress, byMilestone, richest]],
+      ['ledger_updates', ofUpdate, 'amount = amount + 1', [byAddress, byMilestone, richest]],
+      ['ledger_updates', ofUpdate, 'unix_time = unix_time + 1', [byAddress, byMilestone, richest]],
+      ['ledger_updates', ofUpdate, 'spent = not spent', [byAddress, byMilestone, richest]],
+      ['ledger_updates', ofUpdate, 'seal = seal # 1', [byAddress, byMilestone, richest]],
+      ['ledger_updates', ofUpdate, 'seal = null', [byAddress, byMilestone, richest]],
+    ];
+    for (const [table, where, edit, broken] of edits) {
+      const { rows: kept } = await pool.query(`select * from ${table} where ${where}`);
+      expect(kept.length).toBe(1);
+      await pool.query(`update ${table} set ${edit} where ${where}`);
+      const { found, logged } = await answers(reader, broken);
+      expect(
+        found.map(([s]) => s),
+        `${table}: ${edit}`,
+      ).toEqual(broken.map(() => 500));
+      expect(logged).toEqual(
+        broken.map(() =>
+          expect.stringMatching(
+            /^STORE_CORRUPT: the stored (address balance|ledger update) \(key 0x[0-9a-f]+\): its row does not match its seal/,
+          ),
+        ),
+      );
+      if (table === 'address_balances') {
+        // The writer reads the row before it adds a milestone's change: a damaged one is never sealed anew.
+        const change = { address, amount: 1n, plain: 1n, outputs: 1, returns: 0 };
+        const write = inTransaction(pool, (c) => writeArchive(c, { updates: [], held: [], balances: [change] }));
+        await expect(write).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+      }
+      const k = kept[0]!;
+      const columns = Object.keys(k);
+      await pool.query(
+        `update ${table} set ${columns.map((c, i) => `${c} = $${i + 1}`).join(', ')} where ${where}`,
+        columns.map((c) => k[c]),
+      );
+    }
+    expect(await answers(reader, routes)).toEqual(before);
+  });
+
   it('an older database’s rows, sealed by resealRows, answer as before', async () => {
     const routes = [
       `/api/core/v2/milestones/by-index/${LATEST}`,
@@ -195,6 +279,30 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
         (select count(*) from held_outputs) + (select count(*) from analytics_columns) as n`,
     );
     expect(await inTransaction(pool, resealRows)).toBe(Number(rows[0]!.n));
+    expect((await answers(reader, routes)).found).toEqual(before.found);
+  });
+
+  it('an older database’s ledger updates, balances and white-flag records, sealed by sealValueRows, answer as before', async () => {
+    const richest = `${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`;
+    const routes = [
+      `${E}/ledger/updates/by-milestone/${milestoneId}`,
+      richest,
+      `${E}/milestones/${milestoneId}/blocks`,
+    ];
+    const before = await answers(reader, routes);
+    expect(before.found.map(([s]) => s)).toEqual([200, 200, 200]);
+    await pool.query('update ledger_updates set seal = null');
+    await pool.query('update address_balances set seal = null');
+    await pool.query(
+      'update milestone_times set white_flag = substring(white_flag from 1 for length(white_flag) - 4) ' +
+        'where white_flag is not null',
+    );
+    expect((await answers(reader, routes)).found.map(([s]) => s)).toEqual([500, 500, 500]);
+    const { rows } = await pool.query(
+      `select (select count(*) from ledger_updates) + (select count(*) from address_balances) +
+        (select count(*) from milestone_times where white_flag is not null) as n`,
+    );
+    expect(await inTransaction(pool, sealValueRows)).toBe(Number(rows[0]!.n));
     expect((await answers(reader, routes)).found).toEqual(before.found);
   });
 });

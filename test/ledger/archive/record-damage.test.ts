@@ -1,16 +1,17 @@
 // Every stored record a route serves is checked before it is served (issue 57 section 3): a bit flipped at any byte of
-// an applied milestone's payload, its analytics, an address's balance, a held output, an address's or a milestone's
-// ledger update, or an entry of the richest-first index makes every route that reads it answer 500 (STORE_CORRUPT,
-// logged with the record's key), never 200; undamaged, each route answers what the data says (real Shimmer
-// milestones 17339 and 17340 on the ledger of what they consume: the payloads as inx-chronicle recorded them, the
-// plain scan of the data's output history: helpers/plain-archive.ts). PostgreSQL's rows: archive-postgres-damage.
+// an applied milestone's payload, its white-flag record, its analytics, an address's balance, a held output, an
+// address's or a milestone's ledger update, or an entry of the richest-first index makes every route that reads it
+// answer 500 (STORE_CORRUPT, logged with the record's key), never 200; undamaged, each route answers what the data
+// says (real Shimmer milestones 17339 and 17340 on the ledger of what they consume: the payloads as inx-chronicle
+// recorded them, the plain scan of the data's output history: helpers/plain-archive.ts). PostgreSQL's rows:
+// record-damage-postgres.test.ts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
-import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
+import { addressToBech32, applyMilestone, blockId, createServer, type Ledger } from '../../../src/index.js';
 import { keys } from '../../../src/ledger/common/index.js';
 import { WriteBatch } from '../../../src/ledger/store/index.js';
 import { address as addressCodec } from '../../../src/model/address.js';
@@ -138,6 +139,28 @@ describe('a milestone’s analytics', () => {
     });
     await stop();
     await everyByteFlipped(keys.analytics(LATEST), [() => ledger.analytics(17339, LATEST)], [single, range]);
+  });
+});
+
+describe('a milestone’s white-flag record', () => {
+  it('answers each block’s white-flag index of the data; a flip of any byte is 500 on its metadata and the cone', async () => {
+    const cone = coneOf(LATEST);
+    const last = cone.reduce((a, b) => (b.metadata.white_flag_index > a.metadata.white_flag_index ? b : a));
+    const id = blockId(bin(last.raw));
+    const routes = [`/api/core/v2/blocks/${hex(id)}/metadata`, `${E}/milestones/${milestoneIdOf(LATEST)}/blocks`];
+    ledger.setSynced(true); // block metadata is answered by a synced node only (503 otherwise)
+    const { get, stop } = await serve();
+    const metadata = json((await get(routes[0]!)).body);
+    expect(metadata.whiteFlagIndex).toBe(last.metadata.white_flag_index);
+    expect(metadata.referencedByMilestoneIndex).toBe(LATEST);
+    expect(json((await get(routes[1]!)).body).blocks.length).toBe(Math.min(cone.length, 100)); // a page: 100 at most
+    await stop();
+    await everyByteFlipped(
+      keys.whiteFlag(LATEST),
+      [() => ledger.block(id).whiteFlag, () => ledger.explorer().cone(LATEST)],
+      routes,
+    );
+    ledger.setSynced(undefined);
   });
 });
 

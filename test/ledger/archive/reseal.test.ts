@@ -2,13 +2,14 @@
 // resealRecords (ledger/archive/reseal.ts) gives every record of those tables its seal, and the store answers as it
 // did before. The older layout is each record without its seal (the seal is all the newer layout adds: four bytes at
 // the end), so the older store here is the newer one with every seal cut off: refused (500) until it is upgraded.
+// The white-flag records were sealed a layout later (4): a store of layout 3 is upgraded by that step alone.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decode, encode, u32 } from '../../../src/codec/index.js';
-import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
+import { addressToBech32, applyMilestone, blockId, createServer, type Ledger } from '../../../src/index.js';
 import { resealRecords, SEALED_TABLES } from '../../../src/ledger/archive/index.js';
 import { keys, SEAL } from '../../../src/ledger/common/index.js';
 import { STORE_LAYOUT, settleLayout } from '../../../src/ledger/core/upgrade.js';
@@ -66,10 +67,13 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
     `${E}/ledger/updates/by-milestone/${id}`,
     `${E}/ledger/richest-addresses?top=20&ledgerIndex=17339`,
     `${E}/ledger/richest-addresses?top=20`,
+    `${E}/milestones/${id}/blocks`,
+    `/api/core/v2/blocks/${hex(blockId(bin(coneOf(17340)[0]!.raw)))}/metadata`,
     ...addresses
       .slice(0, 12)
       .flatMap((a) => [`${E}/balance/${bech32(a)}`, `${E}/ledger/updates/by-address/${bech32(a)}`]),
   ];
+  ledger.setSynced(true); // block metadata is answered by a synced node only
   const before = await answers(routes);
   expect(before.every(([status]) => status === 200 || status === 404)).toBe(true);
   expect(before.filter(([status]) => status === 200).length).toBeGreaterThan(15);
@@ -91,17 +95,33 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
   expect(resealRecords(store(), 7)).toBe(count);
   expect(await answers(routes)).toEqual(before);
 
-  // The same older store as the layout's upgrade meets it (layout 2: sealed blocks, unsealed records): a reader is
-  // refused naming the command, its writer's opening seals every record once and moves the store to layout 3.
+  // The same older store as the layout's upgrade meets it (layout 2: sealed blocks, unsealed records, white-flag
+  // records among them): a reader is refused naming the command, its writer's opening seals every record once and
+  // moves the store to layout 4 (3: the records above; 4: the white-flag records).
+  const unseal = (batch: WriteBatch, tables: readonly number[]) => {
+    for (const table of tables)
+      for (const [k, v] of store().entries(Uint8Array.of(table))) batch.put(k, v.slice(0, v.length - SEAL));
+  };
   const layout2 = new WriteBatch();
-  for (const table of SEALED_TABLES)
-    for (const [k, v] of store().entries(Uint8Array.of(table))) layout2.put(k, v.slice(0, v.length - SEAL));
+  unseal(layout2, [...SEALED_TABLES, keys.tables.whiteFlag]);
   layout2.put(keys.layout, encode(u32, 2));
   store().write(layout2);
   expect(() => settleLayout(store(), true)).toThrow(/STORE_OUTDATED|tangle-core upgrade --db DIR/);
   settleLayout(store(), false);
-  expect(decode(u32, store().get(keys.layout)!)).toBe(3);
-  expect(STORE_LAYOUT).toBe(3);
+  expect(decode(u32, store().get(keys.layout)!)).toBe(4);
+  expect(STORE_LAYOUT).toBe(4);
+  expect(await answers(routes)).toEqual(before);
+
+  // Layout 3 (white-flag records unsealed): block metadata is 500 until the writer's opening seals them.
+  const layout3 = new WriteBatch();
+  unseal(layout3, [keys.tables.whiteFlag]);
+  layout3.put(keys.layout, encode(u32, 3));
+  store().write(layout3);
+  const whiteFlagRoutes = routes.filter((r) => r.endsWith('/blocks') || r.endsWith('/metadata'));
+  expect((await answers(whiteFlagRoutes)).map(([status]) => status)).toEqual([500, 500]);
+  expect(() => settleLayout(store(), true)).toThrow(/STORE_OUTDATED|tangle-core upgrade --db DIR/);
+  settleLayout(store(), false);
+  expect(decode(u32, store().get(keys.layout)!)).toBe(4);
   expect(await answers(routes)).toEqual(before);
   settleLayout(store(), false); // a store at the layout is left as it is: nothing sealed twice
   expect(await answers(routes)).toEqual(before);
