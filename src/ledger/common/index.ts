@@ -52,6 +52,7 @@ export type {
   Congestion,
   GenesisState,
   IncludedBlock,
+  IndexBuildOptions,
   LedgerBlock,
   LedgerListener,
   LedgerOutput,
