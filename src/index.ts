@@ -61,6 +61,7 @@ export {
   type MilestoneInput,
   type MilestoneRef,
   measureMilestone,
+  type IndexBuildOptions,
   type OpenLedgerOptions,
   OutputIdList,
   openLedger,

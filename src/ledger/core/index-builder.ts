@@ -8,8 +8,8 @@ import type { KeyValueStore } from '../store/index.js';
 
 /** Outputs a step indexes (about 20 ms of work: a request waits at most that long behind one). */
 export const INDEX_BUILD_BATCH = 2_000;
-/** A build of at most this many outputs is done at the opening (under a second): no 503s for a small store. */
-export const INDEX_BUILD_AT_OPENING = 50_000;
+/** A build of at most this many steps is done at the opening (under a second): no 503s for a small store. */
+export const INDEX_BUILD_STEPS_AT_OPENING = 25;
 
 export class IndexBuilder {
   private timer: NodeJS.Timeout | undefined;
@@ -26,7 +26,10 @@ export class IndexBuilder {
    * opening, started unless the caller takes the steps (`background: false`).
    */
   static settle(store: KeyValueStore, indexer: boolean, o: IndexBuildOptions): IndexBuilder | undefined {
-    if (!settleOutputIndex(store, indexer, o.atOpening ?? INDEX_BUILD_AT_OPENING)) return undefined;
+    if (
+      !settleOutputIndex(store, indexer, o.atOpening ?? INDEX_BUILD_STEPS_AT_OPENING * (o.batch ?? INDEX_BUILD_BATCH))
+    )
+      return undefined;
     const builder = new IndexBuilder(store, o, (e) => o.onError?.(e));
     if (o.background !== false) builder.start();
     return builder;
