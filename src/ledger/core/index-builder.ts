@@ -1,5 +1,5 @@
 import type { IndexBuildOptions } from '../common/index.js';
-import { indexBuildStep, settleOutputIndex } from '../indexer/index.js';
+import { indexBuildProgress, indexBuildStep, settleOutputIndex } from '../indexer/index.js';
 import type { KeyValueStore } from '../store/index.js';
 
 // The writer's background build of the output index (indexer/index-build.ts): one step a turn of the event loop, so
@@ -46,7 +46,9 @@ export class IndexBuilder {
         this.failed(e); // a store that refuses the write (a full disk): the next opening resumes from the last step
         return;
       }
-      this.timer = setTimeout(next, this.options.pauseMs ?? 0);
+      // The rest is between steps over the outputs; clearing a stale index (deletes only) is not paced.
+      const reading = (indexBuildProgress(this.store)?.indexedOutputs ?? 0) > 0;
+      this.timer = setTimeout(next, reading ? (this.options.pauseMs ?? 0) : 0);
       this.timer.unref();
     };
     this.timer = setTimeout(next, 0);
