@@ -48,8 +48,12 @@ const file = snapshotVector;
 /** The protocol parameters option of hornet's snapshot (a network's), for a generated one. */
 let hornetParameters: FullSnapshotHeader['protocolParameters'];
 
-const opened = (path: string) =>
-  openLedger({ path, params: importedParams(inspectStore(path)!.imported!), readOnly: true });
+/** The imported store, read-only, once its first writer built the indexer's entries (small: at its opening). */
+function opened(path: string) {
+  const params = importedParams(inspectStore(path)!.imported!);
+  openLedger({ path, params }).close();
+  return openLedger({ path, params, readOnly: true });
+}
 
 /** Loads the imported store at `path` into a new database; the ledger and a reader of the database. */
 async function loaded(path: string, database: string, progress: number[] = []) {
