@@ -9,11 +9,13 @@ export const INDEX_FLAGS = {
   'index-pause': { type: 'string' },
 } as const;
 
-export const INDEX_USAGE = `  --index-batch N         where the store lacks the indexer's entries (import-snapshot leaves them to the
-                          first writer): outputs the writer indexes in one step while it serves (default 2000;
-                          a store of at most 25 steps is indexed at the opening); the indexer routes answer 503
-                          with the build's counts until it is done, /health shows them
-  --index-pause MS        a rest between two steps, leaving the cores to the requests (default 0)`;
+export const INDEX_USAGE = [
+  "  --index-batch N         where the store lacks the indexer's entries (import-snapshot leaves them to the",
+  '                          first writer): outputs the writer indexes in one step while it serves (default 2000;',
+  '                          a store of at most 25 steps is indexed at the opening); the indexer routes answer 503',
+  "                          with the build's counts until it is done, /health shows them",
+  '  --index-pause MS        a rest between two steps, leaving the cores to the requests (default 0)',
+].join('\n');
 
 export function indexBuildOf(values: { 'index-batch'?: string; 'index-pause'?: string }): IndexBuildOptions {
   const batch = values['index-batch'];

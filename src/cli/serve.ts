@@ -215,9 +215,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
     writes = writerOptions(ledger, values.pow, faucetCaps);
   } else {
-    const at: OpenLedgerOptions = { ...(path === undefined ? {} : { path }), params };
-    if (readOnly) at.readOnly = true;
-    else at.indexBuild = indexBuildOf(values);
+    const at: OpenLedgerOptions = { ...(path ? { path } : {}), params, indexBuild: indexBuildOf(values) };
+    if (readOnly) at.readOnly = true; // (a reader builds nothing)
     ledger = readOnly ? openLedger(at) : await openWriter(at);
     if (values.follow !== undefined) {
       if (readOnly || existing?.imported === undefined)
