@@ -59,7 +59,7 @@ function transfer(ledgers: Ledger[], slot: number, input: Spendable): Spendable[
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 
 describe('the output index built in steps while the writer commits', () => {
-  it('503 with its counts meanwhile; then the same entries as commits kept, the outputs of the meantime exact', async () => {
+  it('503 with its counts meanwhile; then the entries commits kept, the outputs of the meantime exact', async () => {
     const kept = join(dir, 'kept');
     const built = join(dir, 'built');
     const reference = openLedger({ path: kept, params, genesis: { outputs: genesis } });

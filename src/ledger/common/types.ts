@@ -46,10 +46,10 @@ export interface OpenLedgerOptions {
 
 /**
  * The building of a missing output index (indexer/index-build.ts): at the opening when at most `atOpening` outputs
- * need it (default 25 steps' worth), else in the background, `batch` outputs a step (default 2,000), `pauseMs` between steps
- * (default 0: the cores are left to the requests and commits between steps anyway), while the writer serves;
- * `background: false` leaves the steps to the caller (Ledger.buildIndexStep). Meanwhile the indexer's queries are
- * refused, INDEXER_BUILDING with how far it has come, never answered in part.
+ * need it (default 25 steps' worth), else in the background, `batch` outputs a step (default 2,000), `pauseMs`
+ * between steps (default 0: requests and commits go between steps anyway), while the writer serves; `background:
+ * false` leaves the steps to the caller (`Ledger.indexBuilder.step()`). Meanwhile the indexer's queries are refused,
+ * INDEXER_BUILDING with how far it has come, never answered in part.
  */
 export interface IndexBuildOptions {
   atOpening?: number;

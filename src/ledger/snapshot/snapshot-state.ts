@@ -19,9 +19,10 @@ import { type KeyValueStore, SortedRunsWorker, WriteBatch } from '../store/index
 // The ledger state a snapshot import writes, one output at a time, with everything the ledger keeps beside an output:
 // its record (keyed by its booked milestone: slot = milestone index), its transaction's record (block ID, booked
 // slot, how many of its outputs are stored), its chain's current output, the booked milestone's timestamp. Not its
-// output index entries: the store's first writer builds those in the background (indexer/index-build.ts). Writes gather in a batch written every BATCH_OUTPUTS outputs; reads see only what is written
-// (the importer flushes before a milestone diff, whose changes it plans from what is stored). The full snapshot's
-// outputs, millions of them, are a bulk load instead (startBulk … endBulk): sorted apart, then appended in key order.
+// output index entries: the store's first writer builds those in the background (indexer/index-build.ts). Writes
+// gather in a batch written every BATCH_OUTPUTS outputs; reads see only what is written (the importer flushes before
+// a milestone diff, whose changes it plans from what is stored). The full snapshot's outputs, millions of them, are a
+// bulk load instead (startBulk … endBulk): sorted apart, then appended in key order.
 
 const BATCH_OUTPUTS = 10_000;
 const EMPTY = new Uint8Array(0);
