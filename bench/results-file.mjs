@@ -105,6 +105,11 @@ export const SECTIONS = [
     'npm run bench:explorer',
   ],
   [
+    'writer-load',
+    "Does the writer keep its rate while the archive's heaviest routes are offered 500 requests a second (open loop)?",
+    'node bench/writer-load.mjs',
+  ],
+  [
     'csv-load',
     "Does a crowd of clients pulling the explorer's CSV export hold up /health and /info?",
     'npm run bench:csv-load',

@@ -3,7 +3,8 @@
 // deposit returns, timelocks, expirations, senders and tags; aliases, their foundries, NFTs with issuers; booked over
 // many milestones), written by writeSnapshotFile. Then, each in a child process of its own (its own memory): reading
 // and decoding the file (readSnapshotFile: the rate a reader can give), and importing it into LMDB
-// (tangle-core import-snapshot: outputs, transaction records, chains, the indexer's entries), and that import loaded
+// (tangle-core import-snapshot: outputs, transaction records, chains; the indexer's entries are the first writer's,
+// built in the background since issue 58), and that import loaded
 // into a new PostgreSQL database (import-snapshot --store). Reported: outputs/s of each, the import's ratio to reading
 // in the same run (target ≥ 0.5), and each phase's peak memory (its own, RssAnon; and resident, with mapped files).
 import { execFileSync } from 'node:child_process';
@@ -231,7 +232,7 @@ Each phase in a process of its own, ${os.cpus().length} cores (${cpu}), Node ${p
 | phase | time | outputs/s | peak memory of its own (RssAnon) | peak resident (with mapped files) |
 |---|---:|---:|---:|---:|
 | read and decode the file (\`readSnapshotFile\`) | ${read.seconds.toFixed(1)} s | ${rate(read).toLocaleString('en')} | ${read.maxAnonMB.toFixed(0)} MB | ${read.maxRssMB.toFixed(0)} MB |
-| import into LMDB (\`importSnapshot\`: outputs, transactions, chains, indexer entries) | ${imported.seconds.toFixed(1)} s | ${rate(imported).toLocaleString('en')} | ${imported.maxAnonMB.toFixed(0)} MB | ${imported.maxRssMB.toFixed(0)} MB |
+| import into LMDB (\`importSnapshot\`: outputs, transactions, chains; the indexer's entries left to the first writer) | ${imported.seconds.toFixed(1)} s | ${rate(imported).toLocaleString('en')} | ${imported.maxAnonMB.toFixed(0)} MB | ${imported.maxRssMB.toFixed(0)} MB |
 | then load into PostgreSQL (\`import-snapshot --store\`: indexes dropped, built after) | ${postgres.loadSeconds.toFixed(1)} s | ${pgRate.toLocaleString('en')} | ${postgres.maxAnonMB.toFixed(0)} MB (both steps) | ${postgres.maxRssMB.toFixed(0)} MB |
 | import into PostgreSQL, end to end (LMDB, then the load) | ${postgres.seconds.toFixed(1)} s | ${rate(postgres).toLocaleString('en')} | | |
 

@@ -47,6 +47,7 @@ export {
   followNode,
   type GenesisState,
   type IncludedBlock,
+  type IndexBuildOptions,
   type IssuedMilestone,
   type IssueOptions,
   importedParams,

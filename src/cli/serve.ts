@@ -20,6 +20,7 @@ import { network, redactUrl, refuseSimulatedOn, UsageError, wholeNumber } from '
 import { serveDatabase } from './serve-database.js';
 import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
 import { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './serve-follow.js';
+import { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './serve-index.js';
 import { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
 import { commitByTheClock, warnOfPublicPosting, writerOptions } from './serve-writes.js';
 import { startWorkers } from './workers.js';
@@ -53,6 +54,7 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --writer-url URL        a server that only reads (--read-only, --store readers) passes posted blocks and faucet
                           requests to the writer's server at URL (without it they answer 503)
 ${FOLLOW_USAGE}
+${INDEX_USAGE}
   --faucet                on a testnet writer (not --demo, which has it): take posted blocks, run the faucet
                           (its key is the demo's: the store's genesis must hold an output of it, as a demo's
                           does) and commit each slot once it has ended, as a node does
@@ -104,6 +106,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       pow: { type: 'boolean' },
       faucet: { type: 'boolean', default: false },
       ...FOLLOW_FLAGS,
+      ...INDEX_FLAGS,
       ...EVENT_FLAGS,
       ...LIMIT_FLAGS,
     },
@@ -118,10 +121,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     values['slot-seconds'] === undefined
       ? base.slotDurationSeconds
       : wholeNumber(values['slot-seconds'], '--slot-seconds', 1, 3600);
-  const genesisTime =
-    values['genesis-time'] === undefined
-      ? undefined
-      : wholeNumber(values['genesis-time'], '--genesis-time', 0, 2 ** 32 - 1);
+  const time = values['genesis-time'];
+  const genesisTime = time === undefined ? undefined : wholeNumber(time, '--genesis-time', 0, 2 ** 32 - 1);
   if (values.demo) refuseSimulatedOn(base, 'the demo');
   if (values.follow !== undefined && (values.demo || values.faucet))
     throw new UsageError('--follow applies another node’s milestones: leave out --demo and --faucet');
@@ -214,7 +215,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
     demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
     writes = writerOptions(ledger, values.pow, faucetCaps);
   } else {
-    const at = { ...(path === undefined ? {} : { path }), params, ...(readOnly ? { readOnly } : {}) };
+    const at: OpenLedgerOptions = { ...(path ? { path } : {}), params, indexBuild: indexBuildOf(values) };
+    if (readOnly) at.readOnly = true; // (a reader builds nothing)
     ledger = readOnly ? openLedger(at) : await openWriter(at);
     if (values.follow !== undefined) {
       if (readOnly || existing?.imported === undefined)
@@ -342,7 +344,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
 }
 
 const FOUNDRY_STEP = 'create foundry, mint tokens';
-
 /** A writer's failure to publish to its database: one line on stderr (retried while the database is away). */
 function reportStoreError(e: Error, final: boolean): void {
   const why = e instanceof LedgerError ? `${e.code}: ${e.detail}` : e.message;

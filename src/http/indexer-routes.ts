@@ -133,8 +133,26 @@ export function indexQuery(route: IndexRoute, query: URLSearchParams, params: Pr
   return q;
 }
 
+/**
+ * While the writer builds the index (a snapshot's import left it to it): 503, how far the build has come, and when to
+ * ask again; never a partial list. The error body as every other, with the build's counts beside it.
+ */
+async function building(ledger: LedgerReader): Promise<Reply | undefined> {
+  const b = await ledger.indexerBuild?.();
+  if (b === undefined) return undefined;
+  const message = `service unavailable: the indexer's entries are being built (${b.indexedOutputs} of ${b.outputs})`;
+  const fraction = b.outputs === 0 ? 0 : Math.min(0.999, Math.floor((b.indexedOutputs / b.outputs) * 1000) / 1000);
+  const body = {
+    error: { code: 503, message },
+    indexerBuild: { code: 'INDEXER_BUILDING', indexedOutputs: b.indexedOutputs, outputs: b.outputs, fraction },
+  };
+  return { body: JSON.stringify(body), contentType: JSON_TYPE, status: 503, headers: { 'Retry-After': '10' } };
+}
+
 /** inx-indexer's outputsResponse: ledgerIndex, pageSize, cursor (if there is a next page), items. */
 async function page(ledger: LedgerReader, q: IndexQuery): Promise<Reply> {
+  const refused = await building(ledger);
+  if (refused !== undefined) return refused;
   const p = await ledger.indexedOutputs(q);
   const cursor =
     p.next === undefined
@@ -157,6 +175,8 @@ const byId = (route: 'alias' | 'nft' | 'foundry', length: number, what: string):
   path: new RegExp(`^${BASE.replaceAll('/', '\\/')}\\/${route}\\/([^/]*)$`),
   async handle({ ledger, params }) {
     const chainId = parseHexId(params[0]!, length, what);
+    const refused = await building(ledger);
+    if (refused !== undefined) return refused;
     const p = await ledger.indexedOutputs({ route, chainId, pageSize: 1 });
     if (p.items.length === 0) throw new HttpProblem(404, 'record not found');
     const body = { ledgerIndex: p.ledgerIndex, pageSize: 0, items: p.items.map(toHex) };

@@ -49,7 +49,23 @@ export async function isHealthy(ledger: LedgerReader): Promise<boolean> {
  * last knew the store current with its network (heard its source, or committed); the larger of the two. A load
  * balancer can take a lagging reader out.
  */
-export async function healthOf(ledger: LedgerReader): Promise<{ isHealthy: boolean; lagSeconds?: number }> {
+export async function healthOf(ledger: LedgerReader): Promise<Health> {
+  const health = await healthBody(ledger);
+  // The indexer's build (a snapshot's import left it to the writer): the node is healthy, its indexer not yet.
+  const b = await Promise.resolve(ledger.indexerBuild?.()).catch(() => undefined);
+  return b === undefined
+    ? health
+    : { ...health, indexerBuild: { indexedOutputs: b.indexedOutputs, outputs: b.outputs } };
+}
+
+interface Health {
+  isHealthy: boolean;
+  lagSeconds?: number;
+  /** While the writer builds the indexer's entries: how far it has come (the indexer routes answer 503). */
+  indexerBuild?: { indexedOutputs: number; outputs: number };
+}
+
+async function healthBody(ledger: LedgerReader): Promise<Health> {
   const healthy = await isHealthy(ledger);
   const lags: number[] = [];
   if (ledger.replicationLag !== undefined) {

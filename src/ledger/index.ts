@@ -15,6 +15,7 @@ export type {
   Congestion,
   GenesisState,
   IncludedBlock,
+  IndexBuildOptions,
   LedgerBlock,
   LedgerListener,
   LedgerOutput,

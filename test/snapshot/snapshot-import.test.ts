@@ -95,6 +95,13 @@ describe("hornet's full snapshot and its delta, imported", () => {
     const want = await expectedState(full, [delta]);
     expect(result.latestSlot).toBe(5);
     expect(result.unspentOutputs).toBe(want.unspent.size);
+    // The import leaves the indexer's entries to the store's first writer: a reader before it gets 503, never a part.
+    const before = await served(path);
+    const refused = await before.get('/api/indexer/v1/outputs');
+    expect(refused.status).toBe(503);
+    expect(refused.body.indexerBuild).toMatchObject({ code: 'INDEXER_BUILDING', indexedOutputs: 0 });
+    await before.close();
+    openLedger({ path, params: importedParams(inspectStore(path)!.imported!) }).close(); // a small store: at opening
     const s = await served(path);
     try {
       expect([...s.ledger.unspentOutputs()].map(([id]) => hex(id)).sort()).toEqual([...want.unspent.keys()].sort());

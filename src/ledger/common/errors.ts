@@ -36,6 +36,7 @@ export type LedgerErrorCode =
   | 'STORE_UNAVAILABLE'
   | 'PARAMETERS_MISMATCH'
   | 'INDEXER_DISABLED'
+  | 'INDEXER_BUILDING'
   | 'CLOSED'
   // importing a snapshot (its bytes decode; what they say does not hold together)
   | 'SNAPSHOT_INVALID'
@@ -70,6 +71,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   STORE_UNAVAILABLE: 'unavailable',
   PARAMETERS_MISMATCH: 'internal',
   INDEXER_DISABLED: 'unavailable',
+  INDEXER_BUILDING: 'unavailable',
   CLOSED: 'internal',
   SNAPSHOT_INVALID: 'invalid',
   MILESTONE_INVALID: 'invalid',

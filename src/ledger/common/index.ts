@@ -60,6 +60,7 @@ export type {
   Congestion,
   GenesisState,
   IncludedBlock,
+  IndexBuildOptions,
   LedgerBlock,
   LedgerListener,
   LedgerOutput,

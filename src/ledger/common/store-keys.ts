@@ -123,6 +123,8 @@ export const keys = {
   layout: Uint8Array.of(TABLE.meta, 7),
   /** Where an upgrade step that stopped got to (core/upgrade.ts), while it has not finished. */
   upgradeAt: Uint8Array.of(TABLE.meta, 8),
+  /** While the output index is built in the background (indexer/index-build.ts): how far the build has come. */
+  outputIndexBuilding: Uint8Array.of(TABLE.meta, 9),
   /** The solid entry points an imported snapshot gave for its target milestone. */
   solidEntryPoints: (slot: number) => slotKey(TABLE.solidEntryPoints, slot),
   /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */

@@ -36,10 +36,28 @@ export interface OpenLedgerOptions {
    * outputs it creates and spends. A store opened without it loses it (opened with it again, it is rebuilt).
    */
   indexer?: boolean;
+  /** Where the output index is missing (a snapshot's import writes none): how the writer builds it. */
+  indexBuild?: IndexBuildOptions;
   /**
    * LMDB only: open for reading; every write fails with a clear error (chosen by itself on a read-only file system).
    */
   readOnly?: boolean;
+}
+
+/**
+ * The building of a missing output index (indexer/index-build.ts): at the opening when at most `atOpening` outputs
+ * need it (default 25 steps' worth), else in the background, `batch` outputs a step (default 2,000), `pauseMs`
+ * between steps (default 0: requests and commits go between steps anyway), while the writer serves; `background:
+ * false` leaves the steps to the caller (`Ledger.indexBuilder.step()`). Meanwhile the indexer's queries are refused,
+ * INDEXER_BUILDING with how far it has come, never answered in part.
+ */
+export interface IndexBuildOptions {
+  atOpening?: number;
+  batch?: number;
+  pauseMs?: number;
+  background?: boolean;
+  /** Told when a step fails (the store refused its write): the build stops; the next opening resumes it. */
+  onError?: (e: unknown) => void;
 }
 
 export interface AcceptOptions {

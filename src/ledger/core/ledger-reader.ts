@@ -10,7 +10,7 @@ import type {
   LedgerOutput,
   UtxoChanges,
 } from '../common/index.js';
-import type { IndexPage, IndexQuery } from '../indexer/index.js';
+import type { IndexBuildProgress, IndexPage, IndexQuery } from '../indexer/index.js';
 import type { MilestoneRef } from './imported.js';
 import type { CongestionQuery } from './queries.js';
 
@@ -40,6 +40,8 @@ export interface LedgerReader {
   blockIdsOfSlot(slot: number, limit: number): Awaitable<Uint8Array[]>;
   /** TIP-26: a page of an indexer query (inx-indexer's meaning and order). */
   indexedOutputs(query: IndexQuery): Awaitable<IndexPage>;
+  /** How far the writer's build of the indexer's entries has come; undefined once built (or never needed). */
+  indexerBuild?(): Awaitable<IndexBuildProgress | undefined>;
   isSynced(): Awaitable<boolean>;
   /** A real milestone by index or ID (its ID and time; its payload where kept): applied, or of imported snapshots. */
   milestone?(ref: number | Uint8Array): Awaitable<MilestoneRef | undefined>;

@@ -1,4 +1,3 @@
-import { toHex } from '../../codec/hex.js';
 import type { OutputRecord } from '../../model/ledger-records.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
@@ -12,20 +11,23 @@ import type {
   Congestion,
   GenesisState,
   IncludedBlock,
+  IndexBuildOptions,
   LedgerBlock,
   LedgerListener,
   LedgerOutput,
   UtxoChanges,
 } from '../common/index.js';
 import { checkId, checkSlot, checkWriteSlot, commitmentId, LedgerError, slotAt } from '../common/index.js';
-import { type IndexPage, type IndexQuery, settleOutputIndex } from '../indexer/index.js';
+import type { IndexBuildProgress, IndexPage, IndexQuery } from '../indexer/index.js';
 import { IngestPool } from '../ingest/index.js';
 import type { KeyValueStore } from '../store/index.js';
-import { type AcceptContext, acceptBlock, checkUncommitted, type Prechecked } from './accept.js';
+import { type AcceptContext, acceptBlock, type Prechecked } from './accept.js';
 import { acceptPipelined } from './accept-pipeline.js';
+import * as accounts from './account-changes.js';
 import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
+import { IndexBuilder } from './index-builder.js';
 import * as nodeQueries from './node-queries.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
@@ -57,6 +59,8 @@ export class Ledger {
   private minimalWork: number | undefined;
   /** Whether commits keep the output index (the indexer's): a writer opened with `indexer` (the default). */
   private readonly indexing: boolean;
+  /** @internal The output index's build while the writer runs one (a snapshot's import left it): by hand, `step`. */
+  readonly indexBuilder: IndexBuilder | undefined;
 
   /** @internal use openLedger */
   constructor(
@@ -65,6 +69,7 @@ export class Ledger {
     genesis: GenesisState,
     clock: () => number,
     indexer = true,
+    build: IndexBuildOptions = {},
   ) {
     this.params = params;
     this.clock = clock;
@@ -73,7 +78,7 @@ export class Ledger {
     this.accept = { state: this.state, params };
     this.indexing = !this.readOnly && indexer;
     settleStore(store, this.readOnly);
-    if (!this.readOnly) settleOutputIndex(store, indexer);
+    this.indexBuilder = this.readOnly ? undefined : IndexBuilder.settle(store, indexer, build);
   }
 
   private open(): void {
@@ -132,35 +137,19 @@ export class Ledger {
   /** A block-issuing account that exists from the commit of `slot` on. @throws LedgerError */
   createAccount(accountId: Uint8Array, options: { blockIssuanceCredits: bigint; slot: number }): void {
     this.open();
-    checkId(accountId, 32, 'account ID');
-    const { blockIssuanceCredits, slot } = options;
-    checkUncommitted(this.committed, slot);
-    if (typeof blockIssuanceCredits !== 'bigint')
-      throw new LedgerError('INVALID_ARGUMENT', 'blockIssuanceCredits must be a bigint');
-    if (this.state.accountExists(accountId)) {
-      throw new LedgerError('ACCOUNT_EXISTS', `account ${toHex(accountId)} exists already`);
-    }
-    this.pending.slot(slot).creations.push({ accountId: accountId.slice(), blockIssuanceCredits });
+    accounts.createAccount(this.state, accountId, options);
   }
 
   /** Allots mana to an account at the commit of `slot`; burned if it did not exist before that slot (iota-core). */
   allot(accountId: Uint8Array, mana: bigint, slot: number): void {
     this.open();
-    checkId(accountId, 32, 'account ID');
-    checkUncommitted(this.committed, slot);
-    if (typeof mana !== 'bigint' || mana < 0n)
-      throw new LedgerError('INVALID_ARGUMENT', 'mana must be a non-negative bigint');
-    this.pending.slot(slot).allotments.push({ accountId: accountId.slice(), mana });
+    accounts.allot(this.state, accountId, mana, slot);
   }
 
   /** Destroys an account at the commit of `slot`. @throws LedgerError ACCOUNT_NOT_FOUND */
   destroyAccount(accountId: Uint8Array, slot: number): void {
     this.open();
-    checkId(accountId, 32, 'account ID');
-    checkUncommitted(this.committed, slot);
-    if (!this.state.accountLiveAt(accountId, slot))
-      throw new LedgerError('ACCOUNT_NOT_FOUND', `account ${toHex(accountId)} does not exist`);
-    this.pending.slot(slot).destructions.push(accountId.slice());
+    accounts.destroyAccount(this.state, accountId, slot);
   }
 
   /** Commits the next slot in one atomic write (its RMC, accounts, UTXO changes, commitment). @throws LedgerError */
@@ -319,7 +308,13 @@ export class Ledger {
     return nodeQueries.tips(this.state);
   }
 
-  /** TIP-26: a page of the indexer's query. @throws LedgerError INDEXER_DISABLED (a store kept without it) */
+  /** How far the output index's build has come; undefined when none runs (INDEXER_BUILDING meanwhile). */
+  indexerBuild(): IndexBuildProgress | undefined {
+    this.view();
+    return nodeQueries.indexBuild(this.committed);
+  }
+
+  /** TIP-26: a page of the indexer's query. @throws LedgerError INDEXER_DISABLED, INDEXER_BUILDING */
   indexedOutputs(query: IndexQuery): Promise<IndexPage> {
     this.view();
     return nodeQueries.indexedOutputs(this.committed, this.params, query);
@@ -392,6 +387,7 @@ export class Ledger {
     this.closed = true;
     for (const l of this.listeners) void l.close?.();
     this.listeners.clear();
+    this.indexBuilder?.stop();
     void this.pool?.close();
     this.committed.store.close();
   }

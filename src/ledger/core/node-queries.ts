@@ -28,7 +28,7 @@ import {
   type WhiteFlagVerdict,
   whiteFlagIn,
 } from '../common/index.js';
-import { type IndexPage, type IndexQuery, queryIndex, storeIndexSource } from '../indexer/index.js';
+import { type IndexPage, type IndexQuery, indexBuildProgress, queryIndex, storeIndexSource } from '../indexer/index.js';
 import type { CommittedState } from './committed-state.js';
 import type { LedgerState } from './state.js';
 
@@ -224,3 +224,6 @@ export function indexedOutputs(
     query,
   );
 }
+
+/** How far the output index's build has come; undefined when none runs. */
+export const indexBuild = (committed: CommittedState) => indexBuildProgress(committed.store);

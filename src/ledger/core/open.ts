@@ -25,6 +25,7 @@ export function openEmbedded(options: OpenLedgerOptions): Ledger {
       options.genesis ?? {},
       options.clock ?? (() => Math.floor(Date.now() / 1000)),
       options.indexer ?? true,
+      options.indexBuild,
     );
   } catch (e) {
     store.close();

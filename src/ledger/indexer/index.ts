@@ -1,6 +1,7 @@
 // The indexer (TIP-26's queries): each unspent output's index entries, and the queries over them.
 // The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
 
+export { type IndexBuildProgress, indexBuildProgress, indexBuildStep, startIndexBuild } from './index-build.js';
 export {
   type IndexPage,
   type IndexQuery,
@@ -9,5 +10,5 @@ export {
   MAX_PAGE_SIZE,
   queryIndex,
 } from './indexer-query.js';
-export { indexOutput, settleOutputIndex, storeIndexSource } from './indexer-store.js';
+export { buildingError, indexOutput, settleOutputIndex, storeIndexSource } from './indexer-store.js';
 export { indexEntries, indexPrefixes } from './output-index.js';

@@ -3,6 +3,13 @@ import { u32 } from '../../codec/index.js';
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../model/ledger-records.js';
 import { checkedOutputRecord, corrupt, keys, LedgerError, readRecord, slotOfKey } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
+import {
+  countOutputRecords,
+  type IndexBuildProgress,
+  indexBuildProgress,
+  indexBuildStep,
+  startIndexBuild,
+} from './index-build.js';
 import type { IndexPosition, IndexSource } from './indexer-query.js';
 import { indexEntries } from './output-index.js';
 
@@ -22,39 +29,39 @@ export function indexOutput(batch: WriteBatch, put: boolean, outputBytes: Uint8A
 export const outputIndexBuilt = (store: KeyValueStore) => store.get(keys.outputIndexBuilt) !== undefined;
 
 /**
- * Builds the output index of a store that has none (written without it, or kept without it since): every entry of
- * a stale index goes, every unspent output gets its entries, and the marker says the commits keep it from now on.
- * One write: a store is indexed whole or not at all.
+ * At a writer's opening: when the index is wanted and missing, starts its build (index-build.ts), done here at once
+ * when at most `atOpening` outputs are left to it (else the writer runs it in steps); when it is not wanted, its
+ * marker and any build go (the commits will not keep it), so that a later opening with it builds it again. Returns
+ * whether a build is left to run.
  */
-export function buildOutputIndex(store: KeyValueStore): void {
-  const batch = new WriteBatch();
-  for (const [k] of store.entries(Uint8Array.of(keys.tables.outputIndex))) batch.delete(k);
-  for (const [k, record] of store.entries(Uint8Array.of(keys.tables.output))) {
-    checkedOutputRecord(k, record);
-    if (spentSlotOf(record) !== UNSPENT) continue;
-    const view = new DataView(k.buffer, k.byteOffset + 1, 4); // key: table, u32 BE slot, output ID
-    indexOutput(batch, true, record.subarray(OUTPUT_RECORD_HEADER), view.getUint32(0, false), k.subarray(5));
-  }
-  batch.put(keys.outputIndexBuilt, Uint8Array.of(1));
-  store.write(batch);
-}
-
-/**
- * At a writer's opening: builds the index when it is wanted and missing; when it is not wanted, its marker goes (the
- * commits will not keep it), so that a later opening with it rebuilds it.
- */
-export function settleOutputIndex(store: KeyValueStore, wanted: boolean): void {
+export function settleOutputIndex(store: KeyValueStore, wanted: boolean, atOpening = Number.POSITIVE_INFINITY) {
   const built = outputIndexBuilt(store);
-  if (wanted && !built) buildOutputIndex(store);
-  if (!wanted && built) {
-    const batch = new WriteBatch();
-    batch.delete(keys.outputIndexBuilt);
-    store.write(batch);
+  if (!wanted) {
+    if (built || store.get(keys.outputIndexBuilding) !== undefined) {
+      const batch = new WriteBatch();
+      batch.delete(keys.outputIndexBuilt);
+      batch.delete(keys.outputIndexBuilding);
+      store.write(batch);
+    }
+    return false;
   }
+  if (built) return false;
+  let progress = indexBuildProgress(store);
+  if (progress === undefined) {
+    const batch = new WriteBatch();
+    startIndexBuild(batch, countOutputRecords(store), true); // a stale index's entries go first
+    store.write(batch);
+    progress = indexBuildProgress(store)!;
+  }
+  if (progress.outputs - progress.indexedOutputs > atOpening) return true;
+  while (!indexBuildStep(store, Number.MAX_SAFE_INTEGER));
+  return false;
 }
 
 /** The indexer's view of the embedded store. @throws LedgerError INDEXER_DISABLED when the store keeps no index */
 export function storeIndexSource(store: KeyValueStore, latestSlot: () => number): IndexSource {
+  const building = indexBuildProgress(store);
+  if (building !== undefined) throw buildingError(building);
   if (!outputIndexBuilt(store))
     throw new LedgerError('INDEXER_DISABLED', 'this store keeps no output index (its writer runs without the indexer)');
   const table = Uint8Array.of(keys.tables.outputIndex);
@@ -88,4 +95,12 @@ export function storeIndexSource(store: KeyValueStore, latestSlot: () => number)
           : record.subarray(OUTPUT_RECORD_HEADER);
       }),
   };
+}
+
+/** A query refused while the index is built (never a partial answer): how far the build has come. */
+export function buildingError(p: IndexBuildProgress): LedgerError {
+  return new LedgerError(
+    'INDEXER_BUILDING',
+    `the indexer's entries are being built: ${p.indexedOutputs} of ${p.outputs} outputs indexed, try again later`,
+  );
 }

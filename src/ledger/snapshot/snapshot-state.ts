@@ -14,15 +14,15 @@ import { output } from '../../model/output.js';
 import type { SnapshotOutput } from '../../model/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { checkedOutputRecord, keys, LedgerError, readRecord, sealOutputRecord } from '../common/index.js';
-import { indexOutput, indexPrefixes } from '../indexer/index.js';
 import { type KeyValueStore, SortedRunsWorker, WriteBatch } from '../store/index.js';
 
 // The ledger state a snapshot import writes, one output at a time, with everything the ledger keeps beside an output:
 // its record (keyed by its booked milestone: slot = milestone index), its transaction's record (block ID, booked
-// slot, how many of its outputs are stored), its chain's current output, its output index entries, the booked
-// milestone's timestamp. Writes gather in a batch written every BATCH_OUTPUTS outputs; reads see only what is written
-// (the importer flushes before a milestone diff, whose changes it plans from what is stored). The full snapshot's
-// outputs, millions of them, are a bulk load instead (startBulk … endBulk): sorted apart, then appended in key order.
+// slot, how many of its outputs are stored), its chain's current output, the booked milestone's timestamp. Not its
+// output index entries: the store's first writer builds those in the background (indexer/index-build.ts). Writes
+// gather in a batch written every BATCH_OUTPUTS outputs; reads see only what is written (the importer flushes before
+// a milestone diff, whose changes it plans from what is stored). The full snapshot's outputs, millions of them, are a
+// bulk load instead (startBulk … endBulk): sorted apart, then appended in key order.
 
 const BATCH_OUTPUTS = 10_000;
 const EMPTY = new Uint8Array(0);
@@ -39,6 +39,8 @@ export class SnapshotState {
   /** Sum of the stored unspent outputs' amounts. */
   supply = 0n;
   outputs = 0;
+  /** Output records stored, spent or not (what the index's build will read). */
+  records = 0;
 
   constructor(private readonly store: KeyValueStore) {}
 
@@ -78,6 +80,7 @@ export class SnapshotState {
     this.time(slot, o.milestoneTimestampBooked);
     this.supply += o.output.amount;
     this.outputs++;
+    this.records++;
     if (this.runs !== undefined) {
       this.addSorted(this.runs, o, record);
       return;
@@ -91,7 +94,6 @@ export class SnapshotState {
     });
     const chain = outputChainId(o.output, o.outputId);
     if (chain !== undefined) this.batch.put(keys.chain(chain), o.outputId);
-    indexOutput(this.batch, true, bytes, slot, o.outputId);
     if (++this.pending >= BATCH_OUTPUTS) this.flush();
   }
 
@@ -106,8 +108,6 @@ export class SnapshotState {
     runs.add(keys.transactionOfOutput(o.outputId), booking);
     const chain = outputChainId(o.output, o.outputId);
     if (chain !== undefined) runs.add(keys.chain(chain), o.outputId);
-    for (const p of indexPrefixes(o.output, o.outputId))
-      runs.addSlotted(tables.outputIndex, p, slot, o.outputId, EMPTY);
     if (++this.pending >= BATCH_OUTPUTS) this.flush(); // the milestone times
   }
 
@@ -169,6 +169,7 @@ export class SnapshotState {
       if (r === undefined || r.storedOutputs === 0) throw invalid(`no transaction record of ${toHex(o.outputId)}`);
       return r.storedOutputs === 1 ? undefined : { ...r, storedOutputs: r.storedOutputs - 1 };
     });
+    this.records--;
     this.retire(o);
   }
 
@@ -191,14 +192,13 @@ export class SnapshotState {
     return { key, stored };
   }
 
-  /** An output leaves the unspent set: its chain (if it is the chain's current output), index entries and amount. */
+  /** An output leaves the unspent set: its chain (if it is the chain's current output) and amount. */
   private retire(o: SnapshotOutput): void {
     const chain = outputChainId(o.output, o.outputId);
     if (chain !== undefined) {
       const current = this.store.get(keys.chain(chain));
       if (current !== undefined && equalBytes(current, o.outputId)) this.batch.delete(keys.chain(chain));
     }
-    indexOutput(this.batch, false, encode(output, o.output), o.milestoneIndexBooked, o.outputId);
     this.supply -= o.output.amount;
     this.outputs--;
     this.pending++;

@@ -1,0 +1,238 @@
+// The writer under archive load, open loop (issue 58): a history like bench/explorer.mjs's (the coordinator's
+// milestones, each commit keeping its analytics and archive), a read-only server of the store in a process of its
+// own, and bench/open-loop.mjs offering a fixed RATE requests a second of the heaviest route mix (richest addresses,
+// token distribution, a page of the busy address's updates, analytics over 10,000 milestones) whatever the answers'
+// speed, latency counted from each request's scheduled time. The writer applies milestones alone and under that load
+// in turn; the ratio of its rates is the question (target ≥ 0.9), and each route's p50/p99 against its documented
+// target. bench/explorer.mjs's closed loop (wrk's 32 greedy connections) measures the machine's sharing instead: its
+// figure stays beside this one in RESULTS.md.
+//
+//   node bench/writer-load.mjs [--milestones 10000] [--addresses 100000] [--per-milestone 100] [--rate 500]
+//                              [--round 100] [--rounds 3] [--no-write]
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as tc from '../dist/index.js';
+import { basicTo as basic } from './fixtures.mjs';
+import { writeSection } from './results-file.mjs';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const MILESTONES = arg('--milestones', 10_000);
+const ADDRESSES = arg('--addresses', 100_000);
+const PER_MILESTONE = arg('--per-milestone', 100);
+const RATE = arg('--rate', 500);
+const ROUND = arg('--round', 100);
+const ROUNDS = arg('--rounds', 3);
+const PAYERS = 4;
+const here = dirname(fileURLToPath(import.meta.url));
+const cli = resolve(here, '../dist/cli.js');
+const dir = mkdtempSync(join(os.tmpdir(), 'tangle-writer-load-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+await tc.ready();
+
+const params = tc.PROTOCOL_PARAMETERS.testnet;
+const T0 = 1_700_000_000;
+const SEP = new Uint8Array(32).fill(0xe1);
+let seed = 46;
+/** A fixed-seed PRNG (mulberry32): the same history every run. */
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
+const secret = (k) => new Uint8Array(32).fill(k);
+const payers = Array.from({ length: PAYERS }, (_, i) => ({
+  k: i + 1,
+  address: tc.ed25519AddressOf(tc.ed25519PublicKey(secret(i + 1))),
+}));
+const recipients = Array.from({ length: ADDRESSES }, () => ({
+  type: 0,
+  pubKeyHash: Uint8Array.from({ length: 32 }, () => Math.floor(random() * 256)),
+}));
+/** The busy address: an output of every milestone. */
+const busy = recipients[0];
+/** Amounts over five powers of ten from the minimum deposit up: a token distribution with buckets to fill. */
+const amount = () => 50_000n * BigInt(Math.floor(10 ** (random() * 5)));
+
+// 1. The history.
+async function build() {
+  const outputs = payers.map((p, i) => {
+    const id = new Uint8Array(32);
+    new DataView(id.buffer).setUint32(0, i + 1);
+    return { outputId: tc.outputId(id, 0), output: basic(p.address, 400_000_000_000_000n) };
+  });
+  const file = await tc.genesisSnapshot(params, { outputs, timestamp: T0, solidEntryPoints: [SEP] });
+  const path = join(dir, 'store');
+  await tc.importSnapshot({ path, full: file });
+  const ledger = tc.openLedger({ path, params: tc.importedParams(tc.inspectStore(path).imported) });
+  const change = [...outputs];
+  const state = { ledger, path, change, previous: { id: SEP, bytes: undefined }, index: 0 };
+  const t0 = performance.now();
+  for (let k = 1; k <= MILESTONES; k++) issue(state);
+  return { ...state, buildSeconds: (performance.now() - t0) / 1000 };
+}
+
+/** The next milestone: each payer pays its share of PER_MILESTONE outputs to random addresses (one to the busy one). */
+function issue(state) {
+  const k = ++state.index;
+  const blocks = state.previous.bytes === undefined ? [] : [state.previous.bytes];
+  const ids = [];
+  const per = Math.ceil(PER_MILESTONE / PAYERS);
+  for (const [p, payer] of payers.entries()) {
+    const input = state.change[p];
+    const paid = Array.from({ length: per - 1 }, (_, i) =>
+      basic(p === 0 && i === 0 ? busy : recipients[Math.floor(random() * recipients.length)], amount()),
+    );
+    const spent = paid.reduce((s, o) => s + o.amount, 0n);
+    const essence = tc.buildTransaction({
+      inputs: [input],
+      outputs: [...paid, basic(payer.address, input.output.amount - spent)],
+      params,
+    });
+    const payload = tc.signTransaction(essence, [secret(payer.k)]);
+    const bytes = tc.encodeBlock(tc.buildBlock({ parents: [state.previous.id], payload, params }));
+    blocks.push(bytes);
+    ids.push(tc.blockId(bytes));
+    const txId = tc.transactionId(payload);
+    state.change[p] = { outputId: tc.outputId(txId, per - 1), output: essence.outputs[per - 1] };
+  }
+  const parents = [...ids, ...(state.previous.bytes === undefined ? [] : [state.previous.id])];
+  const issued = tc.issueMilestone(state.ledger, {
+    parents,
+    blocks,
+    timestamp: T0 + 5 * k,
+    secretKeys: [tc.TESTNET_COORDINATOR_SECRET],
+  });
+  const bytes = tc.encodeBlock(tc.buildBlock({ parents: issued.milestone.parents, payload: issued.milestone, params }));
+  state.previous = { id: tc.blockId(bytes), bytes };
+}
+
+/** A read-only server of the store in a process of its own (the writer keeps this one). */
+async function reader(path) {
+  const child = spawn(
+    process.execPath,
+    [cli, 'serve', '--db', path, '--read-only', '--workers', '1', '--port', '0', '--synced', '--no-mqtt'],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const origin = await new Promise((done, fail) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) done(m[1].replace(/\/$/, ''));
+    });
+    child.on('exit', (c) => fail(new Error(`the reader exited (${c})`)));
+  });
+  return { origin, port: Number(new URL(origin).port), stop: () => child.kill('SIGTERM') };
+}
+
+/** The writer's milestones a second over `n` more milestones. */
+function writerRate(state, n) {
+  const t0 = performance.now();
+  for (let i = 0; i < n; i++) issue(state);
+  return n / ((performance.now() - t0) / 1000);
+}
+
+/** The open-loop generator in a process of its own (the writer's loop holds this one's event loop). */
+async function offer(origin, routes) {
+  const file = join(dir, 'routes.json');
+  writeFileSync(file, JSON.stringify(routes));
+  const child = spawn(
+    process.execPath,
+    [join(here, 'open-loop.mjs'), '--origin', origin, '--rate', String(RATE), '--paths', file],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  await new Promise((done) => child.stdout.on('data', () => out.includes('ready') && done()));
+  return {
+    stop: () =>
+      new Promise((done) => {
+        child.on('exit', () => done(JSON.parse(out.slice(out.indexOf('\n') + 1))));
+        child.kill('SIGINT');
+      }),
+  };
+}
+
+/** Waits `ms` without holding the event loop (the generator's first requests reach the server meanwhile). */
+const settle = (ms) => new Promise((done) => setTimeout(done, ms));
+
+const state = await build();
+const latest = state.index;
+const bech = (a) => tc.addressToBech32(a, params.bech32Hrp);
+console.log(`built ${latest} milestones in ${state.buildSeconds.toFixed(1)} s`);
+const server = await reader(state.path);
+const E = '/api/explorer/v2';
+const routes = [
+  { name: 'richest addresses, top 100', path: `${E}/ledger/richest-addresses?top=100`, target: 20 },
+  { name: 'token distribution', path: `${E}/ledger/token-distribution`, target: 20 },
+  {
+    name: 'a page of 100 updates of the busy address',
+    path: `${E}/ledger/updates/by-address/${bech(busy)}?pageSize=100`,
+    target: 5,
+  },
+  {
+    name: 'analytics of 10,000 milestones',
+    path: `/api/analytics/v1/milestones?from=1&to=${Math.min(latest, 10_000)}&names=analytics.active_addresses.count`,
+    target: 50,
+  },
+];
+// Alone and loaded in turn: the store grows as the writer goes, so each loaded round sits between rounds alone.
+const alone = [];
+const loaded = [];
+const offered = [];
+for (let round = 0; round < ROUNDS; round++) {
+  alone.push(writerRate(state, ROUND));
+  const load = await offer(server.origin, routes);
+  await settle(500);
+  loaded.push(writerRate(state, ROUND));
+  offered.push(await load.stop());
+}
+alone.push(writerRate(state, ROUND));
+server.stop();
+state.ledger.close();
+const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+const ratio = mean(loaded) / mean(alone);
+const merged = routes.map((r) => {
+  const rs = offered.map((o) => o.routes[r.name]);
+  return {
+    ...r,
+    answers: rs.reduce((s, x) => s + x.answers, 0),
+    failed: rs.reduce((s, x) => s + x.failed, 0),
+    p50: Math.max(...rs.map((x) => x.p50 ?? Number.NaN)),
+    p99: Math.max(...rs.map((x) => x.p99 ?? Number.NaN)),
+  };
+});
+const load = os
+  .loadavg()
+  .map((x) => x.toFixed(1))
+  .join(', ');
+const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+const lines = [
+  `History: ${latest.toLocaleString('en')} milestones of ${PER_MILESTONE} outputs to ${ADDRESSES.toLocaleString('en')} ` +
+    `addresses, built by the coordinator in ${state.buildSeconds.toFixed(0)} s; a read-only server of the store (one ` +
+    `worker); bench/open-loop.mjs offering ${RATE} requests a second of the heaviest routes in turn, on a clock ` +
+    '(latency from the scheduled time), in a process of its own. Load average at the end: ' +
+    `${load}.`,
+  '',
+  `| route | answers (failed) | p50 ms | p99 ms | target p99 |`,
+  '|---|---:|---:|---:|---|',
+  ...merged.map(
+    (r) =>
+      `| ${r.name} | ${r.answers} (${r.failed}) | ${ms(r.p50)} | ${ms(r.p99)} | < ${r.target} ms: ` +
+      `${r.p99 < r.target ? 'met' : 'not met'} |`,
+  ),
+  '',
+  `Offered: ${offered.map((o) => o.offeredPerSecond.toFixed(0)).join(', ')} requests a second (the generator's ` +
+    `largest lag behind its clock ${ms(Math.max(...offered.map((o) => o.maxSendLagMs)))} ms). The writer's rate ` +
+    `(milestones a second, rounds of ${ROUND}, alone and loaded in turn): alone ` +
+    `${alone.map((r) => r.toFixed(0)).join(', ')}; loaded ${loaded.map((r) => r.toFixed(0)).join(', ')}: ratio ` +
+    `**${ratio.toFixed(2)}** (target ≥ 0.9: ${ratio >= 0.9 ? 'met' : 'not met'}). The closed loop's figure ` +
+    '(bench/explorer.mjs, wrk) is in the section above.',
+];
+console.log(lines.join('\n'));
+if (!args.includes('--no-write')) writeSection('writer-load', lines.join('\n'));
