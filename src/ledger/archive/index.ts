@@ -2,6 +2,9 @@
 // address and by milestone, the richest addresses, a milestone's cone — kept as each milestone is applied and written
 // in its commit. The room's public face.
 
+export { type AccountAt, type AccountHistory, StoreAccounts } from './account-history.js';
+export { type AccountState, accountBalance, accountStateRecord, holdsAnything } from './account-state.js';
+export { AccountsWriter, accountStateAt } from './accounts-writer.js';
 export { archiveRowsOf } from './archive-rows.js';
 export { ArchiveWriter, addressBytes } from './archive-writer.js';
 export type {
