@@ -3,7 +3,13 @@
 // in its commit. The room's public face.
 
 export { type AccountAt, type AccountHistory, StoreAccounts } from './account-history.js';
-export { type AccountState, accountBalance, accountStateRecord, holdsAnything } from './account-state.js';
+export {
+  type AccountState,
+  accountBalance,
+  accountStateRecord,
+  emptyAccount,
+  holdsAnything,
+} from './account-state.js';
 export { AccountsWriter, accountStateAt } from './accounts-writer.js';
 export { archiveRowsOf } from './archive-rows.js';
 export { ArchiveWriter, addressBytes } from './archive-writer.js';
@@ -17,7 +23,7 @@ export type {
   UpdateCursor,
 } from './explorer.js';
 export { richestFirst } from './explorer.js';
-export { balanceAt } from './holding.js';
+export { balanceAt, holdingOf, ownerPart, returnPart } from './holding.js';
 export { resealRecords, SEALED_TABLES } from './reseal.js';
 export type { ArchiveRows, BalanceChange, HeldRow, UpdateRow } from './rows.js';
 export { StoreExplorer } from './store-explorer.js';

@@ -6,6 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../../src/codec/hex.js';
 import { accountBalance, holdsAnything, StoreAccounts } from '../../../src/ledger/archive/index.js';
+import { keys } from '../../../src/ledger/common/index.js';
+import { WriteBatch } from '../../../src/ledger/store/index.js';
 import { addressHex, holdingsOf, runAccounts, tokenHistory } from '../../helpers/account-history.js';
 import { ADDRESSES, addressBytes, BASE, TIME } from '../../helpers/archive-history.js';
 import { balanceOf } from '../../helpers/plain-archive.js';
@@ -34,5 +36,35 @@ describe('the accounts at every milestone, against a plain scan of every output'
       }),
       { numRuns: 60 },
     );
+  });
+
+  it('a flipped byte of a state, or of the key it sits under, is STORE_CORRUPT, never an answer', () => {
+    const h = fc.sample(tokenHistory, { numRuns: 1, seed: 61 })[0]!;
+    const { store, latest } = runAccounts(h);
+    const accounts = new StoreAccounts(store);
+    const address = ADDRESSES.map(addressBytes).find((a) => accounts.stateAt(a, latest) !== undefined)!;
+    const { index } = accounts.stateAt(address, latest)!;
+    const key = keys.accountState(address, index);
+    const sealed = store.get(key)!.slice();
+    let refused = 0;
+    for (let i = 0; i < sealed.length; i++)
+      for (const bit of [0x01, 0x80]) {
+        const bad = sealed.slice();
+        bad[i]! ^= bit;
+        const batch = new WriteBatch();
+        batch.put(key, bad);
+        store.write(batch);
+        expect(() => accounts.stateAt(address, latest), `byte ${i}`).toThrow(
+          expect.objectContaining({ code: 'STORE_CORRUPT' }),
+        );
+        refused++;
+      }
+    expect(refused).toBe(2 * sealed.length);
+    // The record moved under another milestone's key: its seal names the key it was written under.
+    const moved = new WriteBatch();
+    moved.delete(key);
+    moved.put(keys.accountState(address, index + 100), sealed);
+    store.write(moved);
+    expect(() => accounts.stateAt(address, index + 100)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
   });
 });
