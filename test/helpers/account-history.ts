@@ -5,7 +5,7 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import fc from 'fast-check';
 import type { Output } from '../../src/index.js';
-import { AccountsWriter, accountStateAt } from '../../src/ledger/archive/index.js';
+import { AccountsWriter, ArchiveWriter, accountStateAt } from '../../src/ledger/archive/index.js';
 import { MemoryStore, WriteBatch } from '../../src/ledger/store/index.js';
 import { BASE, history, TIME } from './archive-history.js';
 import { addressHex, type HistoryOutput, ownerOf } from './plain-archive.js';
@@ -27,7 +27,7 @@ export const tokenHistory = history.chain((h) =>
         const nativeTokens = [...byId].sort(([a], [b]) => a - b).map(([i, amount]) => ({ id: TOKENS[i]!, amount }));
         // An NFT minted here (a zero ID: its ID is its output ID's hash), or one going on (its ID the serial's).
         const nft = o.type === 6 ? { nftId: new Uint8Array(32).fill(n % 3 === 0 ? 0 : n) } : {};
-        return { ...o, nativeTokens, ...nft } as Output;
+        return complete({ ...o, nativeTokens, ...nft } as Output);
       };
       return {
         genesis: h.genesis.map(withTokens),
@@ -35,6 +35,25 @@ export const tokenHistory = history.chain((h) =>
       };
     }),
 );
+
+/** The fields a generated output leaves out, as an empty output has them: so that it encodes (a ledger's bytes). */
+function complete(o: Output): Output {
+  const none = { features: [], immutableFeatures: [] };
+  if (o.type === 4)
+    return {
+      ...none,
+      aliasId: new Uint8Array(32).fill(4),
+      stateIndex: 0,
+      stateMetadata: new Uint8Array(0),
+      ...o,
+      foundryCounter: 0,
+    } as Output;
+  if (o.type === 5) {
+    const tokenScheme = { type: 0, mintedTokens: 0n, meltedTokens: 0n, maximumSupply: 1n };
+    return { ...none, serialNumber: 1, tokenScheme, ...o } as Output;
+  }
+  return o.type === 3 ? ({ features: [], ...o } as Output) : ({ ...none, ...o } as Output);
+}
 
 let serial = 1 << 20;
 const newId = () => {
@@ -50,12 +69,22 @@ export function runAccounts(h: { genesis: Output[]; milestones: [number[], Outpu
     for (const e of store.entriesDown(prefix, start)) return e;
     return undefined;
   };
-  const outs: HistoryOutput[] = h.genesis.map((output) => ({ outputId: newId(), output, booked: BASE, bookedTime: 0 }));
+  const outs: HistoryOutput[] = h.genesis.map((output) => ({
+    outputId: newId(),
+    output,
+    booked: BASE,
+    bookedTime: TIME(BASE),
+  }));
   h.milestones.forEach((txs, n) => {
     const index = BASE + 1 + n;
     const ctx = { index, timestamp: TIME(index), rent: { vByteCost: 100, vByteFactorKey: 10, vByteFactorData: 1 } };
     const writer = new AccountsWriter((address) => accountStateAt(last, address, index - 1)?.state);
-    if (n === 0) writer.holdAll(outs.map((o) => ({ outputId: o.outputId, output: o.output })));
+    // The archive beside (its ledger updates by address: what a statement's transaction rows are read from).
+    const archive = new ArchiveWriter((k) => store.get(k));
+    if (n === 0) {
+      writer.holdAll(outs.map((o) => ({ outputId: o.outputId, output: o.output })));
+      archive.holdAll(outs.map((o) => ({ outputId: o.outputId, output: o.output, booked: BASE, time: TIME(BASE) })));
+    }
     for (const [picks, created] of txs) {
       const spentBy = newId().subarray(0, 32);
       const consumed = [];
@@ -68,10 +97,13 @@ export function runAccounts(h: { genesis: Output[]; milestones: [number[], Outpu
       }
       const made = created.map((output) => ({ outputId: newId(), output, booked: index, bookedTime: TIME(index) }));
       outs.push(...made);
-      writer.transaction({ consumed, created: made.map((o) => ({ outputId: o.outputId, output: o.output })) }, ctx);
+      const t = { consumed, created: made.map((o) => ({ outputId: o.outputId, output: o.output })) };
+      writer.transaction(t, ctx);
+      archive.transaction(t, ctx);
     }
     const batch = new WriteBatch();
-    for (const [k, v] of writer.records(index)) v === undefined ? batch.delete(k) : batch.put(k, v);
+    for (const [k, v] of [...archive.records(), ...writer.records(index)])
+      v === undefined ? batch.delete(k) : batch.put(k, v);
     store.write(batch);
   });
   return { store, outs, latest: BASE + h.milestones.length };

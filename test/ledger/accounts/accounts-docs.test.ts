@@ -16,7 +16,8 @@ import { cli } from '../../helpers/cli.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const text = readFileSync(resolve(root, 'docs/accounts.md'), 'utf8');
-const blocks = (lang: string) => [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
+const blocks = (lang: string) =>
+  [...text.matchAll(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``, 'g'))].map((m) => m[1]!);
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
   genesisUnixTime: Math.floor(Date.now() / 1000) - 120 * 10 - 1,
 });
@@ -65,8 +66,13 @@ describe('docs/accounts.md', () => {
 
   it('its statement command prints what the doc shows (a process over the same store)', () => {
     const [command, ...printed] = blocks('console')[1]!.trim().split('\n');
-    const args = command!.replace(/^\$ tangle-core /, '').split(/\s+/).map((a) => (a === 'ledger' ? store : a));
-    const out = execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' }).trim().split('\n');
+    const args = command!
+      .replace(/^\$ tangle-core /, '')
+      .split(/\s+/)
+      .map((a) => (a === 'ledger' ? store : a));
+    const out = execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' })
+      .trim()
+      .split('\n');
     if (process.env.SHOW_DOCS) console.log(out.join('\n'));
     else {
       expect(out).toHaveLength(printed.length);
