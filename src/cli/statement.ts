@@ -25,6 +25,7 @@ export const STATEMENT_USAGE = `tangle-core statement --db DIR ADDRESS [options]
                              default the first milestone the store keeps accounts of
   --to N | --to-time T       the end, likewise; default the latest milestone
   --format F                 json (one page a line, each adding up), csv or koinly (default csv)
+  --page-size N              milestones that changed the address a page (default 100)
   --network NAME             for a store tangle-core built: testnet, shimmer or iota (default testnet)
 `;
 
