@@ -9,7 +9,7 @@ import { parseUint32 } from './route-kit.js';
 
 /** The reader's accounts, or 404 where it keeps none. */
 export function accountsOf(ledger: LedgerReader): AccountHistory {
-  const accounts = ledger.accounts?.();
+  const accounts = ledger.explorer?.().accounts?.();
   if (accounts === undefined) throw new HttpProblem(404, 'this node keeps no account history');
   return accounts;
 }

@@ -39,20 +39,16 @@ export const tokenHistory = history.chain((h) =>
 /** The fields a generated output leaves out, as an empty output has them: so that it encodes (a ledger's bytes). */
 function complete(o: Output): Output {
   const none = { features: [], immutableFeatures: [] };
-  if (o.type === 4)
-    return {
-      ...none,
-      aliasId: new Uint8Array(32).fill(4),
-      stateIndex: 0,
-      stateMetadata: new Uint8Array(0),
-      ...o,
-      foundryCounter: 0,
-    } as Output;
-  if (o.type === 5) {
-    const tokenScheme = { type: 0, mintedTokens: 0n, meltedTokens: 0n, maximumSupply: 1n };
-    return { ...none, serialNumber: 1, tokenScheme, ...o } as Output;
-  }
-  return o.type === 3 ? ({ features: [], ...o } as Output) : ({ ...none, ...o } as Output);
+  const alias = {
+    aliasId: new Uint8Array(32).fill(4),
+    stateIndex: 0,
+    stateMetadata: new Uint8Array(0),
+    foundryCounter: 0,
+  };
+  const foundry = { serialNumber: 1, tokenScheme: { type: 0, mintedTokens: 0n, meltedTokens: 0n, maximumSupply: 1n } };
+  if (o.type === 4) return Object.assign({}, none, alias, o);
+  if (o.type === 5) return Object.assign({}, none, foundry, o);
+  return o.type === 3 ? Object.assign({ features: [] }, o) : Object.assign({}, none, o);
 }
 
 let serial = 1 << 20;

@@ -1,7 +1,6 @@
 import { arrayOf, fixedBytes, struct, u8, u32, u64 } from '../../codec/index.js';
 import { type NativeToken, nativeToken } from '../../model/native-token.js';
 import { compareBytes } from '../../util/bytes.js';
-import type { Balance } from './explorer.js';
 import { ownerPart, returnPart } from './holding.js';
 
 // An address's whole account as a milestone left it (issue 61): what the balance route answers at any milestone, kept
@@ -75,7 +74,7 @@ export function canonical(s: AccountState): AccountState {
 }
 
 /** The balance the state gives at time `t` (explorer.ts Balance, as holding.ts balanceAt counts it). */
-export function accountBalance(s: AccountState, t: number): Balance {
+export function accountBalance(s: AccountState, t: number): { total: bigint; available: bigint } {
   const b = { total: s.plain, available: s.plain };
   for (const h of s.held) {
     if (h.role === 0) {

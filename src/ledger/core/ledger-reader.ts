@@ -1,7 +1,7 @@
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
 import type { Awaitable } from '../../util/awaitable.js';
-import type { AccountHistory, Explorer } from '../archive/index.js';
+import type { Explorer } from '../archive/index.js';
 import type {
   CommittedSlot,
   Congestion,
@@ -47,8 +47,6 @@ export interface LedgerReader {
   analytics?(from: number, to: number): Awaitable<{ index: number; record: Uint8Array }[]>;
   /** inx-chronicle's explorer over the archive the applied milestones kept; none: this reader keeps none. */
   explorer?(): Explorer;
-  /** Each address's account at any milestone (issue 61); none: this reader keeps none. */
-  accounts?(): AccountHistory;
   /** A replica's delay behind its primary, in seconds (database readers only). */
   replicationLag?(): Promise<number>;
   /**

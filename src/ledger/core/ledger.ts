@@ -3,7 +3,7 @@ import type { OutputRecord } from '../../model/ledger-records.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
 import { equalBytes } from '../../util/bytes.js';
-import { StoreAccounts, StoreExplorer } from '../archive/index.js';
+import { StoreExplorer } from '../archive/index.js';
 import type {
   AcceptOptions,
   AcceptOutcome,
@@ -334,12 +334,6 @@ export class Ledger {
   explorer(): StoreExplorer {
     this.view();
     return new StoreExplorer(this.committed.store);
-  }
-
-  /** Each address's account at any milestone (issue 61: ledger/archive/account-history.ts). */
-  accounts(): StoreAccounts {
-    this.view();
-    return new StoreAccounts(this.committed.store);
   }
 
   /** TIP-25: the treasury output (an imported network's; else 0 from no milestone, as hornet's snap-gen writes). */

@@ -36,7 +36,6 @@ import {
   minimalTransactionWorkScore,
 } from '../core/index.js';
 import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer/index.js';
-import { PostgresAccounts } from './account-tables.js';
 import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { missingOutput, outputOfRow } from './output-row.js';
@@ -233,11 +232,6 @@ export class PostgresReader implements LedgerReader {
 
   analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
     return this.explorer().analytics(from, to);
-  }
-
-  /** Each address's account at any milestone (issue 61): account-tables.ts. */
-  accounts(): PostgresAccounts {
-    return new PostgresAccounts((text, values) => this.ask(text, values));
   }
 
   /** inx-chronicle's explorer over the archive's tables. */
