@@ -115,6 +115,11 @@ export const SECTIONS = [
     'npm run bench:explorer-page',
   ],
   ['poi', 'How fast is a proof of inclusion made on the archive and checked in the browser?', 'npm run bench:poi'],
+  [
+    'accounts',
+    "What do the accounts' history cost to applying a milestone, and is a balance far back as fast as the latest?",
+    'node bench/accounts.mjs --db DIR; tangle-core import-milestones, before and after',
+  ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
 /** GitHub's anchor of a heading. */
