@@ -3,9 +3,14 @@
 // writer mirrors a slot; then every address's state at every milestone is the same bytes from both; a row's flipped
 // byte is STORE_CORRUPT, never an answer; and the queries read the primary keys (EXPLAIN: no scan of a big table, at
 // 100,000 states). Skipped, with the reason, where no PostgreSQL can be started.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encode } from '../../../src/codec/index.js';
+import { decode, encode } from '../../../src/codec/index.js';
+import { addressToBech32, applyMilestone, PostgresReader } from '../../../src/index.js';
 import { accountStateRecord, StoreAccounts } from '../../../src/ledger/archive/index.js';
 import {
   ACCOUNT_QUERIES,
@@ -14,10 +19,16 @@ import {
   writeAccounts,
 } from '../../../src/ledger/postgres/account-tables.js';
 import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
+import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
 import { SCHEMA } from '../../../src/ledger/postgres/schema.js';
+import { address as addressCodec } from '../../../src/model/address.js';
 import { runAccounts, tokenHistory } from '../../helpers/account-history.js';
 import { ADDRESSES, addressBytes, BASE } from '../../helpers/archive-history.js';
+import { bin, chronicleHistory, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
+import { importedLedger } from '../../helpers/imported-ledger.js';
+import { ownerOf } from '../../helpers/plain-archive.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
+import { serveJson } from '../../helpers/serve-json.js';
 
 const pg = privatePostgres();
 let pool: PgPool;
@@ -98,4 +109,42 @@ describe.skipIf(pg === undefined)('the accounts in PostgreSQL, against the store
     }
     expect(pg!.primary.sql(`select count(*) from account_states where address = ${busy}`)).toBe('10');
   });
+
+  it('a mirror of Shimmer 17339/17340 answers every balance and statement as the store, byte for byte', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tangle-accounts-pg-'));
+    const ledger = await importedLedger(join(dir, 'ledger'), await chronicleSnapshot());
+    for (const index of [17339, 17340] as const)
+      applyMilestone(ledger, { milestone: milestonePayloadOf(index), blocks: coneOf(index).map((b) => bin(b.raw)) });
+    pg!.primary.sql('create database shimmer');
+    const url = databaseUrl(pg!.primary, 'shimmer');
+    const mirror = await PostgresMirror.open(url, ledger);
+    await mirror.catchUp(ledger);
+    await mirror.close();
+    const reader = await PostgresReader.open(url, ledger.params);
+    const [a, b] = [await serveJson(ledger), await serveJson(reader)];
+    try {
+      const owners = [...new Set(chronicleHistory().map((o) => ownerOf(o.output)!))];
+      const bech32 = (h: string) => addressToBech32(decode(addressCodec, Buffer.from(h.slice(2), 'hex')), 'smr');
+      let compared = 0;
+      for (const [i, owner] of owners.entries()) {
+        const routes = [17339, 17340].map((n) => `/api/explorer/v2/balance/${bech32(owner)}?ledgerIndex=${n}`);
+        if (i % 4 === 0)
+          for (const f of ['json', 'csv', 'koinly'])
+            routes.push(`/api/tangle-core/v1/addresses/${bech32(owner)}/statement?from=17339&format=${f}`);
+        for (const route of routes) {
+          const [x, y] = [await a.get(route), await b.get(route)];
+          expect(y.status, route).toBe(x.status);
+          expect(JSON.stringify(y.body), route).toBe(JSON.stringify(x.body));
+          compared++;
+        }
+      }
+      expect(compared).toBeGreaterThan(100);
+    } finally {
+      await a.close();
+      await b.close();
+      await reader.close();
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
