@@ -121,6 +121,16 @@ export const SECTIONS = [
   ],
   ['follow-hostile', 'Can a source the follower follows exhaust it (issue 57)?', 'node bench/follow-hostile.mjs'],
   ['poi', 'How fast is a proof of inclusion made on the archive and checked in the browser?', 'npm run bench:poi'],
+  [
+    'archive-postgres',
+    "What does sealing PostgreSQL's archive rows cost its writer and readers (issue 57)?",
+    'npx vite-node bench/archive-postgres.mjs',
+  ],
+  [
+    'accounts',
+    "What do the accounts' history cost to applying a milestone, and is a balance far back as fast as the latest?",
+    'node bench/accounts.mjs --db DIR; tangle-core import-milestones, before and after',
+  ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
 /** GitHub's anchor of a heading. */

@@ -8,6 +8,7 @@ import { IMPORT_SNAPSHOT_USAGE, importSnapshotCommand } from './import-snapshot.
 import { describeError, UsageError } from './io.js';
 import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SIMULATE_USAGE, simulateCommand } from './simulate.js';
+import { STATEMENT_USAGE, statementCommand } from './statement.js';
 import { UPGRADE_USAGE, upgradeCommand } from './upgrade.js';
 import { VERIFY_PROOF_USAGE, verifyProofCommand } from './verify-proof.js';
 
@@ -26,6 +27,7 @@ const COMMANDS = {
   simulate: SIMULATE_USAGE,
   'verify-proof': VERIFY_PROOF_USAGE,
   upgrade: UPGRADE_USAGE,
+  statement: STATEMENT_USAGE,
 } as const;
 type Command = keyof typeof COMMANDS;
 
@@ -53,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
         `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, export-snapshot, ` +
-          `import-milestones, decode, encode, simulate, verify-proof, upgrade; --help lists their options)`,
+          `import-milestones, decode, encode, simulate, verify-proof, upgrade, statement; --help lists their options)`,
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);
@@ -92,6 +94,12 @@ export async function main(argv: string[]): Promise<number> {
       }
       case 'upgrade':
         process.stdout.write(`${upgradeCommand(rest)}\n`);
+        return 0;
+      case 'statement':
+        // A page at a time, waiting for stdout to take it: a long statement is never held whole.
+        await statementCommand(rest, (text) =>
+          process.stdout.write(text) ? Promise.resolve() : new Promise((go) => process.stdout.once('drain', go)),
+        );
         return 0;
     }
   } catch (e) {

@@ -100,7 +100,7 @@ async function wholeMilestones(
  * page has read already is taken from `known` (an address's change is often the next transaction's input), not asked
  * again: asking a spent output's metadata finds the transaction that spent it, the dearest read of a row.
  */
-async function counterparties(
+export async function counterparties(
   ledger: LedgerReader,
   txId: Uint8Array,
   self: string,

@@ -5,6 +5,7 @@ import { addressBytes, type Explorer, type UpdateCursor } from '../ledger/archiv
 import type { LedgerReader } from '../ledger/core/index.js';
 import { address as addressCodec } from '../model/address.js';
 import { addressToBech32 } from '../model/address-bech32.js';
+import { asksPoint, balanceAtPoint } from './account-routes.js';
 import { updatesCsv } from './explorer-csv.js';
 import { milestonesPage } from './explorer-milestones.js';
 import { badCursor, cursorPageSize, newestFirst, pageSizeOf } from './explorer-paging.js';
@@ -213,7 +214,8 @@ export const explorerRoutes: Route[] = [
   {
     pattern: '/api/explorer/v2/balance/*',
     path: /^\/api\/explorer\/v2\/balance\/([^/]*)$/,
-    handle: ({ ledger, params }) => balance(ledger, params[0]!),
+    handle: ({ ledger, params, query }) =>
+      asksPoint(query) ? balanceAtPoint(ledger, params[0]!, query) : balance(ledger, params[0]!),
   },
   {
     pattern: '/api/explorer/v2/ledger/updates/by-address/*',

@@ -4,6 +4,7 @@ import type { LedgerReader } from '../ledger/core/index.js';
 import { AddressType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
+import { accountRoutes } from './account-routes.js';
 import { analyticsRoutes } from './analytics-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { explorerPage } from './explorer-page.js';
@@ -142,6 +143,7 @@ export const routes: Route[] = [
   ...explorerPage,
   ...poiRoutes,
   ...lookupRoutes,
+  ...accountRoutes,
   ...postRoutes,
 ];
 

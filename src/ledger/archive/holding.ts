@@ -32,14 +32,14 @@ export function holdingOf(o: Output): Holding {
 }
 
 /** An owner's part of a held output at time `t`: in its total, and available now. */
-function ownerPart(h: { value: bigint; expiration: number; timelock: number }, t: number) {
+export function ownerPart(h: { value: bigint; expiration: number; timelock: number }, t: number) {
   const unexpired = h.expiration === 0 || h.expiration > t;
   const unlocked = h.timelock === 0 || h.timelock <= t;
   return { total: unexpired ? h.value : 0n, available: unexpired && unlocked ? h.value : 0n };
 }
 
 /** A return address's part of a held output at time `t`: all of it once the expiration has passed. */
-const returnPart = (h: { value: bigint; expiration: number }, t: number): bigint =>
+export const returnPart = (h: { value: bigint; expiration: number }, t: number): bigint =>
   h.expiration !== 0 && h.expiration <= t ? h.value : 0n;
 
 /**

@@ -2,6 +2,15 @@
 // address and by milestone, the richest addresses, a milestone's cone — kept as each milestone is applied and written
 // in its commit. The room's public face.
 
+export { type AccountAt, type AccountHistory, StoreAccounts } from './account-history.js';
+export {
+  type AccountState,
+  accountBalance,
+  accountStateRecord,
+  emptyAccount,
+  holdsAnything,
+} from './account-state.js';
+export { AccountsWriter, accountStateAt } from './accounts-writer.js';
 export { archiveRowsOf } from './archive-rows.js';
 export { ArchiveWriter, addressBytes } from './archive-writer.js';
 export type {
@@ -14,7 +23,7 @@ export type {
   UpdateCursor,
 } from './explorer.js';
 export { richestFirst } from './explorer.js';
-export { balanceAt } from './holding.js';
+export { balanceAt, holdingOf, ownerPart, returnPart } from './holding.js';
 export { resealRecords, SEALED_TABLES } from './reseal.js';
 export type { ArchiveRows, BalanceChange, HeldRow, UpdateRow } from './rows.js';
 export { StoreExplorer } from './store-explorer.js';

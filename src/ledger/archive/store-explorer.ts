@@ -5,6 +5,7 @@ import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import { checkedBlockRecord, checkedRecord, checkedWhiteFlag, keys, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
+import { StoreAccounts } from './account-history.js';
 import {
   type Balance,
   type ConeEntry,
@@ -35,6 +36,11 @@ const be32 = (k: Uint8Array, at: number) =>
 
 export class StoreExplorer implements Explorer {
   constructor(private readonly store: KeyValueStore) {}
+
+  /** Each address's account at any milestone (issue 61), from the same store. */
+  accounts(): StoreAccounts {
+    return new StoreAccounts(this.store);
+  }
 
   balance(address: Uint8Array, time: number): Balance | undefined {
     const key = keys.addressBalance(address);

@@ -25,6 +25,7 @@ const TABLE = {
   milestoneUpdate: 0x76,
   richest: 0x72,
   analyticsColumn: 0x6e,
+  accountsOfMilestone: 0x68,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -47,7 +48,7 @@ function writeSlotKey(target: Uint8Array, at: number, table: number, slot: numbe
 export const slotOfKey = (key: Uint8Array): number => new DataView(key.buffer, key.byteOffset + 1, 4).getUint32(0);
 
 /** The kinds of an address's records, in key order. */
-const ADDRESS_KIND = { held: 1, update: 2, balance: 3 } as const;
+const ADDRESS_KIND = { held: 1, update: 2, balance: 3, account: 4 } as const;
 const be32 = (n: number) => Uint8Array.of(n >>> 24, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff);
 function concat(...parts: (ArrayLike<number> | undefined)[]): Uint8Array {
   const k = new Uint8Array(parts.reduce((n, p) => n + (p?.length ?? 0), 0));
@@ -165,6 +166,14 @@ export const keys = {
   addressUpdatesOf: (address: Uint8Array) => prefixed(TABLE.address, concat(address, [ADDRESS_KIND.update])),
   /** An address's holdings (AddressBalance): after its updates, beside the newest of them. */
   addressBalance: (address: Uint8Array) => prefixed(TABLE.address, concat(address, [ADDRESS_KIND.balance])),
+  /**
+   * An address's whole account (AccountState, archive/account-state.ts) after milestone `milestone` changed it; the
+   * state at any milestone is the last key at or below it (issue 61). Without a milestone, the prefix of them all.
+   */
+  accountState: (address: Uint8Array, milestone?: number) =>
+    prefixed(TABLE.address, concat(address, [ADDRESS_KIND.account], milestone === undefined ? [] : be32(milestone))),
+  /** The addresses whose account a milestone's commit wrote (33 bytes each, in order): what a mirror copies. */
+  accountsOfMilestone: (milestone: number) => slotKey(TABLE.accountsOfMilestone, milestone),
   /** A milestone's ledger update (MilestoneUpdate: the address, the owner, the amount), in output ID order. */
   milestoneUpdate: (milestone: number, outputId?: Uint8Array, spent?: boolean) =>
     slotKey(TABLE.milestoneUpdate, milestone, concat(outputId, spent === undefined ? undefined : [+spent])),

@@ -89,6 +89,12 @@ export class MilestoneWriter {
     return this.committed.store.get(key);
   }
 
+  /** The store's last committed record under `prefix` at or below `start` (one seek down); undefined: none. */
+  lastRecord(prefix: Uint8Array, start: Uint8Array): [Uint8Array, Uint8Array] | undefined {
+    for (const entry of this.committed.store.entriesDown(prefix, start)) return entry;
+    return undefined;
+  }
+
   /** Forgets what was taken into a slot for a milestone that is refused. */
   discard(slot: number): void {
     this.ctx.state.pending.drop(slot);

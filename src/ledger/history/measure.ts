@@ -13,7 +13,7 @@ import {
   measurementsFromRecord,
   measurementsToRecord,
 } from '../analytics/index.js';
-import { ArchiveWriter } from '../archive/index.js';
+import { AccountsWriter, ArchiveWriter, accountStateAt } from '../archive/index.js';
 import { bookingTime, checkedRecord, keys, LedgerError, sealRecord } from '../common/index.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';
 import type { Cone, Judged } from './cone.js';
@@ -40,6 +40,8 @@ export function measureCone(
   const ctx = { index: m.index, timestamp: m.timestamp, rent: p.rentStructure, tokenSupply: p.tokenSupply };
   const before = analyticsOf(writer, m.index - 1);
   const archive = new ArchiveWriter((key) => writer.record(key));
+  const last = (prefix: Uint8Array, start: Uint8Array) => writer.lastRecord(prefix, start);
+  const accounts = new AccountsWriter((address) => accountStateAt(last, address, m.index - 1)?.state);
   let previous: Measurements;
   if (before !== undefined) previous = measurementsFromRecord(before);
   else {
@@ -47,6 +49,12 @@ export function measureCone(
     previous = ledgerTotals(unspent(ledger), ctx);
     archive.holdAll(timed(ledger, writer, unspent(ledger)));
   }
+  // The accounts start where the archive does, or, in a store kept before them (issue 61), at the first milestone
+  // applied since: from the unspent outputs, in this commit.
+  if (
+    writer.lastRecord(Uint8Array.of(keys.tables.accountsOfMilestone), keys.accountsOfMilestone(m.index)) === undefined
+  )
+    accounts.holdAll(unspent(ledger));
   const measurements = measureMilestone({
     ctx,
     blocks: judged.entries.map((e) => ({
@@ -60,11 +68,12 @@ export function measureCone(
     },
     previous,
     book: archive,
-    more: [archive],
+    more: [archive, accounts],
   });
   const record = measurementsToRecord(measurements);
   const key = keys.analytics(m.index);
-  return [[key, sealRecord(key, record)], ...archive.records(), ...columns(writer, m.index, record)];
+  const records = [...archive.records(), ...accounts.records(m.index)];
+  return [[key, sealRecord(key, record)], ...records, ...columns(writer, m.index, record)];
 }
 
 /** A milestone's analytics record as committed (sealed: common/record-checks.ts), checked; undefined: none. */

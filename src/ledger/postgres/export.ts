@@ -20,6 +20,7 @@ import {
   slotCommitment,
 } from '../common/index.js';
 import { type CommittedReads, treasuryAfter } from '../core/index.js';
+import { type AccountRows, accountRowsOf } from './account-tables.js';
 
 // One committed slot as rows for the PostgreSQL mirror (issue 15): the commitment, the slot's blocks with their
 // transaction ids, the outputs it created (their bytes as stored), the outputs it spent, and the credits of the
@@ -45,6 +46,8 @@ export interface SlotExport {
   analytics?: Uint8Array | undefined;
   /** The archive its commit kept (ledger/archive/), as rows; none where it kept none. */
   archive?: ArchiveRows | undefined;
+  /** The account states its commit kept (issue 61: account-tables.ts); none where it kept none. */
+  accounts?: AccountRows | undefined;
   /** The analytics columns its commit wrote (the last milestone of a chunk: ledger/analytics/columns.ts). */
   columns?: AnalyticsColumn[];
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
@@ -81,7 +84,11 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
   };
   const applied = committed.store.get(keys.milestone(slot));
   if (applied !== undefined)
-    return { ...withAppliedMilestone(committed, x, applied), archive: archiveOf(committed, slot, diff) };
+    return {
+      ...withAppliedMilestone(committed, x, applied),
+      archive: archiveOf(committed, slot, diff),
+      accounts: accountRowsOf(committed.store, slot),
+    };
   const imported = committed.store.get(keys.importedMilestone(slot));
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);
 }

@@ -4,6 +4,7 @@ import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { keys, LedgerError, rowChecksum, slotCommitment, spentMark } from '../common/index.js';
 import type { Ledger } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
+import { writeAccounts } from './account-tables.js';
 import { ARCHIVE_WRITES } from './archive-schema.js';
 import { blockRowChecksum, sealBlockRows } from './block-rows.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
@@ -217,6 +218,7 @@ export class PostgresMirror {
       else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
       if (x.archive !== undefined) await writeArchive(c, x.archive);
+      if (x.accounts !== undefined) await writeAccounts(c, x.accounts);
       if (x.columns !== undefined && x.columns.length > 0) await writeColumns(c, x.columns);
       await c.query(WRITES.unindex, [x.consumed]);
       const spent = new Set(x.consumed.map((id) => bytesKey(id)));

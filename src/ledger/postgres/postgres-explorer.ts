@@ -13,6 +13,7 @@ import {
   type UpdateCursor,
 } from '../archive/index.js';
 import { checkedRecord, checkedWhiteFlag, keys } from '../common/index.js';
+import { PostgresAccounts } from './account-tables.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { sqlSlot } from './rows.js';
@@ -31,6 +32,11 @@ const MAX_SQL = 0x7fff_ffff;
 export class PostgresExplorer implements Explorer {
   /** `ask`: one statement, as the reader sends it (with its backoff while the database is away). */
   constructor(private readonly ask: (text: string, values: unknown[]) => Promise<PgResult>) {}
+
+  /** Each address's account at any milestone (issue 61): account-tables.ts. */
+  accounts(): PostgresAccounts {
+    return new PostgresAccounts(this.ask);
+  }
 
   async balance(address: Uint8Array, time: number): Promise<Balance | undefined> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.balance, [address]);

@@ -1,3 +1,4 @@
+import { ACCOUNT_SCHEMA } from './account-tables.js';
 import { addColumn, laterFlag } from './add-column.js';
 import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
 
@@ -92,6 +93,7 @@ export const SCHEMA: readonly string[] = [
   addColumn('milestone_times', 'analytics', 'bytea'),
   'create index if not exists milestone_times_id on milestone_times (milestone_id) where milestone_id is not null',
   ...ARCHIVE_SCHEMA,
+  ...ACCOUNT_SCHEMA,
   // Whether the archive's tables hold the archive of every slot (a database mirrored before them: filled at open).
   addColumn('status', 'archive_built', 'boolean not null default false'),
   // When the writer last knew the database current with its network (unix seconds; Ledger.markCurrent): readers'
