@@ -47,7 +47,7 @@ describe('the follow budget, case by case', () => {
   it('the milestones after it give way only as far as it needs, the farthest first', () => {
     const dropped: number[] = [];
     const budget = new FollowBudget({ bytes: 100, blocks: 100 }, (i) => dropped.push(i));
-    const [s1, s2, s3, s4] = [1, 2, 3, 4].map((i) => budget.open(i));
+    const [s1, s2, s3, s4] = [budget.open(1), budget.open(2), budget.open(3), budget.open(4)];
     s2.take(30, 1);
     s3.take(30, 1);
     s4.take(30, 1);
