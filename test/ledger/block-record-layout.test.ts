@@ -5,7 +5,7 @@
 // CRC-32("123456789") = 0xcbf43926). Records sealed by hand with fields that do not fit their bytes (a writer's bug,
 // not damage: their checksums match) are refused. Written for the survivors of a mutation run (stop 64).
 import { describe, expect, it } from 'vitest';
-import { toHex } from '../../src/index.js';
+import { toHex } from '../../src/codec/hex.js';
 import {
   blockRecord,
   blockRecordSize,
@@ -13,8 +13,8 @@ import {
   storedBlockModel,
   writeBlockRecord,
 } from '../../src/ledger/common/block-record.js';
+import { LedgerError } from '../../src/ledger/common/errors.js';
 import { keys } from '../../src/ledger/common/store-keys.js';
-import { errorCode, ledgerFailure } from '../helpers/failure.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
 
 /** CRC-32 (IEEE, reflected, as zlib's): one bit at a time, no table. */
@@ -27,6 +27,16 @@ function crc32Bits(bytes: Uint8Array): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 const u32 = (b: Uint8Array, at: number) => new DataView(b.buffer, b.byteOffset).getUint32(at, true);
+/** The LedgerError `fn` throws (helpers/failure.ts's, without the whole library to load). */
+function ledgerFailure(fn: () => unknown): LedgerError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof LedgerError) return e;
+    throw e;
+  }
+  throw new Error('no error');
+}
 const concat = (...parts: Uint8Array[]) => Uint8Array.from(parts.flatMap((p) => [...p]));
 
 const vectors = loadVectors('stardust/blocks.json').vectors;
@@ -128,7 +138,7 @@ describe('a block record, byte by byte', () => {
 
   it('bytes that do not decode are STORE_CORRUPT naming the block; a stored block decodes to its model', () => {
     const blockId = hex(txVector.id);
-    expect(errorCode(() => storedBlockModel(Uint8Array.of(2, 1, 0), blockId))).toBe('STORE_CORRUPT');
+    expect(ledgerFailure(() => storedBlockModel(Uint8Array.of(2, 1, 0), blockId)).code).toBe('STORE_CORRUPT');
     expect(ledgerFailure(() => storedBlockModel(Uint8Array.of(2), blockId)).message).toContain(
       `the stored block ${toHex(blockId)}: does not decode`,
     );

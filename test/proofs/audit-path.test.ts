@@ -3,15 +3,15 @@
 // inx-chronicle's, checked there) and holds that leaf alone; a leaf outside the tree is a RangeError; the JSON reader's
 // limits, worked by hand: 64 levels deep is read, 65 refused; each field's mistake a CodecError at its path.
 import { describe, expect, it } from 'vitest';
+import { toHex } from '../../src/codec/hex.js';
+import { merkleRoot } from '../../src/nova/merkle.js';
 import {
   auditContains,
   auditPath,
   auditPathFromJson,
   auditPathToJson,
   auditRoot,
-  merkleRoot,
-  toHex,
-} from '../../src/index.js';
+} from '../../src/proofs/audit-path.js';
 
 const leaf = (i: number) => new Uint8Array(32).fill(i + 1);
 const H = (b: number) => `0x${b.toString(16).padStart(2, '0').repeat(32)}`;

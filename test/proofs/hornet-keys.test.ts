@@ -3,7 +3,8 @@
 // its start means no end (hornet's key manager), and each way a config can be wrong is a typed error at its field.
 // The expected answers are read from the config itself (vectors/poi/hornet-config_shimmer.json) or written by hand.
 import { describe, expect, it } from 'vitest';
-import { milestoneKeysFromHornetConfig, toHex } from '../../src/index.js';
+import { toHex } from '../../src/codec/hex.js';
+import { milestoneKeysFromHornetConfig } from '../../src/proofs/keys.js';
 import { loadVectors } from '../helpers/vectors.js';
 
 const KEY = 'a507d2a592a5f0424ed8530603c08acebe088ae26211e90b79bfec0970a2397f'; // Shimmer's first, from the config
