@@ -68,6 +68,7 @@ describe("a hornet config's milestone keys", () => {
       [{ milestonePublicKeyCount: 1, publicKeyRanges: {} }, 'CodecError MISSING_FIELD publicKeyRanges'],
       [config({ publicKeyRanges: [null] }), 'CodecError INVALID_VALUE protocol.publicKeyRanges[0].key'],
       [range({ key: 7 }), 'CodecError INVALID_VALUE protocol.publicKeyRanges[0].key'],
+      [range({ key: [KEY] }), 'CodecError INVALID_VALUE protocol.publicKeyRanges[0].key'], // its String() is the key
       [range({ key: KEY.slice(2) }), 'CodecError INVALID_VALUE protocol.publicKeyRanges[0].key'],
       [range({ key: `${KEY}00` }), 'CodecError INVALID_VALUE protocol.publicKeyRanges[0].key'],
       [range({ key: `x${KEY}` }), 'CodecError INVALID_VALUE protocol.publicKeyRanges[0].key'],
