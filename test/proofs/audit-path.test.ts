@@ -24,6 +24,9 @@ const refusal = (json: unknown) => {
   }
   return 'accepted';
 };
+/** The same down the right parts. */
+const deepRight = (depth: number): unknown =>
+  Array.from({ length: depth }).reduce((below) => ({ l: { h: H(2) }, r: below }), { value: H(1) });
 /** A path `depth` nodes deep: each node's left part the next, its right a hash; the value at the bottom. */
 const deep = (depth: number): unknown =>
   Array.from({ length: depth }).reduce((below) => ({ l: below, r: { h: H(2) } }), { value: H(1) });
@@ -59,6 +62,16 @@ describe('an audit path', () => {
     expect(auditPathToJson(single)).toEqual({ l: { value: H(5) } });
     expect(toHex(auditRoot(single))).toBe(toHex(merkleRoot([leaf(4)])));
     expect(auditContains({ h: leaf(4) }, leaf(4))).toBe(false); // a hash beside the way is no value
+    expect(auditContains(single, leaf(0))).toBe(false);
+  });
+
+  it("holds copies of the leaves: the caller's buffers changed afterwards change nothing", () => {
+    const leaves = [leaf(0), leaf(1), leaf(2)];
+    const one = auditPath([leaves[0]!], 0);
+    const paths = leaves.map((_, i) => auditPath(leaves, i));
+    for (const l of leaves) l.fill(0xee);
+    expect(auditPathToJson(one)).toEqual({ l: { value: H(1) } });
+    expect(paths.map((p) => auditContains(p, leaf(2)))).toEqual([false, false, true]);
   });
 });
 
@@ -69,6 +82,9 @@ describe("an audit path's JSON, read", () => {
     const r = refusal(deep(65));
     expect(r).toMatchObject({ code: 'INVALID_VALUE', path: `proof${'.l'.repeat(65)}` });
     expect((r as { message: string }).message).toContain('deeper than 64 levels');
+    // Down the right parts as deep: the same limit (the 65th level is the hash beside the way, read first).
+    expect(auditContains(auditPathFromJson(deepRight(64)), leaf(0))).toBe(true);
+    expect(refusal(deepRight(65))).toMatchObject({ code: 'INVALID_VALUE', path: `proof${'.r'.repeat(64)}.l` });
   });
 
   it('each mistake: a CodecError at its field', () => {
@@ -84,6 +100,7 @@ describe("an audit path's JSON, read", () => {
       [{ l: v, r: v, x: 1 }, 'UNEXPECTED_FIELD', 'proof'],
       [{ l: { l: v }, r: { h: H(2) } }, 'MISSING_FIELD', 'proof.l.r'], // a lone left part below the top
       [{ l: v, r: { h: 7 } }, 'INVALID_VALUE', 'proof.r.h'],
+      [{ l: v, r: { h: [H(2)] } }, 'INVALID_VALUE', 'proof.r.h'], // its String() is a hash
       [{ l: v, r: { h: H(2).slice(2) } }, 'INVALID_VALUE', 'proof.r.h'],
       [{ l: v, r: { h: `x${H(2)}` } }, 'INVALID_VALUE', 'proof.r.h'],
       [{ l: v, r: { h: `${H(2)}g` } }, 'INVALID_VALUE', 'proof.r.h'],
