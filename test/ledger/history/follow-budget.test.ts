@@ -44,6 +44,17 @@ describe('the follow budget, case by case', () => {
     expect(dropped).toEqual([6]);
   });
 
+  it('a milestone before it that holds nothing yet does not make it give way; one that holds bytes alone does', () => {
+    const budget = new FollowBudget({ bytes: 100, blocks: 10 }, () => {});
+    const s5 = budget.open(5);
+    const s6 = budget.open(6);
+    expect(() => s6.take(101, 0)).toThrow(SourceError); // refused: milestone 5 has taken nothing
+    expect(s6.signal.aborted).toBe(false);
+    s5.take(10, 0);
+    expect(() => s6.take(91, 0)).toThrow(Dropped); // 101: milestone 5's 10 bytes come first
+    expect(s6.signal.aborted).toBe(true);
+  });
+
   it('the milestones after it give way only as far as it needs, the farthest first', () => {
     const dropped: number[] = [];
     const budget = new FollowBudget({ bytes: 100, blocks: 100 }, (i) => dropped.push(i));
