@@ -6,7 +6,13 @@ import base from './vitest.config.js';
 // cover the codec, which is not mutated here; leaving them out only saves time. test/codec/generated.test.ts runs the
 // generator and whole suites in child processes: instrumented sources are not what it checks, and per mutant it would
 // cost minutes.
-export default mergeConfig(
+//
+// MUTATE_TESTS=a.test.ts,b.test.ts runs only those files: a source most of the suite imports (a ledger record, say)
+// would otherwise have Stryker's dry run take the whole suite (and time out on a busy machine). Mutants the chosen
+// files do not reach are then reported as not covered, not as survivors.
+const only = process.env.MUTATE_TESTS?.split(',').filter(Boolean);
+
+const config = mergeConfig(
   base,
   defineConfig({
     test: {
@@ -27,3 +33,7 @@ export default mergeConfig(
     },
   }),
 );
+// (Set after the merge: mergeConfig would append to the base's include, not replace it.)
+if (only !== undefined && only.length > 0) config.test!.include = only;
+
+export default config;

@@ -1,10 +1,9 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { importedParams, inspectStore, openLedger } from '../ledger/index.js';
+import { openLedger } from '../ledger/index.js';
 import { exportSnapshot } from '../ledger/snapshot/index.js';
-import { protocolParameters } from '../model/protocol-parameters.js';
 import { partialPath } from '../snapshot/snapshot-file.js';
-import { network, UsageError, wholeNumber } from './io.js';
+import { existingStore, existingStoreParams, stopOnSignals, UsageError, wholeNumber } from './io.js';
 
 export const EXPORT_SNAPSHOT_USAGE = `tangle-core export-snapshot --db DIR FULL [--delta DELTA] [--target SLOT]
   Writes the ledger at DIR as TIP-35 snapshot files that hornet reads: FULL holds the unspent outputs of the latest
@@ -32,24 +31,12 @@ export async function exportSnapshotCommand(argv: string[]): Promise<void> {
   const full = positionals[0];
   if (full === undefined || values.db === undefined || positionals.length > 1)
     throw new UsageError('export-snapshot needs --db DIR and one FULL file to write');
-  const existing = inspectStore(values.db);
-  if (existing === undefined) throw new UsageError(`there is no store at ${values.db}`);
-  const params =
-    existing.imported !== undefined
-      ? importedParams(existing.imported)
-      : protocolParameters(network(values.network), {
-          genesisUnixTime: existing.genesisUnixTime,
-          ...(values['slot-seconds'] === undefined
-            ? {}
-            : { slotDurationSeconds: wholeNumber(values['slot-seconds'], '--slot-seconds', 1, 3600) }),
-        });
+  const params = existingStoreParams(existingStore(values.db), values);
   const ledger = openLedger({ path: values.db, params, readOnly: true });
   // Stopped by a signal, an export leaves nothing of what it was writing.
-  const stop = (signal: NodeJS.Signals) => {
+  const signalsOff = stopOnSignals(['SIGINT', 'SIGTERM'], () => {
     for (const path of [full, values.delta]) if (path !== undefined) rmSync(partialPath(path), { force: true });
-    process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
-  };
-  process.once('SIGINT', stop).once('SIGTERM', stop);
+  });
   try {
     const target = values.target === undefined ? undefined : wholeNumber(values.target, '--target', 0, 2 ** 32 - 1);
     const written = await exportSnapshot(ledger, full, values.delta, target === undefined ? {} : { target });
@@ -62,7 +49,7 @@ export async function exportSnapshotCommand(argv: string[]): Promise<void> {
         `${f.milestoneDiffCount} diffs back to target ${f.targetMilestoneIndex}${onwards}\n`,
     );
   } finally {
-    process.off('SIGINT', stop).off('SIGTERM', stop);
+    signalsOff();
     ledger.close();
   }
 }

@@ -17,7 +17,7 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { milestonePayloadFromJson } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
 import { byteLines, LineTooLong } from './byte-lines.js';
-import { describeError, UsageError, wholeNumber } from './io.js';
+import { describeError, stopOnSignals, UsageError, wholeNumber } from './io.js';
 
 export const IMPORT_MILESTONES_USAGE = `tangle-core import-milestones FILE|- --db DIR
   Applies a network's milestones to the ledger at DIR (from import-snapshot), as hornet applies them: each one's
@@ -85,13 +85,11 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
   // Stopped by a signal between two milestones (each is applied in one synchronous write): the store holds every
   // milestone applied so far, and says which.
   // A hangup (the terminal closed, or the session of a pipeline ended) is a stop like the others.
-  const stop = (signal: NodeJS.Signals) => {
+  const signalsOff = stopOnSignals(STOP_SIGNALS, (signal) => {
     const where = standing(ledger);
     ledger.close();
     process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}stopped by ${signal}: ${where}\n`);
-    process.exit(128 + SIGNAL_NUMBER[signal as keyof typeof SIGNAL_NUMBER]);
-  };
-  for (const signal of STOP_SIGNALS) process.once(signal, stop);
+  });
   const started = Date.now();
   const total = { milestones: 0, skipped: 0, blocks: 0, included: 0, conflicting: 0, first: 0, last: 0 };
   let where: string;
@@ -166,7 +164,7 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
     // Not a usage error (no pointer to --help): the file or the store said no, and the store is where it says.
     throw new Error(`${describeStop(e)}; ${standing(ledger)}`);
   } finally {
-    for (const signal of STOP_SIGNALS) process.off(signal, stop);
+    signalsOff();
     ledger.close();
   }
   if (process.stderr.isTTY && total.milestones > 0) process.stderr.write('\n');
@@ -179,9 +177,8 @@ export async function importMilestonesCommand(argv: string[]): Promise<void> {
   );
 }
 
-/** The signals that stop an import between two milestones, and their numbers (the exit code is 128 + it). */
-const SIGNAL_NUMBER = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
-const STOP_SIGNALS = Object.keys(SIGNAL_NUMBER) as (keyof typeof SIGNAL_NUMBER)[];
+/** The signals that stop an import between two milestones. */
+const STOP_SIGNALS: readonly NodeJS.Signals[] = ['SIGHUP', 'SIGINT', 'SIGTERM'];
 const yes = () => true;
 const no = () => false;
 

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { constants } from 'node:os';
 import { CodecError } from '../codec/errors.js';
 import { LedgerError } from '../ledger/common/index.js';
-import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../model/protocol-parameters.js';
+import { importedParams, inspectStore, type StoreInfo } from '../ledger/index.js';
+import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import { ValidationError } from '../validate/errors.js';
 
 /** A mistake in how the command was called: one line on stderr, exit 2. */
@@ -74,4 +76,43 @@ export function wholeNumber(
 /** A database URL without its password, for printing. */
 export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*):[^@]*@/i, '$1:***@');
+}
+
+/** What inspectStore says of the store at `path`, which must be there: a usage error otherwise. */
+export function existingStore(path: string): StoreInfo {
+  const existing = inspectStore(path);
+  if (existing === undefined) throw new UsageError(`there is no store at ${path}`);
+  return existing;
+}
+
+/**
+ * The parameters of an existing store: an imported ledger carries its network's; one tangle-core built keeps only
+ * its genesis time, so the network and slot length are the command's --network and --slot-seconds.
+ */
+export function existingStoreParams(
+  existing: StoreInfo,
+  values: { network?: string | undefined; 'slot-seconds'?: string | undefined },
+): ProtocolParameters {
+  if (existing.imported !== undefined) return importedParams(existing.imported);
+  const slotSeconds = values['slot-seconds'];
+  return protocolParameters(network(values.network), {
+    genesisUnixTime: existing.genesisUnixTime,
+    ...(slotSeconds === undefined ? {} : { slotDurationSeconds: wholeNumber(slotSeconds, '--slot-seconds', 1, 3600) }),
+  });
+}
+
+/**
+ * Until the function it returns is called, each of `signals` stops the process: `stop(signal)` first (what the
+ * command must leave behind or say), then an exit with 128 + the signal's number, the code a shell shows for a
+ * process the signal killed (SIGINT: 130).
+ */
+export function stopOnSignals(signals: readonly NodeJS.Signals[], stop: (signal: NodeJS.Signals) => void): () => void {
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop(signal);
+    process.exit(128 + constants.signals[signal]);
+  };
+  for (const signal of signals) process.once(signal, onSignal);
+  return () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
 }

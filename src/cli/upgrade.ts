@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { importedParams, inspectStore, openLedger, STORE_LAYOUT, storeLayoutAt } from '../ledger/index.js';
-import { protocolParameters } from '../model/protocol-parameters.js';
-import { network, UsageError, wholeNumber } from './io.js';
+import { openLedger, STORE_LAYOUT, storeLayoutAt } from '../ledger/index.js';
+import { existingStore, existingStoreParams, UsageError } from './io.js';
 
 export const UPGRADE_USAGE = `tangle-core upgrade --db DIR
   Upgrades the store at DIR to the layout this tangle-core writes (as its writer's opening would: serve --db and import
@@ -19,19 +18,10 @@ export function upgradeCommand(argv: string[]): string {
     options: { db: { type: 'string' }, network: { type: 'string' }, 'slot-seconds': { type: 'string' } },
   });
   if (values.db === undefined || positionals.length > 0) throw new UsageError('upgrade needs --db DIR');
-  const existing = inspectStore(values.db);
-  if (existing === undefined) throw new UsageError(`there is no store at ${values.db}`);
+  const existing = existingStore(values.db);
   const before = storeLayoutAt(values.db)!;
   if (before === STORE_LAYOUT) return `${values.db}: layout ${before} already, nothing to do`;
-  const params =
-    existing.imported !== undefined
-      ? importedParams(existing.imported)
-      : protocolParameters(network(values.network), {
-          genesisUnixTime: existing.genesisUnixTime,
-          ...(values['slot-seconds'] === undefined
-            ? {}
-            : { slotDurationSeconds: wholeNumber(values['slot-seconds'], '--slot-seconds', 1, 3600) }),
-        });
+  const params = existingStoreParams(existing, values);
   // The writer's opening runs the upgrade steps (ledger/core/upgrade.ts); the index needs nothing more.
   openLedger({ path: values.db, params }).close();
   return `${values.db}: upgraded from layout ${before} to ${STORE_LAYOUT}`;
