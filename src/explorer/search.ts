@@ -3,8 +3,9 @@ import { AddressType } from '../model/type-codes.js';
 import { type Lookup, lookup } from './api.js';
 
 // Where a search goes: a milestone index; an output ID (34 bytes); a 32-byte ID, tried as a block, a transaction, then
-// a milestone ID (the node's lookup route, which answers a miss without a 404); a bech32 address of the network. Where it goes nowhere, what to say: nothing typed; an address of
-// another network (the prefix this node wants, as the API says it); nothing of that name.
+// a milestone ID (the node's lookup route, which answers a miss without a 404); a bech32 address of the network.
+// Where it goes nowhere, what to say: nothing typed; an address of another network (the prefix this node wants, as
+// the API says it); nothing of that name.
 
 export type Found = { route: string } | { title: string; says: string };
 
