@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { type Ledger, outputChainId, readSnapshot, type SnapshotRecord, toHex } from '../../src/index.js';
+import {
+  importedParams,
+  inspectStore,
+  type Ledger,
+  openLedger,
+  outputChainId,
+  readSnapshot,
+  type SnapshotRecord,
+  toHex,
+} from '../../src/index.js';
 import type { LedgerReader } from '../../src/ledger/core/ledger-reader.js';
 import { serveJson } from './serve-json.js';
 import { VECTORS_DIR } from './vectors.js';
@@ -16,6 +25,16 @@ export async function records(source: Parameters<typeof readSnapshot>[0]): Promi
   const out: SnapshotRecord[] = [];
   for await (const r of readSnapshot(source)) out.push(r);
   return out;
+}
+
+/**
+ * An imported store's first writer: it builds the indexer's entries the import leaves to it (issue 58: the indexer
+ * answers 503 INDEXER_BUILDING until then), observed done, then closes.
+ */
+export async function firstWriter(path: string): Promise<void> {
+  const writer = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
+  while (writer.indexerBuild() !== undefined) await new Promise((next) => setTimeout(next, 20));
+  writer.close();
 }
 
 /**

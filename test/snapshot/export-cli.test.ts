@@ -17,7 +17,7 @@ import {
   protocolParameters,
 } from '../../src/index.js';
 import { cli, startCli, stopCli, track } from '../helpers/cli.js';
-import { expectSameAnswers } from '../helpers/snapshots.js';
+import { expectSameAnswers, firstWriter } from '../helpers/snapshots.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-export-cli-'));
@@ -50,6 +50,7 @@ async function roundTrip(store: string, slotSeconds?: number) {
   const said = ok('export-snapshot', '--db', store, full, '--delta', delta);
   const [, latest, target] = said.match(/at milestone (\d+), \d+ diffs back to target (\d+)/)!.map(Number);
   ok('import-snapshot', full, '--delta', delta, '--db', copy);
+  await firstWriter(copy);
   // A full snapshot alone, at the latest slot (the default target without a delta).
   expect(ok('export-snapshot', '--db', store, `${store}.latest`)).toMatch(
     new RegExp(`at milestone ${latest}, 0 diffs back to target ${latest}`),

@@ -22,7 +22,7 @@ import {
 } from '../../src/index.js';
 import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
-import { expectSameAnswers, records, snapshotVector } from '../helpers/snapshots.js';
+import { expectSameAnswers, firstWriter, records, snapshotVector } from '../helpers/snapshots.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-export-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -102,6 +102,7 @@ describe('import(export(ledger)) answers as the ledger', () => {
     });
     expect(result.latestSlot).toBe(24);
     expect(result.params.genesisSlot).toBe(12);
+    await firstWriter(imported);
     const copy = opened(imported);
     try {
       await expectSameAnswers(ledger, copy, 13, 24);
