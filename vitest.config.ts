@@ -12,11 +12,12 @@ export default defineConfig({
     // timing assertion.
     hookTimeout: 60_000,
     pool: 'forks',
-    // Two test files at a time, even on two cores (vitest's default there is one): most files wait on child processes,
+    // Three test files at a time on two cores (vitest's default there is one): most files wait on child processes,
     // PostgreSQL and sockets more than they compute. Every file is private to itself (ports 0, its own temporary
     // folders and PostgreSQL cluster), and every wait is for an observed state, so the suite's answers do not depend
-    // on its neighbour (run twice so, and beside a second suite, in session 63).
-    maxWorkers: 2,
+    // on its neighbour (two at a time run twice so, and beside a second suite, in session 63; two took 674 s in
+    // session 64, over the 10-minute budget).
+    maxWorkers: 3,
     minWorkers: 1,
     // The allocation-bound test measures memory across many calls: it needs gc() and a young generation large enough
     // that no collection runs inside its loops.
