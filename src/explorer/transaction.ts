@@ -1,4 +1,4 @@
-import { find } from './api.js';
+import { find, lookup } from './api.js';
 import { facts, h, idLink } from './dom.js';
 import { amount, type Info } from './network.js';
 import { kindOf, type OutputJson, outputItem, ownerOf } from './outputs.js';
@@ -31,7 +31,10 @@ export const taggedDataFacts = (p: TaggedDataJson) =>
 
 /** An input: the output it spends, with that output's kind, amount and owner (a node without it: said so). */
 async function inputItem(id: string, info: Info): Promise<HTMLElement> {
-  const spent = await find<{ output: OutputJson }>(`/api/core/v2/outputs/${id}`);
+  // Asked of the lookup route first: an input the node never held (a conflicting transaction's) is then no 404,
+  // which the browser would log as a console error.
+  const held = (await lookup(id)).kind === 'output';
+  const spent = held ? await find<{ output: OutputJson }>(`/api/core/v2/outputs/${id}`) : undefined;
   const o = spent?.output;
   return h(
     'li',
