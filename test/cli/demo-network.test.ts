@@ -95,6 +95,7 @@ it('a follower started from the demo’s exported snapshot checks its milestones
       }
     };
     const verdicts = new Map<string, number>();
+    let contested = 0;
     let referencedPosted = false;
     let previous: Uint8Array | undefined;
     for (let index = 7; index <= last; index++) {
@@ -112,6 +113,9 @@ it('a follower started from the demo’s exported snapshot checks its milestones
       const cone = readCone((await get(a, `/api/tangle-core/v1/milestones/${index}/cone`, BYTES)).body, 32768);
       expect(cone.length).toBeGreaterThan(1);
       let heldPrevious = false;
+      // Who spent what, by the verdicts: an output an applied transaction spends, and those a conflicting one names.
+      const appliedSpends = new Map<string, string>();
+      const conflictingInputs = new Set<string>();
       for (const bytes of cone) {
         const bid = hex(blockId(bytes));
         await same(`/api/core/v2/blocks/${bid}`, BYTES);
@@ -122,6 +126,15 @@ it('a follower started from the demo’s exported snapshot checks its milestones
         if (bid === postedId) referencedPosted = true;
         const p = decodeBlock(bytes).payload;
         if (p?.type === PayloadType.Milestone && p.index === index - 1) heldPrevious = true;
+        if (p?.type === PayloadType.Transaction) {
+          for (const input of p.essence.inputs) {
+            if (input.type !== 0) continue;
+            const i = input.transactionOutputIndex;
+            const id = hex(Uint8Array.from([...input.transactionId, i & 0xff, i >> 8])); // index: u16 little-endian
+            if (m.ledgerInclusionState === 'included') appliedSpends.set(id, hex(transactionId(p)));
+            else conflictingInputs.add(id);
+          }
+        }
         if (p?.type === PayloadType.Transaction && m.ledgerInclusionState === 'included') {
           const tx = hex(transactionId(p));
           await same(`/api/core/v2/transactions/${tx}/included-block`);
@@ -129,7 +142,15 @@ it('a follower started from the demo’s exported snapshot checks its milestones
         }
       }
       expect(heldPrevious, `milestone ${index} references the block of ${index - 1}`).toBe(true);
+      // An output's spender is the transaction white flag applied, also where a conflicting one of the same milestone
+      // names it too (conflict 2: found by a new user, LMDB named the conflicting one).
+      for (const [outputId, tx] of appliedSpends) {
+        const meta = await json(a, `/api/core/v2/outputs/${outputId}/metadata`);
+        expect([meta.milestoneIndexSpent, meta.transactionIdSpent], outputId).toEqual([index, tx]);
+        if (conflictingInputs.has(outputId)) contested++;
+      }
     }
+    expect(contested, 'outputs an applied and a conflicting transaction of one milestone both spend').toBeGreaterThan(0);
     expect(referencedPosted).toBe(true);
     // The indexer, over the whole ledger: every kind of output, and a page of them.
     for (const kind of ['basic', 'alias', 'foundry', 'nft']) await same(`/api/indexer/v1/outputs/${kind}`);

@@ -69,4 +69,4 @@ export type {
   UtxoChanges,
   WhiteFlagVerdict,
 } from './types.js';
-export { checkedWhiteFlag, whiteFlagIn } from './white-flag-verdict.js';
+export { appliedInSlot, checkedWhiteFlag, whiteFlagIn } from './white-flag-verdict.js';

@@ -1,5 +1,6 @@
 import { toHex } from '../../codec/hex.js';
-import { whiteFlagRecord } from '../../model/ledger-records.js';
+import { blake2b256 } from '../../crypto/hash.js';
+import { InclusionState, whiteFlagRecord } from '../../model/ledger-records.js';
 import { equalBytes } from '../../util/bytes.js';
 import { LedgerError } from './errors.js';
 import { readRecord } from './integrity.js';
@@ -27,4 +28,23 @@ export function whiteFlagIn(stored: Uint8Array, slot: number, blockId: Uint8Arra
   if (index < 0) throw new LedgerError('STORE_CORRUPT', `slot ${slot}: block ${toHex(blockId)} is not in its cone`);
   const { inclusion, conflict, milestoneIndex } = entries[index]!;
   return { index, inclusion, conflict, milestoneIndex };
+}
+
+/**
+ * Whether white flag applied the transaction of a block of `slot` (given its bytes), by the slot's white-flag record
+ * (`stored`, sealed). Two transactions of one milestone may spend one output: the spender is the one applied, not the
+ * conflicting one beside it. A slot with no record (a slot tangle-core committed itself) holds no refused
+ * transaction. The record is read once, when first asked. @throws LedgerError STORE_CORRUPT
+ */
+export function appliedInSlot(stored: Uint8Array | undefined, slot: number): (blockBytes: Uint8Array) => boolean {
+  if (stored === undefined) return () => true;
+  let entries: ReturnType<typeof checkedWhiteFlag> | undefined;
+  return (bytes) => {
+    entries ??= checkedWhiteFlag(stored, slot);
+    const blockId = blake2b256(bytes);
+    const entry = entries.find((e) => equalBytes(e.blockId, blockId));
+    if (entry === undefined)
+      throw new LedgerError('STORE_CORRUPT', `slot ${slot}: block ${toHex(blockId)} is not in its cone`);
+    return entry.inclusion === InclusionState.Included;
+  };
 }

@@ -16,6 +16,7 @@ import { InputType, PayloadType } from '../../model/type-codes.js';
 import { decodeBlock } from '../../serialize.js';
 import { equalBytes } from '../../util/bytes.js';
 import {
+  appliedInSlot,
   checkedBlockRecord,
   checkedOutputRecord,
   checkId,
@@ -68,7 +69,8 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
       yield checkedBlockRecord(key, stored).bytes;
   })();
   // A milestone imported from a snapshot has no blocks: the import kept each spender.
-  const spender = spendingTransaction(blocks, outputId) ?? committed.store.get(keys.spentBy(outputId));
+  const applied = appliedInSlot(committed.store.get(keys.whiteFlag(record.spentSlot)), record.spentSlot);
+  const spender = spendingTransaction(blocks, outputId, applied) ?? committed.store.get(keys.spentBy(outputId));
   if (spender === undefined)
     throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${record.spentSlot}, which spent it, spends it`);
   return {
@@ -85,11 +87,15 @@ function timeOf<K extends string>(state: LedgerState, name: K, slot: number): { 
 
 /**
  * The transaction among `blocks` (the bytes of the blocks of the slot that spent an output) that spends `outputId`,
- * or undefined. The ledger keeps no spender per output (a spent record would grow by 32 bytes for an answer few ask
+ * and that white flag `applied`, or undefined. The ledger keeps no spender per output (a spent record would grow by 32 bytes for an answer few ask
  * for); a slot's blocks are searched for the ID's bytes instead (a native search), and a block that holds them is
  * decoded to confirm that one of its inputs is that output (the bytes could be in a tag or metadata).
  */
-export function spendingTransaction(blocks: Iterable<Uint8Array>, outputId: Uint8Array): Uint8Array | undefined {
+export function spendingTransaction(
+  blocks: Iterable<Uint8Array>,
+  outputId: Uint8Array,
+  applied: (blockBytes: Uint8Array) => boolean = () => true,
+): Uint8Array | undefined {
   const needle = Buffer.from(outputId.buffer, outputId.byteOffset, outputId.length);
   const index = outputIndexOf(outputId);
   for (const bytes of blocks) {
@@ -104,7 +110,8 @@ export function spendingTransaction(blocks: Iterable<Uint8Array>, outputId: Uint
         i.transactionOutputIndex === index &&
         equalBytes(i.transactionId, outputId.subarray(0, 32)),
     );
-    if (spends) return blake2b256(payload);
+    // A conflicting transaction of the same milestone may name the output too (white flag refused it: already spent).
+    if (spends && applied(bytes)) return blake2b256(payload);
   }
   return undefined;
 }

@@ -1,6 +1,13 @@
 import { toHex } from '../../codec/hex.js';
 import type { TransactionPayload } from '../../model/payload/transaction.js';
-import { checkedOutputRow, corrupt, LedgerError, type LedgerOutput, storedBlockModel } from '../common/index.js';
+import {
+  appliedInSlot,
+  checkedOutputRow,
+  corrupt,
+  LedgerError,
+  type LedgerOutput,
+  storedBlockModel,
+} from '../common/index.js';
 import { spendingTransaction } from '../core/index.js';
 import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, spentOf } from './client.js';
@@ -24,7 +31,11 @@ export function outputOfRow(outputId: Uint8Array, r: Row): LedgerOutput {
   // A milestone imported from a snapshot has no blocks: the import kept each spender.
   const spender =
     r.spent_by === null
-      ? spendingTransaction(((r.spenders ?? []) as unknown[]).map(bytesOf), outputId)
+      ? spendingTransaction(
+          ((r.spenders ?? []) as unknown[]).map(bytesOf),
+          outputId,
+          appliedInSlot(r.spent_white_flag == null ? undefined : bytesOf(r.spent_white_flag), Number(r.spent_slot)),
+        )
       : bytesOf(r.spent_by);
   if (spender === undefined)
     throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${r.spent_slot}, which spent it, spends it`);

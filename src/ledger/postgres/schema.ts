@@ -182,12 +182,13 @@ export const QUERIES = {
   /**
    * $1 output id → the latest slot, the output (bytes, creating and spending slots), the block of its transaction (none
    * for a genesis output), and the blocks of its spending slot that hold its id's bytes (one of them spends it: the
-   * reader confirms which; blocks_slot narrows them to one slot).
+   * reader confirms which, by the slot's white-flag record where it has one; blocks_slot narrows them to one slot).
    */
   output: `select s.latest_slot, s.spent_marked, o.created_slot, o.spent_slot, o.spent_by, o.raw, o.checksum,
       b.block_id,
       (select unix_time from milestone_times where slot = o.created_slot) as created_at,
       (select unix_time from milestone_times where slot = o.spent_slot) as spent_at,
+      (select white_flag from milestone_times where slot = o.spent_slot) as spent_white_flag,
       (select array_agg(x.raw) from blocks x where o.spent_slot is not null and x.slot = o.spent_slot
         and x.tx_id is not null and x.raw is not null and position($1 in x.raw) > 0) as spenders
     from status s left join outputs o on o.output_id = $1
