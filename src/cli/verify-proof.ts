@@ -62,10 +62,20 @@ export function verifyProofCommand(args: string[]): { valid: boolean; line: stri
         `signed by ${found[0]}'s keys`,
     };
   }
-  // The verdict of the keys asked for; of all presets, the one that got furthest (past the signatures) says most.
-  const [name, v] = verdicts.find(([, v]) => !v.valid && !v.code.startsWith('MILESTONE_')) ?? verdicts[0]!;
-  if (v.valid) throw new Error('unreachable');
-  return { valid: false, line: `invalid: ${v.code} at ${v.path}: ${v.reason} (${name}'s keys)` };
+  return { valid: false, line: whyNot(verdicts) };
+}
+
+/**
+ * Why no keys found a proof valid: the verdict of the keys asked for; of all presets, the one that got furthest (past
+ * the signatures) says most, and the line says which presets were tried (a proof of another network fails them all).
+ */
+function whyNot(
+  verdicts: readonly (readonly [string, { valid: boolean; code?: string; path?: string; reason?: string }])[],
+) {
+  const [name, v] = verdicts.find(([, v]) => !v.valid && !v.code!.startsWith('MILESTONE_')) ?? verdicts[0]!;
+  const tried =
+    verdicts.length === 1 ? `${name}'s keys` : `${name}'s keys; ${verdicts.map(([n]) => n).join(', ')}'s tried`;
+  return `invalid: ${v.code} at ${v.path}: ${v.reason} (${tried})`;
 }
 
 /** An output's story (`{ outputId, created, spent? }`): valid with the first keys that sign it, or why not. */
@@ -82,7 +92,5 @@ function story(json: unknown, candidates: [string, MilestoneKeys][]): { valid: b
       line: `valid: output ${id} created in milestone ${v.createdIn}, ${spent}, signed by ${name}'s keys`,
     };
   }
-  const [name, v] = verdicts.find(([, v]) => !v.valid && !v.code.startsWith('MILESTONE_')) ?? verdicts[0]!;
-  if (v.valid) throw new Error('unreachable');
-  return { valid: false, line: `invalid: ${v.code} at ${v.path}: ${v.reason} (${name}'s keys)` };
+  return { valid: false, line: whyNot(verdicts) };
 }

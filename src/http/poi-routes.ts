@@ -1,3 +1,4 @@
+import { CodecError } from '../codec/errors.js';
 import { toHex } from '../codec/hex.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import type { MilestoneKeys } from '../model/protocol-parameters.js';
@@ -94,6 +95,8 @@ function validate(ledger: LedgerReader, body: Uint8Array, root: ProofRoot, stric
   try {
     proof = proofFromJson(json);
   } catch (e) {
+    // A malformed proof is 400 naming the field, as verify-proof names it (`LENGTH_MISMATCH at proof.l.h: …`).
+    if (e instanceof CodecError) throw new HttpProblem(400, `invalid request: ${e.message}`);
     const p = toProblem(e);
     throw new HttpProblem(p.status === 500 ? 400 : p.status, `invalid request: ${p.detail ?? 'malformed proof'}`);
   }

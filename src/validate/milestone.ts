@@ -104,7 +104,10 @@ export function verifyMilestoneSignatures(
   if (n < threshold || n > applicable.size) {
     throw new ValidationError(
       'MILESTONE_SIGNATURE_COUNT',
-      `${n} signature(s): at least ${threshold} and at most the ${applicable.size} key(s) of milestone ${index}`,
+      // The count first, as hornet's VerifyMilestone checks it; where no key covers the index, that is the reason.
+      applicable.size === 0
+        ? `no key of the ${keyRanges.length} given covers milestone ${index} (wrong network, or keys that end before it)`
+        : `${n} signature(s): at least ${threshold} and at most the ${applicable.size} key(s) of milestone ${index}`,
       { path: 'signatures' },
     );
   }

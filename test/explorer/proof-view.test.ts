@@ -167,7 +167,11 @@ describe.skipIf(chromium === undefined)('the proof view in headless Chromium', (
     await page.close();
 
     const verify = await open('verify', /^Verify a proof$/);
-    expect(await verify.$eval('main', (m) => m.textContent)).toContain("this node's network (testnet)");
+    const text = await verify.$eval('main', (m) => m.textContent);
+    expect(text).toContain("this node's network (testnet)");
+    // The demo's one key, and Shimmer's preset (hornet's config_shimmer.json: 7 of 10), counted as words count.
+    expect(text).toMatch(/1 signature of 1 key(?!s)/);
+    expect(text).toMatch(/7 signatures of 10 keys/);
     expect(await violations(verify)).toEqual([]);
     for (const how of ['chosen', 'dropped'] as const) {
       const good = await verdictOf(verify, how, 'applied.json', files.applied!);

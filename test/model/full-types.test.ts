@@ -152,6 +152,11 @@ describe('verifyMilestoneSignatures (TIP-29)', () => {
     ]);
     const ended = keys.map((k, i) => (i === 0 ? { ...k, endIndex: m.index - 1 } : k));
     expect(code(() => verifyMilestoneSignatures(m, ended, 1))).toEqual(['MILESTONE_SIGNATURE_COUNT', 'signatures']);
+    // No key covers the index at all (another network's keys): hornet's code, and the reason said.
+    const later = keys.map((k) => ({ ...k, startIndex: m.index + 1, endIndex: 0 }));
+    expect(() => verifyMilestoneSignatures(m, later, 1)).toThrow(
+      new RegExp(`no key of the ${keys.length} given covers milestone ${m.index}`),
+    );
   });
   it('a key outside its range; a changed signature; a changed essence', () => {
     const others = [...keys.slice(1), { publicKey: new Uint8Array(32).fill(9), startIndex: 0, endIndex: 0 }];

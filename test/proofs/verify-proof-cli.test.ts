@@ -70,6 +70,8 @@ describe('tangle-core verify-proof', () => {
     expect(readmeWithKeys.code).toBe(0);
     expect(readmeWithKeys.out).toMatch(/^valid: block 0xb00ff4ee.* referenced by milestone 13 /);
     expect(readmeNoKeys).toMatchObject({ code: 1, out: expect.stringMatching(/^invalid: MILESTONE_SIGNATURE_COUNT/) });
+    // Without --network, every preset was tried, and the line says so (inx-poi's proof is of none of them).
+    expect(readmeNoKeys.out).toMatch(/\(\w+'s keys; (shimmer|iota|testnet)(, (shimmer|iota|testnet)){2}'s tried\)\n?$/);
     expect(notJson).toMatchObject({ code: 1, out: expect.stringMatching(/^invalid: INVALID_JSON/) });
     expect(stdin.code).toBe(0);
     for (const r of [withShimmer, withIota, tampered, notJson]) expect(r.err).toBe(''); // no stack, one line

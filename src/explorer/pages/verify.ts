@@ -57,7 +57,12 @@ export async function verifyPage(): Promise<HTMLElement> {
     h(
       'ul',
       {},
-      ...sets.map((s) => h('li', {}, `${s.name}: ${s.keys.threshold} signatures of ${s.keys.keyRanges.length} keys`)),
+      ...sets.map((s) =>
+        h('li', {}, `${s.name}: ${count(s.keys.threshold, 'signature')} of ${count(s.keys.keyRanges.length, 'key')}`),
+      ),
     ),
   );
 }
+
+/** `1 key`, `10 keys`. */
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
