@@ -150,7 +150,9 @@ it('a follower started from the demo’s exported snapshot checks its milestones
         if (conflictingInputs.has(outputId)) contested++;
       }
     }
-    expect(contested, 'outputs an applied and a conflicting transaction of one milestone both spend').toBeGreaterThan(0);
+    expect(contested, 'outputs an applied and a conflicting transaction of one milestone both spend').toBeGreaterThan(
+      0,
+    );
     expect(referencedPosted).toBe(true);
     // The indexer, over the whole ledger: every kind of output, and a page of them.
     for (const kind of ['basic', 'alias', 'foundry', 'nft']) await same(`/api/indexer/v1/outputs/${kind}`);

@@ -199,7 +199,10 @@ describe('validating proofs', () => {
       ['{', /not JSON/],
       [noBlock, /MISSING|block/],
       // The field named as verify-proof names it (a new user found the path missing over HTTP).
-      [{ ...readme(), proof: { l: { h: '0x12' }, r: { h: '0x12' } } }, /invalid request: \w+ at proof\.l\.h: .*32 bytes/],
+      [
+        { ...readme(), proof: { l: { h: '0x12' }, r: { h: '0x12' } } },
+        /invalid request: \w+ at proof\.l\.h: .*32 bytes/,
+      ],
     ];
     for (const route of Object.values(VALIDATE))
       for (const [body, message] of cases) {
