@@ -13,6 +13,7 @@ import {
   holdingAt,
   keepsRichest,
   richestCheckpoint,
+  type UpdateRow,
 } from '../../src/ledger/archive/index.js';
 import { keys } from '../../src/ledger/common/index.js';
 import { MemoryStore, WriteBatch } from '../../src/ledger/store/index.js';
@@ -72,6 +73,8 @@ export function runHoldings(h: { genesis: Output[]; milestones: [number[], Outpu
     return undefined;
   };
   const outs: HistoryOutput[] = h.genesis.map((output) => ({ outputId: newId(), output, booked: BASE, bookedTime: 0 }));
+  /** Each milestone's ledger updates as rows (ArchiveWriter.rows: what a mirror writes of them). */
+  const updates: UpdateRow[][] = [];
   h.milestones.forEach((txs, n) => {
     const index = BASE + 1 + n;
     const ctx = { index, timestamp: TIME(index), rent: { vByteCost: 100, vByteFactorKey: 10, vByteFactorData: 1 } };
@@ -99,13 +102,14 @@ export function runHoldings(h: { genesis: Output[]; milestones: [number[], Outpu
       const t = { consumed, created: made.map((o) => ({ outputId: o.outputId, output: o.output })) };
       for (const w of [accounts, holdings, archive]) w.transaction(t, ctx);
     }
+    updates.push(archive.rows().updates);
     const records = [...archive.records(), ...accounts.records(index), ...holdings.records(index)];
     if (everyMilestone || keepsRichest(index)) records.push(richestCheckpoint(index, standing(store), archive.moved()));
     const batch = new WriteBatch();
     for (const [k, v] of records) v === undefined ? batch.delete(k) : batch.put(k, v);
     store.write(batch);
   });
-  return { store, outs, latest: BASE + h.milestones.length };
+  return { store, outs, updates, latest: BASE + h.milestones.length };
 }
 
 /** The store's richest-first index (as measure.ts reads it for a checkpoint). */
@@ -169,3 +173,43 @@ export const SUBJECTS: [number, Uint8Array][] = [
   ...ADDRESSES.map((a) => [3, bytesOf(a)] as [number, Uint8Array]),
   [4, bytesOf(ADDRESSES[3])],
 ];
+
+/**
+ * The holder routes a history's holdings at milestone `at` call for, each with what a plain scan says it answers
+ * (the parts of the body that name holdings): a token's holders (richest first), an issuer's or a collection's NFTs
+ * (by ID), a controller's aliases with their foundries.
+ */
+export function expectedRoutes(outs: readonly HistoryOutput[], at: number, bech32: (hex: string) => string) {
+  const plain = plainHoldings(outs, at);
+  const sorted = (m: Map<string, string> | undefined) => [...(m ?? [])].sort(([a], [b]) => (a < b ? -1 : 1));
+  const found: { route: string; body: object }[] = [];
+  for (const [s, members] of plain) {
+    const [kind, subject] = [Number(s.split(':')[0]), s.split(':')[1]!];
+    const q = `?ledgerIndex=${at}`;
+    if (kind === 1) {
+      const holders = sorted(members)
+        .map(([a, amount]) => ({ a, amount: BigInt(amount) }))
+        .sort((x, y) => (x.amount === y.amount ? (x.a < y.a ? -1 : 1) : x.amount > y.amount ? -1 : 1))
+        .map((h) => ({ address: bech32(h.a), amount: String(h.amount) }));
+      found.push({ route: `/api/tangle-core/v1/tokens/${subject}/holders${q}`, body: { holders } });
+    } else if (kind === 2) {
+      const nfts = sorted(members).map(([nftId, v]) => {
+        const { owner, name, collectionName } = JSON.parse(v);
+        return { nftId, owner: bech32(owner), ...(name && { name }), ...(collectionName && { collectionName }) };
+      });
+      const route = subject.startsWith('0x10')
+        ? `/api/tangle-core/v1/collections/0x${subject.slice(4)}/nfts${q}`
+        : `/api/tangle-core/v1/issuers/${bech32(subject)}/nfts${q}`;
+      found.push({ route, body: { nfts } });
+    } else if (kind === 3) {
+      const aliases = sorted(members).map(([aliasId, roles]) => ({
+        aliasId,
+        stateController: (Number(roles) & 1) !== 0,
+        governor: (Number(roles) & 2) !== 0,
+        foundries: sorted(plain.get(`4:0x08${aliasId.slice(2)}`)).map(([f]) => f),
+      }));
+      found.push({ route: `/api/tangle-core/v1/addresses/${bech32(subject)}/aliases${q}`, body: { aliases } });
+    }
+  }
+  return found;
+}
