@@ -3,7 +3,8 @@
 // IRC-27 metadata, aliases with their two controllers, foundries), every subject's members at every milestone are
 // what a scan of the outputs unspent then finds (helpers/holdings-history.ts plainHoldings), and the richest at every
 // milestone read from every later checkpoint are a scan's richest (helpers/plain-archive.ts richestAt, written from
-// inx-chronicle's query); a checkpoint that cannot tell says so, against a brute-force sort.
+// inx-chronicle's query); a checkpoint that cannot tell says so, against a brute-force sort; a flipped byte of a
+// holding or a checkpoint is STORE_CORRUPT.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -18,6 +19,7 @@ import {
   tokenAmount,
 } from '../../../src/ledger/archive/index.js';
 import { checkedRecord, keys, readRecord } from '../../../src/ledger/common/index.js';
+import { WriteBatch } from '../../../src/ledger/store/index.js';
 import { milestoneUpdateRecord } from '../../../src/model/ledger-records.js';
 import { BASE } from '../../helpers/archive-history.js';
 import { holdingsHistory, plainHoldings, runHoldings, SUBJECTS } from '../../helpers/holdings-history.js';
@@ -140,6 +142,37 @@ describe('the richest at any milestone from a checkpoint after it', () => {
         if (got !== undefined) expect(got).toEqual(order(at).slice(0, top));
       }),
       { numRuns: 12 },
+    );
+  });
+});
+
+describe('a damaged holding or checkpoint', () => {
+  it('is STORE_CORRUPT naming it, never an answer', () => {
+    const [h] = fc.sample(
+      holdingsHistory.filter((x) => x.milestones.length > 2),
+      { numRuns: 1, seed: 7 },
+    );
+    const run = runHoldings(h!);
+    const flip = (key: Uint8Array, value: Uint8Array) => {
+      const bad = value.slice();
+      bad[bad.length >> 1]! ^= 0x10;
+      const batch = new WriteBatch();
+      batch.put(key, bad);
+      run.store.write(batch);
+    };
+    const [k, v] = [...run.store.entries(Uint8Array.of(keys.tables.holding))].find(([, x]) => x.length > 4)!;
+    const kind = k[1]!;
+    const subject = k.subarray(3, 3 + k[2]!);
+    const at = new DataView(k.buffer, k.byteOffset + k.length - 4).getUint32(0);
+    expect(new StoreHoldings(run.store).membersAt(kind, subject, at).length).toBeGreaterThan(0);
+    flip(k, v);
+    expect(() => new StoreHoldings(run.store).membersAt(kind, subject, at)).toThrow(
+      expect.objectContaining({ code: 'STORE_CORRUPT', detail: expect.stringContaining('holding') }),
+    );
+    const key = keys.richestCheckpoint(BASE + 2);
+    flip(key, run.store.get(key)!);
+    expect(() => checkpointList(key, run.store.get(key)!)).toThrow(
+      expect.objectContaining({ code: 'STORE_CORRUPT', detail: expect.stringContaining('richest checkpoint') }),
     );
   });
 });
