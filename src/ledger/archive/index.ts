@@ -29,8 +29,9 @@ export { atMilestone, HoldingsWriter, holdingAt } from './holdings.js';
 export { type HoldingsHistory, type MemberAt, StoreHoldings } from './holdings-history.js';
 export { resealRecords, SEALED_TABLES } from './reseal.js';
 export {
+  accountAmount,
+  changedAddresses,
   checkpointList,
-  distinct,
   keepsRichest,
   RICHEST_EVERY,
   RICHEST_KEPT,

@@ -80,9 +80,28 @@ export function richestFrom(list: RichAddress[], changed: RichAddress[], top: nu
   return sure.length >= top ? sure.slice(0, top) : undefined;
 }
 
-/** Each distinct address of a list, in byte order (the owners of a span's updates). */
-export function distinct(addresses: Iterable<Uint8Array>): Uint8Array[] {
+/**
+ * The addresses a span of milestones changed, each once, in byte order: from each milestone's list of the accounts
+ * it wrote (accounts-writer.ts: 33 bytes each, checked against its key), one record a milestone. A superset of the
+ * owners whose balance changed (an expiration's return address is written too): each is read at its balance at N.
+ */
+export function changedAddresses(lists: Iterable<[key: Uint8Array, sealed: Uint8Array]>): Uint8Array[] {
   const seen = new Map<string, Uint8Array>();
-  for (const a of addresses) seen.set(bytesKey(a), a);
+  for (const [key, sealed] of lists) {
+    const list = checkedRecord(key, sealed, 'accounts of a milestone');
+    if (list.length % ADDRESS !== 0) throw new LedgerError('STORE_CORRUPT', "a milestone's accounts list is cut");
+    for (let at = 0; at < list.length; at += ADDRESS) {
+      const a = list.subarray(at, at + ADDRESS);
+      const k = bytesKey(a);
+      if (!seen.has(k)) seen.set(k, a.slice());
+    }
+  }
   return [...seen.values()].sort(compareBytes);
+}
+
+/** An account state record's amount (its first field: a u64, little-endian), checked, without decoding the rest. */
+export function accountAmount(key: Uint8Array, sealed: Uint8Array): bigint {
+  const body = checkedRecord(key, sealed, 'account state');
+  if (body.length < 8) throw new LedgerError('STORE_CORRUPT', 'an account state is cut');
+  return new DataView(body.buffer, body.byteOffset, 8).getBigUint64(0, true);
 }

@@ -18,7 +18,7 @@ import {
 } from './explorer.js';
 import { balanceAt } from './holding.js';
 import { StoreHoldings } from './holdings-history.js';
-import { checkpointList, distinct, RICHEST_EVERY, richestFrom } from './richest-checkpoint.js';
+import { accountAmount, changedAddresses, checkpointList, RICHEST_EVERY, richestFrom } from './richest-checkpoint.js';
 
 // The explorer's answers from the ledger's own store (LMDB, or memory): each a range of one table read in key order,
 // up or down, and never more of it than a page — but for the richest at an earlier milestone (it reads the updates
@@ -219,17 +219,20 @@ export class StoreExplorer implements Explorer {
       break;
     }
     if (checkpoint === undefined) return undefined;
-    const owners: Uint8Array[] = [];
-    const updates = Uint8Array.of(keys.tables.milestoneUpdate);
-    for (const [k, v] of this.store.entries(updates, keys.milestoneUpdate(at + 1))) {
-      if (slotOfKey(k) > index) break;
-      owners.push(readRecord(milestoneUpdateRecord, checkedRecord(k, v, 'milestone update'), 'milestone update').owner);
+    const lists: [Uint8Array, Uint8Array][] = [];
+    for (let m = at + 1; m <= index; m++) {
+      const key = keys.accountsOfMilestone(m);
+      const list = this.store.get(key);
+      if (list !== undefined) lists.push([key, list]);
     }
-    const accounts = this.accounts();
-    const changed = distinct(owners).map((address) => ({
-      address,
-      balance: accounts.stateAt(address, at)?.state.amount ?? 0n,
-    }));
+    const changed = changedAddresses(lists).map((address) => {
+      let balance = 0n; // no state at `at`: it held nothing then
+      for (const [k, v] of this.store.entriesDown(keys.accountState(address), keys.accountState(address, at))) {
+        balance = accountAmount(k, v);
+        break;
+      }
+      return { address, balance };
+    });
     return richestFrom(checkpoint, changed, top);
   }
 

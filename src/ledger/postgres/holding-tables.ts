@@ -1,9 +1,9 @@
 import { bytesKey } from '../../util/bytes.js';
 import {
-  accountStateAt,
+  accountAmount,
   atMilestone,
+  changedAddresses,
   checkpointList,
-  distinct,
   type HoldingsHistory,
   holdingAt,
   holdsSome,
@@ -13,7 +13,6 @@ import {
 import { checkedRecord, keys, LedgerError } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import { bytesOf, type PgClient, type PgResult } from './client.js';
-import { checkedUpdate } from './sealed-rows.js';
 
 // Who holds what at any milestone (issue 61, ledger/archive/holdings.ts) and the richest checkpoints
 // (archive/richest-checkpoint.ts) in PostgreSQL: each holding a row under (kind, subject, member, milestone) — the
@@ -47,10 +46,8 @@ export const HOLDING_QUERIES = {
   holdingsFrom: 'select min(milestone) as first from holding_milestones',
   /** $1 milestone → the first checkpoint at or after it. */
   checkpointFrom: 'select milestone, raw from richest_checkpoints where milestone >= $1 order by milestone limit 1',
-  /** $1–$2 milestones → the updates of those after $1 up to $2 (the primary key's range), whole for their seals. */
-  updatesBetween:
-    'select milestone, output_id, spent, address, owner, amount, unix_time, seal from ledger_updates ' +
-    'where milestone > $1 and milestone <= $2',
+  /** $1–$2 milestones → the account lists of those after $1 up to $2 (the primary key's range). */
+  listsBetween: 'select milestone, raw from account_milestones where milestone > $1 and milestone <= $2',
   /** $1 addresses, $2 milestone → each one's last account state at or below it (one step of the index each). */
   statesAt:
     'select a.address, s.milestone, s.raw from unnest($1::bytea[]) as a(address) cross join lateral ' +
@@ -149,14 +146,15 @@ export async function checkpointReads(
   if (cp === undefined) return undefined;
   const index = Number(cp.milestone);
   const list = checkpointList(keys.richestCheckpoint(index), bytesOf(cp.raw));
-  const updates = (await ask(HOLDING_QUERIES.updatesBetween, [at, index])).rows.map((r) => checkedUpdate(r).owner);
-  const owners = distinct(updates);
+  const lists = (await ask(HOLDING_QUERIES.listsBetween, [at, index])).rows.map(
+    (r) => [keys.accountsOfMilestone(Number(r.milestone)), bytesOf(r.raw)] as [Uint8Array, Uint8Array],
+  );
+  const owners = changedAddresses(lists);
   const { rows } = await ask(HOLDING_QUERIES.statesAt, [owners, Math.min(at, MAX_SQL)]);
   const amounts = new Map<string, bigint>();
   for (const r of rows) {
     const address = bytesOf(r.address);
-    const key = keys.accountState(address, Number(r.milestone));
-    amounts.set(bytesKey(address), accountStateAt(() => [key, bytesOf(r.raw)], address, 0)!.state.amount);
+    amounts.set(bytesKey(address), accountAmount(keys.accountState(address, Number(r.milestone)), bytesOf(r.raw)));
   }
   // An owner without a state at `at`: it held nothing then.
   return { list, changed: owners.map((address) => ({ address, balance: amounts.get(bytesKey(address)) ?? 0n })) };

@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import {
   accountStateAt,
   checkpointList,
-  distinct,
   nftOf,
   RICHEST_KEPT,
   richestFrom,
@@ -69,7 +68,8 @@ function changedBetween(run: ReturnType<typeof runHoldings>, at: number, to: num
     for (const e of run.store.entriesDown(p, s)) return e;
     return undefined;
   };
-  return distinct(owners).map((address) => ({
+  const distinct = [...new Map(owners.map((o) => [hex(o), o])).values()];
+  return distinct.map((address) => ({
     address,
     balance: accountStateAt(last, address, at)?.state.amount ?? 0n,
   }));
