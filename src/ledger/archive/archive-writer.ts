@@ -124,7 +124,7 @@ export class ArchiveWriter implements Analytic, BalanceBook {
     return { updates, held: [...held.values()], balances };
   }
 
-  /** The addresses the milestone changed, with their amounts after it (a richest checkpoint's: richest-checkpoint.ts). */
+  /** The addresses the milestone changed, with their amounts after it (for a checkpoint: richest-checkpoint.ts). */
   moved(): { address: Uint8Array; balance: bigint }[] {
     return [...this.holders.values()].map((h) => ({ address: h.address, balance: h.record.amount }));
   }

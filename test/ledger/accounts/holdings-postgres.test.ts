@@ -48,13 +48,14 @@ const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
 const bech32 = (h: string) => addressToBech32(decode(addressCodec, Buffer.from(h.slice(2), 'hex')), 'smr');
 
 describe.skipIf(pg === undefined)('the holdings in PostgreSQL, against the store’s', () => {
-  it('every subject’s members at every milestone, and the richest from a checkpoint, are the same bytes', async () => {
+  it('every subject’s members at every milestone, the richest from a checkpoint: the same', async () => {
     const ask = (text: string, values: unknown[]) => pool.query(text, values);
     const db = new PostgresHoldings(ask);
     await fc.assert(
       fc.asyncProperty(holdingsHistory, async (h) => {
         await pool.query(
-          'truncate holdings, holding_milestones, richest_checkpoints, account_states, account_milestones, ledger_updates',
+          'truncate holdings, holding_milestones, richest_checkpoints, account_states, account_milestones, ' +
+            'ledger_updates',
         );
         const run = runHoldings(h);
         for (let index = BASE + 1; index <= run.latest; index++) {

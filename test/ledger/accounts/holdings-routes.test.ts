@@ -32,7 +32,7 @@ afterAll(async () => {
 const bech32 = (hex: string) => addressToBech32(decode(addressCodec, Buffer.from(hex.slice(2), 'hex')), 'smr');
 
 describe('holders and collections on Shimmer 17339/17340, against a plain scan', () => {
-  it('every token’s holders, issuer’s and collection’s NFTs, controller’s aliases at either milestone', async () => {
+  it('every token’s holders, issuer’s or collection’s NFTs, controller’s aliases at either', async () => {
     let nfts = 0;
     for (const at of [17339, 17340]) {
       const routes = expectedRoutes(chronicleHistory(), at, bech32);
@@ -47,7 +47,7 @@ describe('holders and collections on Shimmer 17339/17340, against a plain scan',
     expect(nfts).toBeGreaterThan(20); // the data's NFTs with an issuer, at both milestones
   });
 
-  it('pages a token’s holders with a cursor, and refuses bad input with a 400, a milestone out of reach with a 404', async () => {
+  it('pages with a cursor; bad input is 400, a milestone out of reach 404', async () => {
     const token = expectedRoutes(chronicleHistory(), 17339, bech32).find((r) => r.route.includes('/tokens/'))!;
     const all = (await server.get(token.route)).body as { holders: unknown[]; holderCount: number };
     const first = await server.get(`${token.route}&pageSize=1`);
