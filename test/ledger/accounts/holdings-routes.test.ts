@@ -54,6 +54,10 @@ describe('holders and collections on Shimmer 17339/17340, against a plain scan',
     expect((first.body as { holders: unknown[] }).holders).toEqual(all.holders.slice(0, 1));
     if (all.holderCount > 1) expect((first.body as { cursor: string }).cursor).toBe('1');
     const base = token.route.split('?')[0]!;
+    // `at`: the last milestone at or before a time (unix seconds or an ISO date), as the balance route.
+    const time = milestonePayloadOf(17339).timestamp;
+    for (const at of [String(time), new Date(time * 1000).toISOString()])
+      expect((await server.get(`${base}?at=${at}`)).body).toEqual(all);
     for (const [route, status] of [
       ['/api/tangle-core/v1/tokens/0x12/holders', 400],
       [`${base}?ledgerIndex=99999`, 404],
