@@ -9,6 +9,7 @@ import { analyticsRoutes } from './analytics-routes.js';
 import { coreRoutes } from './core-routes.js';
 import { explorerPage } from './explorer-page.js';
 import { explorerRoutes } from './explorer-routes.js';
+import { holderRoutes } from './holder-routes.js';
 import { indexerRoutes } from './indexer-routes.js';
 import { healthOf, infoV2, infoV3 } from './info.js';
 import { lookupRoutes } from './lookup-route.js';
@@ -144,6 +145,7 @@ export const routes: Route[] = [
   ...poiRoutes,
   ...lookupRoutes,
   ...accountRoutes,
+  ...holderRoutes,
   ...postRoutes,
 ];
 

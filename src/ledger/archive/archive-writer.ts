@@ -124,6 +124,11 @@ export class ArchiveWriter implements Analytic, BalanceBook {
     return { updates, held: [...held.values()], balances };
   }
 
+  /** The addresses the milestone changed, with their amounts after it (for a checkpoint: richest-checkpoint.ts). */
+  moved(): { address: Uint8Array; balance: bigint }[] {
+    return [...this.holders.values()].map((h) => ({ address: h.address, balance: h.record.amount }));
+  }
+
   private holder(address: Uint8Array): Holder {
     const key = bytesKey(address);
     let h = this.holders.get(key);

@@ -2,6 +2,7 @@ import type { Awaitable } from '../../util/awaitable.js';
 import { compareBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn, MeasuredSource } from '../analytics/index.js';
 import type { AccountHistory } from './account-history.js';
+import type { HoldingsHistory } from './holdings-history.js';
 
 // What inx-chronicle's explorer asks of the archive (issue 46), as a reader answers it: the store's (store-explorer.ts)
 // at once, PostgreSQL's over the network. Addresses are their serialized bytes (type and 32 bytes). A page is asked
@@ -91,6 +92,8 @@ export interface Explorer extends MeasuredSource {
   columns(places: number[], fromChunk: number, toChunk: number): Awaitable<AnalyticsColumn[]>;
   /** Each address's account at any milestone (issue 61): from the same store. */
   accounts?(): AccountHistory;
+  /** Who holds what at any milestone (issue 61: holdings.ts): from the same store. */
+  holdings?(): HoldingsHistory;
   /** The first milestone measured (the archive's ledger states start there); undefined: none yet. */
   firstArchived(): Awaitable<number | undefined>;
 }

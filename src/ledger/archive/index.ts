@@ -24,6 +24,19 @@ export type {
 } from './explorer.js';
 export { richestFirst } from './explorer.js';
 export { balanceAt, holdingOf, ownerPart, returnPart } from './holding.js';
+export { HOLDING_KIND, holdsSome, type Irc27Names, nftOf, tokenAmount } from './holding-values.js';
+export { atMilestone, HoldingsWriter, holdingAt } from './holdings.js';
+export { type HoldingsHistory, type MemberAt, StoreHoldings } from './holdings-history.js';
 export { resealRecords, SEALED_TABLES } from './reseal.js';
+export {
+  accountAmount,
+  changedAddresses,
+  checkpointList,
+  keepsRichest,
+  RICHEST_EVERY,
+  RICHEST_KEPT,
+  richestCheckpoint,
+  richestFrom,
+} from './richest-checkpoint.js';
 export type { ArchiveRows, BalanceChange, HeldRow, UpdateRow } from './rows.js';
 export { StoreExplorer } from './store-explorer.js';

@@ -17,6 +17,8 @@ import {
   type UpdateCursor,
 } from './explorer.js';
 import { balanceAt } from './holding.js';
+import { StoreHoldings } from './holdings-history.js';
+import { accountAmount, changedAddresses, checkpointList, RICHEST_EVERY, richestFrom } from './richest-checkpoint.js';
 
 // The explorer's answers from the ledger's own store (LMDB, or memory): each a range of one table read in key order,
 // up or down, and never more of it than a page — but for the richest at an earlier milestone (it reads the updates
@@ -40,6 +42,11 @@ export class StoreExplorer implements Explorer {
   /** Each address's account at any milestone (issue 61), from the same store. */
   accounts(): StoreAccounts {
     return new StoreAccounts(this.store);
+  }
+
+  /** Who holds what at any milestone (issue 61), from the same store. */
+  holdings(): StoreHoldings {
+    return new StoreHoldings(this.store);
   }
 
   balance(address: Uint8Array, time: number): Balance | undefined {
@@ -95,6 +102,9 @@ export class StoreExplorer implements Explorer {
   }
 
   richest(top: number, at: number, latest: number): RichAddress[] {
+    // Far back: from the checkpoint after `at` (richest-checkpoint.ts), where it can tell.
+    const far = latest - at > RICHEST_EVERY ? this.richestFromCheckpoint(top, at) : undefined;
+    if (far !== undefined) return far;
     // Each owner's balance change since `at` (undone from its balance now), from the milestones' updates.
     const since = new Map<string, bigint>();
     if (at < latest) {
@@ -194,6 +204,36 @@ export class StoreExplorer implements Explorer {
   firstArchived(): number | undefined {
     for (const [k] of this.store.entries(Uint8Array.of(keys.tables.analytics))) return slotOfKey(k);
     return undefined;
+  }
+
+  /** The richest at `at` from the first checkpoint at or after it; undefined: none, or it cannot tell. */
+  private richestFromCheckpoint(top: number, at: number): RichAddress[] | undefined {
+    const first = this.accounts().accountsFrom();
+    if (first === undefined || at < first) return undefined; // no account states to read the balances at `at` from
+    let checkpoint: RichAddress[] | undefined;
+    let index = 0;
+    const table = Uint8Array.of(keys.tables.richestCheckpoint);
+    for (const [k, v] of this.store.entries(table, keys.richestCheckpoint(at))) {
+      checkpoint = checkpointList(k, v);
+      index = slotOfKey(k);
+      break;
+    }
+    if (checkpoint === undefined) return undefined;
+    const lists: [Uint8Array, Uint8Array][] = [];
+    for (let m = at + 1; m <= index; m++) {
+      const key = keys.accountsOfMilestone(m);
+      const list = this.store.get(key);
+      if (list !== undefined) lists.push([key, list]);
+    }
+    const changed = changedAddresses(lists).map((address) => {
+      let balance = 0n; // no state at `at`: it held nothing then
+      for (const [k, v] of this.store.entriesDown(keys.accountState(address), keys.accountState(address, at))) {
+        balance = accountAmount(k, v);
+        break;
+      }
+      return { address, balance };
+    });
+    return richestFrom(checkpoint, changed, top);
   }
 
   private amountOf(address: Uint8Array): bigint {

@@ -26,6 +26,9 @@ const TABLE = {
   richest: 0x72,
   analyticsColumn: 0x6e,
   accountsOfMilestone: 0x68,
+  holding: 0x6b,
+  holdingsOfMilestone: 0x6a,
+  richestCheckpoint: 0x71,
 } as const;
 
 const prefixed = (table: number, body: Uint8Array) => {
@@ -185,6 +188,20 @@ export const keys = {
     k.set(address, 9);
     return k;
   },
+  /**
+   * Who holds what (archive/holdings.ts, issue 61): a kind, its subject (a token, an issuer, a controller, an alias),
+   * a member (a holder, an NFT, an alias, a foundry), and the milestone that changed it; the value (sealed) is the
+   * member's holding from there on. Its state at milestone N: each member's last key at or below N.
+   */
+  holding: (kind: number, subject: Uint8Array, member?: Uint8Array, milestone?: number) =>
+    prefixed(
+      TABLE.holding,
+      concat([kind, subject.length], subject, member, milestone === undefined ? undefined : be32(milestone)),
+    ),
+  /** The holding keys a milestone's commit wrote (each after its length byte): what a mirror copies. */
+  holdingsOfMilestone: (milestone: number) => slotKey(TABLE.holdingsOfMilestone, milestone),
+  /** The richest addresses a milestone left (every RICHEST_EVERY milestones: archive/richest-checkpoint.ts). */
+  richestCheckpoint: (milestone: number) => slotKey(TABLE.richestCheckpoint, milestone),
   /** The transaction that spent an output in an imported milestone (its slot has no blocks to find it in). */
   spentBy: (outputId: Uint8Array) => prefixed(TABLE.spentBy, outputId),
   /** An entry of the output index (its key: output-index.ts; no value). */

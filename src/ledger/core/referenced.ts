@@ -95,6 +95,11 @@ export class MilestoneWriter {
     return undefined;
   }
 
+  /** The store's committed records under `prefix`, in key order (read as far as the caller goes). */
+  records(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
+    return this.committed.store.entries(prefix);
+  }
+
   /** Forgets what was taken into a slot for a milestone that is refused. */
   discard(slot: number): void {
     this.ctx.state.pending.drop(slot);

@@ -13,7 +13,15 @@ import {
   measurementsFromRecord,
   measurementsToRecord,
 } from '../analytics/index.js';
-import { AccountsWriter, ArchiveWriter, accountStateAt } from '../archive/index.js';
+import {
+  AccountsWriter,
+  ArchiveWriter,
+  accountStateAt,
+  HoldingsWriter,
+  holdingAt,
+  keepsRichest,
+  richestCheckpoint,
+} from '../archive/index.js';
 import { bookingTime, checkedRecord, keys, LedgerError, sealRecord } from '../common/index.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';
 import type { Cone, Judged } from './cone.js';
@@ -42,6 +50,7 @@ export function measureCone(
   const archive = new ArchiveWriter((key) => writer.record(key));
   const last = (prefix: Uint8Array, start: Uint8Array) => writer.lastRecord(prefix, start);
   const accounts = new AccountsWriter((address) => accountStateAt(last, address, m.index - 1)?.state);
+  const holdings = new HoldingsWriter((prefix) => holdingAt(last, prefix, m.index - 1)?.value.slice());
   let previous: Measurements;
   if (before !== undefined) previous = measurementsFromRecord(before);
   else {
@@ -55,6 +64,11 @@ export function measureCone(
     writer.lastRecord(Uint8Array.of(keys.tables.accountsOfMilestone), keys.accountsOfMilestone(m.index)) === undefined
   )
     accounts.holdAll(unspent(ledger));
+  // Likewise the holdings (holdings.ts), from the first milestone applied since they are kept.
+  if (
+    writer.lastRecord(Uint8Array.of(keys.tables.holdingsOfMilestone), keys.holdingsOfMilestone(m.index)) === undefined
+  )
+    holdings.holdAll(unspent(ledger));
   const measurements = measureMilestone({
     ctx,
     blocks: judged.entries.map((e) => ({
@@ -68,11 +82,12 @@ export function measureCone(
     },
     previous,
     book: archive,
-    more: [archive, accounts],
+    more: [archive, accounts, holdings],
   });
   const record = measurementsToRecord(measurements);
   const key = keys.analytics(m.index);
-  const records = [...archive.records(), ...accounts.records(m.index)];
+  const records = [...archive.records(), ...accounts.records(m.index), ...holdings.records(m.index)];
+  if (keepsRichest(m.index)) records.push(richestCheckpoint(m.index, standing(writer), archive.moved()));
   return [[key, sealRecord(key, record)], ...records, ...columns(writer, m.index, record)];
 }
 
@@ -107,6 +122,15 @@ function* timed(ledger: Ledger, writer: MilestoneWriter, outputs: Iterable<Ledge
       times.set(slot, time);
     }
     yield { ...o, time };
+  }
+}
+
+/** The committed richest-first index (archive-writer.ts), each entry checked: a checkpoint reads its first ones. */
+function* standing(writer: MilestoneWriter) {
+  for (const [k, v] of writer.records(Uint8Array.of(keys.tables.richest))) {
+    checkedRecord(k, v, 'richest-first entry');
+    const balance = ~new DataView(k.buffer, k.byteOffset + 1, 8).getBigUint64(0) & 0xffff_ffff_ffff_ffffn;
+    yield { address: k.slice(9), balance };
   }
 }
 

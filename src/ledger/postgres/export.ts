@@ -21,6 +21,7 @@ import {
 } from '../common/index.js';
 import { type CommittedReads, treasuryAfter } from '../core/index.js';
 import { type AccountRows, accountRowsOf } from './account-tables.js';
+import { type HoldingRows, holdingRowsOf } from './holding-tables.js';
 
 // One committed slot as rows for the PostgreSQL mirror (issue 15): the commitment, the slot's blocks with their
 // transaction ids, the outputs it created (their bytes as stored), the outputs it spent, and the credits of the
@@ -48,6 +49,8 @@ export interface SlotExport {
   archive?: ArchiveRows | undefined;
   /** The account states its commit kept (issue 61: account-tables.ts); none where it kept none. */
   accounts?: AccountRows | undefined;
+  /** The holdings and richest checkpoint its commit kept (issue 61: holding-tables.ts); none where it kept none. */
+  holdings?: HoldingRows | undefined;
   /** The analytics columns its commit wrote (the last milestone of a chunk: ledger/analytics/columns.ts). */
   columns?: AnalyticsColumn[];
   /** Accounts whose credits have an entry for this slot (in the window of history the ledger keeps). */
@@ -88,6 +91,7 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
       ...withAppliedMilestone(committed, x, applied),
       archive: archiveOf(committed, slot, diff),
       accounts: accountRowsOf(committed.store, slot),
+      holdings: holdingRowsOf(committed.store, slot),
     };
   const imported = committed.store.get(keys.importedMilestone(slot));
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);

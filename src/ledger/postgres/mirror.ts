@@ -9,6 +9,7 @@ import { ARCHIVE_WRITES } from './archive-schema.js';
 import { blockRowChecksum, sealBlockRows } from './block-rows.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
+import { writeHoldings } from './holding-tables.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
 import { resealRows, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
@@ -219,6 +220,7 @@ export class PostgresMirror {
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
       if (x.archive !== undefined) await writeArchive(c, x.archive);
       if (x.accounts !== undefined) await writeAccounts(c, x.accounts);
+      if (x.holdings !== undefined) await writeHoldings(c, x.holdings);
       if (x.columns !== undefined && x.columns.length > 0) await writeColumns(c, x.columns);
       await c.query(WRITES.unindex, [x.consumed]);
       const spent = new Set(x.consumed.map((id) => bytesKey(id)));

@@ -8,14 +8,17 @@ import {
   type Explorer,
   type LedgerUpdateOfAddress,
   type LedgerUpdateOfMilestone,
+  RICHEST_EVERY,
   type RichAddress,
   richestFirst,
+  richestFrom,
   type UpdateCursor,
 } from '../archive/index.js';
 import { checkedRecord, checkedWhiteFlag, keys } from '../common/index.js';
 import { PostgresAccounts } from './account-tables.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
+import { checkpointReads, PostgresHoldings } from './holding-tables.js';
 import { sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 import { checkedBalance, checkedUpdate } from './sealed-rows.js';
@@ -36,6 +39,11 @@ export class PostgresExplorer implements Explorer {
   /** Each address's account at any milestone (issue 61): account-tables.ts. */
   accounts(): PostgresAccounts {
     return new PostgresAccounts(this.ask);
+  }
+
+  /** Who holds what at any milestone (issue 61): holding-tables.ts. */
+  holdings(): PostgresHoldings {
+    return new PostgresHoldings(this.ask);
   }
 
   async balance(address: Uint8Array, time: number): Promise<Balance | undefined> {
@@ -92,7 +100,13 @@ export class PostgresExplorer implements Explorer {
     });
   }
 
-  async richest(top: number, at: number): Promise<RichAddress[]> {
+  async richest(top: number, at: number, latest: number): Promise<RichAddress[]> {
+    // Far back: from the checkpoint after `at` (archive/richest-checkpoint.ts), where it can tell.
+    if (latest - at > RICHEST_EVERY && at >= ((await this.accounts().accountsFrom()) ?? Infinity)) {
+      const reads = await checkpointReads(this.ask, at);
+      const far = reads && richestFrom(reads.list, reads.changed, top);
+      if (far !== undefined) return far;
+    }
     const { rows } = await this.ask(ARCHIVE_QUERIES.richest, [top, Math.min(at, MAX_SQL)]);
     // Each owner's change since the milestone (its updates undone), then each balance row's amount less it.
     const since = new Map<string, { address: Uint8Array; change: bigint }>();

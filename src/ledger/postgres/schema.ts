@@ -1,6 +1,7 @@
 import { ACCOUNT_SCHEMA } from './account-tables.js';
 import { addColumn, laterFlag } from './add-column.js';
 import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
+import { HOLDING_SCHEMA } from './holding-tables.js';
 
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
 // tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
@@ -94,6 +95,7 @@ export const SCHEMA: readonly string[] = [
   'create index if not exists milestone_times_id on milestone_times (milestone_id) where milestone_id is not null',
   ...ARCHIVE_SCHEMA,
   ...ACCOUNT_SCHEMA,
+  ...HOLDING_SCHEMA,
   // Whether the archive's tables hold the archive of every slot (a database mirrored before them: filled at open).
   addColumn('status', 'archive_built', 'boolean not null default false'),
   // When the writer last knew the database current with its network (unix seconds; Ledger.markCurrent): readers'
