@@ -1,6 +1,6 @@
 import { decode, encode } from '../../codec/index.js';
 import { milestoneId } from '../../model/ids.js';
-import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
+import { type ImportedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { output as outputCodec } from '../../model/output.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
@@ -15,11 +15,10 @@ import {
   keys,
   LedgerError,
   readDiff,
-  readRecord,
   type StoredDiff,
   slotCommitment,
 } from '../common/index.js';
-import { type CommittedReads, treasuryAfter } from '../core/index.js';
+import { type CommittedReads, importedMilestoneAt, treasuryAfter } from '../core/index.js';
 import { type AccountRows, accountRowsOf } from './account-tables.js';
 
 // One committed slot as rows for the PostgreSQL mirror (issue 15): the commitment, the slot's blocks with their
@@ -89,7 +88,7 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
       archive: archiveOf(committed, slot, diff),
       accounts: accountRowsOf(committed.store, slot),
     };
-  const imported = committed.store.get(keys.importedMilestone(slot));
+  const imported = importedMilestoneAt(committed.store, slot);
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);
 }
 
@@ -148,8 +147,7 @@ function archiveOf(committed: CommittedReads, slot: number, diff: StoredDiff): A
 }
 
 /** A slot that is a milestone of an imported delta snapshot: what the import kept in place of its blocks. */
-function withImportedMilestone(committed: CommittedReads, x: SlotExport, record: Uint8Array): SlotExport {
-  const { milestone } = readRecord(importedMilestone, record, 'imported milestone');
+function withImportedMilestone(committed: CommittedReads, x: SlotExport, { milestone }: ImportedMilestone): SlotExport {
   const blocks = new Map<string, SlotExport['blocks'][number]>();
   for (const { outputId } of x.created) {
     const transactionId = outputId.slice(0, 32);

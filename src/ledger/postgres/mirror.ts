@@ -1,8 +1,9 @@
 import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
+import { importedNetwork } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { keys, LedgerError, rowChecksum, slotCommitment, spentMark } from '../common/index.js';
-import type { Ledger } from '../core/index.js';
+import { LedgerError, rowChecksum, slotCommitment, spentMark } from '../common/index.js';
+import { type CommittedReads, importedNetworkOf, type Ledger } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import { writeAccounts } from './account-tables.js';
 import { ARCHIVE_WRITES } from './archive-schema.js';
@@ -65,6 +66,12 @@ async function buildIndex(c: PgClient): Promise<void> {
 }
 
 /** Whether the database's imported network (status.imported) is the ledger's (both none: ledgers tangle-core built). */
+/** An imported ledger's network record as PostgreSQL keeps it (status.imported), checked in the store. */
+function importedBytes(committed: CommittedReads): Uint8Array | undefined {
+  const n = importedNetworkOf(committed.store);
+  return n === undefined ? undefined : encode(importedNetwork, n);
+}
+
 function sameImport(stored: unknown, ours: Uint8Array | undefined): boolean {
   if (stored === null || stored === undefined) return ours === undefined;
   return ours !== undefined && equalBytes(bytesOf(stored), ours);
@@ -108,7 +115,7 @@ export class PostgresMirror {
         ]);
         await c.query(ARCHIVE_WRITES.built); // nothing measured yet: each slot's archive comes with it
         const committed = ledger.committedReads();
-        const imported = committed.store.get(keys.importedNetwork);
+        const imported = importedBytes(committed);
         if (imported !== undefined) {
           await c.query('update status set imported = $1', [imported]);
           await loadImported(c, committed, options.onProgress);
@@ -127,7 +134,7 @@ export class PostgresMirror {
         await writeCredits(c, p.genesisSlot, credits);
       } else if (String(rows[0]!.network_id) !== p.networkId.toString()) {
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${rows[0]!.network_id})`);
-      } else if (!sameImport(rows[0]!.imported, ledger.committedReads().store.get(keys.importedNetwork))) {
+      } else if (!sameImport(rows[0]!.imported, importedBytes(ledger.committedReads()))) {
         throw new LedgerError(
           'PARAMETERS_MISMATCH',
           'the database holds the ledger of another snapshot of this network (its target milestone differs)',
