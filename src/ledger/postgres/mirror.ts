@@ -11,7 +11,7 @@ import { blockRowChecksum, sealBlockRows } from './block-rows.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
-import { resealRows, sealValueRows } from './reseal-rows.js';
+import { resealBalances, resealRows, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 import { fillArchive, writeArchive, writeColumns } from './write-archive.js';
 
@@ -160,7 +160,12 @@ export class PostgresMirror {
       const rowsSealed = await c.query('select rows_sealed from status');
       if (rowsSealed.rows[0]!.rows_sealed !== true) {
         await sealValueRows(c);
-        await c.query('update status set rows_sealed = true');
+        await c.query('update status set rows_sealed = true, balance_seals_sql = true');
+      }
+      const balances = await c.query('select balance_seals_sql from status');
+      if (balances.rows[0]!.balance_seals_sql !== true) {
+        await resealBalances(c);
+        await c.query('update status set balance_seals_sql = true');
       }
       await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {

@@ -107,7 +107,8 @@ export class PostgresReader implements LedgerReader {
               genesisUnixTime: Number(s.genesis_unix_time),
             })
           : importedParams(imported);
-      if (s.records_sealed !== true || s.rows_sealed !== true) throw new LedgerError('STORE_OUTDATED', OLDER_DATABASE);
+      if (s.records_sealed !== true || s.rows_sealed !== true || s.balance_seals_sql !== true)
+        throw new LedgerError('STORE_OUTDATED', OLDER_DATABASE);
       if (String(s.network_id) !== params.networkId.toString())
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${s.network_id})`);
       const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));

@@ -67,7 +67,7 @@ async function serve() {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const get = async (path: string) => {
     const res = await fetch(origin + path);
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: JSON.parse(await res.text()) };
   };
   const post = async (path: string, body: unknown) => {
     const res = await fetch(origin + path, {
@@ -75,7 +75,7 @@ async function serve() {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: await res.json() };
+    return { status: res.status, body: JSON.parse(await res.text()) };
   };
   return { get, post, logged, stop: () => new Promise((done) => server.close(done)) };
 }
