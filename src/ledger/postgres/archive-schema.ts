@@ -61,6 +61,9 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
   // `balance_seals_sql`: every balance row's seal is the one SQL computes too (sealed-rows.ts balanceSeal; a database
   // whose balances were sealed before with a CRC-32: reseal-rows.ts resealBalances).
   laterFlag('balance_seals_sql'),
+  // `snapshot_sealed`: an imported ledger's network and treasury output (status.imported, .treasury) are sealed as
+  // the embedded store seals them (a database kept before: reseal-rows.ts sealSnapshotRecords).
+  laterFlag('snapshot_sealed'),
 ];
 
 /** The indexes of a database kept before its rows were sealed, which the sealing drops (it made the new ones). */

@@ -16,6 +16,7 @@ import {
   LedgerError,
   readDiff,
   type StoredDiff,
+  sealedValue,
   slotCommitment,
 } from '../common/index.js';
 import { type CommittedReads, importedMilestoneAt, treasuryAfter } from '../core/index.js';
@@ -161,7 +162,7 @@ function withImportedMilestone(committed: CommittedReads, x: SlotExport, { miles
     spenders: x.consumed.map((id) => committed.store.get(keys.spentBy(id)) ?? null),
     milestoneTime: milestone.timestamp,
     milestoneId: milestoneId(milestone),
-    ...(treasury === undefined ? {} : { treasury: encode(snapshotTreasuryOutput, treasury) }),
+    ...(treasury === undefined ? {} : { treasury: sealedValue(snapshotTreasuryOutput, keys.treasury, treasury) }),
   };
 }
 

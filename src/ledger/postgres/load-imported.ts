@@ -1,4 +1,4 @@
-import { encode, u32 } from '../../codec/index.js';
+import { u32 } from '../../codec/index.js';
 import {
   importedMilestone,
   OUTPUT_RECORD_HEADER,
@@ -6,7 +6,15 @@ import {
   transactionRecord,
 } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
-import { checkedOutputRecord, checkedValue, keys, readRecord, rowChecksum, slotOfKey } from '../common/index.js';
+import {
+  checkedOutputRecord,
+  checkedValue,
+  keys,
+  readRecord,
+  rowChecksum,
+  sealedValue,
+  slotOfKey,
+} from '../common/index.js';
 import type { CommittedReads } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import type { PgClient } from './client.js';
@@ -123,7 +131,7 @@ function treasuryAtGenesis(committed: CommittedReads): Uint8Array {
   const after = keys.importedMilestone(committed.params.genesisSlot + 1);
   for (const [k, bytes] of committed.store.entries(Uint8Array.of(keys.tables.importedMilestone), after)) {
     const m = checkedValue(importedMilestone, k, bytes, 'imported milestone');
-    if (m.treasuryInput !== undefined) return encode(snapshotTreasuryOutput, m.treasuryInput);
+    if (m.treasuryInput !== undefined) return sealedValue(snapshotTreasuryOutput, keys.treasury, m.treasuryInput);
   }
   const treasury = checkedValue(
     snapshotTreasuryOutput,
@@ -131,5 +139,5 @@ function treasuryAtGenesis(committed: CommittedReads): Uint8Array {
     committed.store.get(keys.treasury)!,
     'treasury output',
   );
-  return encode(snapshotTreasuryOutput, treasury);
+  return sealedValue(snapshotTreasuryOutput, keys.treasury, treasury);
 }

@@ -2,7 +2,7 @@ import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
 import { importedNetwork } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { LedgerError, rowChecksum, slotCommitment, spentMark } from '../common/index.js';
+import { keys, LedgerError, rowChecksum, SEAL, sealedValue, slotCommitment, spentMark } from '../common/index.js';
 import { type CommittedReads, importedNetworkOf, type Ledger } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import { writeAccounts } from './account-tables.js';
@@ -11,7 +11,7 @@ import { blockRowChecksum, sealBlockRows } from './block-rows.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
-import { resealBalances, resealRows, sealValueRows } from './reseal-rows.js';
+import { resealBalances, resealRows, sealSnapshotRecords, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 import { fillArchive, writeArchive, writeColumns } from './write-archive.js';
 
@@ -66,15 +66,16 @@ async function buildIndex(c: PgClient): Promise<void> {
 }
 
 /** Whether the database's imported network (status.imported) is the ledger's (both none: ledgers tangle-core built). */
-/** An imported ledger's network record as PostgreSQL keeps it (status.imported), checked in the store. */
+/** An imported ledger's network record as PostgreSQL keeps it (status.imported): checked in the store, sealed. */
 function importedBytes(committed: CommittedReads): Uint8Array | undefined {
   const n = importedNetworkOf(committed.store);
-  return n === undefined ? undefined : encode(importedNetwork, n);
+  return n === undefined ? undefined : sealedValue(importedNetwork, keys.importedNetwork, n);
 }
 
 function sameImport(stored: unknown, ours: Uint8Array | undefined): boolean {
   if (stored === null || stored === undefined) return ours === undefined;
-  return ours !== undefined && equalBytes(bytesOf(stored), ours);
+  // A database kept before the record was sealed holds it without its seal (sealed at this opening).
+  return ours !== undefined && [ours, ours.subarray(0, -SEAL)].some((b) => equalBytes(bytesOf(stored), b));
 }
 
 export class PostgresMirror {
@@ -162,10 +163,14 @@ export class PostgresMirror {
         await sealValueRows(c);
         await c.query('update status set rows_sealed = true, balance_seals_sql = true');
       }
-      const balances = await c.query('select balance_seals_sql from status');
-      if (balances.rows[0]!.balance_seals_sql !== true) {
+      const flags = (await c.query('select balance_seals_sql, snapshot_sealed from status')).rows[0]!;
+      if (flags.balance_seals_sql !== true) {
         await resealBalances(c);
         await c.query('update status set balance_seals_sql = true');
+      }
+      if (flags.snapshot_sealed !== true) {
+        await sealSnapshotRecords(c);
+        await c.query('update status set snapshot_sealed = true');
       }
       await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {

@@ -1,4 +1,4 @@
-import { checkRow, keys, rowSeal, sealRecord } from '../common/index.js';
+import { checkRow, keys, LedgerError, rowSeal, sealRecord } from '../common/index.js';
 import { UNSEALED_INDEXES } from './archive-schema.js';
 import { bytesOf, type PgClient } from './client.js';
 import { balanceFields, balanceSeal, damagedBalance, updateFields } from './sealed-rows.js';
@@ -195,4 +195,30 @@ export async function resealBalances(c: PgClient): Promise<number> {
     sealed += rows.length;
     last = values.at(-1)!.address;
   }
+}
+
+/**
+ * Refuses a reader a database whose status row says a seal its rows lack (its writer's opening adds it: mirror.ts).
+ * @throws LedgerError STORE_OUTDATED
+ */
+export function refuseOutdated(s: Row): void {
+  if (s.records_sealed !== true || s.rows_sealed !== true || s.balance_seals_sql !== true || s.snapshot_sealed !== true)
+    throw new LedgerError(
+      'STORE_OUTDATED',
+      'the database was kept by an older tangle-core: open it once with its writer (serve --db)',
+    );
+}
+
+/**
+ * The records of an imported ledger that the status row keeps (its network and treasury output), sealed under the
+ * embedded store's keys, in a database kept before they were (`snapshot_sealed`). Once, at the writer's opening.
+ */
+export async function sealSnapshotRecords(c: PgClient): Promise<void> {
+  const { rows } = await c.query('select imported, treasury from status');
+  const seal = (key: Uint8Array, v: unknown) => (v === null || v === undefined ? null : sealRecord(key, bytesOf(v)));
+  const s = rows[0]!;
+  await c.query('update status set imported = $1, treasury = $2', [
+    seal(keys.importedNetwork, s.imported),
+    seal(keys.treasury, s.treasury),
+  ]);
 }

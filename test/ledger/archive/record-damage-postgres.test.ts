@@ -4,7 +4,8 @@
 // database's rows (each record without its seal) are sealed by resealRows and answer as before. A ledger update's and
 // an address balance's rows hold values, sealed by the writer: each column edited is 500, and an older database's are
 // sealed by sealValueRows; a balance's seal is one SQL computes too (the writer's one statement checks, changes and
-// seals a row), and a database whose balances were sealed with a CRC-32 before is checked and sealed anew. Real
+// seals a row), and a database whose balances were sealed with a CRC-32 before is checked and sealed anew. An
+// imported ledger's network and treasury output (status) are sealed as the embedded store seals them. Real
 // Shimmer milestones 17339 and 17340, mirrored from the LMDB ledger. Skipped, with the reason, where no PostgreSQL
 // starts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -343,5 +344,36 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     await (await PostgresMirror.open(url, ledger)).close();
     expect((await pool.query('select balance_seals_sql from status')).rows[0]!.balance_seals_sql).toBe(true);
     expect((await answers(reader, routes)).found).toEqual(before.found);
+  });
+
+  it('an imported ledger’s network and treasury output (status): flipped bytes are refused; an older one sealed', async () => {
+    const url = databaseUrl(pg!.primary, 'records');
+    const treasury = ['/api/core/v2/treasury'];
+    const before = await answers(reader, treasury);
+    expect(before.found.map(([st]) => st)).toEqual([200]);
+    expect(JSON.parse(before.found[0]![1]).amount).toBe(String(ledger.treasury().amount)); // as the store answers
+    const row = { table: 'status', column: 'treasury', where: 'true' };
+    await everyByteFlipped(row, keys.treasury, [() => reader.treasury()], treasury);
+    // The network is read at a reader's opening: a flipped byte (first, middle, seal) refuses it.
+    const network = await one('select imported as v from status');
+    const refusals: unknown[] = [];
+    for (const at of [0, network.length >> 1, network.length - 1]) {
+      const damaged = network.slice();
+      damaged[at]! ^= 0x10;
+      await pool.query('update status set imported = $1', [damaged]);
+      refusals.push(await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet).catch((e) => e.code));
+    }
+    expect(refusals).toEqual(['STORE_CORRUPT', 'STORE_CORRUPT', 'STORE_CORRUPT']);
+    // A database kept before they were sealed: refused to a reader until its writer's opening seals them.
+    const cut = (column: string) => `${column} = substring(${column} from 1 for length(${column}) - 4)`;
+    await pool.query('update status set imported = $1', [network]);
+    await pool.query(`update status set ${cut('imported')}, ${cut('treasury')}, snapshot_sealed = false`);
+    await expect(PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
+      code: 'STORE_OUTDATED',
+    });
+    await (await PostgresMirror.open(url, ledger)).close();
+    expect(await one('select imported as v from status')).toEqual(network);
+    await (await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).close();
+    expect((await answers(reader, treasury)).found).toEqual(before.found);
   });
 });
