@@ -51,7 +51,7 @@ export function checkedRecord(key: Uint8Array, stored: Uint8Array, what: string,
   return stored.subarray(0, end);
 }
 
-/** A value sealed under `key`: its encoding, then the seal (the snapshot's own records: milestone times and the rest). */
+/** A value sealed under `key`: its encoding, then its seal (the snapshot's own records: milestone times, …). */
 export const sealedValue = <T>(codec: Codec<T>, key: Uint8Array, value: T): Uint8Array =>
   sealRecord(key, encode(codec, value));
 
