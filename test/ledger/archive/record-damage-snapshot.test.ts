@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode, encode, u32 } from '../../../src/codec/index.js';
 import {
   createServer,
+  exportSnapshot,
   type FullSnapshotHeader,
   importedParams,
   importSnapshot,
@@ -188,6 +189,22 @@ describe('the records a snapshot’s import keeps', () => {
     ledger.setSynced(undefined);
     expect(sound.status, JSON.stringify(sound.body)).toBe(201);
   });
+});
+
+it('export-snapshot refuses a damaged record it reads (a delta’s milestone, the solid entry points): no file', async () => {
+  const target = header.targetMilestoneIndex;
+  for (const key of [keys.importedMilestone(5), keys.solidEntryPoints(target)]) {
+    const original = store().get(key)!;
+    const damaged = original.slice();
+    damaged[damaged.length >> 1]! ^= 0x10;
+    store().write(WriteBatch.of([{ key, value: damaged }]));
+    const [full, delta] = [join(dir, 'full.bin'), join(dir, 'delta.bin')];
+    const refused = await exportSnapshot(ledger, full, delta, { target }).catch((e) => e);
+    store().write(WriteBatch.of([{ key, value: original }]));
+    expect(refused, hex(key)).toMatchObject({ code: 'STORE_CORRUPT' });
+    expect(refused.message).toContain(hex(key));
+    expect([existsSync(full), existsSync(delta)]).toEqual([false, false]);
+  }
 });
 
 it('a store of layout 4: a reader is refused naming the upgrade; its writer’s opening seals each record once', () => {
