@@ -98,10 +98,8 @@ export class PostgresReader implements LedgerReader {
       if (s === undefined) throw new LedgerError('STORE_CORRUPT', 'the database holds no tangle-core ledger yet');
       refuseOutdated(s);
       // A ledger imported from a network's snapshots says its own network (as `serve --db` reads it from the store).
-      const imported =
-        s.imported === null || s.imported === undefined
-          ? undefined
-          : checkedValue(importedNetwork, keys.importedNetwork, bytesOf(s.imported), 'imported network');
+      const kept = s.imported === null || s.imported === undefined ? undefined : bytesOf(s.imported);
+      const imported = kept && checkedValue(importedNetwork, keys.importedNetwork, kept, 'imported network');
       const params =
         imported === undefined
           ? protocolParameters(network, {
