@@ -141,8 +141,12 @@ describe.skipIf(pg === undefined)('the PostgreSQL schema', () => {
       [ARCHIVE_QUERIES.children, [`'\\x00'::bytea`, '40', '55'], ['blocks_slot']],
       [ARCHIVE_QUERIES.cone, ['99000'], ['milestone_times_pkey', 'blocks_slot']],
       [ARCHIVE_QUERIES.firstArchived, [], ['milestone_times_analytics']],
-      [ARCHIVE_WRITES.emptied, [`array[${busy}]`], ['address_balances_pkey']],
-      [ARCHIVE_WRITES.balancesOf, [`array[${busy}]`], ['address_balances_pkey']],
+      // The writer's one statement of a batch of balance changes: each row found by its key, changed there.
+      [
+        ARCHIVE_WRITES.balances,
+        [`array[${busy}]`, 'array[1]', 'array[1]', 'array[1]', 'array[0]'],
+        ['address_balances_pkey'],
+      ],
     ] as const) {
       const p = plan(query, [...args]);
       expect(p.indexes, query).toEqual(expect.arrayContaining([...indexes]));

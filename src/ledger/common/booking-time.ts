@@ -1,7 +1,7 @@
 import { u32 } from '../../codec/index.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { slotEnd } from './congestion.js';
-import { readRecord } from './integrity.js';
+import { checkedValue } from './record-checks.js';
 import { keys } from './store-keys.js';
 
 /**
@@ -13,6 +13,7 @@ export function bookingTime(
   params: ProtocolParameters,
   slot: number,
 ) {
-  const kept = get(keys.milestoneTime(slot));
-  return kept === undefined ? slotEnd(params, slot) : readRecord(u32, kept, 'milestone time');
+  const key = keys.milestoneTime(slot);
+  const kept = get(key);
+  return kept === undefined ? slotEnd(params, slot) : checkedValue(u32, key, kept, 'milestone time');
 }

@@ -35,10 +35,12 @@ export { OutputIdList } from './output-id-list.js';
 export {
   checkedMilestone,
   checkedRecord,
+  checkedValue,
   checkRow,
   type RowField,
   rowSeal,
   SEAL,
+  sealedValue,
   sealRecord,
 } from './record-checks.js';
 export {

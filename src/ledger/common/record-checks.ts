@@ -1,5 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { toHex } from '../../codec/hex.js';
+import { type Codec, encode } from '../../codec/index.js';
 import { milestoneId as idOf } from '../../model/ids.js';
 import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';
@@ -48,6 +49,18 @@ export function checkedRecord(key: Uint8Array, stored: Uint8Array, what: string,
     throw corrupt(`the stored ${what} (key ${fullKey})`, 'its record does not match its checksum');
   }
   return stored.subarray(0, end);
+}
+
+/** A value sealed under `key`: its encoding, then its seal (the snapshot's own records: milestone times, …). */
+export const sealedValue = <T>(codec: Codec<T>, key: Uint8Array, value: T): Uint8Array =>
+  sealRecord(key, encode(codec, value));
+
+/**
+ * A sealed record's value: checked against its key (`checkedRecord`), then decoded.
+ * @throws LedgerError STORE_CORRUPT naming the record and its key
+ */
+export function checkedValue<T>(codec: Codec<T>, key: Uint8Array, stored: Uint8Array, what: string, table?: number): T {
+  return readRecord(codec, checkedRecord(key, stored, what, table), what);
 }
 
 /**

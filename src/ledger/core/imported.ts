@@ -1,10 +1,15 @@
 import { toHex, u32 } from '../../codec/index.js';
 import { milestoneId } from '../../model/ids.js';
-import { type ImportedNetwork, importedMilestone, importedNetwork } from '../../model/ledger-records.js';
+import {
+  type ImportedMilestone,
+  type ImportedNetwork,
+  importedMilestone,
+  importedNetwork,
+} from '../../model/ledger-records.js';
 import { MilestoneOptionType, type MilestonePayload } from '../../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
-import { checkedMilestone, corrupt, keys, readRecord } from '../common/index.js';
+import { checkedMilestone, checkedValue, corrupt, keys, readRecord } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 
 // What a ledger imported from a network's snapshots (snapshot-import.ts) keeps of its network, shared by the embedded
@@ -60,17 +65,36 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
   }
   if (typeof ref !== 'number')
     throw corrupt(`the stored index entry of milestone ${toHex(ref)}`, `it names ${slot}, where no milestone is kept`);
-  const kept = store.get(keys.importedMilestone(slot));
+  const kept = importedMilestoneAt(store, slot);
   if (kept !== undefined) {
-    const { milestone } = readRecord(importedMilestone, kept, 'imported milestone');
+    const { milestone } = kept;
     return { index: slot, milestoneId: milestoneId(milestone), timestamp: milestone.timestamp };
   }
-  const network = store.get(keys.importedNetwork);
-  if (network === undefined) return undefined;
-  const n = readRecord(importedNetwork, network, 'imported network');
+  const n = importedNetworkOf(store);
+  if (n === undefined) return undefined;
   return slot === n.targetMilestoneIndex
     ? { index: slot, milestoneId: n.targetMilestoneId, timestamp: n.targetMilestoneTimestamp }
     : undefined;
+}
+
+/**
+ * The network a ledger imported from a snapshot keeps (undefined: one tangle-core built), checked against its seal;
+ * `unsealed`: of a store of a layout before the snapshot's records were sealed (core/upgrade.ts), read as it is.
+ * @throws LedgerError STORE_CORRUPT
+ */
+export function importedNetworkOf(store: KeyValueStore, unsealed = false): ImportedNetwork | undefined {
+  const bytes = store.get(keys.importedNetwork);
+  if (bytes === undefined) return undefined;
+  return unsealed
+    ? readRecord(importedNetwork, bytes, 'imported network')
+    : checkedValue(importedNetwork, keys.importedNetwork, bytes, 'imported network');
+}
+
+/** The milestone a delta snapshot gave for `slot` (and its treasury input), checked. @throws STORE_CORRUPT */
+export function importedMilestoneAt(store: KeyValueStore, slot: number): ImportedMilestone | undefined {
+  const key = keys.importedMilestone(slot);
+  const bytes = store.get(key);
+  return bytes === undefined ? undefined : checkedValue(importedMilestone, key, bytes, 'imported milestone');
 }
 
 /** The treasury output after a milestone with a receipt (TIP-34: the receipt's transaction makes it), else none. */

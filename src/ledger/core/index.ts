@@ -6,7 +6,13 @@ export type { LedgerListener } from '../common/index.js';
 export type { ReferencedOutcome } from './accept.js';
 export type { CommittedReads } from './committed-state.js';
 export { Conflict, ConflictReason } from './conflict-reason.js';
-export { importedParams, type MilestoneRef, treasuryAfter } from './imported.js';
+export {
+  importedMilestoneAt,
+  importedNetworkOf,
+  importedParams,
+  type MilestoneRef,
+  treasuryAfter,
+} from './imported.js';
 export { Ledger } from './ledger.js';
 export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { spendingTransaction } from './node-queries.js';

@@ -19,6 +19,7 @@ import {
   appliedInSlot,
   checkedBlockRecord,
   checkedOutputRecord,
+  checkedValue,
   checkId,
   corrupt,
   keys,
@@ -81,8 +82,11 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
 
 /** The timestamp an imported milestone had (`{ [name]: seconds }`), or nothing: the slot's end then stands for it. */
 function timeOf<K extends string>(state: LedgerState, name: K, slot: number): { [k in K]?: number } {
-  const bytes = state.committed.store.get(keys.milestoneTime(slot));
-  return bytes === undefined ? {} : ({ [name]: readRecord(u32, bytes, 'milestone time') } as { [k in K]?: number });
+  const key = keys.milestoneTime(slot);
+  const bytes = state.committed.store.get(key);
+  return bytes === undefined
+    ? {}
+    : ({ [name]: checkedValue(u32, key, bytes, 'milestone time') } as { [k in K]?: number });
 }
 
 /**
@@ -157,9 +161,11 @@ export function knowsBlock(state: LedgerState, blockId: Uint8Array): boolean {
   checkId(blockId, 32, 'block ID');
   if (state.pending.block(blockId) !== undefined || state.committed.blockSlot(blockId) !== undefined) return true;
   const { committed } = state;
-  const seps = committed.store.get(keys.solidEntryPoints(committed.meta.latestSlot));
+  const key = keys.solidEntryPoints(committed.meta.latestSlot);
+  const seps = committed.store.get(key);
   return (
-    seps !== undefined && readRecord(solidEntryPoints, seps, 'solid entry points').some((id) => equalBytes(id, blockId))
+    seps !== undefined &&
+    checkedValue(solidEntryPoints, key, seps, 'solid entry points').some((id) => equalBytes(id, blockId))
   );
 }
 
@@ -216,7 +222,7 @@ export function* unspentOutputs({ committed }: LedgerState): Iterable<[Uint8Arra
 export function treasury(state: LedgerState): SnapshotTreasuryOutput {
   const bytes = state.committed.store.get(keys.treasury);
   if (bytes === undefined) return { milestoneId: new Uint8Array(32), amount: 0n };
-  return readRecord(snapshotTreasuryOutput, bytes, 'treasury');
+  return checkedValue(snapshotTreasuryOutput, keys.treasury, bytes, 'treasury output');
 }
 
 /** TIP-26: a page of the indexer's query over the committed store. @throws LedgerError INDEXER_DISABLED */

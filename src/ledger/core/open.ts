@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { importedNetwork, meta as metaCodec } from '../../model/ledger-records.js';
+import { meta as metaCodec } from '../../model/ledger-records.js';
 import { keys, LedgerError, type OpenLedgerOptions, readRecord, type StoreInfo } from '../common/index.js';
 import { LmdbStore, MemoryStore } from '../store/index.js';
 import { isEmpty } from './committed-state.js';
+import { importedNetworkOf } from './imported.js';
 import { Ledger } from './ledger.js';
-import { storeLayout } from './upgrade.js';
+import { SNAPSHOT_RECORDS_SEALED, storeLayout } from './upgrade.js';
 
 /**
  * Opens a ledger on an embedded store: an LMDB environment at `path` (created if new), or an in-memory store with the
@@ -53,13 +54,14 @@ export function inspectStore(path: string): StoreInfo | undefined {
       return undefined;
     }
     const m = readRecord(metaCodec, bytes, 'metadata');
-    const imported = store.get(keys.importedNetwork);
+    // An older store's network is read as it was written: its writer's opening seals it (upgrade.ts).
+    const imported = importedNetworkOf(store, storeLayout(store) < SNAPSHOT_RECORDS_SEALED);
     return {
       networkId: m.networkId,
       genesisSlot: m.genesisSlot,
       genesisUnixTime: m.genesisUnixTime,
       latestSlot: m.latestSlot,
-      ...(imported === undefined ? {} : { imported: readRecord(importedNetwork, imported, 'imported network') }),
+      ...(imported === undefined ? {} : { imported }),
     };
   } finally {
     store.close();

@@ -2,7 +2,7 @@ import { encode, u32 } from '../../codec/index.js';
 import { solidEntryPoints } from '../../model/ledger-records.js';
 import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
-import { type CommittedSlot, keys, readRecord, sealRecord } from '../common/index.js';
+import { type CommittedSlot, checkedValue, keys, sealedValue, sealRecord } from '../common/index.js';
 import { type AcceptContext, acceptReferenced, type Prechecked, type ReferencedOutcome } from './accept.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 
@@ -42,8 +42,9 @@ export class MilestoneWriter {
   confirmedBefore(blockId: Uint8Array): boolean {
     if (this.committed.blockSlot(blockId) !== undefined) return true;
     if (this.seps === undefined) {
-      const bytes = this.committed.store.get(keys.solidEntryPoints(this.ctx.params.genesisSlot));
-      const ids = bytes === undefined ? [] : readRecord(solidEntryPoints, bytes, 'solid entry points');
+      const key = keys.solidEntryPoints(this.ctx.params.genesisSlot);
+      const bytes = this.committed.store.get(key);
+      const ids = bytes === undefined ? [] : checkedValue(solidEntryPoints, key, bytes, 'solid entry points');
       this.seps = new Set(ids.map((id) => bytesKey(id)));
     }
     return this.seps.has(bytesKey(blockId));
@@ -120,7 +121,8 @@ export class MilestoneWriter {
     const key = keys.milestone(slot);
     p.records.push([key, sealRecord(key, payloadBytes)]);
     p.records.push([keys.milestoneSlot(id), encode(u32, slot)]);
-    p.records.push([keys.milestoneTime(slot), encode(u32, milestone.timestamp)]);
+    const time = keys.milestoneTime(slot);
+    p.records.push([time, sealedValue(u32, time, milestone.timestamp)]);
     p.records.push(...records);
     return this.commitSlot(slot);
   }

@@ -19,7 +19,9 @@ import { settleOutputChecksums } from './output-checksums.js';
 // moves on in the step's last batch. A reader never sees half a step: it is refused until the number moves.
 
 /** The layout this tangle-core writes and reads. */
-export const STORE_LAYOUT = 4;
+export const STORE_LAYOUT = 5;
+/** The first layout whose snapshot's own records (an imported ledger's network, treasury, …) are sealed. */
+export const SNAPSHOT_RECORDS_SEALED = 5;
 /** The layout of a store that names none. */
 const UNNAMED_LAYOUT = 1;
 /** About how many bytes of records one batch of a step rewrites. */
@@ -33,6 +35,8 @@ interface UpgradeStep {
   to: number;
   /** The tables whose records it rewrites, in ascending order, and how one is rewritten (undefined: left as is). */
   tables: readonly number[];
+  /** Single records it rewrites too (of tables it does not rewrite whole), in its last batch. */
+  records?: readonly Uint8Array[];
   rewrite(key: Uint8Array, record: Uint8Array): Uint8Array | undefined;
 }
 
@@ -62,6 +66,16 @@ const STEPS: readonly UpgradeStep[] = [
     // cone) gain their seal too (common/white-flag-verdict.ts), once, as the records above.
     to: 4,
     tables: [keys.tables.whiteFlag],
+    rewrite: (key, record) => sealRecord(key, record),
+  },
+  {
+    // The records a snapshot's import writes beside the ledger (ledger/snapshot/), served by the milestone, output
+    // and treasury routes and read back by a snapshot's export, gain their seal too, once: the milestone times (also
+    // written for each milestone history/ applies), the solid entry points, a delta's milestones, and the network
+    // and treasury output among the store's metadata (the only ones of that table it rewrites).
+    to: SNAPSHOT_RECORDS_SEALED,
+    tables: [keys.tables.solidEntryPoints, keys.tables.importedMilestone, keys.tables.milestoneTime],
+    records: [keys.importedNetwork, keys.treasury],
     rewrite: (key, record) => sealRecord(key, record),
   },
 ];
@@ -97,7 +111,7 @@ export function settleLayout(store: KeyValueStore, readOnly: boolean): void {
   if (layout === STORE_LAYOUT) return;
   const missing = STEPS.filter((s) => s.to > layout);
   if (readOnly) {
-    if (missing.some((s) => s.tables.some((table) => holdsAny(store, table))))
+    if (missing.some((s) => s.tables.some((t) => holdsAny(store, t)) || s.records?.some((k) => store.get(k))))
       throw new LedgerError(
         'STORE_OUTDATED',
         `this store is of layout ${layout}, this tangle-core reads layout ${STORE_LAYOUT}: upgrade it with ` +
@@ -145,6 +159,11 @@ function runStep(store: KeyValueStore, step: UpgradeStep): void {
       from = after(last);
     }
     start = undefined;
+  }
+  for (const key of step.records ?? []) {
+    const record = store.get(key);
+    const rewritten = record && step.rewrite(key, record);
+    if (rewritten !== undefined) batch.put(key, rewritten);
   }
   batch.put(keys.layout, encode(u32, step.to));
   batch.delete(keys.upgradeAt);

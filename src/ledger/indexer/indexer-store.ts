@@ -1,7 +1,7 @@
 import { toHex } from '../../codec/hex.js';
 import { u32 } from '../../codec/index.js';
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../model/ledger-records.js';
-import { checkedOutputRecord, corrupt, keys, LedgerError, readRecord, slotOfKey } from '../common/index.js';
+import { checkedOutputRecord, checkedValue, corrupt, keys, LedgerError, slotOfKey } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import {
   countOutputRecords,
@@ -79,7 +79,7 @@ export function storeIndexSource(store: KeyValueStore, latestSlot: () => number)
     },
     timedSlotFrom(slot) {
       for (const [k, v] of store.entries(Uint8Array.of(keys.tables.milestoneTime), keys.milestoneTime(slot))) {
-        return { slot: slotOfKey(k), time: readRecord(u32, v, 'milestone time') };
+        return { slot: slotOfKey(k), time: checkedValue(u32, k, v, 'milestone time') };
       }
       return undefined;
     },

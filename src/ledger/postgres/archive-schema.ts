@@ -1,4 +1,5 @@
 import { addColumn, laterFlag } from './add-column.js';
+import { BALANCE_SEAL_SQL } from './sealed-rows.js';
 
 // The archive's tables (ledger/archive/, issue 46): inx-chronicle's explorer over PostgreSQL, each question a range of
 // one index, as the embedded store answers it from one range of keys. Written in each milestone's slot transaction
@@ -57,6 +58,12 @@ export const ARCHIVE_SCHEMA: readonly string[] = [
   // `rows_sealed`: every ledger update's and balance's row carries its seal, and every white-flag record (a database
   // kept before: reseal-rows.ts sealValueRows).
   laterFlag('rows_sealed'),
+  // `balance_seals_sql`: every balance row's seal is the one SQL computes too (sealed-rows.ts balanceSeal; a database
+  // whose balances were sealed before with a CRC-32: reseal-rows.ts resealBalances).
+  laterFlag('balance_seals_sql'),
+  // `snapshot_sealed`: an imported ledger's network and treasury output (status.imported, .treasury) are sealed as
+  // the embedded store seals them (a database kept before: reseal-rows.ts sealSnapshotRecords).
+  laterFlag('snapshot_sealed'),
 ];
 
 /** The indexes of a database kept before its rows were sealed, which the sealing drops (it made the new ones). */
@@ -82,17 +89,30 @@ export const ARCHIVE_WRITES = {
   unheld:
     'delete from held_outputs h using unnest($1::bytea[], $2::bytea[], $3::smallint[]) as t(a, o, r) ' +
     'where h.address = t.a and h.output_id = t.o and h.role = t.r',
-  /** $1 addresses → the rows they have (the writer checks each, then adds its change). */
-  balancesOf:
-    'select address, amount, plain, outputs, returns, seal from address_balances where address = any($1::bytea[])',
-  /** $1 addresses, $2–$5 their amounts, plain parts, outputs and returns now, $6 the rows' seals. */
-  balances:
-    'insert into address_balances (address, amount, plain, outputs, returns, seal) select * from unnest(' +
-    '$1::bytea[], $2::numeric[], $3::numeric[], $4::integer[], $5::integer[], $6::integer[]) ' +
-    'on conflict (address) do update set amount = excluded.amount, plain = excluded.plain, ' +
-    'outputs = excluded.outputs, returns = excluded.returns, seal = excluded.seal',
-  /** $1 addresses left with no output to own or get back: their rows go. */
-  emptied: 'delete from address_balances where address = any($1::bytea[])',
+  /**
+   * $1 addresses, $2–$5 the changes to their amounts, plain parts, outputs and returns → the addresses whose row is
+   * damaged (its seal is not its values') or would hold less than nothing, with why; none: each row found has its
+   * change added and is sealed anew, each new one sealed, and an address left with no output to own or get back loses
+   * its row. One statement, no read before it (the seal is computed in SQL: sealed-rows.ts BALANCE_SEAL_SQL); where
+   * any address is named, nothing is written, and the writer refuses the milestone.
+   */
+  balances: `with c (address, amount, plain, outputs, returns) as (
+      select * from unnest($1::bytea[], $2::numeric[], $3::numeric[], $4::integer[], $5::integer[])),
+    was as (select b.* from address_balances b join c on b.address = c.address),
+    now as (select c.address, coalesce(w.amount, 0) + c.amount as amount, coalesce(w.plain, 0) + c.plain as plain,
+        coalesce(w.outputs, 0) + c.outputs as outputs, coalesce(w.returns, 0) + c.returns as returns
+      from c left join was w on w.address = c.address),
+    bad as (select 'damaged' as why, address from was where seal is distinct from ${BALANCE_SEAL_SQL('was')}
+      union all select 'negative', address from now
+        where (outputs <> 0 or returns <> 0) and (amount < 0 or plain < 0 or outputs < 0 or returns < 0)),
+    kept as (insert into address_balances (address, amount, plain, outputs, returns, seal)
+      select address, amount, plain, outputs, returns, ${BALANCE_SEAL_SQL('now')} from now
+        where (outputs <> 0 or returns <> 0) and not exists (select 1 from bad)
+      on conflict (address) do update set amount = excluded.amount, plain = excluded.plain,
+        outputs = excluded.outputs, returns = excluded.returns, seal = excluded.seal),
+    gone as (delete from address_balances b using now n
+      where b.address = n.address and n.outputs = 0 and n.returns = 0 and not exists (select 1 from bad))
+    select why, address from bad`,
   /** $1 places, $2 chunks, $3 columns. */
   columns: 'insert into analytics_columns select * from unnest($1::smallint[], $2::integer[], $3::bytea[])',
   /** Whether the archive's tables hold every archived slot up to the latest (a database mirrored before had none). */

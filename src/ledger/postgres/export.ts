@@ -1,6 +1,6 @@
 import { decode, encode } from '../../codec/index.js';
 import { milestoneId } from '../../model/ids.js';
-import { importedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
+import { type ImportedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
 import { output as outputCodec } from '../../model/output.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
@@ -15,11 +15,11 @@ import {
   keys,
   LedgerError,
   readDiff,
-  readRecord,
   type StoredDiff,
+  sealedValue,
   slotCommitment,
 } from '../common/index.js';
-import { type CommittedReads, treasuryAfter } from '../core/index.js';
+import { type CommittedReads, importedMilestoneAt, treasuryAfter } from '../core/index.js';
 import { type AccountRows, accountRowsOf } from './account-tables.js';
 import { type HoldingRows, holdingRowsOf } from './holding-tables.js';
 
@@ -93,7 +93,7 @@ export function exportSlot(committed: CommittedReads, slot: number): SlotExport 
       accounts: accountRowsOf(committed.store, slot),
       holdings: holdingRowsOf(committed.store, slot),
     };
-  const imported = committed.store.get(keys.importedMilestone(slot));
+  const imported = importedMilestoneAt(committed.store, slot);
   return imported === undefined ? x : withImportedMilestone(committed, x, imported);
 }
 
@@ -152,8 +152,7 @@ function archiveOf(committed: CommittedReads, slot: number, diff: StoredDiff): A
 }
 
 /** A slot that is a milestone of an imported delta snapshot: what the import kept in place of its blocks. */
-function withImportedMilestone(committed: CommittedReads, x: SlotExport, record: Uint8Array): SlotExport {
-  const { milestone } = readRecord(importedMilestone, record, 'imported milestone');
+function withImportedMilestone(committed: CommittedReads, x: SlotExport, { milestone }: ImportedMilestone): SlotExport {
   const blocks = new Map<string, SlotExport['blocks'][number]>();
   for (const { outputId } of x.created) {
     const transactionId = outputId.slice(0, 32);
@@ -167,7 +166,7 @@ function withImportedMilestone(committed: CommittedReads, x: SlotExport, record:
     spenders: x.consumed.map((id) => committed.store.get(keys.spentBy(id)) ?? null),
     milestoneTime: milestone.timestamp,
     milestoneId: milestoneId(milestone),
-    ...(treasury === undefined ? {} : { treasury: encode(snapshotTreasuryOutput, treasury) }),
+    ...(treasury === undefined ? {} : { treasury: sealedValue(snapshotTreasuryOutput, keys.treasury, treasury) }),
   };
 }
 

@@ -1,4 +1,4 @@
-import { encode, u32 } from '../../codec/index.js';
+import { u32 } from '../../codec/index.js';
 import {
   importedMilestone,
   OUTPUT_RECORD_HEADER,
@@ -6,7 +6,15 @@ import {
   transactionRecord,
 } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
-import { checkedOutputRecord, keys, readRecord, rowChecksum, slotOfKey } from '../common/index.js';
+import {
+  checkedOutputRecord,
+  checkedValue,
+  keys,
+  readRecord,
+  rowChecksum,
+  sealedValue,
+  slotOfKey,
+} from '../common/index.js';
 import type { CommittedReads } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import type { PgClient } from './client.js';
@@ -111,7 +119,7 @@ function* timeRows(committed: CommittedReads): Generator<CopyField[]> {
   for (const [k, bytes] of committed.store.entries(Uint8Array.of(keys.tables.milestoneTime))) {
     const slot = slotOfKey(k);
     if (slot > committed.params.genesisSlot) return;
-    yield [slot, readRecord(u32, bytes, 'milestone time')];
+    yield [slot, checkedValue(u32, k, bytes, 'milestone time')];
   }
 }
 
@@ -121,9 +129,15 @@ function* timeRows(committed: CommittedReads): Generator<CopyField[]> {
  */
 function treasuryAtGenesis(committed: CommittedReads): Uint8Array {
   const after = keys.importedMilestone(committed.params.genesisSlot + 1);
-  for (const [, bytes] of committed.store.entries(Uint8Array.of(keys.tables.importedMilestone), after)) {
-    const m = readRecord(importedMilestone, bytes, 'imported milestone');
-    if (m.treasuryInput !== undefined) return encode(snapshotTreasuryOutput, m.treasuryInput);
+  for (const [k, bytes] of committed.store.entries(Uint8Array.of(keys.tables.importedMilestone), after)) {
+    const m = checkedValue(importedMilestone, k, bytes, 'imported milestone');
+    if (m.treasuryInput !== undefined) return sealedValue(snapshotTreasuryOutput, keys.treasury, m.treasuryInput);
   }
-  return committed.store.get(keys.treasury)!;
+  const treasury = checkedValue(
+    snapshotTreasuryOutput,
+    keys.treasury,
+    committed.store.get(keys.treasury)!,
+    'treasury output',
+  );
+  return sealedValue(snapshotTreasuryOutput, keys.treasury, treasury);
 }

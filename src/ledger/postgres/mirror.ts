@@ -1,8 +1,9 @@
 import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
+import { importedNetwork } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { keys, LedgerError, rowChecksum, slotCommitment, spentMark } from '../common/index.js';
-import type { Ledger } from '../core/index.js';
+import { keys, LedgerError, rowChecksum, SEAL, sealedValue, slotCommitment, spentMark } from '../common/index.js';
+import { type CommittedReads, importedNetworkOf, type Ledger } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import { writeAccounts } from './account-tables.js';
 import { ARCHIVE_WRITES } from './archive-schema.js';
@@ -11,7 +12,7 @@ import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgRe
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { writeHoldings } from './holding-tables.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
-import { resealRows, sealValueRows } from './reseal-rows.js';
+import { resealBalances, resealRows, sealSnapshotRecords, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 import { fillArchive, writeArchive, writeColumns } from './write-archive.js';
 
@@ -66,9 +67,16 @@ async function buildIndex(c: PgClient): Promise<void> {
 }
 
 /** Whether the database's imported network (status.imported) is the ledger's (both none: ledgers tangle-core built). */
+/** An imported ledger's network record as PostgreSQL keeps it (status.imported): checked in the store, sealed. */
+function importedBytes(committed: CommittedReads): Uint8Array | undefined {
+  const n = importedNetworkOf(committed.store);
+  return n === undefined ? undefined : sealedValue(importedNetwork, keys.importedNetwork, n);
+}
+
 function sameImport(stored: unknown, ours: Uint8Array | undefined): boolean {
   if (stored === null || stored === undefined) return ours === undefined;
-  return ours !== undefined && equalBytes(bytesOf(stored), ours);
+  // A database kept before the record was sealed holds it without its seal (sealed at this opening).
+  return ours !== undefined && [ours, ours.subarray(0, -SEAL)].some((b) => equalBytes(bytesOf(stored), b));
 }
 
 export class PostgresMirror {
@@ -109,7 +117,7 @@ export class PostgresMirror {
         ]);
         await c.query(ARCHIVE_WRITES.built); // nothing measured yet: each slot's archive comes with it
         const committed = ledger.committedReads();
-        const imported = committed.store.get(keys.importedNetwork);
+        const imported = importedBytes(committed);
         if (imported !== undefined) {
           await c.query('update status set imported = $1', [imported]);
           await loadImported(c, committed, options.onProgress);
@@ -128,7 +136,7 @@ export class PostgresMirror {
         await writeCredits(c, p.genesisSlot, credits);
       } else if (String(rows[0]!.network_id) !== p.networkId.toString()) {
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${rows[0]!.network_id})`);
-      } else if (!sameImport(rows[0]!.imported, ledger.committedReads().store.get(keys.importedNetwork))) {
+      } else if (!sameImport(rows[0]!.imported, importedBytes(ledger.committedReads()))) {
         throw new LedgerError(
           'PARAMETERS_MISMATCH',
           'the database holds the ledger of another snapshot of this network (its target milestone differs)',
@@ -154,7 +162,16 @@ export class PostgresMirror {
       const rowsSealed = await c.query('select rows_sealed from status');
       if (rowsSealed.rows[0]!.rows_sealed !== true) {
         await sealValueRows(c);
-        await c.query('update status set rows_sealed = true');
+        await c.query('update status set rows_sealed = true, balance_seals_sql = true');
+      }
+      const flags = (await c.query('select balance_seals_sql, snapshot_sealed from status')).rows[0]!;
+      if (flags.balance_seals_sql !== true) {
+        await resealBalances(c);
+        await c.query('update status set balance_seals_sql = true');
+      }
+      if (flags.snapshot_sealed !== true) {
+        await sealSnapshotRecords(c);
+        await c.query('update status set snapshot_sealed = true');
       }
       await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {

@@ -10,17 +10,18 @@ import {
   type Congestion,
   checkedMilestone,
   checkedOutputRow,
+  checkedValue,
   checkId,
   checkSlot,
   checkUtxoChanges,
   commitmentId,
   diffBounds,
   type IncludedBlock,
+  keys,
   type LedgerBlock,
   LedgerError,
   type LedgerOutput,
   OutputIdList,
-  readRecord,
   slotAt,
   slotOfCommitmentId,
   storedBlockModel,
@@ -40,6 +41,7 @@ import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
+import { refuseOutdated } from './reseal-rows.js';
 import { bigEndianU32s, readCommitment, sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 
@@ -56,7 +58,6 @@ export interface PostgresReaderOptions {
   connections?: number;
 }
 const MAX_BACKOFF_MS = 5_000;
-const OLDER_DATABASE = 'the database was kept by an older tangle-core: open it once with its writer (serve --db)';
 
 export class PostgresReader implements LedgerReader {
   readonly params: ProtocolParameters;
@@ -95,11 +96,10 @@ export class PostgresReader implements LedgerReader {
       });
       const s = rows[0];
       if (s === undefined) throw new LedgerError('STORE_CORRUPT', 'the database holds no tangle-core ledger yet');
+      refuseOutdated(s);
       // A ledger imported from a network's snapshots says its own network (as `serve --db` reads it from the store).
-      const imported =
-        s.imported === null || s.imported === undefined
-          ? undefined
-          : readRecord(importedNetwork, bytesOf(s.imported), 'imported network');
+      const kept = s.imported === null || s.imported === undefined ? undefined : bytesOf(s.imported);
+      const imported = kept && checkedValue(importedNetwork, keys.importedNetwork, kept, 'imported network');
       const params =
         imported === undefined
           ? protocolParameters(network, {
@@ -107,7 +107,6 @@ export class PostgresReader implements LedgerReader {
               genesisUnixTime: Number(s.genesis_unix_time),
             })
           : importedParams(imported);
-      if (s.records_sealed !== true || s.rows_sealed !== true) throw new LedgerError('STORE_OUTDATED', OLDER_DATABASE);
       if (String(s.network_id) !== params.networkId.toString())
         throw new LedgerError('PARAMETERS_MISMATCH', `the database holds another network (id ${s.network_id})`);
       const clock = options.clock ?? (() => Math.floor(Date.now() / 1000));
@@ -222,7 +221,7 @@ export class PostgresReader implements LedgerReader {
     const bytes = rows[0]?.treasury;
     return bytes === null || bytes === undefined
       ? { milestoneId: new Uint8Array(32), amount: 0n }
-      : readRecord(snapshotTreasuryOutput, bytesOf(bytes), 'treasury');
+      : checkedValue(snapshotTreasuryOutput, keys.treasury, bytesOf(bytes), 'treasury output');
   }
 
   async tips(): Promise<Uint8Array[]> {

@@ -1,7 +1,7 @@
-import { keys, rowSeal, sealRecord } from '../common/index.js';
+import { checkRow, keys, LedgerError, rowSeal, sealRecord } from '../common/index.js';
 import { UNSEALED_INDEXES } from './archive-schema.js';
 import { bytesOf, type PgClient } from './client.js';
-import { balanceFields, updateFields } from './sealed-rows.js';
+import { balanceFields, balanceSeal, damagedBalance, updateFields } from './sealed-rows.js';
 
 // The upgrade of a database written before the records of applied milestones, their analytics and the archive were
 // sealed (issue 57: common/record-checks.ts): each row that holds such a record gains its seal, under the key the
@@ -131,8 +131,7 @@ export async function sealValueRows(c: PgClient): Promise<number> {
       seal: (r: Row) => {
         const address = bytesOf(r.address);
         const [amount, plain] = [BigInt(r.amount as string), BigInt(r.plain as string)];
-        const values = { address, amount, plain, outputs: Number(r.outputs), returns: Number(r.returns) };
-        return rowSeal(keys.addressBalance(address), balanceFields(values));
+        return balanceSeal({ address, amount, plain, outputs: Number(r.outputs), returns: Number(r.returns) });
       },
     },
   ];
@@ -155,4 +154,71 @@ export async function sealValueRows(c: PgClient): Promise<number> {
   }
   await c.query(UNSEALED_INDEXES);
   return sealed;
+}
+
+/**
+ * The balance rows of a database sealed before their seal could be computed in SQL (a CRC-32 of key and values:
+ * sealed-rows.ts balanceFields): each checked against that seal, then sealed as the writer's statement seals it
+ * (balanceSeal), a page at a time in key order. Run once, at the writer's opening, in its SQL transaction (the flag
+ * `balance_seals_sql` moves in it). The number of rows sealed. @throws LedgerError STORE_CORRUPT (a damaged row)
+ */
+export async function resealBalances(c: PgClient): Promise<number> {
+  const select = 'select address, amount, plain, outputs, returns, seal from address_balances';
+  const update =
+    'update address_balances b set seal = t.seal from unnest($1::bytea[], $2::integer[]) as t(address, seal) ' +
+    'where b.address = t.address';
+  let sealed = 0;
+  let last: Uint8Array | undefined;
+  for (;;) {
+    const after = last === undefined ? '' : ' where address > $1';
+    const { rows } = await c.query(
+      `${select}${after} order by address limit ${PAGE}`,
+      last === undefined ? [] : [last],
+    );
+    if (rows.length === 0) return sealed;
+    const values = rows.map((r) => {
+      const v = {
+        address: bytesOf(r.address),
+        amount: BigInt(r.amount as string),
+        plain: BigInt(r.plain as string),
+        outputs: Number(r.outputs),
+        returns: Number(r.returns),
+      };
+      try {
+        checkRow(keys.addressBalance(v.address), balanceFields(v), r.seal, 'address balance');
+      } catch {
+        throw damagedBalance(v.address);
+      }
+      return v;
+    });
+    await c.query(update, [values.map((v) => v.address), values.map(balanceSeal)]);
+    sealed += rows.length;
+    last = values.at(-1)!.address;
+  }
+}
+
+/**
+ * Refuses a reader a database whose status row says a seal its rows lack (its writer's opening adds it: mirror.ts).
+ * @throws LedgerError STORE_OUTDATED
+ */
+export function refuseOutdated(s: Row): void {
+  if (s.records_sealed !== true || s.rows_sealed !== true || s.balance_seals_sql !== true || s.snapshot_sealed !== true)
+    throw new LedgerError(
+      'STORE_OUTDATED',
+      'the database was kept by an older tangle-core: open it once with its writer (serve --db)',
+    );
+}
+
+/**
+ * The records of an imported ledger that the status row keeps (its network and treasury output), sealed under the
+ * embedded store's keys, in a database kept before they were (`snapshot_sealed`). Once, at the writer's opening.
+ */
+export async function sealSnapshotRecords(c: PgClient): Promise<void> {
+  const { rows } = await c.query('select imported, treasury from status');
+  const seal = (key: Uint8Array, v: unknown) => (v === null || v === undefined ? null : sealRecord(key, bytesOf(v)));
+  const s = rows[0]!;
+  await c.query('update status set imported = $1, treasury = $2', [
+    seal(keys.importedNetwork, s.imported),
+    seal(keys.treasury, s.treasury),
+  ]);
 }

@@ -1,4 +1,4 @@
-import { bytesKey, equalBytes } from '../../util/bytes.js';
+import { equalBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import type { ArchiveRows } from '../archive/index.js';
 import { commitmentId, keys, LedgerError, rowSeal, slotOfKey } from '../common/index.js';
@@ -6,13 +6,13 @@ import type { CommittedReads } from '../core/index.js';
 import { ARCHIVE_BATCH, ARCHIVE_WRITES } from './archive-schema.js';
 import { bytesOf, type PgClient } from './client.js';
 import { exportSlotArchive } from './export.js';
-import { type BalanceRow, balanceFields, checkedBalance, updateFields } from './sealed-rows.js';
+import { damagedBalance, updateFields } from './sealed-rows.js';
 
 // A milestone's archive rows into the tables of archive-schema.ts, in its slot's SQL transaction: its ledger updates,
 // its held outputs put and dropped, and its balance changes added to each address's (an address left with nothing to
 // own or get back loses its row, as the embedded store deletes its record). In batches: the first measured milestone
-// carries every unspent output's rows. Each ledger update's and balance's row is sealed here (archive-schema.ts): a
-// balance's row is read and checked before its change is added, and written whole with its new seal.
+// carries every unspent output's rows. Each ledger update's row is sealed here; a balance's row is checked, changed
+// and sealed anew by one statement (archive-schema.ts ARCHIVE_WRITES.balances), which names any it refuses.
 
 function* batches<T>(items: readonly T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += ARCHIVE_BATCH) yield items.slice(i, i + ARCHIVE_BATCH);
@@ -43,33 +43,17 @@ export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<void
   for (const h of batches(gone))
     await c.query(ARCHIVE_WRITES.unheld, [h.map((r) => r.address), h.map((r) => r.outputId), h.map((r) => r.role)]);
   for (const b of batches(rows.balances)) {
-    const { rows: found } = await c.query(ARCHIVE_WRITES.balancesOf, [b.map((r) => r.address)]);
-    const before = new Map(found.map((r) => [bytesKey(bytesOf(r.address)), checkedBalance(r)]));
-    const kept: BalanceRow[] = [];
-    const emptied: Uint8Array[] = [];
-    for (const change of b) {
-      const was = before.get(bytesKey(change.address)) ?? { amount: 0n, plain: 0n, outputs: 0, returns: 0 };
-      const now = {
-        address: change.address,
-        amount: was.amount + change.amount,
-        plain: was.plain + change.plain,
-        outputs: was.outputs + change.outputs,
-        returns: was.returns + change.returns,
-      };
-      if (now.outputs === 0 && now.returns === 0) emptied.push(now.address);
-      else if (now.amount < 0n || now.plain < 0n || now.outputs < 0 || now.returns < 0)
-        throw new LedgerError('STORE_CORRUPT', 'the archive would hold less than nothing for an address');
-      else kept.push(now);
-    }
-    await c.query(ARCHIVE_WRITES.balances, [
-      kept.map((r) => r.address),
-      kept.map((r) => r.amount.toString()),
-      kept.map((r) => r.plain.toString()),
-      kept.map((r) => r.outputs),
-      kept.map((r) => r.returns),
-      kept.map((r) => rowSeal(keys.addressBalance(r.address), balanceFields(r))),
+    const { rows: refused } = await c.query(ARCHIVE_WRITES.balances, [
+      b.map((r) => r.address),
+      b.map((r) => r.amount.toString()),
+      b.map((r) => r.plain.toString()),
+      b.map((r) => r.outputs),
+      b.map((r) => r.returns),
     ]);
-    if (emptied.length > 0) await c.query(ARCHIVE_WRITES.emptied, [emptied]);
+    const first = refused[0];
+    if (first === undefined) continue;
+    if (first.why === 'damaged') throw damagedBalance(bytesOf(first.address));
+    throw new LedgerError('STORE_CORRUPT', 'the archive would hold less than nothing for an address');
   }
 }
 

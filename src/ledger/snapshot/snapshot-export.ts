@@ -1,11 +1,5 @@
 import { decode } from '../../codec/index.js';
-import {
-  type ImportedMilestone,
-  type ImportedNetwork,
-  importedMilestone,
-  importedNetwork,
-  solidEntryPoints,
-} from '../../model/ledger-records.js';
+import { type ImportedMilestone, type ImportedNetwork, solidEntryPoints } from '../../model/ledger-records.js';
 import { output } from '../../model/output.js';
 import { MilestoneOptionType, milestonePayload } from '../../model/payload/milestone.js';
 import {
@@ -18,8 +12,15 @@ import {
   SnapshotType,
 } from '../../model/snapshot.js';
 import { type StagedSnapshotFile, stageSnapshotFile } from '../../snapshot/snapshot-file.js';
-import { bookingTime, keys, LedgerError, readRecord } from '../common/index.js';
-import { type CommittedReads, type Ledger, milestoneIdOf, slotMilestone } from '../core/index.js';
+import { bookingTime, checkedValue, keys, LedgerError, readRecord } from '../common/index.js';
+import {
+  type CommittedReads,
+  importedMilestoneAt,
+  importedNetworkOf,
+  type Ledger,
+  milestoneIdOf,
+  slotMilestone,
+} from '../core/index.js';
 
 // Writing a ledger as TIP-35 snapshots, the way hornet does: a full snapshot whose outputs are the unspent outputs of
 // the latest committed slot (its ledger milestone) with the diffs back to its target milestone, and optionally a
@@ -72,14 +73,8 @@ async function exportFrom(
   const target = options.target ?? (deltaPath === undefined ? latest : first);
   if (!Number.isInteger(target) || target < first || target > latest)
     throw new LedgerError('INVALID_ARGUMENT', `the target must be a slot from ${first} to ${latest}, got ${target}`);
-  const networkBytes = store.get(keys.importedNetwork);
-  const imported: ImportedNetwork | undefined =
-    networkBytes === undefined ? undefined : readRecord(importedNetwork, networkBytes, 'imported network');
-
-  const importedAt = (slot: number): ImportedMilestone | undefined => {
-    const bytes = store.get(keys.importedMilestone(slot));
-    return bytes === undefined ? undefined : readRecord(importedMilestone, bytes, 'imported milestone');
-  };
+  const imported: ImportedNetwork | undefined = importedNetworkOf(store);
+  const importedAt = (slot: number): ImportedMilestone | undefined => importedMilestoneAt(store, slot);
   const timeOf = (slot: number): number => bookingTime((key) => store.get(key), params, slot);
   /** A real milestone's ID (applied, imported, the target of the snapshot imported); else the slot's. */
   const idOf = (slot: number): Uint8Array =>
@@ -92,8 +87,9 @@ async function exportFrom(
    */
   const seps = (slot: number): Uint8Array[] => {
     const kept = (s: number) => {
-      const bytes = store.get(keys.solidEntryPoints(s));
-      return bytes === undefined ? undefined : readRecord(solidEntryPoints, bytes, 'solid entry points');
+      const key = keys.solidEntryPoints(s);
+      const bytes = store.get(key);
+      return bytes === undefined ? undefined : checkedValue(solidEntryPoints, key, bytes, 'solid entry points');
     };
     if (applied(slot) === undefined) return kept(slot) ?? ledger.blockIdsOfSlot(slot, 0xffff);
     const ids: Uint8Array[] = [];

@@ -31,6 +31,7 @@ import {
   readRecord,
   rootsId,
   type SlotCommitment,
+  sealedValue,
   slotCommitment,
   sortedRoot,
 } from '../common/index.js';
@@ -187,13 +188,16 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
       const applied = await applyDelta(state, delta, i, header, latest, params);
       latest = applied.latest;
       if (applied.treasury !== undefined) treasury = applied.treasury;
-      state.put(keys.solidEntryPoints(latest.slot), encode(solidEntryPoints, applied.seps));
+      const sepsKey = keys.solidEntryPoints(latest.slot);
+      state.put(sepsKey, sealedValue(solidEntryPoints, sepsKey, applied.seps));
       o.onProgress?.({ phase: 'deltas', records: ++n });
     }
     if (o.deltas !== undefined && o.deltas.length > 0) checkSupply(state, treasury, network, 'the last delta');
-    state.put(keys.importedNetwork, encode(importedNetwork, network));
-    state.put(keys.treasury, encode(snapshotTreasuryOutput, treasury));
-    state.put(keys.solidEntryPoints(header.targetMilestoneIndex), encode(solidEntryPoints, seps));
+    // The snapshot's own records, each sealed under its key (common/record-checks.ts), as the milestone times are.
+    state.put(keys.importedNetwork, sealedValue(importedNetwork, keys.importedNetwork, network));
+    state.put(keys.treasury, sealedValue(snapshotTreasuryOutput, keys.treasury, treasury));
+    const sepsKey = keys.solidEntryPoints(header.targetMilestoneIndex);
+    state.put(sepsKey, sealedValue(solidEntryPoints, sepsKey, seps));
     state.put(keys.recentFrom, encode(u32, latest.slot + 1)); // every transaction record is in the index
     state.flush();
     // No output index yet: the first writer builds it in the background, the indexer's routes answering 503 until
@@ -313,10 +317,8 @@ function commitDiff(
   );
   state.put(keys.meta, encode(metaCodec, { ...m, latestSlot: slot, latestCommitmentId: commitmentId(commitment) }));
   state.time(slot, diff.milestone.timestamp);
-  state.put(
-    keys.importedMilestone(slot),
-    encode(importedMilestone, { milestone: diff.milestone, treasuryInput: diff.treasuryInput }),
-  );
+  const key = keys.importedMilestone(slot);
+  state.put(key, sealedValue(importedMilestone, key, { milestone: diff.milestone, treasuryInput: diff.treasuryInput }));
   state.flush();
   return { slot, commitment };
 }

@@ -13,7 +13,7 @@ import {
 import { output } from '../../model/output.js';
 import type { SnapshotOutput } from '../../model/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { checkedOutputRecord, keys, LedgerError, readRecord, sealOutputRecord } from '../common/index.js';
+import { checkedOutputRecord, keys, LedgerError, readRecord, sealedValue, sealOutputRecord } from '../common/index.js';
 import { type KeyValueStore, SortedRunsWorker, WriteBatch } from '../store/index.js';
 
 // The ledger state a snapshot import writes, one output at a time, with everything the ledger keeps beside an output:
@@ -230,7 +230,8 @@ export class SnapshotState {
     const bit = 1 << (slot & 7);
     if ((this.timed[byte]! & bit) !== 0) return;
     this.timed[byte]! |= bit;
-    this.batch.put(keys.milestoneTime(slot), encode(u32, timestamp));
+    const key = keys.milestoneTime(slot);
+    this.batch.put(key, sealedValue(u32, key, timestamp));
   }
 
   flush(): void {

@@ -3,8 +3,11 @@
 // a bit flipped at any byte of one is 500 STORE_CORRUPT (logged with the key) on the routes that read it; an older
 // database's rows (each record without its seal) are sealed by resealRows and answer as before. A ledger update's and
 // an address balance's rows hold values, sealed by the writer: each column edited is 500, and an older database's are
-// sealed by sealValueRows. Real Shimmer milestones 17339 and 17340, mirrored from the LMDB ledger. Skipped, with the
-// reason, where no PostgreSQL starts.
+// sealed by sealValueRows; a balance's seal is one SQL computes too (the writer's one statement checks, changes and
+// seals a row), and a database whose balances were sealed with a CRC-32 before is checked and sealed anew. An
+// imported ledger's network and treasury output (status) are sealed as the embedded store seals them. Real
+// Shimmer milestones 17339 and 17340, mirrored from the LMDB ledger. Skipped, with the reason, where no PostgreSQL
+// starts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,10 +23,11 @@ import {
   PostgresReader,
   PROTOCOL_PARAMETERS,
 } from '../../../src/index.js';
+import { keys, rowSeal } from '../../../src/ledger/common/index.js';
 import type { LedgerReader } from '../../../src/ledger/core/ledger-reader.js';
 import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
-import { resealRows, sealValueRows } from '../../../src/ledger/postgres/reseal-rows.js';
+import { resealBalances, resealRows, sealValueRows } from '../../../src/ledger/postgres/reseal-rows.js';
 import { writeArchive } from '../../../src/ledger/postgres/write-archive.js';
 import { address as addressCodec } from '../../../src/model/address.js';
 import { encodeMilestonePayload } from '../../../src/serialize.js';
@@ -304,5 +308,72 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     );
     expect(await inTransaction(pool, sealValueRows)).toBe(Number(rows[0]!.n));
     expect((await answers(reader, routes)).found).toEqual(before.found);
+  });
+
+  it('an older database’s balances, sealed with a CRC-32 before SQL sealed them: checked, then sealed anew', async () => {
+    const url = databaseUrl(pg!.primary, 'records');
+    const routes = [`${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`];
+    const before = await answers(reader, routes);
+    expect(before.found.map(([s]) => s)).toEqual([200]);
+    // Each row sealed as the writer sealed it then: a CRC-32 of its key and values (common/record-checks.ts rowSeal).
+    const { rows } = await pool.query('select address, amount, plain, outputs, returns from address_balances');
+    const crc = rows.map((r) =>
+      rowSeal(keys.addressBalance(new Uint8Array(r.address as Buffer)), [
+        BigInt(r.amount as string),
+        BigInt(r.plain as string),
+        Number(r.outputs),
+        Number(r.returns),
+      ]),
+    );
+    await pool.query(
+      'update address_balances b set seal = t.seal from unnest($1::bytea[], $2::integer[]) t(address, seal) ' +
+        'where b.address = t.address',
+      [rows.map((r) => r.address), crc],
+    );
+    await pool.query('update status set balance_seals_sql = false');
+    expect((await answers(reader, routes)).found.map(([s]) => s)).toEqual([500]);
+    await expect(PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
+      code: 'STORE_OUTDATED',
+    });
+    // A row damaged before the upgrade is refused by it, not sealed as sound.
+    const first = rows[0]!.address as Buffer;
+    await pool.query('update address_balances set outputs = outputs + 1 where address = $1', [first]);
+    await expect(inTransaction(pool, resealBalances)).rejects.toMatchObject({ code: 'STORE_CORRUPT' });
+    await pool.query('update address_balances set outputs = outputs - 1 where address = $1', [first]);
+    // The writer's opening checks and seals each row once, and moves the flag.
+    await (await PostgresMirror.open(url, ledger)).close();
+    expect((await pool.query('select balance_seals_sql from status')).rows[0]!.balance_seals_sql).toBe(true);
+    expect((await answers(reader, routes)).found).toEqual(before.found);
+  });
+
+  it('an imported ledger’s network and treasury output (status): flipped bytes are refused; an older one sealed', async () => {
+    const url = databaseUrl(pg!.primary, 'records');
+    const treasury = ['/api/core/v2/treasury'];
+    const before = await answers(reader, treasury);
+    expect(before.found.map(([st]) => st)).toEqual([200]);
+    expect(JSON.parse(before.found[0]![1]).amount).toBe(String(ledger.treasury().amount)); // as the store answers
+    const row = { table: 'status', column: 'treasury', where: 'true' };
+    await everyByteFlipped(row, keys.treasury, [() => reader.treasury()], treasury);
+    // The network is read at a reader's opening: a flipped byte (first, middle, seal) refuses it.
+    const network = await one('select imported as v from status');
+    const refusals: unknown[] = [];
+    for (const at of [0, network.length >> 1, network.length - 1]) {
+      const damaged = network.slice();
+      damaged[at]! ^= 0x10;
+      await pool.query('update status set imported = $1', [damaged]);
+      refusals.push(await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet).catch((e) => e.code));
+    }
+    expect(refusals).toEqual(['STORE_CORRUPT', 'STORE_CORRUPT', 'STORE_CORRUPT']);
+    // A database kept before they were sealed: refused to a reader until its writer's opening seals them.
+    const cut = (column: string) => `${column} = substring(${column} from 1 for length(${column}) - 4)`;
+    await pool.query('update status set imported = $1', [network]);
+    await pool.query(`update status set ${cut('imported')}, ${cut('treasury')}, snapshot_sealed = false`);
+    await expect(PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
+      code: 'STORE_OUTDATED',
+    });
+    await (await PostgresMirror.open(url, ledger)).close();
+    expect(await one('select imported as v from status')).toEqual(network);
+    await (await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).close();
+    expect((await answers(reader, treasury)).found).toEqual(before.found);
   });
 });
