@@ -91,9 +91,10 @@ function timeOf<K extends string>(state: LedgerState, name: K, slot: number): { 
 
 /**
  * The transaction among `blocks` (the bytes of the blocks of the slot that spent an output) that spends `outputId`,
- * and that white flag `applied`, or undefined. The ledger keeps no spender per output (a spent record would grow by 32 bytes for an answer few ask
- * for); a slot's blocks are searched for the ID's bytes instead (a native search), and a block that holds them is
- * decoded to confirm that one of its inputs is that output (the bytes could be in a tag or metadata).
+ * and that white flag `applied`, or undefined. The ledger keeps no spender per output (a spent record would grow by
+ * 32 bytes for an answer few ask for); a slot's blocks are searched for the ID's bytes instead (a native search), and
+ * a block that holds them is decoded to confirm that one of its inputs is that output (the bytes could be in a tag or
+ * metadata).
  */
 export function spendingTransaction(
   blocks: Iterable<Uint8Array>,
