@@ -106,7 +106,7 @@ export function verifyMilestoneSignatures(
       'MILESTONE_SIGNATURE_COUNT',
       // The count first, as hornet's VerifyMilestone checks it; where no key covers the index, that is the reason.
       applicable.size === 0
-        ? `no key of the ${keyRanges.length} given covers milestone ${index} (wrong network, or keys that end before it)`
+        ? `no key of the ${keyRanges.length} given covers milestone ${index} (another network's, or ended before it)`
         : `${n} signature(s): at least ${threshold} and at most the ${applicable.size} key(s) of milestone ${index}`,
       { path: 'signatures' },
     );
