@@ -62,6 +62,39 @@ function addressesOf(o: LedgerOutput): Uint8Array[] {
   return back === undefined ? [addressBytes(owner)] : [addressBytes(owner), addressBytes(back)];
 }
 
+/** A milestone's outputs: those it created and spent (each with its creating and spending slot). */
+export interface MilestoneOutputs {
+  /** The first milestone's: every output unspent before it. */
+  held?: LedgerOutput[] | undefined;
+  created: (LedgerOutput & { spent: number | null })[];
+  spent: LedgerOutput[];
+}
+
+/**
+ * Milestone `index`'s account records (key, sealed value) from its outputs, as the store's writer makes them from its
+ * transactions: the same writer, given the milestone's effect on each address as its transactions had it, in an order
+ * that leaves the same state and touches the same addresses. An output it both created and spent comes and goes (an
+ * NFT passed through leaves no trace but the touch), and spends of older outputs come before the new outputs (an NFT
+ * moved keeps one entry). `previous`: an address's state before the milestone (a copy: the writer changes it).
+ */
+export function milestoneRecords(
+  index: number,
+  outputs: MilestoneOutputs,
+  previous: (address: Uint8Array) => AccountState | undefined,
+): [Uint8Array, Uint8Array][] {
+  const writer = new AccountsWriter(previous);
+  if (outputs.held !== undefined) writer.holdAll(outputs.held);
+  const ctx = {} as AnalyticsContext;
+  const { created, spent } = outputs;
+  writer.transaction({ consumed: spent.filter((o) => o.booked !== index), created: [] }, ctx);
+  for (const o of spent.filter((x) => x.booked === index)) {
+    writer.transaction({ consumed: [], created: [o] }, ctx);
+    writer.transaction({ consumed: [o], created: [] }, ctx);
+  }
+  writer.transaction({ consumed: [], created: created.filter((o) => o.spent !== index) }, ctx);
+  return writer.records(index).map(([k, v]) => [k, v!]);
+}
+
 /** What the fill did: how far it came, and whether the accounts are whole now. */
 export interface FillProgress {
   filled?: number | undefined;
@@ -81,19 +114,8 @@ class Filler {
     const created = (await this.c.query(FILL.created, [index])).rows.map(outputOf);
     const spent = (await this.c.query(FILL.spent, [index])).rows.map(outputOf);
     await this.load([...held, ...created, ...spent].flatMap(addressesOf), index);
-    const writer = new AccountsWriter((address) => this.stateOf(address));
-    if (first) writer.holdAll(held);
-    // The milestone's effect on each address as its transactions had it, in an order that gives the same state: an
-    // output it both created and spent comes and goes (an NFT passed through leaves no trace but its touch), spends
-    // of older outputs before the new ones (an NFT moved keeps one entry).
-    const ctx = {} as AnalyticsContext;
-    writer.transaction({ consumed: spent.filter((o) => o.booked !== index), created: [] }, ctx);
-    for (const o of spent.filter((x) => x.booked === index)) {
-      writer.transaction({ consumed: [], created: [o] }, ctx);
-      writer.transaction({ consumed: [o], created: [] }, ctx);
-    }
-    writer.transaction({ consumed: [], created: created.filter((o) => o.spent !== index) }, ctx);
-    const records = new Map(writer.records(index).map(([k, v]) => [bytesKey(k), v!]));
+    const written = milestoneRecords(index, { held: first ? held : undefined, created, spent }, (a) => this.stateOf(a));
+    const records = new Map(written.map(([k, v]) => [bytesKey(k), v]));
     const rows = accountRowsOf({ get: (k) => records.get(bytesKey(k)) }, index)!;
     if (this.states.size > CACHE) this.states.clear();
     for (const s of rows.states) this.states.set(bytesKey(s.address), { address: s.address, index, raw: s.raw });
