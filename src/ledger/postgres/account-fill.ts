@@ -25,6 +25,10 @@ const FILL = {
   milestones:
     'select m.slot, exists(select 1 from account_milestones a where a.milestone = m.slot) as has ' +
     'from milestone_times m where m.analytics is not null and m.slot between $1 and $2 order by m.slot limit $3',
+  /** $1–$2 slots → the first measured milestone between without its account rows (an anti-join of two keys). */
+  gap:
+    'select min(m.slot) as gap from milestone_times m where m.analytics is not null and m.slot between $1 and $2 ' +
+    'and not exists (select 1 from account_milestones a where a.milestone = m.slot)',
   /** $1 slot, $2 after output id → a page of the outputs unspent before it (the first milestone's holdings). */
   unspentBefore:
     'select output_id, created_slot, spent_slot, raw, checksum from outputs where created_slot < $1 ' +
@@ -178,6 +182,11 @@ export async function fillAccounts(
   const first = Number((await pool.query(FILL.first, [Number(s.pruned_until)])).rows[0]?.first ?? Number.NaN);
   let from = filled === undefined ? first : filled + 1;
   while (!Number.isNaN(first) && from <= latest && steps-- > 0) {
+    // The next milestone without its rows: those the mirror wrote (and a database whose accounts were whole but not
+    // said so: one a writer before this flag kept) are gone past in one query.
+    const gap = (await pool.query(FILL.gap, [from, latest])).rows[0]?.gap;
+    if (gap === null || gap === undefined) break;
+    from = Number(gap);
     const done = await inTransaction(pool, async (c) => {
       const filler = new Filler(c);
       const { rows: list } = await c.query(FILL.milestones, [from, latest, from === first ? 1 : perStep]);
@@ -193,7 +202,7 @@ export async function fillAccounts(
     filled = done;
     from = done + 1;
   }
-  if (from <= latest && !Number.isNaN(first)) return { filled, latest, built: false };
+  if (steps < 0 && from <= latest) return { filled, latest, built: false };
   await pool.query(FILL.built);
   return { filled, latest, built: true };
 }
