@@ -159,8 +159,7 @@ describe.skipIf(pg === undefined)('the accounts in PostgreSQL, against the store
 // Its reader answers the account routes 503 with the stable code ACCOUNTS_NOT_BUILT and the command that fills it;
 // the fill runs one milestone (this process), is stopped, and goes on in a real `tangle-core upgrade --db --store`
 // process; then its tables hold the bytes of a fresh mirror's (a mirror of the same ledger made with them), and every
-// balance at a milestone and statement (json, csv, koinly) is answered alike. The refusal is docs/accounts.md's. Skipped
-// where no PostgreSQL starts.
+// balance at a milestone and statement (json, csv, koinly) is answered alike. The refusal is docs/accounts.md's.
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const dir = mkdtempSync(join(tmpdir(), 'tangle-accounts-fill-'));
