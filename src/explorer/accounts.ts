@@ -90,6 +90,10 @@ function statementOffer(address: string, first: StatementHead['from'], range: { 
     ...dateField('statement-from', 'From (UTC)', range, range.min),
     ...dateField('statement-to', 'to', range, range.max),
   );
+  // The range cannot end before it starts: the last day's least is the first day (the browser says so at a click).
+  form.addEventListener('input', () => {
+    (form.querySelector('#statement-to') as HTMLInputElement).min = fieldValue(form, 'statement-from');
+  });
   const links = h('p', { class: 'proof-actions' });
   /** The route's path for the range: from the start of the first day (the first milestone kept, if it is later). */
   const path = (format: string) => {
