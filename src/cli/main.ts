@@ -93,7 +93,7 @@ export async function main(argv: string[]): Promise<number> {
         return valid ? 0 : 1;
       }
       case 'upgrade':
-        process.stdout.write(`${upgradeCommand(rest)}\n`);
+        process.stdout.write(`${await upgradeCommand(rest)}\n`);
         return 0;
       case 'statement':
         // A page at a time, waiting for stdout to take it: a long statement is never held whole.

@@ -1,5 +1,6 @@
 import { toHex } from '../codec/hex.js';
 import { accountBalance, addressBytes, holdsAnything } from '../ledger/archive/index.js';
+import { ACCOUNT_FILL_COMMAND, LedgerError } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import type { Address } from '../model/address.js';
 import { addressToBech32 } from '../model/address-bech32.js';
@@ -26,7 +27,28 @@ import {
 /** Whether a balance request asks for a point of the history (else the explorer's latest answers it). */
 export const asksPoint = (query: URLSearchParams): boolean => query.has('ledgerIndex') || query.has('at');
 
-export async function balanceAtPoint(ledger: LedgerReader, param: string, query: URLSearchParams): Promise<Reply> {
+/**
+ * A database kept before the accounts, not filled yet (ledger/postgres/account-fill.ts): 503, the error body as every
+ * other, with the stable code and the command that fills it beside it (as the indexer's build is answered).
+ */
+async function unlessNotBuilt(answer: () => Promise<Reply>): Promise<Reply> {
+  try {
+    return await answer();
+  } catch (e) {
+    if (!(e instanceof LedgerError) || e.code !== 'ACCOUNTS_NOT_BUILT') throw e;
+    const body = {
+      error: { code: 503, message: `service unavailable: ${e.detail}` },
+      accountsBuild: { code: e.code, command: ACCOUNT_FILL_COMMAND },
+    };
+    return { body: JSON.stringify(body), contentType: JSON_TYPE, status: 503, headers: { 'Retry-After': '60' } };
+  }
+}
+
+export function balanceAtPoint(ledger: LedgerReader, param: string, query: URLSearchParams): Promise<Reply> {
+  return unlessNotBuilt(() => balanceAt(ledger, param, query));
+}
+
+async function balanceAt(ledger: LedgerReader, param: string, query: URLSearchParams): Promise<Reply> {
   const address = addressBytes(parseBech32(param, ledger.params.bech32Hrp));
   const range = await accountRange(ledger);
   const at = (await pointOf(ledger, query, { index: 'ledgerIndex', time: 'at' }, range)) ?? range.latest;
@@ -113,6 +135,6 @@ export const accountRoutes: Route[] = [
   {
     pattern: '/api/tangle-core/v1/addresses/*/statement',
     path: /^\/api\/tangle-core\/v1\/addresses\/([^/]*)\/statement$/,
-    handle: ({ ledger, params, query }) => statement(ledger, params[0]!, query),
+    handle: ({ ledger, params, query }) => unlessNotBuilt(() => statement(ledger, params[0]!, query)),
   },
 ];

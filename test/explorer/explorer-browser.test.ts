@@ -308,7 +308,7 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
         if (e.state === 'completed') done();
       }),
     );
-    await holderPage.click('main button');
+    await holderPage.click('main button::-p-text(Download the history)');
     await saved;
     const file = readFileSync(join(shots, `${holder}.csv`), 'utf8');
     const csv = await (
@@ -497,6 +497,65 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(newer).toEqual(want.map((u: { outputId: string; isSpent: boolean }) => key(u.outputId, u.isSpent)));
     expect(problems).toEqual([]);
   }, 180_000);
+
+  it('an address: its balance at the end of a chosen day as the balance route answers it, the milestone named; its statement for a range of days as the route answers it, as CSV and as Koinly’s', async () => {
+    // The faucet's address: nothing of the demo's moves it (its rows stay those of this file's transactions).
+    const me = addressToBech32(faucetAddress(DEMO_FAUCET_SECRET), hrp);
+    const page = await open(`address/${me}`, /^Address /, { ready: '#balance-day' });
+    noViolations(await violations(page));
+    const day = new Date((await api('/api/core/v2/info')).status.latestMilestone.timestamp * 1000)
+      .toISOString()
+      .slice(0, 10);
+    await page.$eval(
+      '#balance-day',
+      (i, d) => {
+        (i as HTMLInputElement).value = d;
+      },
+      day,
+    );
+    await page.click('form[aria-label="Balance at a date"] button');
+    await page.waitForFunction(() => /milestone [0-9]+/.test(document.querySelector('#balance-at')?.textContent ?? ''));
+    const shown = await page.$eval('#balance-at', (e) => (e as HTMLElement).innerText);
+    const index = Number(/milestone ([0-9]+)/.exec(shown)![1]);
+    const at = await api(`/api/explorer/v2/balance/${me}?ledgerIndex=${index}`);
+    expect(shown).toContain(`total balance\n${smr(at.totalBalance)}`);
+    expect(shown).toContain(`available\n${smr(at.availableBalance)}`);
+    expect(shown).toContain(`native tokens\n${at.nativeTokens.length}\nNFTs\n${at.nfts.length}`);
+    expect(at.nativeTokens.length).toBeGreaterThan(0);
+    expect(await page.$eval('#balance-at a', (a) => a.getAttribute('href'))).toBe(`#/milestone/${index}`);
+    // The milestone named is the route's for that day: at or before its end (later ones may have come since).
+    expect(at.milestoneTimestamp).toBeLessThanOrEqual(Date.parse(`${day}T23:59:59Z`) / 1000);
+    const now = await api(`/api/explorer/v2/balance/${me}?at=${day}T23:59:59Z`);
+    expect(now.ledgerIndex).toBeGreaterThanOrEqual(index);
+    noViolations(await violations(page));
+
+    // The statement from the first day kept to that day, downloaded as the browser saves it: the route's answer for
+    // the same range (the milestone it ends at read from the file's closing line), byte for byte.
+    const cdp = await browser.target().createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: shots, eventsEnabled: true });
+    const files: Record<string, string> = {};
+    for (const format of ['csv', 'koinly']) {
+      const saved = new Promise<void>((done) =>
+        cdp.on('Browser.downloadProgress', (e: { state: string }) => {
+          if (e.state === 'completed') done();
+        }),
+      );
+      await page.click(`button[data-format="${format}"]`);
+      const name = await (await page.waitForSelector(`a[data-format="${format}"]`))!.evaluate((a) =>
+        a.getAttribute('download'),
+      );
+      await saved;
+      files[format] = readFileSync(join(shots, name!), 'utf8');
+    }
+    const to = Number(files.csv!.trim().split('\n').at(-1)!.split(',')[1]);
+    const route = (format: string) =>
+      fetch(`${origin}/api/tangle-core/v1/addresses/${me}/statement?to=${to}&format=${format}&pageSize=1000`);
+    expect(files.csv).toBe(await (await route('csv')).text());
+    expect(files.koinly).toBe(await (await route('koinly')).text());
+    expect(files.koinly!.split('\n').length).toBeGreaterThan(2); // the file's transactions, at least
+    await onPhone(`address/${me}`, /^Address /, { ready: '#balance-day' });
+    expect(problems).toEqual([]);
+  }, 120_000);
 
   it('analytics: the names it links are the API’s, values in their units, token amounts on the chart in SMR', async () => {
     const latest = (await api('/api/core/v2/info')).status.latestMilestone.index;

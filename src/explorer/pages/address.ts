@@ -1,10 +1,12 @@
+import { accountViews } from '../accounts.js';
 import { ApiError, bytes, find, get } from '../api.js';
 import { facts, h, idLink, page, table } from '../dom.js';
 import { historyCsv, holdings } from '../holdings.js';
 import { amount, type Info, networkInfo, time } from '../network.js';
 
-// An address: its total and available balance, and its history, newest first, a page at a time (Older and Newer),
-// each update with the amount it received or spent (the output looked up: the route names only its ID).
+// An address: its total and available balance (at a chosen date too, and its statement for a range: accounts.ts),
+// and its history, newest first, a page at a time (Older and Newer), each update with the amount it received or spent
+// (the output looked up: the route names only its ID).
 
 interface Update {
   outputId: string;
@@ -67,7 +69,8 @@ function download(address: string): HTMLElement {
 }
 
 export async function addressPage(address: string, cursor?: string): Promise<HTMLElement | undefined> {
-  const { baseToken, protocol } = await networkInfo();
+  const info = await networkInfo();
+  const { baseToken, protocol } = info;
   const balance = await find<{ totalBalance: string; availableBalance: string; ledgerIndex: number }>(
     `/api/explorer/v2/balance/${address}`,
   );
@@ -89,6 +92,7 @@ export async function addressPage(address: string, cursor?: string): Promise<HTM
       ['available', amount(balance?.availableBalance ?? '0', baseToken)],
       ['as of milestone', balance === undefined ? '—' : balance.ledgerIndex],
     ]),
+    ...(await accountViews(address, info)),
     ...(await holdings(address, protocol.bech32Hrp)),
     h('h2', {}, 'History'),
     download(address),

@@ -37,6 +37,7 @@ export type LedgerErrorCode =
   | 'PARAMETERS_MISMATCH'
   | 'INDEXER_DISABLED'
   | 'INDEXER_BUILDING'
+  | 'ACCOUNTS_NOT_BUILT'
   | 'CLOSED'
   // importing a snapshot (its bytes decode; what they say does not hold together)
   | 'SNAPSHOT_INVALID'
@@ -72,10 +73,14 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   PARAMETERS_MISMATCH: 'internal',
   INDEXER_DISABLED: 'unavailable',
   INDEXER_BUILDING: 'unavailable',
+  ACCOUNTS_NOT_BUILT: 'unavailable',
   CLOSED: 'internal',
   SNAPSHOT_INVALID: 'invalid',
   MILESTONE_INVALID: 'invalid',
 };
+
+/** What fills the account history of a PostgreSQL database kept before it (ACCOUNTS_NOT_BUILT says it). */
+export const ACCOUNT_FILL_COMMAND = 'tangle-core upgrade --db DIR --store URL';
 
 /** An error of the ledger index; `kind` says how a caller (the HTTP layer) should answer. See `TangleError`. */
 export class LedgerError extends TangleError<LedgerErrorCode> {

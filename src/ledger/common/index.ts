@@ -14,7 +14,7 @@ export {
 } from './block-record.js';
 export { bookingTime } from './booking-time.js';
 export { nextReferenceManaCost, slotAt, slotEnd, slotStartTime, workScore } from './congestion.js';
-export { LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './errors.js';
+export { ACCOUNT_FILL_COMMAND, LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './errors.js';
 export {
   checkedBlock,
   checkedOutputRecord,

@@ -1,6 +1,7 @@
 import { type AccountAt, type AccountHistory, accountStateAt } from '../archive/index.js';
-import { checkedRecord, keys, LedgerError } from '../common/index.js';
+import { ACCOUNT_FILL_COMMAND, checkedRecord, keys, LedgerError } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
+import { addColumn, laterFlag } from './add-column.js';
 import { bytesOf, type PgClient, type PgResult } from './client.js';
 
 // The accounts' history (issue 61, ledger/archive/account-history.ts) in PostgreSQL: each account state a row under
@@ -18,6 +19,10 @@ export const ACCOUNT_SCHEMA: readonly string[] = [
   `create table if not exists account_milestones (
      milestone integer primary key,
      raw bytea not null)`,
+  // `accounts_built`: the account tables hold every measured milestone's rows (a database kept before them gets
+  // false, and its writer's opening fills them: account-fill.ts); `accounts_filled`: how far that fill has come.
+  laterFlag('accounts_built'),
+  addColumn('status', 'accounts_filled', 'integer'),
 ];
 
 export const ACCOUNT_QUERIES = {
@@ -30,6 +35,10 @@ export const ACCOUNT_QUERIES = {
     'select milestone, raw from account_states where address = $1 and milestone between $2 and $3 ' +
     'order by milestone limit $4',
   accountsFrom: 'select min(milestone) as first from account_milestones',
+  /** Whether the accounts are whole (a missing column: a database no writer of accounts has opened), how far filled. */
+  built:
+    "select coalesce(to_jsonb(s) ->> 'accounts_built', 'false') as built, to_jsonb(s) ->> 'accounts_filled' as " +
+    'filled, latest_slot from status s',
 } as const;
 
 /** A milestone's account rows: its list of addresses and each one's state, sealed as the embedded store keeps them. */
@@ -76,7 +85,18 @@ export async function writeAccounts(c: PgClient, rows: AccountRows): Promise<voi
 export class PostgresAccounts implements AccountHistory {
   constructor(private readonly ask: (text: string, values: unknown[]) => Promise<PgResult>) {}
 
+  /** @throws LedgerError ACCOUNTS_NOT_BUILT: a database kept before the accounts, not filled yet */
   async accountsFrom(): Promise<number | undefined> {
+    const { rows: status } = await this.ask(ACCOUNT_QUERIES.built, []);
+    const s = status[0];
+    if (s !== undefined && s.built !== 'true') {
+      const far = s.filled === null ? 'not begun' : `filled to milestone ${s.filled} of ${s.latest_slot}`;
+      throw new LedgerError(
+        'ACCOUNTS_NOT_BUILT',
+        `the database was kept before its account history, which is not built yet (${far}): run ` +
+          `${ACCOUNT_FILL_COMMAND}, or start its writer (serve --db DIR --store URL)`,
+      );
+    }
     const { rows } = await this.ask(ACCOUNT_QUERIES.accountsFrom, []);
     const first = rows[0]?.first;
     return first === null || first === undefined ? undefined : Number(first);

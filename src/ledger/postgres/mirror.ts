@@ -5,6 +5,7 @@ import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { keys, LedgerError, rowChecksum, SEAL, sealedValue, slotCommitment, spentMark } from '../common/index.js';
 import { type CommittedReads, importedNetworkOf, type Ledger } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
+import { fillAccounts } from './account-fill.js';
 import { writeAccounts } from './account-tables.js';
 import { ARCHIVE_WRITES } from './archive-schema.js';
 import { blockRowChecksum, sealBlockRows } from './block-rows.js';
@@ -175,6 +176,12 @@ export class PostgresMirror {
       }
       await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {
+      await pool.end().catch(() => {});
+      throw storeError(e);
+    });
+    // A database kept before the accounts: its account history filled from what it holds (account-fill.ts), a few
+    // milestones a transaction (resumable).
+    await fillAccounts(pool).catch(async (e) => {
       await pool.end().catch(() => {});
       throw storeError(e);
     });
