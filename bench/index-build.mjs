@@ -7,7 +7,7 @@
 // without the entries (import-snapshot --store), then its writer's build (PostgresPublisher), each step one SQL
 // transaction (the slots' commits wait for it: it holds the status row).
 //
-//   node bench/index-build.mjs FILE [--batch 500] [--postgres]
+//   node bench/index-build.mjs FILE [--batch 500] [--postgres]   (the default step: 500, or 200 with --postgres)
 import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +16,8 @@ import { startPostgres } from '../scripts/postgres-cluster.mjs';
 
 const file = process.argv[2];
 const i = process.argv.indexOf('--batch');
-const batch = i < 0 ? 500 : Number(process.argv[i + 1]);
+const postgres = process.argv.includes('--postgres');
+const batch = i < 0 ? (postgres ? 200 : 500) : Number(process.argv[i + 1]); // the defaults
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-index-build-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 await tc.ready();
@@ -27,7 +28,7 @@ const imported = (performance.now() - t) / 1000;
 const params = tc.importedParams(tc.inspectStore(path).imported);
 const steps = [];
 let built;
-if (process.argv.includes('--postgres')) {
+if (postgres) {
   const cluster = startPostgres();
   if ('unavailable' in cluster) throw new Error(`no PostgreSQL: ${cluster.unavailable}`);
   try {

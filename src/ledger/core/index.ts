@@ -7,7 +7,6 @@ export type { ReferencedOutcome } from './accept.js';
 export type { CommittedReads } from './committed-state.js';
 export { Conflict, ConflictReason } from './conflict-reason.js';
 export { importedParams, type MilestoneRef, treasuryAfter } from './imported.js';
-export { INDEX_BUILD_BATCH } from './index-builder.js';
 export { Ledger } from './ledger.js';
 export type { Awaitable, LedgerReader } from './ledger-reader.js';
 export { spendingTransaction } from './node-queries.js';

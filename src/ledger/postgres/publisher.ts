@@ -1,6 +1,7 @@
 import { type IndexBuildOptions, LedgerError } from '../common/index.js';
-import { INDEX_BUILD_BATCH, type Ledger, type LedgerListener } from '../core/index.js';
+import type { Ledger, LedgerListener } from '../core/index.js';
 import { exportSlot, type SlotExport } from './export.js';
+import { PG_INDEX_BUILD_BATCH } from './index-build.js';
 import { PostgresMirror } from './mirror.js';
 
 // The writer's link to its PostgreSQL store: after each commit of the ledger, the committed slots go to the database,
@@ -22,8 +23,9 @@ export interface PublisherOptions {
   /** An import far behind: drop the secondary indexes while catching up (see PostgresMirror.catchUp). */
   bulk?: boolean;
   /**
-   * The indexer's build a snapshot's load left (as the embedded store's: `batch` outputs a step, `pauseMs` between
-   * steps; `background: false` leaves it to the next writer); `onError` is told when a step fails for good.
+   * The indexer's build a snapshot's load left (as the embedded store's: `batch` outputs a step, default 200,
+   * `pauseMs` between steps; `background: false` leaves it to the next writer); `onError` is told when a step fails
+   * for good.
    */
   indexBuild?: IndexBuildOptions;
 }
@@ -153,7 +155,7 @@ export class PostgresPublisher implements LedgerListener {
     while (!this.closed) {
       let wait = o.pauseMs ?? 0;
       try {
-        if (await this.mirror.indexBuildStep(o.batch ?? INDEX_BUILD_BATCH)) return;
+        if (await this.mirror.indexBuildStep(o.batch ?? PG_INDEX_BUILD_BATCH)) return;
         backoff = 100;
       } catch (e) {
         if (this.closed) return;
