@@ -16,6 +16,7 @@ export const IMPORT_SNAPSHOT_USAGE = `tangle-core import-snapshot FULL [--delta 
   --delta DELTA     a delta snapshot on top of FULL (repeat, in order)
   --store URL       then load the ledger into this new PostgreSQL database (postgresql://…), the shared store of
                     \`serve --store URL --read-only\`: in one transaction, indexes built after the load
+                    (the indexer's entries of over 50,000 outputs: by the writer, serve --db DIR --store URL)
   --slot-seconds N  the length of the slots after the snapshot's milestones (default 10)
 `;
 
@@ -95,7 +96,10 @@ async function publish(db: string, url: string, params: ProtocolParameters): Pro
       if (process.stderr.isTTY) process.stderr.write('\n');
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       process.stdout.write(
-        `the database ${redactUrl(url)} holds the ledger up to milestone ${latest} (${seconds} s)\n`,
+        `the database ${redactUrl(url)} holds the ledger up to milestone ${latest} (${seconds} s)` +
+          (mirror.indexBuilding
+            ? `; its indexer's entries are built by its writer: tangle-core serve --db ${db} --store URL\n`
+            : '\n'),
       );
     } finally {
       await mirror.close();

@@ -11,9 +11,10 @@ export const INDEX_FLAGS = {
 
 export const INDEX_USAGE = [
   "  --index-batch N         where the store lacks the indexer's entries (import-snapshot leaves them to the",
-  '                          first writer): outputs the writer indexes in one step while it serves (default 2000;',
-  '                          a store of at most 25 steps is indexed at the opening); the indexer routes answer 503',
-  "                          with the build's counts until it is done, /health shows them",
+  '                          first writer): outputs the writer indexes in one step while it serves (default 500;',
+  '                          a store of at most 100 steps is indexed at the opening); the indexer routes answer 503',
+  "                          with the build's counts until it is done, /health shows them; a PostgreSQL",
+  "                          database's build (--store, after import-snapshot --store): default 200 a step",
   '  --index-pause MS        a rest between two steps, leaving the cores to the requests (default 0)',
 ].join('\n');
 

@@ -33,11 +33,10 @@ async function withPostgres(options: OpenLedgerOptions & { store: string }): Pro
   const { store, onStoreError, ...local } = options;
   const ledger = openEmbedded(local);
   try {
-    const publisher = await PostgresPublisher.open(
-      store,
-      ledger,
-      onStoreError === undefined ? {} : { onError: onStoreError },
-    );
+    const publisher = await PostgresPublisher.open(store, ledger, {
+      ...(onStoreError === undefined ? {} : { onError: onStoreError }),
+      ...(options.indexBuild === undefined ? {} : { indexBuild: options.indexBuild }),
+    });
     ledger.listen(publisher);
     return ledger;
   } catch (e) {

@@ -55,8 +55,9 @@ describe('serve builds the indexer entries a store lacks, killed and restarted',
       '1',
     ];
 
-    // 10 outputs a step, then a rest of ten minutes: the first step is written, the build waits for the kill.
-    const first = await startCli([...args, '--index-batch', '10', '--index-pause', '600000'], /listening on \S+/);
+    // 3 outputs a step (a store of at most 100 steps is built at the opening), then a rest of ten minutes: the first
+    // step is written, the build waits for the kill.
+    const first = await startCli([...args, '--index-batch', '3', '--index-pause', '600000'], /listening on \S+/);
     const origin = /listening on (http:\/\/\S+)/.exec(first.out())![1]!.replace(/\/$/, '');
     let health = await json(`${origin}/health`);
     while (health.body.indexerBuild === undefined || health.body.indexerBuild.indexedOutputs === 0) {
@@ -64,18 +65,18 @@ describe('serve builds the indexer entries a store lacks, killed and restarted',
       await new Promise((r) => setImmediate(r));
       health = await json(`${origin}/health`);
     }
-    expect(health.body.indexerBuild).toEqual({ indexedOutputs: 10, outputs: genesis.length });
+    expect(health.body.indexerBuild).toEqual({ indexedOutputs: 3, outputs: genesis.length });
     const refused = await json(`${origin}/api/indexer/v1/outputs/basic`);
     expect(refused.status).toBe(503);
-    expect(refused.body.indexerBuild).toMatchObject({ code: 'INDEXER_BUILDING', indexedOutputs: 10 });
+    expect(refused.body.indexerBuild).toMatchObject({ code: 'INDEXER_BUILDING', indexedOutputs: 3 });
     await stopCli(first.child, 'SIGKILL');
 
-    // Started again without a rest: it resumes at 10 (not 0) and finishes while serving.
-    const second = await startCli([...args, '--index-batch', '10'], /listening on \S+/);
+    // Started again without a rest: it resumes at 3 (not 0) and finishes while serving.
+    const second = await startCli([...args, '--index-batch', '3'], /listening on \S+/);
     const again = /listening on (http:\/\/\S+)/.exec(second.out())![1]!.replace(/\/$/, '');
     let page = await json(`${again}/api/indexer/v1/outputs`);
     while (page.status === 503) {
-      expect(page.body.indexerBuild.indexedOutputs).toBeGreaterThanOrEqual(10);
+      expect(page.body.indexerBuild.indexedOutputs).toBeGreaterThanOrEqual(3);
       page = await json(`${again}/api/indexer/v1/outputs`);
     }
     expect(page.status).toBe(200);

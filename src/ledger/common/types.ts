@@ -46,7 +46,7 @@ export interface OpenLedgerOptions {
 
 /**
  * The building of a missing output index (indexer/index-build.ts): at the opening when at most `atOpening` outputs
- * need it (default 25 steps' worth), else in the background, `batch` outputs a step (default 2,000), `pauseMs`
+ * need it (default 100 steps' worth), else in the background, `batch` outputs a step (default 500), `pauseMs`
  * between steps (default 0: requests and commits go between steps anyway), while the writer serves; `background:
  * false` leaves the steps to the caller (`Ledger.indexBuilder.step()`). Meanwhile the indexer's queries are refused,
  * INDEXER_BUILDING with how far it has come, never answered in part.

@@ -19,6 +19,7 @@ import type { CommittedReads } from '../core/index.js';
 import { indexEntries } from '../indexer/index.js';
 import type { PgClient } from './client.js';
 import { type CopyColumn, type CopyField, copyInto } from './copy-rows.js';
+import { START_INDEX_BUILD } from './index-build.js';
 import { BUILD_BULK_KEYS, DROP_FOR_BULK_LOAD, SCHEMA, WRITES } from './schema.js';
 
 // A ledger imported from a network's snapshots (snapshot-import.ts), loaded into a new database as its genesis: every
@@ -27,9 +28,15 @@ import { BUILD_BULK_KEYS, DROP_FOR_BULK_LOAD, SCHEMA, WRITES } from './schema.js
 // it (a delta's milestones) follow as the mirror writes any slot. Loaded as inx-indexer loads a ledger: the tables'
 // keys and indexes are dropped first and built once at the end, all in the caller's one SQL transaction (a database
 // holds the whole ledger or none of it). The rows go through COPY in the binary format (copy-rows.ts).
+//
+// The indexer's entries (4.5 rows an output, and their two indexes: most of the load) go in with the rest only for a
+// small ledger; a larger one's are left to the database's writer, which builds them in steps while it serves
+// (index-build.ts), as the embedded store's first writer does after an import (issue 58).
 
 /** Told of progress every this many outputs. */
 const PROGRESS = 10_000;
+/** A ledger of at most this many outputs gets its indexer's entries in the load (a few seconds at most). */
+export const INDEX_AT_LOAD = 50_000;
 
 export interface LoadProgress {
   outputs: number;
@@ -40,6 +47,7 @@ export async function loadImported(
   c: PgClient,
   committed: CommittedReads,
   onProgress?: (p: LoadProgress) => void,
+  indexAtLoad = INDEX_AT_LOAD,
 ): Promise<void> {
   // The pool cancels a statement after 30 s, so that a reader answers 503 rather than hang; a load's COPY of tens of
   // millions of rows, or the building of a key over them, takes longer, and is this transaction's own business.
@@ -49,10 +57,11 @@ export async function loadImported(
 
   // Outputs in the store's order (creating slot, then ID), up to the genesis slot; each unspent there (a later slot
   // spends it), so each with its index entries. A connection runs one COPY at a time: the outputs are read twice,
-  // once for their rows and once for their entries.
+  // once for their rows and once for their entries (or the entries are left to the writer's build).
   const outputs = await copyInto(c, 'outputs', OUTPUT_COLUMNS, outputRows(committed, onProgress));
   onProgress?.({ outputs });
-  await copyInto(c, 'output_index', ENTRY_COLUMNS, entryRows(committed));
+  const indexed = outputs <= indexAtLoad;
+  if (indexed) await copyInto(c, 'output_index', ENTRY_COLUMNS, entryRows(committed));
   // The blocks of the outputs' transactions, where the snapshot named one (a network's genesis outputs have none),
   // through a table of the load's own: two transactions that name one block are one row.
   await c.query(WRITES.stageBookedBlocks);
@@ -62,7 +71,8 @@ export async function loadImported(
 
   for (const s of BUILD_BULK_KEYS) await c.query(s);
   for (const s of SCHEMA) await c.query(s);
-  await c.query('update status set output_index_built = true');
+  if (indexed) await c.query('update status set output_index_built = true');
+  else await c.query(START_INDEX_BUILD, [outputs]);
 }
 
 const OUTPUT_COLUMNS: [string, CopyColumn][] = [

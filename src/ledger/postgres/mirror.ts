@@ -12,6 +12,7 @@ import { blockRowChecksum, sealBlockRows } from './block-rows.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { writeHoldings } from './holding-tables.js';
+import { pgIndexBuildStep } from './index-build.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
 import { resealBalances, resealRows, sealSnapshotRecords, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
@@ -83,6 +84,8 @@ function sameImport(stored: unknown, ours: Uint8Array | undefined): boolean {
 export class PostgresMirror {
   /** A bulk catch-up dropped the secondary indexes and could not build them again (the database went away). */
   private indexesMissing = false;
+  /** A snapshot's load left the indexer's entries to a build in steps (indexBuildStep), not yet done. */
+  indexBuilding = false;
 
   private constructor(private readonly pool: PgPool) {}
 
@@ -93,7 +96,7 @@ export class PostgresMirror {
   static async open(
     url: string,
     ledger: Ledger,
-    options: { onProgress?: (p: LoadProgress) => void } = {},
+    options: { onProgress?: (p: LoadProgress) => void; indexAtLoad?: number } = {},
   ): Promise<PostgresMirror> {
     const pool = openPool(url, 2);
     const mirror = new PostgresMirror(pool);
@@ -121,7 +124,7 @@ export class PostgresMirror {
         const imported = importedBytes(committed);
         if (imported !== undefined) {
           await c.query('update status set imported = $1', [imported]);
-          await loadImported(c, committed, options.onProgress);
+          await loadImported(c, committed, options.onProgress, options.indexAtLoad);
         }
         const { created, credits } = imported === undefined ? exportGenesis(committed) : { created: [], credits: [] };
         // In batches: a network's genesis can hold millions of outputs, too many for one statement's parameters.
@@ -148,9 +151,11 @@ export class PostgresMirror {
           `the database holds another ledger of this network (genesis time ${rows[0]!.genesis_unix_time})`,
         );
       }
-      // A new database, or one a writer kept before the indexer: every unspent output gets its index entries.
-      const built = await c.query('select output_index_built from status');
-      if (built.rows[0]!.output_index_built !== true) await buildIndex(c);
+      // A new database, or one a writer kept before the indexer: every unspent output gets its index entries (a
+      // snapshot's load may have left them to the writer's build in steps instead: PostgresPublisher runs it).
+      const built = await c.query('select output_index_built, index_build_cursor from status');
+      if (built.rows[0]!.index_build_cursor !== null) mirror.indexBuilding = true;
+      else if (built.rows[0]!.output_index_built !== true) await buildIndex(c);
       await markSpent(c);
       await fillChecksums(c);
       await sealBlockRows(c);
@@ -200,6 +205,19 @@ export class PostgresMirror {
     await this.pool.query(WRITES.currentAt, [Math.floor(at)]).catch((e) => {
       throw storeError(e);
     });
+  }
+
+  /**
+   * One step of the indexer's build (index-build.ts), `limit` outputs, in one SQL transaction; true once it is done.
+   * @throws LedgerError STORE_UNAVAILABLE, STORE_CORRUPT, STORE_FAILURE
+   */
+  async indexBuildStep(limit: number): Promise<boolean> {
+    let done = false;
+    await this.write(async (c) => {
+      done = await pgIndexBuildStep(c, limit);
+    });
+    if (done) this.indexBuilding = false;
+    return done;
   }
 
   /** One SQL transaction; a failure is a LedgerError (STORE_UNAVAILABLE when the database is away). */

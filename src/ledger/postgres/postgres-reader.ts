@@ -3,13 +3,11 @@ import { type ImportedNetwork, importedNetwork } from '../../model/ledger-record
 import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { blockToJson } from '../../serialize.js';
-import { bytesKey } from '../../util/bytes.js';
 import {
   COMMITMENT_ID_LENGTH,
   type CommittedSlot,
   type Congestion,
   checkedMilestone,
-  checkedOutputRow,
   checkedValue,
   checkId,
   checkSlot,
@@ -36,9 +34,17 @@ import {
   type MilestoneRef,
   minimalTransactionWorkScore,
 } from '../core/index.js';
-import { type IndexPage, type IndexQuery, type IndexSource, queryIndex } from '../indexer/index.js';
+import {
+  buildingError,
+  type IndexBuildProgress,
+  type IndexPage,
+  type IndexQuery,
+  queryIndex,
+} from '../indexer/index.js';
 import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
+import { pgIndexBuildProgress } from './index-build.js';
+import { indexSource } from './index-reads.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
 import { refuseOutdated } from './reseal-rows.js';
@@ -69,6 +75,7 @@ export class PostgresReader implements LedgerReader {
   private retryAt = 0;
   private probing = false;
   private explorerOfTables: PostgresExplorer | undefined;
+  private indexBuilt = false;
 
   private constructor(
     private readonly pool: PgPool,
@@ -239,37 +246,25 @@ export class PostgresReader implements LedgerReader {
     return this.explorerOfTables;
   }
 
-  indexedOutputs(query: IndexQuery): Promise<IndexPage> {
-    const source: IndexSource = {
-      latestSlot: async () => Number((await this.ask(QUERIES.latestSlot, [])).rows[0]!.latest_slot),
-      scan: async (prefix, start, limit) => {
-        const { rows } = await this.ask(QUERIES.indexScan, [start, prefixEnd(prefix), limit]).catch((e) => {
-          if (e instanceof LedgerError && /output_index/.test(e.detail))
-            throw new LedgerError('INDEXER_DISABLED', 'the database keeps no output index (its writer predates it)');
-          throw e;
-        });
-        return rows.map((r) => bytesOf(r.entry));
-      },
-      timedSlotFrom: async (slot) => {
-        const r = (await this.ask(QUERIES.timedSlotFrom, [slot])).rows[0];
-        return r === undefined ? undefined : { slot: Number(r.slot), time: Number(r.unix_time) };
-      },
-      outputs: async (positions) => {
-        if (positions.length === 0) return [];
-        const { rows } = await this.ask(QUERIES.indexOutputs, [positions.map((p) => p.outputId)]);
-        const found = new Map(
-          rows.map((r) => {
-            const id = bytesOf(r.output_id);
-            return [
-              bytesKey(id),
-              checkedOutputRow(id, Number(r.created_slot), bytesOf(r.raw), r.checksum as number | null),
-            ];
-          }),
-        );
-        return positions.map((p) => found.get(bytesKey(p.outputId)));
-      },
-    };
-    return queryIndex(source, this.params, query);
+  /**
+   * How far the writer's build of the indexer's entries has come (index-build.ts); undefined when none runs. Asked of
+   * the database until it is seen done (a build never starts again on a database that has one).
+   */
+  async indexerBuild(): Promise<IndexBuildProgress | undefined> {
+    if (this.indexBuilt) return undefined;
+    const progress = await pgIndexBuildProgress((text) => this.ask(text, []));
+    if (progress === undefined) this.indexBuilt = true;
+    return progress;
+  }
+
+  async indexedOutputs(query: IndexQuery): Promise<IndexPage> {
+    const building = await this.indexerBuild();
+    if (building !== undefined) throw buildingError(building); // never a partial list
+    return queryIndex(
+      indexSource((text, values) => this.ask(text, values)),
+      this.params,
+      query,
+    );
   }
 
   async blockIdsOfSlot(slot: number, limit: number): Promise<Uint8Array[]> {
@@ -384,14 +379,6 @@ export class PostgresReader implements LedgerReader {
 }
 
 /** The least key after every key that starts with `prefix` (its kind byte is an output type: never 0xff). */
-function prefixEnd(prefix: Uint8Array): Uint8Array {
-  const end = prefix.slice();
-  let i = end.length - 1;
-  while (i > 0 && end[i] === 0xff) i--;
-  end[i]!++;
-  return end.subarray(0, i + 1);
-}
-
 function away(retryAt: number): LedgerError {
   const wait = Math.max(0, retryAt - Date.now());
   return new LedgerError('STORE_UNAVAILABLE', `the database is not answering; trying again in ${wait} ms`);

@@ -1,6 +1,7 @@
-import { LedgerError } from '../common/index.js';
+import { type IndexBuildOptions, LedgerError } from '../common/index.js';
 import type { Ledger, LedgerListener } from '../core/index.js';
 import { exportSlot, type SlotExport } from './export.js';
+import { PG_INDEX_BUILD_BATCH } from './index-build.js';
 import { PostgresMirror } from './mirror.js';
 
 // The writer's link to its PostgreSQL store: after each commit of the ledger, the committed slots go to the database,
@@ -8,6 +9,9 @@ import { PostgresMirror } from './mirror.js';
 // database is away it tries again, after 100 ms, then twice as long each time up to 5 s; nothing is lost meanwhile,
 // since the slots stay in the writer's own store and the database resumes from its `status`. A database that holds
 // another history stops it for good (`published()` then rejects with why).
+//
+// Where a snapshot's load left the indexer's entries to the writer (index-build.ts), it builds them too, a step at a
+// time beside the slots (a step and a slot's commit never interleave: both take the status row first).
 
 const MAX_BACKOFF_MS = 5_000;
 /** Slots kept in memory while the database is behind (a slot of 1,000 transactions is about 1 MB). */
@@ -18,6 +22,12 @@ export interface PublisherOptions {
   onError?: (e: LedgerError, final: boolean) => void;
   /** An import far behind: drop the secondary indexes while catching up (see PostgresMirror.catchUp). */
   bulk?: boolean;
+  /**
+   * The indexer's build a snapshot's load left (as the embedded store's: `batch` outputs a step, default 200,
+   * `pauseMs` between steps; `background: false` leaves it to the next writer); `onError` is told when a step fails
+   * for good.
+   */
+  indexBuild?: IndexBuildOptions;
 }
 
 /** A listener of the ledger (`Ledger.listen`): `openLedger({ store })` adds one. */
@@ -32,6 +42,9 @@ export class PostgresPublisher implements LedgerListener {
   /** The latest markCurrent of the ledger, and the one the database holds. */
   private currentAt: number | undefined;
   private currentWritten: number | undefined;
+  /** The indexer's build while it runs (see indexBuilt). */
+  private building: Promise<void> | undefined;
+  private rest: (() => void) | undefined;
 
   private constructor(
     private readonly mirror: PostgresMirror,
@@ -56,6 +69,7 @@ export class PostgresPublisher implements LedgerListener {
     }
     const publisher = new PostgresPublisher(mirror, ledger, options);
     publisher.notify();
+    if (mirror.indexBuilding && options.indexBuild?.background !== false) publisher.building = publisher.build();
     return publisher;
   }
 
@@ -132,6 +146,41 @@ export class PostgresPublisher implements LedgerListener {
   }
 
   /**
+   * The indexer's build, step after step until it is done or the publisher closes. A database away is waited for as
+   * the slots wait; any other failure (a damaged row) stops the build, told to `onError`: the next start resumes it.
+   */
+  private async build(): Promise<void> {
+    const o = this.options.indexBuild ?? {};
+    let backoff = 100;
+    while (!this.closed) {
+      let wait = o.pauseMs ?? 0;
+      try {
+        if (await this.mirror.indexBuildStep(o.batch ?? PG_INDEX_BUILD_BATCH)) return;
+        backoff = 100;
+      } catch (e) {
+        if (this.closed) return;
+        if (!(e instanceof LedgerError && e.code === 'STORE_UNAVAILABLE')) return o.onError?.(e);
+        wait = backoff;
+        backoff = Math.min(MAX_BACKOFF_MS, backoff * 2);
+      }
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, wait);
+        this.rest = () => {
+          clearTimeout(timer);
+          r();
+        };
+      });
+      this.rest = undefined;
+    }
+  }
+
+  /** Resolves once the indexer's build is done (at once if none runs), or stopped (a failure, or close). */
+  async indexBuilt(): Promise<boolean> {
+    await this.building;
+    return !this.mirror.indexBuilding;
+  }
+
+  /**
    * Resolves with the database's latest slot once it holds every slot the ledger has committed (waiting through
    * outages); rejects if publishing has stopped for good.
    */
@@ -153,7 +202,9 @@ export class PostgresPublisher implements LedgerListener {
   async close(): Promise<void> {
     this.closed = true;
     this.wake?.();
+    this.rest?.();
     await this.running;
+    await this.building;
     await this.mirror.close();
   }
 }

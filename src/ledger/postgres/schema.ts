@@ -2,6 +2,7 @@ import { ACCOUNT_SCHEMA } from './account-tables.js';
 import { addColumn, laterFlag } from './add-column.js';
 import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
 import { HOLDING_SCHEMA } from './holding-tables.js';
+import { INDEX_BUILD_SCHEMA } from './index-build.js';
 
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
 // tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
@@ -59,6 +60,8 @@ export const SCHEMA: readonly string[] = [
   'create index if not exists output_index_output on output_index (output_id)',
   // Added only when missing: ALTER TABLE locks the table even when the column exists, and waits for every reader.
   addColumn('status', 'output_index_built', 'boolean not null default false'),
+  // A build of the index after a snapshot's load (index-build.ts): where it stands.
+  ...INDEX_BUILD_SCHEMA,
   // `records_sealed`: the records of applied milestones, their analytics and the archive carry their seal (issue 57,
   // reseal-rows.ts). A database kept before seals gets false, and its writer's opening seals them once; a new one
   // gets true (the default after the column is added), since everything written to it is sealed.
