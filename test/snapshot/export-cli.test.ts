@@ -53,7 +53,7 @@ async function roundTrip(store: string, slotSeconds?: number) {
   await ok('import-snapshot', full, '--delta', delta, '--db', copy);
   await firstWriter(copy);
   // A full snapshot alone, at the latest slot (the default target without a delta).
-  expect(ok('export-snapshot', '--db', store, `${store}.latest`)).toMatch(
+  expect(await ok('export-snapshot', '--db', store, `${store}.latest`)).toMatch(
     new RegExp(`at milestone ${latest}, 0 diffs back to target ${latest}`),
   );
   const [a, b] = [reader(store, slotSeconds), reader(copy)];
