@@ -271,7 +271,10 @@ describe('README.md: what `npm start` prints', () => {
           .replace(/genesis \d{4}-\d\d-\d\dT[\d:.]+Z/, 'genesis TIME')
           .replace(/^store: \S*\/tangle-core-demo-[A-Za-z0-9]+ /, 'store: TEMP ')
           // The demo seeds 120 slots; a start longer than a slot (a busy machine) commits the clock's next first.
-          .replace(/latest slot (\d+),/, (at, n) => (Number(n) >= 120 ? 'latest slot 120,' : at));
+          .replace(/latest slot (\d+),/, (at, n) => (Number(n) >= 120 ? 'latest slot 120,' : at))
+          .replace(/^demo network: (\d+) milestones/, (at, n) =>
+            Number(n) >= 120 ? 'demo network: 120 milestones' : at,
+          );
       const printed = out().trim().split('\n').map(own);
       expect(printed).toHaveLength(shown.length);
       shown.map(own).forEach((line, i) => {
