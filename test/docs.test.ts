@@ -310,8 +310,8 @@ describe('docs/cli.md', () => {
     expect(r.stderr).toMatch(/^error: --port must be a whole number/);
   });
 
-  describe('following a node into PostgreSQL', () => {
-    const pg = privatePostgres();
+  describe('following a node into PostgreSQL', async () => {
+    const pg = await privatePostgres();
     it.skipIf(pg === undefined)(
       'its three commands: a follower publishes each milestone it applies, a reader of the database serves it',
       async () => {

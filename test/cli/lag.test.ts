@@ -13,7 +13,7 @@ import { cli, startCli, stopCli } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import { spawnAsync } from '../helpers/run.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-lag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

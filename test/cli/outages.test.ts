@@ -16,7 +16,7 @@ import { cli, track } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import { spawnAsync } from '../helpers/run.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-outages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

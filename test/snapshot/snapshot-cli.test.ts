@@ -75,7 +75,7 @@ describe('tangle-core import-snapshot and export-snapshot refusals', () => {
   });
 });
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 
 describe.skipIf(pg === undefined)('tangle-core import-snapshot --store', () => {
   it('loads the ledger into PostgreSQL; serve --store --read-only answers as serve --db; another snapshot refused', async () => {
