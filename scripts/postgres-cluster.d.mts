@@ -22,4 +22,5 @@ export interface PostgresCluster {
 }
 
 export function startPostgres(): PostgresCluster | { unavailable: string };
-export function startPostgresAsync(): Promise<PostgresCluster | { unavailable: string }>;
+/** startPostgres, awaited; with `standby`, the standby is made at start (else when first asked for). */
+export function startPostgresAsync(options?: { standby?: boolean }): Promise<PostgresCluster | { unavailable: string }>;

@@ -31,7 +31,7 @@ function binFolder() {
 
 /** @returns {import('./postgres-cluster.d..js').PostgresCluster | { unavailable: string }} */
 export function startPostgres() {
-  const steps = starting();
+  const steps = starting(false);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
     let out;
@@ -48,11 +48,11 @@ export function startPostgres() {
 /**
  * startPostgres, its commands awaited: initdb and the server's start take seconds (half a minute on a busy machine),
  * and a test file that starts its cluster as it loads must not hold its worker's event loop that long (vitest's
- * calls to the runner time out).
+ * calls to the runner time out). With `standby`, the standby is made now too (awaited), not when first asked for.
  * @returns {Promise<import('./postgres-cluster.d..js').PostgresCluster | { unavailable: string }>}
  */
-export async function startPostgresAsync() {
-  const steps = starting();
+export async function startPostgresAsync({ standby = false } = {}) {
+  const steps = starting(standby);
   for (let step = steps.next(); ; ) {
     if (step.done) return step.value;
     const [file, argv] = step.value;
@@ -70,7 +70,7 @@ export async function startPostgresAsync() {
  * not, and its output passed back (a failed one thrown back); returns the cluster, whose own commands run
  * synchronously, or why none started.
  */
-function* starting() {
+function* starting(withStandby) {
   const bin = binFolder();
   if (bin === undefined) return { unavailable: 'no PostgreSQL server binaries (initdb) on this machine' };
   const asRoot = userInfo().uid === 0;
@@ -143,10 +143,17 @@ function* starting() {
     // read would replay every row they write (a second server's work on the same two cores). Made later, from a
     // base backup of what the primary holds then, it is the same hot standby streaming from then on.
     const standbyData = join(dir, 'standby');
+    const backup = ['-h', dir, '-p', String(port), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream'];
     let standby;
+    if (withStandby) {
+      yield command('pg_basebackup', backup);
+      yield command('pg_ctl', startArgs(standbyData, port + 1));
+      started.push(standbyData);
+      standby = server(port + 1, standbyData);
+    }
     const standbyServer = () => {
       if (standby !== undefined) return standby;
-      run('pg_basebackup', ['-h', dir, '-p', String(port), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream']);
+      run('pg_basebackup', backup);
       start(standbyData, port + 1);
       standby = server(port + 1, standbyData);
       return standby;

@@ -14,7 +14,7 @@ import { cli, startCli, stopCli, track } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import { spawnAsync } from '../helpers/run.js';
 
-const pg = await privatePostgres();
+const pg = await privatePostgres({ standby: true });
 const dir = mkdtempSync(join(tmpdir(), 'tangle-cli-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
