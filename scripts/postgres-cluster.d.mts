@@ -5,6 +5,8 @@ export interface PostgresServer {
   port: number;
   /** Runs SQL with psql against this server; returns its output (unaligned, tuples only). */
   sql(query: string, database?: string): string;
+  /** The same, awaited (for a statement that takes seconds: the caller's event loop stays free). */
+  sqlAsync(query: string, database?: string): Promise<string>;
   /** Stops this server at once, as a crash would (pg_ctl -m immediate). */
   halt(): void;
   /** Starts it again on the same socket. */
@@ -20,3 +22,5 @@ export interface PostgresCluster {
 }
 
 export function startPostgres(): PostgresCluster | { unavailable: string };
+/** startPostgres, awaited; with `standby`, the standby is made at start (else when first asked for). */
+export function startPostgresAsync(options?: { standby?: boolean }): Promise<PostgresCluster | { unavailable: string }>;

@@ -1,10 +1,10 @@
 // A private PostgreSQL for the tests and benchmarks (issue 15): a primary cluster made by initdb in a temporary folder, listening only
 // on a Unix socket in that folder (no TCP port to collide with), and a hot standby of it made by pg_basebackup -R and
-// streaming from it. Nothing of the machine's own PostgreSQL is used. When the binaries are missing or a cluster does
+// streaming from it (made when first asked for). Nothing of the machine's own PostgreSQL is used. When the binaries are missing or a cluster does
 // not start, `startPostgres` says why instead, and the tests that need it are skipped with that reason (counted by
 // vitest as skipped, never passed). PostgreSQL refuses to run as root: as root, its commands run as the `postgres`
 // user, which the Debian package creates.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import {
   chownSync,
   existsSync,
@@ -31,15 +31,62 @@ function binFolder() {
 
 /** @returns {import('./postgres-cluster.d..js').PostgresCluster | { unavailable: string }} */
 export function startPostgres() {
+  const steps = starting(false);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    let out;
+    try {
+      out = execFileSync(...step.value, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      step = steps.throw(e);
+      continue;
+    }
+    step = steps.next(out);
+  }
+}
+
+/**
+ * startPostgres, its commands awaited: initdb and the server's start take seconds (half a minute on a busy machine),
+ * and a test file that starts its cluster as it loads must not hold its worker's event loop that long (vitest's
+ * calls to the runner time out). With `standby`, the standby is made now too (awaited), not when first asked for.
+ * @returns {Promise<import('./postgres-cluster.d..js').PostgresCluster | { unavailable: string }>}
+ */
+export async function startPostgresAsync({ standby = false } = {}) {
+  const steps = starting(standby);
+  for (let step = steps.next(); ; ) {
+    if (step.done) return step.value;
+    const [file, argv] = step.value;
+    const out = await new Promise((done) =>
+      execFile(file, argv, { encoding: 'utf8', maxBuffer: 1 << 28 }, (e, stdout, stderr) =>
+        done(e ? { e: Object.assign(e, { stdout, stderr }) } : { stdout }),
+      ),
+    );
+    step = out.e === undefined ? steps.next(out.stdout) : steps.throw(out.e);
+  }
+}
+
+/**
+ * The start of a cluster, each of its commands (file and arguments) yielded for the caller to run, synchronously or
+ * not, and its output passed back (a failed one thrown back); returns the cluster, whose own commands run
+ * synchronously, or why none started.
+ */
+function* starting(withStandby) {
   const bin = binFolder();
   if (bin === undefined) return { unavailable: 'no PostgreSQL server binaries (initdb) on this machine' };
   const asRoot = userInfo().uid === 0;
-  const run = (command, args) => {
-    const [file, argv] = asRoot
-      ? ['runuser', ['-u', 'postgres', '--', join(bin, command), ...args]]
-      : [join(bin, command), args];
-    return execFileSync(file, argv, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  };
+  /** The file and arguments that run `command` of the server binaries (as the postgres user when we are root). */
+  const command = (name, args) =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, name), ...args]] : [join(bin, name), args];
+  const run = (name, args) =>
+    execFileSync(...command(name, args), { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  // The same, awaited: a statement that runs for seconds (a test's bulk insert) must not hold a test worker's event
+  // loop, which answers the test runner meanwhile. Rejects as execFileSync throws (with the command's stderr).
+  const runAsync = (name, args) =>
+    new Promise((done, fail) =>
+      execFile(...command(name, args), { encoding: 'utf8', maxBuffer: 1 << 28 }, (e, stdout, stderr) =>
+        e ? fail(Object.assign(e, { stdout, stderr })) : done(stdout),
+      ),
+    );
   stopAbandoned(run);
   const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-'));
   writeFileSync(join(dir, 'owner.pid'), String(process.pid));
@@ -59,34 +106,73 @@ export function startPostgres() {
     const server = (port, data) => ({
       host: dir,
       port,
-      sql: (query, database = 'postgres') =>
-        run('psql', ['-h', dir, '-p', String(port), '-U', 'postgres', '-d', database, '-AtqX', '-c', query]).trim(),
+      sql: (query, database = 'postgres') => run('psql', psql(port, query, database)).trim(),
+      sqlAsync: async (query, database = 'postgres') => (await runAsync('psql', psql(port, query, database))).trim(),
       halt: () => run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']),
       resume: () => start(data, port),
     });
-    const start = (data, port) => {
+    const psql = (port, query, database) => [
+      '-h',
+      dir,
+      '-p',
+      String(port),
+      '-U',
+      'postgres',
+      '-d',
+      database,
+      '-AtqX',
+      '-c',
+      query,
+    ];
+    const startArgs = (data, port) => {
       const options = `-k ${dir} -p ${port} -c listen_addresses='' -c fsync=off`;
-      run('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, `${port}.log`), '-w', '-t', '60', 'start']);
+      return ['-D', data, '-o', options, '-l', join(dir, `${port}.log`), '-w', '-t', '60', 'start'];
+    };
+    const start = (data, port) => {
+      run('pg_ctl', startArgs(data, port));
       if (!started.includes(data)) started.push(data);
     };
     const primaryData = join(dir, 'primary');
-    run('initdb', ['-D', primaryData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
+    yield command('initdb', ['-D', primaryData, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-instructions']);
     // The port only names the socket file inside our own folder, so it cannot collide with any other server.
     const port = 5432;
-    start(primaryData, port);
-    const standbyData = join(dir, 'standby');
-    run('pg_basebackup', ['-h', dir, '-p', String(port), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream']);
-    start(standbyData, port + 1);
+    yield command('pg_ctl', startArgs(primaryData, port));
+    started.push(primaryData);
     const primary = server(port, primaryData);
-    const standby = server(port + 1, standbyData);
+    // The standby is made when it is first asked for: most files use the primary alone, and a standby they never
+    // read would replay every row they write (a second server's work on the same two cores). Made later, from a
+    // base backup of what the primary holds then, it is the same hot standby streaming from then on.
+    const standbyData = join(dir, 'standby');
+    const backup = ['-h', dir, '-p', String(port), '-U', 'postgres', '-D', standbyData, '-R', '-X', 'stream'];
+    let standby;
+    if (withStandby) {
+      yield command('pg_basebackup', backup);
+      yield command('pg_ctl', startArgs(standbyData, port + 1));
+      started.push(standbyData);
+      standby = server(port + 1, standbyData);
+    }
+    const standbyServer = () => {
+      if (standby !== undefined) return standby;
+      run('pg_basebackup', backup);
+      start(standbyData, port + 1);
+      standby = server(port + 1, standbyData);
+      return standby;
+    };
     // Waits (polling, on an observed state) until the standby has replayed all the primary has written so far.
     const syncStandby = () => {
       const lsn = primary.sql('select pg_current_wal_lsn()');
-      while (standby.sql(`select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`) !== 't') {
+      while (standbyServer().sql(`select pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn`) !== 't') {
         // each check is a psql round trip: the wait is on the standby's state, not on a guessed time
       }
     };
-    return { primary, standby, syncStandby, stop };
+    return {
+      primary,
+      get standby() {
+        return standbyServer();
+      },
+      syncStandby,
+      stop,
+    };
   } catch (e) {
     stop();
     const err = e;

@@ -4,7 +4,6 @@
 // transaction IDs and signing hashes, validates real Shimmer blocks, verifies the ZIP-215 vectors, and signs RFC 8032's
 // first test vector: each compared here with the vector's own answer. Its types compile without @types/node.
 // Skipped, with the reason, where no Chromium is installed (.ci/run installs it).
-import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -13,6 +12,7 @@ import { build } from 'esbuild';
 import { type Browser, launch } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blake2b256Reference } from '../src/crypto/hash.js';
+import { execFileAsync } from './helpers/run.js';
 import { loadVectors, toHexString as toHex } from './helpers/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -140,7 +140,7 @@ describe.skipIf(chromium === undefined)('@tangle-core/codec in headless Chromium
 });
 
 describe('the types of @tangle-core/codec', () => {
-  it('compile in a project without @types/node (DOM and ES2022 only)', () => {
+  it('compile in a project without @types/node (DOM and ES2022 only)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tangle-types-'));
     try {
       writeFileSync(
@@ -174,7 +174,7 @@ export { block, id, e, output, basic, code };
         }),
       );
       const tsc = resolve(root, 'node_modules/typescript/bin/tsc');
-      execFileSync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { encoding: 'utf8' });
+      await execFileAsync(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

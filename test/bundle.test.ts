@@ -5,6 +5,7 @@
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bundlePage, PAGES } from '../bench/bundle-page.mjs';
+import { execFileAsync } from './helpers/run.js';
 import { loadVectors } from './helpers/vectors.js';
 
 const BEFORE = 330_265;
@@ -59,11 +60,10 @@ describe("the READMEs' sizes", () => {
     expect(Math.abs(Number(stated) * 1000 - measured) / measured).toBeLessThan(0.05);
   };
   it('are the measured ones: the package unpacked and packed, the Stardust page and the whole package', async () => {
-    const { execFileSync } = await import('node:child_process');
     const { readFileSync } = await import('node:fs');
     const root = new URL('..', import.meta.url);
     const [pack] = JSON.parse(
-      execFileSync('npm', ['pack', '--dry-run', '--json'], { cwd: new URL('packages/codec/', root), encoding: 'utf8' }),
+      await execFileAsync('npm', ['pack', '--dry-run', '--json'], { cwd: new URL('packages/codec/', root) }),
     );
     const mb = (n: number) => (n / 1e6).toFixed(1);
     const read = (path: string) => readFileSync(new URL(path, root), 'utf8').replace(/\s+/g, ' ');

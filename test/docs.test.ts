@@ -2,7 +2,7 @@
 // package, and the client snippets of docs/api.md, as an ES module and as CommonJS, against a server over the demo's
 // network (seed 1, 120 milestones: the transaction and output IDs they name are the ones `npm start` prints). Each printed line is checked against
 // the comment beside it in the doc.
-import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { Simulation } from '../src/sim/simulator.js';
 import { bin as chronicleBin, chronicleMilestone, chronicleNdjson, chronicleSnapshot } from './helpers/chronicle.js';
 import { cli, startCli, stopCli } from './helpers/cli.js';
 import { databaseUrl, privatePostgres } from './helpers/postgres.js';
+import { execFileAsync, spawnAsync } from './helpers/run.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const doc = (name: string) => readFileSync(resolve(root, 'docs', name), 'utf8');
@@ -44,46 +45,47 @@ function run(flag: string, code: string): Promise<string[]> {
  * Runs the first JavaScript block after `heading` in docs/`name` against the built package (ESM) and checks that it
  * prints what the comments of its console.log lines say; returns those, for checks of their own.
  */
-function runExample(name: string, heading: string): (string | undefined)[] {
+async function runExample(name: string, heading: string): Promise<(string | undefined)[]> {
   const text = doc(name);
   const code = blocks(text.slice(text.indexOf(heading)), 'js')[0]!.replace(
     "from 'tangle-core'",
     `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
   );
   const expected = promised(code);
-  const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
+  const out = await execFileAsync(process.execPath, ['--input-type=module', '-e', code]);
   expect(out.trim().split('\n')).toEqual(expected);
   return expected;
 }
 
 describe('docs/library.md', () => {
-  it('its first example prints a block ID, a round trip and a refusal', () => {
+  it('its first example prints a block ID, a round trip and a refusal', async () => {
     // Its first line prints an ID (no value in the comment); the others what their comments say.
     const text = doc('library.md');
     const code = blocks(text, 'js')[0]!.replace(
       "from 'tangle-core'",
       `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`,
     );
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }).split('\n');
+    const out = (await execFileAsync(process.execPath, ['--input-type=module', '-e', code])).split('\n');
     expect(out[0]).toMatch(/^0x[0-9a-f]{64}$/);
     expect(out.slice(1, 3)).toEqual(['true', 'TRUNCATED parents 1']);
   });
-  it('its transfer example', () => expect(runExample('library.md', '## Signatures, proof of work')).toHaveLength(5));
-  it('its chain example (an alias, then a foundry minting)', () =>
-    expect(runExample('library.md', 'Chain outputs (TIP-18)')).toEqual(['1 1', '78']));
+  it('its transfer example', async () =>
+    expect(await runExample('library.md', '## Signatures, proof of work')).toHaveLength(5));
+  it('its chain example (an alias, then a foundry minting)', async () =>
+    expect(await runExample('library.md', 'Chain outputs (TIP-18)')).toEqual(['1 1', '78']));
 });
 
 describe('docs/nova.md', () => {
-  it('its example decodes, identifies, scores and validates a Nova block (ids and scores of iota-sdk 2.0)', () =>
-    expect(runExample('nova.md', '# IOTA 2.0')).toHaveLength(7));
+  it('its example decodes, identifies, scores and validates a Nova block (ids and scores of iota-sdk 2.0)', async () =>
+    expect(await runExample('nova.md', '# IOTA 2.0')).toHaveLength(7));
 });
 
 describe('docs/ledger.md', () => {
-  it('its embedding example serves, and closes', () =>
-    expect(runExample('ledger.md', '## Embedding it in a node')).toEqual(['403', '404']));
-  it('its ledger example', () => expect(runExample('ledger.md', '## The ledger index')).toHaveLength(5));
-  it("the snapshot reading example (hornet's full test snapshot)", () =>
-    expect(runExample('snapshots.md', '## Reading and writing them')).toEqual(['alphanet1', '2 30000000n']));
+  it('its embedding example serves, and closes', async () =>
+    expect(await runExample('ledger.md', '## Embedding it in a node')).toEqual(['403', '404']));
+  it('its ledger example', async () => expect(await runExample('ledger.md', '## The ledger index')).toHaveLength(5));
+  it("the snapshot reading example (hornet's full test snapshot)", async () =>
+    expect(await runExample('snapshots.md', '## Reading and writing them')).toEqual(['alphanet1', '2 30000000n']));
 });
 
 describe('docs/api.md: the client snippets against the demo history', () => {
@@ -189,9 +191,11 @@ describe("README.md: start from a network's snapshot", () => {
     symlinkSync(resolve(root, 'vectors'), join(cwd, 'vectors'));
     const args = (line: string) => line.replace(/^npx tangle-core /, '').split(/\s+/);
     try {
-      const printed = [commands[0]!, commands[2]!].map((line) =>
-        execFileSync(process.execPath, [resolve(root, 'dist/cli.js'), ...args(line)], { cwd, encoding: 'utf8' }).trim(),
-      );
+      const printed: string[] = [];
+      for (const line of [commands[0]!, commands[2]!])
+        printed.push(
+          (await execFileAsync(process.execPath, [resolve(root, 'dist/cli.js'), ...args(line)], { cwd })).trim(),
+        );
       expect(printed).toEqual(shown);
       const listening = /listening on (http:\S+).*\n/;
       const { out, child } = await startCli(
@@ -267,7 +271,10 @@ describe('README.md: what `npm start` prints', () => {
           .replace(/genesis \d{4}-\d\d-\d\dT[\d:.]+Z/, 'genesis TIME')
           .replace(/^store: \S*\/tangle-core-demo-[A-Za-z0-9]+ /, 'store: TEMP ')
           // The demo seeds 120 slots; a start longer than a slot (a busy machine) commits the clock's next first.
-          .replace(/latest slot (\d+),/, (at, n) => (Number(n) >= 120 ? 'latest slot 120,' : at));
+          .replace(/latest slot (\d+),/, (at, n) => (Number(n) >= 120 ? 'latest slot 120,' : at))
+          .replace(/^demo network: (\d+) milestones/, (at, n) =>
+            Number(n) >= 120 ? 'demo network: 120 milestones' : at,
+          );
       const printed = out().trim().split('\n').map(own);
       expect(printed).toHaveLength(shown.length);
       shown.map(own).forEach((line, i) => {
@@ -285,13 +292,11 @@ describe('README.md: what `npm start` prints', () => {
 });
 
 describe('docs/cli.md', () => {
-  it("serve's synopsis lists the flags serve --help lists, and serve takes each as the synopsis writes it", () => {
+  it("serve's synopsis lists the flags serve --help lists, and serve takes each as the synopsis writes it", async () => {
     const synopsis = blocks(doc('cli.md'), '')[0]!;
     const serve = synopsis.slice(0, synopsis.indexOf('\ntangle-core import '));
     const flags = (text: string) => [...new Set([...text.matchAll(/--[a-z][a-z-]*/g)].map((m) => m[0]))].sort();
-    const help = execFileSync(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', '--help'], {
-      encoding: 'utf8',
-    });
+    const help = await execFileAsync(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', '--help']);
     expect(flags(serve)).toEqual(flags(help));
     for (const flag of ['--follow', '--faucet', '--pow', '--writer-url', '--slot-seconds', '--store'])
       expect(flags(serve)).toContain(flag);
@@ -300,15 +305,13 @@ describe('docs/cli.md', () => {
     const args = [...serve.matchAll(/(--[a-z][a-z-]*)( [^-\s|\]][^\s|\]]*)?/g)]
       .filter((m) => m[1] !== '--port')
       .flatMap((m) => (m[2] === undefined ? [m[1]!] : [m[1]!, m[1] === '--network' ? 'testnet' : '1']));
-    const r = spawnSync(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', ...args, '--port', 'x'], {
-      encoding: 'utf8',
-    });
+    const r = await spawnAsync(process.execPath, [resolve(root, 'dist/cli.js'), 'serve', ...args, '--port', 'x']);
     expect(args.length).toBeGreaterThan(40);
     expect(r.stderr).toMatch(/^error: --port must be a whole number/);
   });
 
-  describe('following a node into PostgreSQL', () => {
-    const pg = privatePostgres();
+  describe('following a node into PostgreSQL', async () => {
+    const pg = await privatePostgres();
     it.skipIf(pg === undefined)(
       'its three commands: a follower publishes each milestone it applies, a reader of the database serves it',
       async () => {
@@ -330,7 +333,7 @@ describe('docs/cli.md', () => {
             ['import-snapshot', snapshot, '--db', source],
             ['import-milestones', join(dir, 'milestones.ndjson'), '--db', source],
           ]) {
-            const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+            const r = await spawnAsync(process.execPath, [cli, ...args]);
             expect(r.status, r.stderr).toBe(0);
           }
           const flags = ['--port', '0', '--workers', '1', '--no-mqtt'];
@@ -354,7 +357,7 @@ describe('docs/cli.md', () => {
                         ? url
                         : a,
               );
-          const imported = spawnSync(process.execPath, [cli, ...args(commands[0]!)], { encoding: 'utf8' });
+          const imported = await spawnAsync(process.execPath, [cli, ...args(commands[0]!)]);
           expect(imported.status, imported.stderr).toBe(0);
           const follower = await startCli([...args(commands[1]!), ...flags], listening);
           children.push(follower);
@@ -384,7 +387,7 @@ describe('docs/cli.md', () => {
 });
 
 describe('what a reader of the repository has', () => {
-  it('the docs and the CLI help cite no SPEC section (a file the repository does not hold)', () => {
+  it('the docs and the CLI help cite no SPEC section (a file the repository does not hold)', async () => {
     const docs = [
       'README.md',
       'SECURITY.md',
@@ -393,7 +396,7 @@ describe('what a reader of the repository has', () => {
     ];
     const cited = docs.filter((f) => f.endsWith('.md') && /\bSPEC\b/.test(readFileSync(join(root, f), 'utf8')));
     expect(cited).toEqual([]);
-    const help = execFileSync(process.execPath, [join(root, 'dist/cli.js'), '--help'], { encoding: 'utf8' });
+    const help = await execFileAsync(process.execPath, [join(root, 'dist/cli.js'), '--help']);
     expect(help).toMatch(/tangle-core serve/);
     expect(help).not.toMatch(/\bSPEC\b/);
   });

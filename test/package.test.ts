@@ -1,6 +1,6 @@
 // The built package (what users install) loads as ESM and as CJS and answers like the source; `npm pack` from a
 // clean checkout ships it; the README's links and its library example work from what is shipped.
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -18,13 +18,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { stopCli, track } from './helpers/cli.js';
+import { execFileAsync } from './helpers/run.js';
 import { loadVectors } from './helpers/vectors.js';
 
-const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const v = loadVectors('stardust/blocks.json').vectors.find(
   (x: any) => x.name === 'chronicle-shimmer-6-86adfc27dff0e2ec',
@@ -86,15 +85,15 @@ describe('built package', () => {
     ['ESM', `const tc = await import(${JSON.stringify(resolve(root, 'dist/index.js'))});`, '--input-type=module'],
     ['CJS', `const tc = require(${JSON.stringify(resolve(root, 'dist/index.cjs'))});`, '--input-type=commonjs'],
   ] as const) {
-    it(`loads as ${kind}`, () => {
-      const out = JSON.parse(execFileSync(process.execPath, [flag, '-e', script(load)], { encoding: 'utf8' }));
+    it(`loads as ${kind}`, async () => {
+      const out = JSON.parse(await execFileAsync(process.execPath, [flag, '-e', script(load)]));
       expect(out).toEqual({ id: v.id, tx: v.transaction.transactionId, same: true, json: v.json, fromJson: v.bytes });
     });
     // A browser page with a strict Content-Security-Policy, an edge runtime: no eval, no new Function. The package
     // must load and decode, encode and convert JSON there (lmdb, which needs eval, is loaded only to open a store).
-    it(`loads as ${kind} where code generation from strings is forbidden`, () => {
+    it(`loads as ${kind} where code generation from strings is forbidden`, async () => {
       const args = ['--disallow-code-generation-from-strings', flag, '-e', script(load)];
-      const out = JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' }));
+      const out = JSON.parse(await execFileAsync(process.execPath, args));
       expect(out).toEqual({ id: v.id, tx: v.transaction.transactionId, same: true, json: v.json, fromJson: v.bytes });
     });
   }
@@ -118,14 +117,22 @@ describe('npm pack from a clean checkout', () => {
     }
     symlinkSync(resolve(root, 'node_modules'), join(clean, 'node_modules'));
     expect(existsSync(join(clean, 'dist'))).toBe(false);
-    // prepack builds: the tarball must hold the built package although the checkout had none.
-    // Not synchronously: the build takes half a minute (minutes on a busy machine), and the test process must answer
-    // vitest meanwhile.
-    const { stdout: output } = await run('npm', ['pack', '--json', '--pack-destination', clean], {
-      cwd: clean,
-      maxBuffer: 1 << 26,
-    });
-    // The build's own output comes first on stdout; npm's JSON report is the array at the end.
+    // The build it ships is the one `npm test` made (its pretest): a build is half a minute of both cores, and the
+    // npm start test below makes one in this checkout, from these sources, whose files are then the tarball's. What
+    // npm pack adds is its prepack script, seen here as npm runs it: through a script shell that writes down what it
+    // was given (and builds nothing).
+    for (const d of ['dist', 'packages/codec/dist']) cpSync(resolve(root, d), join(clean, d), { recursive: true });
+    const shell = join(clean, 'script-shell.sh');
+    writeFileSync(shell, `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(`${shell}.log`)}\n`, { mode: 0o755 });
+    const output = await execFileAsync(
+      'npm',
+      ['pack', '--json', '--pack-destination', clean, '--script-shell', shell],
+      {
+        cwd: clean,
+      },
+    );
+    expect(readFileSync(`${shell}.log`, 'utf8')).toBe('-c npm run build\n');
+    // npm's JSON report is the array at the end of stdout.
     const [packed] = JSON.parse(output.slice(output.lastIndexOf('\n[\n') + 1));
     files = packed.files.map((f: { path: string }) => f.path);
     tarball = join(clean, packed.filename);
@@ -165,7 +172,7 @@ describe('npm pack from a clean checkout', () => {
     const app = mkdtempSync(join(tmpdir(), 'tangle-app-'));
     onTestFinished(() => rmSync(app, { recursive: true, force: true }));
     writeFileSync(join(app, 'package.json'), '{"name":"app","version":"1.0.0","private":true}');
-    await run('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app });
+    await execFileAsync('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app });
     const bin = join(app, 'node_modules/.bin/tangle-core');
     expect(existsSync(join(app, 'node_modules/lmdb'))).toBe(true); // the embedded store, the default
     expect(existsSync(join(app, 'node_modules/pg'))).toBe(false); // an optional peer: only for --store
@@ -205,7 +212,7 @@ describe('npm pack from a clean checkout', () => {
     ).toBe(true);
     let stderr = '';
     try {
-      execFileSync(bin, ['serve', '--store', 'postgresql://postgres@/x', '--read-only'], { cwd: app, stdio: 'pipe' });
+      await execFileAsync(bin, ['serve', '--store', 'postgresql://postgres@/x', '--read-only'], { cwd: app });
     } catch (e) {
       stderr = String((e as { stderr: Buffer }).stderr);
       expect((e as { status: number }).status).toBe(2);
@@ -216,9 +223,9 @@ describe('npm pack from a clean checkout', () => {
     );
   }, 300_000);
 
-  it('@tangle-core/codec packs alone and installs without a native module, a database client or a server library', () => {
+  it('@tangle-core/codec packs alone and installs without a native module, a database client or a server library', async () => {
     const dir = join(clean, 'packages/codec');
-    const output = execFileSync('npm', ['pack', '--json', '--pack-destination', clean], { cwd: dir, encoding: 'utf8' });
+    const output = await execFileAsync('npm', ['pack', '--json', '--pack-destination', clean], { cwd: dir });
     const [packed] = JSON.parse(output.slice(output.indexOf('[')));
     expect(packed.files.map((f: { path: string }) => f.path).sort()).toEqual([
       'LICENSE',
@@ -232,11 +239,8 @@ describe('npm pack from a clean checkout', () => {
     const app = mkdtempSync(join(tmpdir(), 'tangle-codec-app-'));
     onTestFinished(() => rmSync(app, { recursive: true, force: true }));
     writeFileSync(join(app, 'package.json'), '{"name":"codec-app","version":"1.0.0","private":true}');
-    execFileSync('npm', ['install', '--no-audit', '--no-fund', join(clean, packed.filename)], {
-      cwd: app,
-      stdio: 'ignore',
-    });
-    const installed = execFileSync('npm', ['ls', '--all', '--parseable'], { cwd: app, encoding: 'utf8' });
+    await execFileAsync('npm', ['install', '--no-audit', '--no-fund', join(clean, packed.filename)], { cwd: app });
+    const installed = await execFileAsync('npm', ['ls', '--all', '--parseable'], { cwd: app });
     for (const heavy of ['lmdb', 'pg', 'jose', 'msgpackr'])
       expect(installed).not.toMatch(new RegExp(`node_modules/${heavy}\\b`));
     // It works from there, as ESM and CJS: the block ID of a real block.
@@ -245,7 +249,7 @@ describe('npm pack from a clean checkout', () => {
       ['--input-type=commonjs', "const tc = require('@tangle-core/codec');"],
     ] as const) {
       const code = `(async () => { ${load} await tc.ready(); process.stdout.write(tc.toHex(tc.blockId(tc.fromHex(${JSON.stringify(v.bytes)})))); })()`;
-      expect(execFileSync(process.execPath, [flag, '-e', code], { cwd: app, encoding: 'utf8' })).toBe(v.id);
+      expect(await execFileAsync(process.execPath, [flag, '-e', code], { cwd: app })).toBe(v.id);
     }
   }, 120_000);
 
@@ -285,7 +289,7 @@ describe('npm pack from a clean checkout', () => {
         });
         child.on('exit', () => (/listening on/.test(out) ? done(out) : fail(new Error(out))));
       });
-    expect(await start()).not.toMatch(/building/); // npm pack built it just now
+    expect(await start()).not.toMatch(/building/); // the build copied in after the sources is newer than each
 
     // A server running from dist/ while the next build writes there (as `npm start` beside `npm test`, whose pretest
     // builds: the same `npm run build`).
@@ -339,6 +343,13 @@ describe('npm pack from a clean checkout', () => {
     expect(await stopCli(server, 'SIGINT')).toBe(0);
 
     expect(await start()).not.toMatch(/building/);
+    // The build made in the clean checkout has the files the tarball shipped (packed with its scripts skipped: these
+    // are this build's files). The explorer's chunks are named by their content's hash, and their content names the
+    // folder their modules were bundled from (here node_modules through the checkout's link): the names but the hash.
+    const repack = await execFileAsync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: clean });
+    const [again] = JSON.parse(repack.slice(repack.indexOf('[')));
+    const unhashed = (paths: string[]) => paths.map((f) => f.replace(/-[0-9A-Z]{8}\.js$/, '-*.js')).sort();
+    expect(unhashed(again.files.map((f: { path: string }) => f.path))).toEqual(unhashed(files));
   }, 600_000);
 
   it('package.json names the repository, its home page and where to report bugs; the license file is Apache-2.0', () => {
@@ -352,13 +363,13 @@ describe('npm pack from a clean checkout', () => {
 });
 
 describe("the README's library example", () => {
-  it('runs as written against the built package', () => {
+  it('runs as written against the built package', async () => {
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Using the library'));
     const code = /```js\n([\s\S]*?)```/
       .exec(section)![1]!
       .replace("from 'tangle-core'", `from ${JSON.stringify(resolve(root, 'dist/index.js'))}`);
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' }).split('\n');
+    const out = (await execFileAsync(process.execPath, ['--input-type=module', '-e', code])).split('\n');
     // The block id of that block, computed by @noble/hashes from the bytes written by hand (SPEC A §3).
     const bytes = Buffer.concat([
       Buffer.from([2, 1]),
@@ -407,13 +418,13 @@ describe('npm install on the declared Node', () => {
 });
 
 describe("the codec package's README example", () => {
-  it('runs as written against the built package (the npm workspace resolves @tangle-core/codec to packages/codec)', () => {
+  it('runs as written against the built package (the npm workspace resolves @tangle-core/codec to packages/codec)', async () => {
     const readme = readFileSync(resolve(root, 'packages/codec/README.md'), 'utf8');
     const code = /```js\n([\s\S]*?)```/.exec(readme)![1]!;
     expect(code).toMatch(/from '@tangle-core\/codec';/);
     // Resolved from the repository as an application resolves it from its node_modules: packages/codec/dist.
     expect(realpathSync(resolve(root, 'node_modules/@tangle-core/codec'))).toBe(resolve(root, 'packages/codec'));
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: root, encoding: 'utf8' });
+    const out = await execFileAsync(process.execPath, ['--input-type=module', '-e', code], { cwd: root });
     // Each line prints what the comment at its end says.
     const promised = code
       .split('\n')

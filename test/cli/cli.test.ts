@@ -1,7 +1,7 @@
 // The CLI as a person runs it: `serve --demo` as a child process, the four URLs it prints, and bodies that match
 // the reference implementation's replay of the same simulation; the store line and warnings of `serve`; help and
 // version; decode | encode; simulate then import, with every refusal one line and exit status 2.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -31,6 +31,7 @@ import {
 import { Simulation } from '../../src/sim/simulator.js';
 import { cli, startCli, stopCli, track } from '../helpers/cli.js';
 import { hexOf, ReferenceLedger } from '../helpers/reference-ledger.js';
+import { execFileAsync, spawnAsync } from '../helpers/run.js';
 import { loadVectors, VECTORS_DIR } from '../helpers/vectors.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -82,9 +83,7 @@ describe('serve --demo', () => {
       const txId = /transactions\/(0x[0-9a-f]{64})\//.exec(urls[i]!)![1]!;
       const served = JSON.parse(bodies[i]!.text);
       const made = JSON.parse(
-        execFileSync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)], {
-          encoding: 'utf8',
-        }),
+        await execFileAsync(process.execPath, [cli, 'decode', hexOf(reference.blocks.get(txId)!.bytes)]),
       );
       expect(served.payload).toEqual(made.payload);
       expect(served.parents.length).toBeGreaterThan(0);
@@ -125,10 +124,10 @@ describe('serve --demo', () => {
     const own = temp();
     try {
       for (const workers of ['1', '2']) {
-        const r = spawnSync(
+        const r = await spawnAsync(
           process.execPath,
           [cli, 'serve', '--demo', '--demo-slots', '3', '--port', String(port), '--workers', workers, '--no-mqtt'],
-          { encoding: 'utf8', env: { ...process.env, TMPDIR: own }, timeout: 60_000 },
+          { env: { ...process.env, TMPDIR: own }, timeout: 60_000 },
         );
         expect([workers, r.status, r.signal]).toEqual([workers, 2, null]);
         expect(r.stderr).toMatch(
@@ -140,10 +139,10 @@ describe('serve --demo', () => {
       }
       // The plain MQTT port taken (the HTTP one free): the error names --mqtt-port, the flag that chooses it.
       for (const workers of ['1', '2']) {
-        const r = spawnSync(
+        const r = await spawnAsync(
           process.execPath,
           [cli, 'serve', '--demo', '--demo-slots', '3', '--port', '0', '--workers', workers, '--mqtt-port', `${port}`],
-          { encoding: 'utf8', env: { ...process.env, TMPDIR: own }, timeout: 60_000 },
+          { env: { ...process.env, TMPDIR: own }, timeout: 60_000 },
         );
         expect([workers, r.status, r.signal]).toEqual([workers, 2, null]);
         expect(r.stderr).toMatch(
@@ -183,19 +182,17 @@ describe('serve --demo', () => {
     expect(readdirSync(own)).toEqual([path.slice(own.length + 1)]);
     expect(inspectStore(path)!.latestSlot).toBeGreaterThanOrEqual(5);
     const full = join(temp(), 'demo.snapshot');
-    const r = spawnSync(process.execPath, [cli, 'export-snapshot', full, '--db', path], { encoding: 'utf8' });
+    const r = await spawnAsync(process.execPath, [cli, 'export-snapshot', full, '--db', path]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`^wrote ${full.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: `));
     expect(await stopCli(child, 'SIGINT')).toBe(0);
     expect(existsSync(path)).toBe(false);
   }, 60_000);
 
-  it('on shimmer or iota the demo refuses up front, naming proof of work, and leaves nothing behind', () => {
+  it('on shimmer or iota the demo refuses up front, naming proof of work, and leaves nothing behind', async () => {
     for (const net of ['shimmer', 'iota']) {
       const db = join(temp(), 'never');
-      const r = spawnSync(process.execPath, [cli, 'serve', '--demo', '--network', net, '--db', db], {
-        encoding: 'utf8',
-      });
+      const r = await spawnAsync(process.execPath, [cli, 'serve', '--demo', '--network', net, '--db', db]);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/proof-of-work score of 1500/);
@@ -225,36 +222,45 @@ describe('serve over a store', () => {
       /congestion\n/,
     );
     try {
-      const second = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--db', db], { encoding: 'utf8' });
+      const second = await spawnAsync(process.execPath, [cli, 'serve', '--port', '0', '--db', db]);
       expect(second.status).toBe(2);
       expect(second.stderr).toMatch(/^error: STORE_LOCKED: the store at .* is open for writing by process \d+/);
       rmSync(join(db, 'lock.mdb')); // LMDB's own lock gone: ours still holds
-      const third = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--db', db], { encoding: 'utf8' });
+      const third = await spawnAsync(process.execPath, [cli, 'serve', '--port', '0', '--db', db]);
       expect(third.stderr).toMatch(/^error: STORE_LOCKED/);
     } finally {
       await stopCli(child);
     }
     const file = join(temp(), 'a-file');
     writeFileSync(file, 'x');
-    const r = spawnSync(process.execPath, [cli, 'serve', '--db', file], { encoding: 'utf8' });
+    const r = await spawnAsync(process.execPath, [cli, 'serve', '--db', file]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/is a file: a store is a directory/);
   });
-  it('--read-only without a store names both kinds of store it reads (--db and --store)', () => {
+  it('--read-only without a store names both kinds of store it reads (--db and --store)', async () => {
     for (const args of [['--read-only'], ['--read-only', '--demo']]) {
-      const r = spawnSync(process.execPath, [cli, 'serve', ...args], { encoding: 'utf8' });
+      const r = await spawnAsync(process.execPath, [cli, 'serve', ...args]);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(/--read-only serves a store another process writes: give --db DIR .* or --store URL/);
     }
   });
-  it('a truncated store is refused at start with STORE_CORRUPT: an exit code, not a crash', () => {
+  it('a truncated store is refused at start with STORE_CORRUPT: an exit code, not a crash', async () => {
     const dir = temp();
     const file = join(dir, 'history.ndjson');
-    execFileSync(process.execPath, [cli, 'simulate', '--slots', '20', '--out', file, '--genesis-time', '1700000000']);
-    execFileSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db')]);
+    await execFileAsync(process.execPath, [
+      cli,
+      'simulate',
+      '--slots',
+      '20',
+      '--out',
+      file,
+      '--genesis-time',
+      '1700000000',
+    ]);
+    await execFileAsync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db')]);
     const size = statSync(join(dir, 'db', 'data.mdb')).size;
     truncateSync(join(dir, 'db', 'data.mdb'), Math.floor(size * 0.94));
-    const r = spawnSync(process.execPath, [cli, 'serve', '--port', '0', '--db', join(dir, 'db')], { encoding: 'utf8' });
+    const r = await spawnAsync(process.execPath, [cli, 'serve', '--port', '0', '--db', join(dir, 'db')]);
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^error: STORE_CORRUPT: .* truncated/);
@@ -262,14 +268,14 @@ describe('serve over a store', () => {
 });
 
 describe('help and version', () => {
-  const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-  it('--version prints the package version', () => {
+  const run = (...args: string[]) => spawnAsync(process.execPath, [cli, ...args]);
+  it('--version prints the package version', async () => {
     const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-    for (const flag of ['--version', '-v']) expect(run(flag).stdout).toBe(`${version}\n`);
+    for (const flag of ['--version', '-v']) expect((await run(flag)).stdout).toBe(`${version}\n`);
   });
-  it('--help and -h list every command and every option of each', () => {
+  it('--help and -h list every command and every option of each', async () => {
     for (const flag of ['--help', '-h']) {
-      const r = run(flag);
+      const r = await run(flag);
       expect(r.status).toBe(0);
       for (const option of [
         '--port',
@@ -295,14 +301,14 @@ describe('help and version', () => {
         expect(r.stdout).toContain(`tangle-core ${command}`);
     }
   });
-  it("<command> --help prints that command's usage; no command prints the usage with exit 2", () => {
+  it("<command> --help prints that command's usage; no command prints the usage with exit 2", async () => {
     for (const command of ['serve', 'import', 'decode', 'encode', 'simulate']) {
-      const r = run(command, '--help');
+      const r = await run(command, '--help');
       expect(r.status).toBe(0);
       expect(r.stdout.startsWith(`tangle-core ${command}`)).toBe(true);
     }
-    expect(run('import', '-h').stdout).toMatch(/--network NAME/);
-    expect(run().status).toBe(2);
+    expect((await run('import', '-h')).stdout).toMatch(/--network NAME/);
+    expect((await run()).status).toBe(2);
   });
 });
 
@@ -310,49 +316,46 @@ describe('decode and encode', () => {
   const v = loadVectors('stardust/blocks.json').vectors.find(
     (x: any) => x.name === 'chronicle-shimmer-6-86adfc27dff0e2ec',
   );
-  it('decode prints the canonical JSON; decode | encode - gives the bytes back; --ids adds the IDs', () => {
-    const decoded = execFileSync(process.execPath, [cli, 'decode', v.bytes], { encoding: 'utf8' });
+  it('decode prints the canonical JSON; decode | encode - gives the bytes back; --ids adds the IDs', async () => {
+    const decoded = await execFileAsync(process.execPath, [cli, 'decode', v.bytes]);
     expect(JSON.parse(decoded)).toEqual(blockToJson(decodeBlock(fromHex(v.bytes))));
     // The pipe, as a shell runs it.
-    const piped = execFileSync(
-      '/bin/sh',
-      ['-c', `"${process.execPath}" "${cli}" decode ${v.bytes} | "${process.execPath}" "${cli}" encode -`],
-      { encoding: 'utf8' },
-    );
+    const piped = await execFileAsync('/bin/sh', [
+      '-c',
+      `"${process.execPath}" "${cli}" decode ${v.bytes} | "${process.execPath}" "${cli}" encode -`,
+    ]);
     expect(piped.trim()).toBe(v.bytes);
-    const withIds = JSON.parse(execFileSync(process.execPath, [cli, 'decode', v.bytes, '--ids'], { encoding: 'utf8' }));
+    const withIds = JSON.parse(await execFileAsync(process.execPath, [cli, 'decode', v.bytes, '--ids']));
     expect(withIds.blockId).toBe(v.id);
     expect(withIds.transactionId).toBe(v.transaction.transactionId);
     expect(
-      execFileSync(process.execPath, [cli, 'encode', '-'], { input: JSON.stringify(withIds), encoding: 'utf8' }).trim(),
+      (await execFileAsync(process.execPath, [cli, 'encode', '-'], { input: JSON.stringify(withIds) })).trim(),
     ).toBe(v.bytes);
   });
-  it('--protocol nova: an IOTA 2.0 block (iota-sdk fixture) to its JSON and ids, and back', () => {
+  it('--protocol nova: an IOTA 2.0 block (iota-sdk fixture) to its JSON and ids, and back', async () => {
     const f = loadVectors('nova/basic_block_transaction_payload.json');
     const run = (args: string[], input?: string) =>
-      execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8', ...(input === undefined ? {} : { input }) });
-    expect(JSON.parse(run(['decode', f.bytes, '--protocol', 'nova']))).toEqual(f.block);
+      execFileAsync(process.execPath, [cli, ...args], { ...(input === undefined ? {} : { input }) });
+    expect(JSON.parse(await run(['decode', f.bytes, '--protocol', 'nova']))).toEqual(f.block);
     const parameters = join(VECTORS_DIR, 'nova/protocol_parameters.json');
-    const withIds = JSON.parse(run(['decode', f.bytes, '--protocol', 'nova', '--ids', '--parameters', parameters]));
+    const withIds = JSON.parse(
+      await run(['decode', f.bytes, '--protocol', 'nova', '--ids', '--parameters', parameters]),
+    );
     expect(withIds.blockId).toBe(f.id);
     // The transaction id, from iota-sdk 2.0 (Utils.transactionId on the fixture's payload).
     expect(withIds.transactionId).toBe('0x08583d9649d70ba26456d411791b3403659ade4c3af5588d6e605efedb4812830b000000');
-    expect(run(['encode', '-', '--protocol', 'nova'], JSON.stringify(withIds)).trim()).toBe(f.bytes);
+    expect((await run(['encode', '-', '--protocol', 'nova'], JSON.stringify(withIds))).trim()).toBe(f.bytes);
     // A Nova block is not a Stardust block, and --ids needs the parameters for the slot in the id.
-    const stardust = spawnSync(process.execPath, [cli, 'decode', f.bytes], { encoding: 'utf8' });
+    const stardust = await spawnAsync(process.execPath, [cli, 'decode', f.bytes]);
     expect(stardust.status).toBe(2);
     expect(stardust.stderr).toMatch(/^error: [A-Z_]+ at /);
-    const noParameters = spawnSync(process.execPath, [cli, 'decode', f.bytes, '--protocol', 'nova', '--ids'], {
-      encoding: 'utf8',
-    });
+    const noParameters = await spawnAsync(process.execPath, [cli, 'decode', f.bytes, '--protocol', 'nova', '--ids']);
     expect(noParameters.status).toBe(2);
     expect(noParameters.stderr).toMatch(/--parameters FILE/);
-    const badProtocol = spawnSync(process.execPath, [cli, 'decode', f.bytes, '--protocol', 'chrysalis'], {
-      encoding: 'utf8',
-    });
+    const badProtocol = await spawnAsync(process.execPath, [cli, 'decode', f.bytes, '--protocol', 'chrysalis']);
     expect(badProtocol.status).toBe(2);
   });
-  it("a block of the other protocol's version, and anything after the block: refused, exit 2, saying which", () => {
+  it("a block of the other protocol's version, and anything after the block: refused, exit 2, saying which", async () => {
     const stardust = v.bytes as string;
     const asNova = `0x03${stardust.slice(4)}`;
     const cases: [string[], RegExp][] = [
@@ -365,18 +368,18 @@ describe('decode and encode', () => {
       [['decode', stardust, 'extra'], /decode takes one block, got 2 arguments/],
     ];
     for (const [args, message] of cases) {
-      const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+      const r = await spawnAsync(process.execPath, [cli, ...args]);
       expect([args[args.length - 1], r.status, r.stdout]).toEqual([args[args.length - 1], 2, '']);
       expect(r.stderr).toMatch(message);
     }
   });
-  it('a milestone block: its canonical JSON, its milestone id with --ids, and the bytes back through encode', () => {
+  it('a milestone block: its canonical JSON, its milestone id with --ids, and the bytes back through encode', async () => {
     const m = loadVectors('stardust/full-types.json').blocks.find(
       (x: any) => x.name === 'iota.js-milestoneHelper-milestone-block',
     );
-    const decoded = JSON.parse(execFileSync(process.execPath, [cli, 'decode', m.bytes], { encoding: 'utf8' }));
+    const decoded = JSON.parse(await execFileAsync(process.execPath, [cli, 'decode', m.bytes]));
     expect(decoded).toEqual(m.json);
-    const withIds = JSON.parse(execFileSync(process.execPath, [cli, 'decode', m.bytes, '--ids'], { encoding: 'utf8' }));
+    const withIds = JSON.parse(await execFileAsync(process.execPath, [cli, 'decode', m.bytes, '--ids']));
     expect(withIds.blockId).toBe(m.id);
     // The milestone id, hashed here from the essence bytes by @noble/hashes (not by tangle-core).
     const payload = fromHex(m.bytes).subarray(2 + 32 * m.json.parents.length + 4, -8);
@@ -385,36 +388,45 @@ describe('decode and encode', () => {
       `0x${Buffer.from(blake2b(payload.subarray(4, signaturesAt), { dkLen: 32 })).toString('hex')}`,
     );
     expect(
-      execFileSync(process.execPath, [cli, 'encode', '-'], { input: JSON.stringify(withIds), encoding: 'utf8' }).trim(),
+      (await execFileAsync(process.execPath, [cli, 'encode', '-'], { input: JSON.stringify(withIds) })).trim(),
     ).toBe(m.bytes);
   });
-  it('bad input: one line with the code and path, exit status 2', () => {
-    const bad = spawnSync(process.execPath, [cli, 'decode', v.bytes.slice(0, 100)], { encoding: 'utf8' });
+  it('bad input: one line with the code and path, exit status 2', async () => {
+    const bad = await spawnAsync(process.execPath, [cli, 'decode', v.bytes.slice(0, 100)]);
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
     expect(bad.stderr).toMatch(/^error: TRUNCATED at parents\[1\]/);
-    const badJson = spawnSync(process.execPath, [cli, 'encode', '{"protocolVersion":2,"parents":[],"nonce":"1"}'], {
-      encoding: 'utf8',
-    });
+    const badJson = await spawnAsync(process.execPath, [
+      cli,
+      'encode',
+      '{"protocolVersion":2,"parents":[],"nonce":"1"}',
+    ]);
     expect(badJson.status).toBe(2);
     expect(badJson.stderr).toMatch(/^error: LENGTH_OUT_OF_RANGE at parents/);
-    expect(spawnSync(process.execPath, [cli, 'encode', '{nope'], { encoding: 'utf8' }).status).toBe(2);
-    expect(spawnSync(process.execPath, [cli, 'frobnicate'], { encoding: 'utf8' }).status).toBe(2);
+    expect((await spawnAsync(process.execPath, [cli, 'encode', '{nope'])).status).toBe(2);
+    expect((await spawnAsync(process.execPath, [cli, 'frobnicate'])).status).toBe(2);
   });
 });
 
 describe('simulate and import', () => {
-  it('a simulated history imports into an LMDB store with every slot committed; a second run has nothing to import', () => {
+  it('a simulated history imports into an LMDB store with every slot committed; a second run has nothing to import', async () => {
     const dir = temp();
     const file = join(dir, 'history.ndjson');
-    execFileSync(
-      process.execPath,
-      [cli, 'simulate', '--slots', '30', '--out', file, '--seed', '5', '--genesis-time', '1700000000'],
-      { encoding: 'utf8' },
-    );
+    await execFileAsync(process.execPath, [
+      cli,
+      'simulate',
+      '--slots',
+      '30',
+      '--out',
+      file,
+      '--seed',
+      '5',
+      '--genesis-time',
+      '1700000000',
+    ]);
     const lines = readFileSync(file, 'utf8').split('\n').filter(Boolean);
     expect(lines[0]).toMatch(/^\{"type":"genesis"/);
-    const out = execFileSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'my.db')], { encoding: 'utf8' });
+    const out = await execFileAsync(process.execPath, [cli, 'import', file, '--db', join(dir, 'my.db')]);
     expect(out).toBe(`imported ${lines.length - 1} events into ${join(dir, 'my.db')}\n`);
     expect(readdirSync(dir).sort()).toEqual(['history.ndjson', 'my.db']);
     const ledger = openLedger({
@@ -423,37 +435,49 @@ describe('simulate and import', () => {
     });
     expect(ledger.latestCommitment().slot).toBe(30);
     ledger.close();
-    const again = execFileSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'my.db')], {
-      encoding: 'utf8',
-    });
+    const again = await execFileAsync(process.execPath, [cli, 'import', file, '--db', join(dir, 'my.db')]);
     expect(again).toBe(
       `nothing to import: ${join(dir, 'my.db')} holds every slot of ${file} already (latest slot 30)\n`,
     );
   });
-  it('import --verbose reports each committed slot', () => {
+  it('import --verbose reports each committed slot', async () => {
     const dir = temp();
     const file = join(dir, 'h.ndjson');
-    execFileSync(process.execPath, [cli, 'simulate', '--slots', '4', '--out', file, '--genesis-time', '1700000000']);
-    const r = spawnSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--verbose'], {
-      encoding: 'utf8',
-    });
+    await execFileAsync(process.execPath, [
+      cli,
+      'simulate',
+      '--slots',
+      '4',
+      '--out',
+      file,
+      '--genesis-time',
+      '1700000000',
+    ]);
+    const r = await spawnAsync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--verbose']);
     expect(r.stderr).toBe('committed slot 1\ncommitted slot 2\ncommitted slot 3\ncommitted slot 4\n');
   });
-  it('import on shimmer or iota refuses a history without proof of work up front, naming it, and leaves nothing behind', () => {
+  it('import on shimmer or iota refuses a history without proof of work up front, naming it, and leaves nothing behind', async () => {
     const dir = temp();
     const file = join(dir, 'h.ndjson');
-    execFileSync(process.execPath, [cli, 'simulate', '--slots', '3', '--out', file, '--genesis-time', '1700000000']);
+    await execFileAsync(process.execPath, [
+      cli,
+      'simulate',
+      '--slots',
+      '3',
+      '--out',
+      file,
+      '--genesis-time',
+      '1700000000',
+    ]);
     for (const net of ['shimmer', 'iota']) {
-      const r = spawnSync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--network', net], {
-        encoding: 'utf8',
-      });
+      const r = await spawnAsync(process.execPath, [cli, 'import', file, '--db', join(dir, 'db'), '--network', net]);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(/proof-of-work score of 1500/);
       expect(existsSync(join(dir, 'db'))).toBe(false);
     }
   });
-  it('simulate refuses bad numbers, a missing output folder and a network that needs proof of work: one line, exit 2, no file', () => {
+  it('simulate refuses bad numbers, a missing output folder and a network that needs proof of work: one line, exit 2, no file', async () => {
     const dir = temp();
     for (const args of [
       ['--slots', 'abc', '--out', join(dir, 'a')],
@@ -466,7 +490,7 @@ describe('simulate and import', () => {
       ['--slots', '3', '--out', join(dir, 'a'), '--network', 'shimmer'],
       ['--slots', '3'],
     ]) {
-      const r = spawnSync(process.execPath, [cli, 'simulate', ...args], { encoding: 'utf8' });
+      const r = await spawnAsync(process.execPath, [cli, 'simulate', ...args]);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(r.stderr).toMatch(/^error: /);

@@ -1,7 +1,7 @@
 // Crash safety of the CLI (issues 6 and 9): `import` killed with SIGKILL right after it reports a chosen slot resumes
 // to the same ledger as an uninterrupted import; the live demo killed with SIGKILL leaves a whole, consistent store.
 // Kills follow observed output, never a timer: the test means the same on an idle and on a loaded machine.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,6 +12,7 @@ import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../.
 import { applyEvent, parseLine } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { checkIntegrity } from '../helpers/integrity.js';
+import { execFileAsync } from '../helpers/run.js';
 
 const cli = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 const dir = mkdtempSync(join(tmpdir(), 'tangle-cli-crash-'));
@@ -46,7 +47,7 @@ function killWhen(
 
 it('import: five SIGKILLs, each right after a chosen slot was reported committed; the resumed import ends with the same commitments as an uninterrupted one', async () => {
   const file = join(dir, 'history.ndjson');
-  execFileSync(process.execPath, [
+  await execFileAsync(process.execPath, [
     cli,
     'simulate',
     '--slots',
@@ -92,7 +93,7 @@ it('import: five SIGKILLs, each right after a chosen slot was reported committed
   }
   // Not vacuous: runs were stopped partway through the history.
   expect(interrupted.length).toBeGreaterThan(0);
-  execFileSync(process.execPath, [cli, 'import', file, '--db', db]);
+  await execFileAsync(process.execPath, [cli, 'import', file, '--db', db]);
   const { latest: final, ids } = checkIntegrity(db, genesisIds);
   expect(final).toBe(150);
   for (let s = 0; s <= final; s++) expect(ids[s]).toBe(toHex(reference.commitmentOf(s)!.commitmentId));

@@ -3,7 +3,6 @@
 // started from the demo's exported snapshot follows it over HTTP — checking every signature, order, verdict and root
 // itself — and then answers every route byte for byte as the demo does.
 // Every step waits for what a process printed or a route answered, never for a number of milliseconds.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +17,7 @@ import {
 } from '../../src/index.js';
 import { readCone } from '../../src/ledger/history/source-client.js';
 import { cli, startCli, stopCli } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-demo-network-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -69,7 +69,7 @@ it('a follower started from the demo’s exported snapshot checks its milestones
       // The follower keeps the network's clock: a slot a second, as the demo was started with.
       ['import-snapshot', full, '--db', follow, '--slot-seconds', '1'],
     ]) {
-      const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+      const r = await spawnAsync(process.execPath, [cli, ...args]);
       expect(r.status, r.stderr).toBe(0);
     }
     // --synced: the follower trails the demo by a moment, and a node that is behind answers block metadata 503;
@@ -169,26 +169,26 @@ it('a follower started from the demo’s exported snapshot checks its milestones
   }
 }, 120_000);
 
-it('simulate --snapshot writes the demo network as a real one is kept: its genesis snapshot and its signed milestones, which import-milestones checks and applies', () => {
-  const run = (...args: string[]) => {
-    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+it('simulate --snapshot writes the demo network as a real one is kept: its genesis snapshot and its signed milestones, which import-milestones checks and applies', async () => {
+  const run = async (...args: string[]) => {
+    const r = await spawnAsync(process.execPath, [cli, ...args]);
     expect(r.status, r.stderr).toBe(0);
     return r.stdout;
   };
-  const files = (name: string) => {
+  const files = async (name: string) => {
     const [snapshot, milestones] = [join(dir, `${name}.snapshot`), join(dir, `${name}.ndjson`)];
-    run('simulate', '--slots', '12', '--snapshot', snapshot, '--out', milestones, '--genesis-time', '1700000000');
+    await run('simulate', '--slots', '12', '--snapshot', snapshot, '--out', milestones, '--genesis-time', '1700000000');
     return { snapshot, milestones };
   };
-  const one = files('one');
-  const two = files('two');
+  const one = await files('one');
+  const two = await files('two');
   // The same seed and genesis time: the same network, byte for byte.
   for (const k of ['snapshot', 'milestones'] as const)
     expect(readFileSync(two[k]).equals(readFileSync(one[k])), k).toBe(true);
   const db = join(dir, 'imported');
-  run('import-snapshot', one.snapshot, '--db', db);
+  await run('import-snapshot', one.snapshot, '--db', db);
   // Milestones 5 and 10 each reference a double spend and a spend of an uncreated output.
-  expect(run('import-milestones', one.milestones, '--db', db)).toMatch(
+  expect(await run('import-milestones', one.milestones, '--db', db)).toMatch(
     /^applied milestones 1 to 12 to .* \(12 milestones, \d+ blocks, \d+ transactions applied, 4 conflicting\)/,
   );
 });

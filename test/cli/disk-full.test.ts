@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { cli, startCli, stopCli, track } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-disk-full-'));
 const mounts: string[] = [];
@@ -159,7 +160,7 @@ it.skipIf(!canMount)(
         ['export-snapshot', '--db', join(dir, 'source'), full, '--target', '3'],
         ['import-snapshot', full, '--db', db, '--slot-seconds', '1'],
       ]) {
-        const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+        const r = await spawnAsync(process.execPath, [cli, ...args]);
         expect(r.status, r.stderr).toBe(0);
       }
       follower = start(['serve', '--db', db, '--follow', a, '--synced', ...flags]);

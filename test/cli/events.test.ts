@@ -1,11 +1,11 @@
 // `tangle-core serve`'s event API as a user starts it: the demo with its workers, a subscriber over WebSocket on the
 // API's port and over plain MQTT on --mqtt-port, each block it is sent equal to what GET /blocks/{id} answers; with
 // --mqtt-url, the demo publishing into a real mosquitto; and bad flags refused before anything starts.
-import { spawnSync } from 'node:child_process';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { cli, freePort, startCli, stopCli } from '../helpers/cli.js';
 import { MOSQUITTO, mosquitto, subscriber as subscribe, subscriber } from '../helpers/mqtt.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const BINARY = 'application/vnd.iota.serializer-v1';
 const blockIdOf = async (bytes: Buffer) => {
@@ -142,13 +142,13 @@ describe('serve --demo: the event API', () => {
     await broker.stop();
   });
 
-  it('refuses bad event flags with one line and exit status 2', () => {
+  it('refuses bad event flags with one line and exit status 2', async () => {
     for (const [flags, said] of [
       [['--mqtt-url', 'http://broker'], /--mqtt-url: not an MQTT URL/],
       [['--mqtt-url', 'mqtt://broker', '--mqtt-port', '1884'], /--mqtt-url and --mqtt-port/],
       [['--mqtt-port', '70000'], /--mqtt-port/],
     ] as const) {
-      const r = spawnSync(process.execPath, [cli, 'serve', '--demo', '--port', '0', ...flags], { encoding: 'utf8' });
+      const r = await spawnAsync(process.execPath, [cli, 'serve', '--demo', '--port', '0', ...flags]);
       expect(r.status).toBe(2);
       expect(r.stderr).toMatch(said);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

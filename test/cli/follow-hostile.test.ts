@@ -5,7 +5,7 @@
 // full-size attacks); once the source is honest the follower applies the next milestone. At the end its peak RSS
 // (/proc/PID/status, VmHWM) is under 1 GB, where the attacks offered it 64 MiB a cone for every milestone of its window.
 // Every step waits for what the follower printed or answered, never for a number of milliseconds.
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -17,6 +17,7 @@ import { hostileSource } from '../../bench/hostile-source.mjs';
 import * as tc from '../../src/index.js';
 import { cli, startCli, stopCli } from '../helpers/cli.js';
 import { importedLedger } from '../helpers/imported-ledger.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-follow-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -73,9 +74,13 @@ beforeAll(async () => {
   await once(server, 'listening');
   writeFileSync(join(dir, 'genesis.snapshot'), file);
   followerDb = join(dir, 'follower');
-  const r = spawnSync(process.execPath, [cli, 'import-snapshot', join(dir, 'genesis.snapshot'), '--db', followerDb], {
-    encoding: 'utf8',
-  });
+  const r = await spawnAsync(process.execPath, [
+    cli,
+    'import-snapshot',
+    join(dir, 'genesis.snapshot'),
+    '--db',
+    followerDb,
+  ]);
   expect(r.status, r.stderr).toBe(0);
 });
 afterAll(() => {

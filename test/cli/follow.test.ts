@@ -5,7 +5,7 @@
 // signature. Each fault is reported and nothing is applied; then the follower catches up and answers every route as
 // the source does.
 // Every step waits for what a process printed, never for a number of milliseconds.
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -15,12 +15,13 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { blockId, outputId } from '../../src/index.js';
 import { bin, chronicleMilestone, chronicleNdjson, chronicleSnapshot, coneOf } from '../helpers/chronicle.js';
 import { cli, startCli, stopCli, track } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-follow-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const run = (args: string[]) => {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+const run = async (args: string[]) => {
+  const r = await spawnAsync(process.execPath, [cli, ...args]);
   expect(r.status, r.stderr).toBe(0);
 };
 const originOf = (out: string) => /listening on (http:\/\/[\d.:]+)/.exec(out)![1]!;
@@ -34,9 +35,9 @@ beforeAll(async () => {
   writeFileSync(ndjson, chronicleNdjson());
   sourceDb = join(dir, 'source');
   followerDb = join(dir, 'follower');
-  run(['import-snapshot', snapshot, '--db', sourceDb]);
-  run(['import-milestones', ndjson, '--db', sourceDb]);
-  run(['import-snapshot', snapshot, '--db', followerDb]);
+  await run(['import-snapshot', snapshot, '--db', sourceDb]);
+  await run(['import-milestones', ndjson, '--db', sourceDb]);
+  await run(['import-snapshot', snapshot, '--db', followerDb]);
 });
 
 const serveFlags = ['--port', '0', '--workers', '1', '--no-mqtt'];
@@ -175,7 +176,7 @@ it('from a tangle-core, a cone comes in one answer; one that lies about a block 
   const state = { target: originOf(source.out()), mode: 'lie-cone' as Mode, source: source.child, hornet: false };
   const p = await proxy(state);
   const db = join(dir, 'follower-whole-cones');
-  run(['import-snapshot', join(dir, 'at-17338.snapshot'), '--db', db]);
+  await run(['import-snapshot', join(dir, 'at-17338.snapshot'), '--db', db]);
   const url = `http://127.0.0.1:${(p.address() as AddressInfo).port}`;
   const follower = await startCli(['serve', '--db', db, '--follow', url, ...serveFlags], /listening on/);
   const all = () => follower.out() + follower.err();

@@ -7,7 +7,7 @@
 // once (the IDs compared are the network's, from inx-chronicle's data).
 
 import { constants as buffer } from 'node:buffer';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,15 +23,13 @@ import {
   milestonePayloadOf,
 } from '../helpers/chronicle.js';
 import { cli, track } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-import-milestones-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
-const run = (args: string[], input?: string) => {
-  const r = spawnSync(process.execPath, [cli, ...args], {
-    encoding: 'utf8',
-    ...(input === undefined ? {} : { input }),
-  });
+const run = async (args: string[], input?: string) => {
+  const r = await spawnAsync(process.execPath, [cli, ...args], input === undefined ? {} : { input });
   return { code: r.status, out: r.stdout, err: r.stderr };
 };
 const latestOf = (db: string) => {
@@ -63,18 +61,18 @@ beforeAll(async () => {
 });
 
 /** A new store at milestone 17338, made by the CLI. */
-function store(name: string): string {
+async function store(name: string): Promise<string> {
   const db = join(dir, name);
-  const r = run(['import-snapshot', snapshot, '--db', db]);
+  const r = await run(['import-snapshot', snapshot, '--db', db]);
   expect(r.code, r.err).toBe(0);
   expect(r.out).toMatch(/imported shimmer \(smr\) at milestone 17338/);
   return db;
 }
 
 describe('import-milestones', () => {
-  it('applies both milestones from a file; a second run skips them; the store answers as hornet did', () => {
-    const db = store('from-file');
-    const r = run(['import-milestones', ndjson, '--db', db]);
+  it('applies both milestones from a file; a second run skips them; the store answers as hornet did', async () => {
+    const db = await store('from-file');
+    const r = await run(['import-milestones', ndjson, '--db', db]);
     expect(r.code, r.err).toBe(0);
     const blocks = coneOf(17339).length + coneOf(17340).length;
     expect(r.out).toMatch(
@@ -83,7 +81,7 @@ describe('import-milestones', () => {
           ` in [0-9.]+ s: ${holds(17340)}\n$`,
       ),
     );
-    const again = run(['import-milestones', ndjson, '--db', db]);
+    const again = await run(['import-milestones', ndjson, '--db', db]);
     expect(again.code, again.err).toBe(0);
     expect(again.out).toMatch(
       new RegExp(`^applied no milestone .*; 2 held already, skipped\\) in .*: ${holds(17340)}`),
@@ -101,7 +99,7 @@ describe('import-milestones', () => {
     // Another milestone at an index the store holds: refused naming both IDs, the store's and the line's.
     const other = JSON.parse(lines()[1]);
     other.milestone.metadata = '0x01';
-    const refused = run(['import-milestones', '-', '--db', db], `${JSON.stringify(other)}\n`);
+    const refused = await run(['import-milestones', '-', '--db', db], `${JSON.stringify(other)}\n`);
     expect(refused.code).toBe(2);
     const otherId = /^error: line 1, milestone 17340 \(ID (0x[0-9a-f]{64})\): /.exec(refused.err)?.[1];
     expect(otherId, refused.err).toBeDefined();
@@ -111,21 +109,21 @@ describe('import-milestones', () => {
     );
   });
 
-  it('reads standard input', () => {
-    const db = store('from-stdin');
-    const r = run(['import-milestones', '-', '--db', db], chronicleNdjson());
+  it('reads standard input', async () => {
+    const db = await store('from-stdin');
+    const r = await run(['import-milestones', '-', '--db', db], chronicleNdjson());
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(/^applied milestones 17339 to 17340/);
   });
 
-  it('a refused milestone: one line naming its line, milestone and ID, the rule and the store, exit 2', () => {
-    const db = store('refused');
+  it('a refused milestone: one line naming its line, milestone and ID, the rule and the store, exit 2', async () => {
+    const db = await store('refused');
     const [first, second] = lines();
     const forged = JSON.parse(second);
     forged.milestone.signatures[0].signature = `0x${'00'.repeat(64)}`; // (a milestone's ID is not over its signatures)
     const file = join(dir, 'forged.ndjson');
     writeFileSync(file, `${first}\n${JSON.stringify(forged)}\n`);
-    const r = run(['import-milestones', file, '--db', db]);
+    const r = await run(['import-milestones', file, '--db', db]);
     expect(r.code).toBe(2);
     expect(r.err.trim().split('\n')).toHaveLength(1);
     expect(r.err).toMatch(
@@ -136,7 +134,7 @@ describe('import-milestones', () => {
     );
     expect(latestOf(db)).toBe(17339);
     // A gap: the file starts after the store's milestone.
-    const gap = run(['import-milestones', '-', '--db', store('gap')], `${second}\n`);
+    const gap = await run(['import-milestones', '-', '--db', await store('gap')], `${second}\n`);
     expect(gap.code).toBe(2);
     expect(gap.err).toMatch(
       new RegExp(
@@ -146,11 +144,11 @@ describe('import-milestones', () => {
     );
   });
 
-  it('a block of the cone missing: refused naming the milestone and the block', () => {
-    const db = store('missing');
+  it('a block of the cone missing: refused naming the milestone and the block', async () => {
+    const db = await store('missing');
     const line = JSON.parse(lines()[0]);
     const [dropped] = line.blocks.splice(5, 1);
-    const r = run(['import-milestones', '-', '--db', db], `${JSON.stringify(line)}\n`);
+    const r = await run(['import-milestones', '-', '--db', db], `${JSON.stringify(line)}\n`);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(
       new RegExp(
@@ -162,11 +160,11 @@ describe('import-milestones', () => {
     expect(latestOf(db)).toBe(17338);
   });
 
-  it('a file starting before the snapshot: refused saying where the store stands, not "another milestone"', () => {
-    const db = store('before');
+  it('a file starting before the snapshot: refused saying where the store stands, not "another milestone"', async () => {
+    const db = await store('before');
     const early = JSON.parse(lines()[0]);
     early.milestone.index = 17337;
-    const r = run(['import-milestones', '-', '--db', db], `${JSON.stringify(early)}\n`);
+    const r = await run(['import-milestones', '-', '--db', db], `${JSON.stringify(early)}\n`);
     expect(r.code).toBe(2);
     expect(r.err).not.toMatch(/another/);
     expect(r.err).toMatch(
@@ -177,13 +175,13 @@ describe('import-milestones', () => {
     );
     // The snapshot's own index: the store knows that milestone's ID (the snapshot names it), and this is another.
     early.milestone.index = 17338;
-    const at = run(['import-milestones', '-', '--db', db], `${JSON.stringify(early)}\n`);
+    const at = await run(['import-milestones', '-', '--db', db], `${JSON.stringify(early)}\n`);
     expect(at.err).toMatch(new RegExp(`: the store holds another milestone 17338, ID ${ID[17338]}; ${holdsNone}\n$`));
     expect(latestOf(db)).toBe(17338);
   });
 
-  it('a line that is not a milestone: the milestones before it kept, its line and field named', () => {
-    const db = store('bad-lines');
+  it('a line that is not a milestone: the milestones before it kept, its line and field named', async () => {
+    const db = await store('bad-lines');
     const [first, second] = lines();
     const cases: [string, RegExp][] = [
       ['{"milestone": 1', /^error: line 1: \(root\): INVALID_JSON/],
@@ -195,18 +193,18 @@ describe('import-milestones', () => {
       [`\n${first.replace('"type":7', '"type":6')}`, /^error: line 2, milestone 17339: milestone: /],
     ];
     for (const [text, want] of cases) {
-      const r = run(['import-milestones', '-', '--db', db], `${text}\n`);
+      const r = await run(['import-milestones', '-', '--db', db], `${text}\n`);
       expect(r.code, text.slice(0, 40)).toBe(2);
       expect(r.err).toMatch(want);
       expect(r.err).toMatch(new RegExp(`; ${holdsNone}\n$`));
     }
     expect(latestOf(db)).toBe(17338);
     // The line after a good one: the good one is applied first (it was read whole), then the bad one refused.
-    const r = run(['import-milestones', '-', '--db', db], `${first}\n{"milestone": 1\n${second}\n`);
+    const r = await run(['import-milestones', '-', '--db', db], `${first}\n{"milestone": 1\n${second}\n`);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^error: line 2: \\(root\\): INVALID_JSON: .*; ${holds(17339)}\n$`));
     expect(latestOf(db)).toBe(17339);
-    const none = run(['import-milestones', ndjson, '--db', join(dir, 'nothing-here')]);
+    const none = await run(['import-milestones', ndjson, '--db', join(dir, 'nothing-here')]);
     expect(none.code).toBe(2);
     expect(none.err).toMatch(/holds no ledger imported from a network's snapshot/);
   });
@@ -224,14 +222,14 @@ describe('import-milestones', () => {
     writeSync(fd, `${lines()[0]}\n`);
     closeSync(fd);
     truncateSync(file, 4 * 1024 ** 3);
-    const db = store('huge-file');
-    const r = run(['import-milestones', file, '--db', db, '--max-line-bytes', String(limit)]);
+    const db = await store('huge-file');
+    const r = await run(['import-milestones', file, '--db', db, '--max-line-bytes', String(limit)]);
     rmSync(file);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(tooLong);
     expect(latestOf(db)).toBe(17339);
     // Standard input: a line that never ends, made as it is read.
-    const piped = store('huge-stdin');
+    const piped = await store('huge-stdin');
     const child = track(
       spawn(process.execPath, [cli, 'import-milestones', '-', '--db', piped, '--max-line-bytes', String(limit)]),
     );
@@ -255,12 +253,15 @@ describe('import-milestones', () => {
     expect(latestOf(piped)).toBe(17339);
   });
 
-  it.runIf(process.platform === 'linux')('a file that cannot be read: its error, and where the store stands', () => {
-    // Linux: /proc/self/mem is a file whose reading at offset 0 fails (EIO).
-    const r = run(['import-milestones', '/proc/self/mem', '--db', store('unreadable')]);
-    expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`^error: line 1: EIO: i/o error, read; ${holdsNone}\n$`));
-  });
+  it.runIf(process.platform === 'linux')(
+    'a file that cannot be read: its error, and where the store stands',
+    async () => {
+      // Linux: /proc/self/mem is a file whose reading at offset 0 fails (EIO).
+      const r = await run(['import-milestones', '/proc/self/mem', '--db', await store('unreadable')]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(new RegExp(`^error: line 1: EIO: i/o error, read; ${holdsNone}\n$`));
+    },
+  );
 
   for (const [signal, code, index] of [
     ['SIGINT', 130, 17340],
@@ -268,7 +269,7 @@ describe('import-milestones', () => {
     ['SIGHUP', 129, 17340],
   ] as const) {
     it(`stopped by ${signal}: exit ${code}, saying which milestone the store holds`, async () => {
-      const db = store(`stopped-${signal}`);
+      const db = await store(`stopped-${signal}`);
       const child = track(spawn(process.execPath, [cli, 'import-milestones', '-', '--db', db]));
       let err = '';
       child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
@@ -279,7 +280,7 @@ describe('import-milestones', () => {
       child.stdin!.write(`${upTo.join('\n')}\n`);
       while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 20));
       // Meanwhile a second run is refused (the store has its writer), saying where the store stands all the same.
-      const second = run(['import-milestones', ndjson, '--db', db]);
+      const second = await run(['import-milestones', ndjson, '--db', db]);
       expect(second.code).toBe(2);
       expect(second.err).toMatch(new RegExp(`^error: STORE_LOCKED: .*; ${holds(index)}\n$`));
       child.kill(signal);

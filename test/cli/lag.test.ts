@@ -5,15 +5,15 @@
 // /health and /info, with a `lagSeconds` past the bound; resumed (SIGCONT), it catches up and they answer 200 again.
 // Every wait is for an observed state (a line, an answer), never a guessed time. Skipped, with the reason, where no
 // PostgreSQL can be started.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, startCli, stopCli } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
+import { spawnAsync } from '../helpers/run.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-lag-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -56,7 +56,7 @@ describe.skipIf(pg === undefined)('the lag of a follower’s store', () => {
       ['export-snapshot', '--db', join(dir, 'source'), full, '--target', '3'],
       ['import-snapshot', full, '--db', db, '--slot-seconds', '2'],
     ]) {
-      const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+      const r = await spawnAsync(process.execPath, [cli, ...args]);
       expect(r.status, r.stderr).toBe(0);
     }
     const follower = await startCli(['serve', '--db', db, '--follow', a, '--store', database, ...flags], /applied/);

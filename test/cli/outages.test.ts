@@ -5,7 +5,7 @@
 // and publishes the rest; `import --store` cut off mid-publish finishes once the database is back, its dropped
 // indexes built again. Every wait is for an observed state (a line, a lock wait, an answer), never a guessed time.
 // Skipped, with the reason, where no PostgreSQL can be started.
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,14 +14,15 @@ import { inspectStore } from '../../src/index.js';
 import { openPool } from '../../src/ledger/postgres/client.js';
 import { cli, track } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
+import { spawnAsync } from '../helpers/run.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-outages-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const GENESIS_TIME = 1_700_000_000;
 const INDEXES = ['blocks_slot', 'blocks_tx_id', 'outputs_created', 'outputs_spent'];
-const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+const run = async (args: string[]) => spawnAsync(process.execPath, [cli, ...args]);
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
 /** A CLI child whose output is collected; `until` resolves once stdout + stderr match. */
@@ -102,9 +103,9 @@ async function holdStatus(url: string): Promise<{ waiting: () => Promise<void>; 
 }
 
 /** A history of `slots` slots, and the same history cut after the commit of slot `cut`. */
-function histories(name: string, slots: number, cut: number): { full: string; part: string } {
+async function histories(name: string, slots: number, cut: number): Promise<{ full: string; part: string }> {
   const full = join(dir, `${name}.jsonl`);
-  const r = run(['simulate', '--slots', String(slots), '--out', full, '--genesis-time', String(GENESIS_TIME)]);
+  const r = await run(['simulate', '--slots', String(slots), '--out', full, '--genesis-time', String(GENESIS_TIME)]);
   expect(r.status, r.stderr).toBe(0);
   const lines = readFileSync(full, 'utf8').split('\n').filter(Boolean);
   const end = lines.indexOf(`{"type":"commit","slot":${cut}}`);
@@ -124,8 +125,8 @@ describe.skipIf(pg === undefined)('the processes through database outages', () =
   it('a reader started while its database is down waits for it and answers once it is up', async () => {
     pg!.primary.sql('create database waited');
     const url = databaseUrl(pg!.primary, 'waited');
-    const { full } = histories('waited', 12, 6);
-    let r = run(['import', full, '--db', join(dir, 'waited-store'), '--store', url]);
+    const { full } = await histories('waited', 12, 6);
+    let r = await run(['import', full, '--db', join(dir, 'waited-store'), '--store', url]);
     expect(r.status, r.stderr).toBe(0);
     pg!.primary.halt();
     let reader: ReturnType<typeof start>;
@@ -140,15 +141,15 @@ describe.skipIf(pg === undefined)('the processes through database outages', () =
     expect(await untilAnswers(origin, '/api/core/v3/commitments/by-slot/12/utxo-changes')).toMatch(/^200 /);
     reader.child.kill('SIGTERM');
     expect(await exited(reader.child)).toBe(0);
-    r = run(['import', full, '--db', join(dir, 'waited-store'), '--store', url]);
+    r = await run(['import', full, '--db', join(dir, 'waited-store'), '--store', url]);
     expect(r.status, r.stderr).toBe(0); // the database is whole after all of it
   }, 120_000);
 
   it('serve --workers 2: workers killed while the database is down are replaced with a line each, and the port answers once it is up', async () => {
     pg!.primary.sql('create database workers');
     const url = databaseUrl(pg!.primary, 'workers');
-    const { full } = histories('workers', 12, 6);
-    expect(run(['import', full, '--db', join(dir, 'workers-store'), '--store', url]).status).toBe(0);
+    const { full } = await histories('workers', 12, 6);
+    expect((await run(['import', full, '--db', join(dir, 'workers-store'), '--store', url])).status).toBe(0);
     const server = start(['serve', '--store', url, '--read-only', '--synced', '--workers', '2', '--port', '0']);
     const origin = (await server.until(/listening on (http:\S+)/))[1]!;
     const [, a, b] = (await server.until(/HTTP workers (\d+) (\d+)\n/)).map(Number);
@@ -224,8 +225,8 @@ describe.skipIf(pg === undefined)('the processes through database outages', () =
     pg!.primary.sql('create database cutimport');
     const url = databaseUrl(pg!.primary, 'cutimport');
     const store = join(dir, 'cutimport-store');
-    const { full, part } = histories('cutimport', 140, 10);
-    expect(run(['import', part, '--db', store, '--store', url]).status).toBe(0);
+    const { full, part } = await histories('cutimport', 140, 10);
+    expect((await run(['import', part, '--db', store, '--store', url])).status).toBe(0);
     const held = await holdStatus(url);
     // 130 slots behind: a bulk catch-up, which drops the secondary indexes, then waits on the held row.
     const importer = start(['import', full, '--db', store, '--store', url]);
@@ -248,9 +249,9 @@ describe.skipIf(pg === undefined)('the processes through database outages', () =
 
 describe('the processes through a store that goes away', () => {
   it('serve --db --read-only --workers 2: workers that cannot open a store moved away exit and are replaced with backoff, and the port answers once it is back', async () => {
-    const { full } = histories('moved', 12, 6);
+    const { full } = await histories('moved', 12, 6);
     const db = join(dir, 'moved-store');
-    expect(run(['import', full, '--db', db]).status).toBe(0);
+    expect((await run(['import', full, '--db', db])).status).toBe(0);
     const server = start(['serve', '--db', db, '--read-only', '--synced', '--workers', '2', '--port', '0']);
     const origin = (await server.until(/listening on (http:\S+)/))[1]!;
     const [, a, b] = (await server.until(/HTTP workers (\d+) (\d+)\n/)).map(Number);

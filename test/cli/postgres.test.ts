@@ -4,7 +4,7 @@
 // leaves the database at a whole slot, and the next writer on the same store publishes the rest; a wrong URL, an
 // import whose database refuses connections and a database of another network are each one line and exit status 2. Skipped, with the
 // reason, where no PostgreSQL can be started.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,12 +12,13 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { inspectStore, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { cli, startCli, stopCli, track } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
+import { spawnAsync } from '../helpers/run.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres({ standby: true });
 const dir = mkdtempSync(join(tmpdir(), 'tangle-cli-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = (args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+const run = async (args: string[]) => spawnAsync(process.execPath, [cli, ...args]);
 
 /** Starts `serve`, resolves with its origin once it listens. */
 async function serve(args: string[]): Promise<string> {
@@ -37,13 +38,13 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
   it('import --store, then readers on the primary and the standby answer what serve --db answers', async () => {
     const history = join(dir, 'history.jsonl');
     const db = join(dir, 'store');
-    let r = run(['simulate', '--slots', '30', '--out', history, '--genesis-time', String(GENESIS_TIME)]);
+    let r = await run(['simulate', '--slots', '30', '--out', history, '--genesis-time', String(GENESIS_TIME)]);
     expect(r.status, r.stderr).toBe(0);
-    r = run(['import', history, '--db', db, '--store', databaseUrl(pg!.primary)]);
+    r = await run(['import', history, '--db', db, '--store', databaseUrl(pg!.primary)]);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/holds every slot up to 30\n/);
     // Again: nothing to import, nothing to publish.
-    r = run(['import', history, '--db', db, '--store', databaseUrl(pg!.primary)]);
+    r = await run(['import', history, '--db', db, '--store', databaseUrl(pg!.primary)]);
     expect(r.stdout).toMatch(/holds every slot up to 30\n/);
     expect(r.stdout).toMatch(/nothing to import/);
 
@@ -136,7 +137,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
   }, 120_000);
 
   // (A server whose database refuses connections waits for it instead: outages.test.ts.)
-  it('a wrong URL, an import whose database refuses connections, another network: one line, exit status 2', () => {
+  it('a wrong URL, an import whose database refuses connections, another network: one line, exit status 2', async () => {
     const cases: [string[], RegExp][] = [
       [['serve', '--store', 'mysql://x', '--read-only'], /not a PostgreSQL URL/],
       [['serve', '--store', databaseUrl(pg!.primary), '--read-only', '--network', 'shimmer'], /another network/],
@@ -154,7 +155,7 @@ describe.skipIf(pg === undefined)('the PostgreSQL store from the command line', 
       ],
     ];
     for (const [args, message] of cases) {
-      const r = run(args);
+      const r = await run(args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

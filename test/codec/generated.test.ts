@@ -1,13 +1,12 @@
 // The straight-line struct code is generated at build time (scripts/gen-structs.mjs): it must be current, behave
 // exactly as the generic loop, refuse to run against a changed definition, and leave readable stack traces.
-import { execFile, execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { struct, u8, u16 } from '../../src/codec/index.js';
 import { encodeOutput } from '../../src/index.js';
+import { execFileAsync } from '../helpers/run.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -30,10 +29,9 @@ const poisoned = `{
 }`;
 
 describe('generated struct code', () => {
-  it('is current (npm run build checks it too)', () => {
-    expect(() =>
-      execFileSync(process.execPath, ['scripts/gen-structs.mjs', '--check'], { cwd: root, stdio: 'pipe' }),
-    ).not.toThrow();
+  it('is current (npm run build checks it too)', async () => {
+    const check = execFileAsync(process.execPath, ['scripts/gen-structs.mjs', '--check'], { cwd: root });
+    await expect(check).resolves.toBeDefined();
   });
 
   it('is refused when its definition changed since it was generated', () => {
@@ -58,11 +56,11 @@ describe('generated struct code', () => {
     expect(line).toContain('v.amount');
   });
 
-  it('names the struct and, by its line, the field in a stack trace (built package)', () => {
+  it('names the struct and, by its line, the field in a stack trace (built package)', async () => {
     const script = `
       const tc = require(${JSON.stringify(resolve(root, 'dist/index.cjs'))});
       try { tc.encodeOutput(${poisoned}); } catch (e) { process.stdout.write(e.stack); }`;
-    const stack = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const stack = await execFileAsync(process.execPath, ['-e', script]);
     const { file, line } = frameOf(stack, 'BasicOutput_write');
     expect(file).toMatch(/dist\/index\.cjs$/);
     expect(line).toContain('v.amount');
@@ -70,8 +68,8 @@ describe('generated struct code', () => {
 
   it('behaves exactly as the generic loop: the vector suite passes on either', async () => {
     // TANGLE_GENERIC_STRUCTS=1 swaps every struct to the generic loop; the vector and mutation tests then run on it.
-    // Not execFileSync: this worker's event loop must stay free to answer vitest while the run goes on.
-    const { stdout: out } = await promisify(execFile)(
+    // Awaited: this worker's event loop must stay free to answer vitest while the run goes on.
+    const out = await execFileAsync(
       process.execPath,
       [
         resolve(root, 'node_modules/vitest/vitest.mjs'),
@@ -81,12 +79,7 @@ describe('generated struct code', () => {
         'test/property/roundtrip.test.ts',
         'test/property/json-to-bytes.test.ts',
       ],
-      {
-        cwd: root,
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, TANGLE_GENERIC_STRUCTS: '1' },
-      },
+      { cwd: root, env: { ...process.env, TANGLE_GENERIC_STRUCTS: '1' } },
     );
     expect(out).toMatch(/\d+ passed, 0 failed/);
   }, 180_000);

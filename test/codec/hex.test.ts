@@ -3,12 +3,12 @@
 // Buffer, whose hex decoder reads only the low byte of each UTF-16 unit: without a check of its own, 'š' (U+0161)
 // would be read as 'a' and two different JSON texts would give the same block. Both paths are tested at the same
 // rules, and the table path alone as it runs where Buffer is absent.
-import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fromHex, toHex } from '../../src/codec/hex.js';
 import { CodecError } from '../../src/codec/index.js';
+import { execFileAsync } from '../helpers/run.js';
 
 const PLAIN = /^0x(?:[0-9a-fA-F]{2})*$/;
 
@@ -65,7 +65,7 @@ describe('fromHex', () => {
     }
   });
 
-  it('without Buffer (a browser), every length decodes through the table, long ones too (the built package)', () => {
+  it('without Buffer (a browser), every length decodes through the table, long ones too (the built package)', async () => {
     // A separate process: the test runner itself needs Buffer.
     const script = `
       delete globalThis.Buffer;
@@ -80,9 +80,7 @@ describe('fromHex', () => {
           refused: n === 0 || refused, hex: toHex(bytes) === text });
       }
       console.log(JSON.stringify({ buffer: typeof Buffer, out }));`;
-    const result = JSON.parse(
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
-    );
+    const result = JSON.parse(await execFileAsync(process.execPath, ['--input-type=module', '-e', script]));
     expect(result.buffer).toBe('undefined');
     for (const r of result.out) expect(r, `${r.n} bytes`).toEqual({ n: r.n, same: true, refused: true, hex: true });
   });

@@ -22,7 +22,7 @@ import { Simulation } from '../../src/sim/simulator.js';
 import { type Received, subscriber } from '../helpers/mqtt.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres({ standby: true });
 const GENESIS = 1_700_000_000;
 const SLOTS = 12;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS });

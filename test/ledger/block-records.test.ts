@@ -4,7 +4,6 @@
 // store's block records back to their bytes) is refused by a reader with the upgrade command, upgraded by its writer
 // at opening or by `tangle-core upgrade` (a real process), resumes an interrupted upgrade, and then answers every
 // block route exactly as before.
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +28,7 @@ import { applyEvent } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { cli } from '../helpers/cli.js';
 import { errorCode, ledgerFailure } from '../helpers/failure.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const GENESIS = 1_700_000_000;
 const SLOTS = 6;
@@ -242,18 +242,18 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
     }
   });
 
-  it('`tangle-core upgrade --db DIR` (a real process) upgrades it, and says so; a store of a newer layout is refused', () => {
+  it('`tangle-core upgrade --db DIR` (a real process) upgrades it, and says so; a store of a newer layout is refused', async () => {
     const path = join(dir, 'cli');
     const ids = written(path, 34);
     const reader = openLedger({ path, params, readOnly: true });
     const before = answers(reader, ids);
     reader.close();
     toOlderLayout(path);
-    const run = () => spawnSync(process.execPath, [cli, 'upgrade', '--db', path], { encoding: 'utf8' });
-    const first = run();
+    const run = () => spawnAsync(process.execPath, [cli, 'upgrade', '--db', path]);
+    const first = await run();
     expect([first.status, first.stderr]).toEqual([0, '']);
     expect(first.stdout).toBe(`${path}: upgraded from layout 1 to ${STORE_LAYOUT}\n`);
-    expect(run().stdout).toBe(`${path}: layout ${STORE_LAYOUT} already, nothing to do\n`);
+    expect((await run()).stdout).toBe(`${path}: layout ${STORE_LAYOUT} already, nothing to do\n`);
     const upgraded = openLedger({ path, params, readOnly: true });
     try {
       expect(answers(upgraded, ids)).toEqual(before);

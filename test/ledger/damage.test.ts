@@ -283,7 +283,7 @@ describe('the embedded store', () => {
   });
 });
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 
 describe.skipIf(pg === undefined)('PostgreSQL rows', () => {
   let reader: PostgresReader;

@@ -33,7 +33,7 @@ import {
 } from '../helpers/wallet.js';
 
 // The same property over PostgreSQL (issue 15): needs a private cluster; skipped, with the reason, without one.
-const pg = privatePostgres();
+const pg = await privatePostgres();
 
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, {
   genesisUnixTime: 1_700_000_000,

@@ -5,7 +5,7 @@ import { privatePostgres } from '../helpers/postgres.js';
 // the store's tests will rely on: a write on the primary reaches the standby, the standby is in recovery and refuses
 // writes. Skipped, with the reason, where no PostgreSQL can be started (.ci/run installs Debian's package).
 
-const pg = privatePostgres();
+const pg = await privatePostgres({ standby: true });
 
 describe.skipIf(pg === undefined)('a private PostgreSQL primary and hot standby', () => {
   it('a row committed on the primary appears on the standby; the standby is read-only', async () => {

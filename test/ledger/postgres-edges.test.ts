@@ -14,7 +14,7 @@ import { genesisOutputs } from '../helpers/wallet.js';
 // no ledger yet, is refused by a reader; a healthy reader answers concurrent reads; a reader whose probes fail twice
 // still answers once the database is back. Skipped, with the reason, where no PostgreSQL can be started.
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const GENESIS_TIME = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });
 const clock = () => GENESIS_TIME + 10 * 300;

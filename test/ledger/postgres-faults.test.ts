@@ -14,7 +14,7 @@ import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 // slot's SQL transaction (the slot is absent whole, and the next catch-up writes it: nothing committed is lost).
 // Skipped, with the reason, where no PostgreSQL can be started.
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 
 const GENESIS_TIME = 1_700_000_000;
 const NOW = GENESIS_TIME + 200;

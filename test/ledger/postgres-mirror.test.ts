@@ -29,7 +29,7 @@ import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 // routes); errors; info) with the same status, type and bytes
 // as the API served by the LMDB ledger. Skipped, with the reason, where no PostgreSQL can be started.
 
-const pg = privatePostgres();
+const pg = await privatePostgres({ standby: true });
 const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-mirror-'));
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });

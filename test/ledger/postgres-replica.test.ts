@@ -17,7 +17,7 @@ import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 // outputs), and a slot the standby has not replayed is "from a future slot", never part of one. Skipped, with the
 // reason, where no PostgreSQL can be started.
 
-const pg = privatePostgres();
+const pg = await privatePostgres({ standby: true });
 
 const GENESIS_TIME = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS_TIME });

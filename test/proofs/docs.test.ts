@@ -1,7 +1,6 @@
 // docs/proofs.md as written (issue 60): its command and its two programs run against the build, on a proof of a real
 // Shimmer block (milestone 17339's last block, its audit path from the data's white-flag order), each printing what
 // the doc says it prints; its table of routes is the server's.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -20,6 +19,7 @@ import {
 } from '../../src/index.js';
 import { bin, coneOf, milestonePayloadOf } from '../helpers/chronicle.js';
 import { cli } from '../helpers/cli.js';
+import { execFileAsync } from '../helpers/run.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(resolve(root, 'docs/proofs.md'), 'utf8');
@@ -55,23 +55,23 @@ writeFileSync(
 );
 
 describe('docs/proofs.md', () => {
-  it('its command prints the line it quotes', () => {
+  it('its command prints the line it quotes', async () => {
     const [command] = fenced(doc.slice(doc.indexOf('## On the command line')), 'sh');
     const args = command!.trim().split(/\s+/);
     expect(args.slice(0, 2)).toEqual(['tangle-core', 'verify-proof']);
-    const out = execFileSync(process.execPath, [cli, ...args.slice(1)], { cwd: dir, encoding: 'utf8' });
+    const out = await execFileAsync(process.execPath, [cli, ...args.slice(1)], { cwd: dir });
     const quoted = /prints one line, `([^`]+)`/.exec(doc)![1]!;
     const pattern = quoted.replace(/[().]/g, '\\$&').replace(/0x…/g, '0x[0-9a-f]{64}');
     expect(out.trim()).toMatch(new RegExp(`^${pattern}$`));
     // A story, with the line the doc quotes for it.
     const storyLine = /and prints\n`([^`]+)`/.exec(doc)![1]!;
-    const story = execFileSync(process.execPath, [cli, 'verify-proof', 'story.json'], { cwd: dir, encoding: 'utf8' });
+    const story = await execFileAsync(process.execPath, [cli, 'verify-proof', 'story.json'], { cwd: dir });
     expect(story.trim()).toMatch(
       new RegExp(`^${storyLine.replace(/[().]/g, '\\$&').replace(/0x…/g, '0x[0-9a-f]{68}')}$`),
     );
   });
 
-  it('its programs print what their comments say', () => {
+  it('its programs print what their comments say', async () => {
     const programs = fenced(doc.slice(doc.indexOf('## In a program')), 'js');
     expect(programs).toHaveLength(3);
     for (const program of programs) {
@@ -80,7 +80,7 @@ describe('docs/proofs.md', () => {
         .split('\n')
         .filter((l) => l.includes('console.log('))
         .map((l) => /\/\/ (.*)$/.exec(l)![1]!.trim());
-      const out = execFileSync(process.execPath, ['--input-type=module', '-e', code], { cwd: dir, encoding: 'utf8' });
+      const out = await execFileAsync(process.execPath, ['--input-type=module', '-e', code], { cwd: dir });
       expect(out.trim().split('\n')).toEqual(promised);
     }
   });

@@ -17,15 +17,16 @@ import {
   protocolParameters,
 } from '../../src/index.js';
 import { cli, startCli, stopCli, track } from '../helpers/cli.js';
+import { spawnAsync } from '../helpers/run.js';
 import { expectSameAnswers, firstWriter } from '../helpers/snapshots.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-export-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const at = (name: string) => join(dir, name);
-const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
-function ok(...args: string[]): string {
-  const r = run(...args);
+const run = (...args: string[]) => spawnAsync(process.execPath, [cli, ...args]);
+async function ok(...args: string[]): Promise<string> {
+  const r = await run(...args);
   expect(r.stderr, args.join(' ')).toBe('');
   expect(r.status, args.join(' ')).toBe(0);
   return r.stdout;
@@ -47,12 +48,12 @@ function reader(path: string, slotSeconds = 10): Ledger {
 /** Exports `store` as a full snapshot and a delta, imports the pair, and compares the copy's answers with the store's. */
 async function roundTrip(store: string, slotSeconds?: number) {
   const [full, delta, copy] = [`${store}.full`, `${store}.delta`, `${store}.copy`];
-  const said = ok('export-snapshot', '--db', store, full, '--delta', delta);
+  const said = await ok('export-snapshot', '--db', store, full, '--delta', delta);
   const [, latest, target] = said.match(/at milestone (\d+), \d+ diffs back to target (\d+)/)!.map(Number);
-  ok('import-snapshot', full, '--delta', delta, '--db', copy);
+  await ok('import-snapshot', full, '--delta', delta, '--db', copy);
   await firstWriter(copy);
   // A full snapshot alone, at the latest slot (the default target without a delta).
-  expect(ok('export-snapshot', '--db', store, `${store}.latest`)).toMatch(
+  expect(await ok('export-snapshot', '--db', store, `${store}.latest`)).toMatch(
     new RegExp(`at milestone ${latest}, 0 diffs back to target ${latest}`),
   );
   const [a, b] = [reader(store, slotSeconds), reader(copy)];
@@ -69,8 +70,8 @@ async function roundTrip(store: string, slotSeconds?: number) {
 describe('export-snapshot on the built CLI, read back by import-snapshot', () => {
   it.each([5, 30, 200])('a store built by import from %i simulated slots', async (slots) => {
     const store = at(`imported-${slots}`);
-    ok('simulate', '--slots', String(slots), '--out', `${store}.ndjson`);
-    ok('import', `${store}.ndjson`, '--db', store);
+    await ok('simulate', '--slots', String(slots), '--out', `${store}.ndjson`);
+    await ok('import', `${store}.ndjson`, '--db', store);
     await roundTrip(store);
   });
 
@@ -87,7 +88,7 @@ describe('export-snapshot on the built CLI, read back by import-snapshot', () =>
   it("a store built by import-snapshot from hornet's files", async () => {
     const store = at('from-hornet');
     const vector = (name: string) => join(VECTORS_DIR, 'snapshots', name);
-    ok(
+    await ok(
       'import-snapshot',
       vector('snapshot_full_snapshot.bin'),
       '--delta',
@@ -95,9 +96,9 @@ describe('export-snapshot on the built CLI, read back by import-snapshot', () =>
       '--db',
       store,
     );
-    const r = run('export-snapshot', '--db', store, at('hornet.full'), '--delta', at('hornet.delta'));
+    const r = await run('export-snapshot', '--db', store, at('hornet.full'), '--delta', at('hornet.delta'));
     expect([r.status, r.stderr]).toEqual([0, '']);
-    ok('import-snapshot', at('hornet.full'), '--delta', at('hornet.delta'), '--db', at('hornet.copy'));
+    await ok('import-snapshot', at('hornet.full'), '--delta', at('hornet.delta'), '--db', at('hornet.copy'));
     const [a, b] = [reader(store), reader(at('hornet.copy'))];
     try {
       expect([...b.unspentOutputs()].map(([id]) => id)).toEqual([...a.unspentOutputs()].map(([id]) => id));
@@ -109,10 +110,17 @@ describe('export-snapshot on the built CLI, read back by import-snapshot', () =>
     }
   });
 
-  it('a failed export says why and leaves no file, partial or whole', () => {
+  it('a failed export says why and leaves no file, partial or whole', async () => {
     const store = at('imported-5');
     expect(existsSync(store)).toBe(true);
-    const r = run('export-snapshot', '--db', store, at('none.full'), '--delta', join(dir, 'no-such-dir', 'none.delta'));
+    const r = await run(
+      'export-snapshot',
+      '--db',
+      store,
+      at('none.full'),
+      '--delta',
+      join(dir, 'no-such-dir', 'none.delta'),
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/no-such-dir/);
     expect(readdirSync(dir).filter((f) => f.startsWith('none.'))).toEqual([]);
@@ -138,7 +146,7 @@ describe('import-snapshot killed with SIGKILL', () => {
     expect(readdirSync(dir)).toContain(partial);
     // A folder of a process that still runs (this one) is another import's.
     mkdirSync(at(`killed.partial-${process.pid}`));
-    ok('import-snapshot', join(VECTORS_DIR, 'snapshots', 'snapshot_full_snapshot.bin'), '--db', db);
+    await ok('import-snapshot', join(VECTORS_DIR, 'snapshots', 'snapshot_full_snapshot.bin'), '--db', db);
     expect(readdirSync(dir).filter((f) => f.startsWith('killed.partial-'))).toEqual([`killed.partial-${process.pid}`]);
   });
 });

@@ -1,7 +1,6 @@
 // The snapshot commands of the built CLI (issue 29): a refusal is one line on standard error naming the file, the
 // offset and the field (or the rule), exit status 2, and no store left behind; export needs a store. The commands'
 // happy path runs in test/docs.test.ts (the README's example); here, the load into PostgreSQL (`--store`) too.
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,17 +8,18 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cli, startCli, stopCli } from '../helpers/cli.js';
 import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
+import { spawnAsync } from '../helpers/run.js';
 import { VECTORS_DIR } from '../helpers/vectors.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tangle-snapshot-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const vector = (name: string) => join(VECTORS_DIR, 'snapshots', name);
-const run = (...args: string[]) => spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+const run = (...args: string[]) => spawnAsync(process.execPath, [cli, ...args]);
 
 describe('tangle-core import-snapshot and export-snapshot refusals', () => {
-  it('a Chrysalis file: the file, the offset, the field and the version, in one line; no store', () => {
+  it('a Chrysalis file: the file, the offset, the field and the version, in one line; no store', async () => {
     const db = join(dir, 'chrysalis');
-    const r = run('import-snapshot', vector('chrysalis/full_snapshot.bin'), '--db', db);
+    const r = await run('import-snapshot', vector('chrysalis/full_snapshot.bin'), '--db', db);
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/full_snapshot\.bin @0: UNKNOWN_TYPE at header\.version: .*version 1 \(Chrysalis/);
@@ -27,7 +27,7 @@ describe('tangle-core import-snapshot and export-snapshot refusals', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('importSnapshot refusing a file cut off among its outputs stops its sort thread: the process ends by itself', () => {
+  it('importSnapshot refusing a file cut off among its outputs stops its sort thread: the process ends by itself', async () => {
     // In a process of its own, on the built library: a thread left running would keep it alive (status null).
     const script = `
       const tc = await import(${JSON.stringify(pathToFileURL(join(cli, '../index.js')).href)});
@@ -46,12 +46,12 @@ describe('tangle-core import-snapshot and export-snapshot refusals', () => {
       const whole = await tc.encodeSnapshot(header, { outputs, solidEntryPoints: [] });
       await tc.importSnapshot({ path: ${JSON.stringify(join(dir, 'cut-db'))}, full: whole.subarray(0, whole.length >> 1) })
         .catch((e) => console.log(e.code));`;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', timeout: 30_000 });
+    const r = await spawnAsync(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 });
     expect([r.status, r.stdout.trim(), r.stderr]).toEqual([0, 'TRUNCATED', '']);
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('deltas that do not chain, a directory that holds something, a missing file, a missing store', () => {
+  it('deltas that do not chain, a directory that holds something, a missing file, a missing store', async () => {
     const delta = vector('snapshot_delta_snapshot.bin');
     const cases: [string[], RegExp][] = [
       [['import-snapshot', vector('full_snapshot.bin'), '--delta', delta, '--db', join(dir, 'a')], /SNAPSHOT_INVALID/],
@@ -60,14 +60,14 @@ describe('tangle-core import-snapshot and export-snapshot refusals', () => {
       [['export-snapshot', '--db', join(dir, 'none'), join(dir, 'out.bin')], /there is no store at/],
     ];
     for (const [args, message] of cases) {
-      const r = run(...args);
+      const r = await run(...args);
       expect([args.join(' '), r.status]).toEqual([args.join(' '), 2]);
       expect(r.stderr).toMatch(message);
     }
     const busy = join(dir, 'busy');
     mkdirSync(busy);
     writeFileSync(join(busy, 'keep'), 'x');
-    const r = run('import-snapshot', vector('full_snapshot.bin'), '--db', busy);
+    const r = await run('import-snapshot', vector('full_snapshot.bin'), '--db', busy);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/INVALID_ARGUMENT: .* is not empty/);
     expect(readdirSync(busy)).toEqual(['keep']);
@@ -75,14 +75,14 @@ describe('tangle-core import-snapshot and export-snapshot refusals', () => {
   });
 });
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 
 describe.skipIf(pg === undefined)('tangle-core import-snapshot --store', () => {
   it('loads the ledger into PostgreSQL; serve --store --read-only answers as serve --db; another snapshot refused', async () => {
     pg!.primary.sql('create database imported');
     const url = databaseUrl(pg!.primary, 'imported');
     const db = join(dir, 'to-postgres');
-    const r = run(
+    const r = await run(
       'import-snapshot',
       vector('snapshot_full_snapshot.bin'),
       '--delta',
@@ -122,7 +122,7 @@ describe.skipIf(pg === undefined)('tangle-core import-snapshot --store', () => {
     }
     // The same database again, from another snapshot of the network: refused in one line; the new store is whole.
     const other = join(dir, 'other-snapshot');
-    const again = run('import-snapshot', vector('full_snapshot.bin'), '--db', other, '--store', url);
+    const again = await run('import-snapshot', vector('full_snapshot.bin'), '--db', other, '--store', url);
     expect(again.status).toBe(2);
     expect(again.stderr.trim().split('\n')).toHaveLength(1);
     expect(again.stderr).toMatch(/PARAMETERS_MISMATCH: .*another snapshot of this network.* the store at .* is whole/);

@@ -40,7 +40,7 @@ import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import { serveJson } from '../helpers/serve-json.js';
 import { snapshotVector } from '../helpers/snapshots.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-snapshot-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = snapshotVector;

@@ -191,7 +191,7 @@ describe('@iota/sdk-wasm 1.1.3 Wallet against tangle-core', () => {
   }, 120_000);
 });
 
-const pg = privatePostgres();
+const pg = await privatePostgres({ standby: true });
 describe.skipIf(pg === undefined)('@iota/sdk-wasm 1.1.3 Wallet against a reader of a PostgreSQL standby', () => {
   it('the whole flow: POSTs forwarded to the writer, every read from the standby', async () => {
     const db = join(dir, 'pg-writer');

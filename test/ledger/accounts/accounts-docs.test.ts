@@ -2,7 +2,6 @@
 // 1, 120 milestones, as `npm start` seeds it; test/docs.test.ts runs the other docs' the same way), each answer holding
 // what the doc shows between its cuts (…), and its `tangle-core statement` line run as a process over the same store,
 // printing what the doc shows.
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../../../src/cli
 import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../../../src/index.js';
 import { Simulation } from '../../../src/sim/simulator.js';
 import { cli } from '../../helpers/cli.js';
+import { execFileAsync } from '../../helpers/run.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const text = readFileSync(resolve(root, 'docs/accounts.md'), 'utf8');
@@ -67,15 +67,13 @@ describe('docs/accounts.md', () => {
     expect(checked).toBe(count);
   });
 
-  it('its statement command prints what the doc shows (a process over the same store)', () => {
+  it('its statement command prints what the doc shows (a process over the same store)', async () => {
     const [command, ...printed] = blocks('console')[1]!.trim().split('\n');
     const args = command!
       .replace(/^\$ tangle-core /, '')
       .split(/\s+/)
       .map((a) => (a === 'ledger' ? store : a));
-    const out = execFileSync(process.execPath, [cli, ...args], { encoding: 'utf8' })
-      .trim()
-      .split('\n');
+    const out = (await execFileAsync(process.execPath, [cli, ...args])).trim().split('\n');
     if (process.env.SHOW_DOCS) console.log(out.join('\n'));
     else {
       expect(out).toHaveLength(printed.length);

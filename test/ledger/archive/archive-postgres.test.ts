@@ -34,7 +34,7 @@ import { importedLedger } from '../../helpers/imported-ledger.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
 import { serveJson } from '../../helpers/serve-json.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-archive-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let pool: PgPool;

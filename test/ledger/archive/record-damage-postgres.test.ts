@@ -36,7 +36,7 @@ import { ledgerFailure } from '../../helpers/failure.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-record-damage-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;

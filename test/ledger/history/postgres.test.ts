@@ -25,7 +25,7 @@ import { bin, chronicleMilestone, chronicleSnapshot, coneOf, milestonePayloadOf 
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
 import { serveJson } from '../../helpers/serve-json.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-history-pg-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
