@@ -24,7 +24,7 @@ import { databaseUrl, privatePostgres } from '../helpers/postgres.js';
 import { serveJson } from '../helpers/serve-json.js';
 import { records, snapshotVector } from '../helpers/snapshots.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 const dir = mkdtempSync(join(tmpdir(), 'tangle-pg-index-build-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

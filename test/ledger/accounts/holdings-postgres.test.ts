@@ -36,7 +36,7 @@ import { richestAt } from '../../helpers/plain-archive.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
 import { serveJson } from '../../helpers/serve-json.js';
 
-const pg = privatePostgres();
+const pg = await privatePostgres();
 let pool: PgPool;
 beforeAll(async () => {
   if (pg === undefined) return;
