@@ -124,12 +124,17 @@ export const SECTIONS = [
   [
     'archive-postgres',
     "What does sealing PostgreSQL's archive rows cost its writer and readers (issue 57)?",
-    'npx vite-node bench/archive-postgres.mjs',
+    'npx vite-node bench/archive-postgres.mjs -- [--src DIR]',
   ],
   [
     'accounts',
     "What do the accounts' history cost to applying a milestone, and is a balance far back as fast as the latest?",
     'node bench/accounts.mjs --db DIR; tangle-core import-milestones, before and after',
+  ],
+  [
+    'holders',
+    'Are the holders, collections and the richest far back as fast as at the latest (issue 61)?',
+    'npx vite-node bench/holders.mjs -- --demo 400',
   ],
 ].map(([name, question, command]) => ({ name, question, command }));
 
