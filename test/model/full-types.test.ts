@@ -152,6 +152,10 @@ describe('verifyMilestoneSignatures (TIP-29)', () => {
     ]);
     const ended = keys.map((k, i) => (i === 0 ? { ...k, endIndex: m.index - 1 } : k));
     expect(code(() => verifyMilestoneSignatures(m, ended, 1))).toEqual(['MILESTONE_SIGNATURE_COUNT', 'signatures']);
+    expect(() => verifyMilestoneSignatures(m, keys, m.signatures.length + 1)).toThrow(
+      new RegExp(`${m.signatures.length} signature\\(s\\): at least ${m.signatures.length + 1} and at most`),
+    );
+    expect(() => verifyMilestoneSignatures(m, 'keys' as never, 1)).toThrow(/keyRanges must be an array/);
     // No key covers the index at all (another network's keys): hornet's code, and the reason said.
     const later = keys.map((k) => ({ ...k, startIndex: m.index + 1, endIndex: 0 }));
     expect(() => verifyMilestoneSignatures(m, later, 1)).toThrow(
