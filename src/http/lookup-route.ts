@@ -1,6 +1,7 @@
 import { LedgerError } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { milestoneAt } from './core-routes.js';
+import { orWriter } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
 import { JSON_TYPE, parseHexId, type Route } from './route-kit.js';
 
@@ -50,9 +51,13 @@ export const lookupRoutes: Route[] = [
   {
     pattern: '/api/tangle-core/v1/lookup/*',
     path: /^\/api\/tangle-core\/v1\/lookup\/([^/]*)$/,
-    handle: async ({ ledger, params }) => ({
-      body: JSON.stringify(await lookup(ledger, params[0]!)),
-      contentType: JSON_TYPE,
-    }),
+    handle: async (ctx) => {
+      const found = await lookup(ctx.ledger, ctx.params[0]!);
+      const reply = { body: JSON.stringify(found), contentType: JSON_TYPE };
+      if (found.kind !== 'none' || ctx.writer.writerUrl === undefined) return reply;
+      // A block posted and not yet in a committed slot is the writer's alone: ask it, as the block routes do (a new
+      // user's explorer said "nothing named" a block its route served). Its none, or its silence, stays none.
+      return orWriter(ctx, () => Promise.reject(new HttpProblem(404, 'not in this reader'))).catch(() => reply);
+    },
   },
 ];

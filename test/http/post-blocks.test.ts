@@ -179,6 +179,12 @@ describe('a server that only reads', () => {
     expect(meta.status).toBe(200);
     expect(((await meta.json()) as any).blockId).toBe(idOf(bytes));
     expect((await fetch(`${forwarding}/api/core/v2/blocks/0x${'ee'.repeat(32)}/metadata`)).status).toBe(404);
+    // The explorer's lookup likewise names it a block (it said none, and the explorer "nothing named" it); what the
+    // writer does not hold either is none, 200.
+    const lookup = async (name: string) =>
+      (await (await fetch(`${forwarding}/api/tangle-core/v1/lookup/${name}`)).json()) as { kind: string };
+    expect(await lookup(idOf(bytes))).toEqual({ kind: 'block' });
+    expect(await lookup(`0x${'ee'.repeat(32)}`)).toEqual({ kind: 'none' });
   });
 });
 
