@@ -15,7 +15,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
-import { basicTo as basic } from './fixtures.mjs';
+import { paymentsHistory, readOnlyServer } from './payments-history.mjs';
 import { writeSection } from './results-file.mjs';
 
 const args = process.argv.slice(2);
@@ -26,109 +26,18 @@ const PER_MILESTONE = arg('--per-milestone', 100);
 const RATE = arg('--rate', 500);
 const ROUND = arg('--round', 100);
 const ROUNDS = arg('--rounds', 3);
-const PAYERS = 4;
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-writer-load-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 await tc.ready();
 
-const params = tc.PROTOCOL_PARAMETERS.testnet;
-const T0 = 1_700_000_000;
-const SEP = new Uint8Array(32).fill(0xe1);
-let seed = 46;
-/** A fixed-seed PRNG (mulberry32): the same history every run. */
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
-const secret = (k) => new Uint8Array(32).fill(k);
-const payers = Array.from({ length: PAYERS }, (_, i) => ({
-  k: i + 1,
-  address: tc.ed25519AddressOf(tc.ed25519PublicKey(secret(i + 1))),
-}));
-const recipients = Array.from({ length: ADDRESSES }, () => ({
-  type: 0,
-  pubKeyHash: Uint8Array.from({ length: 32 }, () => Math.floor(random() * 256)),
-}));
-/** The busy address: an output of every milestone. */
-const busy = recipients[0];
-/** Amounts over five powers of ten from the minimum deposit up: a token distribution with buckets to fill. */
-const amount = () => 50_000n * BigInt(Math.floor(10 ** (random() * 5)));
+const history = paymentsHistory({ dir, addresses: ADDRESSES, perMilestone: PER_MILESTONE });
+const { params, busy, issue } = history;
+const build = () => history.build(MILESTONES);
 
-// 1. The history.
-async function build() {
-  const outputs = payers.map((p, i) => {
-    const id = new Uint8Array(32);
-    new DataView(id.buffer).setUint32(0, i + 1);
-    return { outputId: tc.outputId(id, 0), output: basic(p.address, 400_000_000_000_000n) };
-  });
-  const file = await tc.genesisSnapshot(params, { outputs, timestamp: T0, solidEntryPoints: [SEP] });
-  const path = join(dir, 'store');
-  await tc.importSnapshot({ path, full: file });
-  const ledger = tc.openLedger({ path, params: tc.importedParams(tc.inspectStore(path).imported) });
-  const change = [...outputs];
-  const state = { ledger, path, change, previous: { id: SEP, bytes: undefined }, index: 0 };
-  const t0 = performance.now();
-  for (let k = 1; k <= MILESTONES; k++) issue(state);
-  return { ...state, buildSeconds: (performance.now() - t0) / 1000 };
-}
-
-/** The next milestone: each payer pays its share of PER_MILESTONE outputs to random addresses (one to the busy one). */
-function issue(state) {
-  const k = ++state.index;
-  const blocks = state.previous.bytes === undefined ? [] : [state.previous.bytes];
-  const ids = [];
-  const per = Math.ceil(PER_MILESTONE / PAYERS);
-  for (const [p, payer] of payers.entries()) {
-    const input = state.change[p];
-    const paid = Array.from({ length: per - 1 }, (_, i) =>
-      basic(p === 0 && i === 0 ? busy : recipients[Math.floor(random() * recipients.length)], amount()),
-    );
-    const spent = paid.reduce((s, o) => s + o.amount, 0n);
-    const essence = tc.buildTransaction({
-      inputs: [input],
-      outputs: [...paid, basic(payer.address, input.output.amount - spent)],
-      params,
-    });
-    const payload = tc.signTransaction(essence, [secret(payer.k)]);
-    const bytes = tc.encodeBlock(tc.buildBlock({ parents: [state.previous.id], payload, params }));
-    blocks.push(bytes);
-    ids.push(tc.blockId(bytes));
-    const txId = tc.transactionId(payload);
-    state.change[p] = { outputId: tc.outputId(txId, per - 1), output: essence.outputs[per - 1] };
-  }
-  const parents = [...ids, ...(state.previous.bytes === undefined ? [] : [state.previous.id])];
-  const issued = tc.issueMilestone(state.ledger, {
-    parents,
-    blocks,
-    timestamp: T0 + 5 * k,
-    secretKeys: [tc.TESTNET_COORDINATOR_SECRET],
-  });
-  const bytes = tc.encodeBlock(tc.buildBlock({ parents: issued.milestone.parents, payload: issued.milestone, params }));
-  state.previous = { id: tc.blockId(bytes), bytes };
-}
-
-/** A read-only server of the store in a process of its own (the writer keeps this one). */
-async function reader(path) {
-  const child = spawn(
-    process.execPath,
-    [cli, 'serve', '--db', path, '--read-only', '--workers', '1', '--port', '0', '--synced', '--no-mqtt'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const origin = await new Promise((done, fail) => {
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) done(m[1].replace(/\/$/, ''));
-    });
-    child.on('exit', (c) => fail(new Error(`the reader exited (${c})`)));
-  });
-  return { origin, port: Number(new URL(origin).port), stop: () => child.kill('SIGTERM') };
-}
+// 1. The history: bench/payments-history.mjs.
+const reader = (path) => readOnlyServer(cli, path);
 
 /** The writer's milestones a second over `n` more milestones. */
 function writerRate(state, n) {
