@@ -116,6 +116,21 @@ describe('the source tree', () => {
     expect([...(graph.get('codec') ?? [])].filter((r) => r !== 'errors')).toEqual([]);
   });
 
+  it("one outlet does not borrow from its sibling: events/ imports nothing of http/ (issue 59: answers/ holds both's shapes)", () => {
+    const borrowed = files
+      .filter((f) => f.startsWith('events/'))
+      .flatMap((f) => [...everyImport(f)].filter((d) => d.startsWith('http/')).map((d) => `${f} → ${d}`));
+    expect(borrowed).toEqual([]);
+  });
+
+  it("the Stardust ledger and proofs take TIP-4's Merkle tree from crypto/, not from Nova's room (issue 59)", () => {
+    const reaching = files
+      .filter((f) => f.startsWith('ledger/') || f.startsWith('proofs/'))
+      .flatMap((f) => [...everyImport(f)].filter((d) => d.startsWith('nova/merkle')).map((d) => `${f} → ${d}`));
+    expect(reaching).toEqual([]);
+    expect(files).toContain('crypto/merkle.ts');
+  });
+
   it('validate does not reach for the public entry points (serialize.ts)', () => {
     for (const f of handWritten.filter((f) => f.startsWith('validate/')))
       expect(edges.get(f)).not.toContain('serialize.ts');

@@ -1,7 +1,7 @@
-import { blake2b256 } from '../crypto/hash.js';
+import { blake2b256 } from './hash.js';
 
-// TIP-4's Merkle tree as IOTA 2.0 uses it: a transaction's outputs (its id), a slot's roots (the ledger), and the
-// output id proofs of TIP-45.
+// TIP-4's Merkle tree, on neutral ground: Stardust's milestone roots (white flag) and proofs of inclusion, and IOTA
+// 2.0's transaction outputs (its id), slot roots and the output id proofs of TIP-45.
 
 export const LEAF = 0x00;
 export const NODE = 0x01;

@@ -1,6 +1,5 @@
+import { blockMetadata, milestoneIdOf, outputMetadata, slotMilestone } from '../answers/index.js';
 import { toHex } from '../codec/hex.js';
-import { milestoneIdOf, outputMetadata, slotMilestone } from '../http/milestones.js';
-import { blockMetadata } from '../http/responses.js';
 import { type LedgerOutput, slotEnd } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import type { Address } from '../model/address.js';

@@ -1,3 +1,12 @@
+import {
+  blockMetadata,
+  milestoneBytes,
+  milestoneIdOf,
+  milestoneUtxoChanges,
+  outputMetadata,
+  slotMilestone,
+  slotOfMilestoneId,
+} from '../answers/index.js';
 import { toHex } from '../codec/hex.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { MAX_PARENTS } from '../model/limits.js';
@@ -9,17 +18,8 @@ import {
   milestonePayloadToJson,
   outputToJson,
 } from '../serialize.js';
-import {
-  milestoneBytes,
-  milestoneIdOf,
-  milestoneUtxoChanges,
-  outputMetadata,
-  slotMilestone,
-  slotOfMilestoneId,
-} from './milestones.js';
 import { orWriter } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
-import { blockMetadata } from './responses.js';
 import {
   BINARY_V1,
   includedBlockJson,

@@ -1,3 +1,4 @@
+import { blockMetadata, includedBlockMetadata } from '../answers/index.js';
 import { encode } from '../codec/index.js';
 import { slotOfCommitmentId } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
@@ -16,13 +17,7 @@ import { lookupRoutes } from './lookup-route.js';
 import { poiRoutes } from './poi-routes.js';
 import { orWriter, postRoutes } from './post-routes.js';
 import { HttpProblem, quote } from './problem.js';
-import {
-  blockMetadata,
-  congestionResponse,
-  includedBlockMetadata,
-  novaUtxoChanges,
-  utxoChangesResponse,
-} from './responses.js';
+import { congestionResponse, novaUtxoChanges, utxoChangesResponse } from './responses.js';
 import {
   BINARY_V1,
   BINARY_V2,

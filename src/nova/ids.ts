@@ -1,10 +1,10 @@
 import { assertBytes, type Codec, CodecError, encode, withEncoding, withJsonEncoding } from '../codec/index.js';
 import { blake2b256, blake2b256OfParts } from '../crypto/hash.js';
+import { merkleRoot } from '../crypto/merkle.js';
 import { concatBytes } from '../util/bytes.js';
 import { type Block, block, blockHeader } from './block.js';
 import { commitmentId, type SlotCommitment } from './commitment.js';
 import { FOUNDRY_ID_LENGTH, IDENTIFIER_LENGTH, OUTPUT_ID_LENGTH, SLOT_IDENTIFIER_LENGTH } from './limits.js';
-import { merkleRoot } from './merkle.js';
 import { type Output, output } from './output.js';
 import { type ProtocolParameters, protocolParameters } from './protocol-parameters.js';
 import { type Transaction, transaction } from './transaction.js';

@@ -13,10 +13,10 @@ import {
   varBytes,
 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
+import { hashPrefixed, LEAF, merkleRoot, NODE } from '../crypto/merkle.js';
 import { concatBytes, equalBytes } from '../util/bytes.js';
 import { outputId, transactionCommitment, withSlot } from './ids.js';
 import { IDENTIFIER_LENGTH, MAX_OUTPUTS } from './limits.js';
-import { hashPrefixed, LEAF, merkleRoot, NODE } from './merkle.js';
 import { type Output, output } from './output.js';
 import { generated } from './output-id-proof.gen.js';
 import type { Transaction } from './transaction.js';

@@ -1,14 +1,14 @@
 import { CodecError } from '../codec/errors.js';
 import { fromHex, toHex } from '../codec/hex.js';
+import { hashPrefixed, LEAF, merkleRoot, NODE } from '../crypto/merkle.js';
 import { joinPath } from '../errors.js';
-import { hashPrefixed, LEAF, merkleRoot, NODE } from '../nova/merkle.js';
 import { equalBytes } from '../util/bytes.js';
 
 // A Merkle audit path (TIP-4) in the shape inx-poi and inx-chronicle give it: a node holds a left and a right part;
 // a part is a node again (on the way to the proven value), the hash of a subtree beside the way (`h`), or the proven
 // value itself (`value`, a block ID, hashed as a leaf). A tree of one leaf is a node with only its left part, the
 // value. The path is built as inx-chronicle's merkle_proof.rs builds it, split at the largest power of two below the
-// count as the root is taken (nova/merkle.ts), so that hashing it gives the milestone's root.
+// count as the root is taken (crypto/merkle.ts), so that hashing it gives the milestone's root.
 
 export type AuditPart = AuditNode | { h: Uint8Array } | { value: Uint8Array };
 export interface AuditNode {

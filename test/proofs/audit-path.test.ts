@@ -1,10 +1,10 @@
 // Audit paths (proofs/audit-path.ts) beyond inx-chronicle's seven IDs (vectors.test.ts): for every tree of 1 to 17
-// leaves and every leaf, the path hashes to the tree's Merkle root as nova/merkle.ts takes it (its roots are
+// leaves and every leaf, the path hashes to the tree's Merkle root as crypto/merkle.ts takes it (its roots are
 // inx-chronicle's, checked there) and holds that leaf alone; a leaf outside the tree is a RangeError; the JSON reader's
 // limits, worked by hand: 64 levels deep is read, 65 refused; each field's mistake a CodecError at its path.
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../src/codec/hex.js';
-import { merkleRoot } from '../../src/nova/merkle.js';
+import { merkleRoot } from '../../src/crypto/merkle.js';
 import {
   auditContains,
   auditPath,

@@ -1,7 +1,8 @@
 import { blake2b256 } from '../../crypto/hash.js';
-import { merkleRoot } from '../../nova/merkle.js';
+import { merkleRoot } from '../../crypto/merkle.js';
 import { compareBytes, concatBytes } from '../../util/bytes.js';
 
+export { merkleRoot } from '../../crypto/merkle.js';
 // The ledger commits its slots with Nova's slot commitment (SPEC B1), declared with the Nova codec.
 export {
   COMMITMENT_ID_LENGTH,
@@ -10,7 +11,6 @@ export {
   slotCommitment,
   slotOfCommitmentId,
 } from '../../nova/commitment.js';
-export { merkleRoot } from '../../nova/merkle.js';
 
 /** Leaves sorted by bytes, as SPEC B1 asks of every root. */
 export const sortedRoot = (leaves: Uint8Array[]): Uint8Array => merkleRoot([...leaves].sort(compareBytes));

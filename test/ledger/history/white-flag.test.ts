@@ -6,10 +6,10 @@
 // test data, its README says how).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { merkleRoot } from '../../../src/crypto/merkle.js';
 import { LedgerError } from '../../../src/ledger/common/index.js';
 import { type ConeSource, whiteFlagOrder } from '../../../src/ledger/history/index.js';
 import { blockId } from '../../../src/model/ids.js';
-import { merkleRoot } from '../../../src/nova/merkle.js';
 import { decodeBlock } from '../../../src/serialize.js';
 import { bytesKey, compareBytes } from '../../../src/util/bytes.js';
 import { loadVectors } from '../../helpers/vectors.js';
