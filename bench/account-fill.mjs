@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgres } from '../scripts/postgres-cluster.mjs';
-import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../src/cli/demo.ts';
+import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../src/node/demo.ts';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../src/index.ts';
 import { fillAccounts } from '../src/ledger/postgres/account-fill.ts';
 import { openPool } from '../src/ledger/postgres/client.ts';

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 
 const src = resolve(import.meta.dirname, '../src');
 const tc = await import(join(src, 'index.ts'));
-const { demoGenesis, demoTips, openDemoLedger, runDemo } = await import(join(src, 'cli/demo.ts'));
+const { demoGenesis, demoTips, openDemoLedger, runDemo } = await import(join(src, 'node/demo.ts'));
 const { Simulation } = await import(join(src, 'sim/simulator.ts'));
 
 const args = process.argv.slice(2);

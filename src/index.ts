@@ -5,8 +5,6 @@ export * from './codec-entry.js';
 export { EventBroker, type EventBrokerOptions } from './events/broker.js';
 export { type EventsOptions, type EventsService, startEvents } from './events/service.js';
 export { type EventMessage, slotEvents } from './events/slot-events.js';
-export { type IntakeOptions, ledgerIntake } from './http/block-intake.js';
-export { Faucet, type FaucetOptions, faucetAddress } from './http/faucet.js';
 // HTTP serving core, ledger index
 export {
   type CongestionResponse,
@@ -77,5 +75,7 @@ export {
   type UtxoChanges,
 } from './ledger/index.js';
 export type { ImportedNetwork, OutputRecord } from './model/ledger-records.js';
+export { type IntakeOptions, ledgerIntake } from './node/block-intake.js';
+export { Faucet, type FaucetOptions, faucetAddress } from './node/faucet.js';
 export { createOutputStory, createProof, ProofError, type ProofErrorCode } from './proofs/index.js';
 export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';

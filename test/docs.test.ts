@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../src/cli/demo.js';
+import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../src/node/demo.js';
 import { createServer, type Ledger, openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../src/index.js';
 import { Simulation } from '../src/sim/simulator.js';
 import { bin as chronicleBin, chronicleMilestone, chronicleNdjson, chronicleSnapshot } from './helpers/chronicle.js';

@@ -1,30 +1,47 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { Server } from 'node:http';
-import { type AddressInfo, createServer as createNetServer } from 'node:net';
-import { availableParallelism, tmpdir } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { toHex } from '../codec/hex.js';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/limits.js';
-import { createServer, type ServerOptions } from '../http/server.js';
-import { LedgerError } from '../ledger/common/index.js';
-import { importedParams, inspectStore, type Ledger, type OpenLedgerOptions, openLedger } from '../ledger/index.js';
-import { addressToBech32 } from '../model/address-bech32.js';
+import { createServer } from '../http/server.js';
+import { importedParams, inspectStore } from '../ledger/index.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
-import { AddressType } from '../model/type-codes.js';
-import { Simulation } from '../sim/simulator.js';
-import { untilAvailable } from './backoff.js';
-import { demoGenesis, demoTips, openDemoLedger, runDemo } from './demo.js';
-import { hostsEvents, upgradesOf } from './events-host.js';
-import { network, redactUrl, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
-import { serveDatabase } from './serve-database.js';
-import { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './serve-events.js';
-import { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './serve-follow.js';
-import { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './serve-index.js';
-import { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
-import { commitByTheClock, warnOfPublicPosting, writerOptions } from './serve-writes.js';
-import { startWorkers } from './workers.js';
-import { startWriter, type WriterProcess, type WriterReady } from './writer.js';
+import {
+  checkEventFlags,
+  EVENT_FLAGS,
+  eventsLine,
+  FOLLOW_FLAGS,
+  FOLLOW_USAGE,
+  followBounds,
+  greet,
+  hostsEvents,
+  INDEX_FLAGS,
+  INDEX_USAGE,
+  LIMIT_FLAGS,
+  limit,
+  listeningPort,
+  network,
+  openWriting,
+  poolOf,
+  refuseSimulatedOn,
+  serveDatabase,
+  serveEvents,
+  serverOptions,
+  startedAs,
+  startWorkers,
+  stopOnSignal,
+  UsageError,
+  upgradesOf,
+  warnOfPublicPosting,
+  wholeNumber,
+  workerFlags,
+  writeOnly,
+} from '../node/index.js';
+
+// `serve`: the command line parsed, then the node's components (src/node/) started in turn: the role of this process,
+// its store, what writes to it (the demo, the follower, the faucet's slot clock), the workers or this process's own
+// server, the event API, the handling of signals, the greeting.
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] [options]
   Serves the node API (TIP-25, TIP-26, the routes hornet's clients call) over the store at DIR (in memory
@@ -77,10 +94,6 @@ ${INDEX_USAGE}
                           exp is (default 31536000, a year)
 `;
 
-/** Set in the processes `serve --workers N` starts: the HTTP workers, and the demo's writer. */
-const worker = process.env.TANGLE_SERVE_WORKER === '1';
-const writerRole = process.env.TANGLE_SERVE_WRITER === '1';
-
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
@@ -131,6 +144,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     perDay: limit(values['faucet-per-day'], '--faucet-per-day', DEFAULT_FAUCET_CAPS.perDay),
   };
   const options = serverOptions(values);
+  const { worker, writer: writerRole } = startedAs();
   if (!worker && !writerRole) warnOfPublicPosting(options);
   const readOnly = values['read-only'];
   if (readOnly && values.store !== undefined) {
@@ -138,17 +152,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       throw new UsageError('--read-only --store reads the database alone: leave out --db and --demo');
     return serveDatabase(values, worker);
   }
-  const shared = values.db !== undefined || values.demo;
-  const workers =
-    values.workers !== undefined
-      ? wholeNumber(values.workers, '--workers', 1, 256)
-      : worker || !shared
-        ? 1
-        : availableParallelism();
-  if (workers > 1 && values['mqtt-port'] === '0')
-    throw new UsageError('--mqtt-port 0 with --workers: give the port, which every worker listens on');
-  if (workers > 1 && values.db === undefined && !values.demo)
-    throw new UsageError('--workers shares a store between processes: give --db DIR (or --demo)');
+  const { workers, supervise } = poolOf(values, { worker, writer: writerRole });
   if (readOnly && (values.demo || values.db === undefined))
     throw new UsageError(
       '--read-only serves a store another process writes: give --db DIR (an existing store, without --demo) or ' +
@@ -178,57 +182,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   if (temporary !== undefined) process.once('exit', () => rmSync(temporary, { recursive: true, force: true }));
   // With --workers N and a shared store, this process supervises the workers; the demo writes in a process of its own
   // (without the demo, this process holds the store as a single server would, unless --read-only).
-  const supervise = workers > 1 && !worker && !writerRole;
-  let ledger: Ledger;
-  let demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined;
-  let writer: WriterProcess | undefined;
-  /** What this process takes of POSTs, when it writes (the demo's ledger). */
-  let writes: Pick<ServerOptions, 'blocks' | 'faucet'> = {};
-  /** A `--faucet` writer's slot clock, or a `--follow` writer's follower. */
-  let clock: { stop: () => void } | undefined;
-  // With --store, the process that writes publishes each committed slot to the database.
-  const openWriter = (at: OpenLedgerOptions) =>
-    values.store === undefined
-      ? openLedger(at)
-      : untilAvailable(
-          () => openLedger({ ...at, store: values.store!, onStoreError: reportStoreError }),
-          (line) => process.stderr.write(`database: ${line}\n`),
-        );
-  if (supervise && values.demo) {
-    // The writer takes the POSTs the workers forward, on a port of the loopback kept across its restarts.
-    const writerPort = await freePort();
-    values['writer-url'] = `http://127.0.0.1:${writerPort}`;
-    writer = await startWriter([
-      ...['--demo', '--db', path!, '--network', values.network, '--genesis-time', String(genesisUnixTime)],
-      ...['--demo-slots', String(seedSlots), '--writer-port', String(writerPort), ...(values.pow ? ['--pow'] : [])],
-      ...['--slot-seconds', String(slotSeconds)],
-      ...(values.store === undefined ? [] : ['--store', values.store]),
-      ...Object.keys(LIMIT_FLAGS).flatMap((flag) => {
-        const value = values[flag as keyof typeof LIMIT_FLAGS];
-        return value === undefined ? [] : [`--${flag}`, value];
-      }),
-    ]);
-    ledger = openLedger({ path: path!, params: importedParams(inspectStore(path!)!.imported!), readOnly: true });
-  } else if (values.demo) {
-    const simulation = new Simulation({ params, seed: 1, parents: () => demoTips(ledger) });
-    ledger = await openDemoLedger(path!, params, demoGenesis(simulation), openWriter);
-    demo = { ...runDemo(ledger, simulation, seedSlots), simulation };
-    writes = writerOptions(ledger, values.pow, faucetCaps);
-  } else {
-    const at: OpenLedgerOptions = { ...(path ? { path } : {}), params, indexBuild: indexBuildOf(values) };
-    if (readOnly) at.readOnly = true; // (a reader builds nothing)
-    ledger = readOnly ? openLedger(at) : await openWriter(at);
-    if (values.follow !== undefined) {
-      if (readOnly || existing?.imported === undefined)
-        throw new UsageError('--follow applies a network’s milestones: give --db DIR of a store import-snapshot made');
-      clock = followFrom(ledger, { ...values, follow: values.follow }, values.synced);
-    } else if (values.faucet) {
-      if (readOnly || base.networkName !== 'testnet')
-        throw new UsageError('--faucet runs on a testnet writer (a reader forwards to its writer with --writer-url)');
-      writes = writerOptions(ledger, values.pow, faucetCaps);
-      clock = commitByTheClock(ledger);
-    }
-  }
+  const { ledger, demo, writer, writes, clock } = await openWriting({
+    ...{ values, supervise, readOnly, path, params, existing, base, faucetCaps },
+    ...{ genesisUnixTime, seedSlots, slotSeconds },
+  });
   if (values.synced) ledger.setSynced(true);
   if (writerRole) {
     const writerPort =
@@ -291,109 +248,10 @@ export async function serveCommand(argv: string[]): Promise<void> {
   );
   // A worker of `serve --workers N` says nothing: its primary speaks for the pool.
   if (worker) return;
-
   const listening = listeningPort(server, pool, port);
-  const origin = `http://${values.host}:${listening}`;
-  const latest = ledger.latestCommitment().slot;
-  process.stdout.write(`tangle-core listening on ${origin}${pool === undefined ? '' : ` (${workers} workers)`}\n`);
-  process.stdout.write(`${eventsLine(values, listening, events)}explorer (in a browser): ${origin}/explorer/\n`);
-  if (pool !== undefined) {
-    process.stdout.write(
-      `processes: supervisor ${process.pid}` +
-        `${writer === undefined ? '' : `, writer ${writer.pid()}`}, HTTP workers ${pool.pids().join(' ')}\n`,
-    );
-  }
-  process.stdout.write(
-    `store: ${values.db ?? temporary ?? 'in memory'} (${temporary ? 'temporary, removed on exit; ' : ''}` +
-      `${params.networkName}, genesis ${new Date(genesisUnixTime * 1000).toISOString()}, latest slot ${latest}, ` +
-      `${ledger.isSynced() ? 'synced' : 'not synced'})\n`,
-  );
-  if (values.store !== undefined)
-    process.stdout.write(`database: ${redactUrl(values.store)}, where each committed slot is published\n`);
-  if (latest <= params.genesisSlot && values.follow === undefined) {
-    process.stderr.write(
-      'warning: the store is empty (no slot committed after genesis): every query answers 404 until an import ' +
-        'or an embedding node fills it\n',
-    );
-  }
-  if (values['public-routes'] !== undefined && values['jwt-secret'] === undefined) {
-    process.stderr.write(
-      'warning: --public-routes without --jwt-secret: every route not listed answers 403 to everyone\n',
-    );
-  }
-  if (values.demo) {
-    let txId: Uint8Array | undefined;
-    for (let s = latest; s > 0 && txId === undefined; s--) {
-      const created = ledger.utxoChanges(s).createdOutputs.at(0);
-      if (created !== undefined) txId = created.subarray(0, 32);
-    }
-    const simulation = demo?.simulation ?? new Simulation({ params, seed: 1 });
-    const account = addressToBech32({ type: AddressType.Alias, aliasId: simulation.accounts.worker }, params.bech32Hrp);
-    process.stdout.write(
-      `demo network: ${latest} milestones, a new one every ${params.slotDurationSeconds} s (a slot each). Try:\n`,
-    );
-    process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${toHex(txId!)}/included-block\n`);
-    // The latest chain transaction that created a foundry (an alias state transition minting native tokens).
-    const chain = demo === undefined ? writer?.ready.chainTransaction : foundryTransaction(demo.simulation);
-    if (chain !== undefined) {
-      process.stdout.write(`  curl ${origin}/api/core/v2/transactions/${chain}/included-block   # ${FOUNDRY_STEP}\n`);
-    }
-    process.stdout.write(`  curl ${origin}/api/core/v3/commitments/by-slot/${latest}/utxo-changes\n`);
-    process.stdout.write(`  curl ${origin}/api/core/v3/accounts/${account}/congestion\n`);
-  }
-}
-
-const FOUNDRY_STEP = 'create foundry, mint tokens';
-/** A writer's failure to publish to its database: one line on stderr (retried while the database is away). */
-function reportStoreError(e: Error, final: boolean): void {
-  const why = e instanceof LedgerError ? `${e.code}: ${e.detail}` : e.message;
-  process.stderr.write(`database: ${why}${final ? ' (publishing stopped)' : ''}\n`);
-}
-
-/** The latest demo transaction that created a foundry (an alias state transition minting native tokens). */
-function foundryTransaction(simulation: Simulation): string | undefined {
-  const t = simulation.chainTransactions.filter((c) => c.step === FOUNDRY_STEP).at(-1);
-  return t === undefined ? undefined : toHex(t.transactionId);
-}
-
-/**
- * The writer of `serve --workers N --demo`: tells its supervisor when seeded; takes the POSTs the workers forward on
- * `server` (loopback, `port`); closes the store on SIGTERM.
- */
-function writeOnly(
-  ledger: Ledger,
-  demo: (ReturnType<typeof runDemo> & { simulation: Simulation }) | undefined,
-  temporary: string | undefined,
-  server: Server | undefined,
-  port: number | undefined,
-): void {
-  server?.listen(port, '127.0.0.1');
-  const stop = () => {
-    demo?.stop();
-    ledger.close();
-    if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-  // Dies with its supervisor: a writer left alone would hold the store's lock with no one to stop it.
-  process.on('disconnect', stop);
-  const ready: WriterReady = {
-    type: 'ready',
-    chainTransaction: demo === undefined ? undefined : foundryTransaction(demo.simulation),
-  };
-  process.send?.(ready);
-}
-
-/** The demo writer's intake of posted blocks and its faucet. */
-/** A TCP port of the loopback free right now. */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createNetServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => done(port));
-    });
+  greet({
+    origin: `http://${values.host}:${listening}`,
+    eventsLine: eventsLine(values, listening, events),
+    ...{ ledger, params, genesisUnixTime, values, temporary, pool, workers, writer, demo },
   });
 }

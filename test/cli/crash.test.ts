@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
-import { demoGenesis } from '../../src/cli/demo.js';
+import { demoGenesis } from '../../src/node/demo.js';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
 import { applyEvent, parseLine } from '../../src/sim/events.js';
 import { Simulation } from '../../src/sim/simulator.js';

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { type Browser, launch, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_FAUCET_SECRET } from '../../src/cli/demo.js';
+import { DEMO_FAUCET_SECRET } from '../../src/node/demo.js';
 import {
   AddressType,
   addressToBech32,

@@ -5,7 +5,7 @@
 // faucet's genesis output (its key is public: DEMO_FAUCET_SECRET; the simulation never spends it) and create an
 // NFT and an alias with zero IDs (their IDs derived from the outputs that created them), then a foundry of the alias.
 
-import { DEMO_FAUCET_SECRET } from '../../src/cli/demo.js';
+import { DEMO_FAUCET_SECRET } from '../../src/node/demo.js';
 import {
   type AliasOutput,
   aliasAddressOf,

@@ -6,8 +6,8 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerIntake } from '../../src/http/block-intake.js';
-import { Faucet } from '../../src/http/faucet.js';
+import { ledgerIntake } from '../../src/node/block-intake.js';
+import { Faucet } from '../../src/node/faucet.js';
 import {
   addressToBech32,
   type BasicOutput,

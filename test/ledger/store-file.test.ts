@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, expect, it } from 'vitest';
-import { demoGenesis, demoSlot, demoTips, openDemoLedger } from '../../src/cli/demo.js';
+import { demoGenesis, demoSlot, demoTips, openDemoLedger } from '../../src/node/demo.js';
 import {
   blockId,
   buildBlock,

@@ -1,5 +1,5 @@
 import type { IndexBuildOptions } from '../ledger/index.js';
-import { wholeNumber } from './io.js';
+import { wholeNumber } from './flags.js';
 
 // `serve`'s flags for the build of the indexer's entries a snapshot's import leaves to the first writer (issue 58;
 // ledger/indexer/index-build.ts): how big a step, and how long a rest between two.
@@ -18,7 +18,10 @@ export const INDEX_USAGE = [
   '  --index-pause MS        a rest between two steps, leaving the cores to the requests (default 0)',
 ].join('\n');
 
-export function indexBuildOf(values: { 'index-batch'?: string; 'index-pause'?: string }): IndexBuildOptions {
+export function indexBuildOf(values: {
+  'index-batch'?: string | undefined;
+  'index-pause'?: string | undefined;
+}): IndexBuildOptions {
   const batch = values['index-batch'];
   const pause = values['index-pause'];
   return {

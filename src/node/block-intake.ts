@@ -1,12 +1,12 @@
 import { toHex } from '../codec/hex.js';
 import { findNonce, powScore } from '../crypto/pow.js';
 import { TangleError } from '../errors.js';
+import { HttpProblem } from '../http/problem.js';
+import type { BlockIntake } from '../http/route-kit.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/core/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import { compareBytes } from '../util/bytes.js';
-import { HttpProblem } from './problem.js';
-import type { BlockIntake } from './route-kit.js';
 
 // POST /api/core/v2/blocks on the process that writes (hornet's sendBlock, components/coreapi/blocks.go): a block in
 // JSON or in bytes, its missing parents filled with tips and its missing nonce found (when the node does proof of

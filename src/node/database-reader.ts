@@ -3,10 +3,10 @@ import { createServer } from '../http/server.js';
 import { commitNotices, PostgresReader } from '../ledger/postgres/index.js';
 import { protocolParameters } from '../model/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
+import { type EventFlags, eventsLine, serveEvents } from './events.js';
 import { hostsEvents, upgradesOf } from './events-host.js';
-import { network, redactUrl, wholeNumber } from './io.js';
-import { type EventFlags, eventsLine, serveEvents } from './serve-events.js';
-import { type HttpFlags, listeningPort, serverOptions, stopOnSignal, workerFlags } from './serve-options.js';
+import { network, redactUrl, wholeNumber } from './flags.js';
+import { type HttpFlags, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
 import { startWorkers } from './workers.js';
 
 // `serve --store postgresql://… --read-only`: an API process over the shared database (its primary or a hot

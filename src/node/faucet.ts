@@ -1,5 +1,8 @@
 import { buildBlock, buildTransaction, signTransaction } from '../builders/builder.js';
 import { ed25519PublicKey } from '../crypto/ed25519.js';
+import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from '../http/limits.js';
+import { HttpProblem, quote } from '../http/problem.js';
+import { type FaucetIntake, parseBech32 } from '../http/route-kit.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/core/index.js';
 import type { Address } from '../model/address.js';
@@ -9,9 +12,6 @@ import { outputId as outputIdOf } from '../model/ids.js';
 import type { BasicOutput, Output } from '../model/output.js';
 import { OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { decodeOutput, encodeBlock } from '../serialize.js';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from './limits.js';
-import { HttpProblem, quote } from './problem.js';
-import { type FaucetIntake, parseBech32 } from './route-kit.js';
 
 // inx-faucet's service for test networks (POST /api/enqueue {address} → 202), in the writer: each request is one
 // signed transfer from the faucet's output to the address (the change back to the faucet), accepted into the open

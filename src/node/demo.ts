@@ -1,5 +1,5 @@
+import { toHex } from '../codec/hex.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { faucetAddress } from '../http/faucet.js';
 import { slotAt } from '../ledger/common/index.js';
 import {
   closeSlot,
@@ -19,7 +19,8 @@ import { applyEvent } from '../sim/events.js';
 import type { Simulation } from '../sim/simulator.js';
 import { genesisSnapshot } from '../snapshot/genesis-snapshot.js';
 import { sortedUnique } from '../util/bytes.js';
-import { describeError } from './io.js';
+import { faucetAddress } from './faucet.js';
+import { describeError } from './flags.js';
 
 /** Every fifth milestone of the demo references two conflicting transactions (a double spend, an uncreated input). */
 const CONFLICTS_EVERY = 5;
@@ -183,4 +184,16 @@ export function demoGenesis(simulation: Simulation): GenesisState {
   };
   const faucet = { outputId: outputId(blake2b256(utf8.encode('genesis output faucet')), 0), output };
   return { ...genesis, outputs: [...(genesis.outputs ?? []), faucet] };
+}
+
+/** A running demo and its simulation (the greeting's examples come from it). */
+export type Demo = ReturnType<typeof runDemo> & { simulation: Simulation };
+
+/** The demo step that creates a foundry: an alias state transition minting native tokens. */
+export const FOUNDRY_STEP = 'create foundry, mint tokens';
+
+/** The latest demo transaction that created a foundry, for the greeting's example request. */
+export function foundryTransaction(simulation: Simulation): string | undefined {
+  const t = simulation.chainTransactions.filter((c) => c.step === FOUNDRY_STEP).at(-1);
+  return t === undefined ? undefined : toHex(t.transactionId);
 }

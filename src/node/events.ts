@@ -3,7 +3,7 @@ import { MQTT_URL } from '../events/external.js';
 import { type EventsService, startEvents } from '../events/service.js';
 import type { LedgerListener } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
-import { redactUrl, UsageError, wholeNumber } from './io.js';
+import { redactUrl, UsageError, wholeNumber } from './flags.js';
 
 // `serve`'s event API (TIP-28): which broker (the one in this process, on the API's port and perhaps a plain MQTT
 // port; or the operator's, with --mqtt-url), and the line that says where clients subscribe.

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import { DEFAULT_POST_LIMITS } from '../http/limits.js';
 import type { ServerOptions } from '../http/server.js';
-import { wholeNumber } from './io.js';
+import { wholeNumber } from './flags.js';
 import type { WorkerPool } from './workers.js';
 
 // What every way of serving shares (one process, the workers of `--workers N`, a reader of a database): the options

@@ -6,7 +6,7 @@ import {
   followNode,
   type Ledger,
 } from '../ledger/index.js';
-import { describeError, UsageError, wholeNumber } from './io.js';
+import { describeError, UsageError, wholeNumber } from './flags.js';
 
 // `serve --follow URL`: the follower of a writing server (ledger/history/follower.ts), its flags (what it may hold of
 // the node's answers, and how long a whole answer may take) and its lines: one on stdout per milestone applied, one on

@@ -1,12 +1,12 @@
 import { routeMatcher } from '../http/auth.js';
-import { ledgerIntake } from '../http/block-intake.js';
-import { Faucet } from '../http/faucet.js';
 import type { FaucetCaps } from '../http/limits.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
-import { slotAt } from '../ledger/common/index.js';
+import { LedgerError, slotAt } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/index.js';
+import { ledgerIntake } from './block-intake.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET } from './demo.js';
+import { Faucet } from './faucet.js';
 
 // What a serving process that writes takes besides the reads: posted blocks and the faucet (within their limits),
 // the slot clock of a `--faucet` writer, and the warning an operator needs when a JWT secret leaves posting public
@@ -65,4 +65,10 @@ export function commitByTheClock(ledger: Ledger): { stop: () => void } {
   const timer = setInterval(tick, ledger.params.slotDurationSeconds * 1000);
   timer.unref();
   return { stop: () => clearInterval(timer) };
+}
+
+/** A writer's failure to publish to its database (--store): one line on stderr (retried while the database is away). */
+export function reportStoreError(e: Error, final: boolean): void {
+  const why = e instanceof LedgerError ? `${e.code}: ${e.detail}` : e.message;
+  process.stderr.write(`database: ${why}${final ? ' (publishing stopped)' : ''}\n`);
 }

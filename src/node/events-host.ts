@@ -4,7 +4,7 @@ import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { EventBroker } from '../events/broker.js';
 import type { EventsService } from '../events/service.js';
-import type { EventFlags } from './serve-events.js';
+import type { EventFlags } from './events.js';
 
 // With `serve --workers N`, one worker hosts the event API's broker, so that a client's persistent session lives in one
 // place whichever worker its next connection reaches (node:cluster hands connections out in turn). The other workers

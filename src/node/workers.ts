@@ -1,6 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 import { EVENTS_HOST, relayUpgrades } from './events-host.js';
+import { WORKER_ENV } from './role.js';
 
 // `serve --workers N`: N HTTP processes on one port (node:cluster hands each new connection to one of them), each a
 // `serve --read-only` over the store, supervised by this process (the demo writes in a process of its own,
@@ -33,7 +34,7 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
     let host: Worker | undefined;
     let hostListens = false;
     const fork = (isHost: boolean): Worker => {
-      const w = cluster.fork({ TANGLE_SERVE_WORKER: '1', ...(isHost ? { [EVENTS_HOST]: '1' } : {}) });
+      const w = cluster.fork({ [WORKER_ENV]: '1', ...(isHost ? { [EVENTS_HOST]: '1' } : {}) });
       if (isHost) [host, hostListens] = [w, false];
       w.on('exit', (code, signal) => {
         if (w === host) hostListens = false;

@@ -1,0 +1,41 @@
+// A running node's components, each with its flags and a start function: the writer (its commit clock, the intake of
+// posted blocks, the faucet, its process under a supervisor), the follower, the event API, the HTTP workers and their
+// supervisor, the demo, the reader of a PostgreSQL database; which part a process plays (role.ts). cli/serve.ts parses
+// the command line and starts them. To add a component: a file here exporting its flag table, its usage lines and a
+// start function, exported below, and one line in cli/serve.ts that starts it.
+export { untilAvailable } from './backoff.js';
+export { type IntakeOptions, ledgerIntake } from './block-intake.js';
+export { serveDatabase } from './database-reader.js';
+export {
+  DEMO_FAUCET_AMOUNT,
+  DEMO_FAUCET_SECRET,
+  type Demo,
+  demoGenesis,
+  demoSlot,
+  demoSnapshot,
+  demoTips,
+  openDemoLedger,
+  runDemo,
+} from './demo.js';
+export { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './events.js';
+export { hostsEvents, upgradesOf } from './events-host.js';
+export { Faucet, type FaucetOptions, faucetAddress } from './faucet.js';
+export {
+  describeError,
+  NETWORKS,
+  type NetworkName,
+  network,
+  redactUrl,
+  refuseSimulatedOn,
+  UsageError,
+  wholeNumber,
+} from './flags.js';
+export { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './follower.js';
+export { greet } from './greeting.js';
+export { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
+export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
+export { poolOf, startedAs } from './role.js';
+export { startWorkers } from './workers.js';
+export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';
+export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './writes.js';
+export { openWriting } from './writing.js';
