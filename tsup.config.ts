@@ -43,7 +43,7 @@ export default defineConfig([
   },
   {
     // The explorer in the browser (issue 47): the page's module, minified, beside its page and style sheet
-    // (src/explorer/public), all of it served by `serve` at /explorer/ (src/http/explorer-page.ts).
+    // (src/explorer/public), all of it served by `serve` at /explorer/ (src/http/explorer/explorer-page.ts).
     entry: { app: 'src/explorer/app.ts' },
     outDir: join(dist, 'explorer'),
     noExternal: [/.*/], // its dependencies go in it

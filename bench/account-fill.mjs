@@ -9,12 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPostgres } from '../scripts/postgres-cluster.mjs';
-import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../src/node/demo.ts';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters } from '../src/index.ts';
 import { fillAccounts } from '../src/ledger/postgres/account-fill.ts';
 import { openPool } from '../src/ledger/postgres/client.ts';
 import { PostgresMirror } from '../src/ledger/postgres/index.ts';
 import { SCHEMA } from '../src/ledger/postgres/schema.ts';
+import { demoGenesis, demoTips, openDemoLedger, runDemo } from '../src/node/demo.ts';
 import { Simulation } from '../src/sim/simulator.ts';
 
 const args = process.argv.slice(2);

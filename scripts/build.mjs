@@ -14,7 +14,7 @@
 // whose hashed name, changed) are removed at the end, so that dist/ holds one build and `npm pack`, which ships
 // dist/explorer/ whole, ships no stale chunk. A server of the same sources never asks for those: the chunks' names are
 // hashes of their content, so an unchanged source gives unchanged names. (A server that served the page before keeps
-// that build's files in memory, its chunks among them, for the pages it loaded: src/http/explorer-page.ts.)
+// that build's files in memory, its chunks among them, for the pages it loaded: src/http/explorer/explorer-page.ts.)
 import { execFileSync } from 'node:child_process';
 import {
   mkdirSync,
@@ -113,7 +113,7 @@ try {
     [join(stage, 'codec'), join(root, 'packages/codec/dist')],
   ]) {
     // The explorer's page last: a server reads its files anew, all at once, when index.html changes
-    // (src/http/explorer-page.ts), so every other file of this build must be in place by then.
+    // (src/http/explorer/explorer-page.ts), so every other file of this build must be in place by then.
     const built = filesUnder(from).sort((a, b) => Number(isExplorerPage(a)) - Number(isExplorerPage(b)));
     if (built.length === 0) throw new Error(`the build made nothing in ${relative(root, from)}`);
     for (const file of built) {

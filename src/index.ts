@@ -11,8 +11,8 @@ export {
   congestionResponse,
   type UtxoChangesResponse,
   utxoChangesResponse,
-} from './http/responses.js';
-export type { BlockIntake, FaucetIntake } from './http/route-kit.js';
+} from './http/core/responses.js';
+export type { BlockIntake, FaucetIntake } from './http/kit/route-kit.js';
 export { createServer, type ServerOptions } from './http/server.js';
 export {
   commitmentId,

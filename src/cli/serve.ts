@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/limits.js';
+import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/limits.js';
 import { createServer } from '../http/server.js';
 import { importedParams, inspectStore } from '../ledger/index.js';
 import { protocolParameters } from '../model/protocol-parameters.js';

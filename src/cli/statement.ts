@@ -1,16 +1,16 @@
 import { parseArgs } from 'node:util';
-import { accountRange, pointOf } from '../http/account-points.js';
-import { STATES_PER_PAGE, statementPage } from '../http/account-statement.js';
-import { Slices } from '../http/explorer-csv-gate.js';
-import { baseToken } from '../http/info.js';
-import { parseBech32 } from '../http/route-kit.js';
+import { baseToken } from '../answers/index.js';
+import { accountRange, pointOf } from '../http/accounts/account-points.js';
+import { STATES_PER_PAGE, statementPage } from '../http/accounts/account-statement.js';
 import {
   STATEMENT_FORMATS,
   type StatementFormat,
   statementCsv,
   statementJson,
   statementKoinly,
-} from '../http/statement-formats.js';
+} from '../http/accounts/statement-formats.js';
+import { Slices } from '../http/kit/csv-gate.js';
+import { parseBech32 } from '../http/kit/route-kit.js';
 import { addressBytes } from '../ledger/archive/index.js';
 import { importedParams, inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../model/address-bech32.js';

@@ -5,19 +5,18 @@ import type { LedgerReader } from '../ledger/core/index.js';
 import { AddressType } from '../model/type-codes.js';
 import { decodeBlock } from '../serialize.js';
 import { equalBytes } from '../util/bytes.js';
-import { accountRoutes } from './account-routes.js';
-import { analyticsRoutes } from './analytics-routes.js';
-import { coreRoutes } from './core-routes.js';
-import { explorerPage } from './explorer-page.js';
-import { explorerRoutes } from './explorer-routes.js';
-import { holderRoutes } from './holder-routes.js';
-import { indexerRoutes } from './indexer-routes.js';
-import { healthOf, infoV2, infoV3 } from './info.js';
-import { lookupRoutes } from './lookup-route.js';
-import { poiRoutes } from './poi-routes.js';
-import { orWriter, postRoutes } from './post-routes.js';
-import { HttpProblem, quote } from './problem.js';
-import { congestionResponse, novaUtxoChanges, utxoChangesResponse } from './responses.js';
+import { accountRoutes } from './accounts/account-routes.js';
+import { holderRoutes } from './accounts/holder-routes.js';
+import { analyticsRoutes } from './analytics/analytics-routes.js';
+import { coreRoutes } from './core/core-routes.js';
+import { healthOf, infoV2, infoV3 } from './core/info.js';
+import { orWriter, postRoutes } from './core/post-routes.js';
+import { congestionResponse, novaUtxoChanges, utxoChangesResponse } from './core/responses.js';
+import { explorerPage } from './explorer/explorer-page.js';
+import { explorerRoutes } from './explorer/explorer-routes.js';
+import { lookupRoutes } from './explorer/lookup-route.js';
+import { indexerRoutes } from './indexer/indexer-routes.js';
+import { HttpProblem, quote } from './kit/problem.js';
 import {
   BINARY_V1,
   BINARY_V2,
@@ -30,10 +29,11 @@ import {
   type Reply,
   type Route,
   wants,
-} from './route-kit.js';
+} from './kit/route-kit.js';
+import { poiRoutes } from './poi/poi-routes.js';
 
-export type { Reply, Route, RouteContext } from './route-kit.js';
-export { includedBlockJson, JSON_TYPE } from './route-kit.js';
+export type { Reply, Route, RouteContext } from './kit/route-kit.js';
+export { includedBlockJson, JSON_TYPE } from './kit/route-kit.js';
 
 export const routes: Route[] = [
   {

@@ -3,12 +3,12 @@ import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { LedgerError } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
-import { bearerIsValid, DEFAULT_JWT_MAX_LIFETIME, routeMatcher } from './auth.js';
-import { DEFAULT_POST_LIMITS, PostLimiter, type PostLimits } from './limits.js';
-import { CLIENT_HEADER } from './post-routes.js';
-import { errorBody, HttpProblem, quote, toProblem } from './problem.js';
-import { ReplyCache } from './reply-cache.js';
-import { type BlockIntake, type FaucetIntake, MAX_BODY, type WriterLink } from './route-kit.js';
+import { CLIENT_HEADER } from './core/post-routes.js';
+import { bearerIsValid, DEFAULT_JWT_MAX_LIFETIME, routeMatcher } from './kit/auth.js';
+import { DEFAULT_POST_LIMITS, PostLimiter, type PostLimits } from './kit/limits.js';
+import { errorBody, HttpProblem, quote, toProblem } from './kit/problem.js';
+import { ReplyCache } from './kit/reply-cache.js';
+import { type BlockIntake, type FaucetIntake, MAX_BODY, type WriterLink } from './kit/route-kit.js';
 import { PUBLIC_ROUTES, type Reply, type Route, routes } from './routes.js';
 
 export interface ServerOptions {

@@ -1,8 +1,8 @@
 import { toHex } from '../codec/hex.js';
 import { findNonce, powScore } from '../crypto/pow.js';
 import { TangleError } from '../errors.js';
-import { HttpProblem } from '../http/problem.js';
-import type { BlockIntake } from '../http/route-kit.js';
+import { HttpProblem } from '../http/kit/problem.js';
+import type { BlockIntake } from '../http/kit/route-kit.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/core/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';

@@ -1,8 +1,8 @@
 import { buildBlock, buildTransaction, signTransaction } from '../builders/builder.js';
 import { ed25519PublicKey } from '../crypto/ed25519.js';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from '../http/limits.js';
-import { HttpProblem, quote } from '../http/problem.js';
-import { type FaucetIntake, parseBech32 } from '../http/route-kit.js';
+import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from '../http/kit/limits.js';
+import { HttpProblem, quote } from '../http/kit/problem.js';
+import { type FaucetIntake, parseBech32 } from '../http/kit/route-kit.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/core/index.js';
 import type { Address } from '../model/address.js';

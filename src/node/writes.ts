@@ -1,5 +1,5 @@
-import { routeMatcher } from '../http/auth.js';
-import type { FaucetCaps } from '../http/limits.js';
+import { routeMatcher } from '../http/kit/auth.js';
+import type { FaucetCaps } from '../http/kit/limits.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
 import { LedgerError, slotAt } from '../ledger/common/index.js';

@@ -16,7 +16,6 @@ import { fileURLToPath } from 'node:url';
 import { SignJWT } from 'jose';
 import { type Browser, launch, type Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_FAUCET_SECRET } from '../../src/node/demo.js';
 import {
   AddressType,
   addressToBech32,
@@ -29,6 +28,7 @@ import {
   toHex,
 } from '../../src/index.js';
 import { address as addressCodec } from '../../src/model/address.js';
+import { DEMO_FAUCET_SECRET } from '../../src/node/demo.js';
 import { markup, outputIdHex, PLACES, type Posted, postMarkup } from './posted.js';
 
 // Functions passed to page.evaluate run in the page, where the DOM is: its names, for this file's type check only

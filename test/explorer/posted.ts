@@ -5,7 +5,6 @@
 // faucet's genesis output (its key is public: DEMO_FAUCET_SECRET; the simulation never spends it) and create an
 // NFT and an alias with zero IDs (their IDs derived from the outputs that created them), then a foundry of the alias.
 
-import { DEMO_FAUCET_SECRET } from '../../src/node/demo.js';
 import {
   type AliasOutput,
   aliasAddressOf,
@@ -32,6 +31,7 @@ import {
   UnlockConditionType,
   withMinimumDeposit,
 } from '../../src/index.js';
+import { DEMO_FAUCET_SECRET } from '../../src/node/demo.js';
 
 const utf8 = new TextEncoder();
 /** A new foundry's ID (its token's): its alias, serial number and token scheme. */

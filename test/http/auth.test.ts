@@ -2,7 +2,7 @@
 // them, and a refusal and a thrown error can both end in a refusal there).
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { bearerIsValid } from '../../src/http/auth.js';
+import { bearerIsValid } from '../../src/http/kit/auth.js';
 
 const secret = new TextEncoder().encode('a secret of the node operator, long enough for HS256');
 const signed = (exp?: string) => {

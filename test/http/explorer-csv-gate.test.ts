@@ -3,9 +3,9 @@
 // to the first in line. And its amounts in the network's unit, against hand-checked values. No timing is asserted:
 // what is observed is the order in which things happen.
 import { describe, expect, it } from 'vitest';
-import { inUnit } from '../../src/http/explorer-csv.js';
-import { ExportGate, Slices } from '../../src/http/explorer-csv-gate.js';
-import { HttpProblem } from '../../src/http/problem.js';
+import { inUnit } from '../../src/http/kit/csv.js';
+import { ExportGate, Slices } from '../../src/http/kit/csv-gate.js';
+import { HttpProblem } from '../../src/http/kit/problem.js';
 
 describe('slices', () => {
   it('a spent slice yields to the event loop (an I/O turn: setImmediate runs first)', async () => {

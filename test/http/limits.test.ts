@@ -5,8 +5,8 @@
 // while a client of another address still posts.
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { FaucetLimiter, PostLimiter } from '../../src/http/limits.js';
-import { HttpProblem } from '../../src/http/problem.js';
+import { FaucetLimiter, PostLimiter } from '../../src/http/kit/limits.js';
+import { HttpProblem } from '../../src/http/kit/problem.js';
 import { addressToBech32 } from '../../src/index.js';
 import { startCli, stopCli } from '../helpers/cli.js';
 import { owner } from '../helpers/wallet.js';

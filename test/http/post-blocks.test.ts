@@ -6,8 +6,6 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ledgerIntake } from '../../src/node/block-intake.js';
-import { Faucet } from '../../src/node/faucet.js';
 import {
   addressToBech32,
   type BasicOutput,
@@ -24,6 +22,8 @@ import {
   type ServerOptions,
   toHex,
 } from '../../src/index.js';
+import { ledgerIntake } from '../../src/node/block-intake.js';
+import { Faucet } from '../../src/node/faucet.js';
 import { contractErrors } from '../helpers/contracts.js';
 import { basic, genesisOutputs, owner, secret, transferBlock } from '../helpers/wallet.js';
 

@@ -1,7 +1,7 @@
 // How the HTTP layer turns what went wrong into an answer (SPEC B4): every ledger error kind to its status, store
 // internals withheld, input quoted at most 100 characters with control characters masked.
 import { describe, expect, it } from 'vitest';
-import { errorBody, HttpProblem, quote, toProblem } from '../../src/http/problem.js';
+import { errorBody, HttpProblem, quote, toProblem } from '../../src/http/kit/problem.js';
 import { CodecError, LedgerError, type LedgerErrorCode, ValidationError } from '../../src/index.js';
 
 describe('toProblem: every ledger error code to the status SPEC B4 gives it', () => {

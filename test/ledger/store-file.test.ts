@@ -11,7 +11,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { open } from 'lmdb';
 import { afterAll, expect, it } from 'vitest';
-import { demoGenesis, demoSlot, demoTips, openDemoLedger } from '../../src/node/demo.js';
 import {
   blockId,
   buildBlock,
@@ -33,6 +32,7 @@ import {
 } from '../../src/index.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
 import { INITIAL_MAP, LmdbStore } from '../../src/ledger/store/lmdb.js';
+import { demoGenesis, demoSlot, demoTips, openDemoLedger } from '../../src/node/demo.js';
 import { Simulation } from '../../src/sim/simulator.js';
 import { startCli, stopCli } from '../helpers/cli.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { poiRoutes } from '../../src/http/poi-routes.js';
+import { poiRoutes } from '../../src/http/poi/poi-routes.js';
 import {
   auditPath,
   blockId,

@@ -311,8 +311,8 @@ export class CommittedState {
   /**
    * Records the store current with its network as of `at`, unix seconds: its writer follows a node and stood at the
    * node's confirmed milestone, or is the network (the demo, a slot clock) and committed the slots due. Readers in
-   * other processes judge their health by the record's age (http/info.ts): a follower that stopped, lost its source
-   * or cannot write (a full disk) takes them out. One small write; then `listeners` are told (the PostgreSQL
+   * other processes judge their health by the record's age (http/core/info.ts): a follower that stopped, lost its
+   * source or cannot write (a full disk) takes them out. One small write; then `listeners` are told (the PostgreSQL
    * publisher records it in the database). @throws LedgerError STORE_FAILURE
    */
   markCurrent(at: number, listeners: Iterable<LedgerListener>): void {

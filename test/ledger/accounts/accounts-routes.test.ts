@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
-import { KOINLY_COLUMNS } from '../../../src/http/statement-formats.js';
+import { KOINLY_COLUMNS } from '../../../src/http/accounts/statement-formats.js';
 import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
 import { address as addressCodec } from '../../../src/model/address.js';
 import { bin, chronicleHistory, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';

@@ -7,8 +7,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encode } from '../../../src/codec/index.js';
-import { statementPage } from '../../../src/http/account-statement.js';
-import { Slices } from '../../../src/http/explorer-csv-gate.js';
+import { statementPage } from '../../../src/http/accounts/account-statement.js';
+import { Slices } from '../../../src/http/kit/csv-gate.js';
 import { StoreAccounts, StoreExplorer } from '../../../src/ledger/archive/index.js';
 import { LedgerError } from '../../../src/ledger/common/index.js';
 import type { LedgerReader } from '../../../src/ledger/core/index.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { blake2b } from '@noble/hashes/blake2.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
-import { csvGate } from '../../../src/http/explorer-csv.js';
+import { csvGate } from '../../../src/http/kit/csv.js';
 import { routes } from '../../../src/http/routes.js';
 import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
 import { address as addressCodec } from '../../../src/model/address.js';

@@ -1,5 +1,5 @@
-import { toHex } from '../codec/hex.js';
-import { decode } from '../codec/index.js';
+import { toHex } from '../../codec/hex.js';
+import { decode } from '../../codec/index.js';
 import {
   addressBytes,
   HOLDING_KIND,
@@ -7,16 +7,16 @@ import {
   type MemberAt,
   nftOf,
   tokenAmount,
-} from '../ledger/archive/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import { address as addressCodec } from '../model/address.js';
-import { addressToBech32 } from '../model/address-bech32.js';
-import { AddressType } from '../model/type-codes.js';
-import { compareBytes } from '../util/bytes.js';
+} from '../../ledger/archive/index.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import { address as addressCodec } from '../../model/address.js';
+import { addressToBech32 } from '../../model/address-bech32.js';
+import { AddressType } from '../../model/type-codes.js';
+import { compareBytes } from '../../util/bytes.js';
+import { badCursor, pageSizeOf } from '../kit/paging.js';
+import { HttpProblem } from '../kit/problem.js';
+import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
 import { accountRange, pointOf } from './account-points.js';
-import { badCursor, pageSizeOf } from './explorer-paging.js';
-import { HttpProblem } from './problem.js';
-import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from './route-kit.js';
 
 // Who holds what at any milestone (issue 61; ledger/archive/holdings.ts): a native token's holders (richest first),
 // the NFTs an issuer or a collection (the NFTs an NFT issued, as IRC-27 has it) minted and who owns each, the aliases

@@ -1,7 +1,7 @@
-import { CodecError } from '../codec/errors.js';
-import { toHex } from '../codec/hex.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import type { MilestoneKeys } from '../model/protocol-parameters.js';
+import { CodecError } from '../../codec/errors.js';
+import { toHex } from '../../codec/hex.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import type { MilestoneKeys } from '../../model/protocol-parameters.js';
 import {
   createOutputStory,
   createProof,
@@ -11,9 +11,9 @@ import {
   proofFromJson,
   proofToJson,
   verifyProof,
-} from '../proofs/index.js';
-import { HttpProblem, toProblem } from './problem.js';
-import { JSON_TYPE, parseHexId, type Reply, type Route } from './route-kit.js';
+} from '../../proofs/index.js';
+import { HttpProblem, toProblem } from '../kit/problem.js';
+import { JSON_TYPE, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
 
 // Proofs of inclusion over HTTP (issue 60), as the peers answer: inx-poi's `create/{blockId}` and `validate` (a
 // referenced block, the milestone's inclusion root) and inx-chronicle's `referenced-block/...` and `applied-block/...`

@@ -1,15 +1,14 @@
-import { toHex } from '../codec/hex.js';
-import { decode } from '../codec/index.js';
-import { measurementsFromRecord } from '../ledger/analytics/index.js';
-import { addressBytes, type Explorer, type UpdateCursor } from '../ledger/archive/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import { address as addressCodec } from '../model/address.js';
-import { addressToBech32 } from '../model/address-bech32.js';
-import { asksPoint, balanceAtPoint } from './account-routes.js';
-import { updatesCsv } from './explorer-csv.js';
-import { milestonesPage } from './explorer-milestones.js';
-import { badCursor, cursorPageSize, newestFirst, pageSizeOf } from './explorer-paging.js';
-import { HttpProblem } from './problem.js';
+import { toHex } from '../../codec/hex.js';
+import { decode } from '../../codec/index.js';
+import { measurementsFromRecord } from '../../ledger/analytics/index.js';
+import { addressBytes, type Explorer, type UpdateCursor } from '../../ledger/archive/index.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import { address as addressCodec } from '../../model/address.js';
+import { addressToBech32 } from '../../model/address-bech32.js';
+import { asksPoint, balanceAtPoint } from '../accounts/account-routes.js';
+import { updatesCsv } from '../kit/csv.js';
+import { badCursor, cursorPageSize, newestFirst, pageSizeOf } from '../kit/paging.js';
+import { HttpProblem } from '../kit/problem.js';
 import {
   JSON_TYPE,
   parseBech32,
@@ -19,7 +18,8 @@ import {
   type Route,
   type RouteContext,
   wants,
-} from './route-kit.js';
+} from '../kit/route-kit.js';
+import { milestonesPage } from './explorer-milestones.js';
 
 // inx-chronicle's explorer API (issue 46; its documentation/api/api-explorer.yml, the answers of its
 // src/bin/inx-chronicle/api/explorer/): an address's balance and ledger updates, a milestone's updates, the richest

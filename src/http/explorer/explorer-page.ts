@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HttpProblem } from './problem.js';
-import type { Reply, Route } from './route-kit.js';
+import { HttpProblem } from '../kit/problem.js';
+import type { Reply, Route } from '../kit/route-kit.js';
 
 // The explorer's page (issue 47; src/explorer/), served at /explorer/ from the files the build made (dist/explorer):
 // no CDN, nothing fetched from elsewhere, and a strict Content-Security-Policy: scripts and styles from this origin
@@ -46,7 +46,7 @@ const sets: FileSet[] = [];
 
 /** The built files: beside the bundle that serves them (dist/), or in the package's dist/ (its sources, in tests). */
 function filesDir(): string | undefined {
-  for (const at of ['./explorer/', '../../dist/explorer/']) {
+  for (const at of ['./explorer/', '../../../dist/explorer/']) {
     const dir = fileURLToPath(new URL(at, import.meta.url));
     if (existsSync(`${dir}index.html`)) return dir;
   }

@@ -1,17 +1,17 @@
-import { toHex } from '../codec/hex.js';
-import { accountBalance, addressBytes, holdsAnything } from '../ledger/archive/index.js';
-import { ACCOUNT_FILL_COMMAND, LedgerError } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import type { Address } from '../model/address.js';
-import { addressToBech32 } from '../model/address-bech32.js';
+import { baseToken } from '../../answers/index.js';
+import { toHex } from '../../codec/hex.js';
+import { accountBalance, addressBytes, holdsAnything } from '../../ledger/archive/index.js';
+import { ACCOUNT_FILL_COMMAND, LedgerError } from '../../ledger/common/index.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import type { Address } from '../../model/address.js';
+import { addressToBech32 } from '../../model/address-bech32.js';
+import { csvGate } from '../kit/csv.js';
+import { Slices } from '../kit/csv-gate.js';
+import { pageSizeOf } from '../kit/paging.js';
+import { HttpProblem, quote } from '../kit/problem.js';
+import { JSON_TYPE, parseBech32, type Reply, type Route } from '../kit/route-kit.js';
 import { accountRange, accountsOf, pointOf, timeOf } from './account-points.js';
 import { statementPage, type Who } from './account-statement.js';
-import { csvGate } from './explorer-csv.js';
-import { Slices } from './explorer-csv-gate.js';
-import { pageSizeOf } from './explorer-paging.js';
-import { baseToken } from './info.js';
-import { HttpProblem, quote } from './problem.js';
-import { JSON_TYPE, parseBech32, type Reply, type Route } from './route-kit.js';
 import {
   STATEMENT_FORMATS,
   type StatementFormat,

@@ -1,8 +1,8 @@
-import { toHex } from '../codec/hex.js';
-import type { Balance } from '../ledger/archive/index.js';
-import type { Address } from '../model/address.js';
+import { toHex } from '../../codec/hex.js';
+import type { Balance } from '../../ledger/archive/index.js';
+import type { Address } from '../../model/address.js';
+import { inUnit } from '../kit/csv.js';
 import type { StatementPage, StatementRow } from './account-statement.js';
-import { inUnit } from './explorer-csv.js';
 
 // A statement page (account-statement.ts) as JSON, as CSV for people (amounts in the base unit's integers, each beside
 // it in the network's unit, and the balance after each row: it can be checked line by line), and as Koinly's

@@ -1,6 +1,6 @@
-import { toHex } from '../codec/hex.js';
-import { HttpProblem, toProblem } from './problem.js';
-import { JSON_TYPE, type PostContext, type Reply, type Route, type RouteContext } from './route-kit.js';
+import { toHex } from '../../codec/hex.js';
+import { HttpProblem, toProblem } from '../kit/problem.js';
+import { JSON_TYPE, type PostContext, type Reply, type Route, type RouteContext } from '../kit/route-kit.js';
 
 // The routes that change the ledger: posting a block (TIP-25) and asking the faucet for funds (inx-faucet). Only the
 // process that writes takes them; a process that only reads (an HTTP worker, a reader of a database replica)

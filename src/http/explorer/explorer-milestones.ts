@@ -1,7 +1,7 @@
-import { toHex } from '../codec/hex.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import { badCursor, cursorPageSize, pageSizeOf } from './explorer-paging.js';
-import { parseUint32 } from './route-kit.js';
+import { toHex } from '../../codec/hex.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import { badCursor, cursorPageSize, pageSizeOf } from '../kit/paging.js';
+import { parseUint32 } from '../kit/route-kit.js';
 
 // inx-chronicle's /milestones: the milestones whose time lies in [startTimestamp, endTimestamp], newest or oldest
 // first, paged by index (`index.pageSize`, the cursor's milestone included). The ledger knows a run of milestones

@@ -1,16 +1,16 @@
-import { toHex } from '../codec/hex.js';
-import { addressKey, owningAddress } from '../ledger/analytics/index.js';
-import type { Explorer, LedgerUpdateOfAddress, UpdateCursor } from '../ledger/archive/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import type { Address } from '../model/address.js';
-import { addressToBech32 } from '../model/address-bech32.js';
-import { outputChainId, outputId } from '../model/ids.js';
-import type { Output } from '../model/output.js';
-import type { TransactionPayload } from '../model/payload/transaction.js';
-import { OutputType, PayloadType } from '../model/type-codes.js';
-import { decodeBlock, decodeOutput } from '../serialize.js';
-import { ExportGate, Slices } from './explorer-csv-gate.js';
-import { baseToken } from './info.js';
+import { baseToken } from '../../answers/index.js';
+import { toHex } from '../../codec/hex.js';
+import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
+import type { Explorer, LedgerUpdateOfAddress, UpdateCursor } from '../../ledger/archive/index.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import type { Address } from '../../model/address.js';
+import { addressToBech32 } from '../../model/address-bech32.js';
+import { outputChainId, outputId } from '../../model/ids.js';
+import type { Output } from '../../model/output.js';
+import type { TransactionPayload } from '../../model/payload/transaction.js';
+import { OutputType, PayloadType } from '../../model/type-codes.js';
+import { decodeBlock, decodeOutput } from '../../serialize.js';
+import { ExportGate, Slices } from './csv-gate.js';
 import type { Reply } from './route-kit.js';
 
 // An address's ledger updates for people (issue 46): one row per transaction, what a tax or accounting tool imports —

@@ -1,8 +1,8 @@
-import { milestoneIdOf } from '../answers/index.js';
-import { toHex } from '../codec/hex.js';
-import { slotEnd } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { baseToken, milestoneIdOf } from '../../answers/index.js';
+import { toHex } from '../../codec/hex.js';
+import { slotEnd } from '../../ledger/common/index.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 
 // The node-description bodies real clients ask for before or beside the three routes (SPEC B5,
 // reference/node-info.md): hornet's /api/core/v2/info, iota-core's /api/core/v3/info, /health and /api/routes.
@@ -13,13 +13,6 @@ import type { ProtocolParameters } from '../model/protocol-parameters.js';
 
 export const NODE_NAME = 'tangle-core';
 export const NODE_VERSION = '0.1.0';
-
-/** The base token of each network (hornet and iota-core configuration); the testnet (rms) is Shimmer's. */
-export function baseToken(params: ProtocolParameters) {
-  return params.bech32Hrp === 'iota'
-    ? { name: 'IOTA', tickerSymbol: 'IOTA', unit: 'IOTA', subunit: 'micro', decimals: 6, useMetricPrefix: false }
-    : { name: 'Shimmer', tickerSymbol: 'SMR', unit: 'SMR', subunit: 'glow', decimals: 6, useMetricPrefix: false };
-}
 
 /**
  * How long a store's writer may go without knowing it current (a follower not hearing from its source, a writer not

@@ -6,10 +6,10 @@ import {
   outputMetadata,
   slotMilestone,
   slotOfMilestoneId,
-} from '../answers/index.js';
-import { toHex } from '../codec/hex.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import { MAX_PARENTS } from '../model/limits.js';
+} from '../../answers/index.js';
+import { toHex } from '../../codec/hex.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import { MAX_PARENTS } from '../../model/limits.js';
 import {
   blockToJson,
   decodeBlock,
@@ -17,9 +17,8 @@ import {
   decodeOutput,
   milestonePayloadToJson,
   outputToJson,
-} from '../serialize.js';
-import { orWriter } from './post-routes.js';
-import { HttpProblem, quote } from './problem.js';
+} from '../../serialize.js';
+import { HttpProblem, quote } from '../kit/problem.js';
 import {
   BINARY_V1,
   includedBlockJson,
@@ -29,7 +28,8 @@ import {
   type Reply,
   type Route,
   wants,
-} from './route-kit.js';
+} from '../kit/route-kit.js';
+import { orWriter } from './post-routes.js';
 
 // What a wallet and an explorer ask of a hornet node beside the three routes of SPEC B4 (TIP-25;
 // reference/wallet-node.md): outputs with their metadata, blocks with theirs, tips, and milestones, which are

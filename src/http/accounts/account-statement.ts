@@ -1,5 +1,5 @@
-import { toHex } from '../codec/hex.js';
-import { addressKey, owningAddress } from '../ledger/analytics/index.js';
+import { toHex } from '../../codec/hex.js';
+import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
 import {
   type AccountState,
   accountBalance,
@@ -9,17 +9,17 @@ import {
   holdingOf,
   ownerPart,
   returnPart,
-} from '../ledger/archive/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import type { Address } from '../model/address.js';
-import { outputChainId } from '../model/ids.js';
-import type { Output } from '../model/output.js';
-import { OutputType, UnlockConditionType } from '../model/type-codes.js';
-import { decodeOutput } from '../serialize.js';
-import { equalBytes } from '../util/bytes.js';
+} from '../../ledger/archive/index.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import type { Address } from '../../model/address.js';
+import { outputChainId } from '../../model/ids.js';
+import type { Output } from '../../model/output.js';
+import { OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import { decodeOutput } from '../../serialize.js';
+import { equalBytes } from '../../util/bytes.js';
+import { counterparties } from '../kit/csv.js';
+import type { Slices } from '../kit/csv-gate.js';
 import { accountsOf, firstMilestoneFrom, timeOf } from './account-points.js';
-import { counterparties } from './explorer-csv.js';
-import type { Slices } from './explorer-csv-gate.js';
 
 // An address's statement (issue 61): its balance at the start, each thing that changed it, its balance at the end —
 // and they always add up (opening + Σ net = closing), for the total and for the available part both. Built from the

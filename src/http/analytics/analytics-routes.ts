@@ -5,10 +5,10 @@ import {
   measurementsFromRecord,
   pickMeasurements,
   placesOf,
-} from '../ledger/analytics/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
-import { HttpProblem, quote } from './problem.js';
-import { JSON_TYPE, parseUint32, type Reply, type Route, wants } from './route-kit.js';
+} from '../../ledger/analytics/index.js';
+import type { LedgerReader } from '../../ledger/core/index.js';
+import { HttpProblem, quote } from '../kit/problem.js';
+import { JSON_TYPE, parseUint32, type Reply, type Route, wants } from '../kit/route-kit.js';
 
 // A milestone's analytics (issue 46), measured as it was applied and stored in its commit: inx-chronicle's names and
 // meanings, counts as numbers and token amounts as strings (they pass 2^53). One milestone, or a range for plotting
