@@ -1,0 +1,260 @@
+// Does the rate hold as the history grows? (issue 58)   node bench/history-growth.mjs [--milestones 20000]
+//   [--dir DIR] [--profile] [--no-write]
+// A history of Shimmer's everyday shape (bench/history-generate.mjs: 40 blocks a milestone, 5 transactions, a
+// conflict in every tenth) is generated once into DIR (kept: a later run with the same --milestones reuses it, so
+// that before/after runs apply the same milestones), then applied milestone by milestone in process, as
+// import-milestones applies them (the archive and analytics in each commit, the next milestone's blocks prechecked
+// on the ingest pool meanwhile), into a new store. Per tenth: the rate, the CPU time a milestone (process.cpuUsage:
+// this thread and the precheck's), the main thread's time in applyMilestone alone, the heap, the RSS and the store's
+// size. Generating is timed apart (the generator's own ledger slows as it grows: not what is measured here).
+// --profile: a CPU profile of the first and of the last tenth (DIR/first.cpuprofile, DIR/last.cpuprofile).
+import {
+  closeSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import * as tc from '../dist/index.js';
+import { genesisSnapshot, importedLedger, issueHistory } from './history-generate.mjs';
+import { writeSection } from './results-file.mjs';
+
+const args = process.argv.slice(2);
+const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const m = Number(arg('--milestones', 20_000));
+const dir = arg('--dir', join(os.tmpdir(), `tangle-history-growth-${m}`));
+const TXS = 5;
+await tc.ready();
+
+/** The history in DIR: generated unless a run with the same --milestones left it there. */
+async function generated() {
+  const meta = join(dir, 'history.json');
+  if (existsSync(meta) && JSON.parse(readFileSync(meta, 'utf8')).milestones === m) {
+    console.log(`reusing the history in ${dir}`);
+    return JSON.parse(readFileSync(meta, 'utf8'));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const t0 = performance.now();
+  const { outputs, file } = await genesisSnapshot(m * TXS);
+  writeFileSync(join(dir, 'genesis.snapshot'), file);
+  const ledger = await importedLedger(join(dir, 'coordinator'), file);
+  // Written as it is issued (issueHistory never yields: a stream would hold the whole file until the end).
+  const out = openSync(join(dir, 'history.ndjson'), 'w');
+  let blocks = 0;
+  let done = 0;
+  issueHistory(ledger, outputs, m, 40, TXS, (x) => {
+    blocks += x.blocks.length;
+    writeSync(
+      out,
+      `${JSON.stringify({ milestone: tc.milestonePayloadToJson(x.milestone), blocks: x.blocks.map(tc.toHex) })}\n`,
+    );
+    if (++done % 1000 === 0)
+      console.log(`generated ${done} milestones, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  });
+  closeSync(out);
+  ledger.close();
+  rmSync(join(dir, 'coordinator'), { recursive: true, force: true });
+  const h = { milestones: m, blocks, generatedSeconds: (performance.now() - t0) / 1000 };
+  writeFileSync(meta, JSON.stringify(h));
+  return h;
+}
+
+/** The milestones of the history file, parsed, in order. */
+async function* milestones() {
+  const lines = createInterface({ input: createReadStream(join(dir, 'history.ndjson'), { highWaterMark: 1 << 20 }) });
+  for await (const line of lines) {
+    const json = JSON.parse(line);
+    yield { milestone: tc.milestonePayloadFromJson(json.milestone), blocks: json.blocks.map(tc.fromHex) };
+  }
+}
+
+const rssBytes = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+/** The bytes the store's files take on disk (allocated blocks, not the map's reserved size). */
+const storeBytes = (path) => {
+  let sum = 0;
+  for (const f of ['data.mdb', 'lock.mdb']) if (existsSync(join(path, f))) sum += statSync(join(path, f)).blocks * 512;
+  return sum;
+};
+
+async function profiled(session, name, run) {
+  if (session === undefined) return run();
+  await session.post('Profiler.start');
+  const r = await run();
+  const { profile } = await session.post('Profiler.stop');
+  writeFileSync(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+  return r;
+}
+
+await generated();
+const store = join(dir, 'apply');
+rmSync(store, { recursive: true, force: true });
+const ledger = await importedLedger(store, readFileSync(join(dir, 'genesis.snapshot')));
+const session = args.includes('--profile') ? new Session() : undefined;
+if (session !== undefined) {
+  session.connect();
+  await session.post('Profiler.enable');
+}
+const tenth = Math.floor(m / 10);
+const rows = [];
+const source = milestones()[Symbol.asyncIterator]();
+let next = (await source.next()).value;
+let ahead = ledger.precheck(next.blocks);
+const startBytes = storeBytes(store);
+for (let t = 0; t < 10; t++) {
+  const count = t === 9 ? m - 9 * tenth : tenth;
+  const run = async () => {
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    let applying = 0;
+    let blocks = 0;
+    let bytes = 0;
+    for (let k = 0; k < count; k++) {
+      const x = next;
+      await ahead;
+      next = (await source.next()).value;
+      ahead = next === undefined ? undefined : ledger.precheck(next.blocks);
+      const a0 = performance.now();
+      tc.applyMilestone(ledger, x);
+      applying += performance.now() - a0;
+      blocks += x.blocks.length;
+      for (const b of x.blocks) bytes += b.length;
+    }
+    const cpu = process.cpuUsage(cpu0);
+    return { count, blocks, bytes, seconds: (performance.now() - t0) / 1000, applying: applying / 1000, cpu };
+  };
+  const name = t === 0 ? 'first' : t === 9 ? 'last' : undefined;
+  const r = name === undefined ? await run() : await profiled(session, name, run);
+  const row = { ...r, heap: process.memoryUsage().heapUsed, rss: rssBytes(), store: storeBytes(store) };
+  rows.push(row);
+  const cpuMs = (row.cpu.user + row.cpu.system) / 1000 / count;
+  console.log(
+    `tenth ${t + 1}: ${(count / row.seconds).toFixed(0)} milestones/s, ${cpuMs.toFixed(2)} ms CPU a milestone, ` +
+      `${((row.applying * 1000) / count).toFixed(2)} ms in applyMilestone, heap ${(row.heap / 2 ** 20).toFixed(0)} MiB, ` +
+      `RSS ${(row.rss / 2 ** 20).toFixed(0)} MiB, store ${(row.store / 2 ** 20).toFixed(0)} MiB`,
+  );
+}
+ledger.close();
+session?.disconnect();
+
+// The run's figures, kept under its label beside the history: the section shows every labelled run on this history
+// (a build before a change and after it, run alternately on the same milestones).
+const label = arg('--label', 'this build');
+const blockBytes = rows.reduce((s, r) => s + r.bytes, 0);
+const run = { label, rows, startBytes, tables: tableStats(store), blockBytes, when: new Date().toISOString() };
+writeFileSync(
+  join(dir, `run-${label.replace(/\W+/g, '-')}.json`),
+  JSON.stringify(run, (_, v) => v),
+);
+
+console.log(
+  markdown(
+    readdirSync(dir)
+      .filter((f) => /^run-.*\.json$/.test(f))
+      .map((f) => readJson(join(dir, f))),
+  ),
+);
+if (!args.includes('--no-write'))
+  writeSection(
+    'history-growth',
+    markdown(
+      readdirSync(dir)
+        .filter((f) => /^run-.*\.json$/.test(f))
+        .map((f) => readJson(join(dir, f))),
+    ),
+  );
+
+function readJson(file) {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/**
+ * Each LMDB table's pages and entries (the store keeps a table per key prefix, store/lmdb.ts: `t` and the prefix),
+ * named by src/ledger/common/store-keys.ts's TABLE.
+ */
+function tableStats(path) {
+  const names = new Map();
+  const source = readFileSync(resolve(import.meta.dirname, '../src/ledger/common/store-keys.ts'), 'utf8');
+  for (const m of /const TABLE = \{([\s\S]*?)\}/.exec(source)[1].matchAll(/(\w+): 0x([0-9a-f]{2})/g))
+    names.set(Number.parseInt(m[2], 16), m[1]);
+  const lmdb = createRequire(import.meta.url)('lmdb');
+  const root = lmdb.open({ path, readOnly: true, maxDbs: 64 });
+  const out = [];
+  for (const [id, name] of names) {
+    const db = root.openDB({ name: `t${id}`, keyEncoding: 'binary', encoding: 'binary', create: false });
+    if (db === undefined) continue;
+    const s = db.getStats();
+    const pages = s.treeBranchPageCount + s.treeLeafPageCount + s.overflowPages;
+    out.push({ name, entries: s.entryCount, bytes: pages * s.pageSize, depth: s.treeDepth });
+  }
+  root.close();
+  return out.sort((a, b) => b.bytes - a.bytes);
+}
+
+function markdown(runs) {
+  const mib = (n) => (n / 2 ** 20).toFixed(0);
+  const rate = (r) => r.count / r.seconds;
+  const cpu = (r) => (r.cpu.user + r.cpu.system) / 1000 / r.count;
+  const head = runs.map((r) => `${r.label}: milestones/s | CPU ms a milestone | \`applyMilestone\` ms`).join(' | ');
+  const tenths = Array.from({ length: 10 }, (_, t) => {
+    const cells = runs.map((r) => {
+      const x = r.rows[t];
+      return `${rate(x).toFixed(0)} | ${cpu(x).toFixed(2)} | ${((x.applying * 1000) / x.count).toFixed(2)}`;
+    });
+    return `| ${t + 1} | ${cells.join(' | ')} |`;
+  });
+  const ratio = runs.map((r) => {
+    const [a, z] = [r.rows[0], r.rows[9]];
+    const w = rate(z) / rate(a);
+    return `${w.toFixed(2)} | ${(cpu(a) / cpu(z)).toFixed(2)} | ${(a.applying / a.count / (z.applying / z.count)).toFixed(2)}`;
+  });
+  const last = runs.sort((a, b) => a.when.localeCompare(b.when)).at(-1);
+  const n = last.rows.reduce((s, r) => s + r.count, 0);
+  const blocks = last.rows.reduce((s, r) => s + r.blocks, 0);
+  const grown = last.rows.at(-1).store - last.startBytes;
+  const memory = last.rows.map((r, t) => `| ${t + 1} | ${mib(r.heap)} | ${mib(r.rss)} | ${mib(r.store)} |`);
+  const total = last.tables.reduce((s, t) => s + t.bytes, 0);
+  const tables = last.tables
+    .filter((t) => t.bytes > 0)
+    .map(
+      (t) => `| ${t.name} | ${t.entries} | ${mib(t.bytes)} | ${((100 * t.bytes) / total).toFixed(1)} % | ${t.depth} |`,
+    );
+  return `${n.toLocaleString('en')} milestones of Shimmer's everyday shape (bench/history-generate.mjs: 40 blocks a
+milestone, 5 transactions, a conflict in every tenth; ${blocks.toLocaleString('en')} blocks), applied in process by
+\`applyMilestone\` with the archive and analytics, the next milestone's blocks prechecked on the ingest pool
+meanwhile, into a new LMDB store at the genesis snapshot (${(n * 5).toLocaleString('en')} outputs). ${os.cpus().length}
+cores, Node ${process.versions.node}, a machine shared with other work: the CPU time a milestone (process.cpuUsage,
+this thread and the precheck's) is the steadier measure. \`node bench/history-growth.mjs --milestones ${n} --label
+NAME\`, each build in turn on the same history.
+
+| tenth | ${head} |
+|---:|${runs.map(() => '---:|---:|---:').join('|')}|
+${tenths.join('\n')}
+| last ÷ first (rate; CPU and apply time inverted: ≥ 0.8 holds) | ${ratio.join(' | ')} |
+
+The last run (${last.label}): memory and the store by tenth.
+
+| tenth | heap MiB | RSS MiB | store MiB |
+|---:|---:|---:|---:|
+${memory.join('\n')}
+
+The store grew ${mib(grown)} MiB over the milestones: ${(grown / n).toFixed(0)} bytes a milestone,
+${(grown / blocks).toFixed(0)} a block, ${(grown / last.blockBytes).toFixed(2)} × the blocks' own bytes. Each table at the end
+(LMDB's pages, with the genesis snapshot's share):
+
+| table | entries | MiB | share | B-tree depth |
+|---|---:|---:|---:|---:|
+${tables.join('\n')}
+`;
+}
