@@ -8,8 +8,10 @@
 // this thread and the precheck's), the main thread's time in applyMilestone alone, the heap, the RSS and the store's
 // size. Generating is timed apart (the generator's own ledger slows as it grows: not what is measured here).
 // --profile: a CPU profile of the first and of the last tenth (DIR/first.cpuprofile, DIR/last.cpuprofile).
+import { execFile } from 'node:child_process';
 import {
   closeSync,
+  copyFileSync,
   createReadStream,
   existsSync,
   mkdirSync,
@@ -26,6 +28,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
 import { genesisSnapshot, importedLedger, issueHistory } from './history-generate.mjs';
 import { writeSection } from './results-file.mjs';
@@ -72,15 +75,22 @@ async function generated() {
 }
 
 /** The milestones of the history file, parsed, in order. */
-async function* milestones() {
+async function* milestones(skip) {
   const lines = createInterface({ input: createReadStream(join(dir, 'history.ndjson'), { highWaterMark: 1 << 20 }) });
+  let n = 0;
   for await (const line of lines) {
+    if (n++ < skip) continue;
     const json = JSON.parse(line);
     yield { milestone: tc.milestonePayloadFromJson(json.milestone), blocks: json.blocks.map(tc.fromHex) };
   }
 }
 
-const rssBytes = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+/** The resident set (kB → bytes): all of it, and its anonymous part (the file's pages LMDB maps are the rest). */
+const rss = () => {
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const kb = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN) * 1024;
+  return { rss: kb('VmRSS'), anon: kb('RssAnon') };
+};
 /** The bytes the store's files take on disk (allocated blocks, not the map's reserved size). */
 const storeBytes = (path) => {
   let sum = 0;
@@ -97,83 +107,141 @@ async function profiled(session, name, run) {
   return r;
 }
 
-await generated();
-const store = join(dir, 'apply');
-rmSync(store, { recursive: true, force: true });
-const ledger = await importedLedger(store, readFileSync(join(dir, 'genesis.snapshot')));
-const session = args.includes('--profile') ? new Session() : undefined;
-if (session !== undefined) {
-  session.connect();
-  await session.post('Profiler.enable');
+/** Applies `count` milestones from `source` (each prechecked while the one before is applied): the figures. */
+async function applyCount(ledger, source, count) {
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let applying = 0;
+  let blocks = 0;
+  let bytes = 0;
+  let next = (await source.next()).value;
+  let ahead = ledger.precheck(next.blocks);
+  for (let k = 0; k < count; k++) {
+    const x = next;
+    await ahead;
+    next = k + 1 < count ? (await source.next()).value : undefined;
+    ahead = next === undefined ? undefined : ledger.precheck(next.blocks);
+    const a0 = performance.now();
+    tc.applyMilestone(ledger, x);
+    applying += performance.now() - a0;
+    blocks += x.blocks.length;
+    for (const b of x.blocks) bytes += b.length;
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { count, blocks, bytes, seconds: (performance.now() - t0) / 1000, applying: applying / 1000, cpu };
 }
+
 const tenth = Math.floor(m / 10);
-const rows = [];
-const source = milestones()[Symbol.asyncIterator]();
-let next = (await source.next()).value;
-let ahead = ledger.precheck(next.blocks);
-const startBytes = storeBytes(store);
-for (let t = 0; t < 10; t++) {
-  const count = t === 9 ? m - 9 * tenth : tenth;
-  const run = async () => {
-    const cpu0 = process.cpuUsage();
-    const t0 = performance.now();
-    let applying = 0;
-    let blocks = 0;
-    let bytes = 0;
-    for (let k = 0; k < count; k++) {
-      const x = next;
-      await ahead;
-      next = (await source.next()).value;
-      ahead = next === undefined ? undefined : ledger.precheck(next.blocks);
-      const a0 = performance.now();
-      tc.applyMilestone(ledger, x);
-      applying += performance.now() - a0;
-      blocks += x.blocks.length;
-      for (const b of x.blocks) bytes += b.length;
-    }
-    const cpu = process.cpuUsage(cpu0);
-    return { count, blocks, bytes, seconds: (performance.now() - t0) / 1000, applying: applying / 1000, cpu };
-  };
-  const name = t === 0 ? 'first' : t === 9 ? 'last' : undefined;
-  const r = name === undefined ? await run() : await profiled(session, name, run);
-  const row = { ...r, heap: process.memoryUsage().heapUsed, rss: rssBytes(), store: storeBytes(store) };
-  rows.push(row);
-  const cpuMs = (row.cpu.user + row.cpu.system) / 1000 / count;
-  console.log(
-    `tenth ${t + 1}: ${(count / row.seconds).toFixed(0)} milestones/s, ${cpuMs.toFixed(2)} ms CPU a milestone, ` +
-      `${((row.applying * 1000) / count).toFixed(2)} ms in applyMilestone, heap ${(row.heap / 2 ** 20).toFixed(0)} MiB, ` +
-      `RSS ${(row.rss / 2 ** 20).toFixed(0)} MiB, store ${(row.store / 2 ** 20).toFixed(0)} MiB`,
+const cpuMs = (r) => (r.cpu.user + r.cpu.system) / 1000 / r.count;
+if (args.includes('--child')) {
+  // One side of --pair: the milestones after the SKIP first onto the store at STORE, the figures on stdout.
+  const [path, skip] = [arg('--child'), Number(arg('--skip'))];
+  const ledger = tc.openLedger({ path, params: tc.importedParams(tc.inspectStore(path).imported) });
+  const r = await applyCount(ledger, milestones(skip), Number(arg('--count')));
+  ledger.close();
+  console.log(JSON.stringify(r));
+  process.exit(0);
+}
+if (args.includes('--pair')) await pair();
+else if (!args.includes('--report')) await tenths();
+const runs = () =>
+  readdirSync(dir)
+    .filter((f) => /^(run|pair)-.*\.json$/.test(f))
+    .map((f) => readJson(join(dir, f)));
+console.log(markdown(runs()));
+if (!args.includes('--no-write')) writeSection('history-growth', markdown(runs()));
+
+/** The history applied by tenths into a new store; the store at the ninth's end kept (DIR/at-ninth) for --pair. */
+async function tenths() {
+  await generated();
+  const store = join(dir, 'apply');
+  rmSync(store, { recursive: true, force: true });
+  const ledger = await importedLedger(store, readFileSync(join(dir, 'genesis.snapshot')));
+  const session = args.includes('--profile') ? new Session() : undefined;
+  if (session !== undefined) {
+    session.connect();
+    await session.post('Profiler.enable');
+  }
+  const rows = [];
+  const source = milestones(0);
+  const startBytes = storeBytes(store);
+  for (let t = 0; t < 10; t++) {
+    const count = t === 9 ? m - 9 * tenth : tenth;
+    // Between two commits the file is whole (each write is one synchronous transaction): a copy is a store.
+    if (t === 9) copyStore(store, join(dir, 'at-ninth'));
+    const name = t === 0 ? 'first' : t === 9 ? 'last' : undefined;
+    const run = () => applyCount(ledger, source, count);
+    const r = name === undefined ? await run() : await profiled(session, name, run);
+    const row = { ...r, heap: process.memoryUsage().heapUsed, ...rss(), store: storeBytes(store) };
+    rows.push(row);
+    console.log(
+      `tenth ${t + 1}: ${(count / row.seconds).toFixed(0)} milestones/s, ${cpuMs(row).toFixed(2)} ms CPU a milestone ` +
+        `(system ${(row.cpu.system / 1000 / count).toFixed(2)}), ` +
+        `${((row.applying * 1000) / count).toFixed(2)} ms in applyMilestone, ` +
+        `heap ${(row.heap / 2 ** 20).toFixed(0)} MiB, ` +
+        `RSS ${(row.rss / 2 ** 20).toFixed(0)} MiB (anonymous ${(row.anon / 2 ** 20).toFixed(0)}), ` +
+        `store ${(row.store / 2 ** 20).toFixed(0)} MiB`,
+    );
+  }
+  ledger.close();
+  session?.disconnect();
+  // The run's figures, kept under its label beside the history: the section shows every labelled run on this
+  // history (a build before a change and after it, run alternately on the same milestones).
+  const label = arg('--label', 'this build');
+  const blockBytes = rows.reduce((s, r) => s + r.bytes, 0);
+  const run = { label, rows, startBytes, tables: tableStats(store), blockBytes, when: new Date().toISOString() };
+  writeFileSync(join(dir, `run-${label.replace(/\W+/g, '-')}.json`), JSON.stringify(run));
+}
+
+function copyStore(from, to) {
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to);
+  copyFileSync(join(from, 'data.mdb'), join(to, 'data.mdb'));
+}
+
+/**
+ * The first tenth onto a new store and the last onto the store the ninth left (DIR/at-ninth), at the same time, as
+ * two processes: both see the same machine, so what differs is the history behind them. --rounds times.
+ */
+async function pair() {
+  const rounds = Number(arg('--rounds', 2));
+  const results = [];
+  for (let k = 0; k < rounds; k++) {
+    const first = join(dir, 'pair-first');
+    rmSync(first, { recursive: true, force: true });
+    await tc.importSnapshot({ path: first, full: readFileSync(join(dir, 'genesis.snapshot')) });
+    copyStore(join(dir, 'at-ninth'), join(dir, 'pair-last'));
+    const side = (path, skip, count) =>
+      new Promise((done, fail) =>
+        execFile(
+          process.execPath,
+          [
+            fileURLToPath(import.meta.url),
+            '--milestones',
+            String(m),
+            '--dir',
+            dir,
+            '--child',
+            path,
+            '--skip',
+            String(skip),
+            '--count',
+            String(count),
+          ],
+          { maxBuffer: 1 << 20 },
+          (e, out) => (e ? fail(e) : done(JSON.parse(out.trim().split('\n').at(-1)))),
+        ),
+      );
+    const [a, z] = await Promise.all([side(first, 0, tenth), side(join(dir, 'pair-last'), 9 * tenth, m - 9 * tenth)]);
+    console.log(`round ${k + 1}: first tenth ${cpuMs(a).toFixed(2)} ms CPU a milestone, last ${cpuMs(z).toFixed(2)}`);
+    results.push({ first: a, last: z });
+  }
+  const label = arg('--label', 'this build');
+  writeFileSync(
+    join(dir, `pair-${label.replace(/\W+/g, '-')}.json`),
+    JSON.stringify({ label, pair: results, when: new Date().toISOString() }),
   );
 }
-ledger.close();
-session?.disconnect();
-
-// The run's figures, kept under its label beside the history: the section shows every labelled run on this history
-// (a build before a change and after it, run alternately on the same milestones).
-const label = arg('--label', 'this build');
-const blockBytes = rows.reduce((s, r) => s + r.bytes, 0);
-const run = { label, rows, startBytes, tables: tableStats(store), blockBytes, when: new Date().toISOString() };
-writeFileSync(
-  join(dir, `run-${label.replace(/\W+/g, '-')}.json`),
-  JSON.stringify(run, (_, v) => v),
-);
-
-console.log(
-  markdown(
-    readdirSync(dir)
-      .filter((f) => /^run-.*\.json$/.test(f))
-      .map((f) => readJson(join(dir, f))),
-  ),
-);
-if (!args.includes('--no-write'))
-  writeSection(
-    'history-growth',
-    markdown(
-      readdirSync(dir)
-        .filter((f) => /^run-.*\.json$/.test(f))
-        .map((f) => readJson(join(dir, f))),
-    ),
-  );
 
 function readJson(file) {
   return JSON.parse(readFileSync(file, 'utf8'));
@@ -202,28 +270,36 @@ function tableStats(path) {
   return out.sort((a, b) => b.bytes - a.bytes);
 }
 
-function markdown(runs) {
+function markdown(all) {
+  const runs = all.filter((r) => r.rows !== undefined);
+  const pairs = all.filter((r) => r.pair !== undefined);
   const mib = (n) => (n / 2 ** 20).toFixed(0);
   const rate = (r) => r.count / r.seconds;
   const cpu = (r) => (r.cpu.user + r.cpu.system) / 1000 / r.count;
-  const head = runs.map((r) => `${r.label}: milestones/s | CPU ms a milestone | \`applyMilestone\` ms`).join(' | ');
+  const head = runs
+    .map((r) => `${r.label}: milestones/s | CPU ms a milestone (of it system) | \`applyMilestone\` ms`)
+    .join(' | ');
   const tenths = Array.from({ length: 10 }, (_, t) => {
     const cells = runs.map((r) => {
       const x = r.rows[t];
-      return `${rate(x).toFixed(0)} | ${cpu(x).toFixed(2)} | ${((x.applying * 1000) / x.count).toFixed(2)}`;
+      const system = (x.cpu.system / 1000 / x.count).toFixed(2);
+      return `${rate(x).toFixed(0)} | ${cpu(x).toFixed(2)} (${system}) | ${((x.applying * 1000) / x.count).toFixed(2)}`;
     });
     return `| ${t + 1} | ${cells.join(' | ')} |`;
   });
   const ratio = runs.map((r) => {
     const [a, z] = [r.rows[0], r.rows[9]];
     const w = rate(z) / rate(a);
-    return `${w.toFixed(2)} | ${(cpu(a) / cpu(z)).toFixed(2)} | ${(a.applying / a.count / (z.applying / z.count)).toFixed(2)}`;
+    const applying = a.applying / a.count / (z.applying / z.count);
+    return `${w.toFixed(2)} | ${(cpu(a) / cpu(z)).toFixed(2)} | ${applying.toFixed(2)}`;
   });
   const last = runs.sort((a, b) => a.when.localeCompare(b.when)).at(-1);
   const n = last.rows.reduce((s, r) => s + r.count, 0);
   const blocks = last.rows.reduce((s, r) => s + r.blocks, 0);
   const grown = last.rows.at(-1).store - last.startBytes;
-  const memory = last.rows.map((r, t) => `| ${t + 1} | ${mib(r.heap)} | ${mib(r.rss)} | ${mib(r.store)} |`);
+  const memory = last.rows.map(
+    (r, t) => `| ${t + 1} | ${mib(r.heap)} | ${mib(r.rss)} | ${mib(r.anon)} | ${mib(r.store)} |`,
+  );
   const total = last.tables.reduce((s, t) => s + t.bytes, 0);
   const tables = last.tables
     .filter((t) => t.bytes > 0)
@@ -243,18 +319,39 @@ NAME\`, each build in turn on the same history.
 ${tenths.join('\n')}
 | last ÷ first (rate; CPU and apply time inverted: ≥ 0.8 holds) | ${ratio.join(' | ')} |
 
-The last run (${last.label}): memory and the store by tenth.
+${pairs.length === 0 ? '' : pairTable(pairs)}The last run (${last.label}): memory and the store by tenth.
 
-| tenth | heap MiB | RSS MiB | store MiB |
-|---:|---:|---:|---:|
+| tenth | heap MiB | RSS MiB | of it anonymous | store MiB |
+|---:|---:|---:|---:|---:|
 ${memory.join('\n')}
 
 The store grew ${mib(grown)} MiB over the milestones: ${(grown / n).toFixed(0)} bytes a milestone,
-${(grown / blocks).toFixed(0)} a block, ${(grown / last.blockBytes).toFixed(2)} × the blocks' own bytes. Each table at the end
-(LMDB's pages, with the genesis snapshot's share):
+${(grown / blocks).toFixed(0)} a block, ${(grown / last.blockBytes).toFixed(2)} × the blocks' own bytes.
+Each table at the end (LMDB's pages, with the genesis snapshot's share):
 
 | table | entries | MiB | share | B-tree depth |
 |---|---:|---:|---:|---:|
 ${tables.join('\n')}
+`;
+}
+
+function pairTable(pairs) {
+  const cpu = (r) => (r.cpu.user + r.cpu.system) / 1000 / r.count;
+  const rows = pairs.flatMap((p) =>
+    p.pair.map(
+      ({ first, last }, k) =>
+        `| ${p.label} | ${k + 1} | ${cpu(first).toFixed(2)} | ${cpu(last).toFixed(2)} | ` +
+        `${(first.count / first.seconds).toFixed(0)} | ${(last.count / last.seconds).toFixed(0)} | ` +
+        `**${(cpu(first) / cpu(last)).toFixed(2)}** |`,
+    ),
+  );
+  return `The first tenth and the last applied at the same time, each by a process of its own (the first onto a new
+store at the genesis, the last onto a copy of the store the ninth tenth left): the same machine under the same load, so
+what differs is the history behind them. \`node bench/history-growth.mjs --milestones N --pair --label NAME\`.
+
+| build | round | first tenth: CPU ms a milestone | last tenth | first: milestones/s | last | first ÷ last (CPU) |
+|---|---:|---:|---:|---:|---:|---:|
+${rows.join('\n')}
+
 `;
 }
