@@ -1,5 +1,5 @@
 // Does the rate hold as the history grows? (issue 58)   node bench/history-growth.mjs [--milestones 20000]
-//   [--dir DIR] [--profile] [--no-write]
+//   [--dir DIR] [--label NAME] [--profile] [--pair [--rounds 2]] [--report] [--no-write]
 // A history of Shimmer's everyday shape (bench/history-generate.mjs: 40 blocks a milestone, 5 transactions, a
 // conflict in every tenth) is generated once into DIR (kept: a later run with the same --milestones reuses it, so
 // that before/after runs apply the same milestones), then applied milestone by milestone in process, as
@@ -8,6 +8,9 @@
 // this thread and the precheck's), the main thread's time in applyMilestone alone, the heap, the RSS and the store's
 // size. Generating is timed apart (the generator's own ledger slows as it grows: not what is measured here).
 // --profile: a CPU profile of the first and of the last tenth (DIR/first.cpuprofile, DIR/last.cpuprofile).
+// --pair (after a run by tenths, which keeps the store the ninth tenth left): the first tenth and the last applied at
+// the same time by two processes, so that both see the same load. Each run's figures are kept in DIR under its
+// --label (default DIR: the system's temporary directory); the section shows them all, --report rewrites it alone.
 import { execFile } from 'node:child_process';
 import {
   closeSync,
