@@ -18,7 +18,7 @@ import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
-import { basicTo as basic } from './fixtures.mjs';
+import { genesisSnapshot, importedLedger as importedStore, issueHistory, T0 } from './history-generate.mjs';
 import { acceptPipelined } from './ledger-pipeline.mjs';
 import { writeSection } from './results-file.mjs';
 import * as sim from './sim-entry.mjs';
@@ -34,123 +34,25 @@ else console.log(`keeping ${dir}`);
 await tc.ready();
 
 const testnet = tc.PROTOCOL_PARAMETERS.testnet;
-// The testnet preset's coordinator (its secret is public): the CLI's import and follow take its milestones as they are.
-const COORDINATOR = tc.TESTNET_COORDINATOR_SECRET;
-const secret = (k) => new Uint8Array(32).fill(k);
-const OWNERS = [1, 2, 3, 4].map((k) => ({ k, address: tc.ed25519AddressOf(tc.ed25519PublicKey(secret(k))) }));
-const T0 = 1_700_000_000;
-const SEP = new Uint8Array(32).fill(0xe1);
-
-/** The genesis snapshot of the test network: `n` outputs of 1 SMR, round the owners. */
-async function genesisSnapshot(n) {
-  const outputs = Array.from({ length: n }, (_, i) => {
-    const id = new Uint8Array(32);
-    new DataView(id.buffer).setUint32(0, i + 1);
-    return { outputId: tc.outputId(id, 0), output: basic(OWNERS[i % 4].address, 1_000_000n) };
-  });
-  return { outputs, file: await tc.genesisSnapshot(testnet, { outputs, timestamp: T0, solidEntryPoints: [SEP] }) };
-}
 
 async function importedLedger(name, file) {
   const path = join(dir, name);
-  await tc.importSnapshot({ path, full: file });
-  return { path, ledger: tc.openLedger({ path, params: tc.importedParams(tc.inspectStore(path).imported) }) };
+  return { path, ledger: await importedStore(path, file) };
 }
 
-/** The owner of a genesis output (its key), found by its address. */
-const ownerOf = (o) =>
-  OWNERS.find((w) => tc.toHex(w.address.pubKeyHash) === tc.toHex(o.output.unlockConditions[0].address.pubKeyHash));
-
-/**
- * The shape of a cone as real ones have it (Shimmer's milestones 17339, 17340 and 2418187: 38 to 88 blocks, 7 to 10
- * deep, 4 parents a block): `n` blocks in 8 layers, each block taking 4 neighbours of the layer below as parents,
- * then layers of a quarter the width until at most 7 blocks are left, the milestone's parents. Returns, per block,
- * the indexes of its parents (-1: the previous milestone's block).
- */
-function coneShape(n) {
-  const width = Math.ceil(n / 8);
-  const layers = [];
-  let made = 0;
-  for (let l = 0; l < 8 && made < n; l++) {
-    const size = Math.min(width, n - made);
-    layers.push(Array.from({ length: size }, (_, i) => made + i));
-    made += size;
-  }
-  while (layers.at(-1).length > 7) {
-    const size = Math.ceil(layers.at(-1).length / 4);
-    layers.push(Array.from({ length: size }, (_, i) => made + i));
-    made += size;
-  }
-  const parents = [];
-  for (const [l, layer] of layers.entries()) {
-    for (const [p, _] of layer.entries()) {
-      if (l === 0) parents.push([-1]);
-      else {
-        const below = layers[l - 1];
-        const step = below.length / layer.length;
-        const from = Math.floor(p * step);
-        const picks = new Set([0, 1, 2, 3].map((k) => below[(from + k) % below.length]));
-        parents.push([...picks]);
-      }
-    }
-  }
-  return { parents, tips: layers.at(-1) };
-}
-
-/**
- * Issues `m` milestones of about `perMilestone` blocks each (`coneShape`), `txs` of them transactions (each spending
- * a genesis output; in every tenth milestone the last spends the one before it spent: a conflict).
- */
+/** The history of one shape (bench/history-generate.mjs), kept in memory and written as NDJSON for the CLI. */
 async function history(shape, m, perMilestone, txs) {
   const { outputs, file } = await genesisSnapshot(m * txs);
   const { ledger } = await importedLedger(`${shape}-coordinator`, file);
   const milestones = [];
-  let next = 0;
-  let previous = { id: SEP, bytes: undefined };
   const ndjson = join(dir, `${shape}.ndjson`);
   const out = createWriteStream(ndjson);
-  const { parents: layout, tips } = coneShape(perMilestone);
-  const every = Math.floor(layout.length / txs);
-  for (let k = 1; k <= m; k++) {
-    const blocks = previous.bytes === undefined ? [] : [previous.bytes];
-    const ids = [];
-    let spent;
-    for (let i = 0; i < layout.length; i++) {
-      const parents = layout[i].map((j) => (j === -1 ? previous.id : ids[j]));
-      let payload;
-      if (i % every === every - 1) {
-        const o = k % 10 === 0 && i + every >= layout.length ? spent : outputs[next++];
-        spent = o;
-        const owner = ownerOf(o);
-        const to = OWNERS[(owner.k + i) % 4];
-        const essence = tc.buildTransaction({
-          inputs: [o],
-          outputs: [basic(to.address, o.output.amount)],
-          params: testnet,
-        });
-        payload = tc.signTransaction(essence, [secret(owner.k)]);
-      } else {
-        payload = {
-          type: 5,
-          tag: new TextEncoder().encode(`bench ${k}`),
-          data: new TextEncoder().encode(`block ${i}`),
-        };
-      }
-      const bytes = tc.encodeBlock(tc.buildBlock({ parents, payload, params: testnet }));
-      blocks.push(bytes);
-      ids.push(tc.blockId(bytes));
-    }
-    const parents = [...tips.map((t) => ids[t]), ...(previous.bytes === undefined ? [] : [previous.id])];
-    const issued = tc.issueMilestone(ledger, { parents, blocks, timestamp: T0 + 5 * k, secretKeys: [COORDINATOR] });
-    milestones.push({ milestone: issued.milestone, blocks, conflicting: issued.conflicting });
+  issueHistory(ledger, outputs, m, perMilestone, txs, (x) => {
+    milestones.push(x);
     out.write(
-      `${JSON.stringify({ milestone: tc.milestonePayloadToJson(issued.milestone), blocks: blocks.map(tc.toHex) })}\n`,
+      `${JSON.stringify({ milestone: tc.milestonePayloadToJson(x.milestone), blocks: x.blocks.map(tc.toHex) })}\n`,
     );
-    const bytes = tc.encodeBlock(
-      tc.buildBlock({ parents: issued.milestone.parents, payload: issued.milestone, params: testnet }),
-    );
-    previous = { id: tc.blockId(bytes), bytes };
-  }
+  });
   await new Promise((done) => out.end(done));
   ledger.close();
   const conflicting = milestones.reduce((s, x) => s + x.conflicting, 0);

@@ -90,6 +90,11 @@ export const SECTIONS = [
     'npm run bench:history',
   ],
   [
+    'history-growth',
+    'Does the rate hold as the history grows?',
+    'node bench/history-growth.mjs --milestones 20000 --label NAME, per build, alternating',
+  ],
+  [
     'store-file',
     "How large is an LMDB store's file, and did growing its map with the data (issue 56) cost speed?",
     'node --expose-gc bench/ledger.mjs --transactions 200000 --no-write; node bench/history.mjs --milestones 800 --peak-milestones 60 --no-write; node bench/snapshot.mjs --phase import FILE, before and after, alternating',

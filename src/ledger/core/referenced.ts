@@ -123,7 +123,9 @@ export class MilestoneWriter {
     p.records.push([keys.milestoneSlot(id), encode(u32, slot)]);
     const time = keys.milestoneTime(slot);
     p.records.push([time, sealedValue(u32, time, milestone.timestamp)]);
-    p.records.push(...records);
+    // One by one: a spread passes each record as an argument, and the first milestone after a large snapshot
+    // (its archive built from every unspent output) has more records than the stack holds arguments.
+    for (const r of records) p.records.push(r);
     return this.commitSlot(slot);
   }
 }
