@@ -8,6 +8,7 @@ import { homePage } from './pages/home.js';
 import { milestonePage } from './pages/milestone.js';
 import { outputPage } from './pages/output.js';
 import { richestPage } from './pages/richest.js';
+import { tokenPage } from './pages/token.js';
 import { routeOf } from './search.js';
 
 // The explorer in the browser (issue 47): a page per route after the hash (#/milestone/120, #/block/0x…), each built
@@ -33,6 +34,8 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
       return addressPage(id, more === undefined ? undefined : decodeURIComponent(more));
     case 'richest':
       return richestPage();
+    case 'token':
+      return tokenPage(id.toLowerCase(), more === undefined ? undefined : decodeURIComponent(more), route[3]);
     case 'analytics':
       return analyticsPage(route.slice(1).map(decodeURIComponent));
     case 'verify': // the codec's proof check in a chunk of its own, loaded by this page only

@@ -112,7 +112,7 @@ function featureFacts(o: OutputJson, hrp: string): [string, Child][] {
 }
 
 /** The foundry's ID, which is also its native token's: its alias address, serial number and token scheme type. */
-function foundryIdOf(o: OutputJson): string | undefined {
+export function foundryIdOf(o: OutputJson): string | undefined {
   const alias = o.unlockConditions?.find((u) => u.type === U.ImmutableAliasAddress)?.address?.aliasId;
   if (alias === undefined || o.serialNumber === undefined) return undefined;
   const le32 = [0, 8, 16, 24].map((s) => ((o.serialNumber! >>> s) & 0xff).toString(16).padStart(2, '0')).join('');
