@@ -3,7 +3,8 @@
 // NFT's and a foundry's metadata, an alias's state metadata — holds HTML and script, each marked with its place, so
 // the test can check that each is shown as text and none became an element or ran. The transactions spend the demo
 // faucet's genesis output (its key is public: DEMO_FAUCET_SECRET; the simulation never spends it) and create an
-// NFT and an alias with zero IDs (their IDs derived from the outputs that created them), then a foundry of the alias.
+// NFT and an alias with zero IDs (their IDs derived from the outputs that created them), then a foundry of the alias;
+// then give some of its token to two more addresses, and lend a third an output it sends back.
 
 import { DEMO_FAUCET_SECRET } from '../../src/cli/demo.js';
 import {
@@ -79,6 +80,12 @@ export interface Posted {
   foundry: string;
   token: string;
   minted: bigint;
+  /** What the faucet's address keeps of the token, after it gave `given` (amounts) to the `holders` (secret keys). */
+  kept: bigint;
+  given: bigint[];
+  holders: Uint8Array[];
+  /** The secret key of an address that received an output and sent it back: it held something, and holds nothing. */
+  emptied: Uint8Array;
   /** Every block posted. */
   blocks: string[];
 }
@@ -188,6 +195,44 @@ export async function postMarkup(origin: string): Promise<Posted> {
   const foundryTx = signTransaction(foundryEssence, [DEMO_FAUCET_SECRET], { consumed: [alias] });
   blocks.push(await post(origin, { payload: transactionPayloadToJson(foundryTx) }));
 
+  // The token spread to two more holders (unequal amounts, so their order is the route's, not the addresses'), and an
+  // output to a third address, which sends it back: an address that held something once and holds nothing now.
+  const [one, two, emptied] = ['holder 1', 'holder 2', 'emptied'].map((t) => blake2b256(utf8.encode(`explorer: ${t}`)));
+  const given = [300_000n, 200_000n];
+  const kept = minted - given[0]! - given[1]!;
+  const basicTo = (secret: Uint8Array, amount: bigint, nativeTokens: { id: Uint8Array; amount: bigint }[]) =>
+    withMinimumDeposit(
+      {
+        type: OutputType.Basic,
+        amount,
+        nativeTokens,
+        unlockConditions: [{ type: UnlockConditionType.Address, address: faucetAddress(secret) }],
+        features: [],
+      } as BasicOutput,
+      params,
+    );
+  const gifts = [one!, two!].map((k, i) => basicTo(k, 0n, [{ id: token, amount: given[i]! }]));
+  const lent = basicTo(emptied!, 1_000_000n, []);
+  const spent = [tokens, change];
+  const rest = spent.reduce((n, o) => n + o.amount, 0n) - [...gifts, lent].reduce((n, o) => n + o.amount, 0n);
+  const keep = { ...basicTo(DEMO_FAUCET_SECRET, 0n, [{ id: token, amount: kept }]), amount: rest };
+  const spread = buildTransaction({
+    inputs: [
+      { outputId: outputId(transactionId(foundryTx), 2), output: tokens },
+      { outputId: outputId(mint, 3), output: change },
+    ],
+    outputs: [...gifts, lent, keep],
+    params,
+  });
+  const spreadTx = signTransaction(spread, [DEMO_FAUCET_SECRET, DEMO_FAUCET_SECRET], { consumed: spent });
+  blocks.push(await post(origin, { payload: transactionPayloadToJson(spreadTx) }));
+  const back = buildTransaction({
+    inputs: [{ outputId: outputId(transactionId(spreadTx), 2), output: lent }],
+    outputs: [basicTo(DEMO_FAUCET_SECRET, lent.amount, [])],
+    params,
+  });
+  blocks.push(await post(origin, { payload: transactionPayloadToJson(signTransaction(back, [emptied!])) }));
+
   return {
     taggedBlock,
     binaryBlock,
@@ -196,6 +241,10 @@ export async function postMarkup(origin: string): Promise<Posted> {
     foundry: hex(transactionId(foundryTx)),
     token: hex(token),
     minted,
+    kept,
+    given,
+    holders: [one!, two!],
+    emptied: emptied!,
     blocks,
   };
 }
