@@ -4,6 +4,7 @@ import { networkInfo } from './network.js';
 import { addressPage } from './pages/address.js';
 import { analyticsPage } from './pages/analytics.js';
 import { blockPage, transactionPage } from './pages/block.js';
+import { collectionPage } from './pages/collection.js';
 import { homePage } from './pages/home.js';
 import { milestonePage } from './pages/milestone.js';
 import { outputPage } from './pages/output.js';
@@ -34,6 +35,8 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
       return addressPage(id, more === undefined ? undefined : decodeURIComponent(more));
     case 'richest':
       return richestPage();
+    case 'collection':
+      return collectionPage(id.toLowerCase(), more === undefined ? undefined : decodeURIComponent(more), route[3]);
     case 'token':
       return tokenPage(id.toLowerCase(), more === undefined ? undefined : decodeURIComponent(more), route[3]);
     case 'analytics':

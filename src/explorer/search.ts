@@ -17,7 +17,9 @@ export async function routeOf(query: string, hrp: string): Promise<Found> {
   if (q === '')
     return {
       title: 'Search',
-      says: 'Type a milestone index or ID, a block, transaction or output ID, or an address or native token ID, then Go.',
+      says:
+        'Type a milestone index or ID, a block, transaction or output ID, or an address or native token ID, ' +
+        'then Go.',
     };
   if (/^[0-9]{1,10}$/.test(q)) return { route: `milestone/${Number(q)}` };
   const id = q.toLowerCase();

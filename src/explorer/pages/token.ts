@@ -1,5 +1,6 @@
 import { AddressType, FeatureType } from '../../model/type-codes.js';
 import { ApiError, get } from '../api.js';
+import { PAGE, pager, pointForms, pointQuery } from '../at-point.js';
 import { type Child, facts, h, idLink, page, table, to } from '../dom.js';
 import { bech32Of, chainAddress, idText } from '../ids.js';
 import { latestInfo, networkInfo } from '../network.js';
@@ -9,11 +10,7 @@ import { textOf } from '../text.js';
 // A native token (issue 61): its foundry — its ID (the token's), the alias that controls it, the supply its token
 // scheme counts (minted less melted, and the maximum) and IRC-30's name, symbol and decimals where its metadata is
 // IRC-30 (TIP-30) — and its holders as /tokens/{id}/holders answers them, the richest first, a page at a time, at the
-// latest milestone or at a chosen milestone or day (the end of it, UTC, as the address page's balance at a date).
-// Route: #/token/{id}[/{milestone or YYYY-MM-DD}[/{offset}]]; a page's links keep the milestone the first answered, so
-// Previous and Next list the same milestone's holders while new milestones come.
-
-const PAGE = 25;
+// latest milestone or at a chosen milestone or day (at-point.ts: the route, the forms, Previous and Next).
 
 interface Holders {
   ledgerIndex: number;
@@ -23,14 +20,6 @@ interface Holders {
 }
 interface Held {
   output: OutputJson;
-}
-
-/** The holders route's query for a point: a milestone, the end of a day, or (none) the latest. */
-function pointQuery(point: string | undefined): string {
-  if (point === undefined || point === '') return '';
-  if (/^[0-9]{1,10}$/.test(point)) return `&ledgerIndex=${point}`;
-  if (/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(point)) return `&at=${encodeURIComponent(`${point}T23:59:59Z`)}`;
-  throw new ApiError(400, `not a milestone or a day (YYYY-MM-DD): ${point}`);
 }
 
 /**
@@ -86,30 +75,6 @@ function foundryFacts(found: [string, OutputJson] | string | undefined): [string
   ];
 }
 
-/** The forms that show the holders at a milestone or at the end of a day (each a route of this page). */
-function pointForms(tokenId: string, latest: { index: number; day: string }): HTMLElement[] {
-  const form = (label: string, field: Record<string, string>, go: string) => {
-    const id = `holders-${field.type}`;
-    const input = h('input', { id, name: id, required: '', ...field });
-    const f = h(
-      'form',
-      { class: 'range', 'aria-label': label },
-      h('label', { for: id }, label),
-      input,
-      h('button', { type: 'submit' }, go),
-    );
-    f.addEventListener('submit', (e) => {
-      e.preventDefault();
-      location.hash = `#/token/${tokenId}/${encodeURIComponent((input as HTMLInputElement).value)}`;
-    });
-    return f;
-  };
-  return [
-    form('Holders at milestone', { type: 'number', min: '0', max: String(latest.index) }, 'Show'),
-    form('Holders at the end of (UTC)', { type: 'date', max: latest.day }, 'Show'),
-  ];
-}
-
 export async function tokenPage(tokenId: string, point?: string, offset?: string): Promise<HTMLElement | undefined> {
   if (!/^0x[0-9a-f]{76}$/.test(tokenId)) return undefined;
   if (offset !== undefined && !/^[0-9]{1,9}$/.test(offset)) return undefined;
@@ -126,10 +91,6 @@ export async function tokenPage(tokenId: string, point?: string, offset?: string
   if (found === undefined && holders.holderCount === 0 && point === undefined) return undefined;
   const at = holders.ledgerIndex;
   const start = Number(offset ?? 0);
-  const pages: HTMLElement[] = [];
-  if (start > 0) pages.push(to(`token/${tokenId}/${at}/${Math.max(0, start - PAGE)}`, 'Previous'));
-  if (holders.cursor !== undefined) pages.push(to(`token/${tokenId}/${at}/${holders.cursor}`, 'Next'));
-  const latest = now.status.latestMilestone;
   return page(
     `Token ${tokenId}`,
     facts([
@@ -138,13 +99,13 @@ export async function tokenPage(tokenId: string, point?: string, offset?: string
       ...foundryFacts(found),
     ]),
     h('h2', {}, 'Holders at milestone ', to(`milestone/${at}`, at)),
-    ...pointForms(tokenId, { index: latest.index, day: new Date(latest.timestamp * 1000).toISOString().slice(0, 10) }),
+    ...pointForms(`token/${tokenId}`, 'Holders', now.status.latestMilestone),
     h('p', {}, `${holders.holderCount} ${holders.holderCount === 1 ? 'holder' : 'holders'}, the richest first`),
     table(
       'Holders',
       ['#', 'address', 'amount'],
       holders.holders.map((x, i) => [start + i + 1, to(`address/${x.address}`, x.address, 'id'), x.amount]),
     ),
-    pages.length > 0 && h('nav', { class: 'pages', 'aria-label': 'Holder pages' }, ...pages),
+    pager(`token/${tokenId}`, 'Holder pages', at, start, holders.cursor),
   );
 }
