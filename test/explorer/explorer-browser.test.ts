@@ -608,7 +608,7 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     // At the milestone before the one that spread the tokens, chosen in the form: the route's answer there.
     const spread = (await api(`/api/core/v2/blocks/${posted.blocks.at(-2)}/metadata`)).referencedByMilestoneIndex;
     await page.$eval(
-      '#holders-number',
+      '#at-number',
       (i, n) => {
         (i as HTMLInputElement).value = n;
       },
@@ -624,7 +624,7 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
       .toISOString()
       .slice(0, 10);
     await page.$eval(
-      '#holders-date',
+      '#at-date',
       (i, d) => {
         (i as HTMLInputElement).value = d;
       },
@@ -664,6 +664,52 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     noViolations(await violations(empty));
     expect(problems).toEqual([]);
   }, 120_000);
+
+  it('an NFT collection: the NFTs an NFT issued as the collections route answers them, IRC-27 names as text, at a chosen milestone; linked from the NFT', async () => {
+    const one = addressToBech32(faucetAddress(posted.holders[0]!), hrp);
+    const nftId = toHex(chainId(fromHex(outputIdHex(posted.mint, 1))));
+    const nftAddress = (id: string) => addressToBech32({ type: AddressType.Nft, nftId: fromHex(id) }, hrp);
+    // From the NFT's next state (the transaction that issued the collection) to its collection's page.
+    const page = await open(`output/${outputIdHex(posted.collected, 0)}`, /^Output /);
+    await follow(page, `main a[href="#/collection/${nftId}"]`);
+    expect(await page.$eval('main h1', (e) => e.textContent)).toBe(`Collection ${nftId}`);
+    const rowsOf = (p: Page) =>
+      p.$$eval('main table[aria-label="NFTs"] tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!)),
+      );
+    const asRows = (r: { nfts: { nftId: string; owner: string; name?: string; collectionName?: string }[] }) =>
+      r.nfts.map((n, i) => {
+        const named = n.name !== undefined || n.collectionName !== undefined;
+        const names = named ? ` (${n.name ?? '—'}; collection ${n.collectionName ?? '—'})` : '';
+        return [String(i + 1), `${nftAddress(n.nftId)}${names}`, n.owner];
+      });
+    const latest = await api(`/api/tangle-core/v1/collections/${nftId}/nfts`);
+    expect(await rowsOf(page)).toEqual(asRows(latest));
+    // The two NFTs this file issued (their IDs by the codec), owned by the first holder, one with IRC-27's names.
+    const issued = [1, 2].map((i) => toHex(chainId(fromHex(outputIdHex(posted.collected, i)))));
+    expect(latest.nfts.map((n: { nftId: string }) => n.nftId)).toEqual([...issued].sort());
+    expect(latest.nfts.map((n: { owner: string }) => n.owner)).toEqual([one, one]);
+    expect(latest.nfts.find((n: { nftId: string }) => n.nftId === issued[0])).toMatchObject(posted.irc27);
+    expect(await mainText(page)).toContain(`(${posted.irc27.name}; collection ${posted.irc27.collectionName})`);
+    expect(await injected(page)).toEqual([0, 'undefined']);
+    noViolations(await violations(page));
+    // At the milestone before the one that issued them: the route's answer there (none yet).
+    const made = (await api(`/api/core/v2/blocks/${posted.blocks.at(-1)}/metadata`)).referencedByMilestoneIndex;
+    await page.$eval(
+      '#at-number',
+      (i, n) => {
+        (i as HTMLInputElement).value = n;
+      },
+      String(made - 1),
+    );
+    await follow(page, 'form[aria-label="NFTs at milestone"] button');
+    const before = await api(`/api/tangle-core/v1/collections/${nftId}/nfts?ledgerIndex=${made - 1}`);
+    expect(await mainText(page)).toContain(`NFTs it issued, at milestone ${made - 1}\n`);
+    expect(await rowsOf(page)).toEqual(asRows(before));
+    expect(before.nftCount).toBe(0);
+    await onPhone(`collection/${nftId}`, /^Collection /);
+    expect(problems).toEqual([]);
+  }, 60_000);
 
   it('analytics: the names it links are the API’s, values in their units, token amounts on the chart in SMR', async () => {
     const latest = (await api('/api/core/v2/info')).status.latestMilestone.index;

@@ -4,7 +4,7 @@
 // the test can check that each is shown as text and none became an element or ran. The transactions spend the demo
 // faucet's genesis output (its key is public: DEMO_FAUCET_SECRET; the simulation never spends it) and create an
 // NFT and an alias with zero IDs (their IDs derived from the outputs that created them), then a foundry of the alias;
-// then give some of its token to two more addresses, and lend a third an output it sends back.
+// then give some of its token to two more addresses, lend a third an output it sends back, and let the NFT issue two.
 
 import { DEMO_FAUCET_SECRET } from '../../src/cli/demo.js';
 import {
@@ -18,10 +18,13 @@ import {
   faucetAddress,
   foundryId,
   fromHex,
+  type NftOutput,
   newAlias,
   newFoundry,
   newNft,
   nextAlias,
+  nextNft,
+  nftAddressOf,
   type Output,
   OutputType,
   outputFromJson,
@@ -86,6 +89,10 @@ export interface Posted {
   holders: Uint8Array[];
   /** The secret key of an address that received an output and sent it back: it held something, and holds nothing. */
   emptied: Uint8Array;
+  /** The transaction in which the NFT (mint's output 1) issued two NFTs to the first holder: its collection. */
+  collected: string;
+  /** The IRC-27 metadata of the collection's first NFT (its second has none). */
+  irc27: { name: string; collectionName: string };
   /** Every block posted. */
   blocks: string[];
 }
@@ -233,6 +240,27 @@ export async function postMarkup(origin: string): Promise<Posted> {
   });
   blocks.push(await post(origin, { payload: transactionPayloadToJson(signTransaction(back, [emptied!])) }));
 
+  // The NFT issues two NFTs (its collection, as IRC-27 has it), to the first holder: one with IRC-27 metadata whose
+  // names hold markup, one with none; it stays the faucet's, which keeps its tokens.
+  const heldNft = { outputId: outputId(mint, 1), output: nft as NftOutput };
+  const heldKeep = { outputId: outputId(transactionId(spreadTx), 3), output: keep };
+  const irc27 = { name: '<b id="injected-irc27">first</b>', collectionName: 'the <b>collection</b>' };
+  const meta = { standard: 'IRC27', version: 'v1.0', type: 'text/plain', uri: 'https://example.com/1', ...irc27 };
+  const issuedNft = (metadata?: Uint8Array) =>
+    withMinimumDeposit(
+      newNft({ owner: faucetAddress(one!), issuer: nftAddressOf(heldNft), ...(metadata && { metadata }) }),
+      params,
+    );
+  const issued = [issuedNft(utf8.encode(JSON.stringify(meta))), issuedNft()];
+  const left = { ...keep, amount: keep.amount - issued.reduce((n, o) => n + o.amount, 0n) };
+  const collect = buildTransaction({
+    inputs: [heldNft, heldKeep],
+    outputs: [nextNft(heldNft), ...issued, left],
+    params,
+  });
+  const collectTx = signTransaction(collect, [DEMO_FAUCET_SECRET, DEMO_FAUCET_SECRET], { consumed: [nft, keep] });
+  blocks.push(await post(origin, { payload: transactionPayloadToJson(collectTx) }));
+
   return {
     taggedBlock,
     binaryBlock,
@@ -245,6 +273,8 @@ export async function postMarkup(origin: string): Promise<Posted> {
     given,
     holders: [one!, two!],
     emptied: emptied!,
+    collected: hex(transactionId(collectTx)),
+    irc27,
     blocks,
   };
 }
