@@ -1,15 +1,17 @@
 import { ApiError, get } from './api.js';
 import { facts, h } from './dom.js';
-import { amount, type Info, latestInfo, time } from './network.js';
+import { amount, type Info, time } from './network.js';
 
-// An address's accounts (issue 61, docs/accounts.md) on its page: the balance at the end of a chosen day (the balance
-// route with `?at=`, and the milestone that answered, named and linked), and its statement for a chosen range of days,
+// An address's accounts (issue 61, docs/accounts.md) on its page: the balance at the end of a chosen day (and the
+// milestone that answered, named and linked), and its statement for a chosen range of days,
 // as the route's CSV and as Koinly's, downloaded whole (the route's pages followed and joined, as the CLI joins them).
 // Days are UTC days, as the route's times are: a tax year's end is the same day wherever the reader is.
 // A balance is read as the closing of a statement of one milestone (no rows, one seek): for any address it answers
 // 200, 0 where the address held nothing; the balance route answers that 404 (as inx-chronicle's does), which the
 // browser would log as a console error. The balance route is asked only where the address held something, for the
-// native tokens and NFTs it held.
+// native tokens and NFTs it held. The latest is the milestone at or before the last time a milestone can carry (its
+// timestamp is a uint32): the latest the answering process holds, where an index read from /info first may be one a
+// worker has not applied yet.
 
 interface Balance {
   totalBalance: string;
@@ -36,6 +38,7 @@ export interface Latest {
   ledgerIndex: number;
 }
 
+const END_OF_TIME = 2 ** 32 - 1;
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 const statementPath = (address: string) => `/api/tangle-core/v1/addresses/${address}/statement`;
 
@@ -167,10 +170,9 @@ export async function accountViews(address: string, info: Info): Promise<{ lates
   let head: StatementHead;
   let now: StatementHead;
   try {
-    const latest = (await latestInfo()).status.latestMilestone.index;
     [head, now] = await Promise.all([
       get<StatementHead>(`${statementPath(address)}?pageSize=1`),
-      closingAt(address, `from=${latest}&to=${latest}`),
+      closingAt(address, `fromTime=${END_OF_TIME}&toTime=${END_OF_TIME}`),
     ]);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 503))
