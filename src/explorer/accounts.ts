@@ -1,11 +1,17 @@
-import { ApiError, find, get } from './api.js';
+import { ApiError, get } from './api.js';
 import { facts, h } from './dom.js';
 import { amount, type Info, time } from './network.js';
 
-// An address's accounts (issue 61, docs/accounts.md) on its page: the balance at the end of a chosen day (the balance
-// route with `?at=`, and the milestone that answered, named and linked), and its statement for a chosen range of days,
+// An address's accounts (issue 61, docs/accounts.md) on its page: the balance at the end of a chosen day (and the
+// milestone that answered, named and linked), and its statement for a chosen range of days,
 // as the route's CSV and as Koinly's, downloaded whole (the route's pages followed and joined, as the CLI joins them).
 // Days are UTC days, as the route's times are: a tax year's end is the same day wherever the reader is.
+// A balance is read as the closing of a statement of one milestone (no rows, one seek): for any address it answers
+// 200, 0 where the address held nothing; the balance route answers that 404 (as inx-chronicle's does), which the
+// browser would log as a console error. The balance route is asked only where the address held something, for the
+// native tokens and NFTs it held. The latest is the milestone at or before the last time a milestone can carry (its
+// timestamp is a uint32): the latest the answering process holds, where an index read from /info first may be one a
+// worker has not applied yet.
 
 interface Balance {
   totalBalance: string;
@@ -15,10 +21,24 @@ interface Balance {
   nativeTokens: { id: string; amount: string }[];
   nfts: string[];
 }
+interface Point {
+  milestoneIndex: number;
+  milestoneTimestamp: number;
+}
 interface StatementHead {
-  from: { milestoneIndex: number; milestoneTimestamp: number };
+  from: Point;
+  to: Point;
+  closing: { totalBalance: string; availableBalance: string };
+  rows: { milestoneTimestamp: number }[];
+}
+/** The latest balance, as the page's head shows it. */
+export interface Latest {
+  totalBalance: string;
+  availableBalance: string;
+  ledgerIndex: number;
 }
 
+const END_OF_TIME = 2 ** 32 - 1;
 const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
 const statementPath = (address: string) => `/api/tangle-core/v1/addresses/${address}/statement`;
 
@@ -29,7 +49,11 @@ function dateField(id: string, label: string, range: { min: string; max: string 
 }
 const fieldValue = (form: HTMLElement, id: string) => (form.querySelector(`#${id}`) as HTMLInputElement).value;
 
-/** The balance at the end of a chosen day: what the balance route answers with `?at=`. */
+/** The statement of the one milestone `point` names (`from=N&to=N`, `fromTime=T&toTime=T`): its closing balance. */
+const closingAt = (address: string, point: string) =>
+  get<StatementHead>(`${statementPath(address)}?${point}&pageSize=1`);
+
+/** The balance at the end of a chosen day: the closing of that milestone's statement, and what it held besides. */
 function balanceAtDay(address: string, token: Info['baseToken'], range: { min: string; max: string }) {
   const shown = h('div', { role: 'status', 'aria-live': 'polite', id: 'balance-at' });
   const form = h(
@@ -43,18 +67,28 @@ function balanceAtDay(address: string, token: Info['baseToken'], range: { min: s
     const at = `${fieldValue(form, 'balance-day')}T23:59:59Z`;
     shown.replaceChildren(h('p', {}, 'Asking…'));
     try {
-      // 404: the address held nothing then (as the latest balance's 404), said so, not an error.
-      const b = await find<Balance>(`/api/explorer/v2/balance/${address}?at=${encodeURIComponent(at)}`);
-      if (b === undefined) return shown.replaceChildren(h('p', {}, `It held nothing at ${at}.`));
-      const milestone = h('a', { href: `#/milestone/${b.ledgerIndex}` }, `milestone ${b.ledgerIndex}`);
+      const end = encodeURIComponent(at);
+      const { to, closing } = await closingAt(address, `fromTime=${end}&toTime=${end}`);
+      // Something held (a total above 0): the balance route at that milestone answers, with its tokens and NFTs.
+      const held =
+        closing.totalBalance === '0'
+          ? undefined
+          : await get<Balance>(`/api/explorer/v2/balance/${address}?ledgerIndex=${to.milestoneIndex}`);
+      const milestone = h('a', { href: `#/milestone/${to.milestoneIndex}` }, `milestone ${to.milestoneIndex}`);
+      const said = held === undefined ? [h('p', {}, `It held no ${token.unit} then.`)] : [];
       shown.replaceChildren(
         facts([
-          ['at', h('span', {}, milestone, ` (${time(b.milestoneTimestamp)}), the last at or before ${at}`)],
-          ['total balance', amount(b.totalBalance, token)],
-          ['available', amount(b.availableBalance, token)],
-          ['native tokens', b.nativeTokens.length],
-          ['NFTs', b.nfts.length],
+          ['at', h('span', {}, milestone, ` (${time(to.milestoneTimestamp)}), the last at or before ${at}`)],
+          ['total balance', amount(closing.totalBalance, token)],
+          ['available', amount(closing.availableBalance, token)],
+          ...(held === undefined
+            ? []
+            : ([
+                ['native tokens', held.nativeTokens.length],
+                ['NFTs', held.nfts.length],
+              ] as [string, number][])),
         ]),
+        ...said,
       );
     } catch (err) {
       shown.replaceChildren(h('p', { class: 'error' }, err instanceof ApiError ? err.message : String(err)));
@@ -127,18 +161,28 @@ function statementOffer(address: string, first: StatementHead['from'], range: { 
 }
 
 /**
- * The address's accounts section: the days range from the first milestone whose accounts the node keeps (the
- * statement's default start) to the latest milestone's. A node that keeps none: a line that says so.
+ * The address's accounts: its latest balance (the statement of the latest milestone) and its section. The days range
+ * from the first the address changed since the first milestone whose accounts the node keeps (before it, it held
+ * what it held at that milestone: the statement's default start) to the latest milestone's. A node that keeps none:
+ * no balance, and a line that says so.
  */
-export async function accountViews(address: string, info: Info): Promise<HTMLElement[]> {
+export async function accountViews(address: string, info: Info): Promise<{ latest?: Latest; sections: HTMLElement[] }> {
   let head: StatementHead;
+  let now: StatementHead;
   try {
-    head = await get<StatementHead>(`${statementPath(address)}?pageSize=1`);
+    [head, now] = await Promise.all([
+      get<StatementHead>(`${statementPath(address)}?pageSize=1`),
+      closingAt(address, `fromTime=${END_OF_TIME}&toTime=${END_OF_TIME}`),
+    ]);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 404 || e.status === 503))
-      return [h('p', {}, `This node keeps no account history to ask (${e.message}).`)];
+      return { sections: [h('p', {}, `This node keeps no account history to ask (${e.message}).`)] };
     throw e;
   }
-  const range = { min: day(head.from.milestoneTimestamp), max: day(info.status.latestMilestone.timestamp) };
-  return [...balanceAtDay(address, info.baseToken, range), ...statementOffer(address, head.from, range)];
+  const first = head.rows[0]?.milestoneTimestamp ?? head.from.milestoneTimestamp;
+  const range = { min: day(first), max: day(now.to.milestoneTimestamp) };
+  return {
+    latest: { ...now.closing, ledgerIndex: now.to.milestoneIndex },
+    sections: [...balanceAtDay(address, info.baseToken, range), ...statementOffer(address, head.from, range)],
+  };
 }

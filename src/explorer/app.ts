@@ -4,10 +4,12 @@ import { networkInfo } from './network.js';
 import { addressPage } from './pages/address.js';
 import { analyticsPage } from './pages/analytics.js';
 import { blockPage, transactionPage } from './pages/block.js';
+import { collectionPage } from './pages/collection.js';
 import { homePage } from './pages/home.js';
 import { milestonePage } from './pages/milestone.js';
 import { outputPage } from './pages/output.js';
 import { richestPage } from './pages/richest.js';
+import { tokenPage } from './pages/token.js';
 import { routeOf } from './search.js';
 
 // The explorer in the browser (issue 47): a page per route after the hash (#/milestone/120, #/block/0x…), each built
@@ -33,6 +35,10 @@ async function pageOf(route: string[]): Promise<HTMLElement | undefined> {
       return addressPage(id, more === undefined ? undefined : decodeURIComponent(more));
     case 'richest':
       return richestPage();
+    case 'collection':
+      return collectionPage(id.toLowerCase(), more === undefined ? undefined : decodeURIComponent(more), route[3]);
+    case 'token':
+      return tokenPage(id.toLowerCase(), more === undefined ? undefined : decodeURIComponent(more), route[3]);
     case 'analytics':
       return analyticsPage(route.slice(1).map(decodeURIComponent));
     case 'verify': // the codec's proof check in a chunk of its own, loaded by this page only

@@ -1,11 +1,12 @@
 import { ApiError, get } from './api.js';
-import { type Child, h, idLink, table } from './dom.js';
+import { type Child, h, idLink, table, to } from './dom.js';
 import { chainAddress, chainIdOf, idText } from './ids.js';
 import type { OutputJson } from './outputs.js';
 
 // What an address holds besides base tokens, from the indexer (TIP-26): the native tokens of the basic outputs it
-// owns (summed by token), its NFTs, and the aliases it controls, each by its ID (derived, for one just created: the
-// output carries zero) and its own address. The first page of each (the indexer's default size).
+// owns (summed by token, each linked to its token's page), its NFTs, and the aliases it controls, each by its ID
+// (derived, for one just created: the output carries zero) and its own address. The first page of each (the
+// indexer's default size).
 
 interface Page {
   items: string[];
@@ -59,7 +60,7 @@ export async function holdings(address: string, hrp: string): Promise<HTMLElemen
       : table(
           'Native tokens',
           ['token', 'amount'],
-          [...tokens].map(([id, n]) => [h('span', { class: 'id' }, id), n.toString()]),
+          [...tokens].map(([id, n]) => [to(`token/${id}`, id, 'id'), n.toString()]),
         ),
     ...list('NFTs', nfts, 'nft'),
     ...list('Aliases it controls', aliases, 'alias'),

@@ -1,5 +1,5 @@
 import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
-import { type Child, facts, h, idLink } from './dom.js';
+import { type Child, facts, h, idLink, to } from './dom.js';
 import { type AddressJson, addressLink, chainAddress, chainIdOf, idText } from './ids.js';
 import { amount, type Info, time } from './network.js';
 import { readable } from './text.js';
@@ -112,14 +112,17 @@ function featureFacts(o: OutputJson, hrp: string): [string, Child][] {
 }
 
 /** The foundry's ID, which is also its native token's: its alias address, serial number and token scheme type. */
-function foundryIdOf(o: OutputJson): string | undefined {
+export function foundryIdOf(o: OutputJson): string | undefined {
   const alias = o.unlockConditions?.find((u) => u.type === U.ImmutableAliasAddress)?.address?.aliasId;
   if (alias === undefined || o.serialNumber === undefined) return undefined;
   const le32 = [0, 8, 16, 24].map((s) => ((o.serialNumber! >>> s) & 0xff).toString(16).padStart(2, '0')).join('');
   return `0x08${alias.slice(2)}${le32}${(o.tokenScheme?.type ?? 0).toString(16).padStart(2, '0')}`;
 }
 
-/** An alias's, NFT's or foundry's own facts: its ID (derived where just created), address, state, token scheme. */
+/**
+ * An alias's, NFT's or foundry's own facts: its ID (derived where just created), address, state, token scheme; an
+ * NFT's collection and a foundry's token, linked to their pages.
+ */
 function chainFacts(id: string, o: OutputJson, hrp: string): [string, Child][] {
   if (o.type === OutputType.Alias && o.aliasId !== undefined) {
     const alias = chainIdOf(o.aliasId, id);
@@ -135,12 +138,14 @@ function chainFacts(id: string, o: OutputJson, hrp: string): [string, Child][] {
     return [
       ['NFT ID', idText(nft)],
       ['NFT address', chainAddress('nft', nft, hrp)],
+      ['collection (IRC-27)', to(`collection/${nft}`, 'the NFTs it issued')],
     ];
   }
   if (o.type === OutputType.Foundry && o.tokenScheme !== undefined) {
     const s = o.tokenScheme;
+    const token = foundryIdOf(o);
     return [
-      ['foundry (token) ID', idText(foundryIdOf(o) ?? '—')],
+      ['foundry (token) ID', token === undefined ? '—' : to(`token/${token}`, token, 'id')],
       ['serial number', o.serialNumber ?? '—'],
       [
         'tokens',

@@ -3,7 +3,8 @@ import { AddressType } from '../model/type-codes.js';
 import { type Lookup, lookup } from './api.js';
 
 // Where a search goes: a milestone index; an output ID (34 bytes); a 32-byte ID, tried as a block, a transaction, then
-// a milestone ID (the node's lookup route, which answers a miss without a 404); a bech32 address of the network.
+// a milestone ID (the node's lookup route, which answers a miss without a 404); a native token's ID (38 bytes: its
+// foundry's, the page says what the node holds of it); a bech32 address of the network.
 // Where it goes nowhere, what to say: nothing typed; an address of another network (the prefix this node wants, as
 // the API says it); nothing of that name.
 
@@ -16,10 +17,13 @@ export async function routeOf(query: string, hrp: string): Promise<Found> {
   if (q === '')
     return {
       title: 'Search',
-      says: 'Type a milestone index or ID, a block, transaction or output ID, or an address, then Go.',
+      says:
+        'Type a milestone index or ID, a block, transaction or output ID, or an address or native token ID, ' +
+        'then Go.',
     };
   if (/^[0-9]{1,10}$/.test(q)) return { route: `milestone/${Number(q)}` };
   const id = q.toLowerCase();
+  if (/^0x[0-9a-f]{76}$/.test(id)) return { route: `token/${id}` };
   if (/^0x([0-9a-f]{64}|[0-9a-f]{68})$/.test(id)) {
     const found = await lookup(id);
     return found.kind === 'none' ? nothing(q) : { route: routeOfLookup(found, id) };

@@ -293,10 +293,10 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     await onPhone('richest', /^Richest/);
 
     // The address this file's foundry minted tokens to (the faucet's: nothing of the demo's moves them): its native
-    // tokens (the minted amount, in decimal), and its whole history as CSV (every page of the route, one header row).
+    // tokens (the minted amount less what it gave, in decimal), and its whole history as CSV (every page of the route, one header row).
     const holder = addressToBech32(faucetAddress(DEMO_FAUCET_SECRET), hrp);
     const holderPage = await open(`address/${holder}`, /^Address /);
-    expect(await mainText(holderPage)).toContain(`${posted.token}\t${posted.minted}`);
+    expect(await mainText(holderPage)).toContain(`${posted.token}\t${posted.kept}`);
     noViolations(await violations(holderPage));
     checked.push('address with tokens');
     await onPhone(`address/${holder}`, /^Address /);
@@ -557,6 +557,160 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('a native token: its foundry and its holders as the holders route answers them, richest first, paged, at a chosen milestone and day; an address that holds nothing asks no 404', async () => {
+    const me = addressToBech32(faucetAddress(DEMO_FAUCET_SECRET), hrp);
+    const [one, two] = posted.holders.map((k) => addressToBech32(faucetAddress(k), hrp));
+    // From an address's native tokens to the token's page.
+    const page = await open(`address/${me}`, /^Address /, { ready: '#balance-day' });
+    await follow(page, `main a[href="#/token/${posted.token}"]`);
+    expect(await page.$eval('main h1', (e) => e.textContent)).toBe(`Token ${posted.token}`);
+    // Its foundry: the output this file made (the alias's, serial 1), its supply as the node's output says and as
+    // this file minted it (10^9 at most); the alias by the codec's chain ID and address.
+    const foundryId = outputIdHex(posted.foundry, 1);
+    const scheme = (await api(`/api/core/v2/outputs/${foundryId}`)).output.tokenScheme;
+    expect([BigInt(scheme.mintedTokens) - BigInt(scheme.meltedTokens), BigInt(scheme.maximumSupply)]).toEqual([
+      posted.minted,
+      10n ** 9n,
+    ]);
+    const aliasId = toHex(chainId(fromHex(outputIdHex(posted.mint, 0))));
+    const aliasAddress = addressToBech32({ type: AddressType.Alias, aliasId: fromHex(aliasId) }, hrp);
+    const text = await mainText(page);
+    expect(text).toContain(`controlled by alias\n${aliasId} (address ${aliasAddress})`);
+    expect(text).toContain(
+      `foundry output\n${foundryId}\ncirculating supply\n${posted.minted}\nmaximum supply\n${10n ** 9n}`,
+    );
+    // Its holders: the route's answer, amounts and order; and what this file gave (the richest first).
+    const rowsOf = (p: Page) =>
+      p.$$eval('main table[aria-label="Holders"] tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!)),
+      );
+    const latest = await api(`/api/tangle-core/v1/tokens/${posted.token}/holders`);
+    const asRows = (r: { holders: { address: string; amount: string }[] }, from = 0) =>
+      r.holders.map((x, i) => [String(from + i + 1), x.address, x.amount]);
+    expect(await rowsOf(page)).toEqual(asRows(latest));
+    expect(asRows(latest)).toEqual([
+      ['1', me, String(posted.kept)],
+      ['2', one, String(posted.given[0])],
+      ['3', two, String(posted.given[1])],
+    ]);
+    expect(text).toContain(`Holders at milestone ${latest.ledgerIndex}\n`);
+    noViolations(await violations(page));
+    // A page from the third holder on (the offset a Next link carries), and Previous back to the first.
+    const later = await open(`token/${posted.token}/${latest.ledgerIndex}/2`, /^Token /);
+    const from2 = await api(
+      `/api/tangle-core/v1/tokens/${posted.token}/holders?ledgerIndex=${latest.ledgerIndex}&cursor=2`,
+    );
+    expect(await rowsOf(later)).toEqual(asRows(from2, 2));
+    expect(await later.$$eval('main nav a', (as) => as.map((a) => a.textContent))).toEqual(['Previous']);
+    await follow(later, 'main nav a');
+    expect(await rowsOf(later)).toEqual(asRows(latest));
+    await later.close();
+    // At the milestone before the one that spread the tokens, chosen in the form: the route's answer there.
+    const spread = (await api(`/api/core/v2/blocks/${posted.blocks.at(-2)}/metadata`)).referencedByMilestoneIndex;
+    await page.$eval(
+      '#at-number',
+      (i, n) => {
+        (i as HTMLInputElement).value = n;
+      },
+      String(spread - 1),
+    );
+    await follow(page, 'form[aria-label="Holders at milestone"] button');
+    const before = await api(`/api/tangle-core/v1/tokens/${posted.token}/holders?ledgerIndex=${spread - 1}`);
+    expect(await mainText(page)).toContain(`Holders at milestone ${spread - 1}\n`);
+    expect(await rowsOf(page)).toEqual(asRows(before));
+    expect(asRows(before)).not.toEqual(asRows(latest)); // before the spread: not the three holders of now
+    // At the end of the latest milestone's day: the route's milestone for that time.
+    const day = new Date((await api('/api/core/v2/info')).status.latestMilestone.timestamp * 1000)
+      .toISOString()
+      .slice(0, 10);
+    await page.$eval(
+      '#at-date',
+      (i, d) => {
+        (i as HTMLInputElement).value = d;
+      },
+      day,
+    );
+    await follow(page, 'form[aria-label="Holders at the end of (UTC)"] button');
+    const ended = await api(`/api/tangle-core/v1/tokens/${posted.token}/holders?at=${day}T23:59:59Z`);
+    expect(await mainText(page)).toContain(`Holders at milestone ${ended.ledgerIndex}\n`);
+    expect(await rowsOf(page)).toEqual(asRows(ended));
+    noViolations(await violations(page));
+    await onPhone(`token/${posted.token}`, /^Token /);
+
+    // An address that held an output and sent it back: the balance route answers it 404 (nothing held, as
+    // inx-chronicle's); its page asks none, and shows 0 now and at the end of the day, with no console error.
+    const gone = addressToBech32(faucetAddress(posted.emptied), hrp);
+    expect((await fetch(`${origin}/api/explorer/v2/balance/${gone}`)).status).toBe(404);
+    const empty = await open(`address/${gone}`, /^Address /, { ready: '#balance-day' });
+    expect(await mainText(empty)).toContain('total balance\n0 SMR\navailable\n0 SMR');
+    expect(await empty.$$eval('main table[aria-label="History"] tbody tr', (trs) => trs.length)).toBe(2);
+    await empty.$eval(
+      '#balance-day',
+      (i, d) => {
+        (i as HTMLInputElement).value = d;
+      },
+      day,
+    );
+    await empty.click('form[aria-label="Balance at a date"] button');
+    await empty.waitForFunction(() =>
+      /milestone [0-9]+/.test(document.querySelector('#balance-at')?.textContent ?? ''),
+    );
+    const shown = await empty.$eval('#balance-at', (e) => (e as HTMLElement).innerText);
+    const index = Number(/milestone ([0-9]+)/.exec(shown)![1]);
+    expect(shown).toContain('total balance\n0 SMR\navailable\n0 SMR');
+    expect(shown).toContain('It held no SMR then.');
+    expect((await fetch(`${origin}/api/explorer/v2/balance/${gone}?ledgerIndex=${index}`)).status).toBe(404);
+    expect((await api(`/api/explorer/v2/balance/${gone}?at=${day}T23:59:59Z`)).error.code).toBe(404);
+    noViolations(await violations(empty));
+    expect(problems).toEqual([]);
+  }, 120_000);
+
+  it('an NFT collection: the NFTs an NFT issued as the collections route answers them, IRC-27 names as text, at a chosen milestone; linked from the NFT', async () => {
+    const one = addressToBech32(faucetAddress(posted.holders[0]!), hrp);
+    const nftId = toHex(chainId(fromHex(outputIdHex(posted.mint, 1))));
+    const nftAddress = (id: string) => addressToBech32({ type: AddressType.Nft, nftId: fromHex(id) }, hrp);
+    // From the NFT's next state (the transaction that issued the collection) to its collection's page.
+    const page = await open(`output/${outputIdHex(posted.collected, 0)}`, /^Output /);
+    await follow(page, `main a[href="#/collection/${nftId}"]`);
+    expect(await page.$eval('main h1', (e) => e.textContent)).toBe(`Collection ${nftId}`);
+    const rowsOf = (p: Page) =>
+      p.$$eval('main table[aria-label="NFTs"] tbody tr', (trs) =>
+        trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!)),
+      );
+    const asRows = (r: { nfts: { nftId: string; owner: string; name?: string; collectionName?: string }[] }) =>
+      r.nfts.map((n, i) => {
+        const named = n.name !== undefined || n.collectionName !== undefined;
+        const names = named ? ` (${n.name ?? '—'}; collection ${n.collectionName ?? '—'})` : '';
+        return [String(i + 1), `${nftAddress(n.nftId)}${names}`, n.owner];
+      });
+    const latest = await api(`/api/tangle-core/v1/collections/${nftId}/nfts`);
+    expect(await rowsOf(page)).toEqual(asRows(latest));
+    // The two NFTs this file issued (their IDs by the codec), owned by the first holder, one with IRC-27's names.
+    const issued = [1, 2].map((i) => toHex(chainId(fromHex(outputIdHex(posted.collected, i)))));
+    expect(latest.nfts.map((n: { nftId: string }) => n.nftId)).toEqual([...issued].sort());
+    expect(latest.nfts.map((n: { owner: string }) => n.owner)).toEqual([one, one]);
+    expect(latest.nfts.find((n: { nftId: string }) => n.nftId === issued[0])).toMatchObject(posted.irc27);
+    expect(await mainText(page)).toContain(`(${posted.irc27.name}; collection ${posted.irc27.collectionName})`);
+    expect(await injected(page)).toEqual([0, 'undefined']);
+    noViolations(await violations(page));
+    // At the milestone before the one that issued them: the route's answer there (none yet).
+    const made = (await api(`/api/core/v2/blocks/${posted.blocks.at(-1)}/metadata`)).referencedByMilestoneIndex;
+    await page.$eval(
+      '#at-number',
+      (i, n) => {
+        (i as HTMLInputElement).value = n;
+      },
+      String(made - 1),
+    );
+    await follow(page, 'form[aria-label="NFTs at milestone"] button');
+    const before = await api(`/api/tangle-core/v1/collections/${nftId}/nfts?ledgerIndex=${made - 1}`);
+    expect(await mainText(page)).toContain(`NFTs it issued, at milestone ${made - 1}\n`);
+    expect(await rowsOf(page)).toEqual(asRows(before));
+    expect(before.nftCount).toBe(0);
+    await onPhone(`collection/${nftId}`, /^Collection /);
+    expect(problems).toEqual([]);
+  }, 60_000);
+
   it('analytics: the names it links are the API’s, values in their units, token amounts on the chart in SMR', async () => {
     const latest = (await api('/api/core/v2/info')).status.latestMilestone.index;
     const name = 'analytics.base_tokens.booked_amount.0';
@@ -602,6 +756,7 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
       [demoTransaction, `#/transaction/${demoTransaction}`],
       [outputIdHex(demoTransaction, 0), `#/output/${outputIdHex(demoTransaction, 0)}`],
       [address, `#/address/${address}`],
+      [posted.token, `#/token/${posted.token}`],
     ];
     // After the first page as after every other, Tab reaches the search box first.
     const tabReachesSearch = async () => {
@@ -617,9 +772,13 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
       await page.keyboard.press('Enter');
       await page.waitForFunction((h) => location.hash === h, {}, hash);
       // The page it names shown, and the focus at its start: the search form.
-      const heading = { milestone: 'Milestone', block: 'Block', transaction: 'Transaction', output: 'Output' }[
-        hash.split('/')[1] as string
-      ];
+      const heading = {
+        milestone: 'Milestone',
+        block: 'Block',
+        transaction: 'Transaction',
+        output: 'Output',
+        token: 'Token',
+      }[hash.split('/')[1] as string];
       await page.waitForFunction(
         (w) =>
           (document.querySelector('main h1')?.textContent ?? '').startsWith(w) &&
@@ -638,6 +797,7 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
       [`0x${'ab'.repeat(32)}`, 'Not found', `This node holds nothing named 0x${'ab'.repeat(32)}.`],
       [`0x${'ab'.repeat(34)}`, 'Not found', `This node holds nothing named 0x${'ab'.repeat(34)}.`],
       ['99999', 'Not found', 'This node holds nothing named milestone 99999.'],
+      [`0x08${'ab'.repeat(37)}`, 'Not found', `This node holds nothing named token 0x08${'ab'.repeat(37)}.`],
       [`${address.slice(0, -1)}${address.endsWith('q') ? 'p' : 'q'}`, 'Not found', 'This node holds nothing named'],
       [elsewhere, 'An address of another network', `prefix smr): this node's addresses have the prefix ${hrp}.`],
       ['   ', 'Search', 'Type a milestone index or ID, a block, transaction or output ID, or an address'],
@@ -647,8 +807,14 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
         (q as unknown as HTMLInputElement).value = '';
       });
       await page.type('#q', query);
+      // The page shown marked first: the next one is waited for, not the last case's (several are "Not found").
+      await page.$eval('main section', (s) => s.setAttribute('data-left', ''));
       await page.keyboard.press('Enter');
-      await page.waitForFunction((t) => document.querySelector('main h1')?.textContent === t, {}, title);
+      await page.waitForFunction(
+        (t) => document.querySelector('main section:not([data-left]) h1')?.textContent === t,
+        {},
+        title,
+      );
       expect(await page.$eval('main p', (p) => p.textContent)).toContain(says);
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('search');
       await tabReachesSearch();

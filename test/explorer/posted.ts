@@ -3,7 +3,8 @@
 // NFT's and a foundry's metadata, an alias's state metadata — holds HTML and script, each marked with its place, so
 // the test can check that each is shown as text and none became an element or ran. The transactions spend the demo
 // faucet's genesis output (its key is public: DEMO_FAUCET_SECRET; the simulation never spends it) and create an
-// NFT and an alias with zero IDs (their IDs derived from the outputs that created them), then a foundry of the alias.
+// NFT and an alias with zero IDs (their IDs derived from the outputs that created them), then a foundry of the alias;
+// then give some of its token to two more addresses, lend a third an output it sends back, and let the NFT issue two.
 
 import {
   type AliasOutput,
@@ -16,10 +17,13 @@ import {
   faucetAddress,
   foundryId,
   fromHex,
+  type NftOutput,
   newAlias,
   newFoundry,
   newNft,
   nextAlias,
+  nextNft,
+  nftAddressOf,
   type Output,
   OutputType,
   outputFromJson,
@@ -79,6 +83,16 @@ export interface Posted {
   foundry: string;
   token: string;
   minted: bigint;
+  /** What the faucet's address keeps of the token, after it gave `given` (amounts) to the `holders` (secret keys). */
+  kept: bigint;
+  given: bigint[];
+  holders: Uint8Array[];
+  /** The secret key of an address that received an output and sent it back: it held something, and holds nothing. */
+  emptied: Uint8Array;
+  /** The transaction in which the NFT (mint's output 1) issued two NFTs to the first holder: its collection. */
+  collected: string;
+  /** The IRC-27 metadata of the collection's first NFT (its second has none). */
+  irc27: { name: string; collectionName: string };
   /** Every block posted. */
   blocks: string[];
 }
@@ -188,6 +202,65 @@ export async function postMarkup(origin: string): Promise<Posted> {
   const foundryTx = signTransaction(foundryEssence, [DEMO_FAUCET_SECRET], { consumed: [alias] });
   blocks.push(await post(origin, { payload: transactionPayloadToJson(foundryTx) }));
 
+  // The token spread to two more holders (unequal amounts, so their order is the route's, not the addresses'), and an
+  // output to a third address, which sends it back: an address that held something once and holds nothing now.
+  const [one, two, emptied] = ['holder 1', 'holder 2', 'emptied'].map((t) => blake2b256(utf8.encode(`explorer: ${t}`)));
+  const given = [300_000n, 200_000n];
+  const kept = minted - given[0]! - given[1]!;
+  const basicTo = (secret: Uint8Array, amount: bigint, nativeTokens: { id: Uint8Array; amount: bigint }[]) =>
+    withMinimumDeposit(
+      {
+        type: OutputType.Basic,
+        amount,
+        nativeTokens,
+        unlockConditions: [{ type: UnlockConditionType.Address, address: faucetAddress(secret) }],
+        features: [],
+      } as BasicOutput,
+      params,
+    );
+  const gifts = [one!, two!].map((k, i) => basicTo(k, 0n, [{ id: token, amount: given[i]! }]));
+  const lent = basicTo(emptied!, 1_000_000n, []);
+  const spent = [tokens, change];
+  const rest = spent.reduce((n, o) => n + o.amount, 0n) - [...gifts, lent].reduce((n, o) => n + o.amount, 0n);
+  const keep = { ...basicTo(DEMO_FAUCET_SECRET, 0n, [{ id: token, amount: kept }]), amount: rest };
+  const spread = buildTransaction({
+    inputs: [
+      { outputId: outputId(transactionId(foundryTx), 2), output: tokens },
+      { outputId: outputId(mint, 3), output: change },
+    ],
+    outputs: [...gifts, lent, keep],
+    params,
+  });
+  const spreadTx = signTransaction(spread, [DEMO_FAUCET_SECRET, DEMO_FAUCET_SECRET], { consumed: spent });
+  blocks.push(await post(origin, { payload: transactionPayloadToJson(spreadTx) }));
+  const back = buildTransaction({
+    inputs: [{ outputId: outputId(transactionId(spreadTx), 2), output: lent }],
+    outputs: [basicTo(DEMO_FAUCET_SECRET, lent.amount, [])],
+    params,
+  });
+  blocks.push(await post(origin, { payload: transactionPayloadToJson(signTransaction(back, [emptied!])) }));
+
+  // The NFT issues two NFTs (its collection, as IRC-27 has it), to the first holder: one with IRC-27 metadata whose
+  // names hold markup, one with none; it stays the faucet's, which keeps its tokens.
+  const heldNft = { outputId: outputId(mint, 1), output: nft as NftOutput };
+  const heldKeep = { outputId: outputId(transactionId(spreadTx), 3), output: keep };
+  const irc27 = { name: '<b id="injected-irc27">first</b>', collectionName: 'the <b>collection</b>' };
+  const meta = { standard: 'IRC27', version: 'v1.0', type: 'text/plain', uri: 'https://example.com/1', ...irc27 };
+  const issuedNft = (metadata?: Uint8Array) =>
+    withMinimumDeposit(
+      newNft({ owner: faucetAddress(one!), issuer: nftAddressOf(heldNft), ...(metadata && { metadata }) }),
+      params,
+    );
+  const issued = [issuedNft(utf8.encode(JSON.stringify(meta))), issuedNft()];
+  const left = { ...keep, amount: keep.amount - issued.reduce((n, o) => n + o.amount, 0n) };
+  const collect = buildTransaction({
+    inputs: [heldNft, heldKeep],
+    outputs: [nextNft(heldNft), ...issued, left],
+    params,
+  });
+  const collectTx = signTransaction(collect, [DEMO_FAUCET_SECRET, DEMO_FAUCET_SECRET], { consumed: [nft, keep] });
+  blocks.push(await post(origin, { payload: transactionPayloadToJson(collectTx) }));
+
   return {
     taggedBlock,
     binaryBlock,
@@ -196,6 +269,12 @@ export async function postMarkup(origin: string): Promise<Posted> {
     foundry: hex(transactionId(foundryTx)),
     token: hex(token),
     minted,
+    kept,
+    given,
+    holders: [one!, two!],
+    emptied: emptied!,
+    collected: hex(transactionId(collectTx)),
+    irc27,
     blocks,
   };
 }

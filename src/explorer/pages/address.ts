@@ -1,12 +1,12 @@
-import { accountViews } from '../accounts.js';
+import { accountViews, type Latest } from '../accounts.js';
 import { ApiError, bytes, find, get } from '../api.js';
 import { facts, h, idLink, page, table } from '../dom.js';
 import { historyCsv, holdings } from '../holdings.js';
 import { amount, type Info, networkInfo, time } from '../network.js';
 
-// An address: its total and available balance (at a chosen date too, and its statement for a range: accounts.ts),
-// and its history, newest first, a page at a time (Older and Newer), each update with the amount it received or spent
-// (the output looked up: the route names only its ID).
+// An address: its total and available balance (the latest and at a chosen date, its statement for a range:
+// accounts.ts), and its history, newest first, a page at a time (Older and Newer), each update with the amount it
+// received or spent (the output looked up: the route names only its ID).
 
 interface Update {
   outputId: string;
@@ -71,12 +71,14 @@ function download(address: string): HTMLElement {
 export async function addressPage(address: string, cursor?: string): Promise<HTMLElement | undefined> {
   const info = await networkInfo();
   const { baseToken, protocol } = info;
-  const balance = await find<{ totalBalance: string; availableBalance: string; ledgerIndex: number }>(
-    `/api/explorer/v2/balance/${address}`,
-  );
   const query = cursor === undefined ? `pageSize=${PAGE}` : `cursor=${encodeURIComponent(cursor)}`;
-  const updates = await updatesOf(address, `sort=newest&${query}`);
-  if (balance === undefined && updates.items.length === 0) return undefined;
+  const [accounts, updates] = await Promise.all([
+    accountViews(address, info),
+    updatesOf(address, `sort=newest&${query}`),
+  ]);
+  // The latest balance from the accounts (0 where it holds nothing, no 404 asked); a node without them: the route's.
+  const balance = accounts.latest ?? (await find<Latest>(`/api/explorer/v2/balance/${address}`));
+  if ((balance === undefined || balance.totalBalance === '0') && updates.items.length === 0) return undefined;
   const [amounts, newer] = await Promise.all([
     amountsOf(updates.items, baseToken),
     cursor === undefined ? undefined : newerPage(address, updates.items[0]),
@@ -92,7 +94,7 @@ export async function addressPage(address: string, cursor?: string): Promise<HTM
       ['available', amount(balance?.availableBalance ?? '0', baseToken)],
       ['as of milestone', balance === undefined ? '—' : balance.ledgerIndex],
     ]),
-    ...(await accountViews(address, info)),
+    ...accounts.sections,
     ...(await holdings(address, protocol.bech32Hrp)),
     h('h2', {}, 'History'),
     download(address),
