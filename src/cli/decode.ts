@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CodecError } from '../codec/errors.js';
 import { toHex } from '../codec/hex.js';
+import { protocolVersionOf } from '../model/block.js';
 import { blockId, milestoneId, transactionId } from '../model/ids.js';
 import { PayloadType } from '../model/type-codes.js';
 import * as nova from '../nova/index.js';
@@ -68,7 +69,7 @@ export function decodeCommand(args: string[]): string {
   const protocol = protocolOf(values.protocol);
   // A block's first byte is its protocol version: Stardust's is 2, IOTA 2.0's 3. The other's block is not decoded
   // as this one's, whatever its bytes would happen to make.
-  const version = bytes[0];
+  const version = protocolVersionOf(bytes);
   const expected = protocol === 'nova' ? 3 : 2;
   if (version !== undefined && version !== expected)
     throw new CodecError(

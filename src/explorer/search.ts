@@ -42,8 +42,8 @@ export async function routeOf(query: string, hrp: string): Promise<Found> {
 function prefixOf(text: string): string | undefined {
   try {
     const { prefix, words } = bech32.decode(text, 90);
-    const bytes = bech32.fromWordsUnsafe(words);
-    return bytes?.length === 33 && Object.values(AddressType).includes(bytes[0] as 0) ? prefix : undefined;
+    const address = bech32.fromWordsUnsafe(words);
+    return address?.length === 33 && Object.values(AddressType).includes(address[0] as 0) ? prefix : undefined;
   } catch {
     return undefined;
   }

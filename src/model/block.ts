@@ -13,6 +13,7 @@ import {
   union,
 } from '../codec/index.js';
 import { generated } from './block.gen.js';
+import { PARENTS_AT as LAYOUT_PARENTS_AT } from './block-layout.js';
 import { BLOCK_ID_LENGTH, MAX_PARENTS, MIN_PARENTS } from './limits.js';
 import { type MilestonePayload, milestonePayload } from './payload/milestone.js';
 import { type TaggedDataPayload, taggedDataPayload } from './payload/tagged-data.js';
@@ -59,6 +60,9 @@ export const block = struct<Block>('Block', {
 // declaration above: the ledger hashes a transaction from the bytes as received, so that its ID and signing hash
 // need no re-encoding. (TIP-24: protocol version u8, parents with a u8 count, the payload's u32 length, the payload.)
 const PARENTS_AT = fixedOffset(block, 'parents');
+// block-layout.ts spells the same offsets for readers without the codec: they must agree with the struct.
+if (PARENTS_AT !== LAYOUT_PARENTS_AT || parents.prefixWidth !== 1 || parents.element.fixedSize !== BLOCK_ID_LENGTH)
+  throw new Error('model/block-layout.ts does not match the Block struct');
 const PAYLOAD_LENGTH = optionalBlockPayload.sizeOf(undefined); // an absent payload is its length prefix alone
 
 /**
@@ -92,4 +96,42 @@ export function payloadTypeOf(bytes: Uint8Array): number | undefined {
 export function transactionPayloadBytes(bytes: Uint8Array): Uint8Array | undefined {
   const payload = payloadBytes(bytes);
   return payload !== undefined && typeOf(payload) === PayloadType.Transaction ? payload : undefined;
+}
+
+// What a node does to a client's block before it takes it (TIP-24's layout: the nonce is the last 8 bytes): its
+// protocol version read, the node's tips put in where it came without parents, a nonce put in where it came without
+// one. Here, beside the layout, so no other room reads or writes a block's bytes by offset.
+
+/** A block's protocol version: its first byte (undefined for no bytes). */
+export const protocolVersionOf = (bytes: Uint8Array): number | undefined => bytes[0];
+
+/** Whether the bytes declare no parents and go on past the count (a client asking the node to choose them). */
+export const lacksParents = (bytes: Uint8Array): boolean => bytes.length > PARENTS_AT + 1 && bytes[PARENTS_AT] === 0;
+
+/** A block's bytes whose parent count is 0, with `parents` put in (the rest as it came). */
+export function withParents(bytes: Uint8Array, parentIds: readonly Uint8Array[]): Uint8Array {
+  const at = PARENTS_AT + parents.prefixWidth;
+  const out = new Uint8Array(bytes.length + BLOCK_ID_LENGTH * parentIds.length);
+  out.set(bytes.subarray(0, PARENTS_AT));
+  out[PARENTS_AT] = parentIds.length;
+  parentIds.forEach((p, i) => out.set(p, at + BLOCK_ID_LENGTH * i));
+  out.set(bytes.subarray(at), at + BLOCK_ID_LENGTH * parentIds.length);
+  return out;
+}
+
+const NONCE_LENGTH = 8;
+
+/** The bytes a block's proof of work covers: all but its nonce (undefined when the bytes are shorter than one). */
+export const nonceCovered = (bytes: Uint8Array): Uint8Array | undefined =>
+  bytes.length < NONCE_LENGTH ? undefined : bytes.subarray(0, bytes.length - NONCE_LENGTH);
+
+/** Whether a block's bytes carry a nonce other than 0 (0: the client left the work to the node). */
+export const hasNonce = (bytes: Uint8Array): boolean =>
+  bytes.subarray(bytes.length - NONCE_LENGTH).some((b) => b !== 0);
+
+/** A copy of a block's bytes with `nonce` as its nonce (u64, little-endian). */
+export function withNonce(bytes: Uint8Array, nonce: bigint): Uint8Array {
+  const out = bytes.slice();
+  new DataView(out.buffer).setBigUint64(out.length - NONCE_LENGTH, nonce, true);
+  return out;
 }

@@ -1,3 +1,4 @@
+import { CodecError } from '../codec/errors.js';
 import { toHex } from '../codec/hex.js';
 import { findNonce, powScore } from '../crypto/pow.js';
 import { TangleError } from '../errors.js';
@@ -5,6 +6,15 @@ import { HttpProblem } from '../http/kit/problem.js';
 import type { BlockIntake } from '../http/kit/route-kit.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/core/index.js';
+import {
+  hasNonce,
+  lacksParents,
+  nonceCovered,
+  parentsOf,
+  protocolVersionOf,
+  withNonce,
+  withParents,
+} from '../model/block.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import { compareBytes } from '../util/bytes.js';
 
@@ -50,13 +60,14 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
 
   /** The first parent the ledger does not know, if the block's bytes hold their parents (else acceptBlock refuses). */
   function unknownParent(bytes: Uint8Array): Uint8Array | undefined {
-    const count = bytes[1] ?? 0;
-    if (bytes.length < 2 + 32 * count) return undefined;
-    for (let i = 0; i < count; i++) {
-      const parent = bytes.subarray(2 + 32 * i, 34 + 32 * i);
-      if (!ledger.knowsBlock(parent)) return parent;
+    let ids: Uint8Array[];
+    try {
+      ids = parentsOf(bytes);
+    } catch (e) {
+      if (e instanceof CodecError) return undefined; // acceptBlock refuses it, with the rule and the field's path
+      throw e;
     }
-    return undefined;
+    return ids.find((id) => !ledger.knowsBlock(id));
   }
 
   function accept(body: Uint8Array, contentType: string): Uint8Array {
@@ -75,8 +86,8 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
         json = { ...json, parents: tips().map((t) => `0x${Buffer.from(t).toString('hex')}`) };
       bytes = encodeBlock(blockFromJson(json)); // CodecError: 400 with its code and path
     } else if (contentType === BINARY_V1) {
-      bytes = body[1] === 0 && body.length > 2 ? withParents(body, tips()) : body;
-      if (bytes[0] !== params.protocolVersion) throw invalid('protocolVersion invalid');
+      bytes = lacksParents(body) ? withParents(body, tips()) : body;
+      if (protocolVersionOf(bytes) !== params.protocolVersion) throw invalid('protocolVersion invalid');
     } else {
       throw new HttpProblem(
         400,
@@ -93,23 +104,10 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
   }
 }
 
-/** A block's bytes whose parent count is 0, with `parents` put in (the rest as it came). */
-function withParents(bytes: Uint8Array, parents: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(bytes.length + 32 * parents.length);
-  out[0] = bytes[0]!;
-  out[1] = parents.length;
-  parents.forEach((p, i) => out.set(p, 2 + 32 * i));
-  out.set(bytes.subarray(2), 2 + 32 * parents.length);
-  return out;
-}
-
 /** The block with a nonce that meets `minPowScore`, found here when it came with none (0) and the node does PoW. */
 function withWork(bytes: Uint8Array, minPowScore: number, pow: boolean): Uint8Array {
-  if (bytes.length < 8 || minPowScore === 0 || powScore(bytes) >= minPowScore) return bytes;
-  const nonceAt = bytes.length - 8;
-  if (!pow || bytes.subarray(nonceAt).some((b) => b !== 0)) return bytes; // acceptBlock refuses it, with the rule
-  const nonce = findNonce(bytes.subarray(0, nonceAt), minPowScore);
-  const out = bytes.slice();
-  new DataView(out.buffer).setBigUint64(nonceAt, nonce!, true);
-  return out;
+  const covered = nonceCovered(bytes);
+  if (covered === undefined || minPowScore === 0 || powScore(bytes) >= minPowScore) return bytes;
+  if (!pow || hasNonce(bytes)) return bytes; // acceptBlock refuses it, with the rule
+  return withNonce(bytes, findNonce(covered, minPowScore)!);
 }

@@ -1,4 +1,5 @@
 import { blake2b } from '@noble/hashes/blake2.js';
+import { payloadLengthAt } from '../../model/block-layout.js';
 import { PayloadType } from '../../model/type-codes.js';
 import { ApiError, bytes, find, get } from '../api.js';
 import { type Child, facts, h, idLink, page } from '../dom.js';
@@ -25,7 +26,7 @@ interface Metadata {
 
 /** The transaction ID of a block's transaction payload: BLAKE2b-256 of the payload's bytes, read from the block's. */
 function transactionIdOf(block: Uint8Array): string {
-  const at = 2 + 32 * block[1]!;
+  const at = payloadLengthAt(block);
   const length = new DataView(block.buffer, block.byteOffset).getUint32(at, true);
   return hex(blake2b(block.subarray(at + 4, at + 4 + length), { dkLen: 32 }));
 }

@@ -36,24 +36,24 @@ interface BuildState extends IndexBuildProgress {
 }
 
 function encodeState(s: BuildState): Uint8Array {
-  const bytes = new Uint8Array(17 + s.cursor.length);
-  const view = new DataView(bytes.buffer);
-  bytes[0] = s.phase;
+  const record = new Uint8Array(17 + s.cursor.length);
+  const view = new DataView(record.buffer);
+  record[0] = s.phase;
   view.setFloat64(1, s.indexedOutputs, false);
   view.setFloat64(9, s.outputs, false);
-  bytes.set(s.cursor, 17);
-  return bytes;
+  record.set(s.cursor, 17);
+  return record;
 }
 
-function readState(bytes: Uint8Array): BuildState {
-  if (bytes.length < 17 || (bytes[0] !== CLEAR && bytes[0] !== OUTPUTS))
+function readState(record: Uint8Array): BuildState {
+  if (record.length < 17 || (record[0] !== CLEAR && record[0] !== OUTPUTS))
     throw new LedgerError('STORE_CORRUPT', 'the record of the output index build is damaged');
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const view = new DataView(record.buffer, record.byteOffset, record.length);
   return {
-    phase: bytes[0] as typeof CLEAR,
+    phase: record[0] as typeof CLEAR,
     indexedOutputs: view.getFloat64(1, false),
     outputs: view.getFloat64(9, false),
-    cursor: bytes.slice(17),
+    cursor: record.slice(17),
   };
 }
 
