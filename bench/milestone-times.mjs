@@ -1,9 +1,11 @@
-// npx vite-node bench/milestone-time-plans.mjs -- [--src DIR]
+// npx vite-node bench/milestone-times.mjs -- [--src DIR]
 // The plans of the reads of milestone_times' time and ID (issue 57): an output's metadata (its slots' times, with the
-// ID and seal each is checked with), a milestone by index and by ID, the indexer's first timed slot from a slot. On
+// ID and seal each is checked with), a milestone by index and by ID, the indexer's first timed slot from a slot; then,
+// where the sources seal the rows (milestone-times.ts), what a row's seal costs the writer and its check a read. On
 // test/ledger/postgres-schema.test.ts's tables (100 slots of 500 transactions, 150,000 outputs, 100,000 milestones'
 // times, every other one with an ID), after ANALYZE, each EXPLAIN'd with a custom plan as the client's unnamed
 // statements get. `--src` names another commit's src/ (the before of an A/B). A private cluster (postgres-cluster.mjs).
+import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { startPostgres } from '../scripts/postgres-cluster.mjs';
 
@@ -11,6 +13,7 @@ const args = process.argv.slice(2);
 const src = resolve(args.includes('--src') ? args[args.indexOf('--src') + 1] : join(import.meta.dirname, '../src'));
 const { SCHEMA, QUERIES } = await import(join(src, 'ledger/postgres/schema.ts'));
 const { openPool } = await import(join(src, 'ledger/postgres/client.ts'));
+const times = await import(join(src, 'ledger/postgres/milestone-times.ts')).catch(() => undefined);
 
 const pg = startPostgres();
 if ('unavailable' in pg) throw new Error(pg.unavailable);
@@ -54,4 +57,20 @@ try {
   await pool.end();
 } finally {
   pg.stop();
+}
+
+// The seal and its check alone, CPU only: 200,000 of each, three rounds (a row with an ID, as a milestone's).
+if (times !== undefined) {
+  const id = randomBytes(32);
+  const N = 200_000;
+  const seals = Array.from({ length: 1000 }, (_, i) => times.timeSeal(i, 1_700_000_000 + i, id));
+  for (let round = 1; round <= 3; round++) {
+    let t = performance.now();
+    for (let i = 0; i < N; i++) times.timeSeal(i % 1000, 1_700_000_000 + (i % 1000), id);
+    const seal = ((performance.now() - t) * 1000) / N;
+    t = performance.now();
+    for (let i = 0; i < N; i++) times.checkedTime(i % 1000, String(1_700_000_000 + (i % 1000)), id, seals[i % 1000]);
+    const check = ((performance.now() - t) * 1000) / N;
+    console.log(`round ${round}: timeSeal ${seal.toFixed(2)} µs, checkedTime ${check.toFixed(2)} µs`);
+  }
 }
