@@ -202,7 +202,7 @@ export class PostgresReader implements LedgerReader {
   }
 
   /**
-   * A real milestone by index or ID: one history/ applied (its payload kept), a delta snapshot's, or the full
+   * A real milestone by index or ID: one history/ applied (its payload kept), a delta snapshot's or the full
    * snapshot's target (by index). Its row is checked (milestone-times.ts). @throws LedgerError STORE_CORRUPT
    */
   async milestone(ref: number | Uint8Array): Promise<MilestoneRef | undefined> {
@@ -215,7 +215,9 @@ export class PostgresReader implements LedgerReader {
       typeof ref === 'number'
         ? await this.ask(QUERIES.importedMilestone, [sqlSlot(ref)])
         : await this.ask(QUERIES.milestoneById, [ref]);
-    return rows[0] === undefined ? undefined : milestoneOfRow(rows[0]);
+    const found = rows[0] === undefined ? undefined : milestoneOfRow(rows[0]);
+    // By ID the embedded store finds a milestone it applied only (keys.milestoneSlot); a delta's, by index.
+    return typeof ref === 'number' || found?.payload !== undefined ? found : undefined;
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */

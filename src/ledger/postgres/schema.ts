@@ -223,7 +223,7 @@ export const QUERIES = {
    * taken away is found damaged (its seal covers the ID), not answered as a slot without one.
    */
   importedMilestone: `select ${TIME_ROW}, payload from milestone_times where slot = $1`,
-  /** A real milestone by its ID (one history/ applied, or a delta snapshot's). */
+  /** $1 ID → the row of a real milestone (the reader answers one history/ applied, as the embedded store does). */
   milestoneById: `select ${TIME_ROW}, payload from milestone_times where milestone_id = $1`,
   /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
   block: `select slot, raw, tx_id, checksum,

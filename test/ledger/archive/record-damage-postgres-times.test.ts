@@ -108,6 +108,10 @@ describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL'
     const before = await answers(reader, all);
     expect(statuses(before.found)).toEqual(all.map(() => 200));
     expect(before.found).toEqual((await answers(ledger, all)).found);
+    // By ID, a delta's milestone is unknown to both (the embedded store finds only one it applied).
+    const byId = [`/api/explorer/v2/milestones/${delta.id}/blocks`, `${V2}/milestones/${delta.id}`];
+    expect((await answers(reader, byId)).found).toEqual((await answers(ledger, byId)).found);
+    expect(statuses((await answers(ledger, byId)).found)).toEqual([404, 404]);
     // The files' word: the delta's last milestone as /info names it.
     expect(JSON.parse(before.found[0]![1]).status.latestMilestone).toEqual({
       index: delta.slot,
