@@ -57,11 +57,11 @@ export function milestoneOfRow(r: Row): MilestoneRef | undefined {
 const PAGE = 5_000;
 
 /**
- * Seals the time and ID of every row of a database kept before they had a seal (`status.times_sealed`), a page at a
- * time in slot order, taking the values as they stand. Once, at the writer's opening, in its SQL transaction (the
- * flag moves in it). The number of rows sealed.
+ * Seals the time and ID of every row of a database kept before they had a seal (`status.times_sealed`), `page` rows
+ * at a time in slot order, taking the values as they stand. Once, at the writer's opening, in its SQL transaction
+ * (the flag moves in it). The number of rows sealed.
  */
-export async function sealMilestoneTimes(c: PgClient): Promise<number> {
+export async function sealMilestoneTimes(c: PgClient, page = PAGE): Promise<number> {
   const update =
     'update milestone_times m set time_seal = t.seal from unnest($1::integer[], $2::integer[]) as t(slot, seal) ' +
     'where m.slot = t.slot';
@@ -69,7 +69,7 @@ export async function sealMilestoneTimes(c: PgClient): Promise<number> {
   let after = -1;
   for (;;) {
     const { rows } = await c.query(
-      `select slot, unix_time, milestone_id from milestone_times where slot > $1 order by slot limit ${PAGE}`,
+      `select slot, unix_time, milestone_id from milestone_times where slot > $1 order by slot limit ${page}`,
       [after],
     );
     if (rows.length === 0) return sealed;

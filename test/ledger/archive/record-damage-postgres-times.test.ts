@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createServer,
@@ -24,8 +25,9 @@ import {
   PROTOCOL_PARAMETERS,
 } from '../../../src/index.js';
 import type { LedgerReader } from '../../../src/ledger/core/ledger-reader.js';
-import { openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
+import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
+import { sealMilestoneTimes, timeSeal } from '../../../src/ledger/postgres/milestone-times.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
 import { firstWriter, records, snapshotVector } from '../../helpers/snapshots.js';
 
@@ -101,6 +103,15 @@ function rows() {
 
 const statuses = (found: [number, string][]) => found.map(([s]) => s);
 
+it('a row’s seal: CRC-32 of the key of the milestone’s time, then each value after its 2-byte length', () => {
+  // keys.milestoneTime(17340) (table 0x5a, the slot big-endian), the time's decimal digits, the ID's bytes
+  const [key, digits] = [[0x5a, 0, 0, 0x43, 0xbc], [...Buffer.from('1700000000')]];
+  const id = Array.from({ length: 32 }, (_, i) => i * 7);
+  const crc = (bytes: number[]) => crc32(Uint8Array.from(bytes)) | 0;
+  expect(timeSeal(17340, 1_700_000_000, null)).toBe(crc([...key, 10, 0, ...digits]));
+  expect(timeSeal(17340, 1_700_000_000, Uint8Array.from(id))).toBe(crc([...key, 10, 0, ...digits, 32, 0, ...id]));
+});
+
 describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL', () => {
   it('answer as the LMDB store; each column edited is 500 on each route that serves it, the key logged', async () => {
     const { delta, spentAt } = rows();
@@ -158,6 +169,12 @@ describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL'
     });
     // A reader opened before reads the unsealed rows as damaged, never as sound.
     expect(statuses((await answers(reader, all)).found)).toEqual(all.map(() => 500));
+    // The upgrade's step seals each row once, page after page (two rows a page here).
+    const n = Number((await pool.query('select count(*) as n from milestone_times')).rows[0]!.n);
+    expect(await inTransaction(pool, (c) => sealMilestoneTimes(c, 2))).toBe(n);
+    expect(await answers(reader, all)).toEqual(before);
+    await pool.query('update milestone_times set time_seal = null');
+    // The writer's opening runs it, and moves the flag.
     await (await PostgresMirror.open(url, ledger)).close();
     const { rows: left } = await pool.query(
       'select (select count(*) from milestone_times where time_seal is null) as unsealed, ' +

@@ -215,6 +215,9 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
       `/api/core/v2/outputs/${hex(new Uint8Array(r.output_id as Buffer))}/metadata`,
       `/api/indexer/v1/outputs?createdAfter=${Number(r.unix_time) - 1}`,
     ];
+    // No milestone at that slot, for either store (the row is a time, not a milestone).
+    const byIndex = [`/api/core/v2/milestones/by-index/${r.slot}`];
+    expect((await answers(reader, byIndex)).found).toEqual((await answers(ledger, byIndex)).found);
     await editedTimes(Number(r.slot), routes, [
       ['unix_time = unix_time + 1'],
       ["milestone_id = '\\x00'::bytea"],
