@@ -2,9 +2,11 @@
 //   [--addresses 20000] [--reads 2000]
 // The archive's tables in PostgreSQL (issue 57): what writing a milestone's archive rows costs (writeArchive in its
 // own transaction, milestone by milestone, over a generated history: outputs booked to random addresses, half as many
-// spent), then the plans of the explorer's queries on it (EXPLAIN, after ANALYZE) and each read's p50 through
-// PostgresExplorer. Run from the sources (vite-node), so that --src can name another commit's src/ (the before of an
-// A/B: `git archive COMMIT | tar -x -C DIR`, with node_modules linked in). A private cluster (postgres-cluster.mjs).
+// spent; with it, in the same transaction, the milestone's own row of milestone_times, its time and ID sealed where
+// the sources seal them: milestone-times.ts), then the plans of the explorer's queries on it (EXPLAIN, after ANALYZE)
+// and each read's p50 through PostgresExplorer. Run from the sources (vite-node), so that --src can name another
+// commit's src/ (the before of an A/B: `git archive COMMIT | tar -x -C DIR`, with node_modules linked in). A private
+// cluster (postgres-cluster.mjs).
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { startPostgres } from '../scripts/postgres-cluster.mjs';
@@ -17,7 +19,9 @@ const PER = Number(arg('--per-milestone', 250));
 const ADDRESSES = Number(arg('--addresses', 20_000));
 const READS = Number(arg('--reads', 2000));
 
-const { SCHEMA } = await import(join(src, 'ledger/postgres/schema.ts'));
+const { SCHEMA, WRITES } = await import(join(src, 'ledger/postgres/schema.ts'));
+// The seal of a milestone_times row's time and ID (issue 57), in the sources that have it.
+const times = await import(join(src, 'ledger/postgres/milestone-times.ts')).catch(() => undefined);
 const { ARCHIVE_QUERIES } = await import(join(src, 'ledger/postgres/archive-schema.ts'));
 const { writeArchive } = await import(join(src, 'ledger/postgres/write-archive.ts'));
 const { PostgresExplorer } = await import(join(src, 'ledger/postgres/postgres-explorer.ts'));
@@ -36,6 +40,7 @@ try {
   const unspent = [];
   const pick = (n) => Math.floor(Math.random() * n);
   let writing = 0;
+  let rowWriting = 0;
   for (let m = 1; m <= MILESTONES; m++) {
     const updates = [];
     const changes = new Map();
@@ -65,15 +70,25 @@ try {
       change(address, -amount, -1);
     }
     const rows = { updates, held: [], balances: [...changes.values()] };
+    // An applied milestone's row: its time, ID, payload (about 1 KB), white-flag record and analytics (sealed bytes).
+    const [time, id] = [1000 + m, randomBytes(32)];
+    const sealed = times === undefined ? [] : [times.timeSeal(m, time, id)];
+    const milestoneRow = [m, time, id, ...sealed, randomBytes(1000), randomBytes(40 * PER), randomBytes(120)];
     const t = performance.now();
-    await inTransaction(pool, (c) => writeArchive(c, rows));
+    await inTransaction(pool, async (c) => {
+      const r = performance.now();
+      await c.query(WRITES.appliedMilestone, milestoneRow);
+      rowWriting += performance.now() - r;
+      await writeArchive(c, rows);
+    });
     writing += performance.now() - t;
   }
   const total = (await pool.query('select count(*) as n from ledger_updates')).rows[0].n;
   console.log(`src ${src}`);
   console.log(
     `write: ${MILESTONES} milestones of ${PER * 1.5} updates (${total} rows): ` +
-      `${(writing / MILESTONES).toFixed(2)} ms a milestone`,
+      `${(writing / MILESTONES).toFixed(2)} ms a milestone, of which its milestone_times row ` +
+      `${(rowWriting / MILESTONES).toFixed(3)} ms (${times === undefined ? 'unsealed' : 'time and ID sealed'})`,
   );
   await pool.query('vacuum analyze ledger_updates');
   await pool.query('vacuum analyze address_balances');

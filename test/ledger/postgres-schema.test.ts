@@ -101,10 +101,19 @@ describe.skipIf(pg === undefined)('the PostgreSQL schema', () => {
       [QUERIES.indexScan, [`'\\x030100'::bytea`, `'\\x030101'::bytea`, '256'], 'output_index_pkey'],
       [QUERIES.indexOutputs, [`array[${output}]`], 'outputs_pkey'],
       [QUERIES.outputsOf, [id('t', '7')], 'outputs_pkey'],
+      [QUERIES.importedMilestone, ['4242'], 'milestone_times_pkey'],
+      [QUERIES.milestoneById, [id('m', '7')], 'milestone_times_id'],
+      [QUERIES.timedSlotFrom, ['4242'], 'milestone_times_pkey'],
     ] as const) {
       const p = await plan(query, [...args]);
       expect(p.indexes, query).toContain(index);
       expect(p.scanned, query).toEqual([]);
+      // An output's slots' times are one seek each, never a join walking milestone_times' key (issue 57).
+      if (query === QUERIES.output)
+        expect(
+          p.nodes.filter((n) => /Merge|Hash|Sort/.test(n)),
+          query,
+        ).toEqual([]);
     }
     const unindex = await pg!.primary.sqlAsync(
       `explain delete from output_index where output_id = any(array[${output}])`,

@@ -2,6 +2,7 @@ import { bytesKey } from '../../util/bytes.js';
 import { checkedOutputRow, LedgerError } from '../common/index.js';
 import type { IndexSource } from '../indexer/index.js';
 import { bytesOf, type PgResult } from './client.js';
+import { timedSlotOf } from './milestone-times.js';
 import { QUERIES } from './schema.js';
 
 // The indexer's view of the PostgreSQL store (the embedded store's is indexer-store.ts): its entries are the primary
@@ -23,7 +24,7 @@ export function indexSource(ask: Ask): IndexSource {
     },
     timedSlotFrom: async (slot) => {
       const r = (await ask(QUERIES.timedSlotFrom, [slot])).rows[0];
-      return r === undefined ? undefined : { slot: Number(r.slot), time: Number(r.unix_time) };
+      return r === undefined ? undefined : timedSlotOf(r);
     },
     outputs: async (positions) => {
       if (positions.length === 0) return [];

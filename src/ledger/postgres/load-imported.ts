@@ -20,6 +20,7 @@ import { indexEntries } from '../indexer/index.js';
 import type { PgClient } from './client.js';
 import { type CopyColumn, type CopyField, copyInto } from './copy-rows.js';
 import { START_INDEX_BUILD } from './index-build.js';
+import { timeSeal } from './milestone-times.js';
 import { BUILD_BULK_KEYS, DROP_FOR_BULK_LOAD, SCHEMA, WRITES } from './schema.js';
 
 // A ledger imported from a network's snapshots (snapshot-import.ts), loaded into a new database as its genesis: every
@@ -93,6 +94,7 @@ const BLOCK_COLUMNS: [string, CopyColumn][] = [
 const TIME_COLUMNS: [string, CopyColumn][] = [
   ['slot', 'int4'],
   ['unix_time', 'int8'],
+  ['time_seal', 'int4'],
 ];
 
 /** The outputs booked up to the genesis slot, in the store's order, their records checked. */
@@ -129,7 +131,8 @@ function* timeRows(committed: CommittedReads): Generator<CopyField[]> {
   for (const [k, bytes] of committed.store.entries(Uint8Array.of(keys.tables.milestoneTime))) {
     const slot = slotOfKey(k);
     if (slot > committed.params.genesisSlot) return;
-    yield [slot, checkedValue(u32, k, bytes, 'milestone time')];
+    const time = checkedValue(u32, k, bytes, 'milestone time');
+    yield [slot, time, timeSeal(slot, time, null)];
   }
 }
 

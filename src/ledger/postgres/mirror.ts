@@ -14,6 +14,7 @@ import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { writeHoldings } from './holding-tables.js';
 import { pgIndexBuildStep } from './index-build.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
+import { sealMilestoneTimes, timeSeal } from './milestone-times.js';
 import { resealBalances, resealRows, sealSnapshotRecords, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 import { fillArchive, writeArchive, writeColumns } from './write-archive.js';
@@ -170,7 +171,7 @@ export class PostgresMirror {
         await sealValueRows(c);
         await c.query('update status set rows_sealed = true, balance_seals_sql = true');
       }
-      const flags = (await c.query('select balance_seals_sql, snapshot_sealed from status')).rows[0]!;
+      const flags = (await c.query('select balance_seals_sql, snapshot_sealed, times_sealed from status')).rows[0]!;
       if (flags.balance_seals_sql !== true) {
         await resealBalances(c);
         await c.query('update status set balance_seals_sql = true');
@@ -178,6 +179,10 @@ export class PostgresMirror {
       if (flags.snapshot_sealed !== true) {
         await sealSnapshotRecords(c);
         await c.query('update status set snapshot_sealed = true');
+      }
+      if (flags.times_sealed !== true) {
+        await sealMilestoneTimes(c);
+        await c.query('update status set times_sealed = true');
       }
       await fillArchive(c, ledger.committedReads());
     }).catch(async (e) => {
@@ -247,18 +252,12 @@ export class PostgresMirror {
         created.map((o) => rowChecksum(o.outputId, x.slot, o.output)),
       ]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders, spentMark(x.slot)]);
+      const [time, id] = [x.milestoneTime, x.milestoneId ?? null];
+      const seal = time === undefined ? null : timeSeal(x.slot, time, id);
       if (x.milestone !== undefined)
-        await c.query(WRITES.appliedMilestone, [
-          x.slot,
-          x.milestoneTime,
-          x.milestoneId,
-          x.milestone,
-          x.whiteFlag,
-          x.analytics ?? null,
-        ]);
-      else if (x.milestoneTime !== undefined && x.milestoneId !== undefined)
-        await c.query(WRITES.importedMilestone, [x.slot, x.milestoneTime, x.milestoneId]);
-      else if (x.milestoneTime !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [x.milestoneTime]]);
+        await c.query(WRITES.appliedMilestone, [x.slot, time, id, seal, x.milestone, x.whiteFlag, x.analytics ?? null]);
+      else if (time !== undefined && id !== null) await c.query(WRITES.importedMilestone, [x.slot, time, id, seal]);
+      else if (time !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [time], [seal]]);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
       if (x.archive !== undefined) await writeArchive(c, x.archive);
       if (x.accounts !== undefined) await writeAccounts(c, x.accounts);

@@ -11,6 +11,7 @@ import {
 import { spendingTransaction } from '../core/index.js';
 import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, spentOf } from './client.js';
+import { checkedTime } from './milestone-times.js';
 
 // An output as the API answers it, from its row of schema.ts's `output` query; and, for an output the database holds
 // no row of, whether one should be there.
@@ -24,7 +25,10 @@ export function outputOfRow(outputId: Uint8Array, r: Row): LedgerOutput {
     output: checkedOutputRow(outputId, Number(r.created_slot), bytesOf(r.raw), r.checksum as never, spentOf(r)),
     blockId: r.block_id === null ? new Uint8Array(32) : bytesOf(r.block_id),
     createdSlot: Number(r.created_slot),
-    ...(r.created_at === null ? {} : { createdAt: Number(r.created_at) }),
+    // Each time is checked with its row's ID against the row's seal (milestone-times.ts); no row: no time.
+    ...(r.created_at === null
+      ? {}
+      : { createdAt: checkedTime(Number(r.created_slot), r.created_at, r.created_id, r.created_seal) }),
     ledgerIndex: Number(r.latest_slot),
   };
   if (r.spent_slot === null) return answer;
@@ -39,7 +43,7 @@ export function outputOfRow(outputId: Uint8Array, r: Row): LedgerOutput {
       : bytesOf(r.spent_by);
   if (spender === undefined)
     throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${r.spent_slot}, which spent it, spends it`);
-  const at = r.spent_at === null ? {} : { at: Number(r.spent_at) };
+  const at = r.spent_at === null ? {} : { at: checkedTime(Number(r.spent_slot), r.spent_at, r.spent_id, r.spent_seal) };
   return { ...answer, spent: { slot: Number(r.spent_slot), transactionId: spender, ...at } };
 }
 

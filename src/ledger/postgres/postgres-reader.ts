@@ -7,7 +7,6 @@ import {
   COMMITMENT_ID_LENGTH,
   type CommittedSlot,
   type Congestion,
-  checkedMilestone,
   checkedValue,
   checkId,
   checkSlot,
@@ -45,6 +44,7 @@ import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeError } from './client.js';
 import { pgIndexBuildProgress } from './index-build.js';
 import { indexSource } from './index-reads.js';
+import { milestoneOfRow } from './milestone-times.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
 import { refuseOutdated } from './reseal-rows.js';
@@ -202,8 +202,8 @@ export class PostgresReader implements LedgerReader {
   }
 
   /**
-   * A real milestone by index or ID: one history/ applied (its payload kept), a delta snapshot's, or the full
-   * snapshot's target (by index).
+   * A real milestone by index or ID: one history/ applied (its payload kept), a delta snapshot's or the full
+   * snapshot's target (by index). Its row is checked (milestone-times.ts). @throws LedgerError STORE_CORRUPT
    */
   async milestone(ref: number | Uint8Array): Promise<MilestoneRef | undefined> {
     const n = this.imported;
@@ -215,11 +215,9 @@ export class PostgresReader implements LedgerReader {
       typeof ref === 'number'
         ? await this.ask(QUERIES.importedMilestone, [sqlSlot(ref)])
         : await this.ask(QUERIES.milestoneById, [ref]);
-    const r = rows[0];
-    if (r === undefined) return undefined;
-    const found = { index: Number(r.slot), milestoneId: bytesOf(r.milestone_id), timestamp: Number(r.unix_time) };
-    if (r.payload === null) return found;
-    return { ...found, payload: checkedMilestone(bytesOf(r.payload), found.index, found.milestoneId).payload };
+    const found = rows[0] === undefined ? undefined : milestoneOfRow(rows[0]);
+    // By ID the embedded store finds a milestone it applied only (keys.milestoneSlot); a delta's, by index.
+    return typeof ref === 'number' || found?.payload !== undefined ? found : undefined;
   }
 
   /** An imported network's treasury output; a ledger tangle-core built has none (0 from no milestone). */

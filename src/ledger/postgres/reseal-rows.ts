@@ -202,7 +202,8 @@ export async function resealBalances(c: PgClient): Promise<number> {
  * @throws LedgerError STORE_OUTDATED
  */
 export function refuseOutdated(s: Row): void {
-  if (s.records_sealed !== true || s.rows_sealed !== true || s.balance_seals_sql !== true || s.snapshot_sealed !== true)
+  const flags = [s.records_sealed, s.rows_sealed, s.balance_seals_sql, s.snapshot_sealed, s.times_sealed];
+  if (flags.some((f) => f !== true))
     throw new LedgerError(
       'STORE_OUTDATED',
       'the database was kept by an older tangle-core: open it once with its writer (serve --db)',

@@ -3,6 +3,7 @@ import { addColumn, laterFlag } from './add-column.js';
 import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
 import { HOLDING_SCHEMA } from './holding-tables.js';
 import { INDEX_BUILD_SCHEMA } from './index-build.js';
+import { TIME_ROW } from './milestone-times.js';
 
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
 // tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
@@ -96,6 +97,10 @@ export const SCHEMA: readonly string[] = [
   // Its analytics (ledger/analytics/: measurementsRecord), measured as it was applied.
   addColumn('milestone_times', 'analytics', 'bytea'),
   'create index if not exists milestone_times_id on milestone_times (milestone_id) where milestone_id is not null',
+  // The seal of a row's time and ID (milestone-times.ts timeSeal), checked by every read of them (issue 57);
+  // `times_sealed`: a database kept before has its rows sealed once at its writer's opening, refused to readers until.
+  addColumn('milestone_times', 'time_seal', 'integer'),
+  laterFlag('times_sealed'),
   ...ARCHIVE_SCHEMA,
   ...ACCOUNT_SCHEMA,
   ...HOLDING_SCHEMA,
@@ -188,30 +193,38 @@ export const QUERIES = {
    * $1 output id → the latest slot, the output (bytes, creating and spending slots), the block of its transaction (none
    * for a genesis output), and the blocks of its spending slot that hold its id's bytes (one of them spends it: the
    * reader confirms which, by the slot's white-flag record where it has one; blocks_slot narrows them to one slot).
+   * Each slot's time comes with the ID and seal it is checked with: one seek of milestone_times' key a slot, after
+   * the output is found (`offset 0` keeps each a subquery: joined plainly, the planner may merge-join the whole key).
    */
   output: `select s.latest_slot, s.spent_marked, o.created_slot, o.spent_slot, o.spent_by, o.raw, o.checksum,
       b.block_id,
-      (select unix_time from milestone_times where slot = o.created_slot) as created_at,
-      (select unix_time from milestone_times where slot = o.spent_slot) as spent_at,
-      (select white_flag from milestone_times where slot = o.spent_slot) as spent_white_flag,
+      ct.unix_time as created_at, ct.milestone_id as created_id, ct.time_seal as created_seal,
+      st.unix_time as spent_at, st.milestone_id as spent_id, st.time_seal as spent_seal,
+      st.white_flag as spent_white_flag,
       (select array_agg(x.raw) from blocks x where o.spent_slot is not null and x.slot = o.spent_slot
         and x.tx_id is not null and x.raw is not null and position($1 in x.raw) > 0) as spenders
     from status s left join outputs o on o.output_id = $1
-    left join blocks b on b.tx_id = substring($1 from 1 for 32)`,
+    left join blocks b on b.tx_id = substring($1 from 1 for 32)
+    left join lateral (select unix_time, milestone_id, time_seal from milestone_times
+      where slot = o.created_slot offset 0) ct on true
+    left join lateral (select unix_time, milestone_id, time_seal, white_flag from milestone_times
+      where slot = o.spent_slot offset 0) st on true`,
   /** $1 start, $2 end (exclusive) → up to $3 index entries between them, in key order (the primary key's range). */
   indexScan: 'select entry from output_index where entry >= $1 and entry < $2 order by entry limit $3',
-  timedSlotFrom: 'select slot, unix_time from milestone_times where slot >= $1 order by slot limit 1',
+  timedSlotFrom: `select ${TIME_ROW} from milestone_times where slot >= $1 order by slot limit 1`,
   analytics:
     'select slot, analytics from milestone_times where slot between $1 and $2 and analytics is not null order by slot',
   /** $1 output ids → the bytes of those still unspent. */
   indexOutputs:
     'select output_id, created_slot, raw, checksum from outputs ' +
     'where output_id = any($1::bytea[]) and spent_slot is null',
-  /** $1 slot → the imported milestone's ID and time, where one was kept. */
-  importedMilestone:
-    'select slot, milestone_id, unix_time, payload from milestone_times where slot = $1 and milestone_id is not null',
-  /** A real milestone by its ID (one history/ applied, or a delta snapshot's). */
-  milestoneById: 'select slot, milestone_id, unix_time, payload from milestone_times where milestone_id = $1',
+  /**
+   * $1 slot → its row: a real milestone's where it has an ID. A time alone is read too, so that a row whose ID was
+   * taken away is found damaged (its seal covers the ID), not answered as a slot without one.
+   */
+  importedMilestone: `select ${TIME_ROW}, payload from milestone_times where slot = $1`,
+  /** $1 ID → the row of a real milestone (the reader answers one history/ applied, as the embedded store does). */
+  milestoneById: `select ${TIME_ROW}, payload from milestone_times where milestone_id = $1`,
   /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
   block: `select slot, raw, tx_id, checksum,
                 (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
@@ -286,13 +299,16 @@ export const WRITES = {
     'where o.output_id = t.id',
   /** $1 an imported ledger's treasury output (status.treasury). */
   treasury: 'update status set treasury = $1',
-  /** $1 slot, $2 its imported milestone's timestamp, $3 its ID. */
-  importedMilestone: 'insert into milestone_times (slot, unix_time, milestone_id) values ($1, $2, $3)',
+  /** $1 slot, $2 its imported milestone's timestamp, $3 its ID, $4 their seal (milestone-times.ts timeSeal). */
+  importedMilestone: 'insert into milestone_times (slot, unix_time, milestone_id, time_seal) values ($1, $2, $3, $4)',
+  /** Likewise, then $5 its payload, $6 its white-flag record, $7 its analytics (each sealed). */
   appliedMilestone:
-    'insert into milestone_times (slot, unix_time, milestone_id, payload, white_flag, analytics) ' +
-    'values ($1, $2, $3, $4, $5, $6)',
-  /** $1 slots, $2 their milestones' timestamps. */
-  milestoneTimes: 'insert into milestone_times select * from unnest($1::integer[], $2::bigint[])',
+    'insert into milestone_times (slot, unix_time, milestone_id, time_seal, payload, white_flag, analytics) ' +
+    'values ($1, $2, $3, $4, $5, $6, $7)',
+  /** $1 slots, $2 their milestones' timestamps, $3 their seals. */
+  milestoneTimes:
+    'insert into milestone_times (slot, unix_time, time_seal) ' +
+    'select * from unnest($1::integer[], $2::bigint[], $3::integer[])',
   /** Up to $1 rows written before there were checksums. */
   unsummedOutputs: 'select output_id, created_slot, spent_slot, raw from outputs where checksum is null limit $1',
   /** $1 output ids, $2 their checksums. */

@@ -5,7 +5,8 @@
 // an address balance's rows hold values, sealed by the writer: each column edited is 500, and an older database's are
 // sealed by sealValueRows; a balance's seal is one SQL computes too (the writer's one statement checks, changes and
 // seals a row), and a database whose balances were sealed with a CRC-32 before is checked and sealed anew. An
-// imported ledger's network and treasury output (status) are sealed as the embedded store seals them. Real
+// imported ledger's network and treasury output (status) are sealed as the embedded store seals them, and the time and
+// ID a milestone_times row keeps (an applied milestone's; a snapshot's time alone) by the writer's seal. Real
 // Shimmer milestones 17339 and 17340, mirrored from the LMDB ledger. Skipped, with the reason, where no PostgreSQL
 // starts.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -140,6 +141,37 @@ async function everyByteFlipped(
   expect(found.map(([s]) => s)).toEqual(routes.map(() => 200));
 }
 
+/**
+ * Edits the time row of `slot` (milestone_times' unix_time, milestone_id and time_seal: values, sealed) by each of
+ * `edits` in turn, restored after: undamaged, `routes` answer 200 as the embedded store; each edit is 500 on the
+ * routes it names (all of them where it names none), logged as the damaged milestone time with its key.
+ */
+async function editedTimes(slot: number, routes: string[], edits: [string, string[]?][]) {
+  const before = await answers(reader, routes);
+  expect(before.found.map(([s]) => s)).toEqual(routes.map(() => 200));
+  expect(before.found).toEqual((await answers(ledger, routes)).found); // as the embedded store answers
+  const key = hex(Uint8Array.of(0x5a, slot >>> 24, (slot >> 16) & 255, (slot >> 8) & 255, slot & 255)); // keys.milestoneTime
+  const where = `slot = ${slot}`;
+  const kept = (await pool.query(`select unix_time, milestone_id, time_seal from milestone_times where ${where}`))
+    .rows[0]!;
+  for (const [edit, broken = routes] of edits) {
+    await pool.query(`update milestone_times set ${edit} where ${where}`);
+    const { found, logged } = await answers(reader, broken);
+    await pool.query(`update milestone_times set unix_time = $1, milestone_id = $2, time_seal = $3 where ${where}`, [
+      kept.unix_time,
+      kept.milestone_id,
+      kept.time_seal,
+    ]);
+    expect(
+      found.map(([s]) => s),
+      edit,
+    ).toEqual(broken.map(() => 500));
+    const line = `STORE_CORRUPT: the stored milestone time (key ${key}): its row does not match its seal`;
+    expect(logged, edit).toEqual(broken.map(() => line));
+  }
+  expect((await answers(reader, routes)).found).toEqual(before.found);
+}
+
 describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
   it('an applied milestone’s payload: the data’s bytes; flipped bytes are 500 by index and by ID', async () => {
     const routes = [`/api/core/v2/milestones/by-index/${LATEST}`, `/api/core/v2/milestones/${milestoneId}`];
@@ -152,6 +184,45 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
       [() => reader.milestone(LATEST), () => reader.milestone(idBytes)],
       routes,
     );
+  });
+
+  it('an applied milestone’s time and ID (values, sealed): each edited is 500 by index, by ID and in metadata', async () => {
+    const { rows } = await pool.query(`select output_id from outputs where created_slot = ${LATEST} limit 1`);
+    const metadata = `/api/core/v2/outputs/${hex(new Uint8Array(rows[0]!.output_id as Buffer))}/metadata`;
+    const [byIndex, byId] = [`/api/core/v2/milestones/by-index/${LATEST}`, `/api/core/v2/milestones/${milestoneId}`];
+    const otherId = `/api/core/v2/milestones/0x00${milestoneId.slice(4)}`; // the ID the edit below gives the row
+    await editedTimes(
+      LATEST,
+      [byIndex, byId, metadata],
+      [
+        ['unix_time = unix_time + 1'],
+        ["milestone_id = '\\x00'::bytea || substring(milestone_id from 2)", [byIndex, otherId, metadata]],
+        ['milestone_id = null', [byIndex, metadata]],
+        ['time_seal = time_seal # 1'],
+        ['time_seal = null'],
+      ],
+    );
+  });
+
+  it('a snapshot’s time alone (values, sealed): each edited is 500 in an output’s metadata and the indexer', async () => {
+    const { rows } = await pool.query(
+      'select o.output_id, m.slot, m.unix_time from outputs o join milestone_times m on m.slot = o.created_slot ' +
+        'where m.milestone_id is null and m.slot < (select genesis_slot from status) order by m.slot desc limit 1',
+    );
+    const r = rows[0]!;
+    // The indexer finds the first slot booked after a time by the rows' times (index-times.ts): this row's, here.
+    const routes = [
+      `/api/core/v2/outputs/${hex(new Uint8Array(r.output_id as Buffer))}/metadata`,
+      `/api/indexer/v1/outputs?createdAfter=${Number(r.unix_time) - 1}`,
+    ];
+    // No milestone at that slot, for either store (the row is a time, not a milestone).
+    const byIndex = [`/api/core/v2/milestones/by-index/${r.slot}`];
+    expect((await answers(reader, byIndex)).found).toEqual((await answers(ledger, byIndex)).found);
+    await editedTimes(Number(r.slot), routes, [
+      ['unix_time = unix_time + 1'],
+      ["milestone_id = '\\x00'::bytea"],
+      ['time_seal = time_seal # 1'],
+    ]);
   });
 
   it('a milestone’s white-flag record: as the embedded store answers; flipped bytes are 500 on metadata and cone', async () => {
