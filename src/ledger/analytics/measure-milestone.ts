@@ -42,7 +42,12 @@ export const milestoneAnalytics = (previous?: Measurements, book?: BalanceBook):
 export interface MilestoneCone {
   ctx: AnalyticsContext;
   /** The cone's blocks in white-flag order, each with its verdict. */
-  blocks: readonly { bytes: Uint8Array; inclusion: ConeBlock['inclusion'] }[];
+  /** (`transaction`: the block's transaction as the ledger decoded it, so it is not decoded again here.) */
+  blocks: readonly {
+    bytes: Uint8Array;
+    inclusion: ConeBlock['inclusion'];
+    transaction?: TransactionPayload | undefined;
+  }[];
   /** An output an applied transaction consumed (the ledger keeps it after its spend): its bytes, its booking. */
   consumed(outputId: Uint8Array): { bytes: Uint8Array; booked: number };
   /** The measurement of the milestone before, whose ledger totals this one's go on from (none: from zero). */
@@ -56,11 +61,11 @@ export interface MilestoneCone {
 /** Measures one milestone. */
 export function measureMilestone(cone: MilestoneCone): Measurements {
   const analytics = [...milestoneAnalytics(cone.previous, cone.book), ...(cone.more ?? [])];
-  for (const { bytes, inclusion } of cone.blocks) {
+  for (const { bytes, inclusion, transaction } of cone.blocks) {
     const payload = payloadBytes(bytes);
     const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
     if (inclusion === 'included' && payloadType === PayloadType.Transaction) {
-      const p = decodeBlock(bytes).payload as TransactionPayload;
+      const p = transaction ?? (decodeBlock(bytes).payload as TransactionPayload);
       const consumed = p.essence.inputs.map((i): LedgerOutput => {
         const id = outputId(i.transactionId, i.transactionOutputIndex);
         const { bytes, booked } = cone.consumed(id);

@@ -198,6 +198,8 @@ export interface ReferencedOutcome {
   conflict: Conflict | undefined;
   /** The milestone it carries, if it carries one signed by the network's keys. */
   milestone: MilestonePayload | undefined;
+  /** Its transaction as decoded here, so that what measures the milestone does not decode the block again. */
+  transactionPayload: TransactionPayload | undefined;
 }
 
 /**
@@ -248,5 +250,6 @@ export function acceptReferenced(
       if (!(e instanceof ValidationError)) throw e; // a milestone not signed as it must be is a plain block here
     }
   }
-  return { transaction: p?.type === PayloadType.Transaction, conflict, milestone };
+  const transactionPayload = p?.type === PayloadType.Transaction ? p : undefined;
+  return { transaction: transactionPayload !== undefined, conflict, milestone, transactionPayload };
 }

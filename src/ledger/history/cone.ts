@@ -5,6 +5,7 @@ import { parentsOf } from '../../model/block.js';
 import { blockId as computeBlockId, milestoneId } from '../../model/ids.js';
 import { InclusionState, type WhiteFlagEntry, whiteFlagRecord } from '../../model/ledger-records.js';
 import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
+import type { TransactionPayload } from '../../model/payload/transaction.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { verifyMilestoneSignatures } from '../../validate/milestone.js';
@@ -82,6 +83,8 @@ export function gatherCone(
 
 export interface Judged {
   entries: WhiteFlagEntry[];
+  /** Each entry's transaction as the ledger decoded it (undefined: none), for the analytics (decoded once). */
+  transactions: (TransactionPayload | undefined)[];
   /** The blocks whose transactions were applied, in order. */
   applied: Uint8Array[];
   conflicting: number;
@@ -108,6 +111,7 @@ export function judgeCone(
     throw refuse(index, first ? 'the first milestone names a previous one' : 'it names no previous milestone');
   let previousSeen = first;
   const entries: WhiteFlagEntry[] = [];
+  const transactions: (TransactionPayload | undefined)[] = [];
   const applied: Uint8Array[] = [];
   let conflicting = 0;
   for (const id of cone.order) {
@@ -126,9 +130,17 @@ export function judgeCone(
     }
     if (carried !== undefined && equalBytes(milestoneId(carried), previousMilestoneId)) previousSeen = true;
     entries.push({ blockId: id, inclusion, conflict: conflict?.reason ?? 0, milestoneIndex: carried?.index ?? 0 });
+    transactions.push(outcome!.transactionPayload);
   }
   if (!previousSeen) throw refuse(index, `its cone does not hold the previous milestone ${toHex(previousMilestoneId)}`);
-  return { entries, applied, conflicting, inclusionRoot: merkleRoot(cone.order), appliedRoot: merkleRoot(applied) };
+  return {
+    entries,
+    transactions,
+    applied,
+    conflicting,
+    inclusionRoot: merkleRoot(cone.order),
+    appliedRoot: merkleRoot(applied),
+  };
 }
 
 /** What applying (or issuing) a milestone did. */

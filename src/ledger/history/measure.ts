@@ -71,9 +71,10 @@ export function measureCone(
     holdings.holdAll(unspent(ledger));
   const measurements = measureMilestone({
     ctx,
-    blocks: judged.entries.map((e) => ({
+    blocks: judged.entries.map((e, i) => ({
       bytes: cone.bytes.get(bytesKey(e.blockId))!,
       inclusion: VERDICT[e.inclusion as InclusionState],
+      transaction: judged.transactions[i],
     })),
     consumed: (id) => {
       const o = writer.output(id);
