@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import LongestFirst, { PURE_TESTS } from './test/helpers/suite-plan.js';
+import LongestFirst, { ONE_THREAD_TESTS } from './test/helpers/suite-plan.js';
 
 export default defineConfig({
   test: {
@@ -23,7 +23,7 @@ export default defineConfig({
       // The allocation-bound test measures memory across many calls: it needs gc() and a young generation large
       // enough that no collection runs inside its loops.
       forks: { execArgv: ['--expose-gc', '--max-semi-space-size=64'] },
-      // The pure project's one thread (below), beside the three forks. As many threads at least as at most: with
+      // The one-thread project's thread (below), beside the three forks. As many threads at least as at most: with
       // fewer, tinypool ends an idle thread that vitest still counts on, and the run ends on an unhandled "Terminating
       // worker thread" (vitest 3.2; seen with --no-isolate --minWorkers=1, gone with --minWorkers=3).
       threads: { isolate: false, minThreads: 1, maxThreads: 1 },
@@ -32,11 +32,11 @@ export default defineConfig({
     sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
     projects: [
-      // The codec, model, validation, crypto and Nova tests start no process, server, store or thread, and change no
-      // global: loaded once into one thread, one after another, they share their imports of src/ (each of the ~30
-      // files would otherwise load them again in a fresh process: 121 s of the suite's time against 48 s so).
-      { extends: true, test: { name: 'pure', include: PURE_TESTS, pool: 'threads', isolate: false } },
-      { extends: true, test: { name: 'processes', include: ['test/**/*.test.ts'], exclude: PURE_TESTS } },
+      // Files that start no process of their own and leave nothing behind (test/helpers/suite-plan.ts), loaded into
+      // one thread one after another, share their imports of src/: each would otherwise load them again in a fresh
+      // process (the codec, model, validate, crypto and Nova files alone: 77 CPU-s so, 45 in one thread).
+      { extends: true, test: { name: 'one-thread', include: ONE_THREAD_TESTS, pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'processes', include: ['test/**/*.test.ts'], exclude: ONE_THREAD_TESTS } },
     ],
   },
 });

@@ -4,10 +4,18 @@ import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that start no process, server, store, PostgreSQL or worker thread and change no global: the codec, model,
- * validation, crypto and Nova tests. They run in one thread without isolation (vitest.config.ts's 'pure' project).
+ * The files that share one thread without isolation (vitest.config.ts's 'one-thread' project): each closes what it
+ * opens (servers on port 0, brokers, stores in its own temporary folders), sets no environment variable, mocks
+ * nothing and leaves no global behind, so the next file finds the process as a fresh one would be but for the
+ * modules already loaded. Not the property test that counts allocations (it needs --expose-gc, a process flag).
+ * A new folder or property file runs isolated until it is named here.
  */
-export const PURE_TESTS = ['codec', 'model', 'validate', 'crypto', 'nova'].map((d) => `test/${d}/**/*.test.ts`);
+export const ONE_THREAD_TESTS = [
+  ...['codec', 'model', 'validate', 'crypto', 'nova', 'util', 'proofs', 'http', 'events'].map(
+    (d) => `test/${d}/**/*.test.ts`,
+  ),
+  'test/property/{fuzz,json-to-bytes,mutation,roundtrip,snapshot}.test.ts',
+];
 
 /**
  * The longest files of a fresh-clone CI run (seconds, vitest's own per-file durations of the 553 s run of cf4f80b).
