@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirst, { ONE_THREAD_TESTS } from './test/helpers/suite-plan.js';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Every JSON answer of the servers a test starts is checked against its route's published contract after the file;
     // byte arrays are compared as bytes (test/setup/bytes.ts).
     setupFiles: ['test/setup/contracts.ts', 'test/setup/bytes.ts'],
@@ -19,9 +19,24 @@ export default defineConfig({
     // session 64, over the 10-minute budget).
     maxWorkers: 3,
     minWorkers: 1,
-    // The allocation-bound test measures memory across many calls: it needs gc() and a young generation large enough
-    // that no collection runs inside its loops.
-    poolOptions: { forks: { execArgv: ['--expose-gc', '--max-semi-space-size=64'] } },
+    poolOptions: {
+      // The allocation-bound test measures memory across many calls: it needs gc() and a young generation large
+      // enough that no collection runs inside its loops.
+      forks: { execArgv: ['--expose-gc', '--max-semi-space-size=64'] },
+      // The one-thread project's thread (below), beside the three forks. As many threads at least as at most: with
+      // fewer, tinypool ends an idle thread that vitest still counts on, and the run ends on an unhandled "Terminating
+      // worker thread" (vitest 3.2; seen with --no-isolate --minWorkers=1, gone with --minWorkers=3).
+      threads: { isolate: false, minThreads: 1, maxThreads: 1 },
+    },
+    // The longest files first, on a fresh clone too (test/helpers/suite-plan.ts).
+    sequence: { sequencer: LongestFirst },
     reporters: ['default', './test/helpers/summary-reporter.ts'],
+    projects: [
+      // Files that start no process of their own and leave nothing behind (test/helpers/suite-plan.ts), loaded into
+      // one thread one after another, share their imports of src/: each would otherwise load them again in a fresh
+      // process (the codec, model, validate, crypto and Nova files alone: 77 CPU-s so, 45 in one thread).
+      { extends: true, test: { name: 'one-thread', include: ONE_THREAD_TESTS, pool: 'threads', isolate: false } },
+      { extends: true, test: { name: 'processes', include: ['test/**/*.test.ts'], exclude: ONE_THREAD_TESTS } },
+    ],
   },
 });

@@ -33,7 +33,10 @@ const config = mergeConfig(
     },
   }),
 );
-// (Set after the merge: mergeConfig would append to the base's include, not replace it.)
-if (only !== undefined && only.length > 0) config.test!.include = only;
+// (Set after the merge: mergeConfig would append to the base's include, not replace it.) One project, every file
+// isolated in its own process as Stryker's runner expects: the base's split into a shared-thread project is for the
+// whole suite's time.
+config.test!.projects = undefined;
+config.test!.include = only !== undefined && only.length > 0 ? only : ['test/**/*.test.ts'];
 
 export default config;

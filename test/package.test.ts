@@ -172,7 +172,9 @@ describe('npm pack from a clean checkout', () => {
     const app = mkdtempSync(join(tmpdir(), 'tangle-app-'));
     onTestFinished(() => rmSync(app, { recursive: true, force: true }));
     writeFileSync(join(app, 'package.json'), '{"name":"app","version":"1.0.0","private":true}');
-    await execFileAsync('npm', ['install', '--no-audit', '--no-fund', tarball], { cwd: app });
+    // --prefer-offline: the dependencies' versions as npm's cache (filled by the npm ci before the tests) knows them,
+    // without asking the registry whether each is still current; what is installed, and checked below, is the same.
+    await execFileAsync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', tarball], { cwd: app });
     const bin = join(app, 'node_modules/.bin/tangle-core');
     expect(existsSync(join(app, 'node_modules/lmdb'))).toBe(true); // the embedded store, the default
     expect(existsSync(join(app, 'node_modules/pg'))).toBe(false); // an optional peer: only for --store
@@ -239,7 +241,8 @@ describe('npm pack from a clean checkout', () => {
     const app = mkdtempSync(join(tmpdir(), 'tangle-codec-app-'));
     onTestFinished(() => rmSync(app, { recursive: true, force: true }));
     writeFileSync(join(app, 'package.json'), '{"name":"codec-app","version":"1.0.0","private":true}');
-    await execFileAsync('npm', ['install', '--no-audit', '--no-fund', join(clean, packed.filename)], { cwd: app });
+    const install = ['install', '--prefer-offline', '--no-audit', '--no-fund', join(clean, packed.filename)];
+    await execFileAsync('npm', install, { cwd: app }); // --prefer-offline: as the tarball's install above
     const installed = await execFileAsync('npm', ['ls', '--all', '--parseable'], { cwd: app });
     for (const heavy of ['lmdb', 'pg', 'jose', 'msgpackr'])
       expect(installed).not.toMatch(new RegExp(`node_modules/${heavy}\\b`));
