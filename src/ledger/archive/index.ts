@@ -1,6 +1,8 @@
 // The archive of a network's history (issue 46): what inx-chronicle's explorer answers — balances, ledger updates by
 // address and by milestone, the richest addresses, a milestone's cone — kept as each milestone is applied and written
 // in its commit. The room's public face.
+// To add an archive record: its table in common/store-keys.ts, a writer here whose records history/measure.ts adds
+// to the milestone's commit (sealed: sealRecord), and a reader that checks each one (checkedRecord) before use.
 
 export { type AccountAt, type AccountHistory, StoreAccounts } from './account-history.js';
 export {

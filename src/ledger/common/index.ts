@@ -1,6 +1,8 @@
 // What every room of the ledger stands on: its errors and argument checks, the keys records are stored under and
 // the checks of what the store hands back, slot commitments, congestion arithmetic, and the shapes of its answers.
 // The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
+// To add a record kind: its table in store-keys.ts, sealed at write (sealRecord) and read through checkedRecord
+// (record-checks.ts); a change to what a store already holds is a layout step in core/upgrade.ts.
 
 export { checkId, checkSlot, checkWriteSlot } from './arguments.js';
 export {

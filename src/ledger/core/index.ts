@@ -1,6 +1,8 @@
 // The ledger itself: accepting blocks into pending slots, committing a slot in one write, what the store holds and
 // what is kept of it in memory, pruning, and the queries of the API.
 // The room's public face: the other rooms of the ledger, and the rest of src/, import only this file.
+// To add a query of the API: a method of LedgerReader (ledger-reader.ts), answered by the Ledger here and by
+// postgres/'s PostgresReader alike (a test asks both the same).
 
 export type { LedgerListener } from '../common/index.js';
 export type { ReferencedOutcome } from './accept.js';

@@ -1,6 +1,8 @@
 // Real history: a network's milestones applied as hornet applies them — white flag, conflicts, Merkle roots,
 // signatures — from a file or by following a node, and issued by a coordinator; standing on core/ and feeding it.
 // The room's public face.
+// To add a rule of applying a milestone: where hornet checks it (apply-milestone.ts, cone.ts), in its order, with
+// hornet's refusal or conflict reason, and a test in test/ledger/history/ that gives hornet's answer.
 
 export { type AppliedMilestone, applyMilestone, type MilestoneInput } from './apply-milestone.js';
 export { type IssuedMilestone, type IssueOptions, issueMilestone } from './coordinator.js';
