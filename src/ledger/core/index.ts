@@ -17,9 +17,9 @@ export {
 } from './imported.js';
 export { Ledger } from './ledger.js';
 export type { Awaitable, LedgerReader } from './ledger-reader.js';
-export { spendingTransaction } from './node-queries.js';
+export type { MilestoneWriter } from './milestone-writer.js';
 export { inspectStore, openEmbedded, storeLayoutAt } from './open.js';
-export { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from './queries.js';
-export type { MilestoneWriter } from './referenced.js';
 export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from './slot-milestone.js';
+export { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from './spec-queries.js';
 export { STORE_LAYOUT, UPGRADE_COMMAND } from './upgrade.js';
+export { spendingTransaction } from './wallet-queries.js';

@@ -12,7 +12,7 @@ import type {
 } from '../common/index.js';
 import type { IndexBuildProgress, IndexPage, IndexQuery } from '../indexer/index.js';
 import type { MilestoneRef } from './imported.js';
-import type { CongestionQuery } from './queries.js';
+import type { CongestionQuery } from './spec-queries.js';
 
 export type { Awaitable };
 

@@ -28,13 +28,13 @@ import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 import { IndexBuilder } from './index-builder.js';
-import * as nodeQueries from './node-queries.js';
+import { MilestoneWriter } from './milestone-writer.js';
 import { emptySlot, PendingState } from './pending.js';
 import { planPrune } from './prune.js';
-import * as queries from './queries.js';
-import { MilestoneWriter } from './referenced.js';
+import * as queries from './spec-queries.js';
 import { LedgerState } from './state.js';
 import { settleStore } from './upgrade.js';
+import * as nodeQueries from './wallet-queries.js';
 
 // The ledger index, as one front over its rooms: the committed state (committed-state.ts, with its transaction index)
 // changes only in a commit (commit-slot.ts: one atomic batch per slot) and a prune (prune.ts); blocks accepted into
@@ -296,7 +296,7 @@ export class Ledger {
     return milestoneOf(this.committed.store, ref);
   }
 
-  /** @internal What history/ applies real milestones through (referenced.ts). */
+  /** @internal What history/ applies real milestones through (milestone-writer.ts). */
   milestoneWriter(): MilestoneWriter {
     this.open();
     return new MilestoneWriter(this.accept, this.commitSlot.bind(this), this.takePrechecked.bind(this));

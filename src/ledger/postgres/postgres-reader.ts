@@ -52,7 +52,7 @@ import { bigEndianU32s, readCommitment, sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 
 // The API's reads from the tables of schema.ts, on the primary or on a hot standby: the same answers and the same
-// LedgerErrors as the embedded store's, for the same committed history (queries.ts decides congestion for both).
+// LedgerErrors as the embedded store's, for the same committed history (spec-queries.ts decides congestion for both).
 // Each answer comes from one statement, so from one snapshot: a slot whole or not at all. A reader whose replica is
 // behind answers like a node that is behind. While the database is away, reads fail at once with STORE_UNAVAILABLE
 // (the API's 503), and one read at a time probes it again, after 100 ms, then twice as long each time, up to 5 s.
