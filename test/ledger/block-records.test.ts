@@ -260,6 +260,16 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
     ]);
     expect(first.stdout).toBe(`${path}: upgraded from layout 1 to ${STORE_LAYOUT}\n`);
     expect((await run()).stdout).toBe(`${path}: layout ${STORE_LAYOUT} already, nothing to do\n`);
+    // It takes the writer lock first, nothing to do or not: a store a running writer holds is refused.
+    const writer = openLedger({ path, params });
+    try {
+      const held = await run();
+      expect(held.status, held.stderr).not.toBe(0);
+      expect(held.stderr).toContain('STORE_LOCKED');
+      expect(held.stdout).toBe('');
+    } finally {
+      writer.close();
+    }
     const upgraded = openLedger({ path, params, readOnly: true });
     try {
       expect(answers(upgraded, ids)).toEqual(before);
