@@ -272,5 +272,6 @@ function alreadyHeld(ledger: Ledger, m: MilestonePayload): boolean {
     );
   }
   if (equalBytes(held.milestoneId, milestoneId(m))) return true;
-  throw new UsageError(`the store holds another milestone ${m.index}, ID ${toHex(held.milestoneId)}`);
+  // What the store holds is said once, after this (its standing): here only the other milestone's ID.
+  throw new UsageError(`another milestone ${m.index} is held, ID ${toHex(held.milestoneId)}`);
 }

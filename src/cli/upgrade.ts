@@ -33,9 +33,10 @@ export async function upgradeCommand(argv: string[]): Promise<string> {
     before === STORE_LAYOUT
       ? `${values.db}: layout ${before} already, nothing to do`
       : `${values.db}: upgraded from layout ${before} to ${STORE_LAYOUT}`;
-  if (before === STORE_LAYOUT && values.store === undefined) return said;
   const params = existingStoreParams(existing, values);
-  // The writer's opening runs the upgrade steps (ledger/core/upgrade.ts); the index needs nothing more.
+  // The writer's opening runs the upgrade steps (ledger/core/upgrade.ts); the index needs nothing more. It is opened
+  // even when there is nothing to do: it takes the writer lock, so a store a running writer holds is refused
+  // (STORE_LOCKED) rather than said to be upgraded while its writer may be part way through an upgrade of its own.
   const ledger = openLedger({ path: values.db, params });
   try {
     if (values.store === undefined) return said;

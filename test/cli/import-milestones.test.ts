@@ -104,9 +104,7 @@ describe('import-milestones', () => {
     const otherId = /^error: line 1, milestone 17340 \(ID (0x[0-9a-f]{64})\): /.exec(refused.err)?.[1];
     expect(otherId, refused.err).toBeDefined();
     expect(otherId).not.toBe(ID[17340]);
-    expect(refused.err).toMatch(
-      new RegExp(`: the store holds another milestone 17340, ID ${ID[17340]}; ${holds(17340)}\n$`),
-    );
+    expect(refused.err).toMatch(new RegExp(`: another milestone 17340 is held, ID ${ID[17340]}; ${holds(17340)}\n$`));
   });
 
   it('reads standard input', async () => {
@@ -176,7 +174,7 @@ describe('import-milestones', () => {
     // The snapshot's own index: the store knows that milestone's ID (the snapshot names it), and this is another.
     early.milestone.index = 17338;
     const at = await run(['import-milestones', '-', '--db', db], `${JSON.stringify(early)}\n`);
-    expect(at.err).toMatch(new RegExp(`: the store holds another milestone 17338, ID ${ID[17338]}; ${holdsNone}\n$`));
+    expect(at.err).toMatch(new RegExp(`: another milestone 17338 is held, ID ${ID[17338]}; ${holdsNone}\n$`));
     expect(latestOf(db)).toBe(17338);
   });
 

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { u32 } from '../../src/codec/index.js';
 import {
   decodeBlock,
   type Ledger,
@@ -18,8 +19,9 @@ import {
 } from '../../src/index.js';
 import { SEALED_TABLES } from '../../src/ledger/archive/index.js';
 import { blockRecord, checkedBlockRecord } from '../../src/ledger/common/block-record.js';
+import { sealedValue } from '../../src/ledger/common/record-checks.js';
 import { keys } from '../../src/ledger/common/store-keys.js';
-import { STORE_LAYOUT } from '../../src/ledger/core/upgrade.js';
+import { STORE_LAYOUT, storeLayout } from '../../src/ledger/core/upgrade.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
 import { LmdbStore } from '../../src/ledger/store/lmdb.js';
 import { transactionId } from '../../src/model/ids.js';
@@ -70,8 +72,8 @@ function answers(ledger: Ledger, ids: ReturnType<typeof written>) {
 
 /**
  * Rewrites the store as layout 1 wrote it: block records as the block's bytes alone, the records of applied
- * milestones, their white-flag records, analytics and the archive without their seal (the last four bytes), its
- * number gone.
+ * milestones, their white-flag records, analytics, the archive and the transaction index without their seal (the last
+ * four bytes), its number gone.
  */
 function toOlderLayout(path: string): number {
   const store = new LmdbStore(path);
@@ -81,7 +83,7 @@ function toOlderLayout(path: string): number {
     older.put(key, checkedBlockRecord(key, record).bytes.slice());
     n++;
   }
-  for (const table of [...SEALED_TABLES, keys.tables.whiteFlag])
+  for (const table of [...SEALED_TABLES, keys.tables.whiteFlag, keys.tables.recent, keys.tables.transaction])
     for (const [key, record] of store.entries(Uint8Array.of(table))) older.put(key, record.slice(0, -4));
   older.delete(keys.layout);
   store.write(older);
@@ -188,7 +190,7 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
       upgraded.close();
     }
     const store = new LmdbStore(path, { readOnly: true });
-    expect(store.get(keys.layout)).toEqual(Uint8Array.of(STORE_LAYOUT, 0, 0, 0));
+    expect(storeLayout(store)).toBe(STORE_LAYOUT);
     store.close();
   });
 
@@ -251,9 +253,23 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
     toOlderLayout(path);
     const run = () => spawnAsync(process.execPath, [cli, 'upgrade', '--db', path]);
     const first = await run();
-    expect([first.status, first.stderr]).toEqual([0, '']);
+    // Its one line on stderr is the writer's opening's (every writer that upgrades a store says so).
+    expect([first.status, first.stderr]).toEqual([
+      0,
+      `tangle-core: upgrading the store from layout 1 to ${STORE_LAYOUT}\n`,
+    ]);
     expect(first.stdout).toBe(`${path}: upgraded from layout 1 to ${STORE_LAYOUT}\n`);
     expect((await run()).stdout).toBe(`${path}: layout ${STORE_LAYOUT} already, nothing to do\n`);
+    // It takes the writer lock first, nothing to do or not: a store a running writer holds is refused.
+    const writer = openLedger({ path, params });
+    try {
+      const held = await run();
+      expect(held.status, held.stderr).not.toBe(0);
+      expect(held.stderr).toContain('STORE_LOCKED');
+      expect(held.stdout).toBe('');
+    } finally {
+      writer.close();
+    }
     const upgraded = openLedger({ path, params, readOnly: true });
     try {
       expect(answers(upgraded, ids)).toEqual(before);
@@ -261,12 +277,27 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
       upgraded.close();
     }
     const store = new LmdbStore(path);
-    store.write(WriteBatch.of([{ key: keys.layout, value: Uint8Array.of(STORE_LAYOUT + 1, 0, 0, 0) }]));
+    store.write(WriteBatch.of([{ key: keys.layout, value: sealedValue(u32, keys.layout, STORE_LAYOUT + 1) }]));
     store.close();
     for (const readOnly of [true, false]) {
       const newer = ledgerFailure(() => openLedger({ path, params, readOnly }));
       expect(newer.code).toBe('STORE_CORRUPT');
       expect(newer.message).toContain(`layout ${STORE_LAYOUT + 1}, written by a newer tangle-core`);
+    }
+    // A flipped bit of the number is damage, not a newer layout (a new user's store said "layout 517"): sealed, it
+    // fails its check; stored bare (as layouts 2 to 5 did), 517 is no layout that was stored bare.
+    const flipped = sealedValue(u32, keys.layout, STORE_LAYOUT);
+    flipped[1]! ^= 0x02;
+    for (const value of [flipped, Uint8Array.of(5, 2, 0, 0)]) {
+      const damaged = new LmdbStore(path);
+      damaged.write(WriteBatch.of([{ key: keys.layout, value }]));
+      damaged.close();
+      for (const readOnly of [true, false]) {
+        const refused = ledgerFailure(() => openLedger({ path, params, readOnly }));
+        expect(refused.code).toBe('STORE_CORRUPT');
+        expect(refused.message).toContain(`the stored store layout (key ${toHex(keys.layout)})`);
+        expect(refused.message).not.toContain('newer');
+      }
     }
   });
 });

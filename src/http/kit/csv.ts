@@ -2,6 +2,7 @@ import { baseToken } from '../../answers/index.js';
 import { toHex } from '../../codec/hex.js';
 import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
 import type { Explorer, LedgerUpdateOfAddress, UpdateCursor } from '../../ledger/archive/index.js';
+import { LedgerError } from '../../ledger/common/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import type { Address } from '../../model/address.js';
 import { addressToBech32 } from '../../model/address-bech32.js';
@@ -111,16 +112,19 @@ export async function counterparties(
     const block = decodeBlock((await ledger.includedBlock(txId)).bytes);
     if (block.payload?.type !== PayloadType.Transaction) return [];
     payload = block.payload;
-  } catch {
-    return []; // a transaction before the snapshot the node started from: its block is not held
+  } catch (e) {
+    // A transaction before the snapshot the node started from: its block is not held. Nothing else is swallowed: a
+    // damaged record (STORE_CORRUPT) answers 500, as every other route reading it does (issue 57).
+    if (notHeld(e)) return [];
+    throw e;
   }
   const outputs: Output[] = [...payload.essence.outputs];
   for (const i of payload.essence.inputs) {
     const id = outputId(i.transactionId, i.transactionOutputIndex);
     try {
       outputs.push(known.get(toHex(id)) ?? decodeOutput((await ledger.outputWithMetadata(id)).output));
-    } catch {
-      // an input the node no longer holds (pruned): its owner is not named
+    } catch (e) {
+      if (!notHeld(e)) throw e; // an input the node no longer holds (pruned): its owner is not named
     }
   }
   const others = new Map<string, Address>();
@@ -130,6 +134,9 @@ export async function counterparties(
   }
   return [...others.values()];
 }
+
+/** Whether a read failed because the ledger does not hold what was asked (not because what it holds is damaged). */
+const notHeld = (e: unknown) => e instanceof LedgerError && e.kind === 'not-found';
 
 /** The page's rows: its updates summed per transaction (in the order of their first); `known` gets each output. */
 async function rowsOf(

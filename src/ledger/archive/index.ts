@@ -41,4 +41,4 @@ export {
   richestFrom,
 } from './richest-checkpoint.js';
 export type { ArchiveRows, BalanceChange, HeldRow, UpdateRow } from './rows.js';
-export { StoreExplorer } from './store-explorer.js';
+export { type AppliedChecks, StoreExplorer } from './store-explorer.js';

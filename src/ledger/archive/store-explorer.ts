@@ -3,7 +3,15 @@ import { parentsOf, payloadTypeOf } from '../../model/block.js';
 import { addressBalanceRecord, milestoneUpdateRecord } from '../../model/ledger-records.js';
 import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
-import { checkedBlockRecord, checkedRecord, checkedWhiteFlag, keys, readRecord, slotOfKey } from '../common/index.js';
+import {
+  checkedBlockRecord,
+  checkedRecord,
+  checkedWhiteFlag,
+  keys,
+  missingRecord,
+  readRecord,
+  slotOfKey,
+} from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import { StoreAccounts } from './account-history.js';
 import {
@@ -36,8 +44,20 @@ const amountOfRichKey = (k: Uint8Array) =>
 const be32 = (k: Uint8Array, at: number) =>
   ((k[at]! << 24) | (k[at + 1]! << 16) | (k[at + 2]! << 8) | k[at + 3]!) >>> 0;
 
+/** The checks of an applied milestone's records that must be there (core/applied-records.ts). */
+export interface AppliedChecks {
+  /** Whether a slot's white-flag record must be there. */
+  keepsWhiteFlag(slot: number): boolean;
+  /** @throws LedgerError STORE_CORRUPT where `found` (the records of `from` to `to`) misses one that must be there */
+  wholeAnalytics(from: number, to: number, found: readonly { index: number }[]): void;
+}
+
 export class StoreExplorer implements Explorer {
-  constructor(private readonly store: KeyValueStore) {}
+  /** `applied`: where an applied milestone's records must be there, so that missing they are damage (core/). */
+  constructor(
+    private readonly store: KeyValueStore,
+    private readonly applied?: AppliedChecks,
+  ) {}
 
   /** Each address's account at any milestone (issue 61), from the same store. */
   accounts(): StoreAccounts {
@@ -150,7 +170,10 @@ export class StoreExplorer implements Explorer {
   }
 
   whiteFlagOrder(index: number): Omit<ConeEntry, 'payloadType'>[] | undefined {
-    const bytes = this.store.get(keys.whiteFlag(index));
+    const key = keys.whiteFlag(index);
+    const bytes = this.store.get(key);
+    if (bytes === undefined && this.applied?.keepsWhiteFlag(index))
+      throw missingRecord(`white-flag record of milestone ${index}`, key);
     if (bytes === undefined) return undefined;
     return checkedWhiteFlag(bytes, index).map(({ blockId, inclusion }) => ({ blockId, inclusion }));
   }
@@ -185,6 +208,7 @@ export class StoreExplorer implements Explorer {
     const found: { index: number; record: Uint8Array }[] = [];
     for (let i = 0; i < spans.length; i += 3)
       found.push({ index: spans[i]!, record: packed.subarray(spans[i + 1], spans[i + 2]) });
+    this.applied?.wholeAnalytics(from, to, found);
     return found;
   }
 

@@ -79,6 +79,9 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   MILESTONE_INVALID: 'invalid',
 };
 
+/** The command that upgrades a store in place, for the messages that send an operator to it (core/upgrade.ts). */
+export const UPGRADE_COMMAND = 'tangle-core upgrade --db DIR';
+
 /** What fills the account history of a PostgreSQL database kept before it (ACCOUNTS_NOT_BUILT says it). */
 export const ACCOUNT_FILL_COMMAND = 'tangle-core upgrade --db DIR --store URL';
 

@@ -16,7 +16,13 @@ export {
 } from './block-record.js';
 export { bookingTime } from './booking-time.js';
 export { nextReferenceManaCost, slotAt, slotEnd, slotStartTime, workScore } from './congestion.js';
-export { ACCOUNT_FILL_COMMAND, LedgerError, type LedgerErrorCode, type LedgerErrorKind } from './errors.js';
+export {
+  ACCOUNT_FILL_COMMAND,
+  LedgerError,
+  type LedgerErrorCode,
+  type LedgerErrorKind,
+  UPGRADE_COMMAND,
+} from './errors.js';
 export {
   checkedBlock,
   checkedOutputRecord,
@@ -39,6 +45,7 @@ export {
   checkedRecord,
   checkedValue,
   checkRow,
+  missingRecord,
   type RowField,
   rowSeal,
   SEAL,
@@ -56,6 +63,13 @@ export {
   sortedRoot,
 } from './slot-commitment.js';
 export { keys, keysInto, slotOfKey } from './store-keys.js';
+export {
+  checkedRecent,
+  checkedTransaction,
+  checkedTransactionSlot,
+  sealedRecent,
+  sealedTransaction,
+} from './transaction-records.js';
 export type {
   AcceptOptions,
   AcceptOutcome,

@@ -4,6 +4,7 @@ import { type Codec, encode } from '../../codec/index.js';
 import { milestoneId as idOf } from '../../model/ids.js';
 import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';
+import type { LedgerError } from './errors.js';
 import { corrupt, readRecord } from './integrity.js';
 import { keys } from './store-keys.js';
 
@@ -50,6 +51,13 @@ export function checkedRecord(key: Uint8Array, stored: Uint8Array, what: string,
   }
   return stored.subarray(0, end);
 }
+
+/**
+ * The damage a record missing where it must be is (core/applied-records.ts: a milestone history/ applied wrote it, and
+ * a flipped bit of its key moved it where no read finds it): STORE_CORRUPT naming the record and its key.
+ */
+export const missingRecord = (what: string, key: Uint8Array): LedgerError =>
+  corrupt(`the stored ${what} (key ${toHex(key)})`, 'it is missing, where the milestone applied in its slot wrote it');
 
 /** A value sealed under `key`: its encoding, then its seal (the snapshot's own records: milestone times, …). */
 export const sealedValue = <T>(codec: Codec<T>, key: Uint8Array, value: T): Uint8Array =>

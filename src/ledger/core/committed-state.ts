@@ -10,7 +10,6 @@ import {
   type OutputRecord,
   outputRecord,
   type TransactionRecord,
-  transactionRecord,
   UNSPENT,
 } from '../../model/ledger-records.js';
 import type { ProtocolParameters } from '../../model/protocol-parameters.js';
@@ -26,11 +25,13 @@ import {
   type LedgerListener,
   readRecord,
   type SlotCommitment,
+  sealedTransaction,
   sealOutputRecord,
   slotCommitment,
 } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import { type IndexUpdate, TransactionIndex } from './transaction-index.js';
+import { layoutRecord } from './upgrade.js';
 
 const ZERO_32 = new Uint8Array(32);
 const ZERO_36 = new Uint8Array(36);
@@ -146,6 +147,8 @@ export class CommittedState {
     batch.put(keys.commitment(p.genesisSlot), encode(slotCommitment, commitment));
     batch.put(keys.meta, encode(metaCodec, m));
     batch.put(keys.outputChecksums, Uint8Array.of(1));
+    // Written in this layout: no upgrade step may take the records below for older ones (and seal them twice).
+    batch.put(keys.layout, layoutRecord());
     // Each genesis "transaction" (the first 32 bytes its outputs share) gets a record as an applied one has, of no
     // block (32 zero bytes, as an imported network's genesis outputs have): what it counts is how a genesis output
     // whose key is damaged is told from one never made (checkMissingOutput).
@@ -167,7 +170,10 @@ export class CommittedState {
       const chain = outputChainId(output, outputId);
       if (chain !== undefined) batch.put(keys.chain(chain), outputId);
     }
-    for (const { txId, record } of made.values()) batch.put(keys.transaction(txId), encode(transactionRecord, record));
+    for (const { txId, record } of made.values()) {
+      const key = keys.transaction(txId);
+      batch.put(key, sealedTransaction(key, record));
+    }
     for (const { accountId, blockIssuanceCredits } of genesis.accounts ?? []) {
       checkId(accountId, 32, 'genesis account ID');
       const record: AccountRecord = {

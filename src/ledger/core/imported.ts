@@ -9,7 +9,7 @@ import {
 import { MilestoneOptionType, type MilestonePayload } from '../../model/payload/milestone.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
-import { checkedMilestone, checkedValue, corrupt, keys, readRecord } from '../common/index.js';
+import { checkedMilestone, checkedValue, corrupt, keys, missingRecord, readRecord } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 
 // What a ledger imported from a network's snapshots (snapshot-import.ts) keeps of its network, shared by the embedded
@@ -46,9 +46,14 @@ export interface MilestoneRef {
 /**
  * A real milestone by index or ID: one history/ applied (found by either), a delta snapshot's or the full snapshot's
  * target (by index); undefined for any other, or in a ledger tangle-core built. An applied one's record is checked
- * (sealed, of its index, hashing to the ID asked): STORE_CORRUPT where it is not.
+ * (sealed, of its index, hashing to the ID asked): STORE_CORRUPT where it is not, or where `isApplied` says the slot
+ * is a milestone history/ applied and its record is missing (core/applied-records.ts).
  */
-export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): MilestoneRef | undefined {
+export function milestoneOf(
+  store: KeyValueStore,
+  ref: number | Uint8Array,
+  isApplied?: (slot: number) => boolean,
+): MilestoneRef | undefined {
   let slot: number;
   if (typeof ref === 'number') slot = ref;
   else {
@@ -65,6 +70,7 @@ export function milestoneOf(store: KeyValueStore, ref: number | Uint8Array): Mil
   }
   if (typeof ref !== 'number')
     throw corrupt(`the stored index entry of milestone ${toHex(ref)}`, `it names ${slot}, where no milestone is kept`);
+  if (isApplied?.(slot)) throw missingRecord(`milestone ${slot}`, key);
   const kept = importedMilestoneAt(store, slot);
   if (kept !== undefined) {
     const { milestone } = kept;

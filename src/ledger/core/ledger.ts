@@ -24,6 +24,7 @@ import type { KeyValueStore } from '../store/index.js';
 import { type AcceptContext, acceptBlock, type Prechecked } from './accept.js';
 import { acceptPipelined } from './accept-pipeline.js';
 import * as accounts from './account-changes.js';
+import { appliedChecks, isAppliedSlot } from './applied-records.js';
 import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
@@ -293,7 +294,7 @@ export class Ledger {
   /** A real milestone by index or ID (`milestoneOf`: applied by history/, or of the snapshots imported). */
   milestone(ref: number | Uint8Array): MilestoneRef | undefined {
     this.view();
-    return milestoneOf(this.committed.store, ref);
+    return milestoneOf(this.committed.store, ref, (slot) => isAppliedSlot(this.committed, slot));
   }
 
   /** @internal What history/ applies real milestones through (milestone-writer.ts). */
@@ -328,7 +329,7 @@ export class Ledger {
   /** inx-chronicle's explorer over the archive the applied milestones kept (ledger/archive/). */
   explorer(): StoreExplorer {
     this.view();
-    return new StoreExplorer(this.committed.store);
+    return new StoreExplorer(this.committed.store, appliedChecks(this.committed));
   }
 
   /** TIP-25: the treasury output (an imported network's; else 0 from no milestone, as hornet's snap-gen writes). */

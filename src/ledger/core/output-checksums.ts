@@ -1,5 +1,5 @@
 import { OUTPUT_CHECKSUM_AT } from '../../model/ledger-records.js';
-import { keys, LedgerError, sealOutputRecord } from '../common/index.js';
+import { keys, LedgerError, sealOutputRecord, UPGRADE_COMMAND } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 
 // Output records carry a checksum (integrity.ts) from the store's genesis on (its marker, `outputChecksums`, is
@@ -30,9 +30,10 @@ export function settleOutputChecksums(store: KeyValueStore, readOnly: boolean): 
   if (readOnly)
     throw new LedgerError(
       'STORE_OUTDATED',
-      'this store was written before output records carried checksums: open it once with its writer (serve --db, ' +
-        'or import) to upgrade it, then read it',
+      'this store was written before output records carried checksums: upgrade it with ' +
+        `\`${UPGRADE_COMMAND}\` (or open it once with its writer: serve --db, import), then read it`,
     );
+  process.stderr.write('tangle-core: upgrading the store: its output records gain their checksums\n');
   const batch = new WriteBatch();
   for (const [key, old] of store.entries(Uint8Array.of(keys.tables.output))) {
     // The older layout: created slot, spent slot, output. The checksum goes between the slots and the output.

@@ -1,14 +1,16 @@
 import { encode, u32 } from '../../codec/index.js';
-import {
-  RECENT_SLOTS,
-  type RecentTransaction,
-  recentTransactions,
-  type TransactionRecord,
-  transactionRecord,
-  transactionRecordSlot,
-} from '../../model/ledger-records.js';
+import { RECENT_SLOTS, type RecentTransaction, type TransactionRecord } from '../../model/ledger-records.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
-import { keys, readRecord } from '../common/index.js';
+import {
+  checkedRecent,
+  checkedTransaction,
+  checkedTransactionSlot,
+  keys,
+  type LedgerError,
+  readRecord,
+  sealedRecent,
+  sealedTransaction,
+} from '../common/index.js';
 import type { KeyValueStore, WriteBatch } from '../store/index.js';
 
 // The transaction index: for every transaction the committed slots applied, its block, its slot and how many of its
@@ -25,6 +27,10 @@ import type { KeyValueStore, WriteBatch } from '../store/index.js';
 // It also finds a transaction's block by the block's ID (the block route): the merge writes a block index entry
 // (block ID → slot) for each transaction it takes in, sorted like its records, and the recent blocks are looked up
 // in memory. Blocks without a transaction get their entry at commit (there are few).
+//
+// Both kinds of record are sealed (common/transaction-records.ts). A recent record that fails its check is not taken
+// into memory; what it held cannot be told from what was never there, so while one is damaged every lookup that finds
+// nothing is that damage (STORE_CORRUPT naming its key), and no merge writes the index without it.
 
 /** What a commit or a prune changes here, applied to memory once the store has taken the batch. */
 export interface IndexUpdate {
@@ -48,6 +54,8 @@ export class TransactionIndex {
   private from: number;
   /** The last slot whose recent records are in memory (a reader loads each new slot's once). */
   private to: number;
+  /** The check that a recent record failed, while one is damaged: what a lookup that finds nothing throws. */
+  private damaged: LedgerError | undefined;
 
   constructor(
     private readonly store: KeyValueStore,
@@ -62,8 +70,9 @@ export class TransactionIndex {
   get(txId: Uint8Array): TransactionRecord | undefined {
     const recent = this.recent.get(bytesKey(txId));
     if (recent !== undefined) return { ...recent, blockId: recent.blockId.slice() };
-    const bytes = this.store.get(keys.transaction(txId));
-    return bytes === undefined ? undefined : readRecord(transactionRecord, bytes, 'transaction');
+    const key = keys.transaction(txId);
+    const bytes = this.store.get(key);
+    return bytes === undefined ? this.none() : checkedTransaction(key, bytes);
   }
 
   /**
@@ -73,9 +82,9 @@ export class TransactionIndex {
   slotOf(outputId: Uint8Array, txKey = bytesKey(outputId, 32)): number | undefined {
     const recent = this.recent.get(txKey);
     if (recent !== undefined) return recent.slot;
-    const bytes = this.store.get(keys.transactionOfOutput(outputId));
-    if (bytes === undefined) return undefined;
-    return transactionRecordSlot(bytes) ?? readRecord(transactionRecord, bytes, 'transaction').slot; // (that throws)
+    const key = keys.transactionOfOutput(outputId);
+    const bytes = this.store.get(key);
+    return bytes === undefined ? this.none() : checkedTransactionSlot(key, bytes);
   }
 
   /**
@@ -86,7 +95,13 @@ export class TransactionIndex {
     const recent = this.recentBlocks.get(bytesKey(blockId));
     if (recent !== undefined) return recent;
     const bytes = this.store.get(keys.blockIndex(blockId));
-    return bytes === undefined ? undefined : readRecord(u32, bytes, 'block index entry');
+    return bytes === undefined ? this.none() : readRecord(u32, bytes, 'block index entry');
+  }
+
+  /** What a lookup that found nothing answers: nothing, unless a recent record is damaged (then it may be there). */
+  private none(): undefined {
+    if (this.damaged !== undefined) throw this.damaged;
+    return undefined;
   }
 
   /**
@@ -100,7 +115,8 @@ export class TransactionIndex {
       storedOutputs,
     }));
     if (slot - this.from + 1 < RECENT_SLOTS) {
-      if (transactions.length > 0) batch.put(keys.recent(slot), encode(recentTransactions, transactions), true);
+      const key = keys.recent(slot);
+      if (transactions.length > 0) batch.put(key, sealedRecent(key, transactions), true);
       batch.put(keys.recentFrom, encode(u32, this.from));
       return { from: this.from, transactions };
     }
@@ -122,12 +138,14 @@ export class TransactionIndex {
     added: readonly RecentTransaction[] = [],
     blocksFrom = 0,
   ) {
+    if (this.damaged !== undefined) throw this.damaged; // the index would be written without the damaged slot's
     const records = new Map<string, TransactionRecord | undefined>(this.recent);
     for (const [k, r] of changed) records.set(k, r);
     for (const k of [...records.keys()].sort()) {
       const r = records.get(k);
-      if (r === undefined) batch.delete(keys.transaction(keyBytes(k)));
-      else batch.put(keys.transaction(keyBytes(k)), encode(transactionRecord, r));
+      const key = keys.transaction(keyBytes(k));
+      if (r === undefined) batch.delete(key);
+      else batch.put(key, sealedTransaction(key, r));
     }
     const blocks = new Map(this.recentBlocks);
     for (const t of added) blocks.set(bytesKey(t.blockId), latestSlot);
@@ -172,9 +190,15 @@ export class TransactionIndex {
   /** Takes the recent records of the slots after `to`, up to `latestSlot`, into memory. */
   private load(latestSlot: number): void {
     for (let slot = Math.max(this.to + 1, this.from); slot <= latestSlot; slot++) {
-      const bytes = this.store.get(keys.recent(slot));
+      const key = keys.recent(slot);
+      const bytes = this.store.get(key);
       // A slot without transactions has no record.
-      if (bytes !== undefined) this.add(slot, readRecord(recentTransactions, bytes, 'recent transactions'));
+      if (bytes === undefined) continue;
+      try {
+        this.add(slot, checkedRecent(key, bytes));
+      } catch (e) {
+        this.damaged ??= e as LedgerError;
+      }
     }
     this.to = Math.max(this.to, latestSlot);
   }
@@ -187,6 +211,7 @@ export class TransactionIndex {
   }
 
   private clearRecent(): void {
+    this.damaged = undefined; // merged by its writer, or read anew
     this.recent.clear();
     this.recentBlocks.clear();
   }

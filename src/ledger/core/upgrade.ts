@@ -1,9 +1,20 @@
+import { toHex } from '../../codec/hex.js';
 import { encode, u32 } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../model/block.js';
 import { equalBytes } from '../../util/bytes.js';
 import { SEALED_TABLES } from '../archive/index.js';
-import { blockRecord, keys, LedgerError, readRecord, sealRecord } from '../common/index.js';
+import {
+  blockRecord,
+  checkedValue,
+  corrupt,
+  keys,
+  LedgerError,
+  readRecord,
+  sealedValue,
+  sealRecord,
+  UPGRADE_COMMAND,
+} from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import { settleOutputChecksums } from './output-checksums.js';
 
@@ -19,16 +30,17 @@ import { settleOutputChecksums } from './output-checksums.js';
 // moves on in the step's last batch. A reader never sees half a step: it is refused until the number moves.
 
 /** The layout this tangle-core writes and reads. */
-export const STORE_LAYOUT = 5;
+export const STORE_LAYOUT = 6;
 /** The first layout whose snapshot's own records (an imported ledger's network, treasury, …) are sealed. */
 export const SNAPSHOT_RECORDS_SEALED = 5;
 /** The layout of a store that names none. */
 const UNNAMED_LAYOUT = 1;
+/** The last layout whose number was stored bare (a u32 alone); from the next on it is sealed like a record. */
+const LAST_BARE_LAYOUT = 5;
 /** About how many bytes of records one batch of a step rewrites. */
 const BATCH_BYTES = 8 << 20;
 
-/** The command that upgrades a store in place, for the messages that send an operator to it. */
-export const UPGRADE_COMMAND = 'tangle-core upgrade --db DIR';
+export { UPGRADE_COMMAND };
 
 interface UpgradeStep {
   /** The layout the step leaves the store in (it starts from the one before). */
@@ -78,6 +90,14 @@ const STEPS: readonly UpgradeStep[] = [
     records: [keys.importedNetwork, keys.treasury],
     rewrite: (key, record) => sealRecord(key, record),
   },
+  {
+    // The transaction index's records (core/transaction-index.ts: each transaction's block and slot, and each recent
+    // slot's transactions), served as an output's `blockId` and a transaction's included block, gain their seal too
+    // (common/transaction-records.ts), once; and the layout's own number is sealed from here on (storeLayout).
+    to: 6,
+    tables: [keys.tables.recent, keys.tables.transaction],
+    rewrite: (key, record) => sealRecord(key, record),
+  },
 ];
 
 /**
@@ -89,11 +109,22 @@ export function settleStore(store: KeyValueStore, readOnly: boolean): void {
   settleLayout(store, readOnly);
 }
 
-/** The layout a store is in (its number, or that of a store without one). */
+/**
+ * The layout a store is in (its number, or that of a store without one). Layouts 2 to 5 stored it bare; later ones
+ * seal it, so that a flipped bit is damage, not a layout a newer tangle-core wrote. @throws LedgerError STORE_CORRUPT
+ */
 export function storeLayout(store: KeyValueStore): number {
   const bytes = store.get(keys.layout);
-  return bytes === undefined ? UNNAMED_LAYOUT : readRecord(u32, bytes, 'store layout');
+  if (bytes === undefined) return UNNAMED_LAYOUT;
+  if (bytes.length !== 4) return checkedValue(u32, keys.layout, bytes, 'store layout');
+  const bare = readRecord(u32, bytes, 'store layout');
+  if (bare <= UNNAMED_LAYOUT || bare > LAST_BARE_LAYOUT)
+    throw corrupt(`the stored store layout (key ${toHex(keys.layout)})`, `no tangle-core wrote layout ${bare} bare`);
+  return bare;
 }
+
+/** The layout's number as a store keeps it: sealed. A new store's genesis writes this layout's (committed-state.ts). */
+export const layoutRecord = (layout = STORE_LAYOUT) => sealedValue(u32, keys.layout, layout);
 
 /**
  * At a writer's opening: the steps an older store lacks, run in order (a new store's number is written). At a
@@ -110,8 +141,11 @@ export function settleLayout(store: KeyValueStore, readOnly: boolean): void {
     );
   if (layout === STORE_LAYOUT) return;
   const missing = STEPS.filter((s) => s.to > layout);
+  const holdsOlder = missing.some(
+    (s) => s.tables.some((t) => holdsAny(store, t)) || s.records?.some((k) => store.get(k)),
+  );
   if (readOnly) {
-    if (missing.some((s) => s.tables.some((t) => holdsAny(store, t)) || s.records?.some((k) => store.get(k))))
+    if (holdsOlder)
       throw new LedgerError(
         'STORE_OUTDATED',
         `this store is of layout ${layout}, this tangle-core reads layout ${STORE_LAYOUT}: upgrade it with ` +
@@ -119,6 +153,8 @@ export function settleLayout(store: KeyValueStore, readOnly: boolean): void {
       );
     return;
   }
+  // One line where an operator sees it (a large store's upgrade takes a while); a new store is said nothing of.
+  if (holdsOlder) process.stderr.write(`tangle-core: upgrading the store from layout ${layout} to ${STORE_LAYOUT}\n`);
   for (const step of missing) runStep(store, step);
 }
 
@@ -165,7 +201,7 @@ function runStep(store: KeyValueStore, step: UpgradeStep): void {
     const rewritten = record && step.rewrite(key, record);
     if (rewritten !== undefined) batch.put(key, rewritten);
   }
-  batch.put(keys.layout, encode(u32, step.to));
+  batch.put(keys.layout, layoutRecord(step.to));
   batch.delete(keys.upgradeAt);
   store.write(batch);
 }

@@ -26,11 +26,13 @@ import {
   type LedgerBlock,
   LedgerError,
   type LedgerOutput,
+  missingRecord,
   readRecord,
   type WhiteFlagVerdict,
   whiteFlagIn,
 } from '../common/index.js';
 import { type IndexPage, type IndexQuery, indexBuildProgress, queryIndex, storeIndexSource } from '../indexer/index.js';
+import { isAppliedSlot, keepsWhiteFlag } from './applied-records.js';
 import type { CommittedState } from './committed-state.js';
 import type { LedgerState } from './state.js';
 
@@ -70,7 +72,10 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
       yield checkedBlockRecord(key, stored).bytes;
   })();
   // A milestone imported from a snapshot has no blocks: the import kept each spender.
-  const applied = appliedInSlot(committed.store.get(keys.whiteFlag(record.spentSlot)), record.spentSlot);
+  const whiteFlag = committed.store.get(keys.whiteFlag(record.spentSlot));
+  if (whiteFlag === undefined && keepsWhiteFlag(committed, record.spentSlot))
+    throw missingRecord(`white-flag record of milestone ${record.spentSlot}`, keys.whiteFlag(record.spentSlot));
+  const applied = appliedInSlot(whiteFlag, record.spentSlot);
   const spender = spendingTransaction(blocks, outputId, applied) ?? committed.store.get(keys.spentBy(outputId));
   if (spender === undefined)
     throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${record.spentSlot}, which spent it, spends it`);
@@ -84,6 +89,8 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
 function timeOf<K extends string>(state: LedgerState, name: K, slot: number): { [k in K]?: number } {
   const key = keys.milestoneTime(slot);
   const bytes = state.committed.store.get(key);
+  if (bytes === undefined && isAppliedSlot(state.committed, slot))
+    throw missingRecord(`time of milestone ${slot}`, key);
   return bytes === undefined
     ? {}
     : ({ [name]: checkedValue(u32, key, bytes, 'milestone time') } as { [k in K]?: number });
@@ -149,7 +156,10 @@ export function blockById(state: LedgerState, blockId: Uint8Array): LedgerBlock 
 
 /** A block's verdict in the white-flag record of a real milestone's slot (history/); none in a slot without one. */
 function whiteFlagOf(state: LedgerState, slot: number, blockId: Uint8Array): WhiteFlagVerdict | undefined {
-  const bytes = state.committed.store.get(keys.whiteFlag(slot));
+  const key = keys.whiteFlag(slot);
+  const bytes = state.committed.store.get(key);
+  if (bytes === undefined && keepsWhiteFlag(state.committed, slot))
+    throw missingRecord(`white-flag record of milestone ${slot}`, key);
   return bytes === undefined ? undefined : whiteFlagIn(bytes, slot, blockId);
 }
 

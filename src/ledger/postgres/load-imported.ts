@@ -1,16 +1,11 @@
 import { u32 } from '../../codec/index.js';
-import {
-  importedMilestone,
-  OUTPUT_RECORD_HEADER,
-  type TransactionRecord,
-  transactionRecord,
-} from '../../model/ledger-records.js';
+import { importedMilestone, OUTPUT_RECORD_HEADER, type TransactionRecord } from '../../model/ledger-records.js';
 import { snapshotTreasuryOutput } from '../../model/snapshot.js';
 import {
   checkedOutputRecord,
+  checkedTransaction,
   checkedValue,
   keys,
-  readRecord,
   rowChecksum,
   sealedValue,
   slotOfKey,
@@ -121,7 +116,7 @@ function* entryRows(committed: CommittedReads): Generator<CopyField[]> {
 
 function* blockRows(committed: CommittedReads): Generator<CopyField[]> {
   for (const [k, bytes] of committed.store.entries(Uint8Array.of(keys.tables.transaction))) {
-    const r: TransactionRecord = readRecord(transactionRecord, bytes, 'transaction');
+    const r: TransactionRecord = checkedTransaction(k, bytes);
     if (r.slot > committed.params.genesisSlot || r.blockId.every((b) => b === 0)) continue;
     yield [r.blockId, r.slot, k.subarray(1)];
   }

@@ -6,14 +6,21 @@ import {
   setSpentSlot,
   spentSlotOf,
   type TransactionRecord,
-  transactionRecord,
   UNSPENT,
   writeOutputRecord,
 } from '../../model/ledger-records.js';
 import { output } from '../../model/output.js';
 import type { SnapshotOutput } from '../../model/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { checkedOutputRecord, keys, LedgerError, readRecord, sealedValue, sealOutputRecord } from '../common/index.js';
+import {
+  checkedOutputRecord,
+  checkedTransaction,
+  keys,
+  LedgerError,
+  sealedTransaction,
+  sealedValue,
+  sealOutputRecord,
+} from '../common/index.js';
 import { type KeyValueStore, SortedRunsWorker, WriteBatch } from '../store/index.js';
 
 // The ledger state a snapshot import writes, one output at a time, with everything the ledger keeps beside an output:
@@ -126,7 +133,7 @@ export class SnapshotState {
       if (tx === undefined) return;
       const { key, booking, count } = tx;
       const slot = new DataView(booking.buffer, booking.byteOffset).getUint32(32, false);
-      batch.put(key, encode(transactionRecord, { blockId: booking.subarray(0, 32), slot, storedOutputs: count }), true);
+      batch.put(key, sealedTransaction(key, { blockId: booking.subarray(0, 32), slot, storedOutputs: count }), true);
       tx = undefined;
     };
     const last = Buffer.alloc(1 << 16); // the key before (the merge's buffer moves on)
@@ -236,8 +243,9 @@ export class SnapshotState {
 
   flush(): void {
     for (const { id, record } of this.txs.values()) {
-      if (record.storedOutputs === 0) this.batch.delete(keys.transaction(id));
-      else this.batch.put(keys.transaction(id), encode(transactionRecord, record));
+      const key = keys.transaction(id);
+      if (record.storedOutputs === 0) this.batch.delete(key);
+      else this.batch.put(key, sealedTransaction(key, record));
     }
     this.txs.clear();
     if (this.batch.length > 0) this.store.write(this.batch);
@@ -254,8 +262,9 @@ export class SnapshotState {
     const k = bytesKey(id);
     let entry = this.txs.get(k);
     if (entry === undefined) {
-      const bytes = this.store.get(keys.transaction(id));
-      const record = bytes === undefined ? undefined : readRecord(transactionRecord, bytes, 'transaction');
+      const key = keys.transaction(id);
+      const bytes = this.store.get(key);
+      const record = bytes === undefined ? undefined : checkedTransaction(key, bytes);
       entry = { id: id.slice(), record: record ?? { blockId: new Uint8Array(32), slot: 0, storedOutputs: 0 } };
       this.txs.set(k, entry);
     }

@@ -12,7 +12,7 @@ import { decode, encode, u32 } from '../../../src/codec/index.js';
 import { addressToBech32, applyMilestone, blockId, createServer, type Ledger } from '../../../src/index.js';
 import { resealRecords, SEALED_TABLES } from '../../../src/ledger/archive/index.js';
 import { keys, SEAL } from '../../../src/ledger/common/index.js';
-import { STORE_LAYOUT, settleLayout } from '../../../src/ledger/core/upgrade.js';
+import { STORE_LAYOUT, settleLayout, storeLayout } from '../../../src/ledger/core/upgrade.js';
 import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.js';
 import { address as addressCodec } from '../../../src/model/address.js';
 import {
@@ -97,31 +97,34 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
 
   // The same older store as the layout's upgrade meets it (layout 2: sealed blocks, unsealed records, white-flag
   // records among them): a reader is refused naming the command, its writer's opening seals every record once and
-  // moves the store to layout 5 (3: the records above; 4: the white-flag records; 5: the snapshot's own).
+  // moves the store to layout 6 (3: the records above; 4: the white-flag records; 5: the snapshot's own; 6: the
+  // transaction index's).
   const unseal = (batch: WriteBatch, tables: readonly number[]) => {
     for (const table of tables)
       for (const [k, v] of store().entries(Uint8Array.of(table))) batch.put(k, v.slice(0, v.length - SEAL));
   };
   // The snapshot's own records (sealed at layout 5): its tables, and its network and treasury among the metadata.
+  // The transaction index's records (sealed at layout 6).
+  const INDEX_TABLES = [keys.tables.recent, keys.tables.transaction];
   const SNAPSHOT_TABLES = [keys.tables.solidEntryPoints, keys.tables.importedMilestone, keys.tables.milestoneTime];
   const unsealSnapshot = (batch: WriteBatch) => {
     unseal(batch, SNAPSHOT_TABLES);
     for (const k of [keys.importedNetwork, keys.treasury]) batch.put(k, store().get(k)!.slice(0, -SEAL));
   };
   const layout2 = new WriteBatch();
-  unseal(layout2, [...SEALED_TABLES, keys.tables.whiteFlag]);
+  unseal(layout2, [...SEALED_TABLES, keys.tables.whiteFlag, ...INDEX_TABLES]);
   unsealSnapshot(layout2);
   layout2.put(keys.layout, encode(u32, 2));
   store().write(layout2);
   expect(() => settleLayout(store(), true)).toThrow(/STORE_OUTDATED|tangle-core upgrade --db DIR/);
   settleLayout(store(), false);
-  expect(decode(u32, store().get(keys.layout)!)).toBe(5);
-  expect(STORE_LAYOUT).toBe(5);
+  expect(storeLayout(store())).toBe(6);
+  expect(STORE_LAYOUT).toBe(6);
   expect(await answers(routes)).toEqual(before);
 
   // Layout 3 (white-flag records unsealed): block metadata is 500 until the writer's opening seals them.
   const layout3 = new WriteBatch();
-  unseal(layout3, [keys.tables.whiteFlag]);
+  unseal(layout3, [keys.tables.whiteFlag, ...INDEX_TABLES]);
   unsealSnapshot(layout3);
   layout3.put(keys.layout, encode(u32, 3));
   store().write(layout3);
@@ -129,7 +132,7 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
   expect((await answers(whiteFlagRoutes)).map(([status]) => status)).toEqual([500, 500]);
   expect(() => settleLayout(store(), true)).toThrow(/STORE_OUTDATED|tangle-core upgrade --db DIR/);
   settleLayout(store(), false);
-  expect(decode(u32, store().get(keys.layout)!)).toBe(5);
+  expect(storeLayout(store())).toBe(6);
   expect(await answers(routes)).toEqual(before);
   settleLayout(store(), false); // a store at the layout is left as it is: nothing sealed twice
   expect(await answers(routes)).toEqual(before);
