@@ -34,7 +34,7 @@ export default defineConfig({
     projects: [
       // Files that start no process of their own and leave nothing behind (test/helpers/suite-plan.ts), loaded into
       // one thread one after another, share their imports of src/: each would otherwise load them again in a fresh
-      // process (the codec, model, validate, crypto and Nova files alone: 77 CPU-s so, 45 in one thread).
+      // process (the codec, stardust, validate, crypto and Nova files alone: 77 CPU-s so, 45 in one thread).
       { extends: true, test: { name: 'one-thread', include: ONE_THREAD_TESTS, pool: 'threads', isolate: false } },
       { extends: true, test: { name: 'processes', include: ['test/**/*.test.ts'], exclude: ONE_THREAD_TESTS } },
     ],

@@ -1,4 +1,4 @@
-// Why the ledger does not insert each commit's transaction records into the transaction index (model/ledger-records.ts,
+// Why the ledger does not insert each commit's transaction records into the transaction index (stardust/ledger-records.ts,
 // `recentTransactions`): CPU per record of an LMDB table keyed by hash (random keys, as transaction IDs are) against
 // one keyed by slot (appends), written as the ledger writes a slot: 1,000 records in one synchronous transaction, into
 // a table that already holds `--before` thousand records.

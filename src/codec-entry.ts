@@ -27,108 +27,6 @@ export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
 export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
 export { blake2b256, ready } from './crypto/hash.js';
 export { type FindNonceOptions, findNonce, powScore } from './crypto/pow.js';
-// HTTP serving core
-// Ledger index
-export type { Address, AliasAddress, Ed25519Address, NftAddress } from './model/address.js';
-export { addressToBech32, bech32ToAddress } from './model/address-bech32.js';
-export type { Block, Payload } from './model/block.js';
-export { ed25519AddressOf } from './model/ed25519-address-of.js';
-export type { TransactionEssence } from './model/essence.js';
-export type {
-  AliasFeature,
-  BasicFeature,
-  Feature,
-  ImmutableFeature,
-  IssuerFeature,
-  MetadataFeature,
-  SenderFeature,
-  TagFeature,
-} from './model/feature.js';
-// Identifiers and hashes
-export {
-  blockId,
-  blockIdFromJson,
-  chainId,
-  foundryId,
-  inputsCommitment,
-  milestoneId,
-  networkIdFromName,
-  type OutputIdParts,
-  outputChainId,
-  outputId,
-  parseOutputId,
-  transactionId,
-  transactionSigningHash,
-} from './model/ids.js';
-export type { Input, TreasuryInput, UtxoInput } from './model/input.js';
-export * as limits from './model/limits.js';
-export type { NativeToken } from './model/native-token.js';
-export type { AliasOutput, BasicOutput, FoundryOutput, NftOutput, Output, TreasuryOutput } from './model/output.js';
-export {
-  type MigratedFundsEntry,
-  type MilestoneEssence,
-  type MilestoneOption,
-  MilestoneOptionType,
-  type MilestonePayload,
-  type ProtocolParamsMilestoneOption,
-  type ReceiptMilestoneOption,
-} from './model/payload/milestone.js';
-export type { TaggedDataPayload } from './model/payload/tagged-data.js';
-export type { TransactionPayload } from './model/payload/transaction.js';
-export type { TreasuryTransactionPayload } from './model/payload/treasury-transaction.js';
-// Protocol parameters and limits
-export {
-  type CongestionParameters,
-  type MilestoneKeys,
-  PROTOCOL_PARAMETERS,
-  type ProtocolParameters,
-  protocolParameters,
-  type RentStructure,
-  TESTNET_COORDINATOR_SECRET,
-  type WorkScoreWeights,
-} from './model/protocol-parameters.js';
-export type { Ed25519Signature, Signature } from './model/signature.js';
-// TIP-35 snapshot files: records declared in the model, read and written as streams
-export {
-  type ConsumedOutput,
-  type DeltaSnapshotHeader,
-  type FullSnapshotHeader,
-  MAX_MILESTONE_DIFF_LENGTH,
-  type MilestoneDiff,
-  SNAPSHOT_VERSION,
-  type SnapshotOutput,
-  type SnapshotParametersOption,
-  type SnapshotTreasuryOutput,
-  SnapshotType,
-  type StardustProtocolParameters,
-  stardustProtocolParameters,
-} from './model/snapshot.js';
-export { type SimpleTokenScheme, type TokenScheme, TokenSchemeType } from './model/token-scheme.js';
-// Model types and their type codes
-export {
-  AddressType,
-  EssenceType,
-  FeatureType,
-  InputType,
-  OutputType,
-  PayloadType,
-  SignatureType,
-  UnlockConditionType,
-  UnlockType,
-} from './model/type-codes.js';
-export type { AliasUnlock, NftUnlock, ReferenceUnlock, SignatureUnlock, Unlock } from './model/unlock.js';
-export type {
-  AddressUnlockCondition,
-  AliasUnlockCondition,
-  BasicUnlockCondition,
-  ExpirationUnlockCondition,
-  GovernorAddressUnlockCondition,
-  ImmutableAliasAddressUnlockCondition,
-  StateControllerAddressUnlockCondition,
-  StorageDepositReturnUnlockCondition,
-  TimelockUnlockCondition,
-  UnlockCondition,
-} from './model/unlock-condition.js';
 // IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
 export { nova } from './nova/namespace.gen.js';
 // Proofs of inclusion, checked offline with nothing but the proof and a network's keys (issue 60)
@@ -189,6 +87,108 @@ export {
   type SnapshotSink,
   writeSnapshot,
 } from './snapshot/write-snapshot.js';
+// HTTP serving core
+// Ledger index
+export type { Address, AliasAddress, Ed25519Address, NftAddress } from './stardust/address.js';
+export { addressToBech32, bech32ToAddress } from './stardust/address-bech32.js';
+export type { Block, Payload } from './stardust/block.js';
+export { ed25519AddressOf } from './stardust/ed25519-address-of.js';
+export type { TransactionEssence } from './stardust/essence.js';
+export type {
+  AliasFeature,
+  BasicFeature,
+  Feature,
+  ImmutableFeature,
+  IssuerFeature,
+  MetadataFeature,
+  SenderFeature,
+  TagFeature,
+} from './stardust/feature.js';
+// Identifiers and hashes
+export {
+  blockId,
+  blockIdFromJson,
+  chainId,
+  foundryId,
+  inputsCommitment,
+  milestoneId,
+  networkIdFromName,
+  type OutputIdParts,
+  outputChainId,
+  outputId,
+  parseOutputId,
+  transactionId,
+  transactionSigningHash,
+} from './stardust/ids.js';
+export type { Input, TreasuryInput, UtxoInput } from './stardust/input.js';
+export * as limits from './stardust/limits.js';
+export type { NativeToken } from './stardust/native-token.js';
+export type { AliasOutput, BasicOutput, FoundryOutput, NftOutput, Output, TreasuryOutput } from './stardust/output.js';
+export {
+  type MigratedFundsEntry,
+  type MilestoneEssence,
+  type MilestoneOption,
+  MilestoneOptionType,
+  type MilestonePayload,
+  type ProtocolParamsMilestoneOption,
+  type ReceiptMilestoneOption,
+} from './stardust/payload/milestone.js';
+export type { TaggedDataPayload } from './stardust/payload/tagged-data.js';
+export type { TransactionPayload } from './stardust/payload/transaction.js';
+export type { TreasuryTransactionPayload } from './stardust/payload/treasury-transaction.js';
+// Protocol parameters and limits
+export {
+  type CongestionParameters,
+  type MilestoneKeys,
+  PROTOCOL_PARAMETERS,
+  type ProtocolParameters,
+  protocolParameters,
+  type RentStructure,
+  TESTNET_COORDINATOR_SECRET,
+  type WorkScoreWeights,
+} from './stardust/protocol-parameters.js';
+export type { Ed25519Signature, Signature } from './stardust/signature.js';
+// TIP-35 snapshot files: records declared in the model, read and written as streams
+export {
+  type ConsumedOutput,
+  type DeltaSnapshotHeader,
+  type FullSnapshotHeader,
+  MAX_MILESTONE_DIFF_LENGTH,
+  type MilestoneDiff,
+  SNAPSHOT_VERSION,
+  type SnapshotOutput,
+  type SnapshotParametersOption,
+  type SnapshotTreasuryOutput,
+  SnapshotType,
+  type StardustProtocolParameters,
+  stardustProtocolParameters,
+} from './stardust/snapshot.js';
+export { type SimpleTokenScheme, type TokenScheme, TokenSchemeType } from './stardust/token-scheme.js';
+// Model types and their type codes
+export {
+  AddressType,
+  EssenceType,
+  FeatureType,
+  InputType,
+  OutputType,
+  PayloadType,
+  SignatureType,
+  UnlockConditionType,
+  UnlockType,
+} from './stardust/type-codes.js';
+export type { AliasUnlock, NftUnlock, ReferenceUnlock, SignatureUnlock, Unlock } from './stardust/unlock.js';
+export type {
+  AddressUnlockCondition,
+  AliasUnlockCondition,
+  BasicUnlockCondition,
+  ExpirationUnlockCondition,
+  GovernorAddressUnlockCondition,
+  ImmutableAliasAddressUnlockCondition,
+  StateControllerAddressUnlockCondition,
+  StorageDepositReturnUnlockCondition,
+  TimelockUnlockCondition,
+  UnlockCondition,
+} from './stardust/unlock-condition.js';
 export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
 export { type MilestoneKeyRange, validateMilestonePayload, verifyMilestoneSignatures } from './validate/milestone.js';
 export { type TransactionContext, unlockAddress, validateTransaction } from './validate/semantic.js';

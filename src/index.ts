@@ -74,8 +74,8 @@ export {
   type StoreInfo,
   type UtxoChanges,
 } from './ledger/index.js';
-export type { ImportedNetwork, OutputRecord } from './model/ledger-records.js';
 export { type IntakeOptions, ledgerIntake } from './node/block-intake.js';
 export { Faucet, type FaucetOptions, faucetAddress } from './node/faucet.js';
 export { createOutputStory, createProof, ProofError, type ProofErrorCode } from './proofs/index.js';
 export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';
+export type { ImportedNetwork, OutputRecord } from './stardust/ledger-records.js';

@@ -1,10 +1,10 @@
 import { assertModel, type Codec, CodecError, decode, encode, encodeJson, type Json } from './codec/index.js';
-import { type Block, block } from './model/block.js';
-import { type TransactionEssence, transactionEssence } from './model/essence.js';
-import { MAX_BLOCK_LENGTH } from './model/limits.js';
-import { type Output, output } from './model/output.js';
-import { type MilestonePayload, milestonePayload } from './model/payload/milestone.js';
-import { type TransactionPayload, transactionPayload } from './model/payload/transaction.js';
+import { type Block, block } from './stardust/block.js';
+import { type TransactionEssence, transactionEssence } from './stardust/essence.js';
+import { MAX_BLOCK_LENGTH } from './stardust/limits.js';
+import { type Output, output } from './stardust/output.js';
+import { type MilestonePayload, milestonePayload } from './stardust/payload/milestone.js';
+import { type TransactionPayload, transactionPayload } from './stardust/payload/transaction.js';
 
 // The public codec entry points: bytes ⇄ model ⇄ canonical JSON (SPEC A §10) for the four top-level types.
 // Decoding is strict (whole input consumed, every count and length bounded); decoded byte fields are views into

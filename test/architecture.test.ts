@@ -106,7 +106,7 @@ describe('the source tree', () => {
     expect(findCycle(graph)).toBeUndefined();
   });
 
-  it('has no import cycle between rooms (codec, model, crypto, validate, ledger, http, cli, …)', () => {
+  it('has no import cycle between rooms (codec, stardust, crypto, validate, ledger, http, cli, …)', () => {
     const graph = new Map<string, Set<string>>();
     for (const [f, deps] of edges) {
       for (const d of deps) if (room(f) !== room(d)) graph.set(room(f), (graph.get(room(f)) ?? new Set()).add(room(d)));
@@ -136,9 +136,9 @@ describe('the source tree', () => {
       expect(edges.get(f)).not.toContain('serialize.ts');
   });
 
-  it('compares no bare type number outside src/model: type codes go by name', () => {
+  it('compares no bare type number outside src/stardust: type codes go by name', () => {
     const bare = /\.type\s*[!=]==?\s*\d|\d\s*[!=]==?\s*[\w.?]*\.type\b|case\s+\d+\s*:/;
-    for (const f of handWritten.filter((f) => !f.startsWith('model/'))) {
+    for (const f of handWritten.filter((f) => !f.startsWith('stardust/'))) {
       const lines = text
         .get(f)!
         .split('\n')
@@ -147,11 +147,11 @@ describe('the source tree', () => {
     }
   });
 
-  it("reads and writes no block's bytes by offset outside src/model (issue 59): its layout has one home", () => {
+  it("reads and writes no block's bytes by offset outside src/stardust (issue 59): its layout has one home", () => {
     // `bytes[1]`, `block[0]`, `body[1]`: a byte of a block's bytes by number. (Nova's model, the codec and the hashes
     // read their own bytes; src/explorer's and the indexer's own records are not blocks, and are named otherwise.)
     const offset = /\b(bytes|body|block)\[\d+\]/;
-    const outside = handWritten.filter((f) => !/^(model|nova|codec|crypto)\//.test(f));
+    const outside = handWritten.filter((f) => !/^(stardust|nova|codec|crypto)\//.test(f));
     const found = outside.flatMap((f) =>
       text
         .get(f)!

@@ -33,18 +33,18 @@ import {
   validateBlock,
   validateUnlocks,
 } from '../src/index.js';
-import { address } from '../src/model/address.js';
-import { optionalBlockPayload, parents } from '../src/model/block.js';
-import { inputs, outputs, transactionEssence } from '../src/model/essence.js';
-import { feature, immutableFeature } from '../src/model/feature.js';
-import { input, treasuryInput } from '../src/model/input.js';
-import { features, nativeTokens, output, treasuryOutput } from '../src/model/output.js';
-import { milestoneOption } from '../src/model/payload/milestone.js';
-import { taggedDataPayload } from '../src/model/payload/tagged-data.js';
-import { unlocks } from '../src/model/payload/transaction.js';
-import { signature } from '../src/model/signature.js';
-import { tokenScheme } from '../src/model/token-scheme.js';
-import { type Unlock, unlock } from '../src/model/unlock.js';
+import { address } from '../src/stardust/address.js';
+import { optionalBlockPayload, parents } from '../src/stardust/block.js';
+import { inputs, outputs, transactionEssence } from '../src/stardust/essence.js';
+import { feature, immutableFeature } from '../src/stardust/feature.js';
+import { input, treasuryInput } from '../src/stardust/input.js';
+import { features, nativeTokens, output, treasuryOutput } from '../src/stardust/output.js';
+import { milestoneOption } from '../src/stardust/payload/milestone.js';
+import { taggedDataPayload } from '../src/stardust/payload/tagged-data.js';
+import { unlocks } from '../src/stardust/payload/transaction.js';
+import { signature } from '../src/stardust/signature.js';
+import { tokenScheme } from '../src/stardust/token-scheme.js';
+import { type Unlock, unlock } from '../src/stardust/unlock.js';
 import { toHexString as h, hex, loadVectors } from './helpers/vectors.js';
 
 beforeAll(() => ready());

@@ -1,4 +1,4 @@
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
 /** The base token of each network (hornet and iota-core configuration); the testnet (rms) is Shimmer's. */
 export function baseToken(params: ProtocolParameters) {

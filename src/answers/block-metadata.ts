@@ -1,7 +1,7 @@
 import { toHex } from '../codec/index.js';
 import type { IncludedBlock, LedgerBlock } from '../ledger/index.js';
-import type { Block } from '../model/block.js';
-import { PayloadType } from '../model/type-codes.js';
+import type { Block } from '../stardust/block.js';
+import { PayloadType } from '../stardust/type-codes.js';
 
 /**
  * hornet's block metadata (components/coreapi/blocks.go), in its field order. A block a real milestone referenced

@@ -1,6 +1,6 @@
 import { encode, toHex } from '../codec/index.js';
 import type { OutputIdList, UtxoChanges } from '../ledger/index.js';
-import { type MilestonePayload, milestonePayload } from '../model/payload/milestone.js';
+import { type MilestonePayload, milestonePayload } from '../stardust/payload/milestone.js';
 
 // The milestone of a committed slot: src/ledger/core/slot-milestone.ts.
 export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../ledger/core/index.js';

@@ -1,7 +1,7 @@
 import { toHex } from '../codec/index.js';
 import { slotEnd } from '../ledger/common/index.js';
 import type { LedgerOutput } from '../ledger/index.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
 /** hornet's OutputMetadataResponse, in its field order (components/coreapi/types.go). */
 export function outputMetadata(params: ProtocolParameters, o: LedgerOutput): Record<string, unknown> {

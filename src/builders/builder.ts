@@ -2,13 +2,13 @@ import { toHex } from '../codec/hex.js';
 import { encode } from '../codec/index.js';
 import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
 import { findNonce } from '../crypto/pow.js';
-import { type Block, block as blockCodec, type Payload } from '../model/block.js';
-import type { TransactionEssence } from '../model/essence.js';
-import { inputsCommitment, parseOutputId, transactionSigningHash } from '../model/ids.js';
-import type { Output } from '../model/output.js';
-import type { TaggedDataPayload } from '../model/payload/tagged-data.js';
-import type { TransactionPayload } from '../model/payload/transaction.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import { type Block, block as blockCodec, type Payload } from '../stardust/block.js';
+import type { TransactionEssence } from '../stardust/essence.js';
+import { inputsCommitment, parseOutputId, transactionSigningHash } from '../stardust/ids.js';
+import type { Output } from '../stardust/output.js';
+import type { TaggedDataPayload } from '../stardust/payload/tagged-data.js';
+import type { TransactionPayload } from '../stardust/payload/transaction.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import {
   AddressType,
   EssenceType,
@@ -18,8 +18,8 @@ import {
   SignatureType,
   UnlockConditionType,
   UnlockType,
-} from '../model/type-codes.js';
-import type { Unlock } from '../model/unlock.js';
+} from '../stardust/type-codes.js';
+import type { Unlock } from '../stardust/unlock.js';
 import { sortedUnique } from '../util/bytes.js';
 import { inputChainId } from '../validate/chains.js';
 import { validateOutput } from '../validate/syntactic.js';

@@ -1,8 +1,8 @@
-import type { Address, AliasAddress } from '../model/address.js';
-import { outputChainId } from '../model/ids.js';
-import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../model/output.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
+import type { Address, AliasAddress } from '../stardust/address.js';
+import { outputChainId } from '../stardust/ids.js';
+import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../stardust/output.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
+import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 import { minStorageDeposit } from '../validate/storage-deposit.js';
 
 // Chain outputs for buildTransaction (TIP-18): a new alias, NFT or foundry, and the next state of one the inputs

@@ -1,8 +1,8 @@
 import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
-import { milestoneId } from '../model/ids.js';
-import type { MilestoneOption, MilestonePayload } from '../model/payload/milestone.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { PayloadType, SignatureType } from '../model/type-codes.js';
+import { milestoneId } from '../stardust/ids.js';
+import type { MilestoneOption, MilestonePayload } from '../stardust/payload/milestone.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
+import { PayloadType, SignatureType } from '../stardust/type-codes.js';
 import { compareBytes, sortedUnique } from '../util/bytes.js';
 
 export interface BuildMilestoneOptions {

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CodecError } from '../codec/errors.js';
 import { toHex } from '../codec/hex.js';
-import { protocolVersionOf } from '../model/block.js';
-import { blockId, milestoneId, transactionId } from '../model/ids.js';
-import { PayloadType } from '../model/type-codes.js';
 import * as nova from '../nova/index.js';
 import { blockToJson, decodeBlock } from '../serialize.js';
+import { protocolVersionOf } from '../stardust/block.js';
+import { blockId, milestoneId, transactionId } from '../stardust/ids.js';
+import { PayloadType } from '../stardust/type-codes.js';
 import { argOrStdin, UsageError } from './io.js';
 
 export const DECODE_USAGE = `tangle-core decode HEX|- [--ids] [--protocol stardust|nova] [--parameters FILE]

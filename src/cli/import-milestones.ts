@@ -11,10 +11,10 @@ import {
   type MilestoneInput,
   openLedger,
 } from '../ledger/index.js';
-import { milestoneId } from '../model/ids.js';
-import type { MilestonePayload } from '../model/payload/milestone.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { milestonePayloadFromJson } from '../serialize.js';
+import { milestoneId } from '../stardust/ids.js';
+import type { MilestonePayload } from '../stardust/payload/milestone.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { equalBytes } from '../util/bytes.js';
 import { byteLines, LineTooLong } from './byte-lines.js';
 import { describeError, stopOnSignals, UsageError, wholeNumber } from './io.js';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { CodecError } from '../codec/errors.js';
 import { importSnapshot, openLedger } from '../ledger/index.js';
 import { PostgresMirror } from '../ledger/postgres/index.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { describeError, redactUrl, UsageError, wholeNumber } from './io.js';
 
 export const IMPORT_SNAPSHOT_USAGE = `tangle-core import-snapshot FULL [--delta DELTA]... --db DIR [--store URL]

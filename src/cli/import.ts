@@ -4,8 +4,8 @@ import { parseArgs } from 'node:util';
 import { powScore } from '../crypto/pow.js';
 import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { PostgresPublisher } from '../ledger/postgres/index.js';
-import { type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import { applyEvent, parseLine } from '../sim/events.js';
+import { type ProtocolParameters, protocolParameters } from '../stardust/protocol-parameters.js';
 import { describeError, network, redactUrl, UsageError } from './io.js';
 
 export const IMPORT_USAGE = `tangle-core import FILE --db DIR [--store URL] [--network NAME] [--verbose]

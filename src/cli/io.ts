@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { importedParams, inspectStore, type StoreInfo } from '../ledger/index.js';
-import { type ProtocolParameters, protocolParameters } from '../model/protocol-parameters.js';
 import { network, UsageError, wholeNumber } from '../node/index.js';
+import { type ProtocolParameters, protocolParameters } from '../stardust/protocol-parameters.js';
 
 // The node's flag checks and error lines (node/flags.ts), which every command uses too.
 export {

@@ -6,7 +6,6 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/limits.js';
 import { createServer } from '../http/server.js';
 import { importedParams, inspectStore } from '../ledger/index.js';
-import { protocolParameters } from '../model/protocol-parameters.js';
 import {
   checkEventFlags,
   EVENT_FLAGS,
@@ -38,6 +37,7 @@ import {
   workerFlags,
   writeOnly,
 } from '../node/index.js';
+import { protocolParameters } from '../stardust/protocol-parameters.js';
 
 // `serve`: the command line parsed, then the node's components (src/node/) started in turn: the role of this process,
 // its store, what writes to it (the demo, the follower, the faucet's slot clock), the workers or this process's own

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { toHex } from '../codec/hex.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { demoGenesis, demoSlot, demoSnapshot, demoTips, openDemoLedger } from '../node/index.js';
 import { milestonePayloadToJson } from '../serialize.js';
 import { Simulation } from '../sim/simulator.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
 // `simulate --snapshot`: the demo's Stardust network written as a real network's history is kept — its genesis
 // snapshot, then its milestones with their cones, one a line, as `import-snapshot` and `import-milestones` read them.

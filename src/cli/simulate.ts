@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { protocolParameters } from '../model/protocol-parameters.js';
 import { eventLine, genesisLine } from '../sim/events.js';
 import { Simulation } from '../sim/simulator.js';
+import { protocolParameters } from '../stardust/protocol-parameters.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { simulateNetwork, writeLines } from './simulate-network.js';
 

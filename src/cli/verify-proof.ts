@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { TangleError } from '../errors.js';
-import type { MilestoneKeys } from '../model/protocol-parameters.js';
 import {
   milestoneKeysFromHornetConfig,
   outputStoryFromJson,
@@ -10,6 +9,7 @@ import {
   verifyOutputStory,
   verifyProof,
 } from '../proofs/index.js';
+import type { MilestoneKeys } from '../stardust/protocol-parameters.js';
 import { describeError, NETWORKS, network, UsageError } from './io.js';
 
 export const VERIFY_PROOF_USAGE = `tangle-core verify-proof FILE|- [--network shimmer|iota|testnet | --keys FILE]

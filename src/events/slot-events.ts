@@ -2,14 +2,14 @@ import { blockMetadata, milestoneIdOf, outputMetadata, slotMilestone } from '../
 import { toHex } from '../codec/hex.js';
 import { type LedgerOutput, slotEnd } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
-import type { Address } from '../model/address.js';
-import { addressToBech32 } from '../model/address-bech32.js';
-import { outputChainId, transactionId } from '../model/ids.js';
-import { InclusionState } from '../model/ledger-records.js';
-import { MAX_PARENTS } from '../model/limits.js';
-import type { Output } from '../model/output.js';
-import { OutputType, PayloadType, UnlockConditionType } from '../model/type-codes.js';
 import { decodeBlock, decodeOutput, encodeMilestonePayload, outputToJson } from '../serialize.js';
+import type { Address } from '../stardust/address.js';
+import { addressToBech32 } from '../stardust/address-bech32.js';
+import { outputChainId, transactionId } from '../stardust/ids.js';
+import { InclusionState } from '../stardust/ledger-records.js';
+import { MAX_PARENTS } from '../stardust/limits.js';
+import type { Output } from '../stardust/output.js';
+import { OutputType, PayloadType, UnlockConditionType } from '../stardust/type-codes.js';
 import type { ConditionName } from './topics.js';
 
 // What a committed slot publishes on TIP-28's topics. Each message is what the matching REST route answers for the

@@ -1,4 +1,4 @@
-import { bech32ToAddress } from '../model/address-bech32.js';
+import { bech32ToAddress } from '../stardust/address-bech32.js';
 
 // The topics of the node event API (TIP-28, as inx-mqtt names them: components/mqtt/topics.go). Each is a list of
 // levels: a literal, or a parameter (an id in hex, a tag, an unlock condition's name, a bech32 address). A client

@@ -1,6 +1,6 @@
 import { blake2b } from '@noble/hashes/blake2.js';
 import { bech32 } from 'bech32';
-import { AddressType } from '../model/type-codes.js';
+import { AddressType } from '../stardust/type-codes.js';
 import { type Child, h, to } from './dom.js';
 
 // IDs and addresses as the page shows them: hex; an address in bech32 under the network's prefix (TIP-31), linked to

@@ -1,4 +1,4 @@
-import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
+import { FeatureType, OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 import { type Child, facts, h, idLink, to } from './dom.js';
 import { type AddressJson, addressLink, chainAddress, chainIdOf, idText } from './ids.js';
 import { amount, type Info, time } from './network.js';

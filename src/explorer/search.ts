@@ -1,5 +1,5 @@
 import { bech32 } from 'bech32';
-import { AddressType } from '../model/type-codes.js';
+import { AddressType } from '../stardust/type-codes.js';
 import { type Lookup, lookup } from './api.js';
 
 // Where a search goes: a milestone index; an output ID (34 bytes); a 32-byte ID, tried as a block, a transaction, then

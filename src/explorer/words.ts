@@ -1,4 +1,4 @@
-import { PayloadType } from '../model/type-codes.js';
+import { PayloadType } from '../stardust/type-codes.js';
 
 // The protocol's numbers in words, for people: payload kinds, and why white flag did not apply a transaction.
 

@@ -6,6 +6,7 @@ import { HttpProblem } from '../http/kit/problem.js';
 import type { BlockIntake } from '../http/kit/route-kit.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/core/index.js';
+import { blockFromJson, encodeBlock } from '../serialize.js';
 import {
   hasNonce,
   lacksParents,
@@ -14,8 +15,7 @@ import {
   protocolVersionOf,
   withNonce,
   withParents,
-} from '../model/block.js';
-import { blockFromJson, encodeBlock } from '../serialize.js';
+} from '../stardust/block.js';
 import { compareBytes } from '../util/bytes.js';
 
 // POST /api/core/v2/blocks on the process that writes (hornet's sendBlock, components/coreapi/blocks.go): a block in

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { createServer } from '../http/server.js';
 import { commitNotices, PostgresReader } from '../ledger/postgres/index.js';
-import { protocolParameters } from '../model/protocol-parameters.js';
+import { protocolParameters } from '../stardust/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { type EventFlags, eventsLine, serveEvents } from './events.js';
 import { hostsEvents, upgradesOf } from './events-host.js';

@@ -11,13 +11,13 @@ import {
   type Ledger,
   type OpenLedgerOptions,
 } from '../ledger/index.js';
-import { outputId } from '../model/ids.js';
-import type { BasicOutput } from '../model/output.js';
-import { type ProtocolParameters, TESTNET_COORDINATOR_SECRET } from '../model/protocol-parameters.js';
-import { OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { applyEvent } from '../sim/events.js';
 import type { Simulation } from '../sim/simulator.js';
 import { genesisSnapshot } from '../snapshot/genesis-snapshot.js';
+import { outputId } from '../stardust/ids.js';
+import type { BasicOutput } from '../stardust/output.js';
+import { type ProtocolParameters, TESTNET_COORDINATOR_SECRET } from '../stardust/protocol-parameters.js';
+import { OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 import { sortedUnique } from '../util/bytes.js';
 import { faucetAddress } from './faucet.js';
 import { describeError } from './flags.js';

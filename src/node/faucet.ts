@@ -5,13 +5,13 @@ import { HttpProblem, quote } from '../http/kit/problem.js';
 import { type FaucetIntake, parseBech32 } from '../http/kit/route-kit.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { Ledger } from '../ledger/core/index.js';
-import type { Address } from '../model/address.js';
-import { addressToBech32 } from '../model/address-bech32.js';
-import { ed25519AddressOf } from '../model/ed25519-address-of.js';
-import { outputId as outputIdOf } from '../model/ids.js';
-import type { BasicOutput, Output } from '../model/output.js';
-import { OutputType, UnlockConditionType } from '../model/type-codes.js';
 import { decodeOutput, encodeBlock } from '../serialize.js';
+import type { Address } from '../stardust/address.js';
+import { addressToBech32 } from '../stardust/address-bech32.js';
+import { ed25519AddressOf } from '../stardust/ed25519-address-of.js';
+import { outputId as outputIdOf } from '../stardust/ids.js';
+import type { BasicOutput, Output } from '../stardust/output.js';
+import { OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 
 // inx-faucet's service for test networks (POST /api/enqueue {address} → 202), in the writer: each request is one
 // signed transfer from the faucet's output to the address (the change back to the faucet), accepted into the open

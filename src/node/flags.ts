@@ -1,6 +1,6 @@
 import { CodecError } from '../codec/errors.js';
 import { LedgerError } from '../ledger/common/index.js';
-import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../model/protocol-parameters.js';
+import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { ValidationError } from '../validate/errors.js';
 
 // What a node's components check of the flags they are given, and how they say what went wrong: a usage error for a

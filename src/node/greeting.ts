@@ -1,9 +1,9 @@
 import { toHex } from '../codec/hex.js';
 import type { Ledger } from '../ledger/index.js';
-import { addressToBech32 } from '../model/address-bech32.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { AddressType } from '../model/type-codes.js';
 import { Simulation } from '../sim/simulator.js';
+import { addressToBech32 } from '../stardust/address-bech32.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
+import { AddressType } from '../stardust/type-codes.js';
 import { type Demo, FOUNDRY_STEP, foundryTransaction } from './demo.js';
 import { redactUrl } from './flags.js';
 import type { WriterProcess } from './writer-process.js';

@@ -8,8 +8,8 @@ import {
   openLedger,
   type StoreInfo,
 } from '../ledger/index.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
 import { Simulation } from '../sim/simulator.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { type Demo, demoGenesis, demoTips, openDemoLedger, runDemo } from './demo.js';
 import { UsageError } from './flags.js';

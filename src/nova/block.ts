@@ -11,7 +11,7 @@ import {
   u64,
   union,
 } from '../codec/index.js';
-import { type Signature, signature } from '../model/signature.js';
+import { type Signature, signature } from '../stardust/signature.js';
 import { generated } from './block.gen.js';
 import {
   BASIC_BLOCK_MAX_PARENTS,

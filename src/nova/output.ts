@@ -10,7 +10,7 @@ import {
   u64,
   union,
 } from '../codec/index.js';
-import { type TokenScheme, tokenScheme } from '../model/token-scheme.js';
+import { type TokenScheme, tokenScheme } from '../stardust/token-scheme.js';
 import { type AccountAddress, accountAddress } from './address.js';
 import {
   type AccountFeature,

@@ -1,5 +1,5 @@
 import { arrayOf, type Codec, type Fields, generatedStruct, tag, u8, u16, union } from '../codec/index.js';
-import { type Signature, signature } from '../model/signature.js';
+import { type Signature, signature } from '../stardust/signature.js';
 import { MAX_MULTI_UNLOCKS, MIN_MULTI_UNLOCKS } from './limits.js';
 import { UnlockType } from './type-codes.js';
 import { generated } from './unlock.gen.js';

@@ -1,7 +1,7 @@
 import { toHex } from '../codec/hex.js';
 import type { LedgerReader } from '../ledger/core/index.js';
-import { InclusionState } from '../model/ledger-records.js';
 import { decodeBlock, decodeMilestonePayload } from '../serialize.js';
+import { InclusionState } from '../stardust/ledger-records.js';
 import { equalBytes } from '../util/bytes.js';
 import { auditPath, auditRoot } from './audit-path.js';
 import { ProofError } from './errors.js';

@@ -1,6 +1,6 @@
 import { CodecError } from '../codec/errors.js';
 import { fromHex } from '../codec/hex.js';
-import type { MilestoneKeys } from '../model/protocol-parameters.js';
+import type { MilestoneKeys } from '../stardust/protocol-parameters.js';
 
 // A network's milestone keys as hornet configures them (config_shimmer.json, config_mainnet.json: the source of the
 // presets' keys): `protocol.milestonePublicKeyCount`, the signatures a milestone needs, and

@@ -1,9 +1,9 @@
 import { CodecError } from '../codec/errors.js';
 import type { Json } from '../codec/index.js';
 import { TangleError } from '../errors.js';
-import type { Block } from '../model/block.js';
-import type { MilestonePayload } from '../model/payload/milestone.js';
 import { blockFromJson, blockToJson, milestonePayloadFromJson, milestonePayloadToJson } from '../serialize.js';
+import type { Block } from '../stardust/block.js';
+import type { MilestonePayload } from '../stardust/payload/milestone.js';
 import { type AuditNode, auditPathFromJson, auditPathToJson } from './audit-path.js';
 
 // A proof of inclusion as inx-poi and inx-chronicle hand it out and take it back: the milestone payload (TIP-25

@@ -1,9 +1,9 @@
 import { toHex } from '../codec/hex.js';
 import { preverifyEd25519 } from '../crypto/ed25519.js';
 import { TangleError } from '../errors.js';
-import { blockId as blockIdOf, milestoneId } from '../model/ids.js';
-import type { MilestoneKeys } from '../model/protocol-parameters.js';
 import { encodeBlock } from '../serialize.js';
+import { blockId as blockIdOf, milestoneId } from '../stardust/ids.js';
+import type { MilestoneKeys } from '../stardust/protocol-parameters.js';
 import { equalBytes } from '../util/bytes.js';
 import { verifyMilestoneSignatures } from '../validate/milestone.js';
 import { auditContains, auditRoot } from './audit-path.js';

@@ -11,13 +11,13 @@ import {
   nftAddressOf,
   withMinimumDeposit,
 } from '../builders/chains.js';
-import type { Address } from '../model/address.js';
-import { foundryId, foundryIdOf, outputId as makeOutputId, transactionId } from '../model/ids.js';
-import type { NativeToken } from '../model/native-token.js';
-import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../model/output.js';
-import type { TransactionPayload } from '../model/payload/transaction.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { FeatureType, OutputType, UnlockConditionType } from '../model/type-codes.js';
+import type { Address } from '../stardust/address.js';
+import { foundryId, foundryIdOf, outputId as makeOutputId, transactionId } from '../stardust/ids.js';
+import type { NativeToken } from '../stardust/native-token.js';
+import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../stardust/output.js';
+import type { TransactionPayload } from '../stardust/payload/transaction.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
+import { FeatureType, OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 
 // The chain side of the simulation: one actor that walks through every TIP-18 chain operation, one transaction per
 // step, and starts over: it creates an alias and mints an NFT; the alias creates a foundry that mints native tokens;

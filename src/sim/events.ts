@@ -15,8 +15,8 @@ import {
   varBytes,
 } from '../codec/index.js';
 import type { GenesisState, Ledger } from '../ledger/index.js';
-import { MAX_BLOCK_LENGTH, OUTPUT_ID_LENGTH } from '../model/limits.js';
-import { type Output, output } from '../model/output.js';
+import { MAX_BLOCK_LENGTH, OUTPUT_ID_LENGTH } from '../stardust/limits.js';
+import { type Output, output } from '../stardust/output.js';
 import { generated } from './events.gen.js';
 import type { SimEvent } from './simulator.js';
 

@@ -1,7 +1,7 @@
-import type { Output } from '../model/output.js';
-import { MilestoneOptionType } from '../model/payload/milestone.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { SNAPSHOT_VERSION, SnapshotType } from '../model/snapshot.js';
+import type { Output } from '../stardust/output.js';
+import { MilestoneOptionType } from '../stardust/payload/milestone.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
+import { SNAPSHOT_VERSION, SnapshotType } from '../stardust/snapshot.js';
 import { encodeSnapshot } from './write-snapshot.js';
 
 export interface GenesisSnapshotOptions {

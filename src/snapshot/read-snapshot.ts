@@ -1,6 +1,6 @@
 import { type Codec, CodecError, decode } from '../codec/index.js';
 import { joinPath } from '../errors.js';
-import { output } from '../model/output.js';
+import { output } from '../stardust/output.js';
 import {
   type DeltaSnapshotHeader,
   deltaSnapshotHeader,
@@ -14,7 +14,7 @@ import {
   type SnapshotOutput,
   SnapshotType,
   snapshotOutput,
-} from '../model/snapshot.js';
+} from '../stardust/snapshot.js';
 import { ByteQueue, type ByteSource } from './byte-queue.js';
 
 /** One record of a snapshot file, in file order: the header first, then each output, diff and solid entry point. */

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
-import type { DeltaSnapshotHeader, FullSnapshotHeader } from '../model/snapshot.js';
+import type { DeltaSnapshotHeader, FullSnapshotHeader } from '../stardust/snapshot.js';
 import { readSnapshot, type SnapshotRecord } from './read-snapshot.js';
 import { type DeltaHeaderInput, type FullHeaderInput, type SnapshotContent, writeSnapshot } from './write-snapshot.js';
 

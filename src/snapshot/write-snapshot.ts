@@ -9,7 +9,7 @@ import {
   type SnapshotOutput,
   SnapshotType,
   snapshotOutput,
-} from '../model/snapshot.js';
+} from '../stardust/snapshot.js';
 import type { Awaitable } from '../util/awaitable.js';
 
 type Items<T> = Iterable<T> | AsyncIterable<T>;

@@ -1,8 +1,8 @@
 import { toHex } from '../codec/hex.js';
-import { immutableFeature } from '../model/feature.js';
-import { foundryIdOf } from '../model/ids.js';
-import type { FoundryOutput, Output } from '../model/output.js';
-import { OutputType } from '../model/type-codes.js';
+import { immutableFeature } from '../stardust/feature.js';
+import { foundryIdOf } from '../stardust/ids.js';
+import type { FoundryOutput, Output } from '../stardust/output.js';
+import { OutputType } from '../stardust/type-codes.js';
 import { canonical } from './canonical.js';
 import { ValidationError } from './errors.js';
 

@@ -1,7 +1,7 @@
 import { assertModel, encode } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { joinPath } from '../errors.js';
-import { milestoneId } from '../model/ids.js';
+import { milestoneId } from '../stardust/ids.js';
 import {
   MIN_MIGRATED_DEPOSIT,
   MilestoneOptionType,
@@ -9,8 +9,8 @@ import {
   migratedFundsEntry,
   milestonePayload as milestoneCodec,
   type ReceiptMilestoneOption,
-} from '../model/payload/milestone.js';
-import type { MilestoneKeyRange } from '../model/protocol-parameters.js';
+} from '../stardust/payload/milestone.js';
+import type { MilestoneKeyRange } from '../stardust/protocol-parameters.js';
 import { bytesKey, compareBytes, equalBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 
@@ -78,7 +78,7 @@ function checkReceipt(r: ReceiptMilestoneOption, path: string): void {
   });
 }
 
-export type { MilestoneKeyRange } from '../model/protocol-parameters.js';
+export type { MilestoneKeyRange } from '../stardust/protocol-parameters.js';
 
 /**
  * TIP-29: a milestone is signed when it carries at least `threshold` signatures, no more than the keys that apply to

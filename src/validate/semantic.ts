@@ -1,12 +1,12 @@
 import { fromHex, toHex } from '../codec/hex.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
-import type { Address } from '../model/address.js';
-import { inputsCommitment, transactionSigningHash } from '../model/ids.js';
-import { MAX_NATIVE_TOKENS } from '../model/limits.js';
-import type { AliasOutput, NftOutput, Output } from '../model/output.js';
-import type { TransactionPayload } from '../model/payload/transaction.js';
-import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
+import type { Address } from '../stardust/address.js';
+import { inputsCommitment, transactionSigningHash } from '../stardust/ids.js';
+import { MAX_NATIVE_TOKENS } from '../stardust/limits.js';
+import type { AliasOutput, NftOutput, Output } from '../stardust/output.js';
+import type { TransactionPayload } from '../stardust/payload/transaction.js';
+import { AddressType, FeatureType, OutputType, UnlockConditionType, UnlockType } from '../stardust/type-codes.js';
 import { bytesKey, equalBytes, keyBytes } from '../util/bytes.js';
 import { aliasUnlocker, checkChainOutputs, checkChainOutputsUnique } from './chains.js';
 import { ValidationError } from './errors.js';

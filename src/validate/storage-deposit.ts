@@ -1,7 +1,7 @@
-import type { Address } from '../model/address.js';
-import { type Output, output as outputCodec } from '../model/output.js';
-import type { RentStructure } from '../model/protocol-parameters.js';
-import { OutputType, UnlockConditionType } from '../model/type-codes.js';
+import type { Address } from '../stardust/address.js';
+import { type Output, output as outputCodec } from '../stardust/output.js';
+import type { RentStructure } from '../stardust/protocol-parameters.js';
+import { OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 
 /** TIP-19: every output is charged for an output-ID key (34 bytes) and its booking metadata (32 + 4 + 4 bytes). */
 const KEY_BYTES = 34;

@@ -1,17 +1,17 @@
 import { assertModel, encode } from '../codec/index.js';
 import { powScore } from '../crypto/pow.js';
 import { joinPath } from '../errors.js';
-import { type Block, block as blockCodec } from '../model/block.js';
-import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../model/limits.js';
-import { type Output, output as outputCodec } from '../model/output.js';
+import { type Block, block as blockCodec } from '../stardust/block.js';
+import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../stardust/limits.js';
+import { type Output, output as outputCodec } from '../stardust/output.js';
 import {
   type TransactionPayload,
   transactionPayload as transactionCodec,
   unlocks as unlocksCodec,
-} from '../model/payload/transaction.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
-import { OutputType, PayloadType, UnlockConditionType, UnlockType } from '../model/type-codes.js';
-import type { Unlock } from '../model/unlock.js';
+} from '../stardust/payload/transaction.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
+import { OutputType, PayloadType, UnlockConditionType, UnlockType } from '../stardust/type-codes.js';
+import type { Unlock } from '../stardust/unlock.js';
 import { bytesKey, compareBytes } from '../util/bytes.js';
 import { ValidationError } from './errors.js';
 import { checkMilestone } from './milestone.js';

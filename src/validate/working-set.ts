@@ -1,6 +1,6 @@
-import type { Output } from '../model/output.js';
-import type { TransactionPayload } from '../model/payload/transaction.js';
-import type { ProtocolParameters } from '../model/protocol-parameters.js';
+import type { Output } from '../stardust/output.js';
+import type { TransactionPayload } from '../stardust/payload/transaction.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { type InputChains, inputChains } from './chains.js';
 import { ValidationError } from './errors.js';
 

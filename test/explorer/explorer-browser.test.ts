@@ -27,8 +27,8 @@ import {
   PROTOCOL_PARAMETERS,
   toHex,
 } from '../../src/index.js';
-import { address as addressCodec } from '../../src/model/address.js';
 import { DEMO_FAUCET_SECRET } from '../../src/node/demo.js';
+import { address as addressCodec } from '../../src/stardust/address.js';
 import { markup, outputIdHex, PLACES, type Posted, postMarkup } from './posted.js';
 
 // Functions passed to page.evaluate run in the page, where the DOM is: its names, for this file's type check only

@@ -18,7 +18,7 @@ import type {
   TransactionPayload,
   Unlock,
 } from '../../src/index.js';
-import { MAX_TAGGED_DATA_LENGTH } from '../../src/model/limits.js';
+import { MAX_TAGGED_DATA_LENGTH } from '../../src/stardust/limits.js';
 
 const MAX_U64 = (1n << 64n) - 1n;
 const MAX_U256 = (1n << 256n) - 1n;

@@ -17,7 +17,7 @@ import {
 } from '../../src/ledger/archive/index.js';
 import { keys } from '../../src/ledger/common/index.js';
 import { MemoryStore, WriteBatch } from '../../src/ledger/store/index.js';
-import { foundryIdOf } from '../../src/model/ids.js';
+import { foundryIdOf } from '../../src/stardust/ids.js';
 import { tokenHistory } from './account-history.js';
 import { ADDRESSES, BASE, TIME } from './archive-history.js';
 import { addressHex, type HistoryOutput, ownerOf } from './plain-archive.js';

@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * A new folder or property file runs isolated until it is named here.
  */
 export const ONE_THREAD_TESTS = [
-  ...['codec', 'model', 'validate', 'crypto', 'nova', 'util', 'proofs', 'http', 'events'].map(
+  ...['codec', 'stardust', 'validate', 'crypto', 'nova', 'util', 'proofs', 'http', 'events'].map(
     (d) => `test/${d}/**/*.test.ts`,
   ),
   'test/property/{fuzz,json-to-bytes,mutation,roundtrip,snapshot}.test.ts',

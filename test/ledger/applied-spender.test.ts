@@ -8,7 +8,7 @@ import { LedgerError } from '../../src/ledger/common/errors.js';
 import { sealRecord } from '../../src/ledger/common/record-checks.js';
 import { keys } from '../../src/ledger/common/store-keys.js';
 import { appliedInSlot, whiteFlagIn } from '../../src/ledger/common/white-flag-verdict.js';
-import { whiteFlagRecord } from '../../src/model/ledger-records.js';
+import { whiteFlagRecord } from '../../src/stardust/ledger-records.js';
 
 const SLOT = 15;
 const block = (n: number) => Uint8Array.from({ length: 40 + n }, (_, i) => (i * 7 + n) & 0xff);

@@ -9,7 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import { commitmentId, openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../src/index.js';
-import { RECENT_SLOTS } from '../../src/model/ledger-records.js';
+import { RECENT_SLOTS } from '../../src/stardust/ledger-records.js';
 import { expectChainState } from '../helpers/chain-state.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -18,7 +18,7 @@ import {
   transactionId,
 } from '../../src/index.js';
 import { checkedBlock, checkUtxoChanges, encodeDiff, readDiff } from '../../src/ledger/common/integrity.js';
-import { slotDiff } from '../../src/model/ledger-records.js';
+import { slotDiff } from '../../src/stardust/ledger-records.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';
 

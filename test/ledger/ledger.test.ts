@@ -21,7 +21,7 @@ import {
   workScore,
 } from '../../src/index.js';
 import { WriteBatch, type WriteView } from '../../src/ledger/store/batch.js';
-import { RECENT_SLOTS } from '../../src/model/ledger-records.js';
+import { RECENT_SLOTS } from '../../src/stardust/ledger-records.js';
 import { concatBytes } from '../../src/util/bytes.js';
 import { errorCode } from '../helpers/failure.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';

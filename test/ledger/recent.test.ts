@@ -10,7 +10,7 @@ import { type Ledger, openLedger, outputId, PROTOCOL_PARAMETERS, protocolParamet
 import { TransactionIndex } from '../../src/ledger/core/transaction-index.js';
 import type { WriteBatch } from '../../src/ledger/store/batch.js';
 import type { KeyValueStore } from '../../src/ledger/store/kv.js';
-import { RECENT_SLOTS } from '../../src/model/ledger-records.js';
+import { RECENT_SLOTS } from '../../src/stardust/ledger-records.js';
 import { errorCode } from '../helpers/failure.js';
 import { basic, genesisOutputs, owner, transferBlock } from '../helpers/wallet.js';
 

@@ -13,7 +13,7 @@ import {
   ValidationError,
   validateBlock,
 } from '../../src/index.js';
-import { MAX_BLOCK_LENGTH } from '../../src/model/limits.js';
+import { MAX_BLOCK_LENGTH } from '../../src/stardust/limits.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
 
 const shimmer = PROTOCOL_PARAMETERS.shimmer;

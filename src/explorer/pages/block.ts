@@ -1,6 +1,6 @@
 import { blake2b } from '@noble/hashes/blake2.js';
-import { payloadLengthAt } from '../../model/block-layout.js';
-import { PayloadType } from '../../model/type-codes.js';
+import { payloadLengthAt } from '../../stardust/block-layout.js';
+import { PayloadType } from '../../stardust/type-codes.js';
 import { ApiError, bytes, find, get } from '../api.js';
 import { type Child, facts, h, idLink, page } from '../dom.js';
 import { hex } from '../ids.js';

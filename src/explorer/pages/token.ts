@@ -1,4 +1,4 @@
-import { AddressType, FeatureType } from '../../model/type-codes.js';
+import { AddressType, FeatureType } from '../../stardust/type-codes.js';
 import { ApiError, get } from '../api.js';
 import { PAGE, pager, pointForms, pointQuery } from '../at-point.js';
 import { type Child, facts, h, idLink, page, table, to } from '../dom.js';

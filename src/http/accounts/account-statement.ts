@@ -11,11 +11,11 @@ import {
   returnPart,
 } from '../../ledger/archive/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
-import type { Address } from '../../model/address.js';
-import { outputChainId } from '../../model/ids.js';
-import type { Output } from '../../model/output.js';
-import { OutputType, UnlockConditionType } from '../../model/type-codes.js';
 import { decodeOutput } from '../../serialize.js';
+import type { Address } from '../../stardust/address.js';
+import { outputChainId } from '../../stardust/ids.js';
+import type { Output } from '../../stardust/output.js';
+import { OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
 import { counterparties } from '../kit/csv.js';
 import type { Slices } from '../kit/csv-gate.js';

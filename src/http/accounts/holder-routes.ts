@@ -9,9 +9,9 @@ import {
   tokenAmount,
 } from '../../ledger/archive/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
-import { address as addressCodec } from '../../model/address.js';
-import { addressToBech32 } from '../../model/address-bech32.js';
-import { AddressType } from '../../model/type-codes.js';
+import { address as addressCodec } from '../../stardust/address.js';
+import { addressToBech32 } from '../../stardust/address-bech32.js';
+import { AddressType } from '../../stardust/type-codes.js';
 import { compareBytes } from '../../util/bytes.js';
 import { badCursor, pageSizeOf } from '../kit/paging.js';
 import { HttpProblem } from '../kit/problem.js';

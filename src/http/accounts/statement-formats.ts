@@ -1,6 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import type { Balance } from '../../ledger/archive/index.js';
-import type { Address } from '../../model/address.js';
+import type { Address } from '../../stardust/address.js';
 import { inUnit } from '../kit/csv.js';
 import type { StatementPage, StatementRow } from './account-statement.js';
 

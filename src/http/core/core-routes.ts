@@ -9,7 +9,6 @@ import {
 } from '../../answers/index.js';
 import { toHex } from '../../codec/hex.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
-import { MAX_PARENTS } from '../../model/limits.js';
 import {
   blockToJson,
   decodeBlock,
@@ -18,6 +17,7 @@ import {
   milestonePayloadToJson,
   outputToJson,
 } from '../../serialize.js';
+import { MAX_PARENTS } from '../../stardust/limits.js';
 import { HttpProblem, quote } from '../kit/problem.js';
 import {
   BINARY_V1,

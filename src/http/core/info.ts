@@ -2,7 +2,7 @@ import { baseToken, milestoneIdOf } from '../../answers/index.js';
 import { toHex } from '../../codec/hex.js';
 import { slotEnd } from '../../ledger/common/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 
 // The node-description bodies real clients ask for before or beside the three routes (SPEC B5,
 // reference/node-info.md): hornet's /api/core/v2/info, iota-core's /api/core/v3/info, /health and /api/routes.

@@ -1,8 +1,8 @@
 import { toHex } from '../../codec/hex.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from '../../ledger/indexer/index.js';
-import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../../model/limits.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../../stardust/limits.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { HttpProblem, quote } from '../kit/problem.js';
 import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
 

@@ -1,8 +1,8 @@
 import { fromHex } from '../../codec/hex.js';
 import { CodecError } from '../../codec/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
-import type { Address } from '../../model/address.js';
-import { bech32ToAddress } from '../../model/address-bech32.js';
+import type { Address } from '../../stardust/address.js';
+import { bech32ToAddress } from '../../stardust/address-bech32.js';
 import type { PostLimiter } from './limits.js';
 import { HttpProblem, quote } from './problem.js';
 

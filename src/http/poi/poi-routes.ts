@@ -1,7 +1,6 @@
 import { CodecError } from '../../codec/errors.js';
 import { toHex } from '../../codec/hex.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
-import type { MilestoneKeys } from '../../model/protocol-parameters.js';
 import {
   createOutputStory,
   createProof,
@@ -12,6 +11,7 @@ import {
   proofToJson,
   verifyProof,
 } from '../../proofs/index.js';
+import type { MilestoneKeys } from '../../stardust/protocol-parameters.js';
 import { HttpProblem, toProblem } from '../kit/problem.js';
 import { JSON_TYPE, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
 

@@ -1,4 +1,4 @@
-import type { Address } from '../../model/address.js';
+import type { Address } from '../../stardust/address.js';
 import type { Analytic, AnalyticsContext, AppliedTransaction, LedgerOutput, Measurements } from './analytic.js';
 import { addressKey, owningAddress } from './owning-address.js';
 import { Totals } from './totals.js';

@@ -1,5 +1,5 @@
-import type { Output } from '../../model/output.js';
-import type { RentStructure } from '../../model/protocol-parameters.js';
+import type { Output } from '../../stardust/output.js';
+import type { RentStructure } from '../../stardust/protocol-parameters.js';
 
 // The shape every analytic has (inx-chronicle's, src/analytics/): a handler for each block of a milestone's cone in
 // white-flag order, one for each transaction the milestone applied, and the measurement taken at the milestone's end.

@@ -1,4 +1,4 @@
-import { PayloadType } from '../../model/type-codes.js';
+import { PayloadType } from '../../stardust/type-codes.js';
 import type { Analytic, ConeBlock, Measurements } from './analytic.js';
 
 // analytics.block_activity: the cone's blocks by payload and by white flag's verdict.

@@ -1,4 +1,4 @@
-import { measurementsRecord } from '../../model/ledger-records.js';
+import { measurementsRecord } from '../../stardust/ledger-records.js';
 import type { Awaitable } from '../../util/awaitable.js';
 import { keys, LedgerError, readRecord, sealRecord } from '../common/index.js';
 import { isAmount, type Measurements } from './analytic.js';

@@ -1,4 +1,4 @@
-import { OutputType } from '../../model/type-codes.js';
+import { OutputType } from '../../stardust/type-codes.js';
 import type { LedgerOutput, Measurements } from './analytic.js';
 import { RunningTotals } from './totals.js';
 

@@ -1,4 +1,4 @@
-import { output as outputCodec } from '../../model/output.js';
+import { output as outputCodec } from '../../stardust/output.js';
 import { minStorageDeposit } from '../../validate/storage-deposit.js';
 import type { AnalyticsContext, LedgerOutput, Measurements } from './analytic.js';
 import { RunningTotals } from './totals.js';

@@ -1,8 +1,8 @@
-import { payloadBytes } from '../../model/block.js';
-import { outputId, transactionId } from '../../model/ids.js';
-import type { TransactionPayload } from '../../model/payload/transaction.js';
-import { PayloadType } from '../../model/type-codes.js';
 import { decodeBlock, decodeOutput } from '../../serialize.js';
+import { payloadBytes } from '../../stardust/block.js';
+import { outputId, transactionId } from '../../stardust/ids.js';
+import type { TransactionPayload } from '../../stardust/payload/transaction.js';
+import { PayloadType } from '../../stardust/type-codes.js';
 import { ActiveAddresses } from './active-addresses.js';
 import { AddressBalances, type BalanceBook } from './address-balances.js';
 import type { Analytic, AnalyticsContext, ConeBlock, LedgerOutput, Measurements } from './analytic.js';

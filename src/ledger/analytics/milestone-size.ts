@@ -1,4 +1,4 @@
-import { PayloadType } from '../../model/type-codes.js';
+import { PayloadType } from '../../stardust/type-codes.js';
 import type { Analytic, ConeBlock, Measurements } from './analytic.js';
 
 // analytics.milestone_size: the bytes of the cone's blocks, all of them and by payload (each block's whole bytes).

@@ -1,6 +1,6 @@
-import { outputChainId } from '../../model/ids.js';
-import type { AliasOutput, Output } from '../../model/output.js';
-import { OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import { outputChainId } from '../../stardust/ids.js';
+import type { AliasOutput, Output } from '../../stardust/output.js';
+import { OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import { bytesKey } from '../../util/bytes.js';
 import type { Analytic, AppliedTransaction, LedgerOutput, Measurements } from './analytic.js';
 import { addressKey } from './owning-address.js';

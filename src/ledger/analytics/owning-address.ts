@@ -1,6 +1,6 @@
-import type { Address } from '../../model/address.js';
-import type { Output } from '../../model/output.js';
-import { AddressType, OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import type { Address } from '../../stardust/address.js';
+import type { Output } from '../../stardust/output.js';
+import { AddressType, OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import { bytesKey } from '../../util/bytes.js';
 
 // The address that controls an output, as inx-chronicle counts it (its Output::owning_address): a basic or NFT

@@ -1,5 +1,5 @@
 import { encode } from '../../codec/index.js';
-import { measurementsRecord } from '../../model/ledger-records.js';
+import { measurementsRecord } from '../../stardust/ledger-records.js';
 import { LedgerError, readRecord } from '../common/index.js';
 import { isAmount, type Measurements } from './analytic.js';
 import { milestoneAnalytics } from './measure-milestone.js';

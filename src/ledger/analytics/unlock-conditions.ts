@@ -1,4 +1,4 @@
-import { OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import { OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import type { LedgerOutput, Measurements } from './analytic.js';
 import { RunningTotals } from './totals.js';
 

@@ -1,5 +1,5 @@
 import { arrayOf, fixedBytes, struct, u8, u32, u64 } from '../../codec/index.js';
-import { type NativeToken, nativeToken } from '../../model/native-token.js';
+import { type NativeToken, nativeToken } from '../../stardust/native-token.js';
 import { compareBytes } from '../../util/bytes.js';
 import { ownerPart, returnPart } from './holding.js';
 

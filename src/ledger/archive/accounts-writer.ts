@@ -1,7 +1,7 @@
 import { encode } from '../../codec/index.js';
-import { outputChainId } from '../../model/ids.js';
-import type { Output } from '../../model/output.js';
-import { OutputType } from '../../model/type-codes.js';
+import { outputChainId } from '../../stardust/ids.js';
+import type { Output } from '../../stardust/output.js';
+import { OutputType } from '../../stardust/type-codes.js';
 import { bytesKey, compareBytes, equalBytes } from '../../util/bytes.js';
 import type { Analytic, AnalyticsContext, AppliedTransaction, LedgerOutput } from '../analytics/index.js';
 import { owningAddress } from '../analytics/index.js';

@@ -1,6 +1,6 @@
 import { u32 } from '../../codec/index.js';
-import { milestoneUpdateRecord } from '../../model/ledger-records.js';
-import type { Output } from '../../model/output.js';
+import { milestoneUpdateRecord } from '../../stardust/ledger-records.js';
+import type { Output } from '../../stardust/output.js';
 import { checkedRecord, keys, LedgerError, readRecord, slotOfKey } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 import { ArchiveWriter } from './archive-writer.js';

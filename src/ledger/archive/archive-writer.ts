@@ -1,12 +1,12 @@
 import { encode, u32 } from '../../codec/index.js';
-import { type Address, address as addressCodec } from '../../model/address.js';
+import { type Address, address as addressCodec } from '../../stardust/address.js';
 import {
   type AddressBalance,
   addressBalanceRecord,
   heldOutputRecord,
   milestoneUpdateRecord,
-} from '../../model/ledger-records.js';
-import type { Output } from '../../model/output.js';
+} from '../../stardust/ledger-records.js';
+import type { Output } from '../../stardust/output.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { Analytic, AnalyticsContext, AppliedTransaction, BalanceBook, LedgerOutput } from '../analytics/index.js';
 import { owningAddress } from '../analytics/index.js';

@@ -1,7 +1,7 @@
-import type { Address } from '../../model/address.js';
-import { heldOutputRecord } from '../../model/ledger-records.js';
-import type { Output } from '../../model/output.js';
-import { UnlockConditionType } from '../../model/type-codes.js';
+import type { Address } from '../../stardust/address.js';
+import { heldOutputRecord } from '../../stardust/ledger-records.js';
+import type { Output } from '../../stardust/output.js';
+import { UnlockConditionType } from '../../stardust/type-codes.js';
 import { readRecord } from '../common/index.js';
 
 // What an output adds to an address's balance as inx-chronicle's explorer counts it (its get_address_balance, after

@@ -1,6 +1,6 @@
-import { outputChainId } from '../../model/ids.js';
-import type { Output } from '../../model/output.js';
-import { FeatureType, OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import { outputChainId } from '../../stardust/ids.js';
+import type { Output } from '../../stardust/output.js';
+import { FeatureType, OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import { bytesKey, compareBytes, equalBytes } from '../../util/bytes.js';
 import type { Analytic, AppliedTransaction, LedgerOutput } from '../analytics/index.js';
 import { owningAddress } from '../analytics/index.js';

@@ -1,6 +1,6 @@
 import { u32 } from '../../codec/index.js';
-import { parentsOf, payloadTypeOf } from '../../model/block.js';
-import { addressBalanceRecord, milestoneUpdateRecord } from '../../model/ledger-records.js';
+import { parentsOf, payloadTypeOf } from '../../stardust/block.js';
+import { addressBalanceRecord, milestoneUpdateRecord } from '../../stardust/ledger-records.js';
 import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import {

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { toHex } from '../../codec/hex.js';
-import { type Block, transactionPayloadBytes } from '../../model/block.js';
 import { decodeBlock } from '../../serialize.js';
+import { type Block, transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';
 import { corrupt } from './integrity.js';
 

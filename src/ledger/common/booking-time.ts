@@ -1,5 +1,5 @@
 import { u32 } from '../../codec/index.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { slotEnd } from './congestion.js';
 import { checkedValue } from './record-checks.js';
 import { keys } from './store-keys.js';

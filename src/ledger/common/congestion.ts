@@ -1,6 +1,6 @@
-import { type Block, blockPayload } from '../../model/block.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import { PayloadType, UnlockType } from '../../model/type-codes.js';
+import { type Block, blockPayload } from '../../stardust/block.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import { PayloadType, UnlockType } from '../../stardust/type-codes.js';
 
 /**
  * SPEC B2 work score of a block: the iota-core weights applied to Stardust blocks.

@@ -2,19 +2,19 @@ import { crc32 } from 'node:zlib';
 import { toHex } from '../../codec/hex.js';
 import { type Codec, decode, encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import type { Block } from '../../model/block.js';
-import { transactionId } from '../../model/ids.js';
+import { decodeBlock } from '../../serialize.js';
+import type { Block } from '../../stardust/block.js';
+import { transactionId } from '../../stardust/ids.js';
 import {
   OUTPUT_CHECKSUM_AT,
   OUTPUT_RECORD_HEADER,
   type SlotDiff,
   slotDiff,
   slotDiffLayout,
-} from '../../model/ledger-records.js';
-import { MAX_OUTPUT_INDEX } from '../../model/limits.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import { PayloadType } from '../../model/type-codes.js';
-import { decodeBlock } from '../../serialize.js';
+} from '../../stardust/ledger-records.js';
+import { MAX_OUTPUT_INDEX } from '../../stardust/limits.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import { PayloadType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
 import { LedgerError } from './errors.js';
 import { OutputIdList } from './output-id-list.js';

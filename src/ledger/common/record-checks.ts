@@ -1,8 +1,8 @@
 import { crc32 } from 'node:zlib';
 import { toHex } from '../../codec/hex.js';
 import { type Codec, encode } from '../../codec/index.js';
-import { milestoneId as idOf } from '../../model/ids.js';
-import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
+import { milestoneId as idOf } from '../../stardust/ids.js';
+import { type MilestonePayload, milestonePayload } from '../../stardust/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';
 import type { LedgerError } from './errors.js';
 import { corrupt, readRecord } from './integrity.js';

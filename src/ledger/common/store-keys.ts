@@ -1,5 +1,5 @@
 // The keys of the ledger's store: a one-byte table prefix, then the record's id (slots big-endian, so that they sort).
-// The records stored under them are declared in model/ledger-records.ts.
+// The records stored under them are declared in stardust/ledger-records.ts.
 
 const TABLE = {
   block: 0x42,

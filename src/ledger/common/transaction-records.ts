@@ -4,7 +4,7 @@ import {
   type TransactionRecord,
   transactionRecord,
   transactionRecordSlot,
-} from '../../model/ledger-records.js';
+} from '../../stardust/ledger-records.js';
 import { readRecord } from './integrity.js';
 import { checkedRecord, checkedValue, sealedValue } from './record-checks.js';
 

@@ -1,7 +1,7 @@
 import type { Json } from '../../codec/index.js';
-import type { ImportedNetwork } from '../../model/ledger-records.js';
-import type { Output } from '../../model/output.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { ImportedNetwork } from '../../stardust/ledger-records.js';
+import type { Output } from '../../stardust/output.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import type { OutputIdList } from './output-id-list.js';
 import type { SlotCommitment } from './slot-commitment.js';
 

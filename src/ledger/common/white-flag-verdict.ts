@@ -1,6 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import { InclusionState, whiteFlagRecord } from '../../model/ledger-records.js';
+import { InclusionState, whiteFlagRecord } from '../../stardust/ledger-records.js';
 import { equalBytes } from '../../util/bytes.js';
 import { LedgerError } from './errors.js';
 import { readRecord } from './integrity.js';

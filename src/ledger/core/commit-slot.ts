@@ -1,5 +1,5 @@
 import { decode, encode, u32 } from '../../codec/index.js';
-import { isChainType, outputChainId, outputId, outputIndexOf } from '../../model/ids.js';
+import { isChainType, outputChainId, outputId, outputIndexOf } from '../../stardust/ids.js';
 import {
   type AccountRecord,
   accountRecord,
@@ -9,9 +9,9 @@ import {
   OUTPUT_RECORD_HEADER,
   setSpentSlot,
   writeOutputRecord,
-} from '../../model/ledger-records.js';
-import { output } from '../../model/output.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+} from '../../stardust/ledger-records.js';
+import { output } from '../../stardust/output.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import {
   blockRecordSize,

@@ -1,6 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import { decode, encode, u32 } from '../../codec/index.js';
-import { outputChainId } from '../../model/ids.js';
+import { outputChainId } from '../../stardust/ids.js';
 import {
   type AccountRecord,
   accountRecord,
@@ -11,8 +11,8 @@ import {
   outputRecord,
   type TransactionRecord,
   UNSPENT,
-} from '../../model/ledger-records.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+} from '../../stardust/ledger-records.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import {
   checkedOutputRecord,

@@ -1,14 +1,18 @@
 import { toHex, u32 } from '../../codec/index.js';
-import { milestoneId } from '../../model/ids.js';
+import { milestoneId } from '../../stardust/ids.js';
 import {
   type ImportedMilestone,
   type ImportedNetwork,
   importedMilestone,
   importedNetwork,
-} from '../../model/ledger-records.js';
-import { MilestoneOptionType, type MilestonePayload } from '../../model/payload/milestone.js';
-import { PROTOCOL_PARAMETERS, type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
-import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
+} from '../../stardust/ledger-records.js';
+import { MilestoneOptionType, type MilestonePayload } from '../../stardust/payload/milestone.js';
+import {
+  PROTOCOL_PARAMETERS,
+  type ProtocolParameters,
+  protocolParameters,
+} from '../../stardust/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../../stardust/snapshot.js';
 import { checkedMilestone, checkedValue, corrupt, keys, missingRecord, readRecord } from '../common/index.js';
 import type { KeyValueStore } from '../store/index.js';
 

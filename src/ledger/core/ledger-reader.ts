@@ -1,5 +1,5 @@
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../../stardust/snapshot.js';
 import type { Awaitable } from '../../util/awaitable.js';
 import type { Explorer } from '../archive/index.js';
 import type {

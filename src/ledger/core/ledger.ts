@@ -1,6 +1,6 @@
-import type { OutputRecord } from '../../model/ledger-records.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import type { SnapshotTreasuryOutput } from '../../model/snapshot.js';
+import type { OutputRecord } from '../../stardust/ledger-records.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import type { SnapshotTreasuryOutput } from '../../stardust/snapshot.js';
 import { equalBytes } from '../../util/bytes.js';
 import { StoreExplorer } from '../archive/index.js';
 import type {

@@ -1,6 +1,6 @@
 import { encode, u32 } from '../../codec/index.js';
-import { solidEntryPoints } from '../../model/ledger-records.js';
-import type { MilestonePayload } from '../../model/payload/milestone.js';
+import { solidEntryPoints } from '../../stardust/ledger-records.js';
+import type { MilestonePayload } from '../../stardust/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
 import { type CommittedSlot, checkedValue, keys, sealedValue, sealRecord } from '../common/index.js';
 import { type AcceptContext, acceptReferenced, type Prechecked, type ReferencedOutcome } from './accept.js';

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { meta as metaCodec } from '../../model/ledger-records.js';
+import { meta as metaCodec } from '../../stardust/ledger-records.js';
 import { keys, LedgerError, type OpenLedgerOptions, readRecord, type StoreInfo } from '../common/index.js';
 import { LmdbStore, MemoryStore } from '../store/index.js';
 import { isEmpty } from './committed-state.js';

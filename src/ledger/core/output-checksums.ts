@@ -1,4 +1,4 @@
-import { OUTPUT_CHECKSUM_AT } from '../../model/ledger-records.js';
+import { OUTPUT_CHECKSUM_AT } from '../../stardust/ledger-records.js';
 import { keys, LedgerError, sealOutputRecord, UPGRADE_COMMAND } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 

@@ -1,5 +1,5 @@
-import { OUTPUT_ID_LENGTH } from '../../model/limits.js';
-import type { TransactionLayout } from '../../model/payload/transaction.js';
+import { OUTPUT_ID_LENGTH } from '../../stardust/limits.js';
+import type { TransactionLayout } from '../../stardust/payload/transaction.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 
 // What has been accepted into slots not yet committed. Like a node's unconfirmed tangle it lives in memory only, and
@@ -26,7 +26,7 @@ export class PendingBlock {
 
 /**
  * What the commit and later blocks need of an accepted transaction. The IDs of the outputs it spends and the outputs
- * it creates are read from the block's own bytes where the payload's layout (model/payload/transaction.ts) says they
+ * it creates are read from the block's own bytes where the payload's layout (stardust/payload/transaction.ts) says they
  * lie, not copied into arrays of their own: a pending block lives until its slot is committed, and every
  * young-generation collection until then copies what it holds.
  */

@@ -1,5 +1,5 @@
 import { encode } from '../../codec/index.js';
-import { type Meta, meta as metaCodec, type TransactionRecord } from '../../model/ledger-records.js';
+import { type Meta, meta as metaCodec, type TransactionRecord } from '../../stardust/ledger-records.js';
 import { bytesKey } from '../../util/bytes.js';
 import { checkedBlockRecord, diffBounds, keys, readDiff } from '../common/index.js';
 import { WriteBatch } from '../store/index.js';

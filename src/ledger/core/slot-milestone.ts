@@ -1,7 +1,7 @@
 import { encode } from '../../codec/index.js';
-import type { MilestonePayload } from '../../model/payload/milestone.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import { PayloadType, SignatureType } from '../../model/type-codes.js';
+import type { MilestonePayload } from '../../stardust/payload/milestone.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import { PayloadType, SignatureType } from '../../stardust/type-codes.js';
 import { type CommittedSlot, slotCommitment, slotEnd } from '../common/index.js';
 
 // tangle-core has committed slots where hornet has milestones (docs/api.md says what each field means there): the

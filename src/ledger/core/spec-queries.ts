@@ -1,7 +1,8 @@
 import { toHex } from '../../codec/hex.js';
-import type { Block } from '../../model/block.js';
-import { LIVE } from '../../model/ledger-records.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import { blockToJson } from '../../serialize.js';
+import type { Block } from '../../stardust/block.js';
+import { LIVE } from '../../stardust/ledger-records.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import {
   AddressType,
   EssenceType,
@@ -11,8 +12,7 @@ import {
   SignatureType,
   UnlockConditionType,
   UnlockType,
-} from '../../model/type-codes.js';
-import { blockToJson } from '../../serialize.js';
+} from '../../stardust/type-codes.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import {
   COMMITMENT_ID_LENGTH,

@@ -1,11 +1,11 @@
-import { outputIndexOf } from '../../model/ids.js';
+import { outputIndexOf } from '../../stardust/ids.js';
 import {
   LIVE,
   OUTPUT_RECORD_HEADER,
   spentSlotOf,
   type TransactionRecord,
   UNSPENT,
-} from '../../model/ledger-records.js';
+} from '../../stardust/ledger-records.js';
 import { bytesKey } from '../../util/bytes.js';
 import { checkedBlockRecord, keys } from '../common/index.js';
 import type { CommittedState } from './committed-state.js';

@@ -1,5 +1,5 @@
 import { encode, u32 } from '../../codec/index.js';
-import { RECENT_SLOTS, type RecentTransaction, type TransactionRecord } from '../../model/ledger-records.js';
+import { RECENT_SLOTS, type RecentTransaction, type TransactionRecord } from '../../stardust/ledger-records.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import {
   checkedRecent,
@@ -14,7 +14,7 @@ import {
 import type { KeyValueStore, WriteBatch } from '../store/index.js';
 
 // The transaction index: for every transaction the committed slots applied, its block, its slot and how many of its
-// outputs are still stored (model/ledger-records.ts, TransactionRecord). It is how an input finds the output it
+// outputs are still stored (stardust/ledger-records.ts, TransactionRecord). It is how an input finds the output it
 // spends (an output's key starts with its creating slot), how includedBlock finds a block, and how a replayed
 // transaction is refused.
 //

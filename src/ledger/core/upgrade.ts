@@ -1,7 +1,7 @@
 import { toHex } from '../../codec/hex.js';
 import { encode, u32 } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import { transactionPayloadBytes } from '../../model/block.js';
+import { transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';
 import { SEALED_TABLES } from '../archive/index.js';
 import {

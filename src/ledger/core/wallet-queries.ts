@@ -1,19 +1,19 @@
 import { toHex } from '../../codec/hex.js';
 import { u32 } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import { transactionPayloadBytes } from '../../model/block.js';
-import { outputIndexOf } from '../../model/ids.js';
+import { decodeBlock } from '../../serialize.js';
+import { transactionPayloadBytes } from '../../stardust/block.js';
+import { outputIndexOf } from '../../stardust/ids.js';
 import {
   OUTPUT_RECORD_HEADER,
   type OutputRecord,
   outputRecord,
   solidEntryPoints,
   UNSPENT,
-} from '../../model/ledger-records.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
-import { InputType, PayloadType } from '../../model/type-codes.js';
-import { decodeBlock } from '../../serialize.js';
+} from '../../stardust/ledger-records.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../stardust/snapshot.js';
+import { InputType, PayloadType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
 import {
   appliedInSlot,

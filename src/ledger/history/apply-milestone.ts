@@ -1,5 +1,5 @@
 import { toHex } from '../../codec/hex.js';
-import { MilestoneOptionType, type MilestonePayload } from '../../model/payload/milestone.js';
+import { MilestoneOptionType, type MilestonePayload } from '../../stardust/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';
 import { validateMilestonePayload } from '../../validate/milestone.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';

@@ -1,12 +1,12 @@
 import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
 import { TangleError } from '../../errors.js';
-import { parentsOf } from '../../model/block.js';
-import { blockId as computeBlockId, milestoneId } from '../../model/ids.js';
-import { InclusionState, type WhiteFlagEntry, whiteFlagRecord } from '../../model/ledger-records.js';
-import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
-import type { TransactionPayload } from '../../model/payload/transaction.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import { parentsOf } from '../../stardust/block.js';
+import { blockId as computeBlockId, milestoneId } from '../../stardust/ids.js';
+import { InclusionState, type WhiteFlagEntry, whiteFlagRecord } from '../../stardust/ledger-records.js';
+import { type MilestonePayload, milestonePayload } from '../../stardust/payload/milestone.js';
+import type { TransactionPayload } from '../../stardust/payload/transaction.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { verifyMilestoneSignatures } from '../../validate/milestone.js';
 import { type CommittedSlot, keys, LedgerError, merkleRoot, sealRecord } from '../common/index.js';

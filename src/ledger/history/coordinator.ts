@@ -1,5 +1,5 @@
 import { buildMilestone } from '../../builders/milestone.js';
-import type { MilestonePayload } from '../../model/payload/milestone.js';
+import type { MilestonePayload } from '../../stardust/payload/milestone.js';
 import { sortedUnique } from '../../util/bytes.js';
 import type { Ledger } from '../core/index.js';
 import { type AppliedMilestone, checkSignatures, commitCone, gatherCone, inSlot, judgeCone, refuse } from './cone.js';

@@ -1,9 +1,9 @@
 import { toHex } from '../../codec/hex.js';
-import { parentsOf } from '../../model/block.js';
-import { blockId as computeBlockId } from '../../model/ids.js';
-import { MAX_BLOCK_LENGTH } from '../../model/limits.js';
-import type { MilestonePayload } from '../../model/payload/milestone.js';
 import { decodeMilestonePayload } from '../../serialize.js';
+import { parentsOf } from '../../stardust/block.js';
+import { blockId as computeBlockId } from '../../stardust/ids.js';
+import { MAX_BLOCK_LENGTH } from '../../stardust/limits.js';
+import type { MilestonePayload } from '../../stardust/payload/milestone.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { Ledger } from '../core/index.js';
 import { checkSignatures } from './cone.js';

@@ -1,5 +1,5 @@
-import { InclusionState } from '../../model/ledger-records.js';
-import type { MilestonePayload } from '../../model/payload/milestone.js';
+import { InclusionState } from '../../stardust/ledger-records.js';
+import type { MilestonePayload } from '../../stardust/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
 import {
   CHUNK,

@@ -1,9 +1,9 @@
 import { buildBlock } from '../../builders/builder.js';
-import { parentsOf } from '../../model/block.js';
-import { blockId } from '../../model/ids.js';
-import { type MilestonePayload, milestonePayload } from '../../model/payload/milestone.js';
-import { PayloadType } from '../../model/type-codes.js';
 import { encodeBlock } from '../../serialize.js';
+import { parentsOf } from '../../stardust/block.js';
+import { blockId } from '../../stardust/ids.js';
+import { type MilestonePayload, milestonePayload } from '../../stardust/payload/milestone.js';
+import { PayloadType } from '../../stardust/type-codes.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { readRecord, slotEnd } from '../common/index.js';
 import type { Ledger } from '../core/index.js';

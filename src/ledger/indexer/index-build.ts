@@ -1,4 +1,4 @@
-import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../model/ledger-records.js';
+import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../stardust/ledger-records.js';
 import { checkedOutputRecord, keys, LedgerError } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import { indexEntries } from './output-index.js';

@@ -1,4 +1,4 @@
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import type { Awaitable } from '../../util/awaitable.js';
 import { slotEnd } from '../common/index.js';
 

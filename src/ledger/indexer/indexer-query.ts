@@ -1,8 +1,8 @@
-import type { Address } from '../../model/address.js';
-import type { Output } from '../../model/output.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../../model/type-codes.js';
 import { decodeOutput } from '../../serialize.js';
+import type { Address } from '../../stardust/address.js';
+import type { Output } from '../../stardust/output.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import type { Awaitable } from '../../util/awaitable.js';
 import { compareBytes, equalBytes } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';

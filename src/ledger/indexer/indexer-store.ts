@@ -1,6 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import { u32 } from '../../codec/index.js';
-import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../model/ledger-records.js';
+import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../stardust/ledger-records.js';
 import { checkedOutputRecord, checkedValue, corrupt, keys, LedgerError, slotOfKey } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import {

@@ -1,8 +1,8 @@
 import { decode, encode } from '../../codec/index.js';
-import { type Address, address as addressCodec } from '../../model/address.js';
-import { outputChainId } from '../../model/ids.js';
-import { type Output, output as outputCodec } from '../../model/output.js';
-import { FeatureType, OutputType, UnlockConditionType } from '../../model/type-codes.js';
+import { type Address, address as addressCodec } from '../../stardust/address.js';
+import { outputChainId } from '../../stardust/ids.js';
+import { type Output, output as outputCodec } from '../../stardust/output.js';
+import { FeatureType, OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 
 // The output index behind the indexer routes (TIP-26, as inx-indexer answers them): for every unspent output, one
 // entry per field a query can select it by, keyed so that one field's value lists its outputs in the order the API

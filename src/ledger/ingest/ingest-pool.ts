@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { concatBytes } from '../../util/bytes.js';
 import { builtWorkerFile } from '../../util/worker-file.js';
 import { type Precheck, readPrechecks } from './precheck.js';

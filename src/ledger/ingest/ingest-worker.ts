@@ -1,7 +1,7 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ready } from '../../crypto/hash.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { precheckBlock, writePrechecks } from './precheck.js';
 
 // A thread of the ingest pool (ingest-pool.ts): prechecks batches of blocks against the protocol parameters it was

@@ -1,12 +1,12 @@
 import { verifyEd25519 } from '../../crypto/ed25519.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import { transactionPayloadBytes } from '../../model/block.js';
-import { transactionEssence } from '../../model/essence.js';
-import { blockId as computeBlockId } from '../../model/ids.js';
-import type { TransactionPayload } from '../../model/payload/transaction.js';
-import type { ProtocolParameters } from '../../model/protocol-parameters.js';
-import { PayloadType, UnlockType } from '../../model/type-codes.js';
 import { decodeBlock } from '../../serialize.js';
+import { transactionPayloadBytes } from '../../stardust/block.js';
+import { transactionEssence } from '../../stardust/essence.js';
+import { blockId as computeBlockId } from '../../stardust/ids.js';
+import type { TransactionPayload } from '../../stardust/payload/transaction.js';
+import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
+import { PayloadType, UnlockType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
 import { verifyMilestoneSignatures } from '../../validate/milestone.js';
 import { validateDecodedBlock } from '../../validate/syntactic.js';

@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { toHex } from '../../codec/hex.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import { transactionPayloadBytes } from '../../model/block.js';
+import { transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';
 import { corrupt, keys, LedgerError } from '../common/index.js';
 import { bytesOf, type PgClient } from './client.js';

@@ -1,8 +1,8 @@
 import { decode, encode } from '../../codec/index.js';
-import { milestoneId } from '../../model/ids.js';
-import { type ImportedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../model/ledger-records.js';
-import { output as outputCodec } from '../../model/output.js';
-import { snapshotTreasuryOutput } from '../../model/snapshot.js';
+import { milestoneId } from '../../stardust/ids.js';
+import { type ImportedMilestone, LIVE, OUTPUT_RECORD_HEADER } from '../../stardust/ledger-records.js';
+import { output as outputCodec } from '../../stardust/output.js';
+import { snapshotTreasuryOutput } from '../../stardust/snapshot.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import { type AnalyticsColumn, chunkOf, closesChunk } from '../analytics/index.js';
 import { type ArchiveRows, archiveRowsOf } from '../archive/index.js';

@@ -1,6 +1,6 @@
 import { u32 } from '../../codec/index.js';
-import { importedMilestone, OUTPUT_RECORD_HEADER, type TransactionRecord } from '../../model/ledger-records.js';
-import { snapshotTreasuryOutput } from '../../model/snapshot.js';
+import { importedMilestone, OUTPUT_RECORD_HEADER, type TransactionRecord } from '../../stardust/ledger-records.js';
+import { snapshotTreasuryOutput } from '../../stardust/snapshot.js';
 import {
   checkedOutputRecord,
   checkedTransaction,

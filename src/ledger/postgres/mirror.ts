@@ -1,6 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import { encode } from '../../codec/index.js';
-import { importedNetwork } from '../../model/ledger-records.js';
+import { importedNetwork } from '../../stardust/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { keys, LedgerError, rowChecksum, SEAL, sealedValue, slotCommitment, spentMark } from '../common/index.js';
 import { type CommittedReads, importedNetworkOf, type Ledger } from '../core/index.js';

@@ -1,5 +1,5 @@
 import { toHex } from '../../codec/hex.js';
-import type { TransactionPayload } from '../../model/payload/transaction.js';
+import type { TransactionPayload } from '../../stardust/payload/transaction.js';
 import {
   appliedInSlot,
   checkedOutputRow,

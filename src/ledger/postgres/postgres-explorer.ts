@@ -1,4 +1,4 @@
-import { parentsOf, payloadTypeOf } from '../../model/block.js';
+import { parentsOf, payloadTypeOf } from '../../stardust/block.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { AnalyticsColumn } from '../analytics/index.js';
 import {

@@ -1,8 +1,8 @@
 import { toHex } from '../../codec/hex.js';
-import { type ImportedNetwork, importedNetwork } from '../../model/ledger-records.js';
-import { type ProtocolParameters, protocolParameters } from '../../model/protocol-parameters.js';
-import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../model/snapshot.js';
 import { blockToJson } from '../../serialize.js';
+import { type ImportedNetwork, importedNetwork } from '../../stardust/ledger-records.js';
+import { type ProtocolParameters, protocolParameters } from '../../stardust/protocol-parameters.js';
+import { type SnapshotTreasuryOutput, snapshotTreasuryOutput } from '../../stardust/snapshot.js';
 import {
   COMMITMENT_ID_LENGTH,
   type CommittedSlot,

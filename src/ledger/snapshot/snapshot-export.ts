@@ -1,7 +1,8 @@
 import { decode } from '../../codec/index.js';
-import { type ImportedMilestone, type ImportedNetwork, solidEntryPoints } from '../../model/ledger-records.js';
-import { output } from '../../model/output.js';
-import { MilestoneOptionType, milestonePayload } from '../../model/payload/milestone.js';
+import { type StagedSnapshotFile, stageSnapshotFile } from '../../snapshot/snapshot-file.js';
+import { type ImportedMilestone, type ImportedNetwork, solidEntryPoints } from '../../stardust/ledger-records.js';
+import { output } from '../../stardust/output.js';
+import { MilestoneOptionType, milestonePayload } from '../../stardust/payload/milestone.js';
 import {
   type ConsumedOutput,
   type DeltaSnapshotHeader,
@@ -10,8 +11,7 @@ import {
   SNAPSHOT_VERSION,
   type SnapshotOutput,
   SnapshotType,
-} from '../../model/snapshot.js';
-import { type StagedSnapshotFile, stageSnapshotFile } from '../../snapshot/snapshot-file.js';
+} from '../../stardust/snapshot.js';
 import { bookingTime, checkedValue, keys, LedgerError, readRecord } from '../common/index.js';
 import {
   type CommittedReads,

@@ -1,14 +1,16 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { encode, u32 } from '../../codec/index.js';
+import type { ByteSource } from '../../snapshot/byte-queue.js';
+import { readSnapshot, type SnapshotRecord } from '../../snapshot/read-snapshot.js';
 import {
   type ImportedNetwork,
   importedMilestone,
   importedNetwork,
   meta as metaCodec,
   solidEntryPoints,
-} from '../../model/ledger-records.js';
-import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../../model/protocol-parameters.js';
+} from '../../stardust/ledger-records.js';
+import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import {
   type DeltaSnapshotHeader,
   type FullSnapshotHeader,
@@ -17,9 +19,7 @@ import {
   type SnapshotTreasuryOutput,
   SnapshotType,
   snapshotTreasuryOutput,
-} from '../../model/snapshot.js';
-import type { ByteSource } from '../../snapshot/byte-queue.js';
-import { readSnapshot, type SnapshotRecord } from '../../snapshot/read-snapshot.js';
+} from '../../stardust/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import {
   commitmentId,

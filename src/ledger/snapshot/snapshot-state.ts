@@ -1,6 +1,6 @@
 import { toHex } from '../../codec/hex.js';
 import { encode, u32 } from '../../codec/index.js';
-import { outputChainId } from '../../model/ids.js';
+import { outputChainId } from '../../stardust/ids.js';
 import {
   OUTPUT_RECORD_HEADER,
   setSpentSlot,
@@ -8,9 +8,9 @@ import {
   type TransactionRecord,
   UNSPENT,
   writeOutputRecord,
-} from '../../model/ledger-records.js';
-import { output } from '../../model/output.js';
-import type { SnapshotOutput } from '../../model/snapshot.js';
+} from '../../stardust/ledger-records.js';
+import { output } from '../../stardust/output.js';
+import type { SnapshotOutput } from '../../stardust/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import {
   checkedOutputRecord,

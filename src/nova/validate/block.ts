@@ -1,5 +1,5 @@
 import { assertModel, encode } from '../../codec/index.js';
-import { networkIdFromName } from '../../model/ids.js';
+import { networkIdFromName } from '../../stardust/ids.js';
 import { bytesKey, compareBytes } from '../../util/bytes.js';
 import { ValidationError } from '../../validate/errors.js';
 import { type Block, block as blockCodec } from '../block.js';

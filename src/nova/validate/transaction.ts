@@ -1,6 +1,6 @@
 import { assertModel, encode } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
-import { networkIdFromName } from '../../model/ids.js';
+import { networkIdFromName } from '../../stardust/ids.js';
 import { bytesKey, compareBytes } from '../../util/bytes.js';
 import type { ContextInput } from '../input.js';
 import type { ProtocolParameters } from '../protocol-parameters.js';

@@ -25,7 +25,7 @@ import {
 import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
 import { SCHEMA } from '../../../src/ledger/postgres/schema.js';
-import { address as addressCodec } from '../../../src/model/address.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import { runAccounts, tokenHistory } from '../../helpers/account-history.js';
 import { ADDRESSES, addressBytes, BASE } from '../../helpers/archive-history.js';
 import { bin, chronicleHistory, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
 import { KOINLY_COLUMNS } from '../../../src/http/accounts/statement-formats.js';
 import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
-import { address as addressCodec } from '../../../src/model/address.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleHistory, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
 import { balanceOf, ownerOf, updatesOf } from '../../helpers/plain-archive.js';

@@ -27,7 +27,7 @@ import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
 import { PostgresExplorer } from '../../../src/ledger/postgres/postgres-explorer.js';
 import { SCHEMA } from '../../../src/ledger/postgres/schema.js';
 import { writeArchive } from '../../../src/ledger/postgres/write-archive.js';
-import { address as addressCodec } from '../../../src/model/address.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import { BASE } from '../../helpers/archive-history.js';
 import { bin, chronicleHistory, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { expectedRoutes, holdingsHistory, runHoldings, SUBJECTS } from '../../helpers/holdings-history.js';

@@ -19,7 +19,7 @@ import {
 } from '../../../src/ledger/archive/index.js';
 import { checkedRecord, keys, readRecord } from '../../../src/ledger/common/index.js';
 import { WriteBatch } from '../../../src/ledger/store/index.js';
-import { milestoneUpdateRecord } from '../../../src/model/ledger-records.js';
+import { milestoneUpdateRecord } from '../../../src/stardust/ledger-records.js';
 import { BASE } from '../../helpers/archive-history.js';
 import { holdingsHistory, plainHoldings, runHoldings, SUBJECTS } from '../../helpers/holdings-history.js';
 import { richestAt } from '../../helpers/plain-archive.js';

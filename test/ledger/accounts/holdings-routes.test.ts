@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
 import { addressToBech32, applyMilestone, type Ledger } from '../../../src/index.js';
-import { address as addressCodec } from '../../../src/model/address.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleHistory, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { expectedRoutes } from '../../helpers/holdings-history.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';

@@ -12,7 +12,7 @@ import { Slices } from '../../../src/http/kit/csv-gate.js';
 import { StoreAccounts, StoreExplorer } from '../../../src/ledger/archive/index.js';
 import { LedgerError } from '../../../src/ledger/common/index.js';
 import type { LedgerReader } from '../../../src/ledger/core/index.js';
-import { output as outputCodec } from '../../../src/model/output.js';
+import { output as outputCodec } from '../../../src/stardust/output.js';
 import { runAccounts, tokenHistory } from '../../helpers/account-history.js';
 import { ADDRESSES, addressBytes, BASE, TIME } from '../../helpers/archive-history.js';
 import { addressHex, balanceOf, updatesOf } from '../../helpers/plain-archive.js';

@@ -17,7 +17,7 @@ import {
 import { StoreExplorer } from '../../../src/ledger/archive/index.js';
 import { keys, SEAL, sealRecord } from '../../../src/ledger/common/index.js';
 import { MemoryStore, WriteBatch } from '../../../src/ledger/store/index.js';
-import { measurementsRecord } from '../../../src/model/ledger-records.js';
+import { measurementsRecord } from '../../../src/stardust/ledger-records.js';
 
 const isAmount = (name: string) =>
   typeof measurementsFromRecord(measurementsToRecord({ [name]: 1n }))[name] === 'bigint';

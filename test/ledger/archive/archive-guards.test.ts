@@ -7,7 +7,7 @@ import type { Output } from '../../../src/index.js';
 import { ArchiveWriter, archiveRowsOf } from '../../../src/ledger/archive/index.js';
 import { keys, sealRecord } from '../../../src/ledger/common/index.js';
 import { WriteBatch } from '../../../src/ledger/store/index.js';
-import { addressBalanceRecord } from '../../../src/model/ledger-records.js';
+import { addressBalanceRecord } from '../../../src/stardust/ledger-records.js';
 import { ADDRESSES, addressBytes, run } from '../../helpers/archive-history.js';
 
 const owner = ADDRESSES[0];

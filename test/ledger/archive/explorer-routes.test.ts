@@ -13,7 +13,7 @@ import { decode } from '../../../src/codec/index.js';
 import { csvGate } from '../../../src/http/kit/csv.js';
 import { routes } from '../../../src/http/routes.js';
 import { addressToBech32, applyMilestone, createServer, type Ledger } from '../../../src/index.js';
-import { address as addressCodec } from '../../../src/model/address.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import {
   bin,
   chronicleHistory,

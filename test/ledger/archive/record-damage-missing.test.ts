@@ -23,7 +23,7 @@ import {
 } from '../../../src/index.js';
 import { keys } from '../../../src/ledger/common/index.js';
 import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.js';
-import { PayloadType } from '../../../src/model/type-codes.js';
+import { PayloadType } from '../../../src/stardust/type-codes.js';
 import {
   bin,
   chronicleMilestone,

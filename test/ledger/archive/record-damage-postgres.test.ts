@@ -30,8 +30,8 @@ import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgr
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
 import { resealBalances, resealRows, sealValueRows } from '../../../src/ledger/postgres/reseal-rows.js';
 import { writeArchive } from '../../../src/ledger/postgres/write-archive.js';
-import { address as addressCodec } from '../../../src/model/address.js';
 import { encodeMilestonePayload } from '../../../src/serialize.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleMilestone, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { ledgerFailure } from '../../helpers/failure.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';

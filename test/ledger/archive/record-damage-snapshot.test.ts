@@ -27,7 +27,7 @@ import {
 import { keys, SEAL } from '../../../src/ledger/common/index.js';
 import { settleLayout, storeLayout } from '../../../src/ledger/core/upgrade.js';
 import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.js';
-import { MilestoneOptionType } from '../../../src/model/payload/milestone.js';
+import { MilestoneOptionType } from '../../../src/stardust/payload/milestone.js';
 import { ledgerFailure } from '../../helpers/failure.js';
 import { records, snapshotVector } from '../../helpers/snapshots.js';
 

@@ -14,8 +14,8 @@ import { decode } from '../../../src/codec/index.js';
 import { addressToBech32, applyMilestone, blockId, createServer, type Ledger } from '../../../src/index.js';
 import { keys } from '../../../src/ledger/common/index.js';
 import { WriteBatch } from '../../../src/ledger/store/index.js';
-import { address as addressCodec } from '../../../src/model/address.js';
 import { encodeMilestonePayload } from '../../../src/serialize.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import {
   bin,
   chronicleHistory,

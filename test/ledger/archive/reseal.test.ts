@@ -14,7 +14,7 @@ import { resealRecords, SEALED_TABLES } from '../../../src/ledger/archive/index.
 import { keys, SEAL } from '../../../src/ledger/common/index.js';
 import { STORE_LAYOUT, settleLayout, storeLayout } from '../../../src/ledger/core/upgrade.js';
 import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.js';
-import { address as addressCodec } from '../../../src/model/address.js';
+import { address as addressCodec } from '../../../src/stardust/address.js';
 import {
   bin,
   chronicleHistory,

@@ -3,10 +3,10 @@
 // its payload, each with the coordinator keys and threshold of hornet's configuration in the same data, which are
 // the Shimmer preset's. Their IDs are the data's. Then each way a milestone can break the rule, refused by code.
 import { describe, expect, it } from 'vitest';
-import { milestoneId } from '../../../src/model/ids.js';
-import type { MilestonePayload } from '../../../src/model/payload/milestone.js';
-import { type MilestoneKeys, PROTOCOL_PARAMETERS } from '../../../src/model/protocol-parameters.js';
 import { decodeBlock } from '../../../src/serialize.js';
+import { milestoneId } from '../../../src/stardust/ids.js';
+import type { MilestonePayload } from '../../../src/stardust/payload/milestone.js';
+import { type MilestoneKeys, PROTOCOL_PARAMETERS } from '../../../src/stardust/protocol-parameters.js';
 import { validateMilestonePayload, verifyMilestoneSignatures } from '../../../src/validate/milestone.js';
 import { loadVectors } from '../../helpers/vectors.js';
 

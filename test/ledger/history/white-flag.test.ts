@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { merkleRoot } from '../../../src/crypto/merkle.js';
 import { LedgerError } from '../../../src/ledger/common/index.js';
 import { type ConeSource, whiteFlagOrder } from '../../../src/ledger/history/index.js';
-import { blockId } from '../../../src/model/ids.js';
 import { decodeBlock } from '../../../src/serialize.js';
+import { blockId } from '../../../src/stardust/ids.js';
 import { bytesKey, compareBytes } from '../../../src/util/bytes.js';
 import { loadVectors } from '../../helpers/vectors.js';
 

@@ -29,10 +29,10 @@ import {
   validateOutput,
   verifyMilestoneSignatures,
 } from '../../src/index.js';
-import { anyFeature, feature, immutableFeature } from '../../src/model/feature.js';
-import { output } from '../../src/model/output.js';
-import { unlock } from '../../src/model/unlock.js';
-import { anyUnlockCondition } from '../../src/model/unlock-condition.js';
+import { anyFeature, feature, immutableFeature } from '../../src/stardust/feature.js';
+import { output } from '../../src/stardust/output.js';
+import { unlock } from '../../src/stardust/unlock.js';
+import { anyUnlockCondition } from '../../src/stardust/unlock-condition.js';
 import { compareBytes as compare } from '../../src/util/bytes.js';
 import { toHexString as h, hex, loadVectors } from '../helpers/vectors.js';
 

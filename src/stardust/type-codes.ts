@@ -1,6 +1,6 @@
 /**
  * Every type code of the Stardust protocol, named (TIP-18, TIP-20, TIP-23, TIP-24, TIP-29, TIP-34). A type number is
- * compared nowhere else: outside `src/model` code uses these names. Some codes exist in the protocol but are not
+ * compared nowhere else: outside `src/stardust` code uses these names. Some codes exist in the protocol but are not
  * decoded yet (the union of each position says which it refuses, and why).
  */
 

@@ -1,13 +1,13 @@
-// The byte layouts the ledger reads in place (model/payload/transaction.ts `transactionLayout`, model/block.ts,
-// model/ids.ts `outputIndexOf`, and the output, transaction and slot diff records of model/ledger-records.ts) against the codec and
+// The byte layouts the ledger reads in place (stardust/payload/transaction.ts `transactionLayout`, stardust/block.ts,
+// stardust/ids.ts `outputIndexOf`, and the output, transaction and slot diff records of stardust/ledger-records.ts) against the codec and
 // the vectors' own bytes, on every transaction block of the vectors: a layout that drifted from its declaration would
 // slice the wrong bytes here.
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src/codec/index.js';
 import { decodeBlock, outputId, parseOutputId, toHex, transactionId } from '../../src/index.js';
-import { payloadBytes, transactionPayloadBytes } from '../../src/model/block.js';
-import { transactionEssence } from '../../src/model/essence.js';
-import { outputIndexOf } from '../../src/model/ids.js';
+import { payloadBytes, transactionPayloadBytes } from '../../src/stardust/block.js';
+import { transactionEssence } from '../../src/stardust/essence.js';
+import { outputIndexOf } from '../../src/stardust/ids.js';
 import {
   OUTPUT_RECORD_HEADER,
   outputRecord,
@@ -19,9 +19,13 @@ import {
   transactionRecordSlot,
   UNSPENT,
   writeOutputRecord,
-} from '../../src/model/ledger-records.js';
-import { output as outputCodec } from '../../src/model/output.js';
-import { type TransactionPayload, transactionLayout, transactionPayload } from '../../src/model/payload/transaction.js';
+} from '../../src/stardust/ledger-records.js';
+import { output as outputCodec } from '../../src/stardust/output.js';
+import {
+  type TransactionPayload,
+  transactionLayout,
+  transactionPayload,
+} from '../../src/stardust/payload/transaction.js';
 import { hex, loadVectors } from '../helpers/vectors.js';
 
 interface Source {

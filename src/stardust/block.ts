@@ -62,7 +62,7 @@ export const block = struct<Block>('Block', {
 const PARENTS_AT = fixedOffset(block, 'parents');
 // block-layout.ts spells the same offsets for readers without the codec: they must agree with the struct.
 if (PARENTS_AT !== LAYOUT_PARENTS_AT || parents.prefixWidth !== 1 || parents.element.fixedSize !== BLOCK_ID_LENGTH)
-  throw new Error('model/block-layout.ts does not match the Block struct');
+  throw new Error('stardust/block-layout.ts does not match the Block struct');
 const PAYLOAD_LENGTH = optionalBlockPayload.sizeOf(undefined); // an absent payload is its length prefix alone
 
 /**
