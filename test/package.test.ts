@@ -315,7 +315,7 @@ describe('npm pack from a clean checkout', () => {
 
     // A source edited after the build (a second later than dist/cli.js, still in the past).
     const later = new Date(statSync(join(clean, 'dist/cli.js')).mtimeMs + 1000);
-    utimesSync(join(clean, 'src/http/server/problem.ts'), later, later);
+    utimesSync(join(clean, 'src/http/kit/problem.ts'), later, later);
     // Once tsup has started (the build that removed dist/ first had removed it by then), the server's page and what
     // it loads first, read while the build runs (the server reads each file on its first request), and its API.
     let during: Promise<[string[], number]> | undefined;
