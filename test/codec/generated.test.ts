@@ -52,7 +52,7 @@ describe('generated struct code', () => {
       stack = (e as Error).stack ?? '';
     }
     const { file, line } = frameOf(stack, 'BasicOutput_write');
-    expect(file).toMatch(/src\/model\/output\.gen\.ts$/);
+    expect(file).toMatch(/src\/stardust\/output\.gen\.ts$/);
     expect(line).toContain('v.amount');
   });
 

@@ -129,6 +129,11 @@ export const keys = {
   upgradeAt: Uint8Array.of(TABLE.meta, 8),
   /** While the output index is built in the background (indexer/index-build.ts): how far the build has come. */
   outputIndexBuilding: Uint8Array.of(TABLE.meta, 9),
+  /**
+   * The first slot of an imported ledger committed without a milestone (u32): a testnet writer's slot clock over a
+   * demo's store. From it on a slot is not presumed an applied milestone's (core/applied-records.ts).
+   */
+  plainSlotsFrom: Uint8Array.of(TABLE.meta, 10),
   /** The solid entry points an imported snapshot gave for its target milestone. */
   solidEntryPoints: (slot: number) => slotKey(TABLE.solidEntryPoints, slot),
   /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */

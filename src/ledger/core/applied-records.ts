@@ -1,5 +1,7 @@
+import { encode, u32 } from '../../codec/index.js';
+import { equalBytes } from '../../util/bytes.js';
 import type { AppliedChecks } from '../archive/index.js';
-import { keys, missingRecord } from '../common/index.js';
+import { keys, missingRecord, readRecord } from '../common/index.js';
 import type { CommittedState } from './committed-state.js';
 
 // A record moved by a flipped bit of its key is gone from where every read looks (issue 57): the read finds nothing,
@@ -18,8 +20,30 @@ export function isAppliedSlot(committed: CommittedState, slot: number): boolean 
     params.importedFrom !== undefined &&
     slot > params.genesisSlot &&
     slot <= meta.latestSlot &&
-    store.get(keys.importedMilestone(slot)) === undefined // a delta snapshot's milestone: no blocks, no records
+    store.get(keys.importedMilestone(slot)) === undefined && // a delta snapshot's milestone: no blocks, no records
+    !committedPlain(store.get(keys.plainSlotsFrom), slot)
   );
+}
+
+/** Whether `slot` is at or past the first slot committed without a milestone (the record of keys.plainSlotsFrom). */
+const committedPlain = (from: Uint8Array | undefined, slot: number): boolean =>
+  from !== undefined && slot >= readRecord(u32, from, 'first slot without a milestone');
+
+/**
+ * The record a commit of `slot` adds where it is the first of an imported ledger without a milestone: a testnet
+ * writer's slot clock (or an embedding node) over a store the demo seeded from its genesis snapshot. Its slots have
+ * no milestone records to miss.
+ */
+export function plainSlotRecord(
+  committed: CommittedState,
+  slot: number,
+  records: readonly [Uint8Array, Uint8Array | undefined][],
+): [Uint8Array, Uint8Array] | undefined {
+  if (committed.params.importedFrom === undefined) return undefined;
+  const milestone = keys.milestone(slot);
+  if (records.some(([key]) => equalBytes(key, milestone))) return undefined;
+  if (committed.store.get(keys.plainSlotsFrom) !== undefined) return undefined;
+  return [keys.plainSlotsFrom, encode(u32, slot)];
 }
 
 /** Whether `slot` is an applied milestone whose white-flag record is kept (a prune takes it with the blocks). */

@@ -24,7 +24,7 @@ import type { KeyValueStore } from '../store/index.js';
 import { type AcceptContext, acceptBlock, type Prechecked } from './accept.js';
 import { acceptPipelined } from './accept-pipeline.js';
 import * as accounts from './account-changes.js';
-import { appliedChecks, isAppliedSlot } from './applied-records.js';
+import { appliedChecks, isAppliedSlot, plainSlotRecord } from './applied-records.js';
 import { planCommit } from './commit-slot.js';
 import { type CommittedReads, CommittedState } from './committed-state.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
@@ -160,13 +160,16 @@ export class Ledger {
     const c = this.committed;
     if (slot !== c.meta.latestSlot + 1)
       throw new LedgerError('SLOT_NOT_NEXT', `the next slot to commit is ${c.meta.latestSlot + 1}, not ${slot}`);
+    const pending = this.pending.peek(slot) ?? emptySlot();
+    const plain = plainSlotRecord(c, slot, pending.records);
+    if (plain !== undefined) pending.records.push(plain);
     const plan = planCommit({
       slot,
       params: this.params,
       meta: c.meta,
       latest: c.latest,
       accounts: c.accounts,
-      pending: this.pending.peek(slot) ?? emptySlot(),
+      pending,
       commitmentAt: (s) => c.commitment(s),
       storedOutput: (oid) => c.locateOutput(oid)!,
       transactions: c.transactions,
