@@ -1,7 +1,7 @@
-import { encode, u32 } from '../../codec/index.js';
+import { u32 } from '../../codec/index.js';
 import { equalBytes } from '../../util/bytes.js';
 import type { AppliedChecks } from '../archive/index.js';
-import { keys, missingRecord, readRecord } from '../common/index.js';
+import { checkedValue, keys, missingRecord, sealedValue } from '../common/index.js';
 import type { CommittedState } from './committed-state.js';
 
 // A record moved by a flipped bit of its key is gone from where every read looks (issue 57): the read finds nothing,
@@ -25,9 +25,12 @@ export function isAppliedSlot(committed: CommittedState, slot: number): boolean 
   );
 }
 
-/** Whether `slot` is at or past the first slot committed without a milestone (the record of keys.plainSlotsFrom). */
+/**
+ * Whether `slot` is at or past the first slot committed without a milestone (the record of keys.plainSlotsFrom,
+ * sealed as the others: a flip would move where damage is presumed). @throws LedgerError STORE_CORRUPT
+ */
 const committedPlain = (from: Uint8Array | undefined, slot: number): boolean =>
-  from !== undefined && slot >= readRecord(u32, from, 'first slot without a milestone');
+  from !== undefined && slot >= checkedValue(u32, keys.plainSlotsFrom, from, 'first slot without a milestone');
 
 /**
  * The record a commit of `slot` adds where it is the first of an imported ledger without a milestone: a testnet
@@ -43,7 +46,7 @@ export function plainSlotRecord(
   const milestone = keys.milestone(slot);
   if (records.some(([key]) => equalBytes(key, milestone))) return undefined;
   if (committed.store.get(keys.plainSlotsFrom) !== undefined) return undefined;
-  return [keys.plainSlotsFrom, encode(u32, slot)];
+  return [keys.plainSlotsFrom, sealedValue(u32, keys.plainSlotsFrom, slot)];
 }
 
 /** Whether `slot` is an applied milestone whose white-flag record is kept (a prune takes it with the blocks). */
