@@ -94,20 +94,14 @@ const before = args.includes('--before') ? resolve(args[args.indexOf('--before')
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-csv-bench-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 const tc = await import('../dist/index.js');
-const { basicTo: basic } = await import('./fixtures.mjs');
+const { basicTo: basic, seeded } = await import('./fixtures.mjs');
 await tc.ready();
 
 const params = tc.PROTOCOL_PARAMETERS.testnet;
 const T0 = 1_700_000_000;
 const SEP = new Uint8Array(32).fill(0xe1);
-let seed = 56;
-/** A fixed-seed PRNG (mulberry32): the same history every run. */
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+/** The same history every run. */
+const random = seeded(56);
 const secret = (k) => new Uint8Array(32).fill(k);
 const payers = Array.from({ length: PAYERS }, (_, i) => tc.ed25519AddressOf(tc.ed25519PublicKey(secret(i + 1))));
 const recipients = Array.from({ length: 10_000 }, () => ({

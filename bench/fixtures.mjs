@@ -6,6 +6,16 @@
 const fill = (n, b) => new Uint8Array(n).fill(b);
 export const TIME = 1_700_000_000;
 
+/** A fixed-seed PRNG (mulberry32) in [0, 1): the benches' generated histories are the same every run. */
+export function seeded(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 /** A basic output of `amount` to `address`, nothing else: what the history benches pay with. */
 export const basicTo = (address, amount) => ({
   type: 3,

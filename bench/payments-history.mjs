@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import * as tc from '../dist/index.js';
-import { basicTo as basic } from './fixtures.mjs';
+import { basicTo as basic, seeded } from './fixtures.mjs';
 
 const T0 = 1_700_000_000;
 const SEP = new Uint8Array(32).fill(0xe1);
@@ -14,14 +14,7 @@ const PAYERS = 4;
 /** The history's parts: `build()` writes the first `milestones`, `issue(state)` one more. */
 export function paymentsHistory({ dir, addresses, perMilestone }) {
   const params = tc.PROTOCOL_PARAMETERS.testnet;
-  let seed = 46;
-  /** A fixed-seed PRNG (mulberry32). */
-  const random = () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seeded(46);
   const secret = (k) => new Uint8Array(32).fill(k);
   const payers = Array.from({ length: PAYERS }, (_, i) => ({
     k: i + 1,
