@@ -12,15 +12,23 @@ const OWNERS = [1, 2, 3, 4].map((k) => ({ k, address: tc.ed25519AddressOf(tc.ed2
 export const T0 = 1_700_000_000;
 const SEP = new Uint8Array(32).fill(0xe1);
 
-/** The genesis snapshot of the test network: `n` outputs of 1 SMR, round the owners. */
-export async function genesisSnapshot(n) {
-  const outputs = Array.from({ length: n }, (_, i) => {
+/** The genesis outputs of the test network: `n` outputs of 1 SMR, round the owners (the same every run). */
+export const genesisOutputs = (n) =>
+  Array.from({ length: n }, (_, i) => {
     const id = new Uint8Array(32);
     new DataView(id.buffer).setUint32(0, i + 1);
     return { outputId: tc.outputId(id, 0), output: basic(OWNERS[i % 4].address, 1_000_000n) };
   });
+
+/** The genesis snapshot of the test network: its `n` outputs (genesisOutputs) and the snapshot file. */
+export async function genesisSnapshot(n) {
+  const outputs = genesisOutputs(n);
   return { outputs, file: await tc.genesisSnapshot(testnet, { outputs, timestamp: T0, solidEntryPoints: [SEP] }) };
 }
+
+/** The block a milestone payload travels in, as the next milestone's cone holds it (its first block). */
+export const milestoneBlock = (milestone) =>
+  tc.encodeBlock(tc.buildBlock({ parents: milestone.parents, payload: milestone, params: testnet }));
 
 /** A ledger at the genesis snapshot `file`, imported into a new store at `path`. */
 export async function importedLedger(path, file) {
@@ -72,13 +80,22 @@ function coneShape(n) {
  * Issues `m` milestones of about `perMilestone` blocks each (`coneShape`) on `ledger` (at the genesis of `outputs`),
  * `txs` of them transactions (each spending a genesis output; in every tenth milestone the last spends the one before
  * it spent: a conflict). Calls `each({ milestone, blocks, conflicting })` per milestone, in order.
+ * `from`: the last milestone a run before issued on this ledger (`done`, its payload), to go on after it; `stop()`,
+ * asked before each milestone, ends the run early (a resumable generation stops between two milestones).
  */
-export function issueHistory(ledger, outputs, m, perMilestone, txs, each) {
-  let next = 0;
-  let previous = { id: SEP, bytes: undefined };
+export function issueHistory(ledger, outputs, m, perMilestone, txs, each, from = undefined, stop = () => false) {
   const { parents: layout, tips } = coneShape(perMilestone);
   const every = Math.floor(layout.length / txs);
-  for (let k = 1; k <= m; k++) {
+  // Each milestone spends one genesis output a transaction, but every tenth, whose last spends again the one before.
+  const spends = layout.filter((_, i) => i % every === every - 1).length;
+  const done = from?.done ?? 0;
+  let next = done * spends - Math.floor(done / 10);
+  let previous = { id: SEP, bytes: undefined };
+  if (from !== undefined) {
+    const bytes = milestoneBlock(from.milestone);
+    previous = { id: tc.blockId(bytes), bytes };
+  }
+  for (let k = done + 1; k <= m && !stop(); k++) {
     const blocks = previous.bytes === undefined ? [] : [previous.bytes];
     const ids = [];
     let spent;
@@ -110,9 +127,7 @@ export function issueHistory(ledger, outputs, m, perMilestone, txs, each) {
     const parents = [...tips.map((t) => ids[t]), ...(previous.bytes === undefined ? [] : [previous.id])];
     const issued = tc.issueMilestone(ledger, { parents, blocks, timestamp: T0 + 5 * k, secretKeys: [COORDINATOR] });
     each({ milestone: issued.milestone, blocks, conflicting: issued.conflicting });
-    const bytes = tc.encodeBlock(
-      tc.buildBlock({ parents: issued.milestone.parents, payload: issued.milestone, params: testnet }),
-    );
+    const bytes = milestoneBlock(issued.milestone);
     previous = { id: tc.blockId(bytes), bytes };
   }
 }

@@ -7,6 +7,8 @@
 // on the ingest pool meanwhile), into a new store. Per tenth: the rate, the CPU time a milestone (process.cpuUsage:
 // this thread and the precheck's), the main thread's time in applyMilestone alone, the heap, the RSS and the store's
 // size. Generating is timed apart (the generator's own ledger slows as it grows: not what is measured here).
+// --store-only: generate only, into the generator's own store, kept (resumable: kill it, or `touch DIR/STOP`, and
+// run again to go on; DIR/generation.ndjson has the figures every 1,000 milestones) — the million-milestone history.
 // --profile: a CPU profile of the first and of the last tenth (DIR/first.cpuprofile, DIR/last.cpuprofile).
 // --pair (after a run by tenths, which keeps the store the ninth tenth left): the first tenth and the last applied at
 // the same time by two processes, so that both see the same load. Each run's figures are kept in DIR under its
@@ -17,6 +19,7 @@ import {
   copyFileSync,
   createReadStream,
   existsSync,
+  fstatSync,
   mkdirSync,
   openSync,
   readdirSync,
@@ -33,7 +36,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import * as tc from '../dist/index.js';
-import { genesisSnapshot, importedLedger, issueHistory } from './history-generate.mjs';
+import { genesisOutputs, genesisSnapshot, importedLedger, issueHistory } from './history-generate.mjs';
 import { writeSection } from './results-file.mjs';
 
 const args = process.argv.slice(2);
@@ -41,6 +44,9 @@ const arg = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) +
 const m = Number(arg('--milestones', 20_000));
 const dir = arg('--dir', join(os.tmpdir(), `tangle-history-growth-${m}`));
 const TXS = 5;
+// --store-only: the history is the generator's own store (DIR/coordinator, kept: a node serves it with `serve --db`),
+// and no file of it is written (at a million milestones that file would be some 24 GB beside a 30 GB store).
+const storeOnly = args.includes('--store-only');
 await tc.ready();
 
 // What the runs of 2026-11-29 showed (20,000 milestones; profiles with --profile, page writes with strace): prose, kept
@@ -76,38 +82,125 @@ each milestone asked for, so its 10,000-milestone run also paid for a snapshot t
 milestone's archive of 50,000 outputs, the indexer's background build) within its one whole-run rate.
 `;
 
-/** The history in DIR: generated unless a run with the same --milestones left it there. */
+/**
+ * The history in DIR: generated unless a run with the same --milestones left it there. Resumable (a million
+ * milestones take hours): `touch DIR/STOP` stops it at the next hundredth milestone (with --store-only it may be
+ * killed at any time: each milestone is one commit), and a later run goes on from there — the coordinator's ledger
+ * (DIR/coordinator) holds every milestone issued, the last one's payload is where the next one's cone starts. Every 1,000 milestones a line of DIR/generation.ndjson keeps the
+ * generator's own figures (its ledger applies each milestone it issues, so they show that ledger's growth too).
+ */
 async function generated() {
   const meta = join(dir, 'history.json');
   if (existsSync(meta) && JSON.parse(readFileSync(meta, 'utf8')).milestones === m) {
     console.log(`reusing the history in ${dir}`);
     return JSON.parse(readFileSync(meta, 'utf8'));
   }
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  const progressFile = join(dir, 'progress.json');
+  const resumed = existsSync(progressFile) ? JSON.parse(readFileSync(progressFile, 'utf8')) : undefined;
+  let progress = resumed?.milestones === m ? resumed : undefined;
+  let ledger;
+  let outputs;
+  let from;
+  if (progress === undefined) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const genesis = await genesisSnapshot(m * TXS);
+    outputs = genesis.outputs;
+    writeFileSync(join(dir, 'genesis.snapshot'), genesis.file);
+    ledger = await importedLedger(join(dir, 'coordinator'), genesis.file);
+    progress = { milestones: m, done: 0, blocks: 0, seconds: 0, user: 0, system: 0 };
+  } else {
+    outputs = genesisOutputs(m * TXS);
+    ledger = tc.openLedger({
+      path: join(dir, 'coordinator'),
+      params: tc.importedParams(tc.inspectStore(join(dir, 'coordinator')).imported),
+    });
+    from = lastIssued(ledger, progress);
+    progress.done = from.done;
+    console.log(`resuming the history in ${dir} after milestone ${progress.done}`);
+  }
+  const out = storeOnly ? undefined : openSync(join(dir, 'history.ndjson'), 'a');
+  // issueHistory never yields, so no signal handler could run: a run is stopped by a file, or killed (--store-only).
+  const stopFile = join(dir, 'STOP');
+  rmSync(stopFile, { force: true });
+  const stopping = () => progress.done % 100 === 0 && existsSync(stopFile);
   const t0 = performance.now();
-  const { outputs, file } = await genesisSnapshot(m * TXS);
-  writeFileSync(join(dir, 'genesis.snapshot'), file);
-  const ledger = await importedLedger(join(dir, 'coordinator'), file);
+  const cpu0 = process.cpuUsage();
+  const figures = () => {
+    const cpu = process.cpuUsage(cpu0);
+    return {
+      ...progress,
+      seconds: progress.seconds + (performance.now() - t0) / 1000,
+      user: progress.user + cpu.user / 1e6,
+      system: progress.system + cpu.system / 1e6,
+    };
+  };
   // Written as it is issued (issueHistory never yields: a stream would hold the whole file until the end).
-  const out = openSync(join(dir, 'history.ndjson'), 'w');
-  let blocks = 0;
-  let done = 0;
-  issueHistory(ledger, outputs, m, 40, TXS, (x) => {
-    blocks += x.blocks.length;
-    writeSync(
-      out,
-      `${JSON.stringify({ milestone: tc.milestonePayloadToJson(x.milestone), blocks: x.blocks.map(tc.toHex) })}\n`,
-    );
-    if (++done % 1000 === 0)
-      console.log(`generated ${done} milestones, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  });
-  closeSync(out);
+  issueHistory(
+    ledger,
+    outputs,
+    m,
+    40,
+    TXS,
+    (x) => {
+      // One double spend in every tenth milestone, none elsewhere: anything else is a generator (or a resume) that
+      // lost its place among the genesis outputs.
+      const conflicts = (progress.done + 1) % 10 === 0 ? 1 : 0;
+      if (x.conflicting !== conflicts)
+        throw new Error(`milestone ${progress.done + 1} holds ${x.conflicting} conflicting, not ${conflicts}`);
+      progress.blocks += x.blocks.length;
+      if (out !== undefined)
+        writeSync(
+          out,
+          `${JSON.stringify({ milestone: tc.milestonePayloadToJson(x.milestone), blocks: x.blocks.map(tc.toHex) })}\n`,
+        );
+      if (++progress.done % 1000 === 0) {
+        const f = figures();
+        const line = {
+          ...f,
+          heap: process.memoryUsage().heapUsed,
+          ...rss(),
+          store: storeBytes(join(dir, 'coordinator')),
+        };
+        writeFileSync(join(dir, 'generation.ndjson'), `${JSON.stringify(line)}\n`, { flag: 'a' });
+        const fileBytes = out === undefined ? 0 : fstatSync(out).size;
+        writeFileSync(progressFile, JSON.stringify({ ...f, fileBytes }));
+        console.log(
+          `generated ${f.done} milestones, ${f.seconds.toFixed(0)} s, CPU ${(f.user + f.system).toFixed(0)} s`,
+        );
+      }
+    },
+    from,
+    stopping,
+  );
+  if (out !== undefined) closeSync(out);
   ledger.close();
-  rmSync(join(dir, 'coordinator'), { recursive: true, force: true });
-  const h = { milestones: m, blocks, generatedSeconds: (performance.now() - t0) / 1000 };
+  if (progress.done < m) {
+    const fileBytes = storeOnly ? 0 : statSync(join(dir, 'history.ndjson')).size;
+    writeFileSync(progressFile, JSON.stringify({ ...figures(), fileBytes }));
+    console.log(`stopped after milestone ${progress.done} of ${m}: run again with the same --milestones to go on`);
+    process.exit(0);
+  }
+  if (!storeOnly) rmSync(join(dir, 'coordinator'), { recursive: true, force: true });
+  const f = figures();
+  const h = { milestones: m, blocks: f.blocks, generatedSeconds: f.seconds, generatedCpu: f.user + f.system };
   writeFileSync(meta, JSON.stringify(h));
+  rmSync(progressFile, { force: true });
   return h;
+}
+
+/**
+ * The last milestone a stopped generation issued: the ledger's last, which the progress names. With --store-only the
+ * ledger alone is the history, so a run killed hard goes on from the ledger's last milestone too; with the history
+ * file, that file is cut back to where the progress left it (a kill after the last stop may have written more).
+ */
+function lastIssued(ledger, progress) {
+  let done = progress.done;
+  while (storeOnly && ledger.milestone(done + 1) !== undefined) done++;
+  if (ledger.milestone(done) === undefined || ledger.milestone(done + 1) !== undefined)
+    throw new Error(`the coordinator's ledger does not end at milestone ${done}: generate again (rm -r ${dir})`);
+  if (!storeOnly) truncateSync(join(dir, 'history.ndjson'), progress.fileBytes);
+  return { done, milestone: tc.decodeMilestonePayload(ledger.milestone(done).payload) };
 }
 
 /** The milestones of the history file, parsed, in order. */
@@ -176,6 +269,10 @@ if (args.includes('--child')) {
   const r = await applyCount(ledger, milestones(skip), Number(arg('--count')));
   ledger.close();
   console.log(JSON.stringify(r));
+  process.exit(0);
+}
+if (storeOnly) {
+  await generated();
   process.exit(0);
 }
 if (args.includes('--pair')) await pair();
