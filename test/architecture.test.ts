@@ -173,6 +173,37 @@ describe('the source tree', () => {
     }
   });
 
+  it("names only files that exist: a comment's or a doc's pointer to a moved file sends a reader nowhere", () => {
+    const root = resolve(src, '..');
+    const tree = (dir: string) =>
+      readdirSync(join(root, dir), { recursive: true })
+        .map(String)
+        .map((f) => `${dir}/${f}`);
+    const known = ['src', 'test', 'bench', 'scripts'].flatMap(tree);
+    const basenames = new Set(known.map((p) => p.slice(p.lastIndexOf('/') + 1)));
+    // A name with a folder must be that file (under src/ or test/ where it does not say); a bare name, some file.
+    const exists = (ref: string) =>
+      ref.includes('/') ? known.some((p) => p === ref || p.endsWith(`/${ref}`)) : basenames.has(ref);
+    // Files of the reader's own, which the docs tell them to write.
+    const theirs = new Set(['app.mjs']);
+    const docs = readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`);
+    const sources = [...handWritten.map((f) => `src/${f}`), ...docs, 'README.md', 'CONTRIBUTING.md'];
+    const missing: string[] = [];
+    for (const f of sources) {
+      readFileSync(join(root, f), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          // In source, only comments point at files (imports are the compiler's to check).
+          if (f.endsWith('.ts') && !/^\s*(\/\/|\*|\/\*)/.test(line) && !line.includes(' // ')) return;
+          for (const m of line.matchAll(/(?<![\w@.-])((?:[\w-]+\/)*[\w-]+\.(?:ts|mjs))\b/g))
+            if (!exists(m[1]!) && !theirs.has(m[1]!)) missing.push(`${f}:${i + 1}: ${m[1]}`);
+        });
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('compiles nothing from strings (no eval, no new Function): the package loads under a strict CSP', () => {
     for (const f of files) expect(text.get(f)!, f).not.toMatch(/\bnew Function\(|\beval\(/);
   });

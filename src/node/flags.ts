@@ -15,7 +15,7 @@ export function describeError(e: unknown): string {
     return `${e.code} at ${e.path === '' ? '(root)' : e.path}: ${e.detail}`;
   if (e instanceof LedgerError) return `${e.code}: ${e.detail}`;
   if (e instanceof SyntaxError) return `INVALID_JSON: ${e.message}`;
-  // `flag`: the option that chose the port, where it is not --port (serve-events.ts: --mqtt-port).
+  // `flag`: the option that chose the port, where it is not --port (events.ts: --mqtt-port).
   const errno = e as NodeJS.ErrnoException & { address?: string; port?: number; flag?: string };
   if (errno?.code === 'EADDRINUSE')
     return (

@@ -10,7 +10,7 @@ import { Faucet } from './faucet.js';
 
 // What a serving process that writes takes besides the reads: posted blocks and the faucet (within their limits),
 // the slot clock of a `--faucet` writer, and the warning an operator needs when a JWT secret leaves posting public
-// (a `--follow` writer's milestones: serve-follow.ts).
+// (a `--follow` writer's milestones: follower.ts).
 
 /** The intake of posted blocks and the faucet of a writing ledger. */
 export function writerOptions(

@@ -115,7 +115,7 @@ export async function statementReply(
 /**
  * `GET /api/tangle-core/v1/addresses/{bech32}/statement`: a page of at most `pageSize` milestones that changed the
  * address (default 100, at most 1,000); the next one's path in the `Link` header (and `next` in JSON). Run through
- * the CSV export's gate (explorer-csv-gate.ts): a few at a time per process, in slices, never holding the others.
+ * the CSV export's gate (http/kit/csv-gate.ts): a few at a time per process, in slices, never holding the others.
  */
 async function statement(ledger: LedgerReader, param: string, query: URLSearchParams): Promise<Reply> {
   const model = parseBech32(param, ledger.params.bech32Hrp);

@@ -33,7 +33,7 @@ import { orWriter } from './post-routes.js';
 
 // What a wallet and an explorer ask of a hornet node beside the three routes of SPEC B4 (TIP-25;
 // reference/wallet-node.md): outputs with their metadata, blocks with theirs, tips, and milestones, which are
-// committed slots here (milestones.ts). Bodies are hornet's (components/coreapi), field order included.
+// committed slots here (answers/milestone.ts). Bodies are hornet's (components/coreapi), field order included.
 
 const parseOutputId = (text: string) => parseHexId(text, 34, 'output ID');
 const parseBlockId = (text: string) => parseHexId(text, 32, 'block ID');

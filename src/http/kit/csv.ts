@@ -19,7 +19,7 @@ import type { Reply } from './route-kit.js';
 // unit), the other addresses it touched, the native tokens and NFTs it moved. A page holds whole milestones (a
 // transaction's updates share its milestone), so no transaction is split between pages; the next page is the `Link`
 // header's, and the body's first line names it too (a `#` line of one cell: see csvNote). The work is done in slices,
-// a few exports at a time per process (explorer-csv-gate.ts): it never holds the event loop that answers the rest.
+// a few exports at a time per process (http/kit/csv-gate.ts): it never holds the event loop that answers the rest.
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
 /** @internal One gate for the process (every server in it shares its event loop); exported for the tests. */

@@ -1,6 +1,6 @@
 // Analytics of a network's history (issue 46), inx-chronicle's names and meanings: per milestone, from its cone and
 // the transactions it applied. The room's public face.
-// To add an analytic: a small class implementing `Analytic` (types.ts: what it sees of each block and transaction,
+// To add an analytic: a small class implementing `Analytic` (analytic.ts: what it sees of each block and transaction,
 // and what it takes into the milestone's measurements), listed in measure-milestone.ts's `milestoneAnalytics`.
 
 export type { BalanceBook } from './address-balances.js';

@@ -12,7 +12,7 @@ import { type RichAddress, richestFirst } from './explorer.js';
 // it is not (more of the listed changed than were spare), the reader answers as before (every update since undone).
 
 export const RICHEST_EVERY = 100;
-/** Twice the most a page asks (explorer-paging.ts MAX_PAGE): half of them may change before a read comes short. */
+/** Twice the most a page asks (http/kit/paging.ts MAX_PAGE): half of them may change before a read comes short. */
 export const RICHEST_KEPT = 2000;
 const ADDRESS = 33;
 const ENTRY = ADDRESS + 8;
