@@ -7,6 +7,7 @@ import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/limits.js';
 import { createServer } from '../http/server.js';
 import { importedParams, inspectStore } from '../ledger/index.js';
 import {
+  answer,
   checkEventFlags,
   EVENT_FLAGS,
   eventsLine,
@@ -14,7 +15,6 @@ import {
   FOLLOW_USAGE,
   followBounds,
   greet,
-  hostsEvents,
   INDEX_FLAGS,
   INDEX_USAGE,
   LIMIT_FLAGS,
@@ -25,13 +25,11 @@ import {
   poolOf,
   refuseSimulatedOn,
   serveDatabase,
-  serveEvents,
   serverOptions,
   startedAs,
   startWorkers,
   stopOnSignal,
   UsageError,
-  upgradesOf,
   warnOfPublicPosting,
   wholeNumber,
   workerFlags,
@@ -212,21 +210,13 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const pool = supervise
     ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
     : undefined;
-  // The event API of this process's server (a pool's host worker, events-host.ts): told of each commit by the ledger
-  // where it is written here, else it watches the store. With --mqtt-url, this process (the supervisor of workers
-  // too) publishes into that broker.
-  const events =
-    (pool === undefined && hostsEvents(worker)) || values['mqtt-url'] !== undefined
-      ? await serveEvents(ledger, { ...values, db: path }, readOnly || writer !== undefined ? undefined : ledger)
-      : undefined;
-  const upgrades = upgradesOf(worker, values, events);
-  const server = pool === undefined ? createServer({ ledger, ...options, ...writes, events: upgrades }) : undefined;
-  if (server !== undefined) {
-    await new Promise<void>((done, fail) => {
-      server.once('error', fail);
-      server.listen(port, values.host, done);
-    });
-  }
+  // With --mqtt-url, this process (the supervisor of workers too) publishes into that broker. The event API is told of
+  // each commit by the ledger where it is written here, else it watches the store.
+  const { events, server } = await answer({
+    ...{ reader: ledger, flags: { ...values, db: path }, worker, pool, port },
+    commits: readOnly || writer !== undefined ? undefined : ledger,
+    options: { ...options, ...writes },
+  });
   // On a signal: the demo stops writing, the server or the workers stop, then the writer process, then the ledger.
   stopOnSignal(
     { server, pool },

@@ -4,6 +4,7 @@ import { bech32ToAddress } from '../stardust/address-bech32.js';
 // levels: a literal, or a parameter (an id in hex, a tag, an unlock condition's name, a bech32 address). A client
 // subscribes to one of these, or to a filter with MQTT's wildcards (`+` one level, `#` the rest) that can match one
 // of them; anything else is refused, so that no subscription waits for a message that never comes.
+// To add a topic: its levels here, its messages published from slot-events.ts, its line in docs/events.md.
 
 /** A topic's parameter: what one level holds. */
 type Param = 'blockId' | 'transactionId' | 'outputId' | 'chainId' | 'foundryId' | 'tag' | 'condition' | 'address';

@@ -1,7 +1,8 @@
 // The route table: every route of every API, each pointing at its handler in the API's folder (core/, indexer/,
 // explorer/, analytics/, accounts/, poi/; kit/ is their machinery).
-// To add a route: its handler in its API's folder, a line in this table, its answer shape beside the handler (in
-// answers/ when the event API gives it too); where a TIP publishes its contract, test/setup/contracts.ts checks it.
+// To add a route: its handler in its API's folder, listed in that API's route array (a new API: its array spread
+// into this table), its answer shape beside the handler (in answers/ when the event API gives it too); where a TIP
+// publishes its contract, test/setup/contracts.ts checks it.
 import { blockMetadata, includedBlockMetadata } from '../answers/index.js';
 import { encode } from '../codec/index.js';
 import { slotOfCommitmentId } from '../ledger/common/index.js';

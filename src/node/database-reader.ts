@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
-import { createServer } from '../http/server.js';
 import { commitNotices, PostgresReader } from '../ledger/postgres/index.js';
 import { protocolParameters } from '../stardust/protocol-parameters.js';
+import { answer } from './answering.js';
 import { untilAvailable } from './backoff.js';
-import { type EventFlags, eventsLine, serveEvents } from './events.js';
-import { hostsEvents, upgradesOf } from './events-host.js';
+import { type EventFlags, eventsLine } from './events.js';
 import { network, redactUrl, wholeNumber } from './flags.js';
 import { type HttpFlags, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
 import { startWorkers } from './workers.js';
@@ -47,22 +46,12 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
     workers > 1 && !worker
       ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
       : undefined;
-  // The process that answers has its event API (a pool's host worker, events-host.ts), woken by the writer's notices
-  // (a standby's: by looking).
+  // The event API is woken by the writer's notices (a standby's: by looking).
   const say = (line: string) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}events: ${line}\n`);
-  const events =
-    (pool === undefined && hostsEvents(worker)) || values['mqtt-url'] !== undefined
-      ? await serveEvents(reader, values, commitNotices(url, say))
-      : undefined;
-  const upgrades = upgradesOf(worker, values, events);
-  const server =
-    pool === undefined ? createServer({ ledger: reader, ...serverOptions(values), events: upgrades }) : undefined;
-  if (server !== undefined) {
-    await new Promise<void>((done, fail) => {
-      server.once('error', fail);
-      server.listen(port, values.host, done);
-    });
-  }
+  const { events, server } = await answer({
+    ...{ reader, flags: values, worker, pool, port },
+    ...{ commits: commitNotices(url, say), options: serverOptions(values) },
+  });
   stopOnSignal({ server, pool }, (signal) => {
     void reader.close().finally(() => {
       if (!worker) process.stdout.write(`tangle-core stopped (${signal})\n`);

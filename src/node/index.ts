@@ -1,8 +1,12 @@
 // A running node's components, each with its flags and a start function: the writer (its commit clock, the intake of
 // posted blocks, the faucet, its process under a supervisor), the follower, the event API, the HTTP workers and their
-// supervisor, the demo, the reader of a PostgreSQL database; which part a process plays (role.ts). cli/serve.ts parses
-// the command line and starts them. To add a component: a file here exporting its flag table, its usage lines and a
-// start function, exported below, and one line in cli/serve.ts that starts it.
+// supervisor, the demo, the reader of a PostgreSQL database; which part a process plays (role.ts); what every
+// answering process starts, over a store or a database (answering.ts). cli/serve.ts parses the command line and
+// starts them. To add a component: a file here exporting its flag table, its usage lines and a start function,
+// exported below; its flags spread into cli/serve.ts's options and usage; its start in answering.ts when every
+// answering process runs it, else in serve.ts; a flag the HTTP workers need too, forwarded by workerFlags
+// (http-options.ts).
+export { type Answering, answer } from './answering.js';
 export { untilAvailable } from './backoff.js';
 export { type IntakeOptions, ledgerIntake } from './block-intake.js';
 export { serveDatabase } from './database-reader.js';

@@ -25,6 +25,8 @@ export type { TransactionContext } from './working-set.js';
 //   TxSemanticOutputsSender → TxSemanticDeposit (sum of amounts, then storage deposit returns) →
 //   TxSemanticNativeTokens → TxSemanticSTVFOnChains (aliases, NFTs, foundries: chains.ts, foundries.ts).
 // (iota-sdk orders them otherwise; where it differs, hornet wins: it is what confirmed the real ledger.)
+// To add a rule: a check called from checkSemantics at its place in that order, its code in errors.ts, hornet's
+// conflict reason for it in ledger/core/conflict-reason.ts.
 
 /** Adds `amount` to the running sum under `key`. */
 function addTo(sums: Map<string, bigint>, key: string, amount: bigint): void {
