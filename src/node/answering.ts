@@ -18,7 +18,7 @@ export interface Answering {
   /** Its workers, where this process supervises them: they answer, it does not. */
   pool: WorkerPool | undefined;
   port: number;
-  /** What tells the event API of each commit (the ledger written here, the database's notices), or undefined: it looks. */
+  /** What tells its event API of each commit (the ledger written here, the database notices); else it looks. */
   commits: { listen(listener: LedgerListener): () => void } | undefined;
   /** The server's options but the ledger (auth, limits, the writes it takes). */
   options: Omit<ServerOptions, 'ledger' | 'events'>;
