@@ -24,6 +24,16 @@ export function hashPrefixed(prefix: number, a: Uint8Array, b?: Uint8Array): Uin
 const EMPTY_ROOT = blake2b256(new Uint8Array(0));
 
 /**
+ * Where TIP-4 splits a tree of `count` leaves (2 or more): at the largest power of two below the count. Roots and
+ * every proof path (proofs/audit-path.ts, nova/output-id-proof.ts) split here, so a path hashes to its root.
+ */
+export function merkleSplit(count: number): number {
+  let split = 1;
+  while (split * 2 < count) split *= 2;
+  return split;
+}
+
+/**
  * TIP-4 Merkle root over `leaves` in the given order: H(0x00 ‖ leaf) for a leaf, H(0x01 ‖ left ‖ right) for a node,
  * splitting at the largest power of two below the count; H() of nothing for an empty tree.
  */
@@ -31,8 +41,7 @@ export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
   if (leaves.length === 0) return EMPTY_ROOT;
   const root = (from: number, to: number): Uint8Array => {
     if (to - from === 1) return hashPrefixed(LEAF, leaves[from]!);
-    let split = 1;
-    while (split * 2 < to - from) split *= 2;
+    const split = merkleSplit(to - from);
     const left = root(from, from + split);
     return hashPrefixed(NODE, left, root(from + split, to));
   };

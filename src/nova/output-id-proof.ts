@@ -13,7 +13,7 @@ import {
   varBytes,
 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { hashPrefixed, LEAF, merkleRoot, NODE } from '../crypto/merkle.js';
+import { hashPrefixed, LEAF, merkleRoot, merkleSplit, NODE } from '../crypto/merkle.js';
 import { concatBytes, equalBytes } from '../util/bytes.js';
 import { outputId, transactionCommitment, withSlot } from './ids.js';
 import { IDENTIFIER_LENGTH, MAX_OUTPUTS } from './limits.js';
@@ -85,8 +85,7 @@ export const outputIdProof = struct<OutputIdProof>('NovaOutputIdProof', {
 /** The path to leaf `index` of the tree over `leaves`, split as `merkleRoot` splits (iota.go's computeProof). */
 function pathTo(leaves: readonly Uint8Array[], index: number): MerkleHashable {
   if (leaves.length === 1) return { type: M.ValueHash, hash: hashPrefixed(LEAF, leaves[0]!) };
-  let k = 1;
-  while (k * 2 < leaves.length) k *= 2;
+  const k = merkleSplit(leaves.length);
   if (index < k) {
     return {
       type: M.Node,

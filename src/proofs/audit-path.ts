@@ -1,6 +1,6 @@
 import { CodecError } from '../codec/errors.js';
 import { fromHex, toHex } from '../codec/hex.js';
-import { hashPrefixed, LEAF, merkleRoot, NODE } from '../crypto/merkle.js';
+import { hashPrefixed, LEAF, merkleRoot, merkleSplit, NODE } from '../crypto/merkle.js';
 import { joinPath } from '../errors.js';
 import { equalBytes } from '../util/bytes.js';
 
@@ -25,9 +25,7 @@ export function auditPath(leaves: readonly Uint8Array[], index: number): AuditNo
   if (leaves.length === 1) return { l: { value: leaves[0]!.slice() } };
   const walk = (from: number, to: number): AuditPart => {
     if (to - from === 1) return { value: leaves[from]!.slice() };
-    let split = 1;
-    while (split * 2 < to - from) split *= 2;
-    const mid = from + split;
+    const mid = from + merkleSplit(to - from);
     return index < mid
       ? { l: walk(from, mid), r: { h: merkleRoot(leaves.slice(mid, to)) } }
       : { l: { h: merkleRoot(leaves.slice(from, mid)) }, r: walk(mid, to) };
