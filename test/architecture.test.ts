@@ -116,6 +116,37 @@ describe('the source tree', () => {
     expect([...(graph.get('codec') ?? [])].filter((r) => r !== 'errors')).toEqual([]);
   });
 
+  it("imports only from rooms above it in docs/architecture.md's picture, and the picture names every room (issue 59)", () => {
+    const doc = readFileSync(resolve(src, '../docs/architecture.md'), 'utf8');
+    const picture = /```\n(errors\.ts[\s\S]*?)```/.exec(doc)![1]!;
+    // The picture's names in order: the column before the descriptions, under `ledger/` or `http/` when drawn
+    // under them (├─ or └─).
+    const order: string[] = [];
+    let parent = '';
+    for (const line of picture.split('\n')) {
+      const names = line.slice(0, 28).replace(/[├└│─]/g, ' ').trim().split(/\s+/).filter(Boolean);
+      if (names.length === 0) continue;
+      const under = /^\s+[├└]─/.test(line);
+      if (!under) parent = names.at(-1)!.endsWith('/') ? names.at(-1)! : '';
+      for (const n of names) order.push(under ? `${parent}${n}` : n);
+    }
+    const entry = (f: string) =>
+      order.filter((n) => f === n || (n.endsWith('/') && f.startsWith(n))).sort((a, b) => b.length - a.length)[0];
+    const unpictured = files.filter((f) => entry(f) === undefined);
+    expect(unpictured).toEqual([]);
+    const upward: string[] = [];
+    for (const f of files) {
+      const from = entry(f)!;
+      for (const d of everyImport(f)) {
+        const to = entry(d)!;
+        // A room drawn inside another (http/'s APIs) is imported by its parent's own files (routes.ts, server.ts).
+        if (to === from || to.startsWith(from)) continue;
+        if (order.indexOf(to) > order.indexOf(from)) upward.push(`${f} (${from}) → ${d} (${to})`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+
   it("one outlet does not borrow from its sibling: events/ imports nothing of http/ (issue 59: answers/ holds both's shapes)", () => {
     const borrowed = files
       .filter((f) => f.startsWith('events/'))

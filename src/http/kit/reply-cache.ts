@@ -1,5 +1,5 @@
 import type { LedgerReader } from '../../ledger/core/index.js';
-import type { Reply } from '../routes.js';
+import type { Reply } from './route-kit.js';
 
 /**
  * Rendered answers that cannot change (see `Reply.immutable`), most recently used first, bounded; emptied when the
