@@ -1,7 +1,7 @@
 import { arrayOf, fixedBytes, struct, u8, u32, u64 } from '../../codec/index.js';
 import { type NativeToken, nativeToken } from '../../stardust/native-token.js';
 import { compareBytes } from '../../util/bytes.js';
-import { ownerPart, returnPart } from './holding.js';
+import { ownerPart, returnPart } from './output-balance.js';
 
 // An address's whole account as a milestone left it (issue 61): what the balance route answers at any milestone, kept
 // as a record under the address and the milestone that changed it (store-keys.ts accountState), so that the balance
@@ -9,7 +9,7 @@ import { ownerPart, returnPart } from './holding.js';
 // state, not a change: no read ever adds records up. Its size grows with what the address holds under a time (held
 // outputs), its native tokens and NFTs, never with the history.
 
-/** An output whose part of the balance depends on the time (holding.ts): as its owner (role 0) or return address. */
+/** An output whose part of the balance depends on the time (output-balance.ts): as its owner (role 0) or return address. */
 export interface HeldEntry {
   outputId: Uint8Array;
   role: number;
@@ -73,7 +73,7 @@ export function canonical(s: AccountState): AccountState {
   return s;
 }
 
-/** The balance the state gives at time `t` (explorer.ts Balance, as holding.ts balanceAt counts it). */
+/** The balance the state gives at time `t` (explorer.ts Balance, as output-balance.ts balanceAt counts it). */
 export function accountBalance(s: AccountState, t: number): { total: bigint; available: bigint } {
   const b = { total: s.plain, available: s.plain };
   for (const h of s.held) {

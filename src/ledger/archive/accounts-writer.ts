@@ -8,7 +8,7 @@ import { owningAddress } from '../analytics/index.js';
 import { checkedRecord, keys, LedgerError, readRecord, sealRecord } from '../common/index.js';
 import { type AccountState, accountStateRecord, canonical, emptyAccount } from './account-state.js';
 import { addressBytes } from './archive-writer.js';
-import { holdingOf } from './holding.js';
+import { holdingOf } from './output-balance.js';
 
 // Each address's account (account-state.ts) as a milestone leaves it, kept in the milestone's commit beside the
 // archive (archive-writer.ts counts the same outputs for the same addresses; the balance it answers at the latest

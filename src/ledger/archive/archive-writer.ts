@@ -11,7 +11,7 @@ import { bytesKey, equalBytes } from '../../util/bytes.js';
 import type { Analytic, AnalyticsContext, AppliedTransaction, BalanceBook, LedgerOutput } from '../analytics/index.js';
 import { owningAddress } from '../analytics/index.js';
 import { checkedRecord, keys, LedgerError, readRecord, sealRecord } from '../common/index.js';
-import { holdingOf } from './holding.js';
+import { holdingOf } from './output-balance.js';
 import type { ArchiveRows, HeldRow, UpdateRow } from './rows.js';
 
 // The archive's records of a milestone (inx-chronicle's explorer, kept as the milestone is applied and written in its

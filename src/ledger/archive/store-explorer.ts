@@ -24,7 +24,7 @@ import {
   richestFirst,
   type UpdateCursor,
 } from './explorer.js';
-import { balanceAt } from './holding.js';
+import { balanceAt } from './output-balance.js';
 import { StoreHoldings } from './holdings-history.js';
 import { accountAmount, changedAddresses, checkpointList, RICHEST_EVERY, richestFrom } from './richest-checkpoint.js';
 
