@@ -9,7 +9,10 @@ import { ownerPart, returnPart } from './output-balance.js';
 // state, not a change: no read ever adds records up. Its size grows with what the address holds under a time (held
 // outputs), its native tokens and NFTs, never with the history.
 
-/** An output whose part of the balance depends on the time (output-balance.ts): as its owner (role 0) or return address. */
+/**
+ * An output whose part of the balance depends on the time (output-balance.ts): as its owner (role 0) or return
+ * address.
+ */
 export interface HeldEntry {
   outputId: Uint8Array;
   role: number;
