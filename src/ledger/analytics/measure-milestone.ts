@@ -1,5 +1,5 @@
 import { decodeBlock, decodeOutput } from '../../serialize.js';
-import { payloadBytes } from '../../stardust/block.js';
+import { payloadTypeOf } from '../../stardust/block.js';
 import { outputId, transactionId } from '../../stardust/ids.js';
 import type { TransactionPayload } from '../../stardust/payload/transaction.js';
 import { PayloadType } from '../../stardust/type-codes.js';
@@ -62,8 +62,7 @@ export interface MilestoneCone {
 export function measureMilestone(cone: MilestoneCone): Measurements {
   const analytics = [...milestoneAnalytics(cone.previous, cone.book), ...(cone.more ?? [])];
   for (const { bytes, inclusion, transaction } of cone.blocks) {
-    const payload = payloadBytes(bytes);
-    const payloadType = payload && new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+    const payloadType = payloadTypeOf(bytes);
     if (inclusion === 'included' && payloadType === PayloadType.Transaction) {
       const p = transaction ?? (decodeBlock(bytes).payload as TransactionPayload);
       const consumed = p.essence.inputs.map((i): LedgerOutput => {
