@@ -18,12 +18,11 @@ const config = mergeConfig(
     test: {
       exclude: [
         'test/cli/**',
-        'test/wallet/**',
-        'test/snapshot/snapshot-cli.test.ts',
+        'test/node/**',
         'test/browser.test.ts',
         'test/docs.test.ts',
         'test/codec/generated.test.ts',
-        'test/ledger/crash.test.ts',
+        'test/ledger/core/crash.test.ts',
         'test/ledger/history/crash.test.ts',
         'test/package.test.ts',
         'test/property/fuzz.test.ts',

@@ -1,4 +1,4 @@
-// Types of hostile-source.mjs, for test/cli/follow-hostile.test.ts.
+// Types of hostile-source.mjs, for test/node/follow-hostile.test.ts.
 export type HostileMode = 'honest' | 'forged' | 'oversized' | 'junk-dag' | 'trickle';
 export declare function hostileSource(
   tc: object,

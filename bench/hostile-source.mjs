@@ -8,7 +8,7 @@
 //   junk-dag   signed milestones over a DAG of junk blocks `state.dag` wide and deep, made afresh for each attempt
 //              (404 for whole cones, as hornet: the follower walks it block by block)
 //   trickle    each milestone's answer a byte at a time, a byte every `state.trickleMs`, never finished
-// /info always claims `state.claim` (a node behind the follower: a lower one). Used by test/cli/follow-hostile.test.ts
+// /info always claims `state.claim` (a node behind the follower: a lower one). Used by test/node/follow-hostile.test.ts
 // and bench/follow-hostile.mjs; `tc` is the library (src in tests, dist in the bench).
 import { createServer, request } from 'node:http';
 

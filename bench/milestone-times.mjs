@@ -2,8 +2,8 @@
 // The plans of the reads of milestone_times' time and ID (issue 57): an output's metadata (its slots' times, with the
 // ID and seal each is checked with), a milestone by index and by ID, the indexer's first timed slot from a slot; then,
 // where the sources seal the rows (milestone-times.ts), what a row's seal costs the writer and its check a read. On
-// test/ledger/postgres-schema.test.ts's tables (100 slots of 500 transactions, 150,000 outputs, 100,000 milestones'
-// times, every other one with an ID), after ANALYZE, each EXPLAIN'd with a custom plan as the client's unnamed
+// test/ledger/postgres/postgres-schema.test.ts's tables (100 slots of 500 transactions, 150,000 outputs, 100,000
+// milestones' times, every other one with an ID), after ANALYZE, each EXPLAIN'd with a custom plan as the client's unnamed
 // statements get. `--src` names another commit's src/ (the before of an A/B). A private cluster (postgres-cluster.mjs).
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';

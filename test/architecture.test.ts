@@ -1,11 +1,12 @@
 // The shape of the source tree (issue 10): rooms without import cycles, type codes by name, small files, short lines.
 // Read from the files as text, so these hold for every file added later too.
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, normalize, resolve } from 'node:path';
+import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const src = resolve(dirname(fileURLToPath(import.meta.url)), '../src');
+const here = dirname(fileURLToPath(import.meta.url));
+const src = resolve(here, '../src');
 const files = readdirSync(src, { recursive: true })
   .map(String)
   .filter((f) => f.endsWith('.ts'))
@@ -237,5 +238,34 @@ describe('the source tree', () => {
 
   it('compiles nothing from strings (no eval, no new Function): the package loads under a strict CSP', () => {
     for (const f of files) expect(text.get(f)!, f).not.toMatch(/\bnew Function\(|\beval\(/);
+  });
+});
+
+/** Folders of test/ that hold what tests share or read, not tests of one source folder: they mirror nothing. */
+const SHARED_TEST_FOLDERS = new Set(['helpers', 'setup', 'property', 'fixtures']);
+
+/** The folders under a root that hold a file, as paths relative to it ('ledger', 'ledger/core', …): a folder left
+ * empty by a move is no part of what git keeps. */
+function foldersOf(root: string): string[] {
+  const folders = new Set<string>();
+  for (const e of readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()))
+    for (let d = relative(root, e.parentPath); d !== '' && d !== '.'; d = dirname(d)) folders.add(d);
+  return [...folders].sort();
+}
+
+/** The test folders that name no folder of src/ (a shared folder, and everything in it, excepted). */
+function strayFolders(testFolders: string[], srcFolders: Set<string>): string[] {
+  return testFolders.filter((d) => !d.split('/').some((p) => SHARED_TEST_FOLDERS.has(p)) && !srcFolders.has(d));
+}
+
+describe('the test tree (issue 59)', () => {
+  it('mirrors src/: every folder of test/ names a folder of src/ (CONTRIBUTING.md says where a new test goes)', () => {
+    const srcFolders = new Set(foldersOf(src));
+    expect(strayFolders(foldersOf(here), srcFolders)).toEqual([]);
+    // The rule sees a folder src/ does not have, at any depth, and lets the shared ones be.
+    expect(strayFolders(['ledger', 'ledger/accounts', 'wallet', 'helpers', 'ledger/fixtures'], srcFolders)).toEqual([
+      'ledger/accounts',
+      'wallet',
+    ]);
   });
 });

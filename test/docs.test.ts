@@ -366,7 +366,7 @@ describe('docs/cli.md', () => {
           const readerUrl = listening.exec(reader.out())![1]!;
           // The reader answers milestone 17340 once the follower has applied and published it: waited for. (Its
           // first 200 is the real milestone: the route never answers the slot's stand-in while the slot is being
-          // published, test/ledger/history/postgres.test.ts.)
+          // published, test/ledger/postgres/history-postgres.test.ts.)
           const path = '/api/core/v2/milestones/by-index/17340';
           while ((await fetch(readerUrl + path)).status !== 200) await new Promise((r) => setTimeout(r, 50));
           const answer = async (origin: string, p: string) => (await fetch(origin + p)).text();

@@ -44,7 +44,7 @@ const MAX_DRAIN_DEPTH = 64;
  * aedes's emitter (mqemitter 7) holds messages past its concurrency in a queue and, as each one is done, takes the
  * next on the same stack: when the handlers answer synchronously, a long queue is drained by recursion, and a queue of
  * a few thousand (a flood of blocks while subscribers that never read hold the concurrency) overflows the stack and
- * kills the process (RangeError in qlobber's match; found by test/cli/mqtt-flood.test.ts). So past a depth, the next
+ * kills the process (RangeError in qlobber's match; found by test/node/mqtt-flood.test.ts). So past a depth, the next
  * message is taken in the next turn instead: the same order, a bounded stack.
  */
 function boundRecursion(mq: Emitter): void {

@@ -47,7 +47,7 @@ interface Erratum {
   source: string;
 }
 export const ERRATA: Erratum[] = JSON.parse(
-  readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../http/contracts-errata.json'), 'utf8'),
+  readFileSync(resolve(dirname(fileURLToPath(import.meta.url)), '../http/core/contracts-errata.json'), 'utf8'),
 ).errata;
 
 /** The value at a JSON pointer of `doc` (RFC 6901), or undefined. */

@@ -11,9 +11,12 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * A new folder or property file runs isolated until it is named here.
  */
 export const ONE_THREAD_TESTS = [
-  ...['codec', 'stardust', 'validate', 'crypto', 'nova', 'util', 'proofs', 'http', 'events'].map(
+  ...['codec', 'stardust', 'validate', 'crypto', 'nova', 'util', 'proofs', 'events', 'http/core', 'http/kit'].map(
     (d) => `test/${d}/**/*.test.ts`,
   ),
+  // Not test/http/accounts/ nor test/http/explorer/: their files ran isolated in test/ledger/ until the test tree
+  // mirrored src/ (issue 59), and accounts-docs spawns the CLI; the others are not yet checked for sharing a thread.
+  'test/http/*.test.ts',
   'test/property/{fuzz,json-to-bytes,mutation,roundtrip,snapshot}.test.ts',
 ];
 
@@ -28,29 +31,29 @@ export const LONG_FILES: Readonly<Record<string, number>> = {
   'test/package.test.ts': 99,
   'test/cli/cli.test.ts': 86,
   'test/explorer/explorer-browser.test.ts': 61,
-  'test/cli/outages.test.ts': 48,
-  'test/wallet/wallet.test.ts': 44,
+  'test/node/outages.test.ts': 48,
+  'test/node/wallet.test.ts': 44,
   'test/docs.test.ts': 42,
-  'test/ledger/postgres-mirror.test.ts': 39,
-  'test/snapshot/export-cli.test.ts': 39,
-  'test/ledger/postgres-schema.test.ts': 37,
+  'test/ledger/postgres/postgres-mirror.test.ts': 39,
+  'test/cli/export-cli.test.ts': 39,
+  'test/ledger/postgres/postgres-schema.test.ts': 37,
   'test/cli/import-milestones.test.ts': 34,
   'test/cli/postgres.test.ts': 32,
-  'test/ledger/indexer-sweep.test.ts': 31,
-  'test/ledger/damage.test.ts': 29,
-  'test/cli/disk-full.test.ts': 26,
-  'test/cli/demo-network.test.ts': 25,
+  'test/ledger/indexer/indexer-sweep.test.ts': 31,
+  'test/ledger/common/damage.test.ts': 29,
+  'test/node/disk-full.test.ts': 26,
+  'test/node/demo-network.test.ts': 25,
   'test/codec/generated.test.ts': 23,
-  'test/http/core-routes.test.ts': 22,
-  'test/ledger/postgres-edges.test.ts': 20,
-  'test/cli/follow.test.ts': 20,
+  'test/http/core/core-routes.test.ts': 22,
+  'test/ledger/postgres/postgres-edges.test.ts': 20,
+  'test/node/follow.test.ts': 20,
   'test/ledger/history/white-flag-property.test.ts': 19,
-  'test/snapshot/snapshot-postgres.test.ts': 17,
-  'test/ledger/determinism.test.ts': 16,
-  'test/cli/lag.test.ts': 16,
+  'test/ledger/postgres/snapshot-postgres.test.ts': 17,
+  'test/ledger/core/determinism.test.ts': 16,
+  'test/node/lag.test.ts': 16,
   'test/cli/crash.test.ts': 16,
-  'test/cli/events.test.ts': 15,
-  'test/cli/workers.test.ts': 15,
+  'test/node/events.test.ts': 15,
+  'test/node/workers.test.ts': 15,
 };
 
 /**

@@ -1,6 +1,6 @@
 // Every JSON answer a test file gets from a tangle-core server of the sources, checked against the published contract
 // of its route after the file (issue 28): TIP-25 for /api/core/v2, TIP-26 for /api/indexer/v1, TIP-48 for
-// /api/core/v3, with the reviewed errata of test/http/contracts-errata.json. An answer to a path no contract names
+// /api/core/v3, with the reviewed errata of test/http/core/contracts-errata.json. An answer to a path no contract names
 // (an unknown route) or with a status its route does not declare (hornet's and iota-core's own statuses beyond the
 // TIP, counted in the summary) is not checked; the rest must conform. Error codes are written as integers by default
 // (SPEC B4; `errorCodeAsString` writes hornet's strings): they are read as the strings they stand for.

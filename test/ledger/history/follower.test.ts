@@ -1,4 +1,4 @@
-// The follower in process (history/follower.ts, issue 45; test/cli/follow.test.ts runs it between processes): a
+// The follower in process (history/follower.ts, issue 45; test/node/follow.test.ts runs it between processes): a
 // ledger follows a server over another ledger holding Shimmer milestones 17339 and 17340, by whole cones (tangle-core's
 // route) and block by block (as from hornet, whose answers lack that route), until it stands where the source does
 // and says it is synced. A source whose answers are not what they claim is reported and not applied. The cone
