@@ -22,6 +22,14 @@ import { sortedUnique } from '../util/bytes.js';
 import { faucetAddress } from './faucet.js';
 import { describeError } from './flags.js';
 
+/** The demo's flags (serve --demo): its seeded slots, its slot length, a new store's genesis time. */
+export const DEMO_FLAGS = {
+  demo: { type: 'boolean', default: false },
+  'demo-slots': { type: 'string', default: '120' },
+  'slot-seconds': { type: 'string' },
+  'genesis-time': { type: 'string' },
+} as const;
+
 /** Every fifth milestone of the demo references two conflicting transactions (a double spend, an uncreated input). */
 const CONFLICTS_EVERY = 5;
 

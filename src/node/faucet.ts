@@ -13,6 +13,9 @@ import { outputId as outputIdOf } from '../stardust/ids.js';
 import type { BasicOutput, Output } from '../stardust/output.js';
 import { OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 
+/** The faucet's flag (serve --faucet: a testnet writer taking posted blocks; its caps are LIMIT_FLAGS'). */
+export const FAUCET_FLAGS = { faucet: { type: 'boolean', default: false } } as const;
+
 // inx-faucet's service for test networks (POST /api/enqueue {address} → 202), in the writer: each request is one
 // signed transfer from the faucet's output to the address (the change back to the faucet), accepted into the open
 // slot, so the address is funded when that slot commits. The faucet spends its own latest output, pending or not: one

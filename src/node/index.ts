@@ -13,6 +13,7 @@ export { serveDatabase } from './database-reader.js';
 export {
   DEMO_FAUCET_AMOUNT,
   DEMO_FAUCET_SECRET,
+  DEMO_FLAGS,
   type Demo,
   demoGenesis,
   demoSlot,
@@ -23,7 +24,7 @@ export {
 } from './demo.js';
 export { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './events.js';
 export { hostsEvents, upgradesOf } from './events-host.js';
-export { Faucet, type FaucetOptions, faucetAddress } from './faucet.js';
+export { FAUCET_FLAGS, Faucet, type FaucetOptions, faucetAddress } from './faucet.js';
 export {
   describeError,
   NETWORKS,
@@ -39,7 +40,7 @@ export { greet } from './greeting.js';
 export { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
 export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
 export { poolOf, startedAs } from './role.js';
-export { startWorkers } from './workers.js';
+export { startWorkers, WORKER_FLAGS } from './workers.js';
 export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';
 export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './writes.js';
 export { openWriting } from './writing.js';

@@ -3,6 +3,13 @@ import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 import { EVENTS_HOST, relayUpgrades } from './events-host.js';
 import { WORKER_ENV } from './role.js';
 
+/** The pool's flags: its workers, and where a reading process sends what only the writer takes (its URL, its port). */
+export const WORKER_FLAGS = {
+  workers: { type: 'string' },
+  'writer-url': { type: 'string' },
+  'writer-port': { type: 'string' },
+} as const;
+
 // `serve --workers N`: N HTTP processes on one port (node:cluster hands each new connection to one of them), each a
 // `serve --read-only` over the store, supervised by this process (the demo writes in a process of its own,
 // writer.ts; or another program writes). A worker that dies is replaced, after a delay that grows while
