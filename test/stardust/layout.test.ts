@@ -1,11 +1,12 @@
 // The byte layouts the ledger reads in place (stardust/payload/transaction.ts `transactionLayout`, stardust/block.ts,
-// stardust/ids.ts `outputIndexOf`, and the output, transaction and slot diff records of stardust/ledger-records.ts) against the codec and
-// the vectors' own bytes, on every transaction block of the vectors: a layout that drifted from its declaration would
-// slice the wrong bytes here.
+// the explorer page's stardust/block-layout.ts, stardust/ids.ts `outputIndexOf`, and the output, transaction and slot
+// diff records of stardust/ledger-records.ts) against the codec and the vectors' own bytes, on every transaction
+// block of the vectors: a layout that drifted from its declaration would slice the wrong bytes here.
 import { describe, expect, it } from 'vitest';
 import { decode, encode } from '../../src/codec/index.js';
 import { decodeBlock, outputId, parseOutputId, toHex, transactionId } from '../../src/index.js';
 import { payloadBytes, transactionPayloadBytes } from '../../src/stardust/block.js';
+import { outputAmountOf, payloadOf } from '../../src/stardust/block-layout.js';
 import { transactionEssence } from '../../src/stardust/essence.js';
 import { outputIndexOf } from '../../src/stardust/ids.js';
 import {
@@ -64,6 +65,7 @@ describe('transactionLayout agrees with the codec on every transaction block of 
       const tx = decodeBlock(bytes).payload as TransactionPayload;
       const payload = payloadBytes(bytes)!;
       expect(transactionPayloadBytes(bytes)).toEqual(payload);
+      expect(payloadOf(bytes)).toEqual(payload);
       expect(toHex(payload)).toBe(v.payloadBytes ?? toHex(encode(transactionPayload, tx)));
       const layout = transactionLayout(tx);
       const essence = payload.subarray(layout.essence.start, layout.essence.end);
@@ -78,6 +80,7 @@ describe('transactionLayout agrees with the codec on every transaction block of 
       tx.essence.outputs.forEach((o, i) => {
         const slice = payload.subarray(layout.outputsAt[i]!, layout.outputsAt[i + 1]!);
         expect(toHex(slice)).toBe(toHex(encode(outputCodec, o)));
+        expect(outputAmountOf(slice)).toBe(o.amount);
       });
     });
   }

@@ -1,3 +1,4 @@
+import { outputAmountOf } from '../../stardust/block-layout.js';
 import { accountViews, type Latest } from '../accounts.js';
 import { ApiError, bytes, find, get } from '../api.js';
 import { facts, h, idLink, page, table } from '../dom.js';
@@ -52,8 +53,7 @@ async function amountsOf(items: Update[], token: Info['baseToken']): Promise<Map
       }),
     ),
   );
-  const amountIn = (b: Uint8Array) => new DataView(b.buffer, b.byteOffset, b.byteLength).getBigUint64(1, true);
-  return new Map(ids.map((id, i) => [id, found[i] === undefined ? '?' : amount(amountIn(found[i]!), token)]));
+  return new Map(ids.map((id, i) => [id, found[i] === undefined ? '?' : amount(outputAmountOf(found[i]!), token)]));
 }
 
 /** A button that fetches the whole history as CSV and offers it as a file. */

@@ -1,5 +1,5 @@
 import { blake2b } from '@noble/hashes/blake2.js';
-import { payloadLengthAt } from '../../stardust/block-layout.js';
+import { payloadOf } from '../../stardust/block-layout.js';
 import { PayloadType } from '../../stardust/type-codes.js';
 import { ApiError, bytes, find, get } from '../api.js';
 import { type Child, facts, h, idLink, page } from '../dom.js';
@@ -26,9 +26,7 @@ interface Metadata {
 
 /** The transaction ID of a block's transaction payload: BLAKE2b-256 of the payload's bytes, read from the block's. */
 function transactionIdOf(block: Uint8Array): string {
-  const at = payloadLengthAt(block);
-  const length = new DataView(block.buffer, block.byteOffset).getUint32(at, true);
-  return hex(blake2b(block.subarray(at + 4, at + 4 + length), { dkLen: 32 }));
+  return hex(blake2b(payloadOf(block), { dkLen: 32 }));
 }
 
 const milestoneLink = (index: number) => h('a', { href: `#/milestone/${index}` }, index);
