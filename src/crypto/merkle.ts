@@ -1,7 +1,7 @@
 import { blake2b256 } from './hash.js';
 
-// TIP-4's Merkle tree, on neutral ground: Stardust's milestone roots (white flag) and proofs of inclusion, and IOTA
-// 2.0's transaction outputs (its id), slot roots and the output id proofs of TIP-45.
+// TIP-4's Merkle tree and its proof paths, on neutral ground: Stardust's milestone roots (white flag) and proofs of
+// inclusion, and IOTA 2.0's transaction outputs (its id), slot roots and the output id proofs of TIP-45.
 
 export const LEAF = 0x00;
 export const NODE = 0x01;
@@ -46,4 +46,26 @@ export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
     return hashPrefixed(NODE, left, root(from + split, to));
   };
   return root(0, leaves.length);
+}
+
+/** How a proof format draws a path (proofs/audit-path.ts: inx-poi's; nova/output-id-proof.ts: TIP-45's). */
+export interface PathShape<T> {
+  /** A node on the way, its two parts. */
+  node(left: T, right: T): T;
+  /** A subtree beside the way, by its root. */
+  beside(root: Uint8Array): T;
+  /** The proven leaf, by its index. */
+  leaf(index: number): T;
+}
+
+/** The path to `leaves[index]` in TIP-4's tree over `leaves`, split as merkleRoot splits, so it hashes to the root. */
+export function merklePath<T>(leaves: readonly Uint8Array[], index: number, shape: PathShape<T>): T {
+  const walk = (from: number, to: number): T => {
+    if (to - from === 1) return shape.leaf(from);
+    const mid = from + merkleSplit(to - from);
+    return index < mid
+      ? shape.node(walk(from, mid), shape.beside(merkleRoot(leaves.slice(mid, to))))
+      : shape.node(shape.beside(merkleRoot(leaves.slice(from, mid))), walk(mid, to));
+  };
+  return walk(0, leaves.length);
 }

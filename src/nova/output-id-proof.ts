@@ -13,7 +13,7 @@ import {
   varBytes,
 } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { hashPrefixed, LEAF, merkleRoot, merkleSplit, NODE } from '../crypto/merkle.js';
+import { hashPrefixed, LEAF, merklePath, NODE } from '../crypto/merkle.js';
 import { concatBytes, equalBytes } from '../util/bytes.js';
 import { outputId, transactionCommitment, withSlot } from './ids.js';
 import { IDENTIFIER_LENGTH, MAX_OUTPUTS } from './limits.js';
@@ -82,23 +82,13 @@ export const outputIdProof = struct<OutputIdProof>('NovaOutputIdProof', {
   outputCommitmentProof: hashable(MAX_PROOF_DEPTH),
 });
 
-/** The path to leaf `index` of the tree over `leaves`, split as `merkleRoot` splits (iota.go's computeProof). */
-function pathTo(leaves: readonly Uint8Array[], index: number): MerkleHashable {
-  if (leaves.length === 1) return { type: M.ValueHash, hash: hashPrefixed(LEAF, leaves[0]!) };
-  const k = merkleSplit(leaves.length);
-  if (index < k) {
-    return {
-      type: M.Node,
-      l: pathTo(leaves.slice(0, k), index),
-      r: { type: M.LeafHash, hash: merkleRoot(leaves.slice(k)) },
-    };
-  }
-  return {
-    type: M.Node,
-    l: { type: M.LeafHash, hash: merkleRoot(leaves.slice(0, k)) },
-    r: pathTo(leaves.slice(k), index - k),
-  };
-}
+/** The path to leaf `index` of the tree over `leaves`, as iota.go's computeProof draws it. */
+const pathTo = (leaves: readonly Uint8Array[], index: number): MerkleHashable =>
+  merklePath<MerkleHashable>(leaves, index, {
+    node: (l, r) => ({ type: M.Node, l, r }),
+    beside: (hash) => ({ type: M.LeafHash, hash }),
+    leaf: (i) => ({ type: M.ValueHash, hash: hashPrefixed(LEAF, leaves[i]!) }),
+  });
 
 /** The proof that output `index` of `tx` has the output id it has (TIP-45). */
 export function computeOutputIdProof(tx: Transaction, index: number): OutputIdProof {

@@ -1,6 +1,6 @@
 import { CodecError } from '../codec/errors.js';
 import { fromHex, toHex } from '../codec/hex.js';
-import { hashPrefixed, LEAF, merkleRoot, merkleSplit, NODE } from '../crypto/merkle.js';
+import { hashPrefixed, LEAF, merklePath, NODE } from '../crypto/merkle.js';
 import { joinPath } from '../errors.js';
 import { equalBytes } from '../util/bytes.js';
 
@@ -23,14 +23,11 @@ export function auditPath(leaves: readonly Uint8Array[], index: number): AuditNo
   if (!Number.isInteger(index) || index < 0 || index >= leaves.length)
     throw new RangeError(`auditPath: index ${index} is not one of the ${leaves.length} leaves`);
   if (leaves.length === 1) return { l: { value: leaves[0]!.slice() } };
-  const walk = (from: number, to: number): AuditPart => {
-    if (to - from === 1) return { value: leaves[from]!.slice() };
-    const mid = from + merkleSplit(to - from);
-    return index < mid
-      ? { l: walk(from, mid), r: { h: merkleRoot(leaves.slice(mid, to)) } }
-      : { l: { h: merkleRoot(leaves.slice(from, mid)) }, r: walk(mid, to) };
-  };
-  return walk(0, leaves.length) as AuditNode;
+  return merklePath<AuditPart>(leaves, index, {
+    node: (l, r) => ({ l, r }),
+    beside: (h) => ({ h }),
+    leaf: (i) => ({ value: leaves[i]!.slice() }),
+  }) as AuditNode;
 }
 
 /** The root the path hashes to: H(0x01 ‖ left ‖ right) at a node, H(0x00 ‖ value) for the value. */
