@@ -1,8 +1,9 @@
 import { BLOCK_ID_LENGTH } from './limits.js';
 
 // TIP-24's layout of a block's start, and TIP-18's of an output's, for a reader that must not load the codec (the
-// explorer page, which reads one transaction's bytes out of a block, and an output's amount): protocol version u8, parents (a u8 count, 32 bytes each), the payload's u32
-// length, the payload. stardust/block.ts checks these offsets against the block's declared struct when it loads.
+// explorer page, which reads one transaction's bytes out of a block, and an output's amount): protocol version u8,
+// parents (a u8 count, 32 bytes each), the payload's u32 length, the payload. stardust/block.ts checks these offsets
+// against the block's declared struct when it loads; test/stardust/layout.test.ts checks both on the vectors.
 
 /** Where a block's parent count lies (after its protocol version). */
 export const PARENTS_AT = 1;
