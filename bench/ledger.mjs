@@ -137,6 +137,9 @@ const UNITS = 3 + 6 * ROUNDS;
 const unit = Math.floor(RATE_SAMPLE / UNITS / PER_SLOT) * PER_SLOT;
 if (unit === 0) throw new Error(`--transactions ${N}: too few for the rate rounds (at least ${UNITS * PER_SLOT})`);
 const serialCount = 2 * unit;
+// The serial phase's CPU on the writer's thread, per block: on a shared machine the rate drifts with the other
+// tenants' load (±20 %), while the CPU a block costs barely moves, so A/B runs compare this figure first.
+const serialWriter0 = writerCpu();
 t0 = performance.now();
 for (let i = 0; i < serialCount; i++) {
   record(
@@ -146,6 +149,11 @@ for (let i = 0; i < serialCount; i++) {
   commitFullSlots();
 }
 const serialRate = serialCount / ((performance.now() - t0) / 1000);
+const serialWriter1 = writerCpu();
+const serialWriterPerBlock =
+  serialWriter0 === undefined || serialWriter1 === undefined
+    ? undefined
+    : (serialWriter1 - serialWriter0) / serialCount;
 // The first blocks through the pipeline after a pause (the serial phase, a verification measurement, or 4 s idle)
 // measured slower on this machine: R about 80-100 µs in rounds of 10,000 blocks against 60-65 in rounds run back to
 // back; not from recompilation (--trace-opt shows the same count in every round) nor from the verification workers
@@ -201,7 +209,11 @@ await Promise.all(verifiers.map((w) => w.terminate()));
 const byRatio = [...rounds].sort((a, b) => a.pool / a.measured - b.pool / b.measured);
 const median = byRatio[ROUNDS >> 1];
 const parallelRate = median.pool;
-console.log(`accept+commit: serial ${Math.round(serialRate)}/s; pool (median round) ${Math.round(parallelRate)}/s`);
+console.log(
+  `accept+commit: serial ${Math.round(serialRate)}/s` +
+    `${serialWriterPerBlock === undefined ? '' : ` (the writer thread ${serialWriterPerBlock.toFixed(0)} µs/block)`}; ` +
+    `pool (median round) ${Math.round(parallelRate)}/s`,
+);
 
 // 2. Fill to N, generating the next chunk while accepting this one.
 const STEP = 50_000;
@@ -260,7 +272,7 @@ features, tagged data with a 64-byte tag; ${Math.round(blockBytes / N)} bytes), 
 
 | measure | value | target |
 |---|---:|---|
-| accept + commit, \`acceptBlock\` (one thread) | ${Math.round(serialRate).toLocaleString('en-US')} blocks/s | |
+| accept + commit, \`acceptBlock\` (one thread) | ${Math.round(serialRate).toLocaleString('en-US')} blocks/s${serialWriterPerBlock === undefined ? '' : ` (the writer's thread: ${serialWriterPerBlock.toFixed(0)} µs of CPU a block)`} | |
 | accept + commit through the ingest pool (\`precheck\` on ${cores} worker threads, \`acceptBlock\` + \`commitSlot\` in order), the round with the median ratio | ${Math.round(parallelRate).toLocaleString('en-US')} blocks/s | |
 | signature limit measured: all ${cores} cores verifying at once (${Math.round(median.allThreads).toLocaleString('en-US')}/s) ÷ ${signaturesPerTx} signatures per transaction | ${Math.round(median.measured).toLocaleString('en-US')} blocks/s; pool = **${(parallelRate / median.measured).toFixed(3)}** (rounds: ${rounds.map((x) => (x.pool / x.measured).toFixed(3)).join(', ')}) | ≥ 0.7 ${parallelRate / median.measured >= 0.7 ? '✔' : '✘'} |
 | signature limit by the formula: ${cores} × ${Math.round(median.oneThread).toLocaleString('en-US')} verifications/s on one thread ÷ ${signaturesPerTx} | ${Math.round(median.formula).toLocaleString('en-US')} blocks/s; pool = **${(parallelRate / median.formula).toFixed(3)}** (rounds: ${rounds.map((x) => (x.pool / x.formula).toFixed(3)).join(', ')}) | ≥ 0.7 ${parallelRate / median.formula >= 0.7 ? '✔' : '✘'} |
