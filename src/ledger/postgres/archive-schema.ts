@@ -154,7 +154,7 @@ export const ARCHIVE_QUERIES = {
    */
   updatesByMilestone: `select w.*, u.* from (select m.slot is not null as kept, m.payload is not null as applied,
         m.updates, m.updates_digest, m.updates_seal, ${PRESUMED('$1::integer')} as presumed, a.found, a.found_digest
-      from status s left join milestone_times m on m.slot = $1
+      from (select) one left join status s on true left join milestone_times m on m.slot = $1
       cross join (select count(*) as found, coalesce(bit_xor(seal), 0) as found_digest from ledger_updates
         where milestone = $1) a) w
     left join lateral (select milestone, output_id, spent, ${UPDATE_VALUES} from ledger_updates where milestone = $1

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
 import {
@@ -21,6 +22,7 @@ import {
 import type { LedgerReader } from '../../../src/ledger/core/ledger-reader.js';
 import { openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror, verifyPostgres } from '../../../src/ledger/postgres/index.js';
+import { updatesSummary } from '../../../src/ledger/postgres/missing-rows.js';
 import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleMilestone, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
@@ -108,6 +110,13 @@ async function whenDeleted(
   }
 }
 
+it('a milestone’s summary of its updates: their count, the XOR of their seals, and a CRC-32 of its key and both', () => {
+  // keys.milestoneUpdate(17340) (table 0x76, the slot big-endian), then each value's decimal digits after its length
+  const seal = crc32(Uint8Array.from([0x76, 0, 0, 0x43, 0xbc, 1, 0, ...Buffer.from('3'), 1, 0, ...Buffer.from('7')]));
+  expect(updatesSummary(17340, [1, 2, 4])).toEqual({ count: 3, digest: 7, seal: seal | 0 });
+  expect(updatesSummary(17340, [-5, -5])).toMatchObject({ count: 2, digest: 0 });
+});
+
 const bech32Of = (address: Buffer) => addressToBech32(decode(addressCodec, new Uint8Array(address)), 'smr');
 
 describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
@@ -193,5 +202,26 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
   it('an address balance: the walk names it (no read holds what says it must be there)', async () => {
     const where = `address = '\\x${owner.toString('hex')}'::bytea`;
     await whenDeleted('address_balances', where, [], [new RegExp(`^address balances: .*${owner.toString('hex')}`)]);
+  });
+
+  it('an older database’s milestones, without summaries: refused to readers until its writer’s opening counts them', async () => {
+    const byMilestone = [routes[2]!, `${E}/ledger/updates/by-milestone/${milestoneId}?pageSize=1000`];
+    const before = await answers(reader, byMilestone);
+    const kept = 'select slot, updates, updates_digest, updates_seal from milestone_times order by slot';
+    const summaries = (await pool.query(kept)).rows;
+    expect(summaries.filter((r) => r.updates !== null).map((r) => r.slot)).toEqual([17339, 17340]);
+    await pool.query('update milestone_times set updates = null, updates_digest = null, updates_seal = null');
+    await pool.query('update status set rows_counted = false, plain_slots_from = null');
+    expect((await answers(reader, byMilestone)).found.map(([s]) => s)).toEqual([500, 500]);
+    await expect(PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
+      code: 'STORE_OUTDATED',
+    });
+    await (await PostgresMirror.open(url, ledger)).close();
+    expect((await pool.query(kept)).rows).toEqual(summaries);
+    expect((await pool.query('select rows_counted, plain_slots_from from status')).rows).toEqual([
+      { rows_counted: true, plain_slots_from: null },
+    ]);
+    await (await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).close();
+    expect((await answers(reader, byMilestone)).found).toEqual(before.found);
   });
 });
