@@ -2,7 +2,7 @@ import { toHex } from '../../codec/hex.js';
 import { bytesKey } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 import { indexEntries } from '../indexer/index.js';
-import { bytesOf, type PgClient, type PgPool } from './client.js';
+import { bytesOf, openPool, type PgClient, type PgPool, storeError } from './client.js';
 import { checkUpdates, PRESUMED } from './missing-rows.js';
 import { WRITES } from './schema.js';
 
@@ -66,11 +66,15 @@ const CHECKS: { what: string; sql: string; finding: (r: Record<string, unknown>)
 ];
 
 /**
- * Walks the database at `pool` for deleted rows (see above): the damage found, as sentences (none: nothing found).
- * @throws LedgerError STORE_UNAVAILABLE, STORE_FAILURE (from the pool's queries)
+ * Walks the database at `db` (a URL, or a pool of the caller's) for deleted rows (see above): the damage found, as
+ * sentences (none: nothing found). For a command (`tangle-core verify`): it reads every table once.
+ * @throws LedgerError STORE_UNAVAILABLE, STORE_FAILURE
  */
-export async function verifyPostgres(pool: PgPool): Promise<string[]> {
-  const c = await pool.connect();
+export async function verifyPostgres(db: string | PgPool): Promise<string[]> {
+  const pool = typeof db === 'string' ? openPool(db, 1) : db;
+  const c = await pool.connect().catch((e) => {
+    throw storeError(e);
+  });
   try {
     await c.query('begin transaction isolation level repeatable read read only');
     const found: string[] = [];
@@ -82,8 +86,11 @@ export async function verifyPostgres(pool: PgPool): Promise<string[]> {
     found.push(...(await missingEntries(c)).map((f) => `the indexer's entries: ${f}`));
     await c.query('commit');
     return found;
+  } catch (e) {
+    throw storeError(e);
   } finally {
     c.release();
+    if (typeof db === 'string') await pool.end();
   }
 }
 

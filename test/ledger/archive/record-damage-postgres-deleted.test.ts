@@ -151,7 +151,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     const { found } = await answers(reader, routes);
     expect(found.map(([s]) => s)).toEqual(routes.map(() => 200));
     expect(found).toEqual((await answers(ledger, routes)).found);
-    expect(await verifyPostgres(pool)).toEqual([]);
+    expect(await verifyPostgres(url)).toEqual([]); // by its URL, as a command calls it
   });
 
   it('a ledger update: 500 on every page of its milestone and the richest list since; the walk names it', async () => {
