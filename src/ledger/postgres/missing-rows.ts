@@ -103,7 +103,8 @@ export async function countUpdates(c: PgClient): Promise<number> {
     after = summaries.at(-1)!.slot;
   }
   await c.query(`update status s set plain_slots_from = (select min(g) from generate_series(s.genesis_slot + 1,
-      s.latest_slot) g where not exists (select 1 from milestone_times m where m.slot = g and m.milestone_id is not null))
+      s.latest_slot) g where not exists (select 1 from milestone_times m
+        where m.slot = g and m.milestone_id is not null))
     where s.imported is not null`);
   return counted;
 }

@@ -208,7 +208,8 @@ export const QUERIES = {
    * the output is found (`offset 0` keeps each a subquery: joined plainly, the planner may merge-join the whole key).
    */
   output: `select s.latest_slot, s.spent_marked, o.created_slot,
-      ${PRESUMED('o.created_slot')} as created_presumed, ${PRESUMED('o.spent_slot')} as spent_presumed, o.spent_slot, o.spent_by, o.raw, o.checksum,
+      ${PRESUMED('o.created_slot')} as created_presumed, ${PRESUMED('o.spent_slot')} as spent_presumed,
+      o.spent_slot, o.spent_by, o.raw, o.checksum,
       b.block_id,
       ct.unix_time as created_at, ct.milestone_id as created_id, ct.time_seal as created_seal,
       st.unix_time as spent_at, st.milestone_id as spent_id, st.time_seal as spent_seal,
