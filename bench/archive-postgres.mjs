@@ -22,6 +22,8 @@ const READS = Number(arg('--reads', 2000));
 const { SCHEMA, WRITES } = await import(join(src, 'ledger/postgres/schema.ts'));
 // The seal of a milestone_times row's time and ID (issue 57), in the sources that have it.
 const times = await import(join(src, 'ledger/postgres/milestone-times.ts')).catch(() => undefined);
+// The summary of a milestone's ledger updates its row keeps (issue 57: a deleted row), in the sources that have it.
+const missing = await import(join(src, 'ledger/postgres/missing-rows.ts')).catch(() => undefined);
 const { ARCHIVE_QUERIES } = await import(join(src, 'ledger/postgres/archive-schema.ts'));
 const { writeArchive } = await import(join(src, 'ledger/postgres/write-archive.ts'));
 const { PostgresExplorer } = await import(join(src, 'ledger/postgres/postgres-explorer.ts'));
@@ -76,10 +78,15 @@ try {
     const milestoneRow = [m, time, id, ...sealed, randomBytes(1000), randomBytes(40 * PER), randomBytes(120)];
     const t = performance.now();
     await inTransaction(pool, async (c) => {
+      // The archive first: the row keeps the summary of its updates, where the sources have one.
+      const seals = await writeArchive(c, rows);
       const r = performance.now();
-      await c.query(WRITES.appliedMilestone, milestoneRow);
+      const s = missing?.updatesSummary(m, seals);
+      await c.query(
+        WRITES.appliedMilestone,
+        s === undefined ? milestoneRow : [...milestoneRow, s.count, s.digest, s.seal],
+      );
       rowWriting += performance.now() - r;
-      await writeArchive(c, rows);
     });
     writing += performance.now() - t;
   }

@@ -1,4 +1,5 @@
 import { addColumn, laterFlag } from './add-column.js';
+import { PRESUMED } from './missing-rows.js';
 import { BALANCE_SEAL_SQL } from './sealed-rows.js';
 
 // The archive's tables (ledger/archive/, issue 46): inx-chronicle's explorer over PostgreSQL, each question a range of
@@ -146,14 +147,25 @@ export const ARCHIVE_QUERIES = {
     up: `${UPDATES} ${UP} limit $2`,
     upFrom: `${UPDATES} and ${KEY} >= ${START} ${UP} limit $5`,
   } satisfies Record<UpdatesBound, string>,
-  /** $1 milestone, $2 output id, $3 spent (from), $4 limit → its updates in key order (the primary key's range). */
-  updatesByMilestone:
-    `select milestone, output_id, spent, ${UPDATE_VALUES} from ledger_updates where milestone = $1 ` +
-    'and (milestone, output_id, spent) >= ($1, $2::bytea, $3::boolean) order by output_id, spent limit $4',
+  /**
+   * $1 milestone, $2 output id, $3 spent (from), $4 limit → its updates in key order (the primary key's range), each
+   * beside its milestone's summary of them and the count and XOR of the seals of all it has (missing-rows.ts: a
+   * deleted row is found by every page; the milestone's range of the key, which a page reads a part of, read whole).
+   */
+  updatesByMilestone: `select w.*, u.* from (select m.slot is not null as kept, m.payload is not null as applied,
+        m.updates, m.updates_digest, m.updates_seal, ${PRESUMED('$1::integer')} as presumed, a.found, a.found_digest
+      from (select) one left join status s on true left join milestone_times m on m.slot = $1
+      cross join (select count(*) as found, coalesce(bit_xor(seal), 0) as found_digest from ledger_updates
+        where milestone = $1) a) w
+    left join lateral (select milestone, output_id, spent, ${UPDATE_VALUES} from ledger_updates where milestone = $1
+      and (milestone, output_id, spent) >= ($1, $2::bytea, $3::boolean) order by output_id, spent limit $4) u on true
+    order by u.output_id, u.spent`,
   /**
    * $1 top, $2 milestone → what the balances it left are made of, each row whole for its seal's check: the updates
    * since (`since`: the reader undoes them), the rows of their owners, and the richest rows now of the others (the
-   * index's range, skipping those). One statement: one snapshot of balances and updates.
+   * index's range, skipping those), and (`since` null) the summaries of the milestones since (missing-rows.ts), in
+   * place of a milestone's updates (amount: their count, unix_time: their digest, seal: its seal). One statement: one
+   * snapshot of balances and updates.
    */
   richest: `with since as (
       select ${UPDATE_VALUES}, milestone, output_id, spent from ledger_updates where milestone > $2)
@@ -165,7 +177,10 @@ export const ARCHIVE_QUERIES = {
     union all
     (select false, null, null, null, b.address, null, b.amount, null, b.seal, b.plain, b.outputs, b.returns
       from address_balances b where b.amount > 0 and not exists (select 1 from since s where s.owner = b.address)
-      order by b.amount desc, b.address limit $1)`,
+      order by b.amount desc, b.address limit $1)
+    union all
+    (select null, slot, null, null, null, null, updates, updates_digest, updates_seal, null, null, null
+      from milestone_times where slot > $2 and updates is not null)`,
   /** $1 parent block id, $2–$3 slots → blocks of those slots that hold its bytes (the reader checks their parents). */
   children:
     'select slot, block_id, raw from blocks where slot between $2 and $3 and raw is not null ' +

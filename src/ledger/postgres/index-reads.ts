@@ -3,6 +3,7 @@ import { checkedOutputRow, LedgerError } from '../common/index.js';
 import type { IndexSource } from '../indexer/index.js';
 import { bytesOf, type PgResult } from './client.js';
 import { timedSlotOf } from './milestone-times.js';
+import { lostOutput } from './missing-rows.js';
 import { QUERIES } from './schema.js';
 
 // The indexer's view of the PostgreSQL store (the embedded store's is indexer-store.ts): its entries are the primary
@@ -29,14 +30,18 @@ export function indexSource(ask: Ask): IndexSource {
     outputs: async (positions) => {
       if (positions.length === 0) return [];
       const { rows } = await ask(QUERIES.indexOutputs, [positions.map((p) => p.outputId)]);
+      const lost = rows.find((r) => r.lost === true);
+      if (lost !== undefined) throw lostOutput(bytesOf(lost.output_id));
       const found = new Map(
-        rows.map((r) => {
-          const id = bytesOf(r.output_id);
-          return [
-            bytesKey(id),
-            checkedOutputRow(id, Number(r.created_slot), bytesOf(r.raw), r.checksum as number | null),
-          ];
-        }),
+        rows
+          .filter((r) => r.raw !== null)
+          .map((r) => {
+            const id = bytesOf(r.output_id);
+            return [
+              bytesKey(id),
+              checkedOutputRow(id, Number(r.created_slot), bytesOf(r.raw), r.checksum as number | null),
+            ];
+          }),
       );
       return positions.map((p) => found.get(bytesKey(p.outputId)));
     },

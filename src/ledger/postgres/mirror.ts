@@ -14,9 +14,11 @@ import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { writeHoldings } from './holding-tables.js';
 import { pgIndexBuildStep } from './index-build.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
-import { sealMilestoneTimes, timeSeal } from './milestone-times.js';
+import { sealMilestoneTimes } from './milestone-times.js';
+import { countUpdates } from './missing-rows.js';
 import { resealBalances, resealRows, sealSnapshotRecords, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
+import { writeTimeRow } from './time-row.js';
 import { fillArchive, writeArchive, writeColumns } from './write-archive.js';
 
 // The writer's side of the PostgreSQL store (issue 15): each committed slot mirrored into the tables of schema.ts, one
@@ -69,7 +71,6 @@ async function buildIndex(c: PgClient): Promise<void> {
   await c.query('update status set output_index_built = true');
 }
 
-/** Whether the database's imported network (status.imported) is the ledger's (both none: ledgers tangle-core built). */
 /** An imported ledger's network record as PostgreSQL keeps it (status.imported): checked in the store, sealed. */
 function importedBytes(committed: CommittedReads): Uint8Array | undefined {
   const n = importedNetworkOf(committed.store);
@@ -87,6 +88,8 @@ export class PostgresMirror {
   private indexesMissing = false;
   /** A snapshot's load left the indexer's entries to a build in steps (indexBuildStep), not yet done. */
   indexBuilding = false;
+  /** A slot without a milestone was committed by this writer (the first such is recorded: missing-rows.ts). */
+  private plainKnown = false;
 
   private constructor(private readonly pool: PgPool) {}
 
@@ -185,6 +188,10 @@ export class PostgresMirror {
         await c.query('update status set times_sealed = true');
       }
       await fillArchive(c, ledger.committedReads());
+      if ((await c.query('select rows_counted from status')).rows[0]!.rows_counted !== true) {
+        await countUpdates(c);
+        await c.query('update status set rows_counted = true');
+      }
     }).catch(async (e) => {
       await pool.end().catch(() => {});
       throw storeError(e);
@@ -234,6 +241,7 @@ export class PostgresMirror {
 
   /** Writes one committed slot, the next after the database's latest, in one SQL transaction. */
   async writeSlot(x: SlotExport): Promise<void> {
+    let plain = false;
     await this.write(async (c) => {
       const moved = await c.query(WRITES.status, [x.slot, x.commitmentId]);
       if ((moved as PgResult & { rowCount?: number }).rowCount !== 1)
@@ -252,14 +260,10 @@ export class PostgresMirror {
         created.map((o) => rowChecksum(o.outputId, x.slot, o.output)),
       ]);
       await c.query(WRITES.spentOutputs, [x.slot, x.consumed, x.spenders, spentMark(x.slot)]);
-      const [time, id] = [x.milestoneTime, x.milestoneId ?? null];
-      const seal = time === undefined ? null : timeSeal(x.slot, time, id);
-      if (x.milestone !== undefined)
-        await c.query(WRITES.appliedMilestone, [x.slot, time, id, seal, x.milestone, x.whiteFlag, x.analytics ?? null]);
-      else if (time !== undefined && id !== null) await c.query(WRITES.importedMilestone, [x.slot, time, id, seal]);
-      else if (time !== undefined) await c.query(WRITES.milestoneTimes, [[x.slot], [time], [seal]]);
+      // The archive first: its milestone's row keeps the summary of its ledger updates (missing-rows.ts).
+      const seals = x.archive === undefined ? [] : await writeArchive(c, x.archive);
+      plain = await writeTimeRow(c, x, seals, !this.plainKnown);
       if (x.treasury !== undefined) await c.query(WRITES.treasury, [x.treasury]);
-      if (x.archive !== undefined) await writeArchive(c, x.archive);
       if (x.accounts !== undefined) await writeAccounts(c, x.accounts);
       if (x.holdings !== undefined) await writeHoldings(c, x.holdings);
       if (x.columns !== undefined && x.columns.length > 0) await writeColumns(c, x.columns);
@@ -273,6 +277,7 @@ export class PostgresMirror {
       // Delivered at COMMIT, to the readers that LISTEN (commit-notices.ts): their event feeds wake.
       await c.query(WRITES.notifyCommitted, [String(x.slot)]);
     });
+    if (plain) this.plainKnown = true; // the status row holds it now (or an earlier one): not asked again
   }
 
   /**

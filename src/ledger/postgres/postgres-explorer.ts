@@ -19,6 +19,7 @@ import { PostgresAccounts } from './account-tables.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { checkpointReads, PostgresHoldings } from './holding-tables.js';
+import { checkUpdates, missingTime, PRESUMED } from './missing-rows.js';
 import { sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 import { checkedBalance, checkedUpdate } from './sealed-rows.js';
@@ -94,10 +95,15 @@ export class PostgresExplorer implements Explorer {
     if (index > MAX_SQL) return [];
     const start = [from?.outputId ?? new Uint8Array(0), from?.spent ?? false];
     const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByMilestone, [index, ...start, limit]);
-    return rows.map((r) => {
-      const { address, outputId, spent } = checkedUpdate(r);
-      return { address, outputId, spent };
-    });
+    const page = rows
+      .filter((r) => r.milestone !== null)
+      .map((r) => {
+        const { address, outputId, spent } = checkedUpdate(r);
+        return { address, outputId, spent };
+      });
+    // Then every page checks the milestone's updates whole against its summary: a hole anywhere is found by any page.
+    checkUpdates(index, rows[0]!, Number(rows[0]!.found), Number(rows[0]!.found_digest));
+    return page;
   }
 
   async richest(top: number, at: number, latest: number): Promise<RichAddress[]> {
@@ -110,24 +116,33 @@ export class PostgresExplorer implements Explorer {
     const { rows } = await this.ask(ARCHIVE_QUERIES.richest, [top, Math.min(at, MAX_SQL)]);
     // Each owner's change since the milestone (its updates undone), then each balance row's amount less it.
     const since = new Map<string, { address: Uint8Array; change: bigint }>();
+    const found = new Map<number, { count: number; digest: number }>();
     for (const r of rows.filter((r) => r.since === true)) {
       const u = checkedUpdate(r);
+      const of = found.get(u.index) ?? { count: 0, digest: 0 };
+      found.set(u.index, { count: of.count + 1, digest: of.digest ^ Number(r.seal) });
       const owner = since.get(bytesKey(u.owner)) ?? { address: u.owner, change: 0n };
       owner.change += u.spent ? -u.amount : u.amount;
       since.set(bytesKey(u.owner), owner);
     }
-    const found: RichAddress[] = [];
-    for (const r of rows.filter((r) => r.since !== true)) {
+    // The updates since, each milestone's against its summary (missing-rows.ts): a deleted one is not undone unseen.
+    for (const r of rows.filter((r) => r.since === null)) {
+      const [slot, of] = [Number(r.milestone), found.get(Number(r.milestone))];
+      const summary = { kept: true, updates: r.amount, updates_digest: r.unix_time, updates_seal: r.seal };
+      checkUpdates(slot, summary, of?.count ?? 0, of?.digest ?? 0);
+    }
+    const richest: RichAddress[] = [];
+    for (const r of rows.filter((r) => r.since === false)) {
       const b = checkedBalance(r);
       const owner = since.get(bytesKey(b.address));
       since.delete(bytesKey(b.address));
       const balance = b.amount - (owner?.change ?? 0n);
-      if (balance > 0n) found.push({ address: b.address, balance });
+      if (balance > 0n) richest.push({ address: b.address, balance });
     }
     // Owners without a row now (emptied since).
-    for (const { address, change } of since.values()) if (-change > 0n) found.push({ address, balance: -change });
-    found.sort(richestFirst);
-    return found.slice(0, top);
+    for (const { address, change } of since.values()) if (-change > 0n) richest.push({ address, balance: -change });
+    richest.sort(richestFirst);
+    return richest.slice(0, top);
   }
 
   async children(parent: Uint8Array, from: number, to: number, skip: number, limit: number): Promise<Uint8Array[]> {
@@ -150,11 +165,27 @@ export class PostgresExplorer implements Explorer {
 
   async analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
     const { rows } = await this.ask(QUERIES.analytics, [sqlSlot(from), sqlSlot(to)]);
-    return rows.map((r) => {
-      const index = Number(r.slot);
-      const what = `analytics of milestone ${index}`;
-      return { index, record: checkedRecord(keys.analytics(index), bytesOf(r.analytics), what) };
-    });
+    // Each slot of the range that must have a milestone's row has it (missing-rows.ts PRESUMED): a lost row, a hole.
+    const bounds = rows.find((r) => r.slot === null);
+    if (bounds !== undefined && Number(bounds.kept) < Number(bounds.presumed)) throw await this.lostTime(from, to);
+    return rows
+      .filter((r) => r.slot !== null)
+      .map((r) => {
+        const index = Number(r.slot);
+        const what = `analytics of milestone ${index}`;
+        return { index, record: checkedRecord(keys.analytics(index), bytesOf(r.analytics), what) };
+      });
+  }
+
+  /** The first slot of `from` to `to` that must have a milestone's row and has none, as the damage it is. */
+  private async lostTime(from: number, to: number) {
+    const { rows } = await this.ask(
+      `select min(g) as slot from status s, generate_series(greatest($1::integer, s.genesis_slot + 1),
+        least($2::integer, s.latest_slot)) g where ${PRESUMED('g')} and not exists (select 1 from milestone_times m
+        where m.slot = g)`,
+      [sqlSlot(from), sqlSlot(to)],
+    );
+    return missingTime(Number(rows[0]!.slot));
   }
 
   async columns(places: number[], fromChunk: number, toChunk: number): Promise<AnalyticsColumn[]> {

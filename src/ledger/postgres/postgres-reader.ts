@@ -12,6 +12,7 @@ import {
   checkSlot,
   checkUtxoChanges,
   commitmentId,
+  corrupt,
   diffBounds,
   type IncludedBlock,
   keys,
@@ -45,6 +46,7 @@ import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeErro
 import { pgIndexBuildProgress } from './index-build.js';
 import { indexSource } from './index-reads.js';
 import { milestoneOfRow } from './milestone-times.js';
+import { lostOutput, missingTime } from './missing-rows.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
 import { refuseOutdated } from './reseal-rows.js';
@@ -160,8 +162,13 @@ export class PostgresReader implements LedgerReader {
   async commitmentOf(slot: number): Promise<CommittedSlot | undefined> {
     checkSlot(slot);
     const { rows } = await this.ask(QUERIES.committedCommitment, [sqlSlot(slot)]);
-    if (rows[0] === undefined) return undefined;
-    const commitment = readCommitment(rows[0].raw, slot, rows[0].commitment_id);
+    if (rows[0]!.raw === null) {
+      // Every slot from the genesis slot to the latest keeps its commitment (none is pruned): a deleted row.
+      if (rows[0]!.committed === true)
+        throw corrupt(`the commitment of slot ${slot}`, 'the database holds no row of it');
+      return undefined;
+    }
+    const commitment = readCommitment(rows[0]!.raw, slot, rows[0]!.commitment_id);
     return { slot, commitmentId: commitmentId(commitment), commitment };
   }
 
@@ -187,6 +194,8 @@ export class PostgresReader implements LedgerReader {
     const { rows } = await this.ask(QUERIES.output, [outputId]);
     const r = rows[0]!;
     if (r.raw !== null) return outputOfRow(outputId, r);
+    // Unspent, its index entries name it (missing-rows.ts): looked for in the same statement, on a miss only.
+    if (r.indexed === true) throw lostOutput(outputId);
     throw missingOutput(outputId, (await this.ask(QUERIES.includedBlock, [outputId.subarray(0, 32)])).rows[0]);
   }
 
@@ -215,7 +224,9 @@ export class PostgresReader implements LedgerReader {
       typeof ref === 'number'
         ? await this.ask(QUERIES.importedMilestone, [sqlSlot(ref)])
         : await this.ask(QUERIES.milestoneById, [ref]);
-    const found = rows[0] === undefined ? undefined : milestoneOfRow(rows[0]);
+    // By index, a slot that must have a milestone's row and has none lost it (missing-rows.ts).
+    if (typeof ref === 'number' && rows[0]!.slot === null && rows[0]!.presumed === true) throw missingTime(ref);
+    const found = rows[0] === undefined || rows[0].slot === null ? undefined : milestoneOfRow(rows[0]);
     // By ID the embedded store finds a milestone it applied only (keys.milestoneSlot); a delta's, by index.
     return typeof ref === 'number' || found?.payload !== undefined ? found : undefined;
   }
@@ -281,7 +292,8 @@ export class PostgresReader implements LedgerReader {
     const latest = Number(r.latest_slot);
     this.pruned = Number(r.pruned_until);
     if (slot > latest) throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${latest})`);
-    if (r.commitment_id === null) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
+    // Past the genesis slot's check and up to the latest, every slot keeps its commitment: a deleted row.
+    if (r.commitment_id === null) throw corrupt(`the commitment of slot ${slot}`, 'the database holds no row of it');
     // The genesis slot has no changes of its own; a pruned slot has lost them (as in the embedded store).
     if (slot < this.pruned) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
     const what = `the UTXO changes of slot ${slot} in the database`;

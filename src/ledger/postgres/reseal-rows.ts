@@ -202,7 +202,14 @@ export async function resealBalances(c: PgClient): Promise<number> {
  * @throws LedgerError STORE_OUTDATED
  */
 export function refuseOutdated(s: Row): void {
-  const flags = [s.records_sealed, s.rows_sealed, s.balance_seals_sql, s.snapshot_sealed, s.times_sealed];
+  const flags = [
+    s.records_sealed,
+    s.rows_sealed,
+    s.balance_seals_sql,
+    s.snapshot_sealed,
+    s.times_sealed,
+    s.rows_counted,
+  ];
   if (flags.some((f) => f !== true))
     throw new LedgerError(
       'STORE_OUTDATED',

@@ -4,6 +4,7 @@ import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
 import { HOLDING_SCHEMA } from './holding-tables.js';
 import { INDEX_BUILD_SCHEMA } from './index-build.js';
 import { TIME_ROW } from './milestone-times.js';
+import { PRESUMED } from './missing-rows.js';
 
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
 // tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
@@ -101,6 +102,14 @@ export const SCHEMA: readonly string[] = [
   // `times_sealed`: a database kept before has its rows sealed once at its writer's opening, refused to readers until.
   addColumn('milestone_times', 'time_seal', 'integer'),
   laterFlag('times_sealed'),
+  // An applied milestone's summary of its ledger updates: their count, the XOR of their seals, and its seal; the first
+  // slot an imported ledger's writer committed without a milestone. `rows_counted`: a database kept before has them
+  // written once at its writer's opening, refused to readers until then (missing-rows.ts).
+  addColumn('milestone_times', 'updates', 'integer'),
+  addColumn('milestone_times', 'updates_digest', 'integer'),
+  addColumn('milestone_times', 'updates_seal', 'integer'),
+  addColumn('status', 'plain_slots_from', 'integer'),
+  laterFlag('rows_counted'),
   ...ARCHIVE_SCHEMA,
   ...ACCOUNT_SCHEMA,
   ...HOLDING_SCHEMA,
@@ -153,9 +162,10 @@ export const QUERIES = {
   latest:
     'select s.latest_slot, s.pruned_until, c.raw, c.commitment_id ' +
     'from status s join commitments c on c.slot = s.latest_slot',
-  /** $1 slot → its commitment, if committed and stored. */
+  /** $1 slot → its commitment, if committed and stored, and whether it must be (missing-rows.ts: none is pruned). */
   committedCommitment:
-    'select c.raw, c.commitment_id from commitments c join status s on c.slot <= s.latest_slot where c.slot = $1',
+    'select c.raw, c.commitment_id, $1 between s.genesis_slot and s.latest_slot as committed ' +
+    'from status s left join commitments c on c.slot = $1 and c.slot <= s.latest_slot',
   /** $1 transaction id → whether the database holds an output of it (a range of the primary key). */
   outputsOf:
     "select exists(select 1 from outputs where output_id between $1 || '\\x0000'::bytea and $1 || '\\xffff'::bytea) " +
@@ -193,14 +203,18 @@ export const QUERIES = {
    * $1 output id → the latest slot, the output (bytes, creating and spending slots), the block of its transaction (none
    * for a genesis output), and the blocks of its spending slot that hold its id's bytes (one of them spends it: the
    * reader confirms which, by the slot's white-flag record where it has one; blocks_slot narrows them to one slot).
+   * Missing, whether index entries name it (only then looked for: missing-rows.ts).
    * Each slot's time comes with the ID and seal it is checked with: one seek of milestone_times' key a slot, after
    * the output is found (`offset 0` keeps each a subquery: joined plainly, the planner may merge-join the whole key).
    */
-  output: `select s.latest_slot, s.spent_marked, o.created_slot, o.spent_slot, o.spent_by, o.raw, o.checksum,
+  output: `select s.latest_slot, s.spent_marked, o.created_slot,
+      ${PRESUMED('o.created_slot')} as created_presumed, ${PRESUMED('o.spent_slot')} as spent_presumed,
+      o.spent_slot, o.spent_by, o.raw, o.checksum,
       b.block_id,
       ct.unix_time as created_at, ct.milestone_id as created_id, ct.time_seal as created_seal,
       st.unix_time as spent_at, st.milestone_id as spent_id, st.time_seal as spent_seal,
       st.white_flag as spent_white_flag,
+      case when o.output_id is null then exists(select 1 from output_index x where x.output_id = $1) end as indexed,
       (select array_agg(x.raw) from blocks x where o.spent_slot is not null and x.slot = o.spent_slot
         and x.tx_id is not null and x.raw is not null and position($1 in x.raw) > 0) as spenders
     from status s left join outputs o on o.output_id = $1
@@ -212,17 +226,31 @@ export const QUERIES = {
   /** $1 start, $2 end (exclusive) → up to $3 index entries between them, in key order (the primary key's range). */
   indexScan: 'select entry from output_index where entry >= $1 and entry < $2 order by entry limit $3',
   timedSlotFrom: `select ${TIME_ROW} from milestone_times where slot >= $1 order by slot limit 1`,
-  analytics:
-    'select slot, analytics from milestone_times where slot between $1 and $2 and analytics is not null order by slot',
-  /** $1 output ids → the bytes of those still unspent. */
-  indexOutputs:
-    'select output_id, created_slot, raw, checksum from outputs ' +
-    'where output_id = any($1::bytea[]) and spent_slot is null',
+  /**
+   * $1 from, $2 to → the analytics of the range, and how many of its slots must have a milestone's row (missing-rows.ts
+   * PRESUMED) against how many have one: each row it lacks is a milestone's analytics lost (a delta's has none).
+   */
+  analytics: `select slot, analytics, null::bigint as presumed, null::bigint as kept from milestone_times
+      where slot between $1 and $2 and analytics is not null
+    union all
+    select null, null, greatest(hi - lo + 1, 0), (select count(*) from milestone_times where slot between lo and hi)
+      from (select greatest($1, s.genesis_slot + 1) as lo,
+        least($2, s.latest_slot, coalesce(s.plain_slots_from, 2147483647) - 1) as hi from status s
+        where s.imported is not null) b
+    order by slot`,
+  /**
+   * $1 output ids → the bytes of those still unspent; and of each other, whether index entries name it still (spent,
+   * its entries went in the same transaction: so its row was lost, missing-rows.ts).
+   */
+  indexOutputs: `select t.id as output_id, o.created_slot, o.raw, o.checksum,
+      o.raw is null and exists(select 1 from output_index x where x.output_id = t.id) as lost
+    from unnest($1::bytea[]) as t(id) left join outputs o on o.output_id = t.id and o.spent_slot is null`,
   /**
    * $1 slot → its row: a real milestone's where it has an ID. A time alone is read too, so that a row whose ID was
    * taken away is found damaged (its seal covers the ID), not answered as a slot without one.
    */
-  importedMilestone: `select ${TIME_ROW}, payload from milestone_times where slot = $1`,
+  importedMilestone: `select ${TIME_ROW}, payload, ${PRESUMED('$1')} as presumed from status s
+      left join milestone_times m on m.slot = $1`,
   /** $1 ID → the row of a real milestone (the reader answers one history/ applied, as the embedded store does). */
   milestoneById: `select ${TIME_ROW}, payload from milestone_times where milestone_id = $1`,
   /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
@@ -301,10 +329,15 @@ export const WRITES = {
   treasury: 'update status set treasury = $1',
   /** $1 slot, $2 its imported milestone's timestamp, $3 its ID, $4 their seal (milestone-times.ts timeSeal). */
   importedMilestone: 'insert into milestone_times (slot, unix_time, milestone_id, time_seal) values ($1, $2, $3, $4)',
-  /** Likewise, then $5 its payload, $6 its white-flag record, $7 its analytics (each sealed). */
+  /**
+   * Likewise, then $5 its payload, $6 its white-flag record, $7 its analytics (each sealed), $8–$10 the summary of its
+   * ledger updates (missing-rows.ts: count, digest, seal).
+   */
   appliedMilestone:
-    'insert into milestone_times (slot, unix_time, milestone_id, time_seal, payload, white_flag, analytics) ' +
-    'values ($1, $2, $3, $4, $5, $6, $7)',
+    'insert into milestone_times (slot, unix_time, milestone_id, time_seal, payload, white_flag, analytics, ' +
+    'updates, updates_digest, updates_seal) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
+  /** $1 a slot committed without a milestone: the first such of an imported ledger (missing-rows.ts). */
+  plainSlot: 'update status set plain_slots_from = $1 where plain_slots_from is null and imported is not null',
   /** $1 slots, $2 their milestones' timestamps, $3 their seals. */
   milestoneTimes:
     'insert into milestone_times (slot, unix_time, time_seal) ' +

@@ -18,8 +18,11 @@ function* batches<T>(items: readonly T[]): Generator<T[]> {
   for (let i = 0; i < items.length; i += ARCHIVE_BATCH) yield items.slice(i, i + ARCHIVE_BATCH);
 }
 
-export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<void> {
-  for (const u of batches(rows.updates)) {
+/** Writes the rows; the seals of its ledger updates, in order (their milestone's summary: missing-rows.ts). */
+export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<number[]> {
+  const seals = rows.updates.map((r) => rowSeal(keys.milestoneUpdate(r.index, r.outputId, r.spent), updateFields(r)));
+  for (let i = 0; i < rows.updates.length; i += ARCHIVE_BATCH) {
+    const u = rows.updates.slice(i, i + ARCHIVE_BATCH);
     await c.query(ARCHIVE_WRITES.updates, [
       u.map((r) => r.index),
       u.map((r) => r.outputId),
@@ -28,7 +31,7 @@ export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<void
       u.map((r) => r.owner),
       u.map((r) => r.amount.toString()),
       u.map((r) => r.time),
-      u.map((r) => rowSeal(keys.milestoneUpdate(r.index, r.outputId, r.spent), updateFields(r))),
+      seals.slice(i, i + ARCHIVE_BATCH),
     ]);
   }
   const put = rows.held.filter((h) => h.record !== undefined);
@@ -55,6 +58,7 @@ export async function writeArchive(c: PgClient, rows: ArchiveRows): Promise<void
     if (first.why === 'damaged') throw damagedBalance(bytesOf(first.address));
     throw new LedgerError('STORE_CORRUPT', 'the archive would hold less than nothing for an address');
   }
+  return seals;
 }
 
 /** A chunk's analytics columns (ledger/analytics/columns.ts). */

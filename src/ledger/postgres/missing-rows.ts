@@ -1,0 +1,114 @@
+import { toHex } from '../../codec/hex.js';
+import { checkRow, corrupt, keys, type LedgerError, missingRecord, rowSeal } from '../common/index.js';
+import type { PgClient } from './client.js';
+
+// A deleted row (issue 57) is found by no seal: a read of it finds nothing and answers as for a row never written (a
+// 404, a list with a hole). So where a row must be there, its absence is damage, and the rule is the cheapest that is
+// sound for each kind, with no read the answer did not already make (docs/reliability.md lists them):
+// - a milestone's row (`milestone_times`): in a ledger imported from a network's snapshots every committed slot past
+//   the full snapshot's target, up to the first slot a writer committed without a milestone (status.plain_slots_from,
+//   as the embedded store's keys.plainSlotsFrom), is a delta's or an applied milestone's, and has its row (PRESUMED);
+// - a milestone's ledger updates: its row keeps how many it wrote and the XOR of their seals (an order-independent
+//   digest, which SQL's bit_xor computes over the rows a read finds), sealed; a read of the milestone's updates (a
+//   page by milestone, the richest list's updates since a milestone) compares what it finds. A count and a XOR cost
+//   the writer nothing it does not hold already (it computes each row's seal), and no index: the milestone's range of
+//   the primary key is where the reads look. Per address there is no such summary (an address's updates are written
+//   by many milestones, and a count per address would be one more row changed by each): a hole there is found by
+//   the walk (verify-rows.ts), as are the rows of the current state (balances, the indexer's entries), which later
+//   milestones change and delete, and which a count per table would make every milestone's write contend for.
+// - a slot's commitment: every slot from the genesis slot to the latest has one (none is ever pruned);
+// - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do.
+
+/** The greatest slot the tables' `integer` holds, for a ledger with no slot committed without a milestone. */
+const NONE = 2_147_483_647;
+
+/** SQL: whether the slot `slot` must have a row in milestone_times, given the status row `s` (see above). */
+export const PRESUMED = (slot: string, s = 's') =>
+  `(${s}.imported is not null and ${slot} > ${s}.genesis_slot and ${slot} <= ${s}.latest_slot and ` +
+  `${slot} < coalesce(${s}.plain_slots_from, ${NONE}))`;
+
+/** The key a milestone's summary of its ledger updates is sealed under: theirs, without an output ID. */
+const summaryKey = (slot: number) => keys.milestoneUpdate(slot);
+
+/** A milestone's ledger updates, summarized as its row keeps them: their count and the XOR of their seals. */
+export type UpdatesSummary = { count: number; digest: number; seal: number };
+
+/** The summary of the ledger updates of milestone `slot` whose seals are `seals`. */
+export function updatesSummary(slot: number, seals: readonly number[]): UpdatesSummary {
+  let digest = 0;
+  for (const s of seals) digest ^= s;
+  return { count: seals.length, digest, seal: rowSeal(summaryKey(slot), [seals.length, digest]) };
+}
+
+/** The row of `slot` that must be there is not. */
+export const missingTime = (slot: number): LedgerError => missingRecord(`milestone time`, keys.milestoneTime(slot));
+
+/**
+ * The ledger updates of milestone `slot` a read found (`found` rows, `digest` the XOR of their seals) checked against
+ * its row's summary (`r`: updates, updates_digest, updates_seal; `kept`: whether the row is there, `applied`: whether
+ * it holds a milestone history/ applied, `presumed`: whether it must be there). A row of a time alone or a delta's
+ * milestone keeps none (such a milestone has no updates to lose). @throws LedgerError STORE_CORRUPT
+ */
+export function checkUpdates(slot: number, r: Record<string, unknown>, found: number, digest: number): void {
+  if (r.kept !== true) {
+    if (r.presumed === true) throw missingTime(slot);
+    return;
+  }
+  if (r.updates === null || r.updates === undefined) {
+    if (r.applied === true) throw corrupt(`the summary of milestone ${slot}'s ledger updates`, 'it is missing');
+    return;
+  }
+  const [count, sum] = [Number(r.updates), Number(r.updates_digest)];
+  checkRow(summaryKey(slot), [count, sum], r.updates_seal, 'summary of ledger updates');
+  if (count !== found || sum !== digest)
+    throw corrupt(
+      `the stored ledger updates of milestone ${slot} (key ${toHex(summaryKey(slot))})`,
+      `${found} rows found where it wrote ${count}${count === found ? ', with other seals' : ''}`,
+    );
+}
+
+const PAGE = 5_000;
+
+/**
+ * A database kept before milestones summarized their ledger updates (`status.rows_counted`): each applied milestone's
+ * row gets the summary of the updates it has as they stand, and the first slot committed without a milestone in an
+ * imported ledger is recorded (the first past the target with no milestone's row). Once, at the writer's opening, in
+ * its SQL transaction (the flag moves in it). The number of rows summarized.
+ */
+export async function countUpdates(c: PgClient): Promise<number> {
+  const update =
+    'update milestone_times m set updates = t.n, updates_digest = t.d, updates_seal = t.s ' +
+    'from unnest($1::integer[], $2::integer[], $3::integer[], $4::integer[]) as t(slot, n, d, s) where m.slot = t.slot';
+  let counted = 0;
+  let after = -1;
+  for (;;) {
+    const { rows } = await c.query(
+      `select m.slot, count(u.milestone) as n, coalesce(bit_xor(u.seal), 0) as d from milestone_times m
+        left join ledger_updates u on u.milestone = m.slot where m.payload is not null and m.slot > $1
+        group by m.slot order by m.slot limit ${PAGE}`,
+      [after],
+    );
+    if (rows.length === 0) break;
+    const summaries = rows.map((r) => {
+      const [slot, count, digest] = [Number(r.slot), Number(r.n), Number(r.d)];
+      return { slot, count, digest, seal: rowSeal(summaryKey(slot), [count, digest]) };
+    });
+    await c.query(update, [
+      summaries.map((s) => s.slot),
+      summaries.map((s) => s.count),
+      summaries.map((s) => s.digest),
+      summaries.map((s) => s.seal),
+    ]);
+    counted += rows.length;
+    after = summaries.at(-1)!.slot;
+  }
+  await c.query(`update status s set plain_slots_from = (select min(g) from generate_series(s.genesis_slot + 1,
+      s.latest_slot) g where not exists (select 1 from milestone_times m
+        where m.slot = g and m.milestone_id is not null))
+    where s.imported is not null`);
+  return counted;
+}
+
+/** An output whose index entries name it, so unspent (a spend drops them in its transaction), and has no row. */
+export const lostOutput = (outputId: Uint8Array): LedgerError =>
+  corrupt(`the output ${toHex(outputId)}`, 'index entries name it unspent, the database holds no row of it');
