@@ -6,6 +6,8 @@ export default defineConfig({
     // Every JSON answer of the servers a test starts is checked against its route's published contract after the file;
     // byte arrays are compared as bytes (test/setup/bytes.ts).
     setupFiles: ['test/setup/contracts.ts', 'test/setup/bytes.ts'],
+    // One initdb for the run: the PostgreSQL files' private clusters copy its folder (test/setup/postgres-template.ts).
+    globalSetup: ['test/setup/postgres-template.ts'],
     testTimeout: 60_000,
     // A file's shared setup (a simulation, a server, a PostgreSQL cluster) bounded as a test is: vitest's 10 s for a
     // hook skipped all 33 tests of test/http/server.test.ts with two suites on two cores. A bound on a hang, not a
