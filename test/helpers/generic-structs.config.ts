@@ -1,6 +1,6 @@
 // The nested run of test/codec/generated.test.ts: the vector and codec property files again, every struct on the
 // generic loop (TANGLE_GENERIC_STRUCTS=1). One thread, the files one after another sharing their imports of src/:
-// they start no process and leave nothing behind (as the suite's one-thread project, test/helpers/suite-plan.ts).
+// they start no process and leave nothing behind (as the suite's shared-threads files, test/helpers/suite-plan.ts).
 // The suite's own layout (a thread beside three forks, each loading src/ anew) cost this run twice the CPU, spent
 // while the suite's one thread waited on it.
 import { fileURLToPath } from 'node:url';

@@ -1,20 +1,78 @@
-// How the suite is laid out on its workers (vitest.config.ts): which files may share one thread, and which to start
+// How the suite is laid out on its workers (vitest.config.ts): which files may share a thread, and which to start
 // first. The suite has a 10-minute budget on CI's two cores; these two choices are where its wall time goes.
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that share one thread without isolation (vitest.config.ts's 'one-thread' project): each closes what it
+ * The files that share two threads without isolation (vitest.config.ts's 'shared' project): each closes what it
  * opens (servers on port 0, brokers, stores in its own temporary folders), sets no environment variable, mocks
- * nothing and leaves no global behind, so the next file finds the process as a fresh one would be but for the
- * modules already loaded. Not the property test that counts allocations (it needs --expose-gc, a process flag).
- * A new folder or property file runs isolated until it is named here.
+ * nothing, changes no directory and leaves no global behind, so the next file finds the thread as a fresh one would be
+ * but for the modules already loaded. Not the property test that counts allocations (it needs --expose-gc, a process
+ * flag). A new folder or file runs isolated until it is named here; one that starts a process of its own may, but
+ * then waits there on it, holding a thread the others need.
  */
-export const ONE_THREAD_TESTS = [
+export const SHARED_THREAD_TESTS = [
   ...['codec', 'stardust', 'validate', 'crypto', 'nova', 'util', 'proofs', 'http', 'events'].map(
     (d) => `test/${d}/**/*.test.ts`,
   ),
   'test/property/{fuzz,json-to-bytes,mutation,roundtrip,snapshot}.test.ts',
+  // The ledger's and the snapshots' in-process files: each loaded src/ again in a fork of its own, a second of CPU
+  // each (55 files: 14 CPU-s for 8 of them so, 6 in a shared thread).
+  'test/errors.test.ts',
+  'test/junk.test.ts',
+  'test/ledger/accounts/account-history.test.ts',
+  'test/ledger/accounts/accounts-routes.test.ts',
+  'test/ledger/accounts/holdings-property.test.ts',
+  'test/ledger/accounts/holdings-routes.test.ts',
+  'test/ledger/accounts/statement-property.test.ts',
+  'test/ledger/analytics/columns.test.ts',
+  'test/ledger/analytics/hand-checked.test.ts',
+  'test/ledger/analytics/milestone-analytics.test.ts',
+  'test/ledger/analytics/plain-scan.test.ts',
+  'test/ledger/analytics/record.test.ts',
+  'test/ledger/api-edges.test.ts',
+  'test/ledger/applied-spender.test.ts',
+  'test/ledger/archive/archive-guards.test.ts',
+  'test/ledger/archive/archive-property.test.ts',
+  'test/ledger/archive/explorer-routes.test.ts',
+  'test/ledger/archive/record-damage-missing.test.ts',
+  'test/ledger/archive/record-damage-snapshot.test.ts',
+  'test/ledger/archive/reseal.test.ts',
+  'test/ledger/batch.test.ts',
+  'test/ledger/block-record-layout.test.ts',
+  'test/ledger/clock.test.ts',
+  'test/ledger/commit.test.ts',
+  'test/ledger/history/apply-milestone.test.ts',
+  'test/ledger/history/conflict-reasons.test.ts',
+  'test/ledger/history/follower.test.ts',
+  'test/ledger/history/milestone-edges.test.ts',
+  'test/ledger/history/milestone-signatures.test.ts',
+  'test/ledger/history/open-slot.test.ts',
+  'test/ledger/history/refusals.test.ts',
+  'test/ledger/history/white-flag-property.test.ts',
+  'test/ledger/history/white-flag.test.ts',
+  'test/ledger/indexer-build.test.ts',
+  'test/ledger/indexer.test.ts',
+  'test/ledger/ingest.test.ts',
+  'test/ledger/integrity.test.ts',
+  'test/ledger/ledger.test.ts',
+  'test/ledger/milestone-records.test.ts',
+  'test/ledger/milestones.test.ts',
+  'test/ledger/output-checksums.test.ts',
+  'test/ledger/output-id-list.test.ts',
+  'test/ledger/persistence.test.ts',
+  'test/ledger/precheck.test.ts',
+  'test/ledger/recent.test.ts',
+  'test/ledger/reference.test.ts',
+  'test/ledger/simulation.test.ts',
+  'test/ledger/state.test.ts',
+  'test/ledger/store-order.test.ts',
+  'test/snapshot/genesis-snapshot.test.ts',
+  'test/snapshot/snapshot-export.test.ts',
+  'test/snapshot/snapshot-files.test.ts',
+  'test/snapshot/snapshot-import.test.ts',
+  'test/snapshot/snapshot-rules.test.ts',
+  'test/vectors.test.ts',
 ];
 
 /**
