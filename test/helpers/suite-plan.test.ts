@@ -23,13 +23,12 @@ function testFiles(dir = join(root, 'test')): string[] {
 
 /** A glob of the list as a regular expression: `{a,b}`, `**\/` (any folders, or none) and `*` (within a name). */
 function globToRegExp(glob: string): RegExp {
-  const source = glob
-    .replace(/[.+^$()|[\]\\]/g, '\\$&')
-    .replace(/\{([^}]*)\}/g, (_, alternatives: string) => `(?:${alternatives.split(',').join('|')})`)
-    .replace(/\*\*\//g, '\u0000')
-    .replace(/\*/g, '[^/]*')
-    .replace(/\u0000/g, '(?:.*/)?');
-  return new RegExp(`^${source}$`);
+  const part = (p: string) =>
+    p
+      .replace(/[.+^$()|[\]\\]/g, '\\$&')
+      .replace(/\{([^}]*)\}/g, (_, alternatives: string) => `(?:${alternatives.split(',').join('|')})`)
+      .replace(/\*/g, '[^/]*');
+  return new RegExp(`^${glob.split('**/').map(part).join('(?:.*/)?')}$`);
 }
 
 /** What a file that shares a thread must not do, found in its text. */
