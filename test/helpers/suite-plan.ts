@@ -76,39 +76,46 @@ export const SHARED_THREAD_TESTS = [
 ];
 
 /**
- * The longest files of a fresh-clone CI run (seconds, vitest's own per-file durations of the 553 s run of cf4f80b).
- * Vitest starts the files it has timed before longest first, from its cache in node_modules/.vite; a fresh clone has
- * none, and then it starts the largest files first, which left 30–40 s files (export-cli, wallet) to the end of the
- * run while a worker idled. Approximate on purpose: only the order matters, and a file missing here is only started
- * later.
+ * The longest files of a fresh-clone CI run (seconds, vitest's own per-file durations of the 582 s run of f39d1bb;
+ * generated.test's halved since: its rerun is one thread's now). Vitest starts the files it has timed before longest
+ * first, from its cache in node_modules/.vite; a fresh clone has none, and then it starts the largest files first,
+ * which left 30–40 s files (export-cli, wallet) to the end of the run while a worker idled. Approximate on purpose:
+ * only the order matters (within each project: its files go to its own workers), and a file missing here is only
+ * started later.
  */
 export const LONG_FILES: Readonly<Record<string, number>> = {
-  'test/package.test.ts': 99,
-  'test/cli/cli.test.ts': 86,
-  'test/explorer/explorer-browser.test.ts': 61,
-  'test/cli/outages.test.ts': 48,
-  'test/wallet/wallet.test.ts': 44,
-  'test/docs.test.ts': 42,
-  'test/ledger/postgres-mirror.test.ts': 39,
-  'test/snapshot/export-cli.test.ts': 39,
-  'test/ledger/postgres-schema.test.ts': 37,
-  'test/cli/import-milestones.test.ts': 34,
-  'test/cli/postgres.test.ts': 32,
-  'test/ledger/indexer-sweep.test.ts': 31,
-  'test/ledger/damage.test.ts': 29,
-  'test/cli/disk-full.test.ts': 26,
-  'test/cli/demo-network.test.ts': 25,
-  'test/codec/generated.test.ts': 23,
-  'test/http/core-routes.test.ts': 22,
-  'test/ledger/postgres-edges.test.ts': 20,
-  'test/cli/follow.test.ts': 20,
-  'test/ledger/history/white-flag-property.test.ts': 19,
+  'test/package.test.ts': 148,
+  'test/cli/cli.test.ts': 148,
+  'test/explorer/explorer-browser.test.ts': 89,
+  'test/snapshot/export-cli.test.ts': 73,
+  'test/cli/outages.test.ts': 69,
+  'test/docs.test.ts': 61,
+  'test/cli/import-milestones.test.ts': 58,
+  'test/wallet/wallet.test.ts': 51,
+  'test/http/core-routes.test.ts': 50,
+  'test/ledger/postgres-mirror.test.ts': 46,
+  'test/cli/postgres.test.ts': 44,
+  'test/ledger/indexer-sweep.test.ts': 39,
+  'test/ledger/postgres-schema.test.ts': 36,
+  'test/codec/generated.test.ts': 35,
+  'test/cli/disk-full.test.ts': 25,
+  'test/ledger/damage.test.ts': 21,
+  'test/ledger/history/white-flag-property.test.ts': 20,
+  'test/cli/demo-network.test.ts': 20,
+  'test/ledger/postgres-edges.test.ts': 19,
+  'test/ledger/crash.test.ts': 19,
+  'test/property/fuzz.test.ts': 18,
   'test/snapshot/snapshot-postgres.test.ts': 17,
-  'test/ledger/determinism.test.ts': 16,
-  'test/cli/lag.test.ts': 16,
-  'test/cli/crash.test.ts': 16,
-  'test/cli/events.test.ts': 15,
-  'test/cli/workers.test.ts': 15,
+  'test/cli/lag.test.ts': 17,
+  'test/ledger/determinism.test.ts': 15,
+  'test/ledger/store-file.test.ts': 14,
+  'test/ledger/history/postgres.test.ts': 14,
+  'test/ledger/history/crash.test.ts': 14,
+  'test/events/events.test.ts': 14,
+  'test/cli/workers.test.ts': 14,
+  'test/cli/crash.test.ts': 14,
+  'test/ledger/ingest.test.ts': 13,
+  'test/ledger/archive/archive-postgres.test.ts': 13,
 };
 
 /**
