@@ -24,3 +24,7 @@ export interface PostgresCluster {
 export function startPostgres(): PostgresCluster | { unavailable: string };
 /** startPostgres, awaited; with `standby`, the standby is made at start (else when first asked for). */
 export function startPostgresAsync(options?: { standby?: boolean }): Promise<PostgresCluster | { unavailable: string }>;
+/** The environment variable naming a data folder each cluster copies instead of running initdb. */
+export const TEMPLATE_ENV: string;
+/** A data folder made by initdb once, inside `parent`, for clusters to copy; undefined where initdb fails. */
+export function makePostgresTemplate(parent: string): Promise<string | undefined>;

@@ -276,7 +276,7 @@ describe('import-milestones', () => {
       // for another line or the end (a live feed), which the store shows.
       const upTo = lines().slice(0, index - 17338);
       child.stdin!.write(`${upTo.join('\n')}\n`);
-      while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 20));
+      while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 100)); // each look opens the store
       // Meanwhile a second run is refused (the store has its writer), saying where the store stands all the same.
       const second = await run(['import-milestones', ndjson, '--db', db]);
       expect(second.code).toBe(2);

@@ -1,59 +1,121 @@
-// How the suite is laid out on its workers (vitest.config.ts): which files may share one thread, and which to start
+// How the suite is laid out on its workers (vitest.config.ts): which files may share a thread, and which to start
 // first. The suite has a 10-minute budget on CI's two cores; these two choices are where its wall time goes.
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that share one thread without isolation (vitest.config.ts's 'one-thread' project): each closes what it
+ * The files that share two threads without isolation (vitest.config.ts's 'shared' project): each closes what it
  * opens (servers on port 0, brokers, stores in its own temporary folders), sets no environment variable, mocks
- * nothing and leaves no global behind, so the next file finds the process as a fresh one would be but for the
- * modules already loaded. Not the property test that counts allocations (it needs --expose-gc, a process flag).
- * A new folder or property file runs isolated until it is named here.
+ * nothing, changes no directory and leaves no global behind, so the next file finds the thread as a fresh one would be
+ * but for the modules already loaded. Not the property test that counts allocations (it needs --expose-gc, a process
+ * flag). A new folder or file runs isolated until it is named here; one that starts a process of its own may, but
+ * then waits there on it, holding a thread the others need.
  */
-export const ONE_THREAD_TESTS = [
-  ...['codec', 'stardust', 'validate', 'crypto', 'nova', 'util', 'proofs', 'events', 'http/core', 'http/kit'].map(
+export const SHARED_THREAD_TESTS = [
+  ...['codec', 'stardust', 'validate', 'crypto', 'nova', 'util', 'proofs', 'http', 'events'].map(
     (d) => `test/${d}/**/*.test.ts`,
   ),
-  // Not test/http/accounts/ nor test/http/explorer/: their files ran isolated in test/ledger/ until the test tree
-  // mirrored src/ (issue 59), and accounts-docs spawns the CLI; the others are not yet checked for sharing a thread.
-  'test/http/*.test.ts',
   'test/property/{fuzz,json-to-bytes,mutation,roundtrip,snapshot}.test.ts',
+  // The ledger's and the snapshots' in-process files: each loaded src/ again in a fork of its own, a second of CPU
+  // each (55 files: 14 CPU-s for 8 of them so, 6 in a shared thread).
+  'test/errors.test.ts',
+  'test/junk.test.ts',
+  'test/ledger/accounts/account-history.test.ts',
+  'test/ledger/accounts/accounts-routes.test.ts',
+  'test/ledger/accounts/holdings-property.test.ts',
+  'test/ledger/accounts/holdings-routes.test.ts',
+  'test/ledger/accounts/statement-property.test.ts',
+  'test/ledger/analytics/columns.test.ts',
+  'test/ledger/analytics/hand-checked.test.ts',
+  'test/ledger/analytics/milestone-analytics.test.ts',
+  'test/ledger/analytics/plain-scan.test.ts',
+  'test/ledger/analytics/record.test.ts',
+  'test/ledger/api-edges.test.ts',
+  'test/ledger/applied-spender.test.ts',
+  'test/ledger/archive/archive-guards.test.ts',
+  'test/ledger/archive/archive-property.test.ts',
+  'test/ledger/archive/explorer-routes.test.ts',
+  'test/ledger/archive/record-damage-missing.test.ts',
+  'test/ledger/archive/record-damage-snapshot.test.ts',
+  'test/ledger/archive/reseal.test.ts',
+  'test/ledger/batch.test.ts',
+  'test/ledger/block-record-layout.test.ts',
+  'test/ledger/clock.test.ts',
+  'test/ledger/commit.test.ts',
+  'test/ledger/history/apply-milestone.test.ts',
+  'test/ledger/history/conflict-reasons.test.ts',
+  'test/ledger/history/follower.test.ts',
+  'test/ledger/history/milestone-edges.test.ts',
+  'test/ledger/history/milestone-signatures.test.ts',
+  'test/ledger/history/open-slot.test.ts',
+  'test/ledger/history/refusals.test.ts',
+  'test/ledger/history/white-flag-property.test.ts',
+  'test/ledger/history/white-flag.test.ts',
+  'test/ledger/indexer-build.test.ts',
+  'test/ledger/indexer.test.ts',
+  'test/ledger/ingest.test.ts',
+  'test/ledger/integrity.test.ts',
+  'test/ledger/ledger.test.ts',
+  'test/ledger/milestone-records.test.ts',
+  'test/ledger/milestones.test.ts',
+  'test/ledger/output-checksums.test.ts',
+  'test/ledger/output-id-list.test.ts',
+  'test/ledger/persistence.test.ts',
+  'test/ledger/precheck.test.ts',
+  'test/ledger/recent.test.ts',
+  'test/ledger/reference.test.ts',
+  'test/ledger/simulation.test.ts',
+  'test/ledger/state.test.ts',
+  'test/ledger/store-order.test.ts',
+  'test/snapshot/genesis-snapshot.test.ts',
+  'test/snapshot/snapshot-export.test.ts',
+  'test/snapshot/snapshot-files.test.ts',
+  'test/snapshot/snapshot-import.test.ts',
+  'test/snapshot/snapshot-rules.test.ts',
+  'test/vectors.test.ts',
 ];
 
 /**
- * The longest files of a fresh-clone CI run (seconds, vitest's own per-file durations of the 553 s run of cf4f80b).
- * Vitest starts the files it has timed before longest first, from its cache in node_modules/.vite; a fresh clone has
- * none, and then it starts the largest files first, which left 30–40 s files (export-cli, wallet) to the end of the
- * run while a worker idled. Approximate on purpose: only the order matters, and a file missing here is only started
- * later.
+ * The longest files of a fresh-clone CI run (seconds, vitest's own per-file durations of the 582 s run of f39d1bb;
+ * generated.test's halved since: its rerun is one thread's now). Vitest starts the files it has timed before longest
+ * first, from its cache in node_modules/.vite; a fresh clone has none, and then it starts the largest files first,
+ * which left 30–40 s files (export-cli, wallet) to the end of the run while a worker idled. Approximate on purpose:
+ * only the order matters (within each project: its files go to its own workers), and a file missing here is only
+ * started later.
  */
 export const LONG_FILES: Readonly<Record<string, number>> = {
-  'test/package.test.ts': 99,
-  'test/cli/cli.test.ts': 86,
-  'test/explorer/explorer-browser.test.ts': 61,
-  'test/node/outages.test.ts': 48,
-  'test/node/wallet.test.ts': 44,
-  'test/docs.test.ts': 42,
-  'test/ledger/postgres/postgres-mirror.test.ts': 39,
-  'test/cli/export-cli.test.ts': 39,
-  'test/ledger/postgres/postgres-schema.test.ts': 37,
-  'test/cli/import-milestones.test.ts': 34,
-  'test/cli/postgres.test.ts': 32,
-  'test/ledger/indexer/indexer-sweep.test.ts': 31,
-  'test/ledger/common/damage.test.ts': 29,
-  'test/node/disk-full.test.ts': 26,
-  'test/node/demo-network.test.ts': 25,
-  'test/codec/generated.test.ts': 23,
-  'test/http/core/core-routes.test.ts': 22,
-  'test/ledger/postgres/postgres-edges.test.ts': 20,
-  'test/node/follow.test.ts': 20,
-  'test/ledger/history/white-flag-property.test.ts': 19,
-  'test/ledger/postgres/snapshot-postgres.test.ts': 17,
-  'test/ledger/core/determinism.test.ts': 16,
-  'test/node/lag.test.ts': 16,
-  'test/cli/crash.test.ts': 16,
-  'test/node/events.test.ts': 15,
-  'test/node/workers.test.ts': 15,
+  'test/package.test.ts': 148,
+  'test/cli/cli.test.ts': 148,
+  'test/explorer/explorer-browser.test.ts': 89,
+  'test/snapshot/export-cli.test.ts': 73,
+  'test/cli/outages.test.ts': 69,
+  'test/docs.test.ts': 61,
+  'test/cli/import-milestones.test.ts': 58,
+  'test/wallet/wallet.test.ts': 51,
+  'test/http/core-routes.test.ts': 50,
+  'test/ledger/postgres-mirror.test.ts': 46,
+  'test/cli/postgres.test.ts': 44,
+  'test/ledger/indexer-sweep.test.ts': 39,
+  'test/ledger/postgres-schema.test.ts': 36,
+  'test/codec/generated.test.ts': 35,
+  'test/cli/disk-full.test.ts': 25,
+  'test/ledger/damage.test.ts': 21,
+  'test/ledger/history/white-flag-property.test.ts': 20,
+  'test/cli/demo-network.test.ts': 20,
+  'test/ledger/postgres-edges.test.ts': 19,
+  'test/ledger/crash.test.ts': 19,
+  'test/property/fuzz.test.ts': 18,
+  'test/snapshot/snapshot-postgres.test.ts': 17,
+  'test/cli/lag.test.ts': 17,
+  'test/ledger/determinism.test.ts': 15,
+  'test/ledger/store-file.test.ts': 14,
+  'test/ledger/history/postgres.test.ts': 14,
+  'test/ledger/history/crash.test.ts': 14,
+  'test/events/events.test.ts': 14,
+  'test/cli/workers.test.ts': 14,
+  'test/cli/crash.test.ts': 14,
+  'test/ledger/ingest.test.ts': 13,
+  'test/ledger/archive/archive-postgres.test.ts': 13,
 };
 
 /**

@@ -23,7 +23,9 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const GENESIS_TIME = 1_700_000_000;
 const INDEXES = ['blocks_slot', 'blocks_tx_id', 'outputs_created', 'outputs_spent'];
 const run = async (args: string[]) => spawnAsync(process.execPath, [cli, ...args]);
-const tick = () => new Promise((r) => setTimeout(r, 20));
+// The pause between two looks at an observed state (a psql, a query, a request each): at 20 ms the looks themselves
+// spent a share of the two cores the processes under test needed.
+const tick = () => new Promise((r) => setTimeout(r, 100));
 
 /** A CLI child whose output is collected; `until` resolves once stdout + stderr match. */
 function start(args: string[]) {

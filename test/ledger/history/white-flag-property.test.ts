@@ -266,4 +266,5 @@ it('generated tangles with conflicts of every reason hornet tests: order, verdic
   );
   // The generator reached every reason hornet's tests cover, and the two semantic ones here.
   for (const reason of [0, 1, 2, 3, 4, 5]) expect(seenReasons, `reason ${reason}`).toContain(reason);
-});
+  // 15 CPU-s of work: a bound on a hang, not on its speed (60 s went by for it with the machine shared 15 ways).
+}, 300_000);
