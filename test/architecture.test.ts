@@ -125,7 +125,12 @@ describe('the source tree', () => {
     const order: string[] = [];
     let parent = '';
     for (const line of picture.split('\n')) {
-      const names = line.slice(0, 28).replace(/[├└│─]/g, ' ').trim().split(/\s+/).filter(Boolean);
+      const names = line
+        .slice(0, 28)
+        .replace(/[├└│─]/g, ' ')
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean);
       if (names.length === 0) continue;
       const under = /^\s+[├└]─/.test(line);
       if (!under) parent = names.at(-1)!.endsWith('/') ? names.at(-1)! : '';

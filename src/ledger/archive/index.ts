@@ -25,10 +25,10 @@ export type {
   UpdateCursor,
 } from './explorer.js';
 export { richestFirst } from './explorer.js';
-export { balanceAt, holdingOf, ownerPart, returnPart } from './output-balance.js';
 export { HOLDING_KIND, holdsSome, type Irc27Names, nftOf, tokenAmount } from './holding-values.js';
 export { atMilestone, HoldingsWriter, holdingAt } from './holdings.js';
 export { type HoldingsHistory, type MemberAt, StoreHoldings } from './holdings-history.js';
+export { balanceAt, holdingOf, ownerPart, returnPart } from './output-balance.js';
 export { resealRecords, SEALED_TABLES } from './reseal.js';
 export {
   accountAmount,

@@ -24,8 +24,8 @@ import {
   richestFirst,
   type UpdateCursor,
 } from './explorer.js';
-import { balanceAt } from './output-balance.js';
 import { StoreHoldings } from './holdings-history.js';
+import { balanceAt } from './output-balance.js';
 import { accountAmount, changedAddresses, checkpointList, RICHEST_EVERY, richestFrom } from './richest-checkpoint.js';
 
 // The explorer's answers from the ledger's own store (LMDB, or memory): each a range of one table read in key order,
