@@ -19,7 +19,7 @@ import {
 } from '../../src/index.js';
 import { SEALED_TABLES } from '../../src/ledger/archive/index.js';
 import { blockRecord, checkedBlockRecord } from '../../src/ledger/common/block-record.js';
-import { sealedValue } from '../../src/ledger/common/record-checks.js';
+import { sealedValue, sealRecord } from '../../src/ledger/common/record-checks.js';
 import { keys } from '../../src/ledger/common/store-keys.js';
 import { STORE_LAYOUT, storeLayout } from '../../src/ledger/core/upgrade.js';
 import { WriteBatch } from '../../src/ledger/store/batch.js';
@@ -83,8 +83,16 @@ function toOlderLayout(path: string): number {
     older.put(key, checkedBlockRecord(key, record).bytes.slice());
     n++;
   }
-  for (const table of [...SEALED_TABLES, keys.tables.whiteFlag, keys.tables.recent, keys.tables.transaction])
+  const { tables } = keys;
+  const sealed = [tables.whiteFlag, tables.recent, tables.transaction];
+  // Layout 7's: the indexes (the output index's values become empty) and the metadata records it seals.
+  sealed.push(tables.blockIndex, tables.spentBy, tables.chain, tables.outputIndex);
+  for (const table of [...SEALED_TABLES, ...sealed])
     for (const [key, record] of store.entries(Uint8Array.of(table))) older.put(key, record.slice(0, -4));
+  for (const key of [keys.meta, keys.recentFrom, keys.currentAt]) {
+    const record = store.get(key);
+    if (record !== undefined) older.put(key, record.slice(0, -4));
+  }
   older.delete(keys.layout);
   store.write(older);
   store.close();
@@ -213,7 +221,7 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
         blockRecord(key, bytes, payload?.type === PayloadType.Transaction ? transactionId(payload) : undefined),
       );
     }
-    partial.put(keys.upgradeAt, Uint8Array.of(STORE_LAYOUT, 0, 0, 0, ...half.at(-1)![0]));
+    partial.put(keys.upgradeAt, sealRecord(keys.upgradeAt, Uint8Array.of(2, 0, 0, 0, ...half.at(-1)![0])));
     // And a block of the other half damaged on disk: it is not sealed as sound.
     const [damagedKey, damagedBytes] = entries.at(-1)!;
     const damaged = damagedBytes.slice();

@@ -26,7 +26,7 @@ import { acceptPipelined } from './accept-pipeline.js';
 import * as accounts from './account-changes.js';
 import { appliedChecks, isAppliedSlot, plainSlotRecord } from './applied-records.js';
 import { planCommit } from './commit-slot.js';
-import { type CommittedReads, CommittedState } from './committed-state.js';
+import { type CommittedReads, CommittedState, isEmpty } from './committed-state.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 import { IndexBuilder } from './index-builder.js';
 import { MilestoneWriter } from './milestone-writer.js';
@@ -74,11 +74,14 @@ export class Ledger {
   ) {
     this.params = params;
     this.clock = clock;
+    // An older store is upgraded (or, to a reader, refused) before anything reads it: the records the state reads
+    // first (the metadata, where recent transactions start) are sealed from layout 7 on. A new store is written in
+    // this layout by its genesis.
+    if (!isEmpty(store)) settleStore(store, store.readOnly === true);
     this.committed = new CommittedState(store, params, genesis);
     this.state = new LedgerState(this.committed, this.pending);
     this.accept = { state: this.state, params };
     this.indexing = !this.readOnly && indexer;
-    settleStore(store, this.readOnly);
     this.indexBuilder = this.readOnly ? undefined : IndexBuilder.settle(store, indexer, build);
   }
 
