@@ -30,6 +30,7 @@ import { transactionId } from '../../src/stardust/ids.js';
 import { PayloadType } from '../../src/stardust/type-codes.js';
 import { cli } from '../helpers/cli.js';
 import { errorCode, ledgerFailure } from '../helpers/failure.js';
+import { unsealLayout7 } from '../helpers/older-layout.js';
 import { spawnAsync } from '../helpers/run.js';
 
 const GENESIS = 1_700_000_000;
@@ -83,16 +84,9 @@ function toOlderLayout(path: string): number {
     older.put(key, checkedBlockRecord(key, record).bytes.slice());
     n++;
   }
-  const { tables } = keys;
-  const sealed = [tables.whiteFlag, tables.recent, tables.transaction];
-  // Layout 7's: the indexes (the output index's values become empty) and the metadata records it seals.
-  sealed.push(tables.blockIndex, tables.spentBy, tables.chain, tables.outputIndex);
-  for (const table of [...SEALED_TABLES, ...sealed])
+  for (const table of [...SEALED_TABLES, keys.tables.whiteFlag, keys.tables.recent, keys.tables.transaction])
     for (const [key, record] of store.entries(Uint8Array.of(table))) older.put(key, record.slice(0, -4));
-  for (const key of [keys.meta, keys.recentFrom, keys.currentAt]) {
-    const record = store.get(key);
-    if (record !== undefined) older.put(key, record.slice(0, -4));
-  }
+  unsealLayout7(store, older);
   older.delete(keys.layout);
   store.write(older);
   store.close();
@@ -306,6 +300,53 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
         expect(refused.message).toContain(`the stored store layout (key ${toHex(keys.layout)})`);
         expect(refused.message).not.toContain('newer');
       }
+    }
+  });
+});
+
+describe('a store of layout 6 (its indexes and metadata bare)', () => {
+  it('a reader is refused; an upgrade whose progress record is damaged stops (STORE_CORRUPT); then it upgrades', async () => {
+    const path = join(dir, 'layout6');
+    const ids = written(path, 35);
+    const indexed = async (l: Ledger) => json(await l.indexedOutputs({ route: 'basic', pageSize: 1000 }));
+    const reader = openLedger({ path, params, readOnly: true });
+    const before = [answers(reader, ids), await indexed(reader)];
+    reader.close();
+    expect(JSON.parse(before[1] as string).items.length).toBeGreaterThan(5);
+    const store = new LmdbStore(path);
+    const older = new WriteBatch();
+    unsealLayout7(store, older);
+    older.put(keys.layout, sealedValue(u32, keys.layout, 6));
+    store.write(older);
+    const blockIndex = [...store.entries(Uint8Array.of(keys.tables.blockIndex))];
+    expect(blockIndex.every(([, v]) => v.length === 4)).toBe(true); // bare u32 slots
+    store.close();
+    const refused = ledgerFailure(() => openLedger({ path, params, readOnly: true }));
+    expect([refused.code, refused.message]).toEqual(['STORE_OUTDATED', expect.stringContaining('upgrade --db DIR')]);
+    // Where an upgrade to layout 7 stopped (past the first block index entry), each byte flipped: the writer's
+    // opening refuses it (a flipped key would resume it past records it never sealed, or seal some twice).
+    const progress = sealRecord(keys.upgradeAt, Uint8Array.of(7, 0, 0, 0, ...blockIndex[0]![0]));
+    for (let at = 0; at < progress.length; at++) {
+      const flipped = progress.slice();
+      flipped[at]! ^= 0x04;
+      const s = new LmdbStore(path);
+      s.write(WriteBatch.of([{ key: keys.upgradeAt, value: flipped }]));
+      s.close();
+      const failure = ledgerFailure(() => openLedger({ path, params }));
+      expect([failure.code, failure.message], `byte ${at}`).toEqual([
+        'STORE_CORRUPT',
+        expect.stringContaining(`(key ${toHex(keys.upgradeAt)})`),
+      ]);
+    }
+    const s = new LmdbStore(path);
+    s.write(WriteBatch.of([{ key: keys.upgradeAt, value: undefined }]));
+    s.close();
+    openLedger({ path, params }).close();
+    const upgraded = openLedger({ path, params, readOnly: true });
+    try {
+      expect([answers(upgraded, ids), await indexed(upgraded)]).toEqual(before);
+    } finally {
+      upgraded.close();
     }
   });
 });

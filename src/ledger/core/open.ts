@@ -1,7 +1,14 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { meta as metaCodec } from '../../stardust/ledger-records.js';
-import { checkedValue, keys, LedgerError, type OpenLedgerOptions, readRecord, type StoreInfo } from '../common/index.js';
+import {
+  checkedValue,
+  keys,
+  LedgerError,
+  type OpenLedgerOptions,
+  readRecord,
+  type StoreInfo,
+} from '../common/index.js';
 import { LmdbStore, MemoryStore } from '../store/index.js';
 import { isEmpty } from './committed-state.js';
 import { importedNetworkOf } from './imported.js';

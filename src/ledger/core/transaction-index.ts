@@ -188,7 +188,9 @@ export class TransactionIndex {
   /** Where the store says recent transactions start; a store without that record has them all in the index. */
   private storedFrom(latestSlot: number): number {
     const bytes = this.store.get(keys.recentFrom);
-    return bytes === undefined ? latestSlot + 1 : checkedValue(u32, keys.recentFrom, bytes, 'recent transactions start');
+    return bytes === undefined
+      ? latestSlot + 1
+      : checkedValue(u32, keys.recentFrom, bytes, 'recent transactions start');
   }
 
   /** Takes the recent records of the slots after `to`, up to `latestSlot`, into memory. */

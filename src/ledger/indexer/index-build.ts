@@ -1,5 +1,5 @@
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../stardust/ledger-records.js';
-import { checkedRecord, checkedOutputRecord, entrySeal, keys, LedgerError, sealRecord } from '../common/index.js';
+import { checkedOutputRecord, checkedRecord, entrySeal, keys, LedgerError, sealRecord } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import { indexEntries } from './output-index.js';
 

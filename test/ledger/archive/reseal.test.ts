@@ -24,6 +24,7 @@ import {
   milestonePayloadOf,
 } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
+import { LAYOUT_7_RECORDS, LAYOUT_7_TABLES } from '../../helpers/older-layout.js';
 import { updatesOf } from '../../helpers/plain-archive.js';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-reseal-'));
@@ -106,14 +107,12 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
   // The snapshot's own records (sealed at layout 5): its tables, and its network and treasury among the metadata.
   // The transaction index's records (sealed at layout 6).
   // The other indexes, and the metadata records (sealed at layout 7).
-  const { tables } = keys;
-  const INDEX_TABLES = [tables.recent, tables.transaction, tables.blockIndex, tables.spentBy, tables.outputIndex];
-  INDEX_TABLES.push(tables.chain);
+  const INDEX_TABLES = [keys.tables.recent, keys.tables.transaction, ...LAYOUT_7_TABLES];
   const SNAPSHOT_TABLES = [keys.tables.solidEntryPoints, keys.tables.importedMilestone, keys.tables.milestoneTime];
   const unsealSnapshot = (batch: WriteBatch) => {
     unseal(batch, SNAPSHOT_TABLES);
     for (const k of [keys.importedNetwork, keys.treasury]) batch.put(k, store().get(k)!.slice(0, -SEAL));
-    for (const k of [keys.meta, keys.recentFrom, keys.currentAt, keys.outputIndexBuilding]) {
+    for (const k of [...LAYOUT_7_RECORDS, keys.outputIndexBuilding]) {
       const record = store().get(k);
       if (record !== undefined) batch.put(k, record.slice(0, -SEAL));
     }
