@@ -57,7 +57,8 @@ export async function main(argv: string[]): Promise<number> {
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(
         `unknown command ${JSON.stringify(command.slice(0, 40))} (serve, import, import-snapshot, export-snapshot, ` +
-          `import-milestones, decode, encode, simulate, verify-proof, upgrade, verify, statement; --help: their options)`,
+          'import-milestones, decode, encode, simulate, verify-proof, upgrade, verify, statement; --help lists their ' +
+          'options)',
       );
     if (wantsHelp(rest)) {
       process.stdout.write(COMMANDS[command as Command]);

@@ -74,9 +74,7 @@ export class Ledger {
   ) {
     this.params = params;
     this.clock = clock;
-    // An older store is upgraded (or, to a reader, refused) before anything reads it: the records the state reads
-    // first (the metadata, where recent transactions start) are sealed from layout 7 on. A new store is written in
-    // this layout by its genesis.
+    // Upgraded (a reader: refused) before the state reads its records, sealed from layout 7 on; a new one: genesis.
     if (!isEmpty(store)) settleStore(store, store.readOnly === true);
     this.committed = new CommittedState(store, params, genesis);
     this.state = new LedgerState(this.committed, this.pending);
