@@ -310,6 +310,33 @@ describe('docs/cli.md', () => {
     expect(r.stderr).toMatch(/^error: --port must be a whole number/);
   });
 
+  it('verify: the example builds a store and verifies it sound, as the comment says', async () => {
+    const text = doc('cli.md');
+    const lines = blocks(text.slice(text.indexOf('`verify` walks a whole store')), 'sh')[0]!
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(3);
+    const dir = mkdtempSync(join(tmpdir(), 'tangle-docs-verify-'));
+    try {
+      const paths: Record<string, string> = { 'history.ndjson': join(dir, 'h.ndjson'), ledger: join(dir, 'ledger') };
+      let out = '';
+      for (const line of lines) {
+        const args = line
+          .replace(/\s+#.*$/, '')
+          .replace(/^tangle-core /, '')
+          .split(/\s+/);
+        const r = await spawnAsync(process.execPath, [cli, ...args.map((a) => paths[a] ?? a)]);
+        expect(r.status, `${line}: ${r.stderr}`).toBe(0);
+        out = r.stdout;
+      }
+      const said = /# (.*)$/.exec(lines[2]!)![1]!;
+      const pattern = said.replace(/[()]/g, '\\$&').replace('…', '\\d+');
+      expect(out.trim().split('\n').at(-1)!.replace(paths.ledger!, 'ledger')).toMatch(new RegExp(`^${pattern}$`));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   describe('following a node into PostgreSQL', async () => {
     const pg = await privatePostgres();
     it.skipIf(pg === undefined)(

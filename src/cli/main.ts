@@ -10,6 +10,7 @@ import { SERVE_USAGE, serveCommand } from './serve.js';
 import { SIMULATE_USAGE, simulateCommand } from './simulate.js';
 import { STATEMENT_USAGE, statementCommand } from './statement.js';
 import { UPGRADE_USAGE, upgradeCommand } from './upgrade.js';
+import { VERIFY_USAGE, verifyCommand } from './verify.js';
 import { VERIFY_PROOF_USAGE, verifyProofCommand } from './verify-proof.js';
 
 declare const __TANGLE_CORE_VERSION__: string | undefined;
@@ -26,6 +27,7 @@ const COMMANDS = {
   encode: ENCODE_USAGE,
   simulate: SIMULATE_USAGE,
   'verify-proof': VERIFY_PROOF_USAGE,
+  verify: VERIFY_USAGE,
   upgrade: UPGRADE_USAGE,
   statement: STATEMENT_USAGE,
 } as const;
@@ -95,6 +97,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'upgrade':
         process.stdout.write(`${await upgradeCommand(rest)}\n`);
         return 0;
+      case 'verify':
+        return verifyCommand(rest, (line) => process.stdout.write(`${line}\n`)) ? 0 : 1;
       case 'statement':
         // A page at a time, waiting for stdout to take it: a long statement is never held whole.
         await statementCommand(rest, (text) =>

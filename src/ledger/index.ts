@@ -33,6 +33,7 @@ export {
   Ledger,
   STORE_LAYOUT,
   storeLayoutAt,
+  verifyStoreAt,
 } from './core/index.js';
 export {
   type AppliedMilestone,

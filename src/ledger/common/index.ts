@@ -41,10 +41,12 @@ export {
 } from './integrity.js';
 export { OutputIdList } from './output-id-list.js';
 export {
+  checkedEntry,
   checkedMilestone,
   checkedRecord,
   checkedValue,
   checkRow,
+  entrySeal,
   missingRecord,
   type RowField,
   rowSeal,

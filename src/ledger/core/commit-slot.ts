@@ -23,7 +23,9 @@ import {
   nextReferenceManaCost,
   rootsId,
   type SlotCommitment,
+  sealedValue,
   sealPackedOutputRecord,
+  sealRecord,
   slotCommitment,
   sortedRoot,
   writeBlockRecord,
@@ -127,7 +129,7 @@ export function planCommit(input: CommitInput): CommitPlan {
   for (const [aid, r] of accounts) batch.put(keys.account(keyBytes(aid)), encode(accountRecord, r));
   if (input.indexOutputs) utxo.indexOutputs();
   for (const [key, value] of pending.records) value === undefined ? batch.delete(key) : batch.put(key, value);
-  batch.put(keys.meta, encode(metaCodec, meta));
+  batch.put(keys.meta, sealedValue(metaCodec, keys.meta, meta));
   return { batch, commitment, commitmentId: id, meta, accounts, transactions };
 }
 
@@ -260,7 +262,8 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
   for (const b of pending.blocks) {
     const tx = b.tx;
     if (tx === undefined) {
-      batch.put(keys.blockIndex(b.blockId), encode(u32, slot));
+      const key = keys.blockIndex(b.blockId);
+      batch.put(key, sealedValue(u32, key, slot));
       continue;
     }
     for (let i = 0; i < tx.inputCount; i++) {
@@ -280,8 +283,9 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
     createdHere.set(tx.key, records);
   }
   for (const [chain, id] of chains) {
-    if (id === undefined) batch.delete(keys.chain(keyBytes(chain)));
-    else batch.put(keys.chain(keyBytes(chain)), id);
+    const key = keys.chain(keyBytes(chain));
+    if (id === undefined) batch.delete(key);
+    else batch.put(key, sealRecord(key, id));
   }
   const consumed = [...consumedIds.keys()].sort();
   const blocks = byKey(pending.blocks, (b) => b.blockKey);

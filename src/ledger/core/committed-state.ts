@@ -1,5 +1,5 @@
 import { toHex } from '../../codec/hex.js';
-import { decode, encode, u32 } from '../../codec/index.js';
+import { encode, u32 } from '../../codec/index.js';
 import { outputChainId } from '../../stardust/ids.js';
 import {
   type AccountRecord,
@@ -16,6 +16,8 @@ import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import {
   checkedOutputRecord,
+  checkedRecord,
+  checkedValue,
   checkId,
   commitmentId,
   corrupt,
@@ -26,7 +28,9 @@ import {
   readRecord,
   type SlotCommitment,
   sealedTransaction,
+  sealedValue,
   sealOutputRecord,
+  sealRecord,
   slotCommitment,
 } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
@@ -68,7 +72,7 @@ export class CommittedState {
       this.meta = this.writeGenesis(genesis);
     } else {
       this.metaBytes = stored.slice();
-      this.meta = readRecord(metaCodec, stored, 'metadata');
+      this.meta = checkedValue(metaCodec, keys.meta, stored, 'metadata');
       const m = this.meta;
       if (
         m.networkId !== params.networkId ||
@@ -114,7 +118,7 @@ export class CommittedState {
     if (stored === undefined || (this.metaBytes !== undefined && equalBytes(stored, this.metaBytes))) return;
     // A commit since: the tables it may have created are opened (which may move the snapshot on: read again).
     if (this.store.openNewTables?.()) stored = this.store.get(keys.meta)!;
-    const meta = readRecord(metaCodec, stored, 'metadata');
+    const meta = checkedValue(metaCodec, keys.meta, stored, 'metadata');
     const bytes = this.store.get(keys.commitment(meta.latestSlot));
     if (bytes === undefined)
       throw new LedgerError('STORE_CORRUPT', `the latest commitment (slot ${meta.latestSlot}) is missing`);
@@ -145,7 +149,7 @@ export class CommittedState {
     };
     const batch = new WriteBatch();
     batch.put(keys.commitment(p.genesisSlot), encode(slotCommitment, commitment));
-    batch.put(keys.meta, encode(metaCodec, m));
+    batch.put(keys.meta, sealedValue(metaCodec, keys.meta, m));
     batch.put(keys.outputChecksums, Uint8Array.of(1));
     // Written in this layout: no upgrade step may take the records below for older ones (and seal them twice).
     batch.put(keys.layout, layoutRecord());
@@ -168,7 +172,8 @@ export class CommittedState {
       sealOutputRecord(key, bytes);
       batch.put(key, bytes);
       const chain = outputChainId(output, outputId);
-      if (chain !== undefined) batch.put(keys.chain(chain), outputId);
+      const chainKey = chain && keys.chain(chain);
+      if (chainKey !== undefined) batch.put(chainKey, sealRecord(chainKey, outputId));
     }
     for (const { txId, record } of made.values()) {
       const key = keys.transaction(txId);
@@ -285,12 +290,18 @@ export class CommittedState {
 
   /** Whether a committed block without a transaction has this ID (blocks with one are found through it). */
   indexesBlock(blockId: Uint8Array): boolean {
-    return this.store.get(keys.blockIndex(blockId)) !== undefined;
+    const key = keys.blockIndex(blockId);
+    const bytes = this.store.get(key);
+    if (bytes === undefined) return false;
+    checkedValue(u32, key, bytes, 'block index entry'); // sealed (store layout 7): a flipped value is damage
+    return true;
   }
 
   /** The id of a chain's current (unspent, committed) output. */
   chainOutput(chainId: Uint8Array): Uint8Array | undefined {
-    return this.store.get(keys.chain(chainId));
+    const key = keys.chain(chainId);
+    const bytes = this.store.get(key);
+    return bytes && checkedRecord(key, bytes, 'chain entry');
   }
 
   /** Writes a batch that moves the state to `meta` (one atomic write), then takes the new state into memory. */
@@ -323,7 +334,7 @@ export class CommittedState {
    */
   markCurrent(at: number, listeners: Iterable<LedgerListener>): void {
     const batch = new WriteBatch(16, 1);
-    batch.put(keys.currentAt, encode(u32, Math.floor(at)));
+    batch.put(keys.currentAt, sealedValue(u32, keys.currentAt, Math.floor(at)));
     this.store.write(batch);
     for (const l of listeners) l.current?.(at);
   }
@@ -331,7 +342,9 @@ export class CommittedState {
   /** Seconds from the record of markCurrent to `now`; undefined where no writer made one (a store an import built). */
   silence(now: number): number | undefined {
     const bytes = this.store.get(keys.currentAt);
-    return bytes === undefined ? undefined : Math.max(0, now - decode(u32, bytes));
+    return bytes === undefined
+      ? undefined
+      : Math.max(0, now - checkedValue(u32, keys.currentAt, bytes, 'time the store was last current'));
   }
 }
 

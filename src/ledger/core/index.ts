@@ -22,4 +22,5 @@ export { inspectStore, openEmbedded, storeLayoutAt } from './open.js';
 export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from './slot-milestone.js';
 export { type CongestionQuery, congestionOf, minimalTransactionWorkScore } from './spec-queries.js';
 export { STORE_LAYOUT, UPGRADE_COMMAND } from './upgrade.js';
+export { type StoreDamage, type StoreVerdict, verifyStoreAt } from './verify-store.js';
 export { spendingTransaction } from './wallet-queries.js';

@@ -26,7 +26,7 @@ import { acceptPipelined } from './accept-pipeline.js';
 import * as accounts from './account-changes.js';
 import { appliedChecks, isAppliedSlot, plainSlotRecord } from './applied-records.js';
 import { planCommit } from './commit-slot.js';
-import { type CommittedReads, CommittedState } from './committed-state.js';
+import { type CommittedReads, CommittedState, isEmpty } from './committed-state.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 import { IndexBuilder } from './index-builder.js';
 import { MilestoneWriter } from './milestone-writer.js';
@@ -74,11 +74,12 @@ export class Ledger {
   ) {
     this.params = params;
     this.clock = clock;
+    // Upgraded (a reader: refused) before the state reads its records, sealed from layout 7 on; a new one: genesis.
+    if (!isEmpty(store)) settleStore(store, store.readOnly === true);
     this.committed = new CommittedState(store, params, genesis);
     this.state = new LedgerState(this.committed, this.pending);
     this.accept = { state: this.state, params };
     this.indexing = !this.readOnly && indexer;
-    settleStore(store, this.readOnly);
     this.indexBuilder = this.readOnly ? undefined : IndexBuilder.settle(store, indexer, build);
   }
 

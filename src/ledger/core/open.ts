@@ -1,12 +1,19 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { meta as metaCodec } from '../../stardust/ledger-records.js';
-import { keys, LedgerError, type OpenLedgerOptions, readRecord, type StoreInfo } from '../common/index.js';
+import {
+  checkedValue,
+  keys,
+  LedgerError,
+  type OpenLedgerOptions,
+  readRecord,
+  type StoreInfo,
+} from '../common/index.js';
 import { LmdbStore, MemoryStore } from '../store/index.js';
 import { isEmpty } from './committed-state.js';
 import { importedNetworkOf } from './imported.js';
 import { Ledger } from './ledger.js';
-import { SNAPSHOT_RECORDS_SEALED, storeLayout } from './upgrade.js';
+import { INDEXES_SEALED, SNAPSHOT_RECORDS_SEALED, storeLayout } from './upgrade.js';
 
 /**
  * Opens a ledger on an embedded store: an LMDB environment at `path` (created if new), or an in-memory store with the
@@ -53,9 +60,13 @@ export function inspectStore(path: string): StoreInfo | undefined {
       if (!isEmpty(store)) throw new LedgerError('STORE_CORRUPT', 'the store has data but no ledger metadata');
       return undefined;
     }
-    const m = readRecord(metaCodec, bytes, 'metadata');
-    // An older store's network is read as it was written: its writer's opening seals it (upgrade.ts).
-    const imported = importedNetworkOf(store, storeLayout(store) < SNAPSHOT_RECORDS_SEALED);
+    // An older store's records are read as they were written: its writer's opening seals them (upgrade.ts).
+    const layout = storeLayout(store);
+    const m =
+      layout < INDEXES_SEALED
+        ? readRecord(metaCodec, bytes, 'metadata')
+        : checkedValue(metaCodec, keys.meta, bytes, 'metadata');
+    const imported = importedNetworkOf(store, layout < SNAPSHOT_RECORDS_SEALED);
     return {
       networkId: m.networkId,
       genesisSlot: m.genesisSlot,

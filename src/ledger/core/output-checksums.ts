@@ -7,9 +7,13 @@ import { type KeyValueStore, WriteBatch } from '../store/index.js';
 // opening, rewrites each with the field sealed, in one atomic write, and sets the marker; a reader of such a store
 // before that is told to open it with its writer once (it cannot tell its records from damaged ones).
 
-/** Whether the store's output records carry checksums (or it holds none yet). */
+/**
+ * Whether the store's output records carry checksums (or it holds none yet). A store that names its layout does:
+ * every tangle-core that wrote a layout number settled the checksums first. (A marker's key moved by a flipped bit
+ * must not make a writer insert a checksum field into records that have one.)
+ */
 function sealed(store: KeyValueStore): boolean {
-  if (store.get(keys.outputChecksums) !== undefined) return true;
+  if (store.get(keys.outputChecksums) !== undefined || store.get(keys.layout) !== undefined) return true;
   for (const _ of store.entries(Uint8Array.of(keys.tables.output))) return false;
   return true;
 }

@@ -1,7 +1,6 @@
-import { encode } from '../../codec/index.js';
 import { type Meta, meta as metaCodec, type TransactionRecord } from '../../stardust/ledger-records.js';
 import { bytesKey } from '../../util/bytes.js';
-import { checkedBlockRecord, diffBounds, keys, readDiff } from '../common/index.js';
+import { checkedBlockRecord, diffBounds, keys, readDiff, sealedValue } from '../common/index.js';
 import { WriteBatch } from '../store/index.js';
 import type { CommittedState } from './committed-state.js';
 import type { IndexUpdate } from './transaction-index.js';
@@ -54,6 +53,6 @@ export function planPrune(
   // The recent transactions go into the index with the records this prune changed: it leaves one index behind.
   const transactions = committed.transactions.merge(batch, txs, meta.latestSlot, [], until);
   const next = { ...meta, prunedUntil: until };
-  batch.put(keys.meta, encode(metaCodec, next));
+  batch.put(keys.meta, sealedValue(metaCodec, keys.meta, next));
   return { batch, meta: next, transactions };
 }

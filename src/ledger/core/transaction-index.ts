@@ -1,15 +1,16 @@
-import { encode, u32 } from '../../codec/index.js';
+import { u32 } from '../../codec/index.js';
 import { RECENT_SLOTS, type RecentTransaction, type TransactionRecord } from '../../stardust/ledger-records.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import {
   checkedRecent,
   checkedTransaction,
   checkedTransactionSlot,
+  checkedValue,
   keys,
   type LedgerError,
-  readRecord,
   sealedRecent,
   sealedTransaction,
+  sealedValue,
 } from '../common/index.js';
 import type { KeyValueStore, WriteBatch } from '../store/index.js';
 
@@ -94,8 +95,9 @@ export class TransactionIndex {
   blockSlot(blockId: Uint8Array): number | undefined {
     const recent = this.recentBlocks.get(bytesKey(blockId));
     if (recent !== undefined) return recent;
-    const bytes = this.store.get(keys.blockIndex(blockId));
-    return bytes === undefined ? this.none() : readRecord(u32, bytes, 'block index entry');
+    const key = keys.blockIndex(blockId);
+    const bytes = this.store.get(key);
+    return bytes === undefined ? this.none() : checkedValue(u32, key, bytes, 'block index entry');
   }
 
   /** What a lookup that found nothing answers: nothing, unless a recent record is damaged (then it may be there). */
@@ -117,7 +119,7 @@ export class TransactionIndex {
     if (slot - this.from + 1 < RECENT_SLOTS) {
       const key = keys.recent(slot);
       if (transactions.length > 0) batch.put(key, sealedRecent(key, transactions), true);
-      batch.put(keys.recentFrom, encode(u32, this.from));
+      batch.put(keys.recentFrom, sealedValue(u32, keys.recentFrom, this.from));
       return { from: this.from, transactions };
     }
     const changed = new Map<string, TransactionRecord>();
@@ -151,10 +153,12 @@ export class TransactionIndex {
     for (const t of added) blocks.set(bytesKey(t.blockId), latestSlot);
     for (const k of [...blocks.keys()].sort()) {
       const slot = blocks.get(k)!;
-      if (slot >= blocksFrom) batch.put(keys.blockIndex(keyBytes(k)), encode(u32, slot));
+      if (slot < blocksFrom) continue;
+      const key = keys.blockIndex(keyBytes(k));
+      batch.put(key, sealedValue(u32, key, slot));
     }
     for (let s = this.from; s <= latestSlot; s++) batch.delete(keys.recent(s));
-    batch.put(keys.recentFrom, encode(u32, latestSlot + 1));
+    batch.put(keys.recentFrom, sealedValue(u32, keys.recentFrom, latestSlot + 1));
     return { from: latestSlot + 1, transactions: [] };
   }
 
@@ -184,7 +188,9 @@ export class TransactionIndex {
   /** Where the store says recent transactions start; a store without that record has them all in the index. */
   private storedFrom(latestSlot: number): number {
     const bytes = this.store.get(keys.recentFrom);
-    return bytes === undefined ? latestSlot + 1 : readRecord(u32, bytes, 'recent transactions start');
+    return bytes === undefined
+      ? latestSlot + 1
+      : checkedValue(u32, keys.recentFrom, bytes, 'recent transactions start');
   }
 
   /** Takes the recent records of the slots after `to`, up to `latestSlot`, into memory. */

@@ -6,6 +6,7 @@ import { equalBytes } from '../../util/bytes.js';
 import { SEALED_TABLES } from '../archive/index.js';
 import {
   blockRecord,
+  checkedRecord,
   checkedValue,
   corrupt,
   keys,
@@ -30,7 +31,9 @@ import { settleOutputChecksums } from './output-checksums.js';
 // moves on in the step's last batch. A reader never sees half a step: it is refused until the number moves.
 
 /** The layout this tangle-core writes and reads. */
-export const STORE_LAYOUT = 6;
+export const STORE_LAYOUT = 7;
+/** The first layout whose indexes and metadata are sealed (the step to it says which). */
+export const INDEXES_SEALED = 7;
 /** The first layout whose snapshot's own records (an imported ledger's network, treasury, …) are sealed. */
 export const SNAPSHOT_RECORDS_SEALED = 5;
 /** The layout of a store that names none. */
@@ -96,6 +99,18 @@ const STEPS: readonly UpgradeStep[] = [
     // (common/transaction-records.ts), once; and the layout's own number is sealed from here on (storeLayout).
     to: 6,
     tables: [keys.tables.recent, keys.tables.transaction],
+    rewrite: (key, record) => sealRecord(key, record),
+  },
+  {
+    // The last records a route serves unsealed gain their seal (issue 57), once: the block index (a block without a
+    // transaction → its slot), the spenders an imported milestone kept, each chain's current output, the output
+    // index's entries (keys alone: each gains the 4-byte seal of its key as its value, common's entrySeal), and the
+    // store's metadata (its latest slot and commitment, where recent transactions start, when it was last current,
+    // an index build's progress). An upgrade's own progress record is sealed from here on (resumeAt). The markers
+    // whose information is their presence (outputChecksums, outputIndexBuilt) keep a bare byte: no read uses it.
+    to: INDEXES_SEALED,
+    tables: [keys.tables.blockIndex, keys.tables.spentBy, keys.tables.outputIndex, keys.tables.chain],
+    records: [keys.meta, keys.recentFrom, keys.currentAt, keys.outputIndexBuilding],
     rewrite: (key, record) => sealRecord(key, record),
   },
 ];
@@ -188,7 +203,7 @@ function runStep(store: KeyValueStore, step: UpgradeStep): void {
       const progress = new Uint8Array(4 + last.length);
       progress.set(encode(u32, step.to));
       progress.set(last, 4);
-      batch.put(keys.upgradeAt, progress);
+      batch.put(keys.upgradeAt, sealRecord(keys.upgradeAt, progress));
       store.write(batch);
       batch = new WriteBatch();
       bytes = 0;
@@ -206,10 +221,21 @@ function runStep(store: KeyValueStore, step: UpgradeStep): void {
   store.write(batch);
 }
 
-/** Where an interrupted run of `step` stopped: past the last key it rewrote (undefined: from the start). */
+/**
+ * Where an interrupted run of `step` stopped: past the last key it rewrote (undefined: from the start). The record
+ * is sealed (from layout 7's tangle-core on); one an older tangle-core left bare is of a step before layout 7, so a
+ * bare record is read only for those (it fails its seal but for a chance of 1 in 2^32). @throws STORE_CORRUPT
+ */
 function resumeAt(store: KeyValueStore, step: UpgradeStep): Uint8Array | undefined {
-  const bytes = store.get(keys.upgradeAt);
-  if (bytes === undefined) return undefined;
+  const stored = store.get(keys.upgradeAt);
+  if (stored === undefined) return undefined;
+  let bytes: Uint8Array;
+  try {
+    bytes = checkedRecord(keys.upgradeAt, stored, 'upgrade progress');
+  } catch (e) {
+    if (step.to >= INDEXES_SEALED) throw e;
+    bytes = stored;
+  }
   // The layout the step upgrades to (u32), then the last key it rewrote.
   return readRecord(u32, bytes.subarray(0, 4), 'upgrade progress') === step.to ? after(bytes.subarray(4)) : undefined;
 }

@@ -19,6 +19,7 @@ import {
   appliedInSlot,
   checkedBlockRecord,
   checkedOutputRecord,
+  checkedRecord,
   checkedValue,
   checkId,
   corrupt,
@@ -76,7 +77,7 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
   if (whiteFlag === undefined && keepsWhiteFlag(committed, record.spentSlot))
     throw missingRecord(`white-flag record of milestone ${record.spentSlot}`, keys.whiteFlag(record.spentSlot));
   const applied = appliedInSlot(whiteFlag, record.spentSlot);
-  const spender = spendingTransaction(blocks, outputId, applied) ?? committed.store.get(keys.spentBy(outputId));
+  const spender = spendingTransaction(blocks, outputId, applied) ?? keptSpender(committed, outputId);
   if (spender === undefined)
     throw corrupt(`the output ${toHex(outputId)}`, `no block of slot ${record.spentSlot}, which spent it, spends it`);
   return {
@@ -251,3 +252,10 @@ export function indexedOutputs(
 
 /** How far the output index's build has come; undefined when none runs. */
 export const indexBuild = (committed: CommittedState) => indexBuildProgress(committed.store);
+
+/** The spender an imported milestone kept for `outputId` (sealed, store layout 7), if it kept one. */
+function keptSpender(committed: CommittedState, outputId: Uint8Array): Uint8Array | undefined {
+  const key = keys.spentBy(outputId);
+  const kept = committed.store.get(key);
+  return kept && checkedRecord(key, kept, 'spender an imported milestone kept');
+}

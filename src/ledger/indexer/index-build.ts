@@ -1,5 +1,5 @@
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../stardust/ledger-records.js';
-import { checkedOutputRecord, keys, LedgerError } from '../common/index.js';
+import { checkedOutputRecord, checkedRecord, entrySeal, keys, LedgerError, sealRecord } from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import { indexEntries } from './output-index.js';
 
@@ -35,6 +35,7 @@ interface BuildState extends IndexBuildProgress {
   cursor: Uint8Array;
 }
 
+/** The build's record, sealed under its key (store layout 7): a flip would resume the build at a wrong key. */
 function encodeState(s: BuildState): Uint8Array {
   const record = new Uint8Array(17 + s.cursor.length);
   const view = new DataView(record.buffer);
@@ -42,10 +43,11 @@ function encodeState(s: BuildState): Uint8Array {
   view.setFloat64(1, s.indexedOutputs, false);
   view.setFloat64(9, s.outputs, false);
   record.set(s.cursor, 17);
-  return record;
+  return sealRecord(keys.outputIndexBuilding, record);
 }
 
-function readState(record: Uint8Array): BuildState {
+function readState(stored: Uint8Array): BuildState {
+  const record = checkedRecord(keys.outputIndexBuilding, stored, 'output index build');
   if (record.length < 17 || (record[0] !== CLEAR && record[0] !== OUTPUTS))
     throw new LedgerError('STORE_CORRUPT', 'the record of the output index build is damaged');
   const view = new DataView(record.buffer, record.byteOffset, record.length);
@@ -111,8 +113,10 @@ export function indexBuildStep(store: KeyValueStore, limit: number): boolean {
       s.indexedOutputs++;
       if (spentSlotOf(record) === UNSPENT) {
         const slot = new DataView(k.buffer, k.byteOffset + 1, 4).getUint32(0, false); // key: table, u32 BE slot, ID
-        for (const e of indexEntries(record.subarray(OUTPUT_RECORD_HEADER), slot, k.subarray(5)))
-          batch.put(keys.outputIndex(e), EMPTY);
+        for (const e of indexEntries(record.subarray(OUTPUT_RECORD_HEADER), slot, k.subarray(5))) {
+          const key = keys.outputIndex(e);
+          batch.put(key, entrySeal(key));
+        }
       }
       if (++seen === limit) break;
     }

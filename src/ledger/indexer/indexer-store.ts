@@ -1,7 +1,16 @@
 import { toHex } from '../../codec/hex.js';
 import { u32 } from '../../codec/index.js';
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../stardust/ledger-records.js';
-import { checkedOutputRecord, checkedValue, corrupt, keys, LedgerError, slotOfKey } from '../common/index.js';
+import {
+  checkedEntry,
+  checkedOutputRecord,
+  checkedValue,
+  corrupt,
+  entrySeal,
+  keys,
+  LedgerError,
+  slotOfKey,
+} from '../common/index.js';
 import { type KeyValueStore, WriteBatch } from '../store/index.js';
 import {
   countOutputRecords,
@@ -13,16 +22,17 @@ import {
 import type { IndexPosition, IndexSource } from './indexer-query.js';
 import { indexEntries } from './output-index.js';
 
-// The output index in the embedded store: its entries are keys of their own table (no values), written and deleted
-// in the commit that creates or spends their outputs, so the index is always of one committed state, whole.
-
-const EMPTY = new Uint8Array(0);
+// The output index in the embedded store: its entries are keys of their own table, written and deleted in the commit
+// that creates or spends their outputs, so the index is always of one committed state, whole. An entry's value is
+// the seal of its key (common's entrySeal, store layout 7), checked as the entry is read: a flipped bit of a key
+// would list a wrong output ID, answered 200 as a right one.
 
 /** Into `batch`: the entries of an output the slot creates (`put`), or of one it spends. */
 export function indexOutput(batch: WriteBatch, put: boolean, outputBytes: Uint8Array, slot: number, id: Uint8Array) {
   for (const entry of indexEntries(outputBytes, slot, id)) {
-    if (put) batch.put(keys.outputIndex(entry), EMPTY);
-    else batch.delete(keys.outputIndex(entry));
+    const key = keys.outputIndex(entry);
+    if (put) batch.put(key, entrySeal(key));
+    else batch.delete(key);
   }
 }
 
@@ -65,13 +75,15 @@ export function storeIndexSource(store: KeyValueStore, latestSlot: () => number)
   if (!outputIndexBuilt(store))
     throw new LedgerError('INDEXER_DISABLED', 'this store keeps no output index (its writer runs without the indexer)');
   const table = Uint8Array.of(keys.tables.outputIndex);
+  const what = "indexer's entry";
   return {
     latestSlot,
     scan(prefix, start, limit) {
       const found: Uint8Array[] = [];
       if (limit <= 0) return found;
       const p = keys.outputIndex(prefix);
-      for (const [k] of store.entries(p, keys.outputIndex(start))) {
+      for (const [k, v] of store.entries(p, keys.outputIndex(start))) {
+        checkedEntry(k, v, what);
         found.push(k.subarray(table.length));
         if (found.length === limit) break;
       }

@@ -10,6 +10,7 @@ import {
   checkedBlockRecord,
   checkedMilestone,
   checkedOutputRecord,
+  checkedRecord,
   commitmentId,
   diffBounds,
   keys,
@@ -163,7 +164,11 @@ function withImportedMilestone(committed: CommittedReads, x: SlotExport, { miles
   return {
     ...x,
     blocks: [...blocks.values()],
-    spenders: x.consumed.map((id) => committed.store.get(keys.spentBy(id)) ?? null),
+    spenders: x.consumed.map((id) => {
+      const key = keys.spentBy(id);
+      const kept = committed.store.get(key);
+      return kept === undefined ? null : checkedRecord(key, kept, 'spender an imported milestone kept');
+    }),
     milestoneTime: milestone.timestamp,
     milestoneId: milestoneId(milestone),
     ...(treasury === undefined ? {} : { treasury: sealedValue(snapshotTreasuryOutput, keys.treasury, treasury) }),

@@ -22,6 +22,7 @@ import {
 } from '../../stardust/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import {
+  checkedValue,
   commitmentId,
   encodeDiff,
   keys,
@@ -198,7 +199,7 @@ async function build(o: SnapshotImportOptions, path: string): Promise<SnapshotIm
     state.put(keys.treasury, sealedValue(snapshotTreasuryOutput, keys.treasury, treasury));
     const sepsKey = keys.solidEntryPoints(header.targetMilestoneIndex);
     state.put(sepsKey, sealedValue(solidEntryPoints, sepsKey, seps));
-    state.put(keys.recentFrom, encode(u32, latest.slot + 1)); // every transaction record is in the index
+    state.put(keys.recentFrom, sealedValue(u32, keys.recentFrom, latest.slot + 1)); // every transaction is indexed
     state.flush();
     // No output index yet: the first writer builds it in the background, the indexer's routes answering 503 until
     // then (issue 58: the entries were 4.5 of the 6.9 records an output cost the import).
@@ -238,7 +239,7 @@ function undo(state: SnapshotState, diff: MilestoneDiff): void {
 const hex = (o: SnapshotOutput) => Buffer.from(o.outputId).toString('hex');
 
 function genesisOf(store: LmdbStore): SlotCommitment {
-  const m = readRecord(metaCodec, store.get(keys.meta)!, 'metadata');
+  const m = checkedValue(metaCodec, keys.meta, store.get(keys.meta)!, 'metadata');
   return readRecord(slotCommitment, store.get(keys.commitment(m.latestSlot))!, 'commitment');
 }
 
@@ -305,7 +306,7 @@ function commitDiff(
     cumulativeWeight: latest.commitment.cumulativeWeight,
     referenceManaCost: nextReferenceManaCost(latest.commitment.referenceManaCost, 0n, params),
   };
-  const m = readRecord(metaCodec, state.get(keys.meta)!, 'metadata');
+  const m = checkedValue(metaCodec, keys.meta, state.get(keys.meta)!, 'metadata');
   state.put(keys.commitment(slot), encode(slotCommitment, commitment));
   state.put(
     keys.diff(slot),
@@ -315,7 +316,8 @@ function commitDiff(
       consumedSlots: consumed.map((c) => c.milestoneIndexBooked),
     }),
   );
-  state.put(keys.meta, encode(metaCodec, { ...m, latestSlot: slot, latestCommitmentId: commitmentId(commitment) }));
+  const next = { ...m, latestSlot: slot, latestCommitmentId: commitmentId(commitment) };
+  state.put(keys.meta, sealedValue(metaCodec, keys.meta, next));
   state.time(slot, diff.milestone.timestamp);
   const key = keys.importedMilestone(slot);
   state.put(key, sealedValue(importedMilestone, key, { milestone: diff.milestone, treasuryInput: diff.treasuryInput }));

@@ -14,12 +14,14 @@ import type { SnapshotOutput } from '../../stardust/snapshot.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import {
   checkedOutputRecord,
+  checkedRecord,
   checkedTransaction,
   keys,
   LedgerError,
   sealedTransaction,
   sealedValue,
   sealOutputRecord,
+  sealRecord,
 } from '../common/index.js';
 import { type KeyValueStore, SortedRunsWorker, WriteBatch } from '../store/index.js';
 
@@ -100,7 +102,8 @@ export class SnapshotState {
       return { ...r, storedOutputs: r.storedOutputs + 1 };
     });
     const chain = outputChainId(o.output, o.outputId);
-    if (chain !== undefined) this.batch.put(keys.chain(chain), o.outputId);
+    const chainKey = chain && keys.chain(chain);
+    if (chainKey !== undefined) this.batch.put(chainKey, sealRecord(chainKey, o.outputId));
     if (++this.pending >= BATCH_OUTPUTS) this.flush();
   }
 
@@ -114,7 +117,8 @@ export class SnapshotState {
     new DataView(booking.buffer).setUint32(32, slot, false);
     runs.add(keys.transactionOfOutput(o.outputId), booking);
     const chain = outputChainId(o.output, o.outputId);
-    if (chain !== undefined) runs.add(keys.chain(chain), o.outputId);
+    const chainKey = chain && keys.chain(chain);
+    if (chainKey !== undefined) runs.add(chainKey, sealRecord(chainKey, o.outputId));
     if (++this.pending >= BATCH_OUTPUTS) this.flush(); // the milestone times
   }
 
@@ -186,7 +190,8 @@ export class SnapshotState {
     setSpentSlot(stored, 0, slot);
     sealOutputRecord(key, stored);
     this.batch.put(key, stored);
-    this.batch.put(keys.spentBy(o.outputId), transactionId.slice());
+    const spender = keys.spentBy(o.outputId);
+    this.batch.put(spender, sealRecord(spender, transactionId));
     this.retire(o);
   }
 
@@ -203,8 +208,10 @@ export class SnapshotState {
   private retire(o: SnapshotOutput): void {
     const chain = outputChainId(o.output, o.outputId);
     if (chain !== undefined) {
-      const current = this.store.get(keys.chain(chain));
-      if (current !== undefined && equalBytes(current, o.outputId)) this.batch.delete(keys.chain(chain));
+      const key = keys.chain(chain);
+      const current = this.store.get(key);
+      if (current !== undefined && equalBytes(checkedRecord(key, current, 'chain entry'), o.outputId))
+        this.batch.delete(key);
     }
     this.supply -= o.output.amount;
     this.outputs--;

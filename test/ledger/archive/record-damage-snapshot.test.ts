@@ -29,6 +29,7 @@ import { settleLayout, storeLayout } from '../../../src/ledger/core/upgrade.js';
 import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.js';
 import { MilestoneOptionType } from '../../../src/stardust/payload/milestone.js';
 import { ledgerFailure } from '../../helpers/failure.js';
+import { unsealLayout7 } from '../../helpers/older-layout.js';
 import { records, snapshotVector } from '../../helpers/snapshots.js';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-snapshot-damage-'));
@@ -166,6 +167,20 @@ describe('the records a snapshot’s import keeps', () => {
     await everyByteFlipped(keys.milestoneTime(created.milestoneIndexBooked), [read], [route]);
   });
 
+  it('a spender a delta’s milestone kept: the spending transaction as the file gives it; any byte flipped is 500', async () => {
+    // An output the last delta's milestone consumed: its blocks are not in the snapshot, its spender is kept.
+    const consumed = diffs.at(-1)!.consumed[0]!;
+    const id = consumed.outputId;
+    const route = `${V2}/outputs/${hex(id)}/metadata`;
+    const { get, stop } = await serve();
+    expect((await get(route)).body).toMatchObject({
+      isSpent: true,
+      transactionIdSpent: hex(consumed.targetTransactionId),
+    });
+    await stop();
+    await everyByteFlipped(keys.spentBy(id), [() => ledger.outputWithMetadata(id)], [route]);
+  });
+
   it('the solid entry points: known blocks; any byte flipped fails the check of a block’s parents', async () => {
     const seps = (await records(delta)).flatMap((r) => (r.kind === 'solidEntryPoint' ? [r.blockId] : []));
     expect(seps.length).toBeGreaterThan(0);
@@ -225,6 +240,7 @@ it('a store of layout 4: a reader is refused naming the upgrade; its writer’s 
       count++;
     }
   for (const k of [keys.importedNetwork, keys.treasury]) layout4.put(k, store().get(k)!.slice(0, -SEAL));
+  unsealLayout7(store(), layout4);
   layout4.put(keys.layout, encode(u32, 4));
   store().write(layout4);
   expect(count).toBeGreaterThan(diffs.length);
@@ -233,7 +249,7 @@ it('a store of layout 4: a reader is refused naming the upgrade; its writer’s 
   expect(ledgerFailure(() => ledger.treasury()).code).toBe('STORE_CORRUPT');
   expect(() => settleLayout(store(), true)).toThrow(/tangle-core upgrade --db DIR/);
   settleLayout(store(), false);
-  expect(storeLayout(store())).toBe(6);
+  expect(storeLayout(store())).toBe(7);
   expect({ info: ledger.milestone(5), treasury: ledger.treasury(), target: inspectStore(join(dir, 'ledger')) }).toEqual(
     before,
   );

@@ -24,6 +24,7 @@ import {
   milestonePayloadOf,
 } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
+import { LAYOUT_7_RECORDS, LAYOUT_7_TABLES } from '../../helpers/older-layout.js';
 import { updatesOf } from '../../helpers/plain-archive.js';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-reseal-'));
@@ -97,19 +98,24 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
 
   // The same older store as the layout's upgrade meets it (layout 2: sealed blocks, unsealed records, white-flag
   // records among them): a reader is refused naming the command, its writer's opening seals every record once and
-  // moves the store to layout 6 (3: the records above; 4: the white-flag records; 5: the snapshot's own; 6: the
-  // transaction index's).
+  // moves the store to layout 7 (3: the records above; 4: the white-flag records; 5: the snapshot's own; 6: the
+  // transaction index's; 7: the other indexes and the metadata).
   const unseal = (batch: WriteBatch, tables: readonly number[]) => {
     for (const table of tables)
       for (const [k, v] of store().entries(Uint8Array.of(table))) batch.put(k, v.slice(0, v.length - SEAL));
   };
   // The snapshot's own records (sealed at layout 5): its tables, and its network and treasury among the metadata.
   // The transaction index's records (sealed at layout 6).
-  const INDEX_TABLES = [keys.tables.recent, keys.tables.transaction];
+  // The other indexes, and the metadata records (sealed at layout 7).
+  const INDEX_TABLES = [keys.tables.recent, keys.tables.transaction, ...LAYOUT_7_TABLES];
   const SNAPSHOT_TABLES = [keys.tables.solidEntryPoints, keys.tables.importedMilestone, keys.tables.milestoneTime];
   const unsealSnapshot = (batch: WriteBatch) => {
     unseal(batch, SNAPSHOT_TABLES);
     for (const k of [keys.importedNetwork, keys.treasury]) batch.put(k, store().get(k)!.slice(0, -SEAL));
+    for (const k of [...LAYOUT_7_RECORDS, keys.outputIndexBuilding]) {
+      const record = store().get(k);
+      if (record !== undefined) batch.put(k, record.slice(0, -SEAL));
+    }
   };
   const layout2 = new WriteBatch();
   unseal(layout2, [...SEALED_TABLES, keys.tables.whiteFlag, ...INDEX_TABLES]);
@@ -118,8 +124,8 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
   store().write(layout2);
   expect(() => settleLayout(store(), true)).toThrow(/STORE_OUTDATED|tangle-core upgrade --db DIR/);
   settleLayout(store(), false);
-  expect(storeLayout(store())).toBe(6);
-  expect(STORE_LAYOUT).toBe(6);
+  expect(storeLayout(store())).toBe(7);
+  expect(STORE_LAYOUT).toBe(7);
   expect(await answers(routes)).toEqual(before);
 
   // Layout 3 (white-flag records unsealed): block metadata is 500 until the writer's opening seals them.
@@ -132,7 +138,7 @@ it('an older store’s records, sealed by resealRecords, answer as before and pa
   expect((await answers(whiteFlagRoutes)).map(([status]) => status)).toEqual([500, 500]);
   expect(() => settleLayout(store(), true)).toThrow(/STORE_OUTDATED|tangle-core upgrade --db DIR/);
   settleLayout(store(), false);
-  expect(storeLayout(store())).toBe(6);
+  expect(storeLayout(store())).toBe(7);
   expect(await answers(routes)).toEqual(before);
   settleLayout(store(), false); // a store at the layout is left as it is: nothing sealed twice
   expect(await answers(routes)).toEqual(before);

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { u32 } from '../../../src/codec/index.js';
+import { u32 } from '../../src/codec/index.js';
 import {
   decodeBlock,
   type Ledger,
@@ -16,21 +16,22 @@ import {
   PROTOCOL_PARAMETERS,
   protocolParameters,
   toHex,
-} from '../../../src/index.js';
-import { SEALED_TABLES } from '../../../src/ledger/archive/index.js';
-import { blockRecord, checkedBlockRecord } from '../../../src/ledger/common/block-record.js';
-import { sealedValue } from '../../../src/ledger/common/record-checks.js';
-import { keys } from '../../../src/ledger/common/store-keys.js';
-import { STORE_LAYOUT, storeLayout } from '../../../src/ledger/core/upgrade.js';
-import { WriteBatch } from '../../../src/ledger/store/batch.js';
-import { LmdbStore } from '../../../src/ledger/store/lmdb.js';
-import { applyEvent } from '../../../src/sim/events.js';
-import { Simulation } from '../../../src/sim/simulator.js';
-import { transactionId } from '../../../src/stardust/ids.js';
-import { PayloadType } from '../../../src/stardust/type-codes.js';
-import { cli } from '../../helpers/cli.js';
-import { errorCode, ledgerFailure } from '../../helpers/failure.js';
-import { spawnAsync } from '../../helpers/run.js';
+} from '../../src/index.js';
+import { SEALED_TABLES } from '../../src/ledger/archive/index.js';
+import { blockRecord, checkedBlockRecord } from '../../src/ledger/common/block-record.js';
+import { sealedValue, sealRecord } from '../../src/ledger/common/record-checks.js';
+import { keys } from '../../src/ledger/common/store-keys.js';
+import { STORE_LAYOUT, storeLayout } from '../../src/ledger/core/upgrade.js';
+import { WriteBatch } from '../../src/ledger/store/batch.js';
+import { LmdbStore } from '../../src/ledger/store/lmdb.js';
+import { applyEvent } from '../../src/sim/events.js';
+import { Simulation } from '../../src/sim/simulator.js';
+import { transactionId } from '../../src/stardust/ids.js';
+import { PayloadType } from '../../src/stardust/type-codes.js';
+import { cli } from '../helpers/cli.js';
+import { errorCode, ledgerFailure } from '../helpers/failure.js';
+import { unsealLayout7 } from '../helpers/older-layout.js';
+import { spawnAsync } from '../helpers/run.js';
 
 const GENESIS = 1_700_000_000;
 const SLOTS = 6;
@@ -85,6 +86,7 @@ function toOlderLayout(path: string): number {
   }
   for (const table of [...SEALED_TABLES, keys.tables.whiteFlag, keys.tables.recent, keys.tables.transaction])
     for (const [key, record] of store.entries(Uint8Array.of(table))) older.put(key, record.slice(0, -4));
+  unsealLayout7(store, older);
   older.delete(keys.layout);
   store.write(older);
   store.close();
@@ -213,7 +215,7 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
         blockRecord(key, bytes, payload?.type === PayloadType.Transaction ? transactionId(payload) : undefined),
       );
     }
-    partial.put(keys.upgradeAt, Uint8Array.of(STORE_LAYOUT, 0, 0, 0, ...half.at(-1)![0]));
+    partial.put(keys.upgradeAt, sealRecord(keys.upgradeAt, Uint8Array.of(2, 0, 0, 0, ...half.at(-1)![0])));
     // And a block of the other half damaged on disk: it is not sealed as sound.
     const [damagedKey, damagedBytes] = entries.at(-1)!;
     const damaged = damagedBytes.slice();
@@ -298,6 +300,53 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
         expect(refused.message).toContain(`the stored store layout (key ${toHex(keys.layout)})`);
         expect(refused.message).not.toContain('newer');
       }
+    }
+  });
+});
+
+describe('a store of layout 6 (its indexes and metadata bare)', () => {
+  it('a reader is refused; an upgrade whose progress record is damaged stops (STORE_CORRUPT); then it upgrades', async () => {
+    const path = join(dir, 'layout6');
+    const ids = written(path, 35);
+    const indexed = async (l: Ledger) => json(await l.indexedOutputs({ route: 'basic', pageSize: 1000 }));
+    const reader = openLedger({ path, params, readOnly: true });
+    const before = [answers(reader, ids), await indexed(reader)];
+    reader.close();
+    expect(JSON.parse(before[1] as string).items.length).toBeGreaterThan(5);
+    const store = new LmdbStore(path);
+    const older = new WriteBatch();
+    unsealLayout7(store, older);
+    older.put(keys.layout, sealedValue(u32, keys.layout, 6));
+    store.write(older);
+    const blockIndex = [...store.entries(Uint8Array.of(keys.tables.blockIndex))];
+    expect(blockIndex.every(([, v]) => v.length === 4)).toBe(true); // bare u32 slots
+    store.close();
+    const refused = ledgerFailure(() => openLedger({ path, params, readOnly: true }));
+    expect([refused.code, refused.message]).toEqual(['STORE_OUTDATED', expect.stringContaining('upgrade --db DIR')]);
+    // Where an upgrade to layout 7 stopped (past the first block index entry), each byte flipped: the writer's
+    // opening refuses it (a flipped key would resume it past records it never sealed, or seal some twice).
+    const progress = sealRecord(keys.upgradeAt, Uint8Array.of(7, 0, 0, 0, ...blockIndex[0]![0]));
+    for (let at = 0; at < progress.length; at++) {
+      const flipped = progress.slice();
+      flipped[at]! ^= 0x04;
+      const s = new LmdbStore(path);
+      s.write(WriteBatch.of([{ key: keys.upgradeAt, value: flipped }]));
+      s.close();
+      const failure = ledgerFailure(() => openLedger({ path, params }));
+      expect([failure.code, failure.message], `byte ${at}`).toEqual([
+        'STORE_CORRUPT',
+        expect.stringContaining(`(key ${toHex(keys.upgradeAt)})`),
+      ]);
+    }
+    const s = new LmdbStore(path);
+    s.write(WriteBatch.of([{ key: keys.upgradeAt, value: undefined }]));
+    s.close();
+    openLedger({ path, params }).close();
+    const upgraded = openLedger({ path, params, readOnly: true });
+    try {
+      expect([answers(upgraded, ids), await indexed(upgraded)]).toEqual(before);
+    } finally {
+      upgraded.close();
     }
   });
 });

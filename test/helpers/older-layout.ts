@@ -1,0 +1,24 @@
+// A store as a tangle-core before store layout 7 left it (src/ledger/core/upgrade.ts): the records that layout seals
+// stored bare. What the upgrade tests start from.
+import { keys, SEAL } from '../../src/ledger/common/index.js';
+import type { KeyValueStore, WriteBatch } from '../../src/ledger/store/index.js';
+
+/** The tables layout 7 seals whole (an output index entry's value, the seal of its key, becomes empty). */
+export const LAYOUT_7_TABLES: readonly number[] = [
+  keys.tables.blockIndex,
+  keys.tables.spentBy,
+  keys.tables.outputIndex,
+  keys.tables.chain,
+];
+/** The metadata records layout 7 seals. */
+export const LAYOUT_7_RECORDS: readonly Uint8Array[] = [keys.meta, keys.recentFrom, keys.currentAt];
+
+/** Into `batch`: each record layout 7 sealed, without its seal. */
+export function unsealLayout7(store: KeyValueStore, batch: WriteBatch): void {
+  for (const table of LAYOUT_7_TABLES)
+    for (const [k, v] of store.entries(Uint8Array.of(table))) batch.put(k.slice(), v.slice(0, v.length - SEAL));
+  for (const key of [...LAYOUT_7_RECORDS, keys.outputIndexBuilding]) {
+    const record = store.get(key);
+    if (record !== undefined) batch.put(key, record.slice(0, -SEAL));
+  }
+}
