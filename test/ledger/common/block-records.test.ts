@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { u32 } from '../../src/codec/index.js';
+import { u32 } from '../../../src/codec/index.js';
 import {
   decodeBlock,
   type Ledger,
@@ -16,22 +16,22 @@ import {
   PROTOCOL_PARAMETERS,
   protocolParameters,
   toHex,
-} from '../../src/index.js';
-import { SEALED_TABLES } from '../../src/ledger/archive/index.js';
-import { blockRecord, checkedBlockRecord } from '../../src/ledger/common/block-record.js';
-import { sealedValue, sealRecord } from '../../src/ledger/common/record-checks.js';
-import { keys } from '../../src/ledger/common/store-keys.js';
-import { STORE_LAYOUT, storeLayout } from '../../src/ledger/core/upgrade.js';
-import { WriteBatch } from '../../src/ledger/store/batch.js';
-import { LmdbStore } from '../../src/ledger/store/lmdb.js';
-import { applyEvent } from '../../src/sim/events.js';
-import { Simulation } from '../../src/sim/simulator.js';
-import { transactionId } from '../../src/stardust/ids.js';
-import { PayloadType } from '../../src/stardust/type-codes.js';
-import { cli } from '../helpers/cli.js';
-import { errorCode, ledgerFailure } from '../helpers/failure.js';
-import { unsealLayout7 } from '../helpers/older-layout.js';
-import { spawnAsync } from '../helpers/run.js';
+} from '../../../src/index.js';
+import { SEALED_TABLES } from '../../../src/ledger/archive/index.js';
+import { blockRecord, checkedBlockRecord } from '../../../src/ledger/common/block-record.js';
+import { sealedValue, sealRecord } from '../../../src/ledger/common/record-checks.js';
+import { keys } from '../../../src/ledger/common/store-keys.js';
+import { STORE_LAYOUT, storeLayout } from '../../../src/ledger/core/upgrade.js';
+import { WriteBatch } from '../../../src/ledger/store/batch.js';
+import { LmdbStore } from '../../../src/ledger/store/lmdb.js';
+import { applyEvent } from '../../../src/sim/events.js';
+import { Simulation } from '../../../src/sim/simulator.js';
+import { transactionId } from '../../../src/stardust/ids.js';
+import { PayloadType } from '../../../src/stardust/type-codes.js';
+import { cli } from '../../helpers/cli.js';
+import { errorCode, ledgerFailure } from '../../helpers/failure.js';
+import { unsealLayout7 } from '../../helpers/older-layout.js';
+import { spawnAsync } from '../../helpers/run.js';
 
 const GENESIS = 1_700_000_000;
 const SLOTS = 6;
