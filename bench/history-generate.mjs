@@ -12,13 +12,15 @@ const OWNERS = [1, 2, 3, 4].map((k) => ({ k, address: tc.ed25519AddressOf(tc.ed2
 export const T0 = 1_700_000_000;
 const SEP = new Uint8Array(32).fill(0xe1);
 
-/** The genesis outputs of the test network: `n` outputs of 1 SMR, round the owners (the same every run). */
-export const genesisOutputs = (n) =>
-  Array.from({ length: n }, (_, i) => {
-    const id = new Uint8Array(32);
-    new DataView(id.buffer).setUint32(0, i + 1);
-    return { outputId: tc.outputId(id, 0), output: basic(OWNERS[i % 4].address, 1_000_000n) };
-  });
+/** Genesis output `i` of the test network: 1 SMR, round the owners (the same every run). */
+export function genesisOutput(i) {
+  const id = new Uint8Array(32);
+  new DataView(id.buffer).setUint32(0, i + 1);
+  return { outputId: tc.outputId(id, 0), output: basic(OWNERS[i % 4].address, 1_000_000n) };
+}
+
+/** The genesis outputs of the test network: the first `n` of genesisOutput. */
+export const genesisOutputs = (n) => Array.from({ length: n }, (_, i) => genesisOutput(i));
 
 /** The genesis snapshot of the test network: its `n` outputs (genesisOutputs) and the snapshot file. */
 export async function genesisSnapshot(n) {
@@ -84,6 +86,9 @@ function coneShape(n) {
  * asked before each milestone, ends the run early (a resumable generation stops between two milestones).
  */
 export function issueHistory(ledger, outputs, m, perMilestone, txs, each, from = undefined, stop = () => false) {
+  // `outputs`: the genesis outputs, or a function giving the i-th (a million milestones' 5,000,000 outputs as objects
+  // would not fit a heap).
+  const outputAt = typeof outputs === 'function' ? outputs : (i) => outputs[i];
   const { parents: layout, tips } = coneShape(perMilestone);
   const every = Math.floor(layout.length / txs);
   // Each milestone spends one genesis output a transaction, but every tenth, whose last spends again the one before.
@@ -103,7 +108,7 @@ export function issueHistory(ledger, outputs, m, perMilestone, txs, each, from =
       const parents = layout[i].map((j) => (j === -1 ? previous.id : ids[j]));
       let payload;
       if (i % every === every - 1) {
-        const o = k % 10 === 0 && i + every >= layout.length ? spent : outputs[next++];
+        const o = k % 10 === 0 && i + every >= layout.length ? spent : outputAt(next++);
         spent = o;
         const owner = ownerOf(o);
         const to = OWNERS[(owner.k + i) % 4];
