@@ -1,14 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/limits.js';
 import { createServer } from '../http/server.js';
-import { importedParams, inspectStore } from '../ledger/index.js';
 import {
   answer,
   checkEventFlags,
+  chooseStore,
   DEMO_FLAGS,
   EVENT_FLAGS,
   eventsLine,
@@ -25,7 +23,6 @@ import {
   network,
   openWriting,
   poolOf,
-  refuseSimulatedOn,
   serveDatabase,
   serverOptions,
   startedAs,
@@ -38,7 +35,6 @@ import {
   workerFlags,
   writeOnly,
 } from '../node/index.js';
-import { protocolParameters } from '../stardust/protocol-parameters.js';
 
 // `serve`: the command line parsed, then the node's components (src/node/) started in turn: the role of this process,
 // its store, what writes to it (the demo, the follower, the faucet's slot clock), the workers or this process's own
@@ -125,14 +121,6 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const port = wholeNumber(values.port, '--port', 0, 65535);
   checkEventFlags(values);
   followBounds(values);
-  const seedSlots = wholeNumber(values['demo-slots'], '--demo-slots', 1, 100_000);
-  const slotSeconds =
-    values['slot-seconds'] === undefined
-      ? base.slotDurationSeconds
-      : wholeNumber(values['slot-seconds'], '--slot-seconds', 1, 3600);
-  const time = values['genesis-time'];
-  const genesisTime = time === undefined ? undefined : wholeNumber(time, '--genesis-time', 0, 2 ** 32 - 1);
-  if (values.demo) refuseSimulatedOn(base, 'the demo');
   if (values.follow !== undefined && (values.demo || values.faucet))
     throw new UsageError('--follow applies another node’s milestones: leave out --demo and --faucet');
   const faucetCaps: FaucetCaps = {
@@ -149,33 +137,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
     return serveDatabase(values, worker);
   }
   const { workers, supervise } = poolOf(values, { worker, writer: writerRole });
-  if (readOnly && (values.demo || values.db === undefined))
-    throw new UsageError(
-      '--read-only serves a store another process writes: give --db DIR (an existing store, without --demo) or ' +
-        '--store URL (a PostgreSQL database: its primary or a standby)',
-    );
-  const existing = values.db === undefined ? undefined : inspectStore(values.db);
-  if (readOnly && existing === undefined) throw new UsageError(`--read-only: there is no store at ${values.db}`);
-  // (A writer started by `serve --workers N` resumes the demo on the store it wrote before it died.)
-  if (values.demo && existing !== undefined && !writerRole)
-    throw new UsageError(`--demo needs a new store; ${values.db} holds a ledger already`);
-  // An existing store keeps its genesis time; the demo's lies so far back that its seeded history reaches the
-  // current slot (so the node is synced); a new store starts its genesis now unless told otherwise.
-  const now = Math.floor(Date.now() / 1000);
-  const genesisUnixTime =
-    genesisTime ??
-    existing?.genesisUnixTime ??
-    (values.demo ? now - seedSlots * slotSeconds - 1 : base.genesisUnixTime || now);
-  // A ledger imported from a network's snapshot carries its own network (its name, supply, genesis slot and clock).
-  const params =
-    existing?.imported === undefined
-      ? protocolParameters(base, { genesisUnixTime, slotDurationSeconds: slotSeconds })
-      : importedParams(existing.imported);
-  const temporary =
-    values.demo && values.db === undefined ? mkdtempSync(join(tmpdir(), 'tangle-core-demo-')) : undefined;
-  const path = values.db ?? temporary;
-  // A demo's temporary store goes with the process, however it ends (a port already taken, a signal, a crash).
-  if (temporary !== undefined) process.once('exit', () => rmSync(temporary, { recursive: true, force: true }));
+  const { existing, path, temporary, params, genesisUnixTime, seedSlots, slotSeconds } = chooseStore(
+    values,
+    base,
+    writerRole,
+  );
   // With --workers N and a shared store, this process supervises the workers; the demo writes in a process of its own
   // (without the demo, this process holds the store as a single server would, unless --read-only).
   const { ledger, demo, writer, writes, clock } = await openWriting({

@@ -1,11 +1,11 @@
 // A running node's components, each with its flags and a start function: the writer (its commit clock, the intake of
 // posted blocks, the faucet, its process under a supervisor), the follower, the event API, the HTTP workers and their
-// supervisor, the demo, the reader of a PostgreSQL database; which part a process plays (role.ts); what every
-// answering process starts, over a store or a database (answering.ts). cli/serve.ts parses the command line and
-// starts them. To add a component: a file here exporting its flag table, its usage lines and a start function,
-// exported below; its flags spread into cli/serve.ts's options and usage; its start in answering.ts when every
-// answering process runs it, else in serve.ts; a flag the HTTP workers need too, forwarded by workerFlags
-// (http-options.ts).
+// supervisor, the demo, the reader of a PostgreSQL database; which part a process plays (role.ts), which store it
+// opens (store-choice.ts), what every answering process starts over a store or a database (answering.ts).
+// cli/serve.ts parses the command line and starts them. To add a component: a file here exporting its flag table,
+// its usage lines and a start function, exported below; its flags spread into cli/serve.ts's options and usage; its
+// start in answering.ts when every answering process runs it, else in serve.ts; a flag the HTTP workers need too,
+// forwarded by workerFlags (http-options.ts).
 export { type Answering, answer } from './answering.js';
 export { untilAvailable } from './backoff.js';
 export { type IntakeOptions, ledgerIntake } from './block-intake.js';
@@ -40,6 +40,7 @@ export { greet } from './greeting.js';
 export { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
 export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
 export { poolOf, startedAs } from './role.js';
+export { chooseStore, type StoreChoice } from './store-choice.js';
 export { startWorkers, WORKER_FLAGS } from './workers.js';
 export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';
 export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './writes.js';
