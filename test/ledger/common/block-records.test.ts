@@ -17,7 +17,6 @@ import {
   protocolParameters,
   toHex,
 } from '../../../src/index.js';
-import { SEALED_TABLES } from '../../../src/ledger/archive/index.js';
 import { blockRecord, checkedBlockRecord } from '../../../src/ledger/common/block-record.js';
 import { sealedValue, sealRecord } from '../../../src/ledger/common/record-checks.js';
 import { keys } from '../../../src/ledger/common/store-keys.js';
@@ -30,7 +29,7 @@ import { transactionId } from '../../../src/stardust/ids.js';
 import { PayloadType } from '../../../src/stardust/type-codes.js';
 import { cli } from '../../helpers/cli.js';
 import { errorCode, ledgerFailure } from '../../helpers/failure.js';
-import { unsealLayout7 } from '../../helpers/older-layout.js';
+import { toLayout1, unsealLayout7 } from '../../helpers/older-layout.js';
 import { spawnAsync } from '../../helpers/run.js';
 
 const GENESIS = 1_700_000_000;
@@ -69,28 +68,6 @@ function answers(ledger: Ledger, ids: ReturnType<typeof written>) {
     ...ids.spent.map((id) => json(ledger.outputWithMetadata(id).spent)),
     json(ledger.tips()),
   ];
-}
-
-/**
- * Rewrites the store as layout 1 wrote it: block records as the block's bytes alone, the records of applied
- * milestones, their white-flag records, analytics, the archive and the transaction index without their seal (the last
- * four bytes), its number gone.
- */
-function toOlderLayout(path: string): number {
-  const store = new LmdbStore(path);
-  const older = new WriteBatch();
-  let n = 0;
-  for (const [key, record] of store.entries(Uint8Array.of(keys.tables.block))) {
-    older.put(key, checkedBlockRecord(key, record).bytes.slice());
-    n++;
-  }
-  for (const table of [...SEALED_TABLES, keys.tables.whiteFlag, keys.tables.recent, keys.tables.transaction])
-    for (const [key, record] of store.entries(Uint8Array.of(table))) older.put(key, record.slice(0, -4));
-  unsealLayout7(store, older);
-  older.delete(keys.layout);
-  store.write(older);
-  store.close();
-  return n;
 }
 
 describe('a block record', () => {
@@ -180,7 +157,7 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
     const before = answers(reader, ids);
     reader.close();
     expect(before.length).toBeGreaterThan(30);
-    expect(toOlderLayout(path)).toBe(ids.blockIds.length);
+    expect(toLayout1(path)).toBe(ids.blockIds.length);
     const refused = ledgerFailure(() => openLedger({ path, params, readOnly: true }));
     expect(refused.code).toBe('STORE_OUTDATED');
     expect(refused.message).toContain('tangle-core upgrade --db DIR');
@@ -202,7 +179,7 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
     const reader = openLedger({ path, params, readOnly: true });
     const before = answers(reader, ids);
     reader.close();
-    toOlderLayout(path);
+    toLayout1(path);
     // As a crash after the upgrade's first batch leaves it: the blocks up to one sealed, the place after it noted.
     const store = new LmdbStore(path);
     const entries = [...store.entries(Uint8Array.of(keys.tables.block))];
@@ -252,7 +229,7 @@ describe('a store of the layout before (blocks stored as their bytes)', () => {
     const reader = openLedger({ path, params, readOnly: true });
     const before = answers(reader, ids);
     reader.close();
-    toOlderLayout(path);
+    toLayout1(path);
     const run = () => spawnAsync(process.execPath, [cli, 'upgrade', '--db', path]);
     const first = await run();
     // Its one line on stderr is the writer's opening's (every writer that upgrades a store says so).

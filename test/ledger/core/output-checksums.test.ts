@@ -13,6 +13,7 @@ import { LmdbStore } from '../../../src/ledger/store/lmdb.js';
 import { applyEvent } from '../../../src/sim/events.js';
 import { Simulation } from '../../../src/sim/simulator.js';
 import { errorCode } from '../../helpers/failure.js';
+import { toLayout1 } from '../../helpers/older-layout.js';
 
 const GENESIS = 1_700_000_000;
 const params = protocolParameters(PROTOCOL_PARAMETERS.testnet, { genesisUnixTime: GENESIS });
@@ -39,7 +40,9 @@ describe('a store written before output records had checksums', () => {
     for (const [id] of writer.unspentOutputs()) ids.push(id.slice());
     const before = answers(writer, ids);
     writer.close();
-    // Back to the older layout, as tangle-core wrote it: the checksum field out, the marker gone.
+    // Back to the older layout, as tangle-core wrote it: layout 1 (a store that names its layout has its checksums),
+    // the checksum field out, the marker gone.
+    toLayout1(path);
     const store = new LmdbStore(path);
     const older = new WriteBatch();
     let records = 0;
