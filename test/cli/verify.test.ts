@@ -2,7 +2,9 @@
 // read can. A milestone's ID index entry moved by a flipped bit of its key is, to the by-ID routes, a milestone that
 // never was (404); the walk checks each index against what it indexes, both ways, and names the damage by table and
 // key (exit 1). A sound store (real Shimmer milestones 17339 and 17340 on the ledger of what they consume) is sound
-// (exit 0), each table listed as it is walked; a store of an older layout is refused with the upgrade (exit 2).
+// (exit 0), each table listed as it is walked; a store of an older layout is refused with the upgrade (exit 2). A
+// slot commitment or a slot's UTXO changes damaged, moved, or another slot's (which `serve` refuses or answers 500
+// for) is named by the walk of the commitment chain and of every unpruned slot's changes.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +48,7 @@ it('a sound store: every table walked, exit 0', async () => {
     expect(lines.some((l) => l.startsWith(`${table}: `))).toBe(true);
   expect(lines).toContain('milestoneSlot: 2 records (not sealed)');
   expect(lines).toContain('milestone ID index: checked against the milestones, both ways');
+  expect(lines).toContain('commitments: checked as a chain; UTXO changes: checked against their slots');
 });
 
 it('a milestone ID entry moved by a flipped key: 404 by its ID, and verify names both keys (exit 1)', async () => {
@@ -128,6 +131,92 @@ it('an output index entry and a chain entry moved, a block index entry flipped: 
       { key: block!, value: blockValue },
     ]);
   }
+  expect((await verify()).status).toBe(0);
+});
+
+/** Runs verify with `writes` done to the store (undone after): its damaged lines, each of exit 1. */
+async function damagedLines(writes: { key: Uint8Array; value: Uint8Array | undefined }[]) {
+  const store = new LmdbStore(path, { readOnly: true });
+  const undo = writes.map(({ key }) => ({ key, value: store.get(key)?.slice() }));
+  store.close();
+  write(writes);
+  try {
+    const r = await verify();
+    expect([r.status, r.stderr]).toEqual([1, '']);
+    return r.stdout.split('\n').filter((l) => l.startsWith('damaged: '));
+  } finally {
+    write(undo.reverse());
+  }
+}
+const read = (key: Uint8Array) => {
+  const store = new LmdbStore(path, { readOnly: true });
+  const value = store.get(key)!.slice();
+  store.close();
+  return value;
+};
+const flipped = (value: Uint8Array, at: number) => {
+  const v = value.slice();
+  v[at]! ^= 0x10;
+  return v;
+};
+
+it('a slot commitment damaged or moved (serve refuses the store): named by the chain, exit 1', async () => {
+  const key = keys.commitment(17339);
+  const value = read(key);
+  // Its previous ID (byte 5, after version and slot): it changes its ID, which the commitment of 17340 names.
+  expect(await damagedLines([{ key, value: flipped(value, 5) }])).toEqual([
+    expect.stringMatching(
+      new RegExp(
+        `^damaged: commitment ${hex(key)}: its ID 0x\\w+ is not 0x\\w+, which the commitment of slot 17340 names$`,
+      ),
+    ),
+  ]);
+  // The latest, named by the store's metadata.
+  const latest = keys.commitment(17340);
+  expect(await damagedLines([{ key: latest, value: flipped(read(latest), 41) }])).toEqual([
+    expect.stringMatching(new RegExp(`^damaged: commitment ${hex(latest)}: .*which the store's metadata names$`)),
+  ]);
+  // Moved by a flipped key bit: missing where the chain names it, and found where no slot's is.
+  const moved = key.slice();
+  moved[1]! ^= 0x01;
+  expect(
+    await damagedLines([
+      { key, value: undefined },
+      { key: moved, value },
+    ]),
+  ).toEqual([
+    `damaged: commitment ${hex(key)}: missing: the commitment of slot 17340 names the commitment of slot 17339`,
+    expect.stringMatching(new RegExp(`^damaged: commitment ${hex(moved)}: no slot of the chain \\(\\d+ to 17340\\)`)),
+  ]);
+});
+
+it('a slot’s UTXO changes damaged, moved, or another slot’s: named with why, exit 1', async () => {
+  const key = keys.diff(17340);
+  const value = read(key);
+  // 17340's checksum flipped, and 17339's moved by a flipped key bit (to a slot not committed).
+  const earlier = keys.diff(17339);
+  const moved = earlier.slice();
+  moved[4]! ^= 0x40;
+  expect(
+    await damagedLines([
+      { key, value: flipped(value, value.length - 1) },
+      { key: earlier, value: undefined },
+      { key: moved, value: read(earlier) },
+    ]),
+  ).toEqual([
+    `damaged: diff ${hex(earlier)}: missing: slot 17339 is committed and not pruned`,
+    `damaged: diff ${hex(key)}: STORE_CORRUPT at (root): the stored UTXO changes of slot 17340 (key 44000043bc): ` +
+      'its checksum does not match',
+    expect.stringMatching(new RegExp(`^damaged: diff ${hex(moved)}: no committed, unpruned slot \\(\\d+ to 17340\\)`)),
+  ]);
+  // Slot 17339's changes under 17340's key (its checksum holds): the outputs it names are not 17340's.
+  expect(await damagedLines([{ key, value: read(keys.diff(17339)) }])).toEqual([
+    expect.stringMatching(
+      new RegExp(
+        `^damaged: diff ${hex(key)}: it names output 0x\\w+ created in slot 17340, which holds no such output$`,
+      ),
+    ),
+  ]);
   expect((await verify()).status).toBe(0);
 });
 

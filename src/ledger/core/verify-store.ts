@@ -16,6 +16,7 @@ import {
 import { indexEntries } from '../indexer/index.js';
 import { type KeyValueStore, LmdbStore } from '../store/index.js';
 import { settleLayout, storeLayout } from './upgrade.js';
+import { checkChain } from './verify-chain.js';
 
 // `tangle-core verify --db DIR` (issue 57): a read-only walk of a whole store, for an archive's operator after a disk
 // scare. Every route checks the records it serves, but a flipped bit of an index's KEY moves an entry where no read
@@ -77,6 +78,8 @@ export function verifyStore(store: KeyValueStore, progress: (line: string) => vo
     (UNSEALED.has(table) ? verdict.unsealed : verdict.checked).set(name, n);
     progress(`${name}: ${n} record${n === 1 ? '' : 's'}${UNSEALED.has(table) ? ' (not sealed)' : ' checked'}`);
   }
+  checkChain(store, damaged);
+  progress('commitments: checked as a chain; UTXO changes: checked against their slots');
   checkMilestoneIds(store, damaged);
   progress('milestone ID index: checked against the milestones, both ways');
   checkOutputIndexes(store, damaged);
