@@ -1,3 +1,4 @@
+import { toHex } from '../../codec/hex.js';
 import { u32 } from '../../codec/index.js';
 import { parentsOf, payloadTypeOf } from '../../stardust/block.js';
 import { addressBalanceRecord, milestoneUpdateRecord } from '../../stardust/ledger-records.js';
@@ -182,7 +183,10 @@ export class StoreExplorer implements Explorer {
     return this.whiteFlagOrder(index)?.map(({ blockId, inclusion }) => {
       const key = keys.block(index, blockId);
       const record = this.store.get(key);
-      return { blockId, inclusion, payloadType: record && payloadTypeOf(checkedBlockRecord(key, record).bytes) };
+      // The white-flag record goes with the slot's blocks (a prune): a block it names is stored, or damaged (issue 57).
+      if (record === undefined)
+        throw missingRecord(`block ${toHex(blockId)}`, key, `it is missing, where milestone ${index}'s cone names it`);
+      return { blockId, inclusion, payloadType: payloadTypeOf(checkedBlockRecord(key, record).bytes) };
     });
   }
 

@@ -89,10 +89,14 @@ export function checkedRecord(key: Uint8Array, stored: Uint8Array, what: string,
 
 /**
  * The damage a record missing where it must be is (core/applied-records.ts: a milestone history/ applied wrote it, and
- * a flipped bit of its key moved it where no read finds it): STORE_CORRUPT naming the record and its key.
+ * a flipped bit of its key moved it where no read finds it): STORE_CORRUPT naming the record and its key. `why`: what
+ * says it must be there, where that is not the milestone of its slot (a commit, an index entry naming it).
  */
-export const missingRecord = (what: string, key: Uint8Array): LedgerError =>
-  corrupt(`the stored ${what} (key ${toHex(key)})`, 'it is missing, where the milestone applied in its slot wrote it');
+export const missingRecord = (
+  what: string,
+  key: Uint8Array,
+  why = 'it is missing, where the milestone applied in its slot wrote it',
+): LedgerError => corrupt(`the stored ${what} (key ${toHex(key)})`, why);
 
 /** A value sealed under `key`: its encoding, then its seal (the snapshot's own records: milestone times, …). */
 export const sealedValue = <T>(codec: Codec<T>, key: Uint8Array, value: T): Uint8Array =>

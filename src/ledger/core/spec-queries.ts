@@ -23,6 +23,7 @@ import {
   type IncludedBlock,
   keys,
   LedgerError,
+  missingRecord,
   readDiff,
   type SlotCommitment,
   slotOfCommitmentId,
@@ -55,9 +56,14 @@ export function utxoChanges({ committed }: LedgerState, slot: number): UtxoChang
     throw new LedgerError('BEFORE_GENESIS', `slot ${slot} is before genesis slot ${params.genesisSlot}`);
   if (slot > meta.latestSlot)
     throw new LedgerError('NOT_FOUND', `commitment is from a future slot (${slot} > ${meta.latestSlot})`);
+  // Every slot from genesis to the latest has its commitment (the chain names each), and from prunedUntil on its
+  // diff: missing, a flipped bit of its key moved it (issue 57), not a 404.
   const c = committed.commitment(slot);
-  if (c === undefined) throw new LedgerError('NOT_FOUND', `commitment not found, slot: ${slot}`);
+  if (c === undefined)
+    throw missingRecord(`commitment of slot ${slot}`, keys.commitment(slot), 'it is missing, where the chain names it');
   const bytes = committed.store.get(keys.diff(slot));
+  if (bytes === undefined && slot >= meta.prunedUntil)
+    throw missingRecord(`UTXO changes of slot ${slot}`, keys.diff(slot), 'it is missing, where its slot is committed');
   if (bytes === undefined) throw new LedgerError('NOT_FOUND', `slot diffs not found, slot: ${slot}`);
   const diff = readDiff(bytes, slot, ...diffBounds(params));
   return {

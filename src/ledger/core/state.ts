@@ -1,3 +1,4 @@
+import { toHex } from '../../codec/hex.js';
 import { outputIndexOf } from '../../stardust/ids.js';
 import {
   LIVE,
@@ -7,7 +8,7 @@ import {
   UNSPENT,
 } from '../../stardust/ledger-records.js';
 import { bytesKey } from '../../util/bytes.js';
-import { checkedBlockRecord, keys } from '../common/index.js';
+import { checkedBlockRecord, keys, missingRecord } from '../common/index.js';
 import type { CommittedState } from './committed-state.js';
 import type { PendingState, StoredInput } from './pending.js';
 
@@ -108,6 +109,9 @@ export class LedgerState {
     if (applied.pending) return { blockId: blockId.slice(), slot, bytes: applied.bytes!.slice() };
     const key = keys.block(slot, blockId);
     const record = this.committed.store.get(key);
+    // Absent: pruned with its slot (bytes undefined), else damage (a flipped key bit moved it: missingBlock).
+    if (record === undefined && slot >= this.committed.meta.prunedUntil)
+      throw missingRecord(`block ${toHex(blockId)}`, key, `it is missing, where its transaction names slot ${slot}`);
     return { blockId, slot, bytes: record && checkedBlockRecord(key, record, txId).bytes };
   }
 

@@ -1,13 +1,21 @@
+import { toHex } from '../../codec/hex.js';
 import { u32 } from '../../codec/index.js';
-import { RECENT_SLOTS, type RecentTransaction, type TransactionRecord } from '../../stardust/ledger-records.js';
+import {
+  RECENT_SLOTS,
+  type RecentTransaction,
+  slotDiffLayout,
+  type TransactionRecord,
+} from '../../stardust/ledger-records.js';
 import { bytesKey, keyBytes } from '../../util/bytes.js';
 import {
   checkedRecent,
   checkedTransaction,
   checkedTransactionSlot,
   checkedValue,
+  corrupt,
   keys,
   type LedgerError,
+  missingRecord,
   sealedRecent,
   sealedTransaction,
   sealedValue,
@@ -185,12 +193,16 @@ export class TransactionIndex {
     return this.recent.size;
   }
 
-  /** Where the store says recent transactions start; a store without that record has them all in the index. */
+  /**
+   * Where the store says recent transactions start; a store without that record has them all in the index (and no
+   * recent record: one there says the record was moved by a flipped bit of its key). @throws LedgerError STORE_CORRUPT
+   */
   private storedFrom(latestSlot: number): number {
     const bytes = this.store.get(keys.recentFrom);
-    return bytes === undefined
-      ? latestSlot + 1
-      : checkedValue(u32, keys.recentFrom, bytes, 'recent transactions start');
+    if (bytes !== undefined) return checkedValue(u32, keys.recentFrom, bytes, 'recent transactions start');
+    for (const _ of this.store.entries(Uint8Array.of(keys.tables.recent)))
+      throw missingRecord('recent transactions start', keys.recentFrom, 'it is missing, where recent records are kept');
+    return latestSlot + 1;
   }
 
   /** Takes the recent records of the slots after `to`, up to `latestSlot`, into memory. */
@@ -198,15 +210,37 @@ export class TransactionIndex {
     for (let slot = Math.max(this.to + 1, this.from); slot <= latestSlot; slot++) {
       const key = keys.recent(slot);
       const bytes = this.store.get(key);
-      // A slot without transactions has no record.
-      if (bytes === undefined) continue;
       try {
-        this.add(slot, checkedRecent(key, bytes));
+        // A slot without transactions has no record; one whose diff created outputs had them (below).
+        if (bytes === undefined) this.checkWithout(slot);
+        else this.add(slot, checkedRecent(key, bytes));
       } catch (e) {
         this.damaged ??= e as LedgerError;
       }
     }
     this.to = Math.max(this.to, latestSlot);
+  }
+
+  /**
+   * A committed slot without a recent record applied no transaction: its diff (a commit writes one for every slot, and
+   * a prune merges the recent records first) created no output, as only a transaction creates one. Else the record
+   * was moved by a flipped bit of its key (issue 57). One read, of a slot without transactions, as it is loaded.
+   * @throws LedgerError STORE_CORRUPT
+   */
+  private checkWithout(slot: number): void {
+    const key = keys.diff(slot);
+    const diff = this.store.get(key);
+    if (diff === undefined)
+      throw missingRecord(`UTXO changes of slot ${slot}`, key, 'it is missing, where its slot is committed');
+    const layout = slotDiffLayout(diff);
+    if (layout === undefined)
+      throw corrupt(`the stored UTXO changes of slot ${slot} (key ${toHex(key)})`, 'not a diff of its counts');
+    if (layout.lists[0]!.count > 0)
+      throw missingRecord(
+        `recent transactions of slot ${slot}`,
+        keys.recent(slot),
+        `it is missing, where the slot's UTXO changes hold ${layout.lists[0]!.count} created outputs`,
+      );
   }
 
   private add(slot: number, transactions: readonly RecentTransaction[]): void {
