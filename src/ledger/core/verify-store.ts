@@ -24,7 +24,8 @@ import { checkChain } from './verify-chain.js';
 // milestone that never was (the ID is a hash: no order to confirm an absence by, short of reading every milestone).
 // The walk can: it checks every record's seal, then each index both ways against what it indexes — every milestone
 // ID entry names a milestone hashing to it and every milestone has its entry; every unspent output has its index
-// entries and its chain entry, and no other entry is there; every block index entry names a stored block.
+// entries and its chain entry, and no other entry is there; every block index entry names a stored block. Then what
+// has no seal but the chain: the commitments and every unpruned slot's UTXO changes (verify-chain.ts).
 
 /** One damaged record: its table, its key, what is wrong. */
 export interface StoreDamage {
