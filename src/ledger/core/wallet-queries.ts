@@ -210,7 +210,10 @@ export function tips(state: LedgerState): Uint8Array[] {
 export function blockIdsOfSlot({ committed }: LedgerState, slot: number, limit: number): Uint8Array[] {
   const ids: Uint8Array[] = [];
   if (slot > committed.meta.latestSlot || limit <= 0) return ids;
-  for (const [key] of committed.store.entries(keys.blocksOfSlot(slot))) {
+  // Each record checked (a CRC of the value the scan reads anyway): its checksum covers its key, so a block moved
+  // within its slot by a flipped bit of its ID is not listed under the ID it moved to.
+  for (const [key, record] of committed.store.entries(keys.blocksOfSlot(slot))) {
+    checkedBlockRecord(key, record);
     if (ids.push(key.slice(5)) >= limit) break;
   }
   // All of a committed, unpruned slot's blocks read: as many as the weight its commitment adds (a commit adds one a
