@@ -129,7 +129,8 @@ try {
       times.push(performance.now() - t);
     }
     times.sort((a, b) => a - b);
-    console.log(`read ${name}: p50 ${times[times.length >> 1].toFixed(3)} ms`);
+    const p99 = times[Math.min(times.length - 1, Math.floor(times.length * 0.99))];
+    console.log(`read ${name}: p50 ${times[times.length >> 1].toFixed(3)} ms, p99 ${p99.toFixed(3)} ms`);
   }
   await pool.end();
 } finally {

@@ -402,6 +402,13 @@ describe('docs/cli.md', () => {
           expect(info.status.confirmedMilestone.milestoneId).toBe(
             `0x${Buffer.from(chronicleBin(chronicleMilestone(17340).milestone_data.milestone_id)).toString('hex')}`,
           );
+          // Then `verify --store URL` (the example after the verify section's) walks the database: sound.
+          const [walk, said] = blocks(text.slice(text.indexOf('`verify --store URL` walks')), 'sh')[0]!
+            .trim()
+            .split(/\s+# /);
+          const walked = await spawnAsync(process.execPath, [cli, ...args(walk!)]);
+          expect(walked.status, walked.stderr).toBe(0);
+          expect(walked.stdout.trim().split('\n').at(-1)).toBe(said!.replace('postgresql://…', url));
         } finally {
           for (const { child } of children)
             if (child.exitCode === null && child.signalCode === null) await stopCli(child);

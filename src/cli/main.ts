@@ -98,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
         process.stdout.write(`${await upgradeCommand(rest)}\n`);
         return 0;
       case 'verify':
-        return verifyCommand(rest, (line) => process.stdout.write(`${line}\n`)) ? 0 : 1;
+        return (await verifyCommand(rest, (line) => process.stdout.write(`${line}\n`))) ? 0 : 1;
       case 'statement':
         // A page at a time, waiting for stdout to take it: a long statement is never held whole.
         await statementCommand(rest, (text) =>

@@ -56,6 +56,8 @@ export {
   PostgresReader,
   type PostgresReaderOptions,
   type PublisherOptions,
+  type RowDamage,
+  verifyPostgres,
 } from './postgres/index.js';
 export {
   exportSnapshot,

@@ -185,10 +185,13 @@ export const ARCHIVE_QUERIES = {
   children:
     'select slot, block_id, raw from blocks where slot between $2 and $3 and raw is not null ' +
     'and position($1 in raw) > 0 order by slot desc, block_id',
-  /** $1 milestone → its white-flag record, and its blocks (id, bytes). */
+  /**
+   * $1 milestone → its white-flag record, and its blocks (id, bytes); whether its slot is unpruned (then each block
+   * the record names keeps its row and bytes: missing-rows.ts).
+   */
   cone:
-    'select m.white_flag, b.block_id, b.raw from milestone_times m left join blocks b on b.slot = m.slot ' +
-    'where m.slot = $1 and m.white_flag is not null',
+    'select m.white_flag, m.slot >= s.pruned_until as unpruned, b.block_id, b.raw from status s ' +
+    'join milestone_times m on m.slot = $1 left join blocks b on b.slot = m.slot where m.white_flag is not null',
   /** $1 places, $2–$3 chunks → those columns written. */
   columns:
     'select place, chunk, raw from analytics_columns where place = any($1::smallint[]) and chunk between $2 and $3',

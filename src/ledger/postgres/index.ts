@@ -7,4 +7,4 @@ export { commitNotices } from './commit-notices.js';
 export { PostgresMirror } from './mirror.js';
 export { PostgresReader, type PostgresReaderOptions } from './postgres-reader.js';
 export { PostgresPublisher, type PublisherOptions } from './publisher.js';
-export { verifyPostgres } from './verify-rows.js';
+export { type RowDamage, verifyPostgres } from './verify-rows.js';

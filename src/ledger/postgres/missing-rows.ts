@@ -17,7 +17,15 @@ import type { PgClient } from './client.js';
 //   the walk (verify-rows.ts), as are the rows of the current state (balances, the indexer's entries), which later
 //   milestones change and delete, and which a count per table would make every milestone's write contend for.
 // - a slot's commitment: every slot from the genesis slot to the latest has one (none is ever pruned);
-// - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do.
+// - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do;
+// - a block: a milestone's white-flag record names each block of its cone, written in its slot and kept until the
+//   slot is pruned (its list of blocks, the explorer's, reads them together); the transaction of an output created
+//   in a milestone's slot was included by a block of it (the output's metadata, the transaction's included block).
+//   Asked by its ID alone, nothing read names the block (an index from IDs to milestones would be one more write of
+//   every block): the walk finds it;
+// - a held output of role 1 (one an address gets back at its expiration): its balance row counts them (`returns`),
+//   and the balance read gets them all beside it. The owner's own (role 0: a timelock, an expiration) are counted
+//   by nothing cheaper than the unspent outputs themselves: the walk.
 
 /** The greatest slot the tables' `integer` holds, for a ledger with no slot committed without a milestone. */
 const NONE = 2_147_483_647;
@@ -112,3 +120,22 @@ export async function countUpdates(c: PgClient): Promise<number> {
 /** An output whose index entries name it, so unspent (a spend drops them in its transaction), and has no row. */
 export const lostOutput = (outputId: Uint8Array): LedgerError =>
   corrupt(`the output ${toHex(outputId)}`, 'index entries name it unspent, the database holds no row of it');
+
+/** A block that a white-flag record of an unpruned milestone, or an output created in its slot, names. */
+export const lostBlock = (blockId: Uint8Array | undefined, slot: number): LedgerError =>
+  blockId === undefined
+    ? corrupt(
+        `the block of a transaction of milestone ${slot}`,
+        'its outputs are stored, the database holds no row of it',
+      )
+    : corrupt(
+        `the block ${toHex(blockId)}`,
+        `the white-flag record of milestone ${slot} names it, the database holds no row of it`,
+      );
+
+/** An address whose balance row counts `returns` outputs it gets back, where `found` held rows of them were read. */
+export const lostHeld = (address: Uint8Array, returns: number, found: number): LedgerError =>
+  corrupt(
+    `the held outputs of address ${toHex(address)}`,
+    `its balance counts ${returns} outputs it gets back at their expiration, the database holds ${found}`,
+  );

@@ -12,7 +12,7 @@ import { spendingTransaction } from '../core/index.js';
 import { checkedBlockRow } from './block-rows.js';
 import { bytesOf, spentOf } from './client.js';
 import { checkedTime } from './milestone-times.js';
-import { missingTime } from './missing-rows.js';
+import { lostBlock, missingTime } from './missing-rows.js';
 
 // An output as the API answers it, from its row of schema.ts's `output` query; and, for an output the database holds
 // no row of, whether one should be there.
@@ -24,6 +24,8 @@ export function outputOfRow(outputId: Uint8Array, r: Row): LedgerOutput {
   // A slot that must have a milestone's row (missing-rows.ts) and has none lost it: never an answer without its time.
   if (r.created_at === null && r.created_presumed === true) throw missingTime(Number(r.created_slot));
   if (r.spent_at === null && r.spent_presumed === true) throw missingTime(Number(r.spent_slot));
+  // Created in an applied milestone's slot, by a transaction a block of it included: its block's row is kept.
+  if (r.block_id === null && r.created_applied === true) throw lostBlock(undefined, Number(r.created_slot));
   const answer: LedgerOutput = {
     outputId: outputId.slice(),
     output: checkedOutputRow(outputId, Number(r.created_slot), bytesOf(r.raw), r.checksum as never, spentOf(r)),

@@ -19,7 +19,7 @@ import { PostgresAccounts } from './account-tables.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { checkpointReads, PostgresHoldings } from './holding-tables.js';
-import { checkUpdates, missingTime, PRESUMED } from './missing-rows.js';
+import { checkUpdates, lostBlock, lostHeld, missingTime, PRESUMED } from './missing-rows.js';
 import { sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 import { checkedBalance, checkedUpdate } from './sealed-rows.js';
@@ -50,7 +50,10 @@ export class PostgresExplorer implements Explorer {
   async balance(address: Uint8Array, time: number): Promise<Balance | undefined> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.balance, [address]);
     if (rows.length === 0) return undefined;
-    const { plain } = checkedBalance({ address, ...rows[0] });
+    const { plain, returns } = checkedBalance({ address, ...rows[0] });
+    // Each output it gets back at its expiration is a held output of role 1 its row counts (missing-rows.ts).
+    const back = rows.filter((r) => r.role === 1).length;
+    if (back !== returns) throw lostHeld(address, returns, back);
     const held = rows
       .filter((r) => r.role !== null)
       .map((r) => {
@@ -159,6 +162,7 @@ export class PostgresExplorer implements Explorer {
     const entries = checkedWhiteFlag(bytesOf(rows[0]!.white_flag), index);
     return entries.map(({ blockId, inclusion }) => {
       const raw = blocks.get(bytesKey(blockId));
+      if (raw === undefined && rows[0]!.unpruned === true) throw lostBlock(blockId, index);
       return { blockId, inclusion, payloadType: raw === undefined ? undefined : payloadTypeOf(bytesOf(raw)) };
     });
   }

@@ -46,7 +46,7 @@ import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeErro
 import { pgIndexBuildProgress } from './index-build.js';
 import { indexSource } from './index-reads.js';
 import { milestoneOfRow } from './milestone-times.js';
-import { lostOutput, missingTime } from './missing-rows.js';
+import { lostBlock, lostOutput, missingTime } from './missing-rows.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
 import { refuseOutdated } from './reseal-rows.js';
@@ -179,8 +179,10 @@ export class PostgresReader implements LedgerReader {
     if (r === undefined) {
       // A genesis transaction, or an imported ledger's whose block the snapshot did not name: the embedded store
       // keeps its record, with 32 zero bytes as its block, and answers that the block is not found.
-      if ((await this.ask(QUERIES.outputsOf, [txId])).rows[0]?.booked)
-        throw new LedgerError('NOT_FOUND', `block not found: ${toHex(new Uint8Array(32))}`);
+      const booked = (await this.ask(QUERIES.outputsOf, [txId])).rows[0];
+      // Booked in an applied milestone's slot: a block of it included the transaction (missing-rows.ts).
+      if (booked?.applied === true) throw lostBlock(undefined, Number(booked.created_slot));
+      if (booked?.booked === true) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(new Uint8Array(32))}`);
       throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
     }
     if (r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(bytesOf(r.block_id))}`);

@@ -166,10 +166,14 @@ export const QUERIES = {
   committedCommitment:
     'select c.raw, c.commitment_id, $1 between s.genesis_slot and s.latest_slot as committed ' +
     'from status s left join commitments c on c.slot = $1 and c.slot <= s.latest_slot',
-  /** $1 transaction id → whether the database holds an output of it (a range of the primary key). */
-  outputsOf:
-    "select exists(select 1 from outputs where output_id between $1 || '\\x0000'::bytea and $1 || '\\xffff'::bytea) " +
-    'as booked',
+  /**
+   * $1 transaction id → whether the database holds an output of it (a range of the primary key), its slot, and
+   * whether that slot's milestone was applied (then a block of it included the transaction: missing-rows.ts).
+   */
+  outputsOf: `select o.created_slot is not null as booked, o.created_slot, m.white_flag is not null as applied
+    from (select) one left join lateral (select created_slot from outputs
+      where output_id between $1 || '\\x0000'::bytea and $1 || '\\xffff'::bytea limit 1) o on true
+    left join milestone_times m on m.slot = o.created_slot`,
   /** $1 transaction id → the block that included it (one seek on blocks_tx_id). */
   includedBlock: 'select block_id, slot, raw, checksum from blocks where tx_id = $1',
   /**
@@ -212,6 +216,7 @@ export const QUERIES = {
       o.spent_slot, o.spent_by, o.raw, o.checksum,
       b.block_id,
       ct.unix_time as created_at, ct.milestone_id as created_id, ct.time_seal as created_seal,
+      ct.applied as created_applied,
       st.unix_time as spent_at, st.milestone_id as spent_id, st.time_seal as spent_seal,
       st.white_flag as spent_white_flag,
       case when o.output_id is null then exists(select 1 from output_index x where x.output_id = $1) end as indexed,
@@ -219,8 +224,8 @@ export const QUERIES = {
         and x.tx_id is not null and x.raw is not null and position($1 in x.raw) > 0) as spenders
     from status s left join outputs o on o.output_id = $1
     left join blocks b on b.tx_id = substring($1 from 1 for 32)
-    left join lateral (select unix_time, milestone_id, time_seal from milestone_times
-      where slot = o.created_slot offset 0) ct on true
+    left join lateral (select unix_time, milestone_id, time_seal, white_flag is not null as applied
+      from milestone_times where slot = o.created_slot offset 0) ct on true
     left join lateral (select unix_time, milestone_id, time_seal, white_flag from milestone_times
       where slot = o.spent_slot offset 0) st on true`,
   /** $1 start, $2 end (exclusive) → up to $3 index entries between them, in key order (the primary key's range). */

@@ -4,76 +4,36 @@
 // undamaged, the routes answer as the embedded store and the walk finds nothing. Real Shimmer milestones 17339 and
 // 17340 over the chronicle snapshot, mirrored from the LMDB ledger. Skipped, with the reason, where no PostgreSQL
 // starts.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
-import {
-  addressToBech32,
-  applyMilestone,
-  createServer,
-  type Ledger,
-  PostgresReader,
-  PROTOCOL_PARAMETERS,
-} from '../../../src/index.js';
-import type { LedgerReader } from '../../../src/ledger/core/ledger-reader.js';
-import { openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
+import { addressToBech32, PostgresReader, PROTOCOL_PARAMETERS } from '../../../src/index.js';
+import type { PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror, verifyPostgres } from '../../../src/ledger/postgres/index.js';
 import { updatesSummary } from '../../../src/ledger/postgres/missing-rows.js';
 import { address as addressCodec } from '../../../src/stardust/address.js';
-import { bin, chronicleMilestone, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
-import { importedLedger } from '../../helpers/imported-ledger.js';
-import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
+import { bin, chronicleMilestone } from '../../helpers/chronicle.js';
+import { privatePostgres } from '../../helpers/postgres.js';
+import { answers, type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
 
 const pg = await privatePostgres();
-const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-deleted-pg-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = damageDir('tangle-deleted-pg-');
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const [V2, E] = ['/api/core/v2', '/api/explorer/v2'];
 const LATEST = 17340;
 const milestoneId = hex(bin(chronicleMilestone(LATEST).milestone_data.milestone_id));
 
-let ledger: Ledger;
-let reader: PostgresReader;
+let db: ChronicleDatabase;
 let pool: PgPool;
-let url: string;
 beforeAll(async () => {
   if (pg === undefined) return;
-  ledger = await importedLedger(join(dir, 'ledger'), await chronicleSnapshot());
-  pg.primary.sql('create database deleted');
-  url = databaseUrl(pg.primary, 'deleted');
-  for (const index of [17339, 17340] as const)
-    applyMilestone(ledger, { milestone: milestonePayloadOf(index), blocks: coneOf(index).map((b) => bin(b.raw)) });
-  const mirror = await PostgresMirror.open(url, ledger);
-  await mirror.catchUp(ledger);
-  await mirror.close();
-  reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet);
-  reader.setSynced(true);
-  pool = openPool(url, 1);
+  db = await chronicleDatabase(pg, dir, 'deleted');
+  pool = db.pool;
 }, 60_000); // a snapshot imported and two milestones applied: seconds, more on a busy machine
-afterAll(async () => {
-  await reader?.close();
-  await pool?.end();
-  ledger?.close();
-});
+afterAll(() => db?.close());
 
-/** Each route's status and body from a fresh server of `of`, and what it logged. */
-async function answers(of: LedgerReader, routes: string[]) {
-  const logged: string[] = [];
-  const server = createServer({ ledger: of, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const found: [number, string][] = [];
-  for (const route of routes) {
-    const res = await fetch(origin + route);
-    found.push([res.status, await res.text()]);
-  }
-  await new Promise((done) => server.close(done));
-  return { found, logged };
-}
+/** The walk's findings, each as the CLI prints it after `damaged: `. */
+const walked = async () => (await verifyPostgres(pool)).map((d) => `${d.table} ${d.key}: ${d.why}`);
 
 /** The first row of `table` where `where` (its values, as JSON, to put it back), deleted by its ctid. */
 async function deleted(table: string, where: string): Promise<() => Promise<unknown>> {
@@ -96,14 +56,13 @@ async function whenDeleted(
 ) {
   const restore = await deleted(table, where);
   try {
-    const { found, logged } = await answers(reader, routes);
+    const { found, logged } = await answers(db.reader, routes);
     expect(
       found.map(([s]) => s),
       `${table}: ${found.map(([, b]) => b)}`,
     ).toEqual(routes.map(() => 500));
     expect(logged).toEqual(routes.map(() => expect.stringMatching(/^STORE_CORRUPT: /)));
-    const damage = await verifyPostgres(pool);
-    expect(damage, table).toEqual(walk.map((w) => expect.stringMatching(w)));
+    expect(await walked(), table).toEqual(walk.map((w) => expect.stringMatching(w)));
     await also?.();
   } finally {
     await restore();
@@ -123,6 +82,8 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
   let routes: string[];
   let owner: Buffer;
   let unspentOutput: string;
+  /** A block of milestone 17340's cone whose transaction created outputs in it, and the routes that name it. */
+  let block: { id: string; named: string[]; byId: string[] };
   beforeAll(async () => {
     if (pg === undefined) return;
     owner = (
@@ -135,6 +96,22 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
         'order by output_id limit 1', // a basic output's
     );
     unspentOutput = hex(new Uint8Array(rows[0]!.output_id as Buffer));
+    const b = (
+      await pool.query(`select b.block_id, b.tx_id, o.output_id from blocks b join outputs o
+        on o.created_slot = ${LATEST} and substring(o.output_id from 1 for 32) = b.tx_id
+        where b.slot = ${LATEST} order by b.block_id, o.output_id limit 1`)
+    ).rows[0]!;
+    const id = hex(b.block_id as Buffer);
+    block = {
+      id,
+      named: [
+        `${E}/milestones/${milestoneId}/blocks`,
+        `${E}/milestones/by-index/${LATEST}/blocks`,
+        `${V2}/outputs/${hex(b.output_id as Buffer)}`,
+        `${V2}/transactions/${hex(b.tx_id as Buffer)}/included-block`,
+      ],
+      byId: [`${V2}/blocks/${id}`, `${V2}/blocks/${id}/metadata`],
+    };
     routes = [
       `${V2}/milestones/by-index/${LATEST}`,
       `${V2}/milestones/by-index/${LATEST}/utxo-changes`,
@@ -144,14 +121,18 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       `/api/analytics/v1/milestones/${LATEST}`,
       `/api/analytics/v1/milestones?from=17339&to=${LATEST}`,
       `${V2}/outputs/${unspentOutput}`,
+      ...block.named,
+      ...block.byId,
     ];
   });
 
-  it('undamaged: every route as the embedded store answers, and the walk finds nothing', async () => {
-    const { found } = await answers(reader, routes);
+  it('undamaged: every route as the embedded store answers, byte for byte, and the walk finds nothing', async () => {
+    const { found } = await answers(db.reader, routes);
     expect(found.map(([s]) => s)).toEqual(routes.map(() => 200));
-    expect(found).toEqual((await answers(ledger, routes)).found);
-    expect(await verifyPostgres(url)).toEqual([]); // by its URL, as a command calls it
+    db.ledger.setSynced(true); // as the reader (a block's metadata needs a synced node)
+    expect(found).toEqual((await answers(db.ledger, routes)).found);
+    db.ledger.setSynced(undefined);
+    expect(await verifyPostgres(db.url)).toEqual([]); // by its URL, as a command calls it
   });
 
   it('a ledger update: 500 on every page of its milestone and the richest list since; the walk names it', async () => {
@@ -159,7 +140,12 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       'ledger_updates',
       `milestone = ${LATEST} and owner = '\\x${owner.toString('hex')}'::bytea`,
       [routes[2]!, routes[3]!, `${E}/ledger/updates/by-milestone/${milestoneId}?pageSize=1000`],
-      [new RegExp(`^ledger updates by milestone: .*milestone ${LATEST}.* rows found`), /^address balances: /],
+      [
+        new RegExp(
+          `^ledger_updates milestone ${LATEST}: the stored ledger updates of milestone ${LATEST} .* rows found`,
+        ),
+        new RegExp(`^address_balances 0x${owner.toString('hex')}: the balance is \\d+ where its ledger updates add up`),
+      ],
     );
   });
 
@@ -170,58 +156,115 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       'milestone_times',
       `slot = ${LATEST}`,
       [routes[0]!, routes[5]!, routes[6]!, booked],
-      [new RegExp(`^milestone rows: the milestone row of slot ${LATEST} is missing`)],
+      [new RegExp(`^milestone_times slot ${LATEST}: the row is missing`)],
       // By its ID the milestone is not found (404, as an ID changed: nothing names the row's ID); by index, its updates
       // are not answered without their summary.
-      () => expect(reader.explorer().updatesByMilestone(LATEST, 10)).rejects.toMatchObject({ code: 'STORE_CORRUPT' }),
+      () =>
+        expect(db.reader.explorer().updatesByMilestone(LATEST, 10)).rejects.toMatchObject({ code: 'STORE_CORRUPT' }),
     );
   });
 
   it('a commitment: 500 on the routes of its slot', async () => {
-    await whenDeleted('commitments', `slot = ${LATEST}`, [routes[1]!], [/^commitments: .* slot 17340 is missing/]);
+    await whenDeleted('commitments', `slot = ${LATEST}`, [routes[1]!], [/^commitments slot 17340: the row is missing/]);
   });
 
   it('an unspent output whose block is pruned: 500, its index entries name it; an index entry: the walk', async () => {
     const id = `'\\x${unspentOutput.slice(2)}'::bytea`;
-    // As a prune leaves it: the block's row without its bytes (then the block does not say the output must be there).
+    // As a prune leaves it: the block's row without its bytes (then the block does not say the output must be there),
+    // its slot before the first unpruned one (then its milestone's white-flag record does not either).
     const block = `tx_id = substring(${id} from 1 for 32)`;
     const { rows } = await pool.query(`select raw from blocks where ${block}`);
+    const { pruned_until } = (await pool.query('select pruned_until from status')).rows[0]!;
     await pool.query(`update blocks set raw = null where ${block}`);
+    await pool.query(`update status set pruned_until = ${LATEST}`);
     try {
       // Two filters: the indexer reads the outputs its entries name (one alone is answered by the entries' ranges).
       const indexer = '/api/indexer/v1/outputs/basic?hasNativeTokens=false&hasTimelock=false';
-      const lost = /^the indexer's entries: the output 0x[0-9a-f]+ is named by index entries and has no unspent row$/;
+      const lost = new RegExp(
+        `^outputs ${unspentOutput}: index entries name it unspent, the database holds no unspent`,
+      );
       await whenDeleted('outputs', `output_id = ${id}`, [routes[7]!, indexer], [lost]);
     } finally {
       await pool.query(`update blocks set raw = $1 where ${block}`, [rows[0]!.raw]);
+      await pool.query('update status set pruned_until = $1', [pruned_until]);
     }
-    const entry = /^the indexer's entries: the index entry 0x[0-9a-f]+ of unspent output 0x[0-9a-f]+ is missing$/;
+    const entry = new RegExp(`^output_index 0x[0-9a-f]+: unspent output ${unspentOutput} has no such entry$`);
     await whenDeleted('output_index', `output_id = ${id}`, [], [entry]);
+  });
+
+  it('a block of a milestone’s cone: 500 on its list of blocks, its outputs and its transaction; by ID 404', async () => {
+    const named = new RegExp(
+      `^blocks ${block.id}: the white-flag record of milestone ${LATEST} names it, the database`,
+    );
+    await whenDeleted('blocks', `block_id = '\\x${block.id.slice(2)}'::bytea`, block.named, [named], async () => {
+      // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored.
+      const { found } = await answers(db.reader, block.byId);
+      expect(found.map(([s]) => s)).toEqual([404, 404]);
+    });
   });
 
   it('an address balance: the walk names it (no read holds what says it must be there)', async () => {
     const where = `address = '\\x${owner.toString('hex')}'::bytea`;
-    await whenDeleted('address_balances', where, [], [new RegExp(`^address balances: .*${owner.toString('hex')}`)]);
+    const named = new RegExp(`^address_balances 0x${owner.toString('hex')}: the balance is 0 where`);
+    await whenDeleted('address_balances', where, [], [named]);
+  });
+
+  it('a held output an address gets back: 500 on its balance (its row counts them); the walk names it', async () => {
+    const { rows } = await pool.query('select address, output_id from held_outputs where role = 1');
+    expect(rows).toHaveLength(1); // the one output of these milestones with an expiration to another address
+    const [address, output] = [hex(rows[0]!.address as Buffer), hex(rows[0]!.output_id as Buffer)];
+    await whenDeleted(
+      'held_outputs',
+      'role = 1',
+      [`${E}/balance/${bech32Of(rows[0]!.address as Buffer)}`],
+      [
+        new RegExp(`^held_outputs ${address}: its balance counts 1 outputs it gets back, 0 are kept$`),
+        new RegExp(`^held_outputs ${address} ${output} 1: unspent output ${output} is held by its return address$`),
+      ],
+    );
+  });
+
+  it('a held output of its owner (a timelock, an expiration): the walk names it', async () => {
+    const { rows } = await pool.query('select address, output_id from held_outputs where role = 0');
+    const [address, output] = [hex(rows[0]!.address as Buffer), hex(rows[0]!.output_id as Buffer)];
+    await whenDeleted(
+      'held_outputs',
+      'role = 0',
+      [],
+      [new RegExp(`^held_outputs ${address} ${output} 0: unspent output ${output} is held by its owner$`)],
+    );
+  });
+
+  it('the account and holding tables’ rows: the walk names the milestone whose list names more', async () => {
+    for (const [table, list] of [
+      ['account_states', 'account_milestones'],
+      ['holdings', 'holding_milestones'],
+    ] as const) {
+      const named = new RegExp(`^${table} milestone ${LATEST}: the milestone's list names (\\d+) rows, \\d+ are kept$`);
+      await whenDeleted(table, `milestone = ${LATEST}`, [], [named]);
+      const lost = new RegExp(`^${list} milestone ${LATEST}: the row is missing, \\d+ rows are kept$`);
+      await whenDeleted(list, `milestone = ${LATEST}`, [], [lost]);
+    }
   });
 
   it('an older database’s milestones, without summaries: refused to readers until its writer’s opening counts them', async () => {
     const byMilestone = [routes[2]!, `${E}/ledger/updates/by-milestone/${milestoneId}?pageSize=1000`];
-    const before = await answers(reader, byMilestone);
+    const before = await answers(db.reader, byMilestone);
     const kept = 'select slot, updates, updates_digest, updates_seal from milestone_times order by slot';
     const summaries = (await pool.query(kept)).rows;
     expect(summaries.filter((r) => r.updates !== null).map((r) => r.slot)).toEqual([17339, 17340]);
     await pool.query('update milestone_times set updates = null, updates_digest = null, updates_seal = null');
     await pool.query('update status set rows_counted = false, plain_slots_from = null');
-    expect((await answers(reader, byMilestone)).found.map(([s]) => s)).toEqual([500, 500]);
-    await expect(PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
+    expect((await answers(db.reader, byMilestone)).found.map(([s]) => s)).toEqual([500, 500]);
+    await expect(PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
       code: 'STORE_OUTDATED',
     });
-    await (await PostgresMirror.open(url, ledger)).close();
+    await (await PostgresMirror.open(db.url, db.ledger)).close();
     expect((await pool.query(kept)).rows).toEqual(summaries);
     expect((await pool.query('select rows_counted, plain_slots_from from status')).rows).toEqual([
       { rows_counted: true, plain_slots_from: null },
     ]);
-    await (await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).close();
-    expect((await answers(reader, byMilestone)).found).toEqual(before.found);
+    await (await PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).close();
+    expect((await answers(db.reader, byMilestone)).found).toEqual(before.found);
   });
 });

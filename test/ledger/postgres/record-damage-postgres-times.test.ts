@@ -1,19 +1,7 @@
-// The time and ID PostgreSQL's `milestone_times` keeps of an imported ledger's milestones (issue 57): values in
-// columns, sealed by the writer under the embedded store's key of a milestone's time (src/ledger/postgres/
-// milestone-times.ts). Hornet's full snapshot and its delta (vectors/snapshots) give the rows of a delta's milestones
-// (time and ID). Undamaged, each route answers as the LMDB store the import built; each column edited is 500
-// STORE_CORRUPT on every route that serves it, logged with the key. A database kept before the seal is refused to a
-// reader until its writer's opening seals each row. (An applied milestone's row and a snapshot's time alone, with
-// real times: record-damage-postgres.test.ts; hornet's test snapshots give every milestone the time 0.)
-// Skipped, with the reason, where no PostgreSQL starts.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  createServer,
   importedParams,
   importSnapshot,
   inspectStore,
@@ -24,16 +12,15 @@ import {
   PostgresReader,
   PROTOCOL_PARAMETERS,
 } from '../../../src/index.js';
-import type { LedgerReader } from '../../../src/ledger/core/ledger-reader.js';
 import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
 import { sealMilestoneTimes, timeSeal } from '../../../src/ledger/postgres/milestone-times.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
+import { answers, damageDir } from '../../helpers/postgres-damage.js';
 import { firstWriter, records, snapshotVector } from '../../helpers/snapshots.js';
 
 const pg = await privatePostgres();
-const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-times-pg-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = damageDir('tangle-times-pg-');
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const V2 = '/api/core/v2';
 const full = snapshotVector('snapshot_full_snapshot.bin');
@@ -44,21 +31,6 @@ let ledger: Ledger;
 let reader: PostgresReader;
 let pool: PgPool;
 let url: string;
-/** Each route's status and body from a fresh server of `of` (no answer kept), and what it logged. */
-async function answers(of: LedgerReader, routes: string[]) {
-  const logged: string[] = [];
-  const server = createServer({ ledger: of, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const found: [number, string][] = [];
-  for (const route of routes) {
-    const res = await fetch(origin + route);
-    found.push([res.status, await res.text()]);
-  }
-  await new Promise((done) => server.close(done));
-  return { found, logged };
-}
-
 /**
  * The rows of a delta's milestones (time and ID) the routes serve: the last one's (/info's latest milestone, the
  * milestone by index, an output's booking time) and the first one's that spent an output (its spending time). By ID

@@ -1,94 +1,36 @@
-// The sealed records in PostgreSQL's rows (issue 57 section 3): an applied milestone's payload and its analytics
-// (milestone_times), a held output (held_outputs) hold the bytes the embedded store keeps, sealed under its key, and
-// a bit flipped at any byte of one is 500 STORE_CORRUPT (logged with the key) on the routes that read it; an older
-// database's rows (each record without its seal) are sealed by resealRows and answer as before. A ledger update's and
-// an address balance's rows hold values, sealed by the writer: each column edited is 500, and an older database's are
-// sealed by sealValueRows; a balance's seal is one SQL computes too (the writer's one statement checks, changes and
-// seals a row), and a database whose balances were sealed with a CRC-32 before is checked and sealed anew. An
-// imported ledger's network and treasury output (status) are sealed as the embedded store seals them, and the time and
-// ID a milestone_times row keeps (an applied milestone's; a snapshot's time alone) by the writer's seal. Real
-// Shimmer milestones 17339 and 17340, mirrored from the LMDB ledger. Skipped, with the reason, where no PostgreSQL
-// starts.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
-import {
-  addressToBech32,
-  applyMilestone,
-  blockId,
-  createServer,
-  type Ledger,
-  PostgresReader,
-  PROTOCOL_PARAMETERS,
-} from '../../../src/index.js';
+import { addressToBech32, blockId, type Ledger, PostgresReader, PROTOCOL_PARAMETERS } from '../../../src/index.js';
 import { keys, rowSeal } from '../../../src/ledger/common/index.js';
-import type { LedgerReader } from '../../../src/ledger/core/ledger-reader.js';
-import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgres/client.js';
+import { inTransaction, type PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
 import { resealBalances, resealRows, sealValueRows } from '../../../src/ledger/postgres/reseal-rows.js';
 import { writeArchive } from '../../../src/ledger/postgres/write-archive.js';
 import { encodeMilestonePayload } from '../../../src/serialize.js';
 import { address as addressCodec } from '../../../src/stardust/address.js';
-import { bin, chronicleMilestone, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
+import { bin, chronicleMilestone, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { ledgerFailure } from '../../helpers/failure.js';
-import { importedLedger } from '../../helpers/imported-ledger.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
+import { answers, type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
 
 const pg = await privatePostgres();
-const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-record-damage-pg-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = damageDir('tangle-record-damage-pg-');
 const hex = (b: Uint8Array) => `0x${Buffer.from(b).toString('hex')}`;
 const E = '/api/explorer/v2';
 const LATEST = 17340;
 const milestoneId = hex(bin(chronicleMilestone(LATEST).milestone_data.milestone_id));
 
+let db: ChronicleDatabase;
 let ledger: Ledger;
 let reader: PostgresReader;
 let pool: PgPool;
 beforeAll(async () => {
   if (pg === undefined) return;
-  ledger = await importedLedger(join(dir, 'ledger'), await chronicleSnapshot());
-  pg.primary.sql('create database records');
-  // A record is written twice a byte: without waiting for the disk each time (a test's database, thrown away).
-  pg.primary.sql('alter database records set synchronous_commit = off');
-  const url = databaseUrl(pg.primary, 'records');
-  const input = (index: 17339 | 17340) => ({
-    milestone: milestonePayloadOf(index),
-    blocks: coneOf(index).map((b) => bin(b.raw)),
-  });
-  applyMilestone(ledger, input(17339));
-  const mirror = await PostgresMirror.open(url, ledger);
-  await mirror.catchUp(ledger, { bulk: true });
-  applyMilestone(ledger, input(17340));
-  await mirror.catchUp(ledger);
-  await mirror.close();
-  reader = await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet);
-  reader.setSynced(true);
-  pool = openPool(url, 1);
+  // A record is written twice a byte: without waiting for the disk each time.
+  db = await chronicleDatabase(pg, dir, 'records', { bulk: true, unsynchronized: true });
+  ({ ledger, reader, pool } = db);
 }, 60_000); // a snapshot imported and two milestones applied: seconds, more on a busy machine
-afterAll(async () => {
-  await reader?.close();
-  await pool?.end();
-  ledger?.close();
-});
-
-/** Each route's status and body from a fresh server of `of` (no answer kept), and what it logged. */
-async function answers(of: LedgerReader, routes: string[]) {
-  const logged: string[] = [];
-  const server = createServer({ ledger: of, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const found: [number, string][] = [];
-  for (const route of routes) {
-    const res = await fetch(origin + route);
-    found.push([res.status, await res.text()]);
-  }
-  await new Promise((done) => server.close(done));
-  return { found, logged };
-}
+afterAll(() => db?.close());
 
 const bytea = (b: Uint8Array) => `'\\x${Buffer.from(b).toString('hex')}'::bytea`;
 async function one(sql: string): Promise<Uint8Array> {
