@@ -5,7 +5,8 @@ import { existingStore, redactUrl, UsageError } from './io.js';
 export const VERIFY_USAGE = `tangle-core verify --db DIR | --store URL
   Walks the whole store at DIR, read-only (beside its running writer too): checks every record's seal, and each
   index against what it indexes, both ways (a milestone's ID entry, the output and chain indexes, the block index),
-  which no read can (an index entry moved by a flipped bit of its key is, on a read, no entry). Prints each table as
+  which no read can (an index entry moved by a flipped bit of its key is, on a read, no entry), then the commitment
+  chain and every unpruned slot's UTXO changes against it. Prints each table as
   it is done, then each damaged record (its table, its key, what is wrong). Exit 0: sound; 1: damaged; 2: misuse,
   or a store of an older layout (tangle-core upgrade --db DIR first).
   With --store, walks the PostgreSQL database at URL instead, in one read-only snapshot, for the rows deleted where
