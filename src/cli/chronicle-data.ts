@@ -28,6 +28,25 @@ export type ChronicleMilestone = Json;
 export const binary = (b: Binary) => Uint8Array.from(Buffer.from(b.$binary.base64, 'base64'));
 const hex = (b: Binary) => toHex(binary(b));
 
+/** The fields a record must have, as paths: what `missingField` looks for. */
+const FIELDS = [
+  'milestone_data.payload.essence.index',
+  'milestone_data.payload.essence.parents',
+  'milestone_data.payload.signatures',
+  'milestone_data.protocol_params.token_supply',
+  'cone',
+  'consumed',
+] as const;
+
+/** The first field (a path) a record lacks that the conversion reads, or undefined. */
+export function missingField(record: unknown): string | undefined {
+  return FIELDS.find((path) => {
+    let at: unknown = record;
+    for (const key of path.split('.')) at = typeof at === 'object' && at !== null ? (at as Json)[key] : undefined;
+    return at === undefined;
+  });
+}
+
 /** A milestone's payload as inx-chronicle recorded it. */
 export function chroniclePayload(record: ChronicleMilestone): MilestonePayload {
   const p = record.milestone_data.payload;
@@ -148,6 +167,7 @@ export function chronicleLedgerBefore(records: ChronicleMilestone[]): {
   const payloads = records.map(chroniclePayload);
   const first = payloads[0]!.index;
   payloads.forEach((p, i) => {
+    if (p.index === first + i - 1) throw new Error(`milestone ${p.index} is given twice`);
     if (p.index !== first + i) throw new Error(`milestone ${p.index} follows ${first + i - 1}: not consecutive`);
   });
   const outputs = records

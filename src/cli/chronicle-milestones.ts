@@ -2,7 +2,13 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeSnapshotFile } from '../snapshot/snapshot-file.js';
-import { type ChronicleMilestone, chronicleLedgerBefore, chronicleLine, chroniclePayload } from './chronicle-data.js';
+import {
+  type ChronicleMilestone,
+  chronicleLedgerBefore,
+  chronicleLine,
+  chroniclePayload,
+  missingField,
+} from './chronicle-data.js';
 import { UsageError } from './io.js';
 
 // `chronicle-milestones`: what a holder of inx-chronicle's data needs to import its milestones (docs/history.md):
@@ -36,7 +42,14 @@ export async function chronicleMilestonesCommand(argv: string[]): Promise<void> 
     }
     if (typeof data !== 'object' || data === null || Array.isArray(data))
       throw new UsageError(`${file}: not an object of milestone records keyed by index`);
-    records.push(...Object.values(data as Record<string, ChronicleMilestone>));
+    for (const [key, record] of Object.entries(data as Record<string, ChronicleMilestone>)) {
+      const missing = missingField(record);
+      if (missing !== undefined)
+        throw new UsageError(
+          `${file}: ${JSON.stringify(key)}.${missing}: missing (not an inx-chronicle milestone record)`,
+        );
+      records.push(record);
+    }
   }
   const indexOf = (r: ChronicleMilestone) => chroniclePayload(r).index;
   records.sort((a, b) => indexOf(a) - indexOf(b));
