@@ -5,6 +5,7 @@ import { blockId, milestoneId, outputId } from '../stardust/ids.js';
 import type { Output } from '../stardust/output.js';
 import type { MilestonePayload } from '../stardust/payload/milestone.js';
 import type { SnapshotOutput } from '../stardust/snapshot.js';
+import { PayloadType } from '../stardust/type-codes.js';
 
 // inx-chronicle's records of milestones (its MongoDB data as its in_memory_gatherer query gathers them, in extended
 // JSON: vectors/stardust/chronicle-milestones/README.md) as what tangle-core imports: each milestone's payload and
@@ -177,7 +178,7 @@ export function chronicleLedgerBefore(records: ChronicleMilestone[]): {
   const cones = records.map(chronicleCone);
   const target = cones[0]!
     .map((raw) => decodeBlock(raw).payload)
-    .find((p): p is MilestonePayload => p?.type === 7 && p.index === first - 1);
+    .find((p): p is MilestonePayload => p?.type === PayloadType.Milestone && p.index === first - 1);
   if (target === undefined) throw new Error(`milestone ${first}'s cone holds no block of milestone ${first - 1}`);
   const inCones = new Set<string>();
   const referenced = new Set<string>();

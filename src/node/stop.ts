@@ -1,5 +1,4 @@
 import type { Server } from 'node:http';
-import type { WorkerPool } from './workers.js';
 
 // How a serving process stops on SIGINT/SIGTERM, bounded whatever its clients do. A process that answers: its event
 // API first (its MQTT clients disconnected: a WebSocket connection the HTTP server upgraded stays counted by that
@@ -19,7 +18,8 @@ export const LAST_RESORT_MS = 2 * CHILD_STOP_MS + STOP_GRACE_MS;
 
 export interface Serving {
   server: Server | undefined;
-  pool: WorkerPool | undefined;
+  /** Its workers (workers.ts), where this process supervises them. */
+  pool: { close(done: () => void): void } | undefined;
   /** The event API this process hosts or publishes with. */
   events?: { close(): Promise<void> } | undefined;
 }
