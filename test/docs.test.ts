@@ -435,3 +435,32 @@ describe('what a reader of the repository has', () => {
     expect(help).not.toMatch(/\bSPEC\b/);
   });
 });
+
+describe('docs/history.md', () => {
+  it("from inx-chronicle's data: the three commands run on the vectors' milestones and say what the doc says", async () => {
+    const text = doc('history.md');
+    const section = text.slice(text.indexOf("## From inx-chronicle's data"));
+    const lines = blocks(section, 'sh')[0]!.trim().split('\n');
+    const said = blocks(section.slice(section.indexOf('which says')), '')[0]!
+      .trim()
+      .split('\n');
+    expect(lines).toHaveLength(3);
+    const dir = mkdtempSync(join(tmpdir(), 'tangle-docs-chronicle-'));
+    const vectors = join(root, 'vectors/stardust/chronicle-milestones');
+    try {
+      for (const [i, line] of lines.entries()) {
+        // The doc's file names are the vectors' files; everything else runs as written, in a folder of its own.
+        const args = line
+          .replace(/^tangle-core /, '')
+          .split(/\s+/)
+          .map((a) => (/^milestone-\d+\.json$/.test(a) ? join(vectors, a) : a));
+        const r = await spawnAsync(process.execPath, [cli, ...args], { cwd: dir });
+        expect(r.status, `${line}: ${r.stderr}`).toBe(0);
+        const pattern = said[i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace('…', '[\\d.]+');
+        expect(r.stdout.trim()).toMatch(new RegExp(`^${pattern}$`));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

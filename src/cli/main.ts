@@ -1,4 +1,5 @@
 import { ready } from '../crypto/hash.js';
+import { CHRONICLE_MILESTONES_USAGE, chronicleMilestonesCommand } from './chronicle-milestones.js';
 import { DECODE_USAGE, decodeCommand } from './decode.js';
 import { ENCODE_USAGE, encodeCommand } from './encode.js';
 import { EXPORT_SNAPSHOT_USAGE, exportSnapshotCommand } from './export-snapshot.js';
@@ -23,6 +24,7 @@ const COMMANDS = {
   'import-snapshot': IMPORT_SNAPSHOT_USAGE,
   'export-snapshot': EXPORT_SNAPSHOT_USAGE,
   'import-milestones': IMPORT_MILESTONES_USAGE,
+  'chronicle-milestones': CHRONICLE_MILESTONES_USAGE,
   decode: DECODE_USAGE,
   encode: ENCODE_USAGE,
   simulate: SIMULATE_USAGE,
@@ -79,6 +81,9 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'import-milestones':
         await importMilestonesCommand(rest);
+        return 0;
+      case 'chronicle-milestones':
+        await chronicleMilestonesCommand(rest);
         return 0;
       case 'decode':
         process.stdout.write(`${decodeCommand(rest)}\n`);

@@ -183,7 +183,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   });
   // On a signal: the demo stops writing, the server or the workers stop, then the writer process, then the ledger.
   stopOnSignal(
-    { server, pool },
+    { server, pool, events },
     (signal) => {
       const finish = () => {
         const slot = ledger.latestCommitment().slot;
@@ -199,6 +199,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
       demo?.stop();
       clock?.stop();
     },
+    worker,
   );
   // A worker of `serve --workers N` says nothing: its primary speaks for the pool.
   if (worker) return;

@@ -5,7 +5,8 @@ import { answer } from './answering.js';
 import { untilAvailable } from './backoff.js';
 import { type EventFlags, eventsLine } from './events.js';
 import { network, redactUrl, wholeNumber } from './flags.js';
-import { type HttpFlags, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
+import { type HttpFlags, listeningPort, serverOptions, workerFlags } from './http-options.js';
+import { stopOnSignal } from './stop.js';
 import { startWorkers } from './workers.js';
 
 // `serve --store postgresql://… --read-only`: an API process over the shared database (its primary or a hot
@@ -52,12 +53,17 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
     ...{ reader, flags: values, worker, pool, port },
     ...{ commits: commitNotices(url, say), options: serverOptions(values) },
   });
-  stopOnSignal({ server, pool }, (signal) => {
-    void reader.close().finally(() => {
-      if (!worker) process.stdout.write(`tangle-core stopped (${signal})\n`);
-      process.exit(0);
-    });
-  });
+  stopOnSignal(
+    { server, pool, events },
+    (signal) => {
+      void reader.close().finally(() => {
+        if (!worker) process.stdout.write(`tangle-core stopped (${signal})\n`);
+        process.exit(0);
+      });
+    },
+    undefined,
+    worker,
+  );
   if (worker) return;
 
   const listening = listeningPort(server, pool, port);

@@ -5,7 +5,8 @@ import { wholeNumber } from './flags.js';
 import type { WorkerPool } from './workers.js';
 
 // What every way of serving shares (one process, the workers of `--workers N`, a reader of a database): the options
-// that shape the HTTP answers (passed on to the workers as the same flags), and how a signal stops the serving.
+// that shape the HTTP answers (passed on to the workers as the same flags), and the port it listens on (a signal's
+// stop: stop.ts).
 
 export interface HttpFlags {
   network: string;
@@ -82,32 +83,6 @@ export function workerFlags(values: HttpFlags, port: number): string[] {
     // With --mqtt-url the supervisor publishes; the workers host no broker.
     ...(values['no-mqtt'] === true || values['mqtt-url'] !== undefined ? ['--no-mqtt'] : []),
   ];
-}
-
-/**
- * SIGINT/SIGTERM: `before` (stop writing), then stop taking connections (this process's server, or the worker pool),
- * let requests in flight finish, then `closed`. Installed before anything is printed, so that whoever reads our
- * output and then signals us is answered by this, not by a kill.
- */
-export function stopOnSignal(
-  listener: { server: Server | undefined; pool: WorkerPool | undefined },
-  closed: (signal: NodeJS.Signals) => void,
-  before?: () => void,
-): void {
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
-    before?.();
-    const done = () => closed(signal);
-    if (listener.pool !== undefined) return listener.pool.close(done);
-    const server = listener.server!;
-    server.close(done);
-    server.closeIdleConnections();
-    setTimeout(() => server.closeAllConnections(), 5000).unref();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }
 
 /** The port the server or the worker pool listens on. */

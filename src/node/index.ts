@@ -37,9 +37,10 @@ export {
 } from './flags.js';
 export { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './follower.js';
 export { greet } from './greeting.js';
-export { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
+export { LIMIT_FLAGS, limit, listeningPort, serverOptions, workerFlags } from './http-options.js';
 export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
 export { poolOf, startedAs } from './role.js';
+export { CHILD_STOP_MS, STOP_GRACE_MS, stopOnSignal } from './stop.js';
 export { chooseStore, type StoreChoice } from './store-choice.js';
 export { startWorkers, WORKER_FLAGS } from './workers.js';
 export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';

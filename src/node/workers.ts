@@ -2,6 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 import { EVENTS_HOST, relayUpgrades } from './events-host.js';
 import { WORKER_ENV } from './role.js';
+import { stopChild } from './stop.js';
 
 /** The pool's flags: its workers, and where a reading process sends what only the writer takes (its URL, its port). */
 export const WORKER_FLAGS = {
@@ -25,7 +26,7 @@ export interface WorkerPool {
   restarts(): number;
   /** The workers' process ids. */
   pids(): number[];
-  /** Stops every worker (SIGTERM: requests in flight finish), then calls `done`. */
+  /** Stops every worker (SIGTERM: requests in flight finish; SIGKILL past its bound), then calls `done`. */
   close(done: () => void): void;
 }
 
@@ -99,13 +100,12 @@ export function startWorkers(n: number, args: string[]): Promise<WorkerPool> {
             stopping = true;
             cluster.off('listening', onListening);
             cluster.off('message', relay);
-            const workers = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+            const workers = Object.values(cluster.workers ?? {}).filter(
+              (w): w is Worker => w !== undefined && !w.isDead(),
+            );
             let left = workers.length;
             if (left === 0) closed();
-            for (const w of workers) {
-              w.once('exit', () => --left === 0 && closed());
-              w.process.kill('SIGTERM');
-            }
+            for (const w of workers) stopChild(w.process, () => --left === 0 && closed());
           },
         });
       }

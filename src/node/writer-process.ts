@@ -6,6 +6,7 @@ import type { Ledger } from '../ledger/index.js';
 import { FIRST_DELAY_MS, nextDelay } from './backoff.js';
 import { type Demo, foundryTransaction } from './demo.js';
 import { WRITER_ENV } from './role.js';
+import { stopChild } from './stop.js';
 
 // `serve --workers N --demo`: the demo writer runs in a process of its own, apart from this one (which only
 // supervises) and from the HTTP workers (which only read). So a writer that dies takes nothing else with it: the
@@ -25,7 +26,7 @@ export interface WriterProcess {
   pid(): number | undefined;
   /** How many writers were started to replace ones that died. */
   restarts(): number;
-  /** Stops the writer (SIGTERM: it finishes the slot in hand and closes the store), then calls `done`. */
+  /** Stops the writer (SIGTERM: it finishes the slot in hand and closes the store; SIGKILL past its bound). */
   close(done: () => void): void;
 }
 
@@ -50,8 +51,7 @@ export function startWriter(args: string[]): Promise<WriterProcess> {
           close(closed) {
             stopping = true;
             if (child.exitCode !== null || child.signalCode !== null) return closed();
-            child.once('exit', () => closed());
-            child.kill('SIGTERM');
+            stopChild(child, closed);
           },
         });
       });
