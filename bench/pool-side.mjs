@@ -3,7 +3,7 @@
 // the ingest pool in slots of PER_SLOT), which ingests the slices of the shared sample its parent asks for and answers
 // each with its wall time and CPU. Started by the parent with fork():
 //   node --expose-gc bench/pool-side.mjs ROOT SAMPLE_FILE PER_SLOT
-// SAMPLE_FILE (written by the parent): a Uint32 count, `count` Uint32 lengths, then the blocks' bytes one after another.
+// SAMPLE_FILE (written by the parent): a Uint32 count, `count` Uint32 lengths, then the blocks' bytes end to end.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
