@@ -38,11 +38,20 @@ genesis.outputs.length = 0;
 
 let accepted = 0;
 let committed = 0;
+/**
+ * The slice's progress, [time, blocks of the slice accepted], at its start and every 100 blocks: the parent, which
+ * runs both sides at once, counts each side's blocks over the time both were running. Times are ms since the epoch
+ * (performance.timeOrigin + now), one clock for every process.
+ */
+let marks = [];
+let sliceStart = 0;
+const now = () => performance.timeOrigin + performance.now();
 const slotOf = (n) => 1 + Math.floor(n / PER_SLOT);
 const ingest = (slice) =>
   acceptPipelined(ledger, slice, (bytes) => {
     ledger.acceptBlock(bytes, { slot: slotOf(accepted) });
     accepted++;
+    if ((accepted - sliceStart) % 100 === 0) marks.push([now(), accepted - sliceStart]);
     const last = slotOf(accepted) - 1;
     while (committed < last) ledger.commitSlot(++committed);
   });
@@ -69,6 +78,8 @@ process.on('message', async (m) => {
   const cpu0 = process.cpuUsage();
   const writer0 = writerCpu();
   const t0 = performance.now();
+  sliceStart = accepted;
+  marks = [[now(), 0]];
   await ingest(slice);
   const wall = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -76,5 +87,6 @@ process.on('message', async (m) => {
     rate: slice.length / wall,
     cpuUsPerBlock: (cpu.user + cpu.system) / slice.length,
     writerUsPerBlock: (writerCpu() - writer0) / slice.length,
+    marks,
   });
 });
