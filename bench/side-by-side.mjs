@@ -1,8 +1,9 @@
 // A/B of two builds run side by side: both builds' servers (or ledger processes) up at the same time and loaded at
 // the same time, many short rounds, compared round by round.
 //   node bench/side-by-side.mjs http ROOT_A ROOT_B [--rounds 20] [--seconds 3] [--workers 2] [--connections 64]
-//     [--slots 300]: `serve --demo --workers N` of each build (bench/http-workers.mjs's --only-many run), each loaded
-//     by a wrk of its own for --seconds, both wrks at once, with the same random paths as bench:workers;
+//     [--slots 300] [--warm-up 15]: `serve --demo --workers N` of each build (bench/http-workers.mjs's --only-many
+//     run), each loaded by a wrk of its own for --seconds, both wrks at once, with the same random paths as
+//     bench:workers, after --warm-up seconds of the same load;
 //   node bench/side-by-side.mjs pool ROOT_A ROOT_B [--rounds 20] [--slice 3000] [--per-slot 1000]: bench/ledger.mjs's
 //     pool phase in a process of each build (bench/pool-side.mjs), both ingesting the next --slice blocks of one
 //     shared sample at once; each side's rate counts its blocks over the time both were ingesting. --sample FILE
@@ -104,6 +105,7 @@ async function http() {
   const CONNECTIONS = arg('--connections', 64);
   const WORKERS = arg('--workers', 2);
   const SLOTS = arg('--slots', 300);
+  const WARM_UP = arg('--warm-up', 15);
   const dir = mkdtempSync(join(os.tmpdir(), 'side-by-side-http-'));
   const servers = [];
   try {
@@ -121,8 +123,10 @@ async function http() {
         seed,
         serverPid: servers[side].child.pid,
       });
-    // Warm-up: both builds' code optimised before any round counts.
-    await Promise.all([run(0, 3, 1), run(1, 3, 1)]);
+    // Warm-up: both builds' code optimised before any round counts. At load 30 a server answers a few thousand
+    // requests a second, and its first seconds' CPU is mostly V8 compiling (perf: TurboFan's GraphReducer on top;
+    // 340 µs a request in the first 5 s, about 100 from the fourth 5 s on), which a 3-s warm-up left in the rounds.
+    await Promise.all([run(0, WARM_UP, 1), run(1, WARM_UP, 1)]);
     return await rounds(async (side, r) => {
       const w = await run(side, SECONDS, 7 + r);
       // (wrk's timeouts, 2 s, are the machine's load; a wrong answer or a refused connection is the build's)
