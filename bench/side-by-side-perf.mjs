@@ -3,7 +3,7 @@
 // by a wrk of their own at once, and `perf record -e cpu-clock:u` sampling both process trees over the same seconds.
 // CPU-clock samples count CPU time only (V8's --cpu-prof samples wall time, idle included), and what the machine's
 // other jobs do slows both trees alike. Prints, per function, each build's CPU µs per request and the difference.
-//   node bench/side-by-side-perf.mjs ROOT_A ROOT_B [--seconds 20] [--workers 2] [--top 30]
+//   node bench/side-by-side-perf.mjs ROOT_A ROOT_B [--seconds 20] [--warm-up 15] [--workers 2] [--top 30]
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -18,6 +18,7 @@ const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(
 const SECONDS = arg('--seconds', 20);
 const WORKERS = arg('--workers', 2);
 const TOP = arg('--top', 30);
+const WARM_UP = arg('--warm-up', 15); // (as bench/side-by-side.mjs's: a server's first seconds are V8 compiling)
 const HZ = 999;
 needWrk('side-by-side-perf');
 
@@ -59,7 +60,7 @@ try {
   const lists = roots.map((root, i) => listPaths(root, join(dir, `s${i}`)));
   const load = (seconds) =>
     Promise.all(servers.map((s, i) => wrkAsync(s.port, lists[i], { seconds, connections: 64, seed: 7 })));
-  await load(3); // warm-up
+  await load(WARM_UP);
   sides = servers.map((s) => tree(s.child.pid));
   const data = join(dir, 'perf.data');
   const perf = spawn(
