@@ -59,7 +59,7 @@ export const SECTIONS = [
   [
     'side-by-side',
     'Is this build as fast as the builds before it, measured side by side on a busy machine (issues 57 and 59)?',
-    'node bench/side-by-side.mjs http|pool ROOT_A ROOT_B',
+    'node bench/side-by-side.mjs http ROOT_A ROOT_B; … pool ROOT_A ROOT_B',
   ],
   [
     'load',

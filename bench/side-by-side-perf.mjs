@@ -3,7 +3,7 @@
 // by a wrk of their own at once, and `perf record -e cpu-clock:u` sampling both process trees over the same seconds.
 // CPU-clock samples count CPU time only (V8's --cpu-prof samples wall time, idle included), and what the machine's
 // other jobs do slows both trees alike. Prints, per function, each build's CPU µs per request and the difference.
-//   node bench/side-by-side-perf.mjs ROOT_A ROOT_B [--seconds 20] [--warm-up 15] [--workers 2] [--top 30]
+//   node bench/side-by-side-perf.mjs ROOT_A ROOT_B [--seconds 20] [--warm-up 15] [--workers 2] [--top 30] [--kernel]
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +20,8 @@ const WORKERS = arg('--workers', 2);
 const TOP = arg('--top', 30);
 const WARM_UP = arg('--warm-up', 15); // (as bench/side-by-side.mjs's: a server's first seconds are V8 compiling)
 const HZ = 999;
+// --kernel: cpu-clock with the kernel's time too (the /proc figures of side-by-side.mjs are user + system)
+const EVENT = args.includes('--kernel') ? 'cpu-clock' : 'cpu-clock:u';
 needWrk('side-by-side-perf');
 
 /** The process `pid` and its descendants, from /proc. */
@@ -65,7 +67,7 @@ try {
   const data = join(dir, 'perf.data');
   const perf = spawn(
     'perf',
-    ['record', '-e', 'cpu-clock:u', '-F', String(HZ), '-o', data, '-p', [...sides[0], ...sides[1]].join(',')],
+    ['record', '-e', EVENT, '-F', String(HZ), '-o', data, '-p', [...sides[0], ...sides[1]].join(',')],
     {
       stdio: 'ignore',
     },
@@ -73,20 +75,25 @@ try {
   await new Promise((done) => setTimeout(done, 500)); // (perf attaches before the load starts: its own start-up)
   const runs = await load(SECONDS);
   await new Promise((done) => perf.once('exit', done).kill('SIGINT'));
-  const report = execFileSync('perf', ['report', '-i', data, '--stdio', '-n', '--no-children', '--sort', 'pid,sym'], {
+  // perf script, not perf report: a sample's pid is its process's (report's "pid" is the thread's, and the threads
+  // V8 and libuv start are not in the trees listed above).
+  const samples = execFileSync('perf', ['script', '-i', data, '-F', 'pid,ip,sym'], {
     encoding: 'utf8',
-    maxBuffer: 1 << 28,
+    maxBuffer: 1 << 30,
   });
   const perRequest = [new Map(), new Map()];
   const requests = runs.map((w) => w.rps * SECONDS);
-  for (const line of report.split('\n')) {
-    // "  12.34%  5678  12345:node  [.] Builtin: ..." (percent, samples, pid:command, symbol)
-    const m = /^\s+[\d.]+%\s+(\d+)\s+(\d+):\S+\s+\[.\]\s+(.*)$/.exec(line);
+  for (const line of samples.split('\n')) {
+    // "  12345  7f3a2b1c0d  Builtins_LoadIC" (process, address, symbol: "[unknown]" where perf has none)
+    const m = /^\s*(\d+)\s+[0-9a-f]+\s+(.*)$/.exec(line);
     if (m === null) continue;
-    const side = sides[0].has(Number(m[2])) ? 0 : 1;
-    const name = m[3].replace(/^(LazyCompile|Function|JS):[*~^]?/, '').replace(/ \/\S+\/(dist|node_modules)\//, ' $1/');
-    const us = (Number(m[1]) * 1e6) / HZ / requests[side];
-    perRequest[side].set(name, (perRequest[side].get(name) ?? 0) + us);
+    const side = sides[0].has(Number(m[1])) ? 0 : 1;
+    const name = m[2]
+      .replace(/^(LazyCompile|Function|JS):[*~^]?/, '')
+      .replace(/\+0x[0-9a-f]+$/, '')
+      // (a function by its name and file, not its line: the two builds' bundles place it differently)
+      .replace(/ (?:file:\/\/)?\/\S+\/(dist|node_modules)\/(\S+?)(:\d+)+$/, ' ($1/$2)');
+    perRequest[side].set(name, (perRequest[side].get(name) ?? 0) + 1e6 / HZ / requests[side]);
   }
   const total = (m) => [...m.values()].reduce((s, v) => s + v, 0);
   console.log(
