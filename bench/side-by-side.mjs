@@ -16,7 +16,9 @@
 // 59's "no slower" checks: 0.78-1.28 per round in turns of 5 s with a new server each; 0.65-3.27 with main against
 // itself in turns of 2 s at load 28). Loaded at once, both sides share every moment of the machine's state, so a
 // burst of another job slows both alike; and each side's CPU per request (or block), from /proc over its own run,
-// says what the build costs whatever share of the cores it got.
+// says what the build costs whatever share of the cores it got. Read that figure first on a busy machine: the rate
+// ratio of two sides loaded at once is mostly the scheduler's split of the cores (main against itself at load 31:
+// 0.46-1.94 a round in requests/s, 0.81-1.12 in CPU per request; bench/RESULTS.md, section side-by-side).
 import { fork } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
