@@ -8,11 +8,11 @@
 // A/B of builds (issue 57: is this build as fast as an older one?): `--against ROOT` (another checkout, built; may
 // be given more than once) runs each round on every build in turn, the order rotated every round (`--root ROOT`:
 // another in place of this one); `--only-many` skips the 1-worker runs; `--no-write` leaves bench/RESULTS.md alone.
-import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { listPaths, loadBuild, paths, serveDemo, stopServer } from './demo-server.mjs';
 import { writeSection } from './results-file.mjs';
 import { needWrk, wrk } from './wrk.mjs';
 
@@ -24,13 +24,7 @@ const roots = [
   resolve(option('--root') ?? join(here, '..')),
   ...args.flatMap((a, i) => (a === '--against' ? [resolve(args[i + 1])] : [])),
 ];
-const load = async (root) => ({
-  root,
-  cli: join(root, 'dist/cli.js'),
-  tc: await import(pathToFileURL(join(root, 'dist/index.js')).href),
-  Simulation: (await import(pathToFileURL(join(root, 'dist/sim.js')).href)).Simulation,
-});
-const builds = args.includes('--list-paths') ? [] : await Promise.all(roots.map(load));
+const builds = await Promise.all(roots.map(loadBuild));
 const arg = (name, fallback) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
 const SECONDS = arg('--seconds', 10);
 const CONNECTIONS = arg('--connections', 64);
@@ -38,79 +32,12 @@ const WORKERS = arg('--workers', os.availableParallelism());
 const SLOTS = arg('--slots', 300);
 const ROUNDS = arg('--rounds', 5);
 
-// A process of one build's own, listing the paths of a store it served (listPaths).
-if (args.includes('--list-paths')) {
-  const [root, db] = args.slice(args.indexOf('--list-paths') + 1);
-  process.stdout.write(JSON.stringify(paths(await load(root), db)));
-  process.exit(0);
-}
-
 needWrk('bench:workers');
 
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-workers-bench-'));
 
-function serve(build, workers, db) {
-  return new Promise((done, fail) => {
-    const child = spawn(
-      process.execPath,
-      [
-        build.cli,
-        'serve',
-        '--demo',
-        '--db',
-        db,
-        '--workers',
-        String(workers),
-        '--port',
-        '0',
-        '--demo-slots',
-        String(SLOTS),
-      ],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d.toString();
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m && /congestion\n/.test(out)) done({ child, port: Number(m[1]) });
-    });
-    child.on('exit', (code) => fail(new Error(`serve exited ${code}`)));
-  });
-}
-const stop = (child) => new Promise((done) => child.once('exit', done).kill('SIGINT'));
-
-/** Every path the load may ask for, from the ledger as the demo made it (a reader of the store). */
-function paths({ tc, Simulation }, db) {
-  const { genesisUnixTime } = tc.inspectStore(db);
-  const params = tc.protocolParameters(tc.PROTOCOL_PARAMETERS.testnet, { genesisUnixTime });
-  const reader = tc.openLedger({ path: db, params, readOnly: true });
-  const latest = reader.latestCommitment().slot;
-  const list = [];
-  for (let s = 1; s <= latest; s++) {
-    list.push(`/api/core/v3/commitments/by-slot/${s}/utxo-changes`);
-    for (const o of reader.utxoChanges(s).createdOutputs)
-      if (o[32] === 0 && o[33] === 0)
-        list.push(`/api/core/v2/transactions/${tc.toHex(o.subarray(0, 32))}/included-block`);
-  }
-  reader.close();
-  const sim = new Simulation({ params, seed: 1 });
-  for (const id of [sim.accounts.whale, sim.accounts.worker])
-    list.push(`/api/core/v3/accounts/${tc.addressToBech32({ type: 8, aliasId: id }, params.bech32Hrp)}/congestion`);
-  return list;
-}
-
-/**
- * `paths`, listed by a process of the build's own: two builds' copies of lmdb in one process (each checkout has its
- * own node_modules) read each other's stores wrong (a metadata record that did not decode, seen here).
- */
-function listPaths(b, db) {
-  if (b === 0 && builds.length === 1) return paths(builds[0], db);
-  const out = execFileSync(process.execPath, [fileURLToPath(import.meta.url), '--list-paths', builds[b].root, db], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
-  return JSON.parse(out);
-}
+/** `paths` of build `b`'s store `db`, listed in this process when it is the only build (see listPaths). */
+const pathsOf = (b, db) => (b === 0 && builds.length === 1 ? paths(builds[0], db) : listPaths(builds[b].root, db));
 
 const counts = args.includes('--only-many') ? [WORKERS] : [1, WORKERS];
 /** Every round's result, by build (its place in `builds`) and number of workers. */
@@ -122,15 +49,15 @@ try {
     for (const b of order)
       for (const workers of counts) {
         const db = join(dir, `store-${round}-${b}-${workers}`);
-        const { child, port } = await serve(builds[b], workers, db);
+        const { child, port } = await serveDemo(builds[b], { workers, db, slots: SLOTS });
         try {
-          const list = listPaths(b, db);
+          const list = pathsOf(b, db);
           pathCount = list.length;
           const load = { seconds: SECONDS, connections: CONNECTIONS, seed: 7 + round, serverPid: child.pid };
           wrk(port, list, load); // warm-up
           runs[b][workers].push(wrk(port, list, load));
         } finally {
-          await stop(child); // (a failed run leaves no server behind)
+          await stopServer(child); // (a failed run leaves no server behind)
         }
         console.log(`round ${round + 1}, ${builds[b].root}, ${workers} worker(s):`, runs[b][workers].at(-1));
       }

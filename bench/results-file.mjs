@@ -57,6 +57,11 @@ export const SECTIONS = [
     'node bench/block-reads.mjs ROOT_A ROOT_B…',
   ],
   [
+    'side-by-side',
+    'Is this build as fast as the builds before it, measured side by side on a busy machine (issues 57 and 59)?',
+    'node bench/side-by-side.mjs http ROOT_A ROOT_B; … pool ROOT_A ROOT_B',
+  ],
+  [
     'load',
     'Does the API hold under sustained mixed load, with no errors and no growth in memory?',
     'npm run bench:load',
