@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { commitNotices, PostgresReader } from '../ledger/postgres/index.js';
 import { protocolParameters } from '../stardust/protocol-parameters.js';
 import { answer } from './answering.js';
@@ -6,6 +5,7 @@ import { untilAvailable } from './backoff.js';
 import { type EventFlags, eventsLine } from './events.js';
 import { network, redactUrl, wholeNumber } from './flags.js';
 import { type HttpFlags, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
+import type { Role } from './role.js';
 import { startWorkers } from './workers.js';
 
 // `serve --store postgresql://… --read-only`: an API process over the shared database (its primary or a hot
@@ -18,15 +18,10 @@ interface DatabaseFlags extends HttpFlags, EventFlags {
   workers?: string | undefined;
 }
 
-export async function serveDatabase(values: DatabaseFlags, worker: boolean): Promise<void> {
+/** `role`: its workers, as role.ts decides them. */
+export async function serveDatabase(values: DatabaseFlags, { worker, workers, supervise }: Role): Promise<void> {
   const url = values.store!;
   const port = wholeNumber(values.port, '--port', 0, 65535);
-  const workers =
-    values.workers !== undefined
-      ? wholeNumber(values.workers, '--workers', 1, 256)
-      : worker
-        ? 1
-        : availableParallelism();
   // Opened even by a supervisor, so that a wrong URL or another network is said at once. A database that is not
   // answering yet is waited for (a service manager may start the API before its database).
   const base = network(values.network);
@@ -42,10 +37,9 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
     (line) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}${line}\n`),
   );
   if (values.synced) reader.setSynced(true);
-  const pool =
-    workers > 1 && !worker
-      ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
-      : undefined;
+  const pool = supervise
+    ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
+    : undefined;
   // The event API is woken by the writer's notices (a standby's: by looking).
   const say = (line: string) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}events: ${line}\n`);
   const { events, server } = await answer({

@@ -39,7 +39,7 @@ export { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './follower
 export { greet } from './greeting.js';
 export { LIMIT_FLAGS, limit, listeningPort, serverOptions, stopOnSignal, workerFlags } from './http-options.js';
 export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
-export { poolOf, startedAs } from './role.js';
+export { type Part, poolOf, type Role, roleOf, startedAs } from './role.js';
 export { chooseStore, type StoreChoice } from './store-choice.js';
 export { startWorkers, WORKER_FLAGS } from './workers.js';
 export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';
