@@ -22,8 +22,7 @@ export {
   withMinimumDeposit,
 } from './builders/chains.js';
 export { type BuildMilestoneOptions, buildMilestone } from './builders/milestone.js';
-export { fromHex, toHex } from './codec/hex.js';
-export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
+export { CodecError, type CodecErrorCode, fromHex, type Json, toHex } from './codec/index.js';
 export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
 export { blake2b256, ready } from './crypto/hash.js';
 export { type FindNonceOptions, findNonce, powScore } from './crypto/pow.js';

@@ -1,5 +1,4 @@
-import { toHex } from '../codec/hex.js';
-import { encode } from '../codec/index.js';
+import { encode, toHex } from '../codec/index.js';
 import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
 import { findNonce } from '../crypto/pow.js';
 import { type Block, block as blockCodec, type Payload } from '../stardust/block.js';

@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { fromHex, toHex } from '../codec/hex.js';
+import { fromHex, toHex } from '../codec/index.js';
 import { LedgerError } from '../ledger/common/index.js';
 import {
   type AppliedMilestone,

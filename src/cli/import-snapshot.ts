@@ -1,6 +1,6 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CodecError } from '../codec/errors.js';
+import { CodecError } from '../codec/index.js';
 import { importSnapshot, openLedger } from '../ledger/index.js';
 import { PostgresMirror } from '../ledger/postgres/index.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';

@@ -1,7 +1,7 @@
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
 import { demoGenesis, demoSlot, demoSnapshot, demoTips, openDemoLedger } from '../node/index.js';
 import { milestonePayloadToJson } from '../serialize.js';

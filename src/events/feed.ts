@@ -1,5 +1,5 @@
 import { blockMetadata } from '../answers/index.js';
-import { fromHex } from '../codec/hex.js';
+import { fromHex } from '../codec/index.js';
 import { LedgerError } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { decodeBlock } from '../serialize.js';

@@ -1,5 +1,5 @@
 import { blockMetadata, milestoneIdOf, outputMetadata, slotMilestone } from '../answers/index.js';
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import { type LedgerOutput, slotEnd } from '../ledger/common/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { decodeBlock, decodeOutput, encodeMilestonePayload, outputToJson } from '../serialize.js';

@@ -1,5 +1,4 @@
-import { CodecError } from '../codec/errors.js';
-import { toHex } from '../codec/hex.js';
+import { CodecError, toHex } from '../codec/index.js';
 import { findNonce, powScore } from '../crypto/pow.js';
 import { TangleError } from '../errors.js';
 import { HttpProblem } from '../http/kit/problem.js';

@@ -1,4 +1,4 @@
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { slotAt } from '../ledger/common/index.js';
 import {

@@ -1,4 +1,4 @@
-import { CodecError } from '../codec/errors.js';
+import { CodecError } from '../codec/index.js';
 import { LedgerError } from '../ledger/common/index.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { ValidationError } from '../validate/errors.js';

@@ -1,4 +1,4 @@
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { Simulation } from '../sim/simulator.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';

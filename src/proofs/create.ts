@@ -1,4 +1,4 @@
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import type { LedgerReader } from '../ledger/core/index.js';
 import { decodeBlock, decodeMilestonePayload } from '../serialize.js';
 import { InclusionState } from '../stardust/ledger-records.js';

@@ -1,4 +1,4 @@
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import { preverifyEd25519 } from '../crypto/ed25519.js';
 import { TangleError } from '../errors.js';
 import { encodeBlock } from '../serialize.js';

@@ -1,4 +1,4 @@
-import { fromHex, toHex } from '../codec/hex.js';
+import { fromHex, toHex } from '../codec/index.js';
 import { verifyEd25519 } from '../crypto/ed25519.js';
 import { blake2b256 } from '../crypto/hash.js';
 import type { Address } from '../stardust/address.js';

@@ -1,5 +1,5 @@
 import { baseToken } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { accountBalance, addressBytes, holdsAnything } from '../../ledger/archive/index.js';
 import { ACCOUNT_FILL_COMMAND, LedgerError } from '../../ledger/common/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';

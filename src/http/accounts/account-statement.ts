@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
 import {
   type AccountState,

@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
+import { decode, toHex } from '../../codec/index.js';
 import {
   addressBytes,
   HOLDING_KIND,

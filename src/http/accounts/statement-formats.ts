@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import type { Balance } from '../../ledger/archive/index.js';
 import type { Address } from '../../stardust/address.js';
 import { inUnit } from '../kit/csv.js';

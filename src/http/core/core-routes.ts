@@ -7,7 +7,7 @@ import {
   slotMilestone,
   slotOfMilestoneId,
 } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import {
   blockToJson,

@@ -1,5 +1,5 @@
 import { baseToken, milestoneIdOf } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { slotEnd } from '../../ledger/common/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';

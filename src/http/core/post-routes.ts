@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { HttpProblem, toProblem } from '../kit/problem.js';
 import { JSON_TYPE, type PostContext, type Reply, type Route, type RouteContext } from '../kit/route-kit.js';
 

@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import { badCursor, cursorPageSize, pageSizeOf } from '../kit/paging.js';
 import { parseUint32 } from '../kit/route-kit.js';

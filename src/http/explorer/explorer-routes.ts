@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
+import { decode, toHex } from '../../codec/index.js';
 import { measurementsFromRecord } from '../../ledger/analytics/index.js';
 import { addressBytes, type Explorer, type UpdateCursor } from '../../ledger/archive/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';

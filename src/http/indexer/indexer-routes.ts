@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from '../../ledger/indexer/index.js';
 import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../../stardust/limits.js';

@@ -1,5 +1,5 @@
 import { baseToken } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
 import type { Explorer, LedgerUpdateOfAddress, UpdateCursor } from '../../ledger/archive/index.js';
 import { LedgerError } from '../../ledger/common/index.js';

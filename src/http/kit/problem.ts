@@ -1,4 +1,4 @@
-import { CodecError } from '../../codec/errors.js';
+import { CodecError } from '../../codec/index.js';
 import type { TangleError } from '../../errors.js';
 import { LedgerError, type LedgerErrorKind } from '../../ledger/common/index.js';
 import { ValidationError } from '../../validate/errors.js';

@@ -1,5 +1,4 @@
-import { fromHex } from '../../codec/hex.js';
-import { CodecError } from '../../codec/index.js';
+import { CodecError, fromHex } from '../../codec/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import type { Address } from '../../stardust/address.js';
 import { bech32ToAddress } from '../../stardust/address-bech32.js';

@@ -1,5 +1,4 @@
-import { CodecError } from '../../codec/errors.js';
-import { toHex } from '../../codec/hex.js';
+import { CodecError, toHex } from '../../codec/index.js';
 import type { LedgerReader } from '../../ledger/core/index.js';
 import {
   createOutputStory,

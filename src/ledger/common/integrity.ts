@@ -1,6 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { toHex } from '../../codec/hex.js';
-import { type Codec, decode, encode } from '../../codec/index.js';
+import { type Codec, decode, encode, toHex } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { decodeBlock } from '../../serialize.js';
 import type { Block } from '../../stardust/block.js';

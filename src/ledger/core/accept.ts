@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
+import { decode, toHex } from '../../codec/index.js';
 import { verifyEd25519 } from '../../crypto/ed25519.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { decodeBlock } from '../../serialize.js';

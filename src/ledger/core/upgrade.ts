@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { encode, u32 } from '../../codec/index.js';
+import { encode, toHex, u32 } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';

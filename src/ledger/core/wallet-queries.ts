@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { u32 } from '../../codec/index.js';
+import { toHex, u32 } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { decodeBlock } from '../../serialize.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';

@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { MilestoneOptionType, type MilestonePayload } from '../../stardust/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';
 import { validateMilestonePayload } from '../../validate/milestone.js';

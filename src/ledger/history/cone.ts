@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { encode } from '../../codec/index.js';
+import { encode, toHex } from '../../codec/index.js';
 import { TangleError } from '../../errors.js';
 import { parentsOf } from '../../stardust/block.js';
 import { blockId as computeBlockId, milestoneId } from '../../stardust/ids.js';

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/hash.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';
