@@ -15,19 +15,6 @@ export {
 export type { BlockIntake, FaucetIntake } from './http/kit/route-kit.js';
 export { createServer, type ServerOptions } from './http/server.js';
 export {
-  commitmentId,
-  LedgerError,
-  type LedgerErrorCode,
-  type LedgerErrorKind,
-  merkleRoot,
-  nextReferenceManaCost,
-  type SlotCommitment,
-  slotAt,
-  slotCommitment,
-  slotStartTime,
-  workScore,
-} from './ledger/common/index.js';
-export {
   type AcceptOptions,
   type AcceptOutcome,
   type AcceptResult,
@@ -39,6 +26,7 @@ export {
   ConflictReason,
   type Congestion,
   closeSlot,
+  commitmentId,
   exportSnapshot,
   type Follower,
   type FollowOptions,
@@ -53,6 +41,9 @@ export {
   inspectStore,
   issueMilestone,
   Ledger,
+  LedgerError,
+  type LedgerErrorCode,
+  type LedgerErrorKind,
   type LedgerReader,
   MEASUREMENT_NAMES,
   type Measurements,
@@ -60,6 +51,8 @@ export {
   type MilestoneInput,
   type MilestoneRef,
   measureMilestone,
+  merkleRoot,
+  nextReferenceManaCost,
   type OpenLedgerOptions,
   OutputIdList,
   openLedger,
@@ -67,12 +60,17 @@ export {
   PostgresReader,
   type PostgresReaderOptions,
   type PublisherOptions,
+  type SlotCommitment,
   type SnapshotExportOptions,
   type SnapshotExportResult,
   type SnapshotImportOptions,
   type SnapshotImportResult,
   type StoreInfo,
+  slotAt,
+  slotCommitment,
+  slotStartTime,
   type UtxoChanges,
+  workScore,
 } from './ledger/index.js';
 export { type IntakeOptions, ledgerIntake } from './node/block-intake.js';
 export { Faucet, type FaucetOptions, faucetAddress } from './node/faucet.js';

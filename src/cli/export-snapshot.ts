@@ -1,7 +1,6 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openLedger } from '../ledger/index.js';
-import { exportSnapshot } from '../ledger/snapshot/index.js';
+import { exportSnapshot, openLedger } from '../ledger/index.js';
 import { partialPath } from '../snapshot/snapshot-file.js';
 import { existingStore, existingStoreParams, stopOnSignals, UsageError, wholeNumber } from './io.js';
 

@@ -5,8 +5,7 @@
 // publishes its contract, test/setup/contracts.ts checks it.
 import { blockMetadata, includedBlockMetadata } from '../answers/index.js';
 import { encode } from '../codec/index.js';
-import { slotOfCommitmentId } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import { type LedgerReader, slotOfCommitmentId } from '../ledger/index.js';
 import { decodeBlock } from '../serialize.js';
 import { AddressType } from '../stardust/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
@@ -37,8 +36,7 @@ import {
 } from './kit/route-kit.js';
 import { poiRoutes } from './poi/poi-routes.js';
 
-export type { Reply, Route, RouteContext } from './kit/route-kit.js';
-export { includedBlockJson, JSON_TYPE } from './kit/route-kit.js';
+export { includedBlockJson, JSON_TYPE, type Reply, type Route, type RouteContext } from './kit/route-kit.js';
 
 export const routes: Route[] = [
   {

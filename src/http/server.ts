@@ -1,8 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
-import { LedgerError } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import { LedgerError, type LedgerReader } from '../ledger/index.js';
 import { CLIENT_HEADER } from './core/post-routes.js';
 import { bearerIsValid, DEFAULT_JWT_MAX_LIFETIME, routeMatcher } from './kit/auth.js';
 import { DEFAULT_POST_LIMITS, PostLimiter, type PostLimits } from './kit/limits.js';

@@ -3,8 +3,7 @@ import { findNonce, powScore } from '../crypto/pow.js';
 import { TangleError } from '../errors.js';
 import { HttpProblem } from '../http/kit/problem.js';
 import type { BlockIntake } from '../http/kit/route-kit.js';
-import { LedgerError } from '../ledger/common/index.js';
-import type { Ledger } from '../ledger/core/index.js';
+import { type Ledger, LedgerError } from '../ledger/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import {
   hasNonce,

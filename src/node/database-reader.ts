@@ -1,4 +1,4 @@
-import { commitNotices, PostgresReader } from '../ledger/postgres/index.js';
+import { commitNotices, PostgresReader } from '../ledger/index.js';
 import { protocolParameters } from '../stardust/protocol-parameters.js';
 import { answer } from './answering.js';
 import { untilAvailable } from './backoff.js';

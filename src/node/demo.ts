@@ -1,6 +1,5 @@
 import { toHex } from '../codec/index.js';
 import { blake2b256 } from '../crypto/hash.js';
-import { slotAt } from '../ledger/common/index.js';
 import {
   closeSlot,
   type GenesisState,
@@ -10,6 +9,7 @@ import {
   inspectStore,
   type Ledger,
   type OpenLedgerOptions,
+  slotAt,
 } from '../ledger/index.js';
 import { applyEvent } from '../sim/events.js';
 import type { Simulation } from '../sim/simulator.js';

@@ -1,5 +1,5 @@
 import { CodecError } from '../codec/index.js';
-import { LedgerError } from '../ledger/common/index.js';
+import { LedgerError } from '../ledger/index.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { ValidationError } from '../validate/errors.js';
 

@@ -1,5 +1,4 @@
-import type { AccountHistory } from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import type { AccountHistory, LedgerReader } from '../../ledger/index.js';
 import { HttpProblem, quote } from '../kit/problem.js';
 import { parseUint32 } from '../kit/route-kit.js';
 

@@ -1,8 +1,13 @@
 import { baseToken } from '../../answers/index.js';
 import { toHex } from '../../codec/index.js';
-import { accountBalance, addressBytes, holdsAnything } from '../../ledger/archive/index.js';
-import { ACCOUNT_FILL_COMMAND, LedgerError } from '../../ledger/common/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import {
+  ACCOUNT_FILL_COMMAND,
+  accountBalance,
+  addressBytes,
+  holdsAnything,
+  LedgerError,
+  type LedgerReader,
+} from '../../ledger/index.js';
 import type { Address } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
 import { csvGate } from '../kit/csv.js';

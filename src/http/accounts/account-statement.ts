@@ -1,16 +1,17 @@
 import { toHex } from '../../codec/index.js';
-import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
 import {
   type AccountState,
   accountBalance,
   addressBytes,
+  addressKey,
   type Balance,
   emptyAccount,
   holdingOf,
+  type LedgerReader,
   ownerPart,
+  owningAddress,
   returnPart,
-} from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+} from '../../ledger/index.js';
 import { decodeOutput } from '../../serialize.js';
 import type { Address } from '../../stardust/address.js';
 import { outputChainId } from '../../stardust/ids.js';

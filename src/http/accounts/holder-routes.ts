@@ -3,11 +3,11 @@ import {
   addressBytes,
   HOLDING_KIND,
   type HoldingsHistory,
+  type LedgerReader,
   type MemberAt,
   nftOf,
   tokenAmount,
-} from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+} from '../../ledger/index.js';
 import { address as addressCodec } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
 import { AddressType } from '../../stardust/type-codes.js';

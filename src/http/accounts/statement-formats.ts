@@ -1,5 +1,5 @@
 import { toHex } from '../../codec/index.js';
-import type { Balance } from '../../ledger/archive/index.js';
+import type { Balance } from '../../ledger/index.js';
 import type { Address } from '../../stardust/address.js';
 import { inUnit } from '../kit/csv.js';
 import type { StatementPage, StatementRow } from './account-statement.js';

@@ -1,12 +1,12 @@
 import {
+  type LedgerReader,
   MEASUREMENT_NAMES,
   type Measurements,
   measuredRange,
   measurementsFromRecord,
   pickMeasurements,
   placesOf,
-} from '../../ledger/analytics/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+} from '../../ledger/index.js';
 import { HttpProblem, quote } from '../kit/problem.js';
 import { JSON_TYPE, parseUint32, type Reply, type Route, wants } from '../kit/route-kit.js';
 

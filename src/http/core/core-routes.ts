@@ -8,7 +8,7 @@ import {
   slotOfMilestoneId,
 } from '../../answers/index.js';
 import { toHex } from '../../codec/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import type { LedgerReader } from '../../ledger/index.js';
 import {
   blockToJson,
   decodeBlock,

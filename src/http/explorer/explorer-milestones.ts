@@ -1,5 +1,5 @@
 import { toHex } from '../../codec/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import type { LedgerReader } from '../../ledger/index.js';
 import { badCursor, cursorPageSize, pageSizeOf } from '../kit/paging.js';
 import { parseUint32 } from '../kit/route-kit.js';
 

@@ -1,7 +1,11 @@
 import { decode, toHex } from '../../codec/index.js';
-import { measurementsFromRecord } from '../../ledger/analytics/index.js';
-import { addressBytes, type Explorer, type UpdateCursor } from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import {
+  addressBytes,
+  type Explorer,
+  type LedgerReader,
+  measurementsFromRecord,
+  type UpdateCursor,
+} from '../../ledger/index.js';
 import { address as addressCodec } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
 import { asksPoint, balanceAtPoint } from '../accounts/account-routes.js';

@@ -1,5 +1,4 @@
-import { LedgerError } from '../../ledger/common/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { LedgerError, type LedgerReader } from '../../ledger/index.js';
 import { milestoneAt } from '../core/core-routes.js';
 import { orWriter } from '../core/post-routes.js';
 import { HttpProblem, quote } from '../kit/problem.js';

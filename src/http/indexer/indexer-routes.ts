@@ -1,6 +1,5 @@
 import { toHex } from '../../codec/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
-import { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from '../../ledger/indexer/index.js';
+import { type IndexQuery, type IndexRoute, type LedgerReader, MAX_PAGE_SIZE } from '../../ledger/index.js';
 import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../../stardust/limits.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { HttpProblem, quote } from '../kit/problem.js';

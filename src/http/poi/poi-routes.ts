@@ -1,5 +1,5 @@
 import { CodecError, toHex } from '../../codec/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import type { LedgerReader } from '../../ledger/index.js';
 import {
   createOutputStory,
   createProof,
