@@ -72,8 +72,7 @@ export {
   type UtxoChanges,
   workScore,
 } from './ledger/index.js';
-export { type IntakeOptions, ledgerIntake } from './node/block-intake.js';
-export { Faucet, type FaucetOptions, faucetAddress } from './node/faucet.js';
+export { Faucet, type FaucetOptions, faucetAddress, type IntakeOptions, ledgerIntake } from './node/index.js';
 export { createOutputStory, createProof, ProofError, type ProofErrorCode } from './proofs/index.js';
 export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';
 export type { ImportedNetwork, OutputRecord } from './stardust/ledger-records.js';

@@ -11,8 +11,7 @@ import {
   type OpenLedgerOptions,
   slotAt,
 } from '../ledger/index.js';
-import { applyEvent } from '../sim/events.js';
-import type { Simulation } from '../sim/simulator.js';
+import { applyEvent, type Simulation } from '../sim/index.js';
 import { genesisSnapshot } from '../snapshot/genesis-snapshot.js';
 import { outputId } from '../stardust/ids.js';
 import type { BasicOutput } from '../stardust/output.js';

@@ -10,7 +10,7 @@ export {
   type SlotCommitment,
   slotCommitment,
   slotOfCommitmentId,
-} from '../../nova/commitment.js';
+} from '../../nova/index.js';
 
 /** Leaves sorted by bytes, as SPEC B1 asks of every root. */
 export const sortedRoot = (leaves: Uint8Array[]): Uint8Array => merkleRoot([...leaves].sort(compareBytes));
