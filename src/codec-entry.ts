@@ -23,9 +23,16 @@ export {
 } from './builders/chains.js';
 export { type BuildMilestoneOptions, buildMilestone } from './builders/milestone.js';
 export { CodecError, type CodecErrorCode, fromHex, type Json, toHex } from './codec/index.js';
-export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
-export { blake2b256, ready } from './crypto/hash.js';
-export { type FindNonceOptions, findNonce, powScore } from './crypto/pow.js';
+export {
+  blake2b256,
+  ed25519PublicKey,
+  type FindNonceOptions,
+  findNonce,
+  powScore,
+  ready,
+  signEd25519,
+  verifyEd25519,
+} from './crypto/index.js';
 // IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
 export { nova } from './nova/namespace.gen.js';
 // Proofs of inclusion, checked offline with nothing but the proof and a network's keys (issue 60)

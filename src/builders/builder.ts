@@ -1,6 +1,5 @@
 import { encode, toHex } from '../codec/index.js';
-import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
-import { findNonce } from '../crypto/pow.js';
+import { ed25519PublicKey, findNonce, signEd25519 } from '../crypto/index.js';
 import { type Block, block as blockCodec, type Payload } from '../stardust/block.js';
 import type { TransactionEssence } from '../stardust/essence.js';
 import { inputsCommitment, parseOutputId, transactionSigningHash } from '../stardust/ids.js';

@@ -1,7 +1,7 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { powScore } from '../crypto/pow.js';
+import { powScore } from '../crypto/index.js';
 import { inspectStore, type Ledger, openLedger, PostgresPublisher } from '../ledger/index.js';
 import { applyEvent, parseLine } from '../sim/index.js';
 import { type ProtocolParameters, protocolParameters } from '../stardust/protocol-parameters.js';

@@ -1,4 +1,4 @@
-import { ready } from '../crypto/hash.js';
+import { ready } from '../crypto/index.js';
 import { DECODE_USAGE, decodeCommand } from './decode.js';
 import { ENCODE_USAGE, encodeCommand } from './encode.js';
 import { EXPORT_SNAPSHOT_USAGE, exportSnapshotCommand } from './export-snapshot.js';

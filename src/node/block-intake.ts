@@ -1,5 +1,5 @@
 import { CodecError, toHex } from '../codec/index.js';
-import { findNonce, powScore } from '../crypto/pow.js';
+import { findNonce, powScore } from '../crypto/index.js';
 import { TangleError } from '../errors.js';
 import { HttpProblem } from '../http/kit/problem.js';
 import type { BlockIntake } from '../http/kit/route-kit.js';

@@ -1,5 +1,5 @@
 import { buildBlock, buildTransaction, signTransaction } from '../builders/builder.js';
-import { ed25519PublicKey } from '../crypto/ed25519.js';
+import { ed25519PublicKey } from '../crypto/index.js';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from '../http/kit/limits.js';
 import { HttpProblem, quote } from '../http/kit/problem.js';
 import { type FaucetIntake, parseBech32 } from '../http/kit/route-kit.js';

@@ -1,5 +1,5 @@
 import { toHex } from '../codec/index.js';
-import { preverifyEd25519 } from '../crypto/ed25519.js';
+import { preverifyEd25519 } from '../crypto/index.js';
 import { TangleError } from '../errors.js';
 import { encodeBlock } from '../serialize.js';
 import { blockId as blockIdOf, milestoneId } from '../stardust/ids.js';

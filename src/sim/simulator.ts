@@ -1,6 +1,5 @@
 import { buildTransaction, signTransaction } from '../builders/builder.js';
-import { ed25519PublicKey } from '../crypto/ed25519.js';
-import { blake2b256 } from '../crypto/hash.js';
+import { blake2b256, ed25519PublicKey } from '../crypto/index.js';
 import { type GenesisState, workScore } from '../ledger/index.js';
 import { encodeBlock } from '../serialize.js';
 import type { Address } from '../stardust/address.js';

@@ -1,6 +1,5 @@
 import { decode, toHex } from '../../codec/index.js';
-import { verifyEd25519 } from '../../crypto/ed25519.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { blake2b256, verifyEd25519 } from '../../crypto/index.js';
 import { decodeBlock } from '../../serialize.js';
 import { payloadBytes } from '../../stardust/block.js';
 import { blockId as computeBlockId } from '../../stardust/ids.js';

@@ -1,5 +1,4 @@
-import { verifyEd25519 } from '../../crypto/ed25519.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { blake2b256, verifyEd25519 } from '../../crypto/index.js';
 import { decodeBlock } from '../../serialize.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';
 import { transactionEssence } from '../../stardust/essence.js';
