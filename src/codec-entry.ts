@@ -195,15 +195,21 @@ export type {
   TimelockUnlockCondition,
   UnlockCondition,
 } from './stardust/unlock-condition.js';
-export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
-export { type MilestoneKeyRange, validateMilestonePayload, verifyMilestoneSignatures } from './validate/milestone.js';
-export { type TransactionContext, unlockAddress, validateTransaction } from './validate/semantic.js';
-export { minStorageDeposit, minStorageDepositReturn } from './validate/storage-deposit.js';
-// Validation
 export {
+  type MilestoneKeyRange,
+  minStorageDeposit,
+  minStorageDepositReturn,
+  type TransactionContext,
+  unlockAddress,
   type ValidateBlockOptions,
+  ValidationError,
+  type ValidationErrorCode,
   validateBlock,
+  validateMilestonePayload,
   validateOutput,
+  validateTransaction,
   validateTransactionPayload,
   validateUnlocks,
-} from './validate/syntactic.js';
+  verifyMilestoneSignatures,
+} from './validate/index.js';
+// Validation

@@ -19,8 +19,7 @@ import {
 } from '../stardust/type-codes.js';
 import type { Unlock } from '../stardust/unlock.js';
 import { sortedUnique } from '../util/bytes.js';
-import { inputChainId } from '../validate/chains.js';
-import { validateOutput } from '../validate/syntactic.js';
+import { inputChainId, validateOutput } from '../validate/index.js';
 
 export interface BuildTransactionInput {
   /** 34-byte output ID of the output to spend. */

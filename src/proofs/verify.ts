@@ -5,7 +5,7 @@ import { encodeBlock } from '../serialize.js';
 import { blockId as blockIdOf, milestoneId } from '../stardust/ids.js';
 import type { MilestoneKeys } from '../stardust/protocol-parameters.js';
 import { equalBytes } from '../util/bytes.js';
-import { verifyMilestoneSignatures } from '../validate/milestone.js';
+import { verifyMilestoneSignatures } from '../validate/index.js';
 import { auditContains, auditRoot } from './audit-path.js';
 import type { InclusionProof } from './proof.js';
 

@@ -10,7 +10,7 @@ import type { Output } from '../stardust/output.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { OutputType, PayloadType, UnlockConditionType } from '../stardust/type-codes.js';
 import { equalBytes, sortedUnique } from '../util/bytes.js';
-import { minStorageDeposit } from '../validate/storage-deposit.js';
+import { minStorageDeposit } from '../validate/index.js';
 import { ChainActor, type ChainStep } from './chains.js';
 
 // A deterministic, valid ledger history for demos, imports and tests: wallets sending signed transfers, tagged data,

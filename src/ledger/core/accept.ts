@@ -9,11 +9,13 @@ import { type TransactionPayload, transactionLayout } from '../../stardust/paylo
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { PayloadType } from '../../stardust/type-codes.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { ValidationError } from '../../validate/errors.js';
-import { verifyMilestoneSignatures } from '../../validate/milestone.js';
-import { checkSemantics } from '../../validate/semantic.js';
-import { validateDecodedBlock } from '../../validate/syntactic.js';
-import { workingSet } from '../../validate/working-set.js';
+import {
+  checkSemantics,
+  ValidationError,
+  validateDecodedBlock,
+  verifyMilestoneSignatures,
+  workingSet,
+} from '../../validate/index.js';
 import {
   type AcceptOptions,
   type AcceptResult,

@@ -7,8 +7,7 @@ import type { TransactionPayload } from '../../stardust/payload/transaction.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { PayloadType, UnlockType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
-import { verifyMilestoneSignatures } from '../../validate/milestone.js';
-import { validateDecodedBlock } from '../../validate/syntactic.js';
+import { validateDecodedBlock, verifyMilestoneSignatures } from '../../validate/index.js';
 
 // What can be decided about a block from its bytes and the protocol parameters alone, before the ledger sees it:
 // strict decode, the syntactic rules with proof of work, a milestone's signatures, the IDs and the signing hash, and

@@ -1,0 +1,1 @@
+// Building and signing Stardust transactions, blocks and milestones. A new builder: a file here, exported below.
