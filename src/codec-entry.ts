@@ -2,15 +2,14 @@
 // The same names as tangle-core's index (src/index.ts), less the ledger and the HTTP serving core.
 // Building and signing
 export {
+  aliasAddressOf,
   type BuildBlockOptions,
+  type BuildMilestoneOptions,
   type BuildTransactionInput,
   type BuildTransactionOptions,
   buildBlock,
+  buildMilestone,
   buildTransaction,
-  signTransaction,
-} from './builders/builder.js';
-export {
-  aliasAddressOf,
   type HeldOutput,
   newAlias,
   newFoundry,
@@ -19,9 +18,9 @@ export {
   nextFoundry,
   nextNft,
   nftAddressOf,
+  signTransaction,
   withMinimumDeposit,
-} from './builders/chains.js';
-export { type BuildMilestoneOptions, buildMilestone } from './builders/milestone.js';
+} from './builders/index.js';
 export { CodecError, type CodecErrorCode, fromHex, type Json, toHex } from './codec/index.js';
 export {
   blake2b256,

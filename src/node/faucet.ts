@@ -1,4 +1,4 @@
-import { buildBlock, buildTransaction, signTransaction } from '../builders/builder.js';
+import { buildBlock, buildTransaction, signTransaction } from '../builders/index.js';
 import { ed25519PublicKey } from '../crypto/index.js';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from '../http/kit/limits.js';
 import { HttpProblem, quote } from '../http/kit/problem.js';

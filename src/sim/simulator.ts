@@ -1,4 +1,4 @@
-import { buildTransaction, signTransaction } from '../builders/builder.js';
+import { buildTransaction, signTransaction } from '../builders/index.js';
 import { blake2b256, ed25519PublicKey } from '../crypto/index.js';
 import { type GenesisState, workScore } from '../ledger/index.js';
 import { encodeBlock } from '../serialize.js';
