@@ -81,17 +81,19 @@ export {
   transactionPayloadFromJson,
   transactionPayloadToJson,
 } from './serialize.js';
-export type { ByteSource } from './snapshot/byte-queue.js';
-export { type GenesisSnapshotOptions, genesisSnapshot } from './snapshot/genesis-snapshot.js';
-export { readSnapshot, type SnapshotRecord } from './snapshot/read-snapshot.js';
 export {
+  type ByteSource,
   type DeltaHeaderInput,
   encodeSnapshot,
   type FullHeaderInput,
+  type GenesisSnapshotOptions,
+  genesisSnapshot,
+  readSnapshot,
   type SnapshotContent,
+  type SnapshotRecord,
   type SnapshotSink,
   writeSnapshot,
-} from './snapshot/write-snapshot.js';
+} from './snapshot/index.js';
 // HTTP serving core
 // Ledger index
 export type { Address, AliasAddress, Ed25519Address, NftAddress } from './stardust/address.js';

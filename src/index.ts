@@ -74,5 +74,5 @@ export {
 } from './ledger/index.js';
 export { Faucet, type FaucetOptions, faucetAddress, type IntakeOptions, ledgerIntake } from './node/index.js';
 export { createOutputStory, createProof, ProofError, type ProofErrorCode } from './proofs/index.js';
-export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';
+export { readSnapshotFile, writeSnapshotFile } from './snapshot/index.js';
 export type { ImportedNetwork, OutputRecord } from './stardust/ledger-records.js';

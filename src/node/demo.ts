@@ -12,7 +12,7 @@ import {
   slotAt,
 } from '../ledger/index.js';
 import { applyEvent, type Simulation } from '../sim/index.js';
-import { genesisSnapshot } from '../snapshot/genesis-snapshot.js';
+import { genesisSnapshot } from '../snapshot/index.js';
 import { outputId } from '../stardust/ids.js';
 import type { BasicOutput } from '../stardust/output.js';
 import { type ProtocolParameters, TESTNET_COORDINATOR_SECRET } from '../stardust/protocol-parameters.js';
