@@ -2,9 +2,15 @@
 // building and signing are @tangle-core/codec's names (codec-entry.ts); the node adds the ledger index and the HTTP
 // serving core.
 export * from './codec-entry.js';
-export { EventBroker, type EventBrokerOptions } from './events/broker.js';
-export { type EventsOptions, type EventsService, startEvents } from './events/service.js';
-export { type EventMessage, slotEvents } from './events/slot-events.js';
+export {
+  EventBroker,
+  type EventBrokerOptions,
+  type EventMessage,
+  type EventsOptions,
+  type EventsService,
+  slotEvents,
+  startEvents,
+} from './events/index.js';
 // HTTP serving core, ledger index
 export {
   type CongestionResponse,

@@ -1,6 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { MQTT_URL } from '../events/external.js';
-import { type EventsService, startEvents } from '../events/service.js';
+import { type EventsService, MQTT_URL, startEvents } from '../events/index.js';
 import type { LedgerListener, LedgerReader } from '../ledger/index.js';
 import { redactUrl, UsageError, wholeNumber } from './flags.js';
 
