@@ -18,7 +18,7 @@ export {
   type UtxoChangesResponse,
   utxoChangesResponse,
 } from './http/core/responses.js';
-export type { BlockIntake, FaucetIntake } from './http/kit/route-kit.js';
+export type { BlockIntake, FaucetIntake } from './http/kit/index.js';
 export { createServer, type ServerOptions } from './http/server.js';
 export {
   type AcceptOptions,

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/limits.js';
+import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/index.js';
 import { createServer } from '../http/server.js';
 import {
   answer,

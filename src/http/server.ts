@@ -3,11 +3,23 @@ import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { LedgerError, type LedgerReader } from '../ledger/index.js';
 import { CLIENT_HEADER } from './core/post-routes.js';
-import { bearerIsValid, DEFAULT_JWT_MAX_LIFETIME, routeMatcher } from './kit/auth.js';
-import { DEFAULT_POST_LIMITS, PostLimiter, type PostLimits } from './kit/limits.js';
-import { errorBody, HttpProblem, quote, toProblem } from './kit/problem.js';
-import { ReplyCache } from './kit/reply-cache.js';
-import { type BlockIntake, type FaucetIntake, MAX_BODY, type WriterLink } from './kit/route-kit.js';
+import {
+  type BlockIntake,
+  bearerIsValid,
+  DEFAULT_JWT_MAX_LIFETIME,
+  DEFAULT_POST_LIMITS,
+  errorBody,
+  type FaucetIntake,
+  HttpProblem,
+  MAX_BODY,
+  PostLimiter,
+  type PostLimits,
+  quote,
+  ReplyCache,
+  routeMatcher,
+  toProblem,
+  type WriterLink,
+} from './kit/index.js';
 import { PUBLIC_ROUTES, type Reply, type Route, routes } from './routes.js';
 
 export interface ServerOptions {

@@ -1,8 +1,7 @@
 import { CodecError, toHex } from '../codec/index.js';
 import { findNonce, powScore } from '../crypto/index.js';
 import { TangleError } from '../errors.js';
-import { HttpProblem } from '../http/kit/problem.js';
-import type { BlockIntake } from '../http/kit/route-kit.js';
+import { type BlockIntake, HttpProblem } from '../http/kit/index.js';
 import { type Ledger, LedgerError } from '../ledger/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import {

@@ -1,8 +1,14 @@
 import { buildBlock, buildTransaction, signTransaction } from '../builders/index.js';
 import { ed25519PublicKey } from '../crypto/index.js';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from '../http/kit/limits.js';
-import { HttpProblem, quote } from '../http/kit/problem.js';
-import { type FaucetIntake, parseBech32 } from '../http/kit/route-kit.js';
+import {
+  DEFAULT_FAUCET_CAPS,
+  type FaucetCaps,
+  type FaucetIntake,
+  FaucetLimiter,
+  HttpProblem,
+  parseBech32,
+  quote,
+} from '../http/kit/index.js';
 import { type Ledger, LedgerError } from '../ledger/index.js';
 import { decodeOutput, encodeBlock } from '../serialize.js';
 import type { Address } from '../stardust/address.js';

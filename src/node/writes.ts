@@ -1,5 +1,4 @@
-import { routeMatcher } from '../http/kit/auth.js';
-import type { FaucetCaps } from '../http/kit/limits.js';
+import { type FaucetCaps, routeMatcher } from '../http/kit/index.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
 import { type Ledger, LedgerError, slotAt } from '../ledger/index.js';

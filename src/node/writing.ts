@@ -1,4 +1,4 @@
-import type { FaucetCaps } from '../http/kit/limits.js';
+import type { FaucetCaps } from '../http/kit/index.js';
 import type { ServerOptions } from '../http/server.js';
 import {
   importedParams,

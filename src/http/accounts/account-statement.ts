@@ -18,8 +18,7 @@ import { outputChainId } from '../../stardust/ids.js';
 import type { Output } from '../../stardust/output.js';
 import { OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
-import { counterparties } from '../kit/csv.js';
-import type { Slices } from '../kit/csv-gate.js';
+import { counterparties, type Slices } from '../kit/index.js';
 import { accountsOf, firstMilestoneFrom, timeOf } from './account-points.js';
 
 // An address's statement (issue 61): its balance at the start, each thing that changed it, its balance at the end —

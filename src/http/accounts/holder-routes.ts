@@ -12,9 +12,16 @@ import { address as addressCodec } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
 import { AddressType } from '../../stardust/type-codes.js';
 import { compareBytes } from '../../util/bytes.js';
-import { badCursor, pageSizeOf } from '../kit/paging.js';
-import { HttpProblem } from '../kit/problem.js';
-import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
+import {
+  badCursor,
+  HttpProblem,
+  JSON_TYPE,
+  pageSizeOf,
+  parseBech32,
+  parseHexId,
+  type Reply,
+  type Route,
+} from '../kit/index.js';
 import { accountRange, pointOf } from './account-points.js';
 
 // Who holds what at any milestone (issue 61; ledger/archive/holdings.ts): a native token's holders (richest first),

@@ -7,8 +7,7 @@ import {
   pickMeasurements,
   placesOf,
 } from '../../ledger/index.js';
-import { HttpProblem, quote } from '../kit/problem.js';
-import { JSON_TYPE, parseUint32, type Reply, type Route, wants } from '../kit/route-kit.js';
+import { HttpProblem, JSON_TYPE, parseUint32, quote, type Reply, type Route, wants } from '../kit/index.js';
 
 // A milestone's analytics (issue 46), measured as it was applied and stored in its commit: inx-chronicle's names and
 // meanings, counts as numbers and token amounts as strings (they pass 2^53). One milestone, or a range for plotting

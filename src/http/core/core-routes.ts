@@ -18,17 +18,18 @@ import {
   outputToJson,
 } from '../../serialize.js';
 import { MAX_PARENTS } from '../../stardust/limits.js';
-import { HttpProblem, quote } from '../kit/problem.js';
 import {
   BINARY_V1,
+  HttpProblem,
   includedBlockJson,
   JSON_TYPE,
   parseHexId,
   parseUint32,
+  quote,
   type Reply,
   type Route,
   wants,
-} from '../kit/route-kit.js';
+} from '../kit/index.js';
 import { orWriter } from './post-routes.js';
 
 // What a wallet and an explorer ask of a hornet node beside the three routes of SPEC B4 (TIP-25;
