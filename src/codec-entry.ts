@@ -2,15 +2,14 @@
 // The same names as tangle-core's index (src/index.ts), less the ledger and the HTTP serving core.
 // Building and signing
 export {
+  aliasAddressOf,
   type BuildBlockOptions,
+  type BuildMilestoneOptions,
   type BuildTransactionInput,
   type BuildTransactionOptions,
   buildBlock,
+  buildMilestone,
   buildTransaction,
-  signTransaction,
-} from './builders/builder.js';
-export {
-  aliasAddressOf,
   type HeldOutput,
   newAlias,
   newFoundry,
@@ -19,14 +18,20 @@ export {
   nextFoundry,
   nextNft,
   nftAddressOf,
+  signTransaction,
   withMinimumDeposit,
-} from './builders/chains.js';
-export { type BuildMilestoneOptions, buildMilestone } from './builders/milestone.js';
-export { fromHex, toHex } from './codec/hex.js';
-export { CodecError, type CodecErrorCode, type Json } from './codec/index.js';
-export { ed25519PublicKey, signEd25519, verifyEd25519 } from './crypto/ed25519.js';
-export { blake2b256, ready } from './crypto/hash.js';
-export { type FindNonceOptions, findNonce, powScore } from './crypto/pow.js';
+} from './builders/index.js';
+export { CodecError, type CodecErrorCode, fromHex, type Json, toHex } from './codec/index.js';
+export {
+  blake2b256,
+  ed25519PublicKey,
+  type FindNonceOptions,
+  findNonce,
+  powScore,
+  ready,
+  signEd25519,
+  verifyEd25519,
+} from './crypto/index.js';
 // IOTA 2.0 (Nova, protocol v3): its own types, codecs, ids and scores, under one name
 export { nova } from './nova/namespace.gen.js';
 // Proofs of inclusion, checked offline with nothing but the proof and a network's keys (issue 60)
@@ -76,17 +81,19 @@ export {
   transactionPayloadFromJson,
   transactionPayloadToJson,
 } from './serialize.js';
-export type { ByteSource } from './snapshot/byte-queue.js';
-export { type GenesisSnapshotOptions, genesisSnapshot } from './snapshot/genesis-snapshot.js';
-export { readSnapshot, type SnapshotRecord } from './snapshot/read-snapshot.js';
 export {
+  type ByteSource,
   type DeltaHeaderInput,
   encodeSnapshot,
   type FullHeaderInput,
+  type GenesisSnapshotOptions,
+  genesisSnapshot,
+  readSnapshot,
   type SnapshotContent,
+  type SnapshotRecord,
   type SnapshotSink,
   writeSnapshot,
-} from './snapshot/write-snapshot.js';
+} from './snapshot/index.js';
 // HTTP serving core
 // Ledger index
 export type { Address, AliasAddress, Ed25519Address, NftAddress } from './stardust/address.js';
@@ -189,15 +196,21 @@ export type {
   TimelockUnlockCondition,
   UnlockCondition,
 } from './stardust/unlock-condition.js';
-export { ValidationError, type ValidationErrorCode } from './validate/errors.js';
-export { type MilestoneKeyRange, validateMilestonePayload, verifyMilestoneSignatures } from './validate/milestone.js';
-export { type TransactionContext, unlockAddress, validateTransaction } from './validate/semantic.js';
-export { minStorageDeposit, minStorageDepositReturn } from './validate/storage-deposit.js';
-// Validation
 export {
+  type MilestoneKeyRange,
+  minStorageDeposit,
+  minStorageDepositReturn,
+  type TransactionContext,
+  unlockAddress,
   type ValidateBlockOptions,
+  ValidationError,
+  type ValidationErrorCode,
   validateBlock,
+  validateMilestonePayload,
   validateOutput,
+  validateTransaction,
   validateTransactionPayload,
   validateUnlocks,
-} from './validate/syntactic.js';
+  verifyMilestoneSignatures,
+} from './validate/index.js';
+// Validation

@@ -2,9 +2,15 @@
 // building and signing are @tangle-core/codec's names (codec-entry.ts); the node adds the ledger index and the HTTP
 // serving core.
 export * from './codec-entry.js';
-export { EventBroker, type EventBrokerOptions } from './events/broker.js';
-export { type EventsOptions, type EventsService, startEvents } from './events/service.js';
-export { type EventMessage, slotEvents } from './events/slot-events.js';
+export {
+  EventBroker,
+  type EventBrokerOptions,
+  type EventMessage,
+  type EventsOptions,
+  type EventsService,
+  slotEvents,
+  startEvents,
+} from './events/index.js';
 // HTTP serving core, ledger index
 export {
   type CongestionResponse,
@@ -12,21 +18,8 @@ export {
   type UtxoChangesResponse,
   utxoChangesResponse,
 } from './http/core/responses.js';
-export type { BlockIntake, FaucetIntake } from './http/kit/route-kit.js';
+export type { BlockIntake, FaucetIntake } from './http/kit/index.js';
 export { createServer, type ServerOptions } from './http/server.js';
-export {
-  commitmentId,
-  LedgerError,
-  type LedgerErrorCode,
-  type LedgerErrorKind,
-  merkleRoot,
-  nextReferenceManaCost,
-  type SlotCommitment,
-  slotAt,
-  slotCommitment,
-  slotStartTime,
-  workScore,
-} from './ledger/common/index.js';
 export {
   type AcceptOptions,
   type AcceptOutcome,
@@ -39,6 +32,7 @@ export {
   ConflictReason,
   type Congestion,
   closeSlot,
+  commitmentId,
   exportSnapshot,
   type Follower,
   type FollowOptions,
@@ -53,6 +47,9 @@ export {
   inspectStore,
   issueMilestone,
   Ledger,
+  LedgerError,
+  type LedgerErrorCode,
+  type LedgerErrorKind,
   type LedgerReader,
   MEASUREMENT_NAMES,
   type Measurements,
@@ -60,6 +57,8 @@ export {
   type MilestoneInput,
   type MilestoneRef,
   measureMilestone,
+  merkleRoot,
+  nextReferenceManaCost,
   type OpenLedgerOptions,
   OutputIdList,
   openLedger,
@@ -67,15 +66,19 @@ export {
   PostgresReader,
   type PostgresReaderOptions,
   type PublisherOptions,
+  type SlotCommitment,
   type SnapshotExportOptions,
   type SnapshotExportResult,
   type SnapshotImportOptions,
   type SnapshotImportResult,
   type StoreInfo,
+  slotAt,
+  slotCommitment,
+  slotStartTime,
   type UtxoChanges,
+  workScore,
 } from './ledger/index.js';
-export { type IntakeOptions, ledgerIntake } from './node/block-intake.js';
-export { Faucet, type FaucetOptions, faucetAddress } from './node/faucet.js';
+export { Faucet, type FaucetOptions, faucetAddress, type IntakeOptions, ledgerIntake } from './node/index.js';
 export { createOutputStory, createProof, ProofError, type ProofErrorCode } from './proofs/index.js';
-export { readSnapshotFile, writeSnapshotFile } from './snapshot/snapshot-file.js';
+export { readSnapshotFile, writeSnapshotFile } from './snapshot/index.js';
 export type { ImportedNetwork, OutputRecord } from './stardust/ledger-records.js';

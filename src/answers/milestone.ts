@@ -3,7 +3,7 @@ import type { OutputIdList, UtxoChanges } from '../ledger/index.js';
 import { type MilestonePayload, milestonePayload } from '../stardust/payload/milestone.js';
 
 // The milestone of a committed slot: src/ledger/core/slot-milestone.ts.
-export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../ledger/core/index.js';
+export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../ledger/index.js';
 
 /** hornet's milestone UTXO changes: the index and the Stardust output ids. */
 export function milestoneUtxoChanges(slot: number, changes: UtxoChanges) {

@@ -1,6 +1,5 @@
 import { toHex } from '../codec/index.js';
-import { slotEnd } from '../ledger/common/index.js';
-import type { LedgerOutput } from '../ledger/index.js';
+import { type LedgerOutput, slotEnd } from '../ledger/index.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
 /** hornet's OutputMetadataResponse, in its field order (components/coreapi/types.go). */

@@ -1,7 +1,5 @@
-import { toHex } from '../codec/hex.js';
-import { encode } from '../codec/index.js';
-import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
-import { findNonce } from '../crypto/pow.js';
+import { encode, toHex } from '../codec/index.js';
+import { ed25519PublicKey, findNonce, signEd25519 } from '../crypto/index.js';
 import { type Block, block as blockCodec, type Payload } from '../stardust/block.js';
 import type { TransactionEssence } from '../stardust/essence.js';
 import { inputsCommitment, parseOutputId, transactionSigningHash } from '../stardust/ids.js';
@@ -21,8 +19,7 @@ import {
 } from '../stardust/type-codes.js';
 import type { Unlock } from '../stardust/unlock.js';
 import { sortedUnique } from '../util/bytes.js';
-import { inputChainId } from '../validate/chains.js';
-import { validateOutput } from '../validate/syntactic.js';
+import { inputChainId, validateOutput } from '../validate/index.js';
 
 export interface BuildTransactionInput {
   /** 34-byte output ID of the output to spend. */

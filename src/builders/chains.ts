@@ -3,7 +3,7 @@ import { outputChainId } from '../stardust/ids.js';
 import type { AliasOutput, FoundryOutput, NftOutput, Output } from '../stardust/output.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { AddressType, FeatureType, OutputType, UnlockConditionType } from '../stardust/type-codes.js';
-import { minStorageDeposit } from '../validate/storage-deposit.js';
+import { minStorageDeposit } from '../validate/index.js';
 
 // Chain outputs for buildTransaction (TIP-18): a new alias, NFT or foundry, and the next state of one the inputs
 // hold, with the fields the rules fix (ids, immutable features, serial numbers) carried over so that only what the

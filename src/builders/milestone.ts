@@ -1,4 +1,4 @@
-import { ed25519PublicKey, signEd25519 } from '../crypto/ed25519.js';
+import { ed25519PublicKey, signEd25519 } from '../crypto/index.js';
 import { milestoneId } from '../stardust/ids.js';
 import type { MilestoneOption, MilestonePayload } from '../stardust/payload/milestone.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CodecError } from '../codec/errors.js';
-import { toHex } from '../codec/hex.js';
+import { CodecError, toHex } from '../codec/index.js';
 import * as nova from '../nova/index.js';
 import { blockToJson, decodeBlock } from '../serialize.js';
 import { protocolVersionOf } from '../stardust/block.js';

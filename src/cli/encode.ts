@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import * as nova from '../nova/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import { protocolOf } from './decode.js';

@@ -1,8 +1,7 @@
 import { rmSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { openLedger } from '../ledger/index.js';
-import { exportSnapshot } from '../ledger/snapshot/index.js';
-import { partialPath } from '../snapshot/snapshot-file.js';
+import { exportSnapshot, openLedger } from '../ledger/index.js';
+import { partialPath } from '../snapshot/index.js';
 import { existingStore, existingStoreParams, stopOnSignals, UsageError, wholeNumber } from './io.js';
 
 export const EXPORT_SNAPSHOT_USAGE = `tangle-core export-snapshot --db DIR FULL [--delta DELTA] [--target SLOT]

@@ -1,13 +1,13 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { fromHex, toHex } from '../codec/hex.js';
-import { LedgerError } from '../ledger/common/index.js';
+import { fromHex, toHex } from '../codec/index.js';
 import {
   type AppliedMilestone,
   applyMilestone,
   importedParams,
   inspectStore,
   type Ledger,
+  LedgerError,
   type MilestoneInput,
   openLedger,
 } from '../ledger/index.js';

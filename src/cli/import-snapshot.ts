@@ -1,8 +1,7 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { CodecError } from '../codec/errors.js';
-import { importSnapshot, openLedger } from '../ledger/index.js';
-import { PostgresMirror } from '../ledger/postgres/index.js';
+import { CodecError } from '../codec/index.js';
+import { importSnapshot, openLedger, PostgresMirror } from '../ledger/index.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { describeError, redactUrl, UsageError, wholeNumber } from './io.js';
 

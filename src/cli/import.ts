@@ -1,10 +1,9 @@
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { powScore } from '../crypto/pow.js';
-import { inspectStore, type Ledger, openLedger } from '../ledger/index.js';
-import { PostgresPublisher } from '../ledger/postgres/index.js';
-import { applyEvent, parseLine } from '../sim/events.js';
+import { powScore } from '../crypto/index.js';
+import { inspectStore, type Ledger, openLedger, PostgresPublisher } from '../ledger/index.js';
+import { applyEvent, parseLine } from '../sim/index.js';
 import { type ProtocolParameters, protocolParameters } from '../stardust/protocol-parameters.js';
 import { describeError, network, redactUrl, UsageError } from './io.js';
 

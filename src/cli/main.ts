@@ -1,4 +1,4 @@
-import { ready } from '../crypto/hash.js';
+import { ready } from '../crypto/index.js';
 import { CHRONICLE_MILESTONES_USAGE, chronicleMilestonesCommand } from './chronicle-milestones.js';
 import { DECODE_USAGE, decodeCommand } from './decode.js';
 import { ENCODE_USAGE, encodeCommand } from './encode.js';

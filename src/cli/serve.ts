@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/limits.js';
+import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/index.js';
 import { createServer } from '../http/server.js';
 import {
   answer,
@@ -22,10 +22,11 @@ import {
   listeningPort,
   network,
   openWriting,
-  poolOf,
+  type Part,
+  type Role,
+  roleOf,
   serveDatabase,
   serverOptions,
-  startedAs,
   startWorkers,
   stopOnSignal,
   UsageError,
@@ -35,10 +36,12 @@ import {
   workerFlags,
   writeOnly,
 } from '../node/index.js';
+import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
-// `serve`: the command line parsed, then the node's components (src/node/) started in turn: the role of this process,
-// its store, what writes to it (the demo, the follower, the faucet's slot clock), the workers or this process's own
-// server, the event API, the handling of signals, the greeting.
+// `serve`: the command line parsed, then the part this process plays (node/role.ts decides it: an API over a
+// database, the demo's writer, a server over a store) and the node's components (src/node/) that part starts, in
+// turn (PARTS below): its store, what writes to it (the demo, the follower, the faucet's slot clock), the workers or
+// this process's own server, the event API, the handling of signals, the greeting.
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] [options]
   Serves the node API (TIP-25, TIP-26, the routes hornet's clients call) over the store at DIR (in memory
@@ -91,8 +94,9 @@ ${INDEX_USAGE}
                           exp is (default 31536000, a year)
 `;
 
-export async function serveCommand(argv: string[]): Promise<void> {
-  const { values } = parseArgs({
+/** The command line, parsed: every component's flags. */
+function serveFlags(argv: string[]) {
+  return parseArgs({
     args: argv,
     options: {
       port: { type: 'string', default: '14265' },
@@ -115,7 +119,11 @@ export async function serveCommand(argv: string[]): Promise<void> {
       ...EVENT_FLAGS,
       ...LIMIT_FLAGS,
     },
-  });
+  }).values;
+}
+
+export async function serveCommand(argv: string[]): Promise<void> {
+  const values = serveFlags(argv);
   values.pow ??= values.network === 'testnet';
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
@@ -128,31 +136,33 @@ export async function serveCommand(argv: string[]): Promise<void> {
     perDay: limit(values['faucet-per-day'], '--faucet-per-day', DEFAULT_FAUCET_CAPS.perDay),
   };
   const options = serverOptions(values);
-  const { worker, writer: writerRole } = startedAs();
-  if (!worker && !writerRole) warnOfPublicPosting(options);
-  const readOnly = values['read-only'];
-  if (readOnly && values.store !== undefined) {
-    if (values.db !== undefined || values.demo)
-      throw new UsageError('--read-only --store reads the database alone: leave out --db and --demo');
-    return serveDatabase(values, worker);
-  }
-  const { workers, supervise } = poolOf(values, { worker, writer: writerRole });
-  const { existing, path, temporary, params, genesisUnixTime, seedSlots, slotSeconds } = chooseStore(
-    values,
-    base,
-    writerRole,
-  );
-  // With --workers N and a shared store, this process supervises the workers; the demo writes in a process of its own
-  // (without the demo, this process holds the store as a single server would, unless --read-only).
-  const { ledger, demo, writer, writes, clock } = await openWriting({
-    ...{ values, supervise, readOnly, path, params, existing, base, faucetCaps },
-    ...{ genesisUnixTime, seedSlots, slotSeconds },
-  });
-  if (values.synced) ledger.setSynced(true);
-  if (writerRole) {
+  const role = roleOf(values);
+  if (role.speaks) warnOfPublicPosting(options);
+  await PARTS[role.part]({ values, role, base, port, faucetCaps, options });
+}
+
+/** What a part starts from: the parsed command line, the part (node/role.ts) and what the flags gave. */
+interface Serving {
+  values: ReturnType<typeof serveFlags>;
+  role: Role;
+  base: ProtocolParameters;
+  port: number;
+  faucetCaps: FaucetCaps;
+  options: ReturnType<typeof serverOptions>;
+}
+
+/** The components each part a process plays starts, in order (node/role.ts decides which this one plays). */
+const PARTS: Record<Part, (s: Serving) => Promise<void>> = {
+  // An API over a PostgreSQL database alone (node/database-reader.ts).
+  database: ({ values, role }) => serveDatabase(values, role),
+  // The demo's writer under a supervisor: its store and what writes to it, a server on the loopback for the
+  // workers' forwarded POSTs (--writer-port), its signals.
+  writer: async (s) => {
+    const { values, options } = s;
+    const { ledger, demo, temporary, writes } = await openStore(s);
     const writerPort =
       values['writer-port'] === undefined ? undefined : wholeNumber(values['writer-port'], '--writer-port', 1, 65535);
-    return writeOnly(
+    writeOnly(
       ledger,
       demo,
       temporary,
@@ -161,8 +171,29 @@ export async function serveCommand(argv: string[]): Promise<void> {
         : createServer({ ledger, ...options, ...writes, trustForwardedClient: true }),
       writerPort,
     );
-  }
+  },
+  store: serveStore,
+};
 
+/** The store this process opens (node/store-choice.ts), and what writes to it (node/writing.ts). */
+async function openStore({ values, role, base, faucetCaps }: Serving) {
+  const chosen = chooseStore(values, base, role.writer);
+  const { existing, path, params, genesisUnixTime, seedSlots, slotSeconds } = chosen;
+  // With --workers N and a shared store, this process supervises the workers; the demo writes in a process of its own
+  // (without the demo, this process holds the store as a single server would, unless --read-only).
+  const writing = await openWriting({
+    ...{ values, supervise: role.supervise, readOnly: values['read-only'], path, params, existing, base, faucetCaps },
+    ...{ genesisUnixTime, seedSlots, slotSeconds },
+  });
+  if (values.synced) writing.ledger.setSynced(true);
+  return { ...chosen, ...writing };
+}
+
+/** A server over a store of its own: alone, one of a pool's workers, or the supervisor of the pool. */
+async function serveStore(s: Serving): Promise<void> {
+  const { values, role, port, options } = s;
+  const { ledger, demo, writer, writes, clock, path, temporary, params, genesisUnixTime } = await openStore(s);
+  const { worker, workers, supervise } = role;
   // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer; a
   // writer that takes POSTs (--faucet) answers the workers' forwards on the loopback.
   if (supervise && writes.blocks !== undefined) {
@@ -178,7 +209,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
   // each commit by the ledger where it is written here, else it watches the store.
   const { events, server } = await answer({
     ...{ reader: ledger, flags: { ...values, db: path }, worker, pool, port },
-    commits: readOnly || writer !== undefined ? undefined : ledger,
+    commits: values['read-only'] || writer !== undefined ? undefined : ledger,
     options: { ...options, ...writes },
   });
   // On a signal: the demo stops writing, the server or the workers stop, then the writer process, then the ledger.
@@ -189,7 +220,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
         const slot = ledger.latestCommitment().slot;
         ledger.close();
         if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
-        if (!worker) process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
+        if (role.speaks) process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
         process.exit(0);
       };
       if (writer === undefined) return finish();
@@ -202,7 +233,7 @@ export async function serveCommand(argv: string[]): Promise<void> {
     worker,
   );
   // A worker of `serve --workers N` says nothing: its primary speaks for the pool.
-  if (worker) return;
+  if (!role.speaks) return;
   const listening = listeningPort(server, pool, port);
   greet({
     origin: `http://${values.host}:${listening}`,

@@ -1,11 +1,11 @@
 import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import { type Ledger, openLedger } from '../ledger/index.js';
 import { demoGenesis, demoSlot, demoSnapshot, demoTips, openDemoLedger } from '../node/index.js';
 import { milestonePayloadToJson } from '../serialize.js';
-import { Simulation } from '../sim/simulator.js';
+import { Simulation } from '../sim/index.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
 // `simulate --snapshot`: the demo's Stardust network written as a real network's history is kept — its genesis

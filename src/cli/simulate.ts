@@ -1,8 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { eventLine, genesisLine } from '../sim/events.js';
-import { Simulation } from '../sim/simulator.js';
+import { eventLine, genesisLine, Simulation } from '../sim/index.js';
 import { protocolParameters } from '../stardust/protocol-parameters.js';
 import { network, refuseSimulatedOn, UsageError, wholeNumber } from './io.js';
 import { simulateNetwork, writeLines } from './simulate-network.js';

@@ -9,10 +9,8 @@ import {
   statementJson,
   statementKoinly,
 } from '../http/accounts/statement-formats.js';
-import { Slices } from '../http/kit/csv-gate.js';
-import { parseBech32 } from '../http/kit/route-kit.js';
-import { addressBytes } from '../ledger/archive/index.js';
-import { importedParams, inspectStore, type Ledger, openLedger } from '../ledger/index.js';
+import { parseBech32, Slices } from '../http/kit/index.js';
+import { addressBytes, importedParams, inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';
 import { protocolParameters } from '../stardust/protocol-parameters.js';
 import { network, UsageError, wholeNumber } from './io.js';

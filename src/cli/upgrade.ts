@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { openLedger, STORE_LAYOUT, storeLayoutAt } from '../ledger/index.js';
-import { PostgresMirror } from '../ledger/postgres/index.js';
+import { openLedger, PostgresMirror, STORE_LAYOUT, storeLayoutAt } from '../ledger/index.js';
 import { existingStore, existingStoreParams, UsageError } from './io.js';
 
 export const UPGRADE_USAGE = `tangle-core upgrade --db DIR [--store URL]

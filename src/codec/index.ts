@@ -21,9 +21,10 @@ export {
   sized,
   union,
 } from './combinators.js';
-export { CodecError, type CodecErrorCode } from './errors.js';
+export { CodecError, type CodecErrorCode, describeValue } from './errors.js';
 export { fromHex, toHex } from './hex.js';
 export { elementOffsets, fieldOffset, fixedOffset } from './layout.js';
+export { pooledCopy } from './pooled.js';
 export {
   bool,
   constant,

@@ -1,7 +1,6 @@
 import { blockMetadata } from '../answers/index.js';
-import { fromHex } from '../codec/hex.js';
-import { LedgerError } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import { fromHex } from '../codec/index.js';
+import { LedgerError, type LedgerReader } from '../ledger/index.js';
 import { decodeBlock } from '../serialize.js';
 import { type EventMessage, milestoneInfo, outputBody, slotEvents } from './slot-events.js';
 

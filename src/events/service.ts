@@ -1,8 +1,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import type { Server as NetServer } from 'node:net';
 import { join } from 'node:path';
-import type { LedgerListener } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import type { LedgerListener, LedgerReader } from '../ledger/index.js';
 import { EventBroker, type EventBrokerOptions } from './broker.js';
 import { connectExternal, type ExternalBroker } from './external.js';
 import { currentMessage, SlotFeed } from './feed.js';

@@ -1,7 +1,6 @@
 import { blockMetadata, milestoneIdOf, outputMetadata, slotMilestone } from '../answers/index.js';
-import { toHex } from '../codec/hex.js';
-import { type LedgerOutput, slotEnd } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import { toHex } from '../codec/index.js';
+import { type LedgerOutput, type LedgerReader, slotEnd } from '../ledger/index.js';
 import { decodeBlock, decodeOutput, encodeMilestonePayload, outputToJson } from '../serialize.js';
 import type { Address } from '../stardust/address.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';

@@ -5,8 +5,7 @@
 // publishes its contract, test/setup/contracts.ts checks it.
 import { blockMetadata, includedBlockMetadata } from '../answers/index.js';
 import { encode } from '../codec/index.js';
-import { slotOfCommitmentId } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import { type LedgerReader, slotOfCommitmentId } from '../ledger/index.js';
 import { decodeBlock } from '../serialize.js';
 import { AddressType } from '../stardust/type-codes.js';
 import { equalBytes } from '../util/bytes.js';
@@ -21,24 +20,24 @@ import { explorerPage } from './explorer/explorer-page.js';
 import { explorerRoutes } from './explorer/explorer-routes.js';
 import { lookupRoutes } from './explorer/lookup-route.js';
 import { indexerRoutes } from './indexer/indexer-routes.js';
-import { HttpProblem, quote } from './kit/problem.js';
 import {
   BINARY_V1,
   BINARY_V2,
+  HttpProblem,
   includedBlockJson,
   JSON_TYPE,
   parseBech32,
   parseCommitmentId,
   parseTransactionId,
   parseUint32,
+  quote,
   type Reply,
   type Route,
   wants,
-} from './kit/route-kit.js';
+} from './kit/index.js';
 import { poiRoutes } from './poi/poi-routes.js';
 
-export type { Reply, Route, RouteContext } from './kit/route-kit.js';
-export { includedBlockJson, JSON_TYPE } from './kit/route-kit.js';
+export { includedBlockJson, JSON_TYPE, type Reply, type Route, type RouteContext } from './kit/index.js';
 
 export const routes: Route[] = [
   {

@@ -2,11 +2,37 @@
 
 export {
   type AnalyticsContext,
+  addressKey,
   MEASUREMENT_NAMES,
   type Measurements,
   type MilestoneCone,
+  measuredRange,
   measureMilestone,
+  measurementsFromRecord,
+  owningAddress,
+  pickMeasurements,
+  placesOf,
 } from './analytics/index.js';
+export {
+  type AccountHistory,
+  type AccountState,
+  accountBalance,
+  addressBytes,
+  type Balance,
+  type Explorer,
+  emptyAccount,
+  HOLDING_KIND,
+  type HoldingsHistory,
+  holdingOf,
+  holdsAnything,
+  type LedgerUpdateOfAddress,
+  type MemberAt,
+  nftOf,
+  ownerPart,
+  returnPart,
+  tokenAmount,
+  type UpdateCursor,
+} from './archive/index.js';
 export type {
   AcceptOptions,
   AcceptOutcome,
@@ -24,14 +50,33 @@ export type {
   UtxoChanges,
   WhiteFlagVerdict,
 } from './common/index.js';
-export { OutputIdList } from './common/index.js';
+export {
+  ACCOUNT_FILL_COMMAND,
+  commitmentId,
+  LedgerError,
+  type LedgerErrorCode,
+  type LedgerErrorKind,
+  merkleRoot,
+  nextReferenceManaCost,
+  OutputIdList,
+  type SlotCommitment,
+  slotAt,
+  slotCommitment,
+  slotEnd,
+  slotOfCommitmentId,
+  slotStartTime,
+  workScore,
+} from './common/index.js';
 export type { Awaitable, LedgerReader, MilestoneRef } from './core/index.js';
 export {
   ConflictReason,
   importedParams,
   inspectStore,
   Ledger,
+  milestoneIdOf,
   STORE_LAYOUT,
+  slotMilestone,
+  slotOfMilestoneId,
   storeLayoutAt,
   verifyStoreAt,
 } from './core/index.js';
@@ -50,8 +95,11 @@ export {
   issueMilestone,
   type MilestoneInput,
 } from './history/index.js';
+export { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from './indexer/index.js';
 export { openLedger } from './open.js';
 export {
+  commitNotices,
+  PostgresMirror,
   PostgresPublisher,
   PostgresReader,
   type PostgresReaderOptions,

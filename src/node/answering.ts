@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { createServer, type ServerOptions } from '../http/server.js';
-import type { LedgerListener, LedgerReader } from '../ledger/core/index.js';
+import type { LedgerListener, LedgerReader } from '../ledger/index.js';
 import { type EventFlags, serveEvents } from './events.js';
 import { hostsEvents, upgradesOf } from './events-host.js';
 import type { WorkerPool } from './workers.js';

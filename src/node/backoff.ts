@@ -1,4 +1,4 @@
-import { LedgerError } from '../ledger/common/index.js';
+import { LedgerError } from '../ledger/index.js';
 
 import { FIRST_DELAY_MS, nextDelay } from '../util/backoff.js';
 

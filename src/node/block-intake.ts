@@ -1,11 +1,8 @@
-import { CodecError } from '../codec/errors.js';
-import { toHex } from '../codec/hex.js';
-import { findNonce, powScore } from '../crypto/pow.js';
+import { CodecError, toHex } from '../codec/index.js';
+import { findNonce, powScore } from '../crypto/index.js';
 import { TangleError } from '../errors.js';
-import { HttpProblem } from '../http/kit/problem.js';
-import type { BlockIntake } from '../http/kit/route-kit.js';
-import { LedgerError } from '../ledger/common/index.js';
-import type { Ledger } from '../ledger/core/index.js';
+import { type BlockIntake, HttpProblem } from '../http/kit/index.js';
+import { type Ledger, LedgerError } from '../ledger/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import {
   hasNonce,

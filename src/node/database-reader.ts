@@ -1,11 +1,11 @@
-import { availableParallelism } from 'node:os';
-import { commitNotices, PostgresReader } from '../ledger/postgres/index.js';
+import { commitNotices, PostgresReader } from '../ledger/index.js';
 import { protocolParameters } from '../stardust/protocol-parameters.js';
 import { answer } from './answering.js';
 import { untilAvailable } from './backoff.js';
 import { type EventFlags, eventsLine } from './events.js';
 import { network, redactUrl, wholeNumber } from './flags.js';
 import { type HttpFlags, listeningPort, serverOptions, workerFlags } from './http-options.js';
+import type { Role } from './role.js';
 import { stopOnSignal } from './stop.js';
 import { startWorkers } from './workers.js';
 
@@ -19,15 +19,10 @@ interface DatabaseFlags extends HttpFlags, EventFlags {
   workers?: string | undefined;
 }
 
-export async function serveDatabase(values: DatabaseFlags, worker: boolean): Promise<void> {
+/** `role`: its workers, as role.ts decides them. */
+export async function serveDatabase(values: DatabaseFlags, { worker, workers, supervise }: Role): Promise<void> {
   const url = values.store!;
   const port = wholeNumber(values.port, '--port', 0, 65535);
-  const workers =
-    values.workers !== undefined
-      ? wholeNumber(values.workers, '--workers', 1, 256)
-      : worker
-        ? 1
-        : availableParallelism();
   // Opened even by a supervisor, so that a wrong URL or another network is said at once. A database that is not
   // answering yet is waited for (a service manager may start the API before its database).
   const base = network(values.network);
@@ -43,10 +38,9 @@ export async function serveDatabase(values: DatabaseFlags, worker: boolean): Pro
     (line) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}${line}\n`),
   );
   if (values.synced) reader.setSynced(true);
-  const pool =
-    workers > 1 && !worker
-      ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
-      : undefined;
+  const pool = supervise
+    ? await startWorkers(workers, ['--store', url, '--read-only', ...workerFlags(values, port)])
+    : undefined;
   // The event API is woken by the writer's notices (a standby's: by looking).
   const say = (line: string) => process.stderr.write(`${worker ? `worker ${process.pid}: ` : ''}events: ${line}\n`);
   const { events, server } = await answer({

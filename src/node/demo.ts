@@ -1,6 +1,5 @@
-import { toHex } from '../codec/hex.js';
-import { blake2b256 } from '../crypto/hash.js';
-import { slotAt } from '../ledger/common/index.js';
+import { toHex } from '../codec/index.js';
+import { blake2b256 } from '../crypto/index.js';
 import {
   closeSlot,
   type GenesisState,
@@ -10,10 +9,10 @@ import {
   inspectStore,
   type Ledger,
   type OpenLedgerOptions,
+  slotAt,
 } from '../ledger/index.js';
-import { applyEvent } from '../sim/events.js';
-import type { Simulation } from '../sim/simulator.js';
-import { genesisSnapshot } from '../snapshot/genesis-snapshot.js';
+import { applyEvent, type Simulation } from '../sim/index.js';
+import { genesisSnapshot } from '../snapshot/index.js';
 import { outputId } from '../stardust/ids.js';
 import type { BasicOutput } from '../stardust/output.js';
 import { type ProtocolParameters, TESTNET_COORDINATOR_SECRET } from '../stardust/protocol-parameters.js';

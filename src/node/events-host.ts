@@ -2,8 +2,7 @@ import type { Worker } from 'node:cluster';
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { EventBroker } from '../events/broker.js';
-import type { EventsService } from '../events/service.js';
+import type { EventBroker, EventsService } from '../events/index.js';
 import type { EventFlags } from './events.js';
 
 // With `serve --workers N`, one worker hosts the event API's broker, so that a client's persistent session lives in one

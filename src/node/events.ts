@@ -1,8 +1,6 @@
 import type { AddressInfo } from 'node:net';
-import { MQTT_URL } from '../events/external.js';
-import { type EventsService, startEvents } from '../events/service.js';
-import type { LedgerListener } from '../ledger/common/index.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import { type EventsService, MQTT_URL, startEvents } from '../events/index.js';
+import type { LedgerListener, LedgerReader } from '../ledger/index.js';
 import { redactUrl, UsageError, wholeNumber } from './flags.js';
 
 // `serve`'s event API (TIP-28): which broker (the one in this process, on the API's port and perhaps a plain MQTT

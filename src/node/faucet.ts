@@ -1,10 +1,15 @@
-import { buildBlock, buildTransaction, signTransaction } from '../builders/builder.js';
-import { ed25519PublicKey } from '../crypto/ed25519.js';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps, FaucetLimiter } from '../http/kit/limits.js';
-import { HttpProblem, quote } from '../http/kit/problem.js';
-import { type FaucetIntake, parseBech32 } from '../http/kit/route-kit.js';
-import { LedgerError } from '../ledger/common/index.js';
-import type { Ledger } from '../ledger/core/index.js';
+import { buildBlock, buildTransaction, signTransaction } from '../builders/index.js';
+import { ed25519PublicKey } from '../crypto/index.js';
+import {
+  DEFAULT_FAUCET_CAPS,
+  type FaucetCaps,
+  type FaucetIntake,
+  FaucetLimiter,
+  HttpProblem,
+  parseBech32,
+  quote,
+} from '../http/kit/index.js';
+import { type Ledger, LedgerError } from '../ledger/index.js';
 import { decodeOutput, encodeBlock } from '../serialize.js';
 import type { Address } from '../stardust/address.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';

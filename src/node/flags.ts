@@ -1,7 +1,7 @@
-import { CodecError } from '../codec/errors.js';
-import { LedgerError } from '../ledger/common/index.js';
+import { CodecError } from '../codec/index.js';
+import { LedgerError } from '../ledger/index.js';
 import { PROTOCOL_PARAMETERS, type ProtocolParameters } from '../stardust/protocol-parameters.js';
-import { ValidationError } from '../validate/errors.js';
+import { ValidationError } from '../validate/index.js';
 
 // What a node's components check of the flags they are given, and how they say what went wrong: a usage error for a
 // flag out of range (the CLI prints it on one line and exits 2), one line for a person for every other error.

@@ -1,10 +1,10 @@
-import { LedgerError } from '../ledger/common/index.js';
 import {
   DEFAULT_DEADLINE_MS,
   DEFAULT_FOLLOW_BUDGET,
   type FollowOptions,
   followNode,
   type Ledger,
+  LedgerError,
 } from '../ledger/index.js';
 import { describeError, UsageError, wholeNumber } from './flags.js';
 

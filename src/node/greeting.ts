@@ -1,6 +1,6 @@
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import type { Ledger } from '../ledger/index.js';
-import { Simulation } from '../sim/simulator.js';
+import { Simulation } from '../sim/index.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { AddressType } from '../stardust/type-codes.js';

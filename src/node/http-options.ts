@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { DEFAULT_POST_LIMITS } from '../http/kit/limits.js';
+import { DEFAULT_POST_LIMITS } from '../http/kit/index.js';
 import type { ServerOptions } from '../http/server.js';
 import { wholeNumber } from './flags.js';
 import type { WorkerPool } from './workers.js';

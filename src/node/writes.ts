@@ -1,9 +1,7 @@
-import { routeMatcher } from '../http/kit/auth.js';
-import type { FaucetCaps } from '../http/kit/limits.js';
+import { type FaucetCaps, routeMatcher } from '../http/kit/index.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
-import { LedgerError, slotAt } from '../ledger/common/index.js';
-import type { Ledger } from '../ledger/index.js';
+import { type Ledger, LedgerError, slotAt } from '../ledger/index.js';
 import { ledgerIntake } from './block-intake.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET } from './demo.js';
 import { Faucet } from './faucet.js';

@@ -1,4 +1,4 @@
-import type { FaucetCaps } from '../http/kit/limits.js';
+import type { FaucetCaps } from '../http/kit/index.js';
 import type { ServerOptions } from '../http/server.js';
 import {
   importedParams,
@@ -8,7 +8,7 @@ import {
   openLedger,
   type StoreInfo,
 } from '../ledger/index.js';
-import { Simulation } from '../sim/simulator.js';
+import { Simulation } from '../sim/index.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { type Demo, demoGenesis, demoTips, openDemoLedger, runDemo } from './demo.js';

@@ -1,5 +1,5 @@
 import { encode, type Fields, fixedBytes, generatedStruct, u8, u32, u64 } from '../codec/index.js';
-import { blake2b256 } from '../crypto/hash.js';
+import { blake2b256 } from '../crypto/index.js';
 import { generated } from './commitment.gen.js';
 import { IDENTIFIER_LENGTH, SLOT_IDENTIFIER_LENGTH } from './limits.js';
 

@@ -1,6 +1,5 @@
 import { assertBytes, type Codec, CodecError, encode, withEncoding, withJsonEncoding } from '../codec/index.js';
-import { blake2b256, blake2b256OfParts } from '../crypto/hash.js';
-import { merkleRoot } from '../crypto/merkle.js';
+import { blake2b256, blake2b256OfParts, merkleRoot } from '../crypto/index.js';
 import { concatBytes } from '../util/bytes.js';
 import { type Block, block, blockHeader } from './block.js';
 import { commitmentId, type SlotCommitment } from './commitment.js';

@@ -1,5 +1,13 @@
-import { describeValue } from '../codec/errors.js';
-import { type Codec, CodecError, fromHex, type Json, type Reader, toHex, type Writer } from '../codec/index.js';
+import {
+  type Codec,
+  CodecError,
+  describeValue,
+  fromHex,
+  type Json,
+  type Reader,
+  toHex,
+  type Writer,
+} from '../codec/index.js';
 import { MAX_METADATA_MAP_SIZE } from './limits.js';
 
 /**

@@ -12,8 +12,7 @@ import {
   union,
   varBytes,
 } from '../codec/index.js';
-import { blake2b256 } from '../crypto/hash.js';
-import { hashPrefixed, LEAF, merklePath, NODE } from '../crypto/merkle.js';
+import { blake2b256, hashPrefixed, LEAF, merklePath, NODE } from '../crypto/index.js';
 import { concatBytes, equalBytes } from '../util/bytes.js';
 import { outputId, transactionCommitment, withSlot } from './ids.js';
 import { IDENTIFIER_LENGTH, MAX_OUTPUTS } from './limits.js';

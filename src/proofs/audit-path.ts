@@ -1,6 +1,5 @@
-import { CodecError } from '../codec/errors.js';
-import { fromHex, toHex } from '../codec/hex.js';
-import { hashPrefixed, LEAF, merklePath, NODE } from '../crypto/merkle.js';
+import { CodecError, fromHex, toHex } from '../codec/index.js';
+import { hashPrefixed, LEAF, merklePath, NODE } from '../crypto/index.js';
 import { joinPath } from '../errors.js';
 import { equalBytes } from '../util/bytes.js';
 

@@ -1,5 +1,5 @@
-import { toHex } from '../codec/hex.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import { toHex } from '../codec/index.js';
+import type { LedgerReader } from '../ledger/index.js';
 import { decodeBlock, decodeMilestonePayload } from '../serialize.js';
 import { InclusionState } from '../stardust/ledger-records.js';
 import { equalBytes } from '../util/bytes.js';

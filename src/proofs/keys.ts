@@ -1,5 +1,4 @@
-import { CodecError } from '../codec/errors.js';
-import { fromHex } from '../codec/hex.js';
+import { CodecError, fromHex } from '../codec/index.js';
 import type { MilestoneKeys } from '../stardust/protocol-parameters.js';
 
 // A network's milestone keys as hornet configures them (config_shimmer.json, config_mainnet.json: the source of the

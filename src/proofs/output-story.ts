@@ -1,8 +1,6 @@
-import { CodecError } from '../codec/errors.js';
-import { fromHex, toHex } from '../codec/hex.js';
-import type { Json } from '../codec/index.js';
+import { CodecError, fromHex, type Json, toHex } from '../codec/index.js';
 import { TangleError } from '../errors.js';
-import type { LedgerReader } from '../ledger/core/index.js';
+import type { LedgerReader } from '../ledger/index.js';
 import { transactionId } from '../stardust/ids.js';
 import type { Output } from '../stardust/output.js';
 import type { TransactionPayload } from '../stardust/payload/transaction.js';

@@ -1,5 +1,4 @@
-import { CodecError } from '../codec/errors.js';
-import type { Json } from '../codec/index.js';
+import { CodecError, type Json } from '../codec/index.js';
 import { TangleError } from '../errors.js';
 import { blockFromJson, blockToJson, milestonePayloadFromJson, milestonePayloadToJson } from '../serialize.js';
 import type { Block } from '../stardust/block.js';

@@ -1,11 +1,11 @@
-import { toHex } from '../codec/hex.js';
-import { preverifyEd25519 } from '../crypto/ed25519.js';
+import { toHex } from '../codec/index.js';
+import { preverifyEd25519 } from '../crypto/index.js';
 import { TangleError } from '../errors.js';
 import { encodeBlock } from '../serialize.js';
 import { blockId as blockIdOf, milestoneId } from '../stardust/ids.js';
 import type { MilestoneKeys } from '../stardust/protocol-parameters.js';
 import { equalBytes } from '../util/bytes.js';
-import { verifyMilestoneSignatures } from '../validate/milestone.js';
+import { verifyMilestoneSignatures } from '../validate/index.js';
 import { auditContains, auditRoot } from './audit-path.js';
 import type { InclusionProof } from './proof.js';
 

@@ -1,6 +1,6 @@
-import { buildTransaction, signTransaction } from '../builders/builder.js';
 import {
   aliasAddressOf,
+  buildTransaction,
   type HeldOutput,
   newAlias,
   newFoundry,
@@ -9,8 +9,9 @@ import {
   nextFoundry,
   nextNft,
   nftAddressOf,
+  signTransaction,
   withMinimumDeposit,
-} from '../builders/chains.js';
+} from '../builders/index.js';
 import type { Address } from '../stardust/address.js';
 import { foundryId, foundryIdOf, outputId as makeOutputId, transactionId } from '../stardust/ids.js';
 import type { NativeToken } from '../stardust/native-token.js';

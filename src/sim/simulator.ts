@@ -1,8 +1,6 @@
-import { buildTransaction, signTransaction } from '../builders/builder.js';
-import { ed25519PublicKey } from '../crypto/ed25519.js';
-import { blake2b256 } from '../crypto/hash.js';
-import { workScore } from '../ledger/common/index.js';
-import type { GenesisState } from '../ledger/index.js';
+import { buildTransaction, signTransaction } from '../builders/index.js';
+import { blake2b256, ed25519PublicKey } from '../crypto/index.js';
+import { type GenesisState, workScore } from '../ledger/index.js';
 import { encodeBlock } from '../serialize.js';
 import type { Address } from '../stardust/address.js';
 import type { Block } from '../stardust/block.js';
@@ -12,7 +10,7 @@ import type { Output } from '../stardust/output.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { OutputType, PayloadType, UnlockConditionType } from '../stardust/type-codes.js';
 import { equalBytes, sortedUnique } from '../util/bytes.js';
-import { minStorageDeposit } from '../validate/storage-deposit.js';
+import { minStorageDeposit } from '../validate/index.js';
 import { ChainActor, type ChainStep } from './chains.js';
 
 // A deterministic, valid ledger history for demos, imports and tests: wallets sending signed transfers, tagged data,

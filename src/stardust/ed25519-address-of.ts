@@ -1,5 +1,5 @@
 import { assertBytes } from '../codec/index.js';
-import { blake2b256 } from '../crypto/hash.js';
+import { blake2b256 } from '../crypto/index.js';
 import type { Ed25519Address } from './address.js';
 import { AddressType } from './type-codes.js';
 

@@ -12,7 +12,7 @@ import {
   withEncoding,
   withJsonEncoding,
 } from '../codec/index.js';
-import { blake2b256 } from '../crypto/hash.js';
+import { blake2b256 } from '../crypto/index.js';
 import { type Block, block } from './block.js';
 import { type TransactionEssence, transactionEssence } from './essence.js';
 import { generated } from './ids.gen.js';

@@ -1,4 +1,4 @@
-import { fromHex } from '../codec/hex.js';
+import { fromHex } from '../codec/index.js';
 import { networkIdFromName } from './ids.js';
 import { MAX_BLOCK_LENGTH, PROTOCOL_VERSION } from './limits.js';
 

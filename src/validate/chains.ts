@@ -1,4 +1,4 @@
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import type { Address } from '../stardust/address.js';
 import { immutableFeature } from '../stardust/feature.js';
 import { isChainType, outputChainId, outputId } from '../stardust/ids.js';

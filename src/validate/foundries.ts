@@ -1,4 +1,4 @@
-import { toHex } from '../codec/hex.js';
+import { toHex } from '../codec/index.js';
 import { immutableFeature } from '../stardust/feature.js';
 import { foundryIdOf } from '../stardust/ids.js';
 import type { FoundryOutput, Output } from '../stardust/output.js';

@@ -1,5 +1,5 @@
 import { assertModel, encode } from '../codec/index.js';
-import { verifyEd25519 } from '../crypto/ed25519.js';
+import { verifyEd25519 } from '../crypto/index.js';
 import { joinPath } from '../errors.js';
 import { milestoneId } from '../stardust/ids.js';
 import {

@@ -1,6 +1,5 @@
-import { fromHex, toHex } from '../codec/hex.js';
-import { verifyEd25519 } from '../crypto/ed25519.js';
-import { blake2b256 } from '../crypto/hash.js';
+import { fromHex, toHex } from '../codec/index.js';
+import { blake2b256, verifyEd25519 } from '../crypto/index.js';
 import type { Address } from '../stardust/address.js';
 import { inputsCommitment, transactionSigningHash } from '../stardust/ids.js';
 import { MAX_NATIVE_TOKENS } from '../stardust/limits.js';

@@ -1,5 +1,5 @@
 import { assertModel, encode } from '../codec/index.js';
-import { powScore } from '../crypto/pow.js';
+import { powScore } from '../crypto/index.js';
 import { joinPath } from '../errors.js';
 import { type Block, block as blockCodec } from '../stardust/block.js';
 import { MAX_NATIVE_TOKENS, MAX_OUTPUT_INDEX } from '../stardust/limits.js';

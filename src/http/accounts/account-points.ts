@@ -1,7 +1,5 @@
-import type { AccountHistory } from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
-import { HttpProblem, quote } from '../kit/problem.js';
-import { parseUint32 } from '../kit/route-kit.js';
+import type { AccountHistory, LedgerReader } from '../../ledger/index.js';
+import { HttpProblem, parseUint32, quote } from '../kit/index.js';
 
 // Where in the history an account question stands (issue 61): a milestone by its index, or the last milestone at or
 // before a time (unix seconds or an ISO date). A time is found by a binary search over the milestones' times (they

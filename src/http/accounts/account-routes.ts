@@ -1,15 +1,26 @@
 import { baseToken } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
-import { accountBalance, addressBytes, holdsAnything } from '../../ledger/archive/index.js';
-import { ACCOUNT_FILL_COMMAND, LedgerError } from '../../ledger/common/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { toHex } from '../../codec/index.js';
+import {
+  ACCOUNT_FILL_COMMAND,
+  accountBalance,
+  addressBytes,
+  holdsAnything,
+  LedgerError,
+  type LedgerReader,
+} from '../../ledger/index.js';
 import type { Address } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
-import { csvGate } from '../kit/csv.js';
-import { Slices } from '../kit/csv-gate.js';
-import { pageSizeOf } from '../kit/paging.js';
-import { HttpProblem, quote } from '../kit/problem.js';
-import { JSON_TYPE, parseBech32, type Reply, type Route } from '../kit/route-kit.js';
+import {
+  csvGate,
+  HttpProblem,
+  JSON_TYPE,
+  pageSizeOf,
+  parseBech32,
+  quote,
+  type Reply,
+  type Route,
+  Slices,
+} from '../kit/index.js';
 import { accountRange, accountsOf, pointOf, timeOf } from './account-points.js';
 import { statementPage, type Who } from './account-statement.js';
 import {

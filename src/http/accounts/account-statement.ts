@@ -1,24 +1,24 @@
-import { toHex } from '../../codec/hex.js';
-import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
+import { toHex } from '../../codec/index.js';
 import {
   type AccountState,
   accountBalance,
   addressBytes,
+  addressKey,
   type Balance,
   emptyAccount,
   holdingOf,
+  type LedgerReader,
   ownerPart,
+  owningAddress,
   returnPart,
-} from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+} from '../../ledger/index.js';
 import { decodeOutput } from '../../serialize.js';
 import type { Address } from '../../stardust/address.js';
 import { outputChainId } from '../../stardust/ids.js';
 import type { Output } from '../../stardust/output.js';
 import { OutputType, UnlockConditionType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
-import { counterparties } from '../kit/csv.js';
-import type { Slices } from '../kit/csv-gate.js';
+import { counterparties, type Slices } from '../kit/index.js';
 import { accountsOf, firstMilestoneFrom, timeOf } from './account-points.js';
 
 // An address's statement (issue 61): its balance at the start, each thing that changed it, its balance at the end —

@@ -1,21 +1,27 @@
-import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
+import { decode, toHex } from '../../codec/index.js';
 import {
   addressBytes,
   HOLDING_KIND,
   type HoldingsHistory,
+  type LedgerReader,
   type MemberAt,
   nftOf,
   tokenAmount,
-} from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+} from '../../ledger/index.js';
 import { address as addressCodec } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
 import { AddressType } from '../../stardust/type-codes.js';
 import { compareBytes } from '../../util/bytes.js';
-import { badCursor, pageSizeOf } from '../kit/paging.js';
-import { HttpProblem } from '../kit/problem.js';
-import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
+import {
+  badCursor,
+  HttpProblem,
+  JSON_TYPE,
+  pageSizeOf,
+  parseBech32,
+  parseHexId,
+  type Reply,
+  type Route,
+} from '../kit/index.js';
 import { accountRange, pointOf } from './account-points.js';
 
 // Who holds what at any milestone (issue 61; ledger/archive/holdings.ts): a native token's holders (richest first),

@@ -1,7 +1,7 @@
-import { toHex } from '../../codec/hex.js';
-import type { Balance } from '../../ledger/archive/index.js';
+import { toHex } from '../../codec/index.js';
+import type { Balance } from '../../ledger/index.js';
 import type { Address } from '../../stardust/address.js';
-import { inUnit } from '../kit/csv.js';
+import { inUnit } from '../kit/index.js';
 import type { StatementPage, StatementRow } from './account-statement.js';
 
 // A statement page (account-statement.ts) as JSON, as CSV for people (amounts in the base unit's integers, each beside

@@ -1,14 +1,13 @@
 import {
+  type LedgerReader,
   MEASUREMENT_NAMES,
   type Measurements,
   measuredRange,
   measurementsFromRecord,
   pickMeasurements,
   placesOf,
-} from '../../ledger/analytics/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
-import { HttpProblem, quote } from '../kit/problem.js';
-import { JSON_TYPE, parseUint32, type Reply, type Route, wants } from '../kit/route-kit.js';
+} from '../../ledger/index.js';
+import { HttpProblem, JSON_TYPE, parseUint32, quote, type Reply, type Route, wants } from '../kit/index.js';
 
 // A milestone's analytics (issue 46), measured as it was applied and stored in its commit: inx-chronicle's names and
 // meanings, counts as numbers and token amounts as strings (they pass 2^53). One milestone, or a range for plotting

@@ -7,8 +7,8 @@ import {
   slotMilestone,
   slotOfMilestoneId,
 } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { toHex } from '../../codec/index.js';
+import type { LedgerReader } from '../../ledger/index.js';
 import {
   blockToJson,
   decodeBlock,
@@ -18,17 +18,18 @@ import {
   outputToJson,
 } from '../../serialize.js';
 import { MAX_PARENTS } from '../../stardust/limits.js';
-import { HttpProblem, quote } from '../kit/problem.js';
 import {
   BINARY_V1,
+  HttpProblem,
   includedBlockJson,
   JSON_TYPE,
   parseHexId,
   parseUint32,
+  quote,
   type Reply,
   type Route,
   wants,
-} from '../kit/route-kit.js';
+} from '../kit/index.js';
 import { orWriter } from './post-routes.js';
 
 // What a wallet and an explorer ask of a hornet node beside the three routes of SPEC B4 (TIP-25;

@@ -1,7 +1,6 @@
 import { baseToken, milestoneIdOf } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
-import { slotEnd } from '../../ledger/common/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { toHex } from '../../codec/index.js';
+import { type LedgerReader, slotEnd } from '../../ledger/index.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 
 // The node-description bodies real clients ask for before or beside the three routes (SPEC B5,

@@ -1,6 +1,13 @@
-import { toHex } from '../../codec/hex.js';
-import { HttpProblem, toProblem } from '../kit/problem.js';
-import { JSON_TYPE, type PostContext, type Reply, type Route, type RouteContext } from '../kit/route-kit.js';
+import { toHex } from '../../codec/index.js';
+import {
+  HttpProblem,
+  JSON_TYPE,
+  type PostContext,
+  type Reply,
+  type Route,
+  type RouteContext,
+  toProblem,
+} from '../kit/index.js';
 
 // The routes that change the ledger: posting a block (TIP-25) and asking the faucet for funds (inx-faucet). Only the
 // process that writes takes them; a process that only reads (an HTTP worker, a reader of a database replica)

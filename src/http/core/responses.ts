@@ -1,6 +1,6 @@
 import { arrayOf, bool, type Fields, fixedBytes, generatedStruct, i64, u32, u64 } from '../../codec/index.js';
 import type { UtxoChanges } from '../../ledger/index.js';
-import { HttpProblem } from '../kit/problem.js';
+import { HttpProblem } from '../kit/index.js';
 import { generated } from './responses.gen.js';
 
 /* @__NO_SIDE_EFFECTS__ */

@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { HttpProblem } from '../kit/problem.js';
-import type { Reply, Route } from '../kit/route-kit.js';
+import { HttpProblem, type Reply, type Route } from '../kit/index.js';
 
 // The explorer's page (issue 47; src/explorer/), served at /explorer/ from the files the build made (dist/explorer):
 // no CDN, nothing fetched from elsewhere, and a strict Content-Security-Policy: scripts and styles from this origin

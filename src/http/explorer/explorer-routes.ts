@@ -1,24 +1,30 @@
-import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
-import { measurementsFromRecord } from '../../ledger/analytics/index.js';
-import { addressBytes, type Explorer, type UpdateCursor } from '../../ledger/archive/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { decode, toHex } from '../../codec/index.js';
+import {
+  addressBytes,
+  type Explorer,
+  type LedgerReader,
+  measurementsFromRecord,
+  type UpdateCursor,
+} from '../../ledger/index.js';
 import { address as addressCodec } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
 import { asksPoint, balanceAtPoint } from '../accounts/account-routes.js';
-import { updatesCsv } from '../kit/csv.js';
-import { badCursor, cursorPageSize, newestFirst, pageSizeOf } from '../kit/paging.js';
-import { HttpProblem } from '../kit/problem.js';
 import {
+  badCursor,
+  cursorPageSize,
+  HttpProblem,
   JSON_TYPE,
+  newestFirst,
+  pageSizeOf,
   parseBech32,
   parseHexId,
   parseUint32,
   type Reply,
   type Route,
   type RouteContext,
+  updatesCsv,
   wants,
-} from '../kit/route-kit.js';
+} from '../kit/index.js';
 import { milestonesPage } from './explorer-milestones.js';
 
 // inx-chronicle's explorer API (issue 46; its documentation/api/api-explorer.yml, the answers of its

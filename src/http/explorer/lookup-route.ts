@@ -1,9 +1,7 @@
-import { LedgerError } from '../../ledger/common/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { LedgerError, type LedgerReader } from '../../ledger/index.js';
 import { milestoneAt } from '../core/core-routes.js';
 import { orWriter } from '../core/post-routes.js';
-import { HttpProblem, quote } from '../kit/problem.js';
-import { JSON_TYPE, parseHexId, type Route } from '../kit/route-kit.js';
+import { HttpProblem, JSON_TYPE, parseHexId, quote, type Route } from '../kit/index.js';
 
 // What a name the explorer's search box was given names: a milestone (by index or ID), a block, a transaction or an
 // output — or nothing, answered 200 `{"kind":"none"}`. A browser logs every 404 its page fetched as a console error;

@@ -1,10 +1,8 @@
-import { toHex } from '../../codec/hex.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
-import { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from '../../ledger/indexer/index.js';
+import { toHex } from '../../codec/index.js';
+import { type IndexQuery, type IndexRoute, type LedgerReader, MAX_PAGE_SIZE } from '../../ledger/index.js';
 import { MAX_NATIVE_TOKENS, MAX_TAG_LENGTH } from '../../stardust/limits.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
-import { HttpProblem, quote } from '../kit/problem.js';
-import { JSON_TYPE, parseBech32, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
+import { HttpProblem, JSON_TYPE, parseBech32, parseHexId, quote, type Reply, type Route } from '../kit/index.js';
 
 // TIP-26, the indexer's routes, as inx-indexer answers them (pkg/server/routes.go): each route takes its own query
 // parameters (any other is refused, 400: a misspelled filter would otherwise widen the answer silently), pages

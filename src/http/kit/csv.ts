@@ -1,9 +1,14 @@
 import { baseToken } from '../../answers/index.js';
-import { toHex } from '../../codec/hex.js';
-import { addressKey, owningAddress } from '../../ledger/analytics/index.js';
-import type { Explorer, LedgerUpdateOfAddress, UpdateCursor } from '../../ledger/archive/index.js';
-import { LedgerError } from '../../ledger/common/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { toHex } from '../../codec/index.js';
+import {
+  addressKey,
+  type Explorer,
+  LedgerError,
+  type LedgerReader,
+  type LedgerUpdateOfAddress,
+  owningAddress,
+  type UpdateCursor,
+} from '../../ledger/index.js';
 import { decodeBlock, decodeOutput } from '../../serialize.js';
 import type { Address } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';

@@ -1,7 +1,7 @@
-import { CodecError } from '../../codec/errors.js';
+import { CodecError } from '../../codec/index.js';
 import type { TangleError } from '../../errors.js';
-import { LedgerError, type LedgerErrorKind } from '../../ledger/common/index.js';
-import { ValidationError } from '../../validate/errors.js';
+import { LedgerError, type LedgerErrorKind } from '../../ledger/index.js';
+import { ValidationError } from '../../validate/index.js';
 
 /** SPEC B4: the status of every error this API answers, and the text its message starts with. */
 export const STATUS_TEXT: Readonly<Record<number, string>> = {

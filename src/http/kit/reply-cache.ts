@@ -1,4 +1,4 @@
-import type { LedgerReader } from '../../ledger/core/index.js';
+import type { LedgerReader } from '../../ledger/index.js';
 import type { Reply } from './route-kit.js';
 
 /**

@@ -1,6 +1,5 @@
-import { fromHex } from '../../codec/hex.js';
-import { CodecError } from '../../codec/index.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { CodecError, fromHex } from '../../codec/index.js';
+import type { LedgerReader } from '../../ledger/index.js';
 import type { Address } from '../../stardust/address.js';
 import { bech32ToAddress } from '../../stardust/address-bech32.js';
 import type { PostLimiter } from './limits.js';

@@ -1,6 +1,5 @@
-import { CodecError } from '../../codec/errors.js';
-import { toHex } from '../../codec/hex.js';
-import type { LedgerReader } from '../../ledger/core/index.js';
+import { CodecError, toHex } from '../../codec/index.js';
+import type { LedgerReader } from '../../ledger/index.js';
 import {
   createOutputStory,
   createProof,
@@ -12,8 +11,7 @@ import {
   verifyProof,
 } from '../../proofs/index.js';
 import type { MilestoneKeys } from '../../stardust/protocol-parameters.js';
-import { HttpProblem, toProblem } from '../kit/problem.js';
-import { JSON_TYPE, parseHexId, type Reply, type Route } from '../kit/route-kit.js';
+import { HttpProblem, JSON_TYPE, parseHexId, type Reply, type Route, toProblem } from '../kit/index.js';
 
 // Proofs of inclusion over HTTP (issue 60), as the peers answer: inx-poi's `create/{blockId}` and `validate` (a
 // referenced block, the milestone's inclusion root) and inx-chronicle's `referenced-block/...` and `applied-block/...`

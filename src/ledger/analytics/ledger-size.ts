@@ -1,5 +1,5 @@
 import { output as outputCodec } from '../../stardust/output.js';
-import { minStorageDeposit } from '../../validate/storage-deposit.js';
+import { minStorageDeposit } from '../../validate/index.js';
 import type { AnalyticsContext, LedgerOutput, Measurements } from './analytic.js';
 import { RunningTotals } from './totals.js';
 

@@ -1,5 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { decodeBlock } from '../../serialize.js';
 import { type Block, transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';

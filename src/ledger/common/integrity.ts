@@ -1,7 +1,6 @@
 import { crc32 } from 'node:zlib';
-import { toHex } from '../../codec/hex.js';
-import { type Codec, decode, encode } from '../../codec/index.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { type Codec, decode, encode, toHex } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/index.js';
 import { decodeBlock } from '../../serialize.js';
 import type { Block } from '../../stardust/block.js';
 import { transactionId } from '../../stardust/ids.js';

@@ -1,6 +1,5 @@
 import { crc32 } from 'node:zlib';
-import { toHex } from '../../codec/hex.js';
-import { type Codec, encode } from '../../codec/index.js';
+import { type Codec, encode, toHex } from '../../codec/index.js';
 import { milestoneId as idOf } from '../../stardust/ids.js';
 import { type MilestonePayload, milestonePayload } from '../../stardust/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';

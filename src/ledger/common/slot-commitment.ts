@@ -1,8 +1,7 @@
-import { blake2b256 } from '../../crypto/hash.js';
-import { merkleRoot } from '../../crypto/merkle.js';
+import { blake2b256, merkleRoot } from '../../crypto/index.js';
 import { compareBytes, concatBytes } from '../../util/bytes.js';
 
-export { merkleRoot } from '../../crypto/merkle.js';
+export { merkleRoot } from '../../crypto/index.js';
 // The ledger commits its slots with Nova's slot commitment (SPEC B1), declared with the Nova codec.
 export {
   COMMITMENT_ID_LENGTH,
@@ -10,7 +9,7 @@ export {
   type SlotCommitment,
   slotCommitment,
   slotOfCommitmentId,
-} from '../../nova/commitment.js';
+} from '../../nova/index.js';
 
 /** Leaves sorted by bytes, as SPEC B1 asks of every root. */
 export const sortedRoot = (leaves: Uint8Array[]): Uint8Array => merkleRoot([...leaves].sort(compareBytes));

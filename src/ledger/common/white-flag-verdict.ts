@@ -1,5 +1,5 @@
-import { toHex } from '../../codec/hex.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { toHex } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/index.js';
 import { InclusionState, whiteFlagRecord } from '../../stardust/ledger-records.js';
 import { equalBytes } from '../../util/bytes.js';
 import { LedgerError } from './errors.js';

@@ -1,7 +1,5 @@
-import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
-import { verifyEd25519 } from '../../crypto/ed25519.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { decode, toHex } from '../../codec/index.js';
+import { blake2b256, verifyEd25519 } from '../../crypto/index.js';
 import { decodeBlock } from '../../serialize.js';
 import { payloadBytes } from '../../stardust/block.js';
 import { blockId as computeBlockId } from '../../stardust/ids.js';
@@ -11,11 +9,13 @@ import { type TransactionPayload, transactionLayout } from '../../stardust/paylo
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { PayloadType } from '../../stardust/type-codes.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
-import { ValidationError } from '../../validate/errors.js';
-import { verifyMilestoneSignatures } from '../../validate/milestone.js';
-import { checkSemantics } from '../../validate/semantic.js';
-import { validateDecodedBlock } from '../../validate/syntactic.js';
-import { workingSet } from '../../validate/working-set.js';
+import {
+  checkSemantics,
+  ValidationError,
+  validateDecodedBlock,
+  verifyMilestoneSignatures,
+  workingSet,
+} from '../../validate/index.js';
 import {
   type AcceptOptions,
   type AcceptResult,

@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { checkId, LedgerError } from '../common/index.js';
 import { checkUncommitted } from './accept.js';
 import type { LedgerState } from './state.js';

@@ -1,4 +1,4 @@
-import type { ValidationError, ValidationErrorCode } from '../../validate/errors.js';
+import type { ValidationError, ValidationErrorCode } from '../../validate/index.js';
 
 // TIP-25's `conflictReason`: why white flag did not apply a transaction a milestone referenced, numbered as hornet
 // numbers it (pkg/model/storage/block_metadata.go), and which of the ledger's own refusals each number stands for

@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { blockToJson } from '../../serialize.js';
 import type { Block } from '../../stardust/block.js';
 import { LIVE } from '../../stardust/ledger-records.js';

@@ -1,6 +1,5 @@
-import { toHex } from '../../codec/hex.js';
-import { encode, u32 } from '../../codec/index.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { encode, toHex, u32 } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/index.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';
 import { SEALED_TABLES } from '../archive/index.js';

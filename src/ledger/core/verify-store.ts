@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { decode, u32 } from '../../codec/index.js';
+import { decode, toHex, u32 } from '../../codec/index.js';
 import { outputChainId } from '../../stardust/ids.js';
 import { OUTPUT_RECORD_HEADER, spentSlotOf, UNSPENT } from '../../stardust/ledger-records.js';
 import { output as outputCodec } from '../../stardust/output.js';

@@ -1,6 +1,5 @@
-import { toHex } from '../../codec/hex.js';
-import { u32 } from '../../codec/index.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { toHex, u32 } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/index.js';
 import { decodeBlock } from '../../serialize.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';
 import { outputIndexOf } from '../../stardust/ids.js';

@@ -1,7 +1,7 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { MilestoneOptionType, type MilestonePayload } from '../../stardust/payload/milestone.js';
 import { equalBytes } from '../../util/bytes.js';
-import { validateMilestonePayload } from '../../validate/milestone.js';
+import { validateMilestonePayload } from '../../validate/index.js';
 import type { Ledger, MilestoneWriter } from '../core/index.js';
 import {
   type AppliedMilestone,

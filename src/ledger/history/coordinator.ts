@@ -1,4 +1,4 @@
-import { buildMilestone } from '../../builders/milestone.js';
+import { buildMilestone } from '../../builders/index.js';
 import type { MilestonePayload } from '../../stardust/payload/milestone.js';
 import { sortedUnique } from '../../util/bytes.js';
 import type { Ledger } from '../core/index.js';

@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { decodeMilestonePayload } from '../../serialize.js';
 import { parentsOf } from '../../stardust/block.js';
 import { blockId as computeBlockId } from '../../stardust/ids.js';

@@ -1,4 +1,4 @@
-import { buildBlock } from '../../builders/builder.js';
+import { buildBlock } from '../../builders/index.js';
 import { encodeBlock } from '../../serialize.js';
 import { parentsOf } from '../../stardust/block.js';
 import { blockId } from '../../stardust/ids.js';

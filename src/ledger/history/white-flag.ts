@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { bytesKey } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 

@@ -1,6 +1,6 @@
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { ready } from '../../crypto/hash.js';
+import { ready } from '../../crypto/index.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { precheckBlock, writePrechecks } from './precheck.js';
 

@@ -1,5 +1,4 @@
-import { verifyEd25519 } from '../../crypto/ed25519.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { blake2b256, verifyEd25519 } from '../../crypto/index.js';
 import { decodeBlock } from '../../serialize.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';
 import { transactionEssence } from '../../stardust/essence.js';
@@ -8,8 +7,7 @@ import type { TransactionPayload } from '../../stardust/payload/transaction.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { PayloadType, UnlockType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
-import { verifyMilestoneSignatures } from '../../validate/milestone.js';
-import { validateDecodedBlock } from '../../validate/syntactic.js';
+import { validateDecodedBlock, verifyMilestoneSignatures } from '../../validate/index.js';
 
 // What can be decided about a block from its bytes and the protocol parameters alone, before the ledger sees it:
 // strict decode, the syntactic rules with proof of work, a milestone's signatures, the IDs and the signing hash, and

@@ -1,6 +1,6 @@
 import { crc32 } from 'node:zlib';
-import { toHex } from '../../codec/hex.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { toHex } from '../../codec/index.js';
+import { blake2b256 } from '../../crypto/index.js';
 import { transactionPayloadBytes } from '../../stardust/block.js';
 import { equalBytes } from '../../util/bytes.js';
 import { corrupt, keys, LedgerError } from '../common/index.js';

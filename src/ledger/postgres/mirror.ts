@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { encode } from '../../codec/index.js';
+import { encode, toHex } from '../../codec/index.js';
 import { importedNetwork } from '../../stardust/ledger-records.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { keys, LedgerError, rowChecksum, SEAL, sealedValue, slotCommitment, spentMark } from '../common/index.js';

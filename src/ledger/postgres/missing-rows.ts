@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { checkRow, corrupt, keys, type LedgerError, missingRecord, rowSeal } from '../common/index.js';
 import type { PgClient } from './client.js';
 

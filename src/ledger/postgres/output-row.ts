@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import type { TransactionPayload } from '../../stardust/payload/transaction.js';
 import {
   appliedInSlot,

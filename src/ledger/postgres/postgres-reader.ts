@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { blockToJson } from '../../serialize.js';
 import { type ImportedNetwork, importedNetwork } from '../../stardust/ledger-records.js';
 import { type ProtocolParameters, protocolParameters } from '../../stardust/protocol-parameters.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { checkRow, corrupt, keys } from '../common/index.js';
 import { bytesOf } from './client.js';
 

@@ -1,5 +1,5 @@
 import { decode } from '../../codec/index.js';
-import { type StagedSnapshotFile, stageSnapshotFile } from '../../snapshot/snapshot-file.js';
+import { type StagedSnapshotFile, stageSnapshotFile } from '../../snapshot/index.js';
 import { type ImportedMilestone, type ImportedNetwork, solidEntryPoints } from '../../stardust/ledger-records.js';
 import { output } from '../../stardust/output.js';
 import { MilestoneOptionType, milestonePayload } from '../../stardust/payload/milestone.js';

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { encode, u32 } from '../../codec/index.js';
-import type { ByteSource } from '../../snapshot/byte-queue.js';
-import { readSnapshot, type SnapshotRecord } from '../../snapshot/read-snapshot.js';
+import { type ByteSource, readSnapshot, type SnapshotRecord } from '../../snapshot/index.js';
 import {
   type ImportedNetwork,
   importedMilestone,

@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { encode, u32 } from '../../codec/index.js';
+import { encode, toHex, u32 } from '../../codec/index.js';
 import { outputChainId } from '../../stardust/ids.js';
 import {
   OUTPUT_RECORD_HEADER,

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Database, RootDatabase, Transaction } from 'lmdb';
-import { pooledCopy } from '../../codec/pooled.js';
+import { pooledCopy } from '../../codec/index.js';
 import { compareBytes } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 import type { WriteBatch } from './batch.js';

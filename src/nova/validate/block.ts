@@ -1,7 +1,7 @@
 import { assertModel, encode } from '../../codec/index.js';
 import { networkIdFromName } from '../../stardust/ids.js';
 import { bytesKey, compareBytes } from '../../util/bytes.js';
-import { ValidationError } from '../../validate/errors.js';
+import { ValidationError } from '../../validate/index.js';
 import { type Block, block as blockCodec } from '../block.js';
 import { slotOfCommitmentId } from '../commitment.js';
 import { slotFromTime } from '../ids.js';

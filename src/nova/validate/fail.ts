@@ -1,4 +1,4 @@
-import { ValidationError, type ValidationErrorCode } from '../../validate/errors.js';
+import { ValidationError, type ValidationErrorCode } from '../../validate/index.js';
 
 /** Throws the broken rule: its code, why, and the path of the offending field. */
 export function fail(code: ValidationErrorCode, why: string, path: string): never {

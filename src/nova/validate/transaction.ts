@@ -1,5 +1,5 @@
 import { assertModel, encode } from '../../codec/index.js';
-import { blake2b256 } from '../../crypto/hash.js';
+import { blake2b256 } from '../../crypto/index.js';
 import { networkIdFromName } from '../../stardust/ids.js';
 import { bytesKey, compareBytes } from '../../util/bytes.js';
 import type { ContextInput } from '../input.js';
