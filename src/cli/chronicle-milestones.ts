@@ -1,19 +1,19 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeSnapshotFile } from '../snapshot/snapshot-file.js';
 import {
   type ChronicleMilestone,
   chronicleLedgerBefore,
   chronicleLine,
   chroniclePayload,
   missingField,
-} from './chronicle-data.js';
+} from '../ledger/index.js';
+import { writeSnapshotFile } from '../snapshot/index.js';
 import { UsageError } from './io.js';
 
 // `chronicle-milestones`: what a holder of inx-chronicle's data needs to import its milestones (docs/history.md):
 // the NDJSON import-milestones reads, and a snapshot of the ledger before them to start a store from. The conversion
-// is chronicle-data.ts's.
+// is ledger/history/chronicle-data.ts's.
 
 export const CHRONICLE_MILESTONES_USAGE = `tangle-core chronicle-milestones FILE… --out DIR
   Turns inx-chronicle's records of consecutive milestones (its MongoDB data as its in_memory_gatherer query gathers

@@ -83,7 +83,11 @@ export {
 export {
   type AppliedMilestone,
   applyMilestone,
+  type ChronicleMilestone,
   type CloseSlotOptions,
+  chronicleLedgerBefore,
+  chronicleLine,
+  chroniclePayload,
   closeSlot,
   DEFAULT_DEADLINE_MS,
   DEFAULT_FOLLOW_BUDGET,
@@ -94,6 +98,7 @@ export {
   type IssueOptions,
   issueMilestone,
   type MilestoneInput,
+  missingField,
 } from './history/index.js';
 export { type IndexQuery, type IndexRoute, MAX_PAGE_SIZE } from './indexer/index.js';
 export { openLedger } from './open.js';

@@ -4,7 +4,9 @@
 // inx-chronicle's output model into Stardust outputs: each transaction's inputs commitment proves the conversion,
 // apply-milestone.test.ts), a treasury holding the rest of the supply (so that outputs and treasury add up to it, as
 // an import checks), and as solid entry points the blocks the cones reference outside themselves. The conversion is
-// the CLI's (src/cli/chronicle-data.ts, `tangle-core chronicle-milestones`), so these tests prove what users run.
+// the CLI's (src/ledger/history/chronicle-data.ts, `tangle-core chronicle-milestones`), so these tests prove what users run.
+
+import { encodeSnapshot, type MilestonePayload, outputId } from '../../src/index.js';
 import {
   type Binary,
   binary,
@@ -13,8 +15,7 @@ import {
   chronicleOutput,
   chroniclePayload,
   chronicleSnapshotOutput,
-} from '../../src/cli/chronicle-data.js';
-import { encodeSnapshot, type MilestonePayload, outputId } from '../../src/index.js';
+} from '../../src/ledger/history/chronicle-data.js';
 import type { HistoryOutput } from './plain-archive.js';
 import { loadVectors } from './vectors.js';
 

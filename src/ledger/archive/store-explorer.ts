@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { u32 } from '../../codec/index.js';
+import { toHex, u32 } from '../../codec/index.js';
 import { parentsOf, payloadTypeOf } from '../../stardust/block.js';
 import { addressBalanceRecord, milestoneUpdateRecord } from '../../stardust/ledger-records.js';
 import { bytesKey, equalBytes, keyBytes } from '../../util/bytes.js';

@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { outputIndexOf } from '../../stardust/ids.js';
 import {
   LIVE,

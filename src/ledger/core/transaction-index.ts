@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { u32 } from '../../codec/index.js';
+import { toHex, u32 } from '../../codec/index.js';
 import {
   RECENT_SLOTS,
   type RecentTransaction,

@@ -1,4 +1,4 @@
-import { toHex } from '../../codec/hex.js';
+import { toHex } from '../../codec/index.js';
 import { type Meta, meta as metaCodec, spentSlotOf, UNSPENT } from '../../stardust/ledger-records.js';
 import { equalBytes } from '../../util/bytes.js';
 import {

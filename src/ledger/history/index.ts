@@ -5,6 +5,13 @@
 // hornet's refusal or conflict reason, and a test in test/ledger/history/ that gives hornet's answer.
 
 export { type AppliedMilestone, applyMilestone, type MilestoneInput } from './apply-milestone.js';
+export {
+  type ChronicleMilestone,
+  chronicleLedgerBefore,
+  chronicleLine,
+  chroniclePayload,
+  missingField,
+} from './chronicle-data.js';
 export { type IssuedMilestone, type IssueOptions, issueMilestone } from './coordinator.js';
 export {
   DEFAULT_DEADLINE_MS,

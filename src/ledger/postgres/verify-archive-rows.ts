@@ -1,5 +1,4 @@
-import { toHex } from '../../codec/hex.js';
-import { decode } from '../../codec/index.js';
+import { decode, toHex } from '../../codec/index.js';
 import { output as outputCodec } from '../../stardust/output.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { owningAddress } from '../analytics/index.js';

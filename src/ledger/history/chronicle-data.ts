@@ -1,11 +1,11 @@
-import { toHex } from '../codec/hex.js';
-import { decodeBlock, milestonePayloadToJson, outputFromJson } from '../serialize.js';
-import type { FullHeaderInput, SnapshotContent } from '../snapshot/write-snapshot.js';
-import { blockId, milestoneId, outputId } from '../stardust/ids.js';
-import type { Output } from '../stardust/output.js';
-import type { MilestonePayload } from '../stardust/payload/milestone.js';
-import type { SnapshotOutput } from '../stardust/snapshot.js';
-import { PayloadType } from '../stardust/type-codes.js';
+import { toHex } from '../../codec/index.js';
+import { decodeBlock, milestonePayloadToJson, outputFromJson } from '../../serialize.js';
+import type { FullHeaderInput, SnapshotContent } from '../../snapshot/index.js';
+import { blockId, milestoneId, outputId } from '../../stardust/ids.js';
+import type { Output } from '../../stardust/output.js';
+import type { MilestonePayload } from '../../stardust/payload/milestone.js';
+import type { SnapshotOutput } from '../../stardust/snapshot.js';
+import { PayloadType } from '../../stardust/type-codes.js';
 
 // inx-chronicle's records of milestones (its MongoDB data as its in_memory_gatherer query gathers them, in extended
 // JSON: vectors/stardust/chronicle-milestones/README.md) as what tangle-core imports: each milestone's payload and
