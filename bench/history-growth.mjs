@@ -35,8 +35,9 @@ import os from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import * as tc from '../dist/index.js';
-import { genesisOutput, genesisSnapshot, importedLedger, issueHistory } from './history-generate.mjs';
+import { genesisOutput, importedLedger, issueHistory } from './history-generate.mjs';
 import { writeSection } from './results-file.mjs';
 
 const args = process.argv.slice(2);
@@ -105,9 +106,8 @@ async function generated() {
   if (progress === undefined) {
     rmSync(dir, { recursive: true, force: true });
     mkdirSync(dir, { recursive: true });
-    const { file } = await genesisSnapshot(m * TXS);
-    writeFileSync(join(dir, 'genesis.snapshot'), file);
-    ledger = await importedLedger(join(dir, 'coordinator'), file);
+    await genesisFile(m * TXS, join(dir, 'genesis.snapshot'));
+    ledger = await importedLedger(join(dir, 'coordinator'), readFileSync(join(dir, 'genesis.snapshot')));
     progress = { milestones: m, done: 0, blocks: 0, seconds: 0, user: 0, system: 0 };
   } else {
     ledger = tc.openLedger({
@@ -186,6 +186,18 @@ async function generated() {
   writeFileSync(meta, JSON.stringify(h));
   rmSync(progressFile, { force: true });
   return h;
+}
+
+/** The genesis snapshot of `outputs` outputs written to `path`, in a thread whose heap goes with it. */
+function genesisFile(outputs, path) {
+  const worker = new Worker(new URL('./history-genesis-worker.mjs', import.meta.url), {
+    workerData: { outputs, path },
+    resourceLimits: { maxOldGenerationSizeMb: 12288 },
+  });
+  return new Promise((resolve, reject) => {
+    worker.on('error', reject);
+    worker.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`genesis worker exited with ${code}`))));
+  });
 }
 
 /**
