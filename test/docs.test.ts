@@ -158,7 +158,10 @@ describe('docs/api.md: the client snippets against the demo history', () => {
   }
 });
 
-describe('README.md: the local network for wallet development', () => {
+// The four suites below start the CLI (a demo, or a store imported in a folder of their own, each on port 0) and mostly
+// wait for it: they run at once (describe.concurrent, consecutive suites so marked run side by side), each bounded
+// by two minutes (a bound on a hang: side by side, each takes longer than alone).
+describe.concurrent('README.md: the local network for wallet development', () => {
   it("its SDK snippet funds a wallet from the demo's faucet and prints the balance its comment says", async () => {
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf('## Use it as a local network'));
@@ -178,10 +181,10 @@ describe('README.md: the local network for wallet development', () => {
     } finally {
       await stopCli(child);
     }
-  }, 60_000);
+  }, 120_000);
 });
 
-describe("README.md: start from a network's snapshot", () => {
+describe.concurrent("README.md: start from a network's snapshot", () => {
   it('its commands import, serve and export, printing what the doc shows', async () => {
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
     const section = readme.slice(readme.indexOf("## Start from a network's snapshot"));
@@ -214,10 +217,10 @@ describe("README.md: start from a network's snapshot", () => {
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000);
 });
 
-describe('docs/events.md', () => {
+describe.concurrent('docs/events.md', () => {
   it('its subscriber runs against the demo and prints what its comments say; the start-up lines are what serve prints', async () => {
     const text = doc('events.md');
     const code = blocks(text, 'js')[0]!.replace(
@@ -252,10 +255,10 @@ describe('docs/events.md', () => {
     } finally {
       await stopCli(child);
     }
-  }, 60_000);
+  }, 120_000);
 });
 
-describe('README.md: what `npm start` prints', () => {
+describe.concurrent('README.md: what `npm start` prints', () => {
   it('serve --demo prints the lines the README shows (… stands for what is cut; ports, pids, time, path its own)', async () => {
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
     const shown = blocks(readme.slice(readme.indexOf('## What you see')), 'console')[0]!

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blake2b } from '@noble/hashes/blake2.js';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopCli, track } from './helpers/cli.js';
 import { execFileAsync } from './helpers/run.js';
 import { loadVectors } from './helpers/vectors.js';
@@ -167,7 +167,14 @@ describe('npm pack from a clean checkout', () => {
     expect(existsSync(tarball)).toBe(true);
   });
 
-  it('installed from the tarball alone: npx tangle-core serve --demo works with no extra step and serves the explorer; pg is not installed, and --store says so by name', async () => {
+  // The four cases below run at once: npm start's rebuild (most of the file's time: a build is half a minute of both
+  // cores) while the tarball and the codec package are installed and run elsewhere. Each case works in folders of its
+  // own; the rebuild rewrites the clean checkout's dist/ and packages/codec/dist/ (each file replaced by a rename, with
+  // the same sources' bytes: scripts/build.mjs) while the codec case may pack the latter, which so ships the same
+  // files either way. Hooks of a concurrent case are the test context's (onTestFinished below).
+  it.concurrent('installed from the tarball alone: npx tangle-core serve --demo works with no extra step and serves the explorer; pg is not installed, and --store says so by name', async ({
+    onTestFinished,
+  }) => {
     // Outside the clean checkout: Node would find the checkout's node_modules (pg among them) up the tree.
     const app = mkdtempSync(join(tmpdir(), 'tangle-app-'));
     onTestFinished(() => rmSync(app, { recursive: true, force: true }));
@@ -225,7 +232,9 @@ describe('npm pack from a clean checkout', () => {
     );
   }, 300_000);
 
-  it('@tangle-core/codec packs alone and installs without a native module, a database client or a server library', async () => {
+  it.concurrent('@tangle-core/codec packs alone and installs without a native module, a database client or a server library', async ({
+    onTestFinished,
+  }) => {
     const dir = join(clean, 'packages/codec');
     const output = await execFileAsync('npm', ['pack', '--json', '--pack-destination', clean], { cwd: dir });
     const [packed] = JSON.parse(output.slice(output.indexOf('[')));
@@ -256,7 +265,7 @@ describe('npm pack from a clean checkout', () => {
     }
   }, 120_000);
 
-  it('every relative link of the README and the docs points at a file in the tarball, every link into the repository at one of its files', () => {
+  it.concurrent('every relative link of the README and the docs points at a file in the tarball, every link into the repository at one of its files', () => {
     // A reader of the installed package's docs follows relative links inside the tarball; what only a clone has (the
     // vectors, the codec package, the benchmarks' results) is linked on the repository's site, and must exist there.
     // Markdown pages only: a picture's bytes can happen to read as a link.
@@ -277,7 +286,9 @@ describe('npm pack from a clean checkout', () => {
     expect(files.filter((f) => f.startsWith('docs/')).length).toBeGreaterThanOrEqual(8);
   });
 
-  it("npm start builds only when a source is newer than dist/, then serves the demo; its build leaves a running server's files in place", async () => {
+  it.concurrent("npm start builds only when a source is newer than dist/, then serves the demo; its build leaves a running server's files in place", async ({
+    onTestFinished,
+  }) => {
     const start = (onOutput?: (out: string) => void) =>
       new Promise<string>((done, fail) => {
         const child = spawn(process.execPath, [join(clean, 'scripts/start.mjs'), '--port', '0', '--demo-slots', '2'], {

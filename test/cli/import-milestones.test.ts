@@ -69,7 +69,10 @@ async function store(name: string): Promise<string> {
   return db;
 }
 
-describe('import-milestones', () => {
+// The cases run concurrently (vitest's maxConcurrency, 5, at a time): each makes a store of its own in the file's
+// folder and mostly waits on the CLI's child processes; side by side each takes longer than alone, so each is bounded
+// by three minutes (a bound on a hang, not a timing assertion).
+describe.concurrent('import-milestones', { timeout: 180_000 }, () => {
   it('applies both milestones from a file; a second run skips them; the store answers as hornet did', async () => {
     const db = await store('from-file');
     const r = await run(['import-milestones', ndjson, '--db', db]);
