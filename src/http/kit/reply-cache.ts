@@ -29,6 +29,8 @@ export class ReplyCache {
   }
   set(key: string, reply: Reply): void {
     if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, reply);
+    // Kept as bytes: a hit is then sent as it is, not encoded again each time (and its gzip is kept with it: send()).
+    const body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body;
+    this.entries.set(key, { ...reply, body });
   }
 }
