@@ -27,10 +27,16 @@ export class ReplyCache {
     }
     return hit;
   }
-  set(key: string, reply: Reply): void {
+  /**
+   * A reply just made (a miss): kept if it cannot change, and given back. Never called for a hit: setting a hit again
+   * evicted the least recently used answer whenever the cache was full (1024 answers over 1645 paths held far fewer).
+   */
+  keep(key: string, reply: Reply): Reply {
+    if (reply.immutable !== true) return reply;
     if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
     // Kept as bytes: a hit is then sent as it is, not encoded again each time (and its gzip is kept with it: send()).
     const body = typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body;
     this.entries.set(key, { ...reply, body });
+    return reply;
   }
 }
