@@ -28,8 +28,8 @@ export class ReplyCache {
     return hit;
   }
   /**
-   * A reply just made (a miss): kept if it cannot change, and given back. Never called for a hit: setting a hit again
-   * evicted the least recently used answer whenever the cache was full (1024 answers over 1645 paths held far fewer).
+   * A reply just made (a miss): kept if it cannot change, and given back. Not called for a hit (it was: each hit on
+   * a full cache then dropped the least recently used answer early, and copied the entry).
    */
   keep(key: string, reply: Reply): Reply {
     if (reply.immutable !== true) return reply;
