@@ -16,13 +16,14 @@ describe('ReplyCache', () => {
     cache.keep('d', fixed('d'));
     expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k) !== undefined)).toEqual([false, true, true, true]);
   });
-  it('keeps what cannot change, as the bytes of its text; gives back what it was given', () => {
+  it('keeps what cannot change, as the bytes of its text; gives back what it was given, or what it kept', () => {
     const cache = new ReplyCache(ledger, 3);
     const changing = { body: '{"a":1}', contentType: 'application/json' };
     expect(cache.keep('x', changing)).toBe(changing);
     expect(cache.get('x')).toBeUndefined();
-    cache.keep('y', fixed('{"é":"ü"}\n'));
+    const kept = cache.keep('y', fixed('{"é":"ü"}\n'));
     const hit = cache.get('y')!;
+    expect(kept).toBe(hit);
     expect(hit.body).toBeInstanceOf(Uint8Array);
     expect([...(hit.body as Uint8Array)]).toEqual([...new TextEncoder().encode('{"é":"ü"}\n')]);
     expect(hit.contentType).toBe('application/json');
