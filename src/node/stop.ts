@@ -40,9 +40,11 @@ export function stopOnSignal(
   const { server, pool, events } = serving;
   // A request that comes on a keep-alive connection once the stop has begun is the connection's last; one in flight
   // leaves its connection idle once answered, and idle connections are closed then.
+  // (One function for every answer, and `on`: `once` wraps a new closure for each request, and unhooks it again.)
+  const closeIdle = () => stopping && server?.closeIdleConnections();
   server?.on('request', (_req, res) => {
     if (stopping) res.shouldKeepAlive = false;
-    res.once('close', () => stopping && server.closeIdleConnections());
+    res.on('close', closeIdle);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;

@@ -27,8 +27,16 @@ export class ReplyCache {
     }
     return hit;
   }
-  set(key: string, reply: Reply): void {
+  /**
+   * A reply just made (a miss): kept if it cannot change, and given back as kept. Not called for a hit (it was: each
+   * hit on a full cache then dropped the least recently used answer early, and copied the entry).
+   */
+  keep(key: string, reply: Reply): Reply {
+    if (reply.immutable !== true) return reply;
     if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, reply);
+    // Kept as bytes: a hit is then sent as it is, not encoded again each time (and its gzip is kept with it: send()).
+    const kept = { ...reply, body: typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body };
+    this.entries.set(key, kept);
+    return kept;
   }
 }

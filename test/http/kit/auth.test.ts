@@ -2,7 +2,7 @@
 // them, and a refusal and a thrown error can both end in a refusal there).
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { bearerIsValid } from '../../../src/http/kit/auth.js';
+import { bearerIsValid, routeMatcher } from '../../../src/http/kit/auth.js';
 
 const secret = new TextEncoder().encode('a secret of the node operator, long enough for HS256');
 const signed = (exp?: string) => {
@@ -52,5 +52,23 @@ describe('bearerIsValid', () => {
     // The operator's own maximum.
     expect(await valid(claim(now + 3600, now), { maxLifetimeSeconds: 3600 })).toBe(true);
     expect(await valid(claim(now + 3601, now), { maxLifetimeSeconds: 3600 })).toBe(false);
+  });
+});
+
+// Hand-checked against hornet's rule (restapi: a pattern's `*` matches anything, the whole path must match).
+describe('routeMatcher', () => {
+  const isPublic = routeMatcher(['/health', '/api/core/v2/blocks*', '/api/core/v3/*', '/a.b', '/x/*/y']);
+  it('a path matches when one pattern matches it whole', () => {
+    for (const path of ['/health', '/api/core/v2/blocks', '/api/core/v2/blocks/0x00/metadata', '/api/core/v3/', '/a.b'])
+      expect(isPublic(path), path).toBe(true);
+    expect(isPublic('/x/anything/at/all/y')).toBe(true);
+  });
+  it('no partial matches, no pattern leaking into the next, regex characters literal', () => {
+    for (const path of ['/healthz', '/api/health', '/api/core/v2/block', '/api/core/v3', '/aXb', '/x/y', '/x/1/yz', ''])
+      expect(isPublic(path), path).toBe(false);
+  });
+  it('no patterns: nothing is public', () => {
+    expect(routeMatcher([])('/health')).toBe(false);
+    expect(routeMatcher([])('')).toBe(false);
   });
 });
