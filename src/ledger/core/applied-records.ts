@@ -49,6 +49,20 @@ export function plainSlotRecord(
   return [keys.plainSlotsFrom, sealedValue(u32, keys.plainSlotsFrom, slot)];
 }
 
+/**
+ * Whether the store holds committed `slot`'s blocks, so that one a record names and the store lacks is damage: not
+ * pruned, and not a slot of the snapshots a ledger was imported from (the full snapshot's target and before, each
+ * delta's milestone), whose outputs are held without their blocks (hornet answers 404 for them too).
+ */
+export function holdsBlocksOf(committed: CommittedState, slot: number): boolean {
+  const { params, meta, store } = committed;
+  return (
+    slot >= meta.prunedUntil &&
+    (params.importedFrom === undefined ||
+      (slot > params.genesisSlot && store.get(keys.importedMilestone(slot)) === undefined))
+  );
+}
+
 /** Whether `slot` is an applied milestone whose white-flag record is kept (a prune takes it with the blocks). */
 export const keepsWhiteFlag = (committed: CommittedState, slot: number): boolean =>
   slot >= committed.meta.prunedUntil && isAppliedSlot(committed, slot);

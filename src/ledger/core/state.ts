@@ -9,6 +9,7 @@ import {
 } from '../../stardust/ledger-records.js';
 import { bytesKey } from '../../util/bytes.js';
 import { checkedBlockRecord, keys, missingRecord } from '../common/index.js';
+import { holdsBlocksOf } from './applied-records.js';
 import type { CommittedState } from './committed-state.js';
 import type { PendingState, StoredInput } from './pending.js';
 
@@ -109,8 +110,8 @@ export class LedgerState {
     if (applied.pending) return { blockId: blockId.slice(), slot, bytes: applied.bytes!.slice() };
     const key = keys.block(slot, blockId);
     const record = this.committed.store.get(key);
-    // Absent: pruned with its slot (bytes undefined), else damage (a flipped key bit moved it: missingBlock).
-    if (record === undefined && slot >= this.committed.meta.prunedUntil)
+    // Absent: pruned with its slot, or a snapshot's output (bytes undefined), else damage (a flipped key bit moved it).
+    if (record === undefined && holdsBlocksOf(this.committed, slot))
       throw missingRecord(`block ${toHex(blockId)}`, key, `it is missing, where its transaction names slot ${slot}`);
     return { blockId, slot, bytes: record && checkedBlockRecord(key, record, txId).bytes };
   }

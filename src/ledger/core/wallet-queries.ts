@@ -32,7 +32,7 @@ import {
   whiteFlagIn,
 } from '../common/index.js';
 import { type IndexPage, type IndexQuery, indexBuildProgress, queryIndex, storeIndexSource } from '../indexer/index.js';
-import { isAppliedSlot, keepsWhiteFlag } from './applied-records.js';
+import { holdsBlocksOf, isAppliedSlot, keepsWhiteFlag } from './applied-records.js';
 import type { CommittedState } from './committed-state.js';
 import type { LedgerState } from './state.js';
 
@@ -155,11 +155,12 @@ export function blockById(state: LedgerState, blockId: Uint8Array): LedgerBlock 
 }
 
 /**
- * What a block the index names (or a transaction's record) but the store lacks is: pruned with its slot (NOT_FOUND),
- * else damage — a flipped bit of its key moved the record where no read looks (issue 57). Only on a miss.
+ * What a block the index names (or a transaction's record) but the store lacks is: pruned with its slot, or a
+ * snapshot's (NOT_FOUND), else damage — a flipped bit of its key moved the record where no read looks (issue 57).
+ * Only on a miss.
  */
 export function missingBlock(committed: CommittedState, slot: number, blockId: Uint8Array, key: Uint8Array) {
-  return slot < committed.meta.prunedUntil
+  return !holdsBlocksOf(committed, slot)
     ? new LedgerError('NOT_FOUND', `block not found: ${toHex(blockId)}`)
     : missingRecord(`block ${toHex(blockId)}`, key, `it is missing, where the index names slot ${slot}, not pruned`);
 }
