@@ -1,15 +1,14 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { applyMilestone, createServer, type Ledger, PostgresReader, PROTOCOL_PARAMETERS } from '../../src/index.js';
-import type { LedgerReader } from '../../src/ledger/core/ledger-reader.js';
+import { applyMilestone, type Ledger, PostgresReader, PROTOCOL_PARAMETERS } from '../../src/index.js';
 import { openPool, type PgPool } from '../../src/ledger/postgres/client.js';
 import { PostgresMirror } from '../../src/ledger/postgres/index.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from './chronicle.js';
 import { importedLedger } from './imported-ledger.js';
 import { databaseUrl, type privatePostgres } from './postgres.js';
+import { routeAnswers } from './route-answers.js';
 
 // The PostgreSQL damage tests' common opening (issue 57: record-damage-postgres*.test.ts, cli/verify-postgres): a
 // folder of their own, the answers of a fresh server to a list of routes with what it logged, and the database of
@@ -23,19 +22,7 @@ export function damageDir(prefix: string): string {
 }
 
 /** Each route's status and body from a fresh server of `of` (no answer kept), and what it logged. */
-export async function answers(of: LedgerReader, routes: string[]) {
-  const logged: string[] = [];
-  const server = createServer({ ledger: of, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const found: [number, string][] = [];
-  for (const route of routes) {
-    const res = await fetch(origin + route);
-    found.push([res.status, await res.text()]);
-  }
-  await new Promise((done) => server.close(done));
-  return { found, logged };
-}
+export const answers = routeAnswers;
 
 /** The LMDB ledger of milestones 17339 and 17340, its PostgreSQL database, a reader of it and a pool of one. */
 export interface ChronicleDatabase {

@@ -4,12 +4,11 @@
 // the end), so the older store here is the newer one with every seal cut off: refused (500) until it is upgraded.
 // The white-flag records were sealed a layout later (4): a store of layout 3 is upgraded by that step alone.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { decode, encode, u32 } from '../../../src/codec/index.js';
-import { addressToBech32, applyMilestone, blockId, createServer, type Ledger } from '../../../src/index.js';
+import { addressToBech32, applyMilestone, blockId, type Ledger } from '../../../src/index.js';
 import { resealRecords, SEALED_TABLES } from '../../../src/ledger/archive/index.js';
 import { keys, SEAL } from '../../../src/ledger/common/index.js';
 import { STORE_LAYOUT, settleLayout, storeLayout } from '../../../src/ledger/core/upgrade.js';
@@ -26,6 +25,7 @@ import {
 import { importedLedger } from '../../helpers/imported-ledger.js';
 import { LAYOUT_7_RECORDS, LAYOUT_7_TABLES } from '../../helpers/older-layout.js';
 import { updatesOf } from '../../helpers/plain-archive.js';
+import { routeAnswers } from '../../helpers/route-answers.js';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-reseal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -42,18 +42,7 @@ beforeAll(async () => {
 afterAll(() => ledger?.close());
 
 /** Each route's status and body, from a fresh server (no answer kept from an earlier one). */
-async function answers(routes: string[]): Promise<[number, string][]> {
-  const server = createServer({ ledger, onStoreError: () => {} });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const found: [number, string][] = [];
-  for (const route of routes) {
-    const res = await fetch(origin + route);
-    found.push([res.status, await res.text()]);
-  }
-  await new Promise((done) => server.close(done));
-  return found;
-}
+const answers = async (routes: string[]) => (await routeAnswers(ledger, routes)).found;
 
 it('an older store’s records, sealed by resealRecords, answer as before and pass the checks', async () => {
   const bech32 = (a: string) =>

@@ -3,12 +3,10 @@
 // that would serve it answer 500 (STORE_CORRUPT, logged with the record's key), never 200, 400 or 404; what is not
 // damaged is answered as before.
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer } from '../../../src/http/server.js';
 import {
   addressToBech32,
   type Ledger,
@@ -28,6 +26,7 @@ import { applyEvent } from '../../../src/sim/events.js';
 import { Simulation } from '../../../src/sim/simulator.js';
 import { errorCode } from '../../helpers/failure.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
+import { routeAnswers } from '../../helpers/route-answers.js';
 
 const GENESIS = 1_700_000_000;
 const SLOTS = 12;
@@ -73,17 +72,8 @@ const routes = () => ({
 
 /** Serves `reader` on a fresh server (nothing kept from an earlier answer); returns the answers and what was logged. */
 async function ask(reader: LedgerReader, paths: string[]): Promise<{ answers: [number, string][]; logged: string[] }> {
-  const logged: string[] = [];
-  const server = createServer({ ledger: reader, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const answers: [number, string][] = [];
-  for (const path of paths) {
-    const res = await fetch(origin + path);
-    answers.push([res.status, await res.text()]);
-  }
-  await new Promise((done) => server.close(done));
-  return { answers, logged };
+  const { found, logged } = await routeAnswers(reader, paths);
+  return { answers: found, logged };
 }
 
 const HIDDEN_500 = '{"error":{"code":500,"message":"internal server error"}}\n';
