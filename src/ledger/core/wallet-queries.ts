@@ -57,7 +57,13 @@ export function outputWithMetadata(state: LedgerState, outputId: Uint8Array): Le
   }
   const record = readRecord(outputRecord, located.bytes, 'output');
   const txId = outputId.subarray(0, 32);
-  const blockId = committed.transactions.get(txId)?.blockId ?? ZERO_BLOCK_ID;
+  const tx = committed.transactions.get(txId);
+  // A ledger imported from snapshots holds a record for every output's transaction (the import writes one for each,
+  // its genesis outputs' too): an output found without one had its record moved by a flipped key bit (found at the
+  // genesis slot, where the lookup falls back), never an output of no block (issue 57, a new user's check).
+  if (tx === undefined && committed.params.importedFrom !== undefined)
+    throw missingRecord(`transaction ${toHex(txId)}`, keys.transaction(txId), 'it is missing, where its output is');
+  const blockId = tx?.blockId ?? ZERO_BLOCK_ID;
   const answer: LedgerOutput = {
     outputId: outputId.slice(),
     output: located.bytes.slice(OUTPUT_RECORD_HEADER),

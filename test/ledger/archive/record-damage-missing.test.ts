@@ -104,6 +104,42 @@ describe('the transaction index’s records are sealed', () => {
     }
   });
 
+  it('an output’s transaction record moved by a flipped key bit: 500 or 404, never the output with no block', async () => {
+    // A new user's check: the snapshot's output booked at the target (where a lookup without the record falls back)
+    // answered 200 with the zero block ID; one booked earlier answers 404 (verify finds it: docs/reliability.md).
+    const target = m.consumed.find((c: any) => c.output.booked.milestone_index === 17338)?.output ?? imported;
+    for (const output of [target, imported]) {
+      const id = idOf(output);
+      const key = keys.transactionOfOutput(id);
+      const moved = key.slice();
+      moved[moved.length - 1]! ^= 0x01;
+      const original = store().get(key)!.slice();
+      expect(store().get(moved)).toBeUndefined();
+      store().write(
+        WriteBatch.of([
+          { key: moved, value: original },
+          { key, value: undefined },
+        ]),
+      );
+      try {
+        const { get, stop } = await serve();
+        for (const route of [`${V2}/outputs/${hex(id)}`, `${V2}/outputs/${hex(id)}/metadata`]) {
+          const { status } = await get(route);
+          expect([500, 404], route).toContain(status);
+          if (output === target) expect(status, route).toBe(500);
+        }
+        await stop();
+      } finally {
+        store().write(
+          WriteBatch.of([
+            { key, value: original },
+            { key: moved, value: undefined },
+          ]),
+        );
+      }
+    }
+  });
+
   it('a slot’s recent record: every transaction’s block as inx-chronicle has it; any byte flipped is 500', async () => {
     const id = idOf(created);
     const tx = coneOf(LATEST)
