@@ -73,7 +73,7 @@ describe('export-snapshot on the built CLI, read back by import-snapshot', () =>
     await ok('simulate', '--slots', String(slots), '--out', `${store}.ndjson`);
     await ok('import', `${store}.ndjson`, '--db', store);
     await roundTrip(store);
-  });
+  }, 180_000); // a bound on a hang: 200 slots through four CLI runs took 9 s alone and over 60 s in a busy suite
 
   it("a demo's store after Ctrl-C", async () => {
     const store = at('demo');

@@ -153,7 +153,7 @@ describe('blocks', () => {
     }
     expect(reference.committedBlocks.size).toBeGreaterThan(100);
     expect(withoutTransaction).toBeGreaterThan(0);
-  });
+  }, 180_000); // a bound on a hang: every block of the reference ledger through sdk-wasm, on a busy suite
   it('TIP-25 schemas: a transaction block and its metadata', async () => {
     const [id] = [...reference.committedBlocks].find(([, b]) => b.block.transactionId !== undefined)!;
     await valid(`${V2}/blocks/{blockId}`, `${V2}/blocks/${id}`);
