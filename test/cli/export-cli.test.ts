@@ -68,12 +68,17 @@ async function roundTrip(store: string, slotSeconds?: number) {
 }
 
 describe('export-snapshot on the built CLI, read back by import-snapshot', () => {
-  it.each([5, 30, 200])('a store built by import from %i simulated slots', async (slots) => {
-    const store = at(`imported-${slots}`);
-    await ok('simulate', '--slots', String(slots), '--out', `${store}.ndjson`);
-    await ok('import', `${store}.ndjson`, '--db', store);
-    await roundTrip(store);
-  }, 180_000); // a bound on a hang: 200 slots through four CLI runs took 9 s alone and over 60 s in a busy suite
+  // 180 s: a bound on a hang (200 slots through four CLI runs took 9 s alone and over 60 s in a busy suite).
+  it.each([5, 30, 200])(
+    'a store built by import from %i simulated slots',
+    async (slots) => {
+      const store = at(`imported-${slots}`);
+      await ok('simulate', '--slots', String(slots), '--out', `${store}.ndjson`);
+      await ok('import', `${store}.ndjson`, '--db', store);
+      await roundTrip(store);
+    },
+    180_000,
+  );
 
   it("a demo's store after Ctrl-C", async () => {
     const store = at('demo');
