@@ -483,12 +483,19 @@ describe.skipIf(chromium === undefined)('the explorer in headless Chromium', () 
     expect(await history.$$eval('main nav a', (as) => as.map((a) => a.textContent))).toEqual(['Older']);
     // Older; Newer from there shows the 25 updates just newer than that page's first, in order.
     await follow(history, 'main nav a');
-    expect(await history.$$eval('main nav a', (as) => as.map((a) => a.textContent))).toEqual(
-      most > 50 ? ['Newer', 'Older'] : ['Newer'],
-    );
+    const links = await history.$$eval('main nav a', (as) => as.map((a) => a.textContent));
     const second = await rowsOf(history);
     const all = (await api(`/api/explorer/v2/ledger/updates/by-address/${busiest}?sort=oldest&pageSize=1000`)).items;
     const key = (id: string, spent: boolean) => `${id} ${spent ? 'spent' : 'received'}`;
+    // Older is offered while an update older than this page's last is kept. The live demo adds updates at the newer
+    // end only, so that is what the updates fetched now say (a count taken before page one may be short of it).
+    const last = second.at(-1)!;
+    const older = all.findIndex(
+      (u: { outputId: string; isSpent: boolean }) =>
+        key(u.outputId, u.isSpent) === `${last[2]} ${last[3]!.split(' ')[0]}`,
+    );
+    expect(older).toBeGreaterThan(-1);
+    expect(links).toEqual(older > 0 ? ['Newer', 'Older'] : ['Newer']);
     const at = all.findIndex(
       (u: { outputId: string; isSpent: boolean }) =>
         key(u.outputId, u.isSpent) === `${second[0]![2]} ${second[0]![3]!.split(' ')[0]}`,
