@@ -68,7 +68,15 @@ async function walletFlow(node: string, db: string): Promise<string[]> {
     /** Waits until the node's ledger has committed the slot that included a transaction, then syncs. */
     const included = async (account: any, tx: { transactionId: string; blockId: string }) => {
       await account.retryTransactionUntilIncluded(tx.transactionId, 1, 120);
-      const meta = await getJson(`${node}/api/core/v2/transactions/${tx.transactionId}/included-block/metadata`);
+      // The wallet asked over its own connection, which may reach another worker than ours; a worker's reader (and a
+      // standby under it) may be a moment behind the one that answered: wait for the observed state, never a 404.
+      const metadata = `${node}/api/core/v2/transactions/${tx.transactionId}/included-block/metadata`;
+      let meta = await getJson(metadata);
+      while (meta.status === 404) {
+        await sleep(100);
+        meta = await getJson(metadata);
+      }
+      expect(meta.status).toBe(200);
       const slot = meta.body.referencedByMilestoneIndex;
       expect(meta.body.ledgerInclusionState).toBe('included');
       // A replica (or a worker's reader) may be a moment behind the writer: wait for the observed state.
