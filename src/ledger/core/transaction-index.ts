@@ -74,10 +74,11 @@ export class TransactionIndex {
     this.load(latestSlot);
   }
 
-  /** A committed transaction's record (a copy), or undefined. */
-  get(txId: Uint8Array): TransactionRecord | undefined {
-    const recent = this.recent.get(bytesKey(txId));
-    if (recent !== undefined) return { ...recent, blockId: recent.blockId.slice() };
+  /** A committed transaction's record (a copy), or undefined (`txKey`: the ID's `bytesKey`, when the caller has it). */
+  get(txId: Uint8Array, txKey = bytesKey(txId)): TransactionRecord | undefined {
+    const recent = this.recent.get(txKey);
+    if (recent !== undefined)
+      return { blockId: recent.blockId.slice(), slot: recent.slot, storedOutputs: recent.storedOutputs };
     const key = keys.transaction(txId);
     const bytes = this.store.get(key);
     return bytes === undefined ? this.none() : checkedTransaction(key, bytes);
