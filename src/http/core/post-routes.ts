@@ -44,22 +44,31 @@ function forward(ctx: PostContext): Promise<Reply> {
  * waits in the writer's open slot, where only the writer sees it (a wallet asks its metadata next). Without a
  * writer, or when the writer has nothing either, the answer is this process's own `notFound`.
  */
-export async function orWriter(ctx: RouteContext, read: () => Promise<Reply>): Promise<Reply> {
+export function orWriter(ctx: RouteContext, read: () => Promise<Reply>): Promise<Reply> {
+  // A chained catch, not an async function awaiting the read: one promise fewer on every such read (a hit of the
+  // committed state is most of them).
+  let reading: Promise<Reply>;
   try {
-    return await read();
+    reading = read();
   } catch (e) {
-    const url = ctx.writer.writerUrl;
-    if (url === undefined || toProblem(e).status !== 404) throw e;
-    const search = ctx.query.toString();
-    const reply = await relay(
-      fetch(`${url}${ctx.path}${search === '' ? '' : `?${search}`}`, {
-        headers: { accept: ctx.accept },
-        signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
-      }),
-    ).catch(() => undefined);
-    if (reply === undefined || reply.status !== 200) throw e;
-    return reply;
+    return fromWriter(ctx, e); // (a read that throws before its promise)
   }
+  return reading.catch((e: unknown) => fromWriter(ctx, e));
+}
+
+/** The writer's answer to a read `e` refused here with a 404, or `e` again. */
+async function fromWriter(ctx: RouteContext, e: unknown): Promise<Reply> {
+  const url = ctx.writer.writerUrl;
+  if (url === undefined || toProblem(e).status !== 404) throw e;
+  const search = ctx.query.toString();
+  const reply = await relay(
+    fetch(`${url}${ctx.path}${search === '' ? '' : `?${search}`}`, {
+      headers: { accept: ctx.accept },
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    }),
+  ).catch(() => undefined);
+  if (reply === undefined || reply.status !== 200) throw e;
+  return reply;
 }
 
 /** A response of the writer's server, as this server's reply. */
