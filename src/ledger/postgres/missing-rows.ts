@@ -1,5 +1,13 @@
 import { toHex } from '../../codec/index.js';
-import { checkRow, corrupt, keys, type LedgerError, missingRecord, rowSeal } from '../common/index.js';
+import {
+  checkRow,
+  corrupt,
+  keys,
+  type LedgerBlock,
+  type LedgerError,
+  missingRecord,
+  rowSeal,
+} from '../common/index.js';
 import type { PgClient } from './client.js';
 
 // A deleted row (issue 57) is found by no seal: a read of it finds nothing and answers as for a row never written (a
@@ -50,6 +58,21 @@ export function updatesSummary(slot: number, seals: readonly number[]): UpdatesS
 
 /** The row of `slot` that must be there is not. */
 export const missingTime = (slot: number): LedgerError => missingRecord(`milestone time`, keys.milestoneTime(slot));
+
+/**
+ * A block of `slot` whose milestone's row is lost (`missingTime`), and its white-flag record with it: its bytes are
+ * answered (they are checked by their own row), its verdict is damage when asked (the metadata, its children), as
+ * the embedded store answers a block whose slot's white-flag record is lost.
+ */
+export const withLostVerdict = (blockId: Uint8Array, bytes: Uint8Array, slot: number): LedgerBlock => ({
+  blockId: blockId.slice(),
+  bytes,
+  slot,
+  committed: true,
+  get whiteFlag(): undefined {
+    throw missingTime(slot);
+  },
+});
 
 /**
  * The ledger updates of milestone `slot` a read found (`found` rows, `digest` the XOR of their seals) checked against

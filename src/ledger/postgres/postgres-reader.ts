@@ -44,7 +44,7 @@ import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeErro
 import { pgIndexBuildProgress } from './index-build.js';
 import { indexSource } from './index-reads.js';
 import { milestoneOfRow } from './milestone-times.js';
-import { lostBlock, lostOutput, missingTime } from './missing-rows.js';
+import { lostBlock, lostOutput, missingTime, withLostVerdict } from './missing-rows.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
 import { refuseOutdated } from './reseal-rows.js';
@@ -76,6 +76,8 @@ export class PostgresReader implements LedgerReader {
   private probing = false;
   private explorerOfTables: PostgresExplorer | undefined;
   private indexBuilt = false;
+  /** An imported ledger's first slot committed without a milestone, once a read saw it (it never moves). */
+  private plainFrom = Number.POSITIVE_INFINITY;
 
   private constructor(
     private readonly pool: PgPool,
@@ -207,19 +209,19 @@ export class PostgresReader implements LedgerReader {
     const slot = Number(r.slot);
     const bytes = checkedBlockRow(blockId, r);
     // A slot whose milestone's row must be there and is not lost its white-flag record with it (missing-rows.ts):
-    // damage where the verdict is asked (the metadata), as the embedded store answers a lost record.
-    if (r.kept !== true && r.presumed === true)
-      return {
-        blockId: blockId.slice(),
-        bytes,
-        slot,
-        committed: true,
-        get whiteFlag(): undefined {
-          throw missingTime(slot);
-        },
-      };
+    // damage where the verdict is asked (the metadata), as the embedded store answers a lost record. Asked on that
+    // miss alone, in an imported ledger, before its first slot without a milestone (known once seen: never again).
+    if (r.white_flag === null && this.imported !== undefined && slot < this.plainFrom && (await this.lostTime(slot)))
+      return withLostVerdict(blockId, bytes, slot);
     const whiteFlag = r.white_flag === null ? undefined : whiteFlagIn(bytesOf(r.white_flag), slot, blockId);
     return { blockId: blockId.slice(), bytes, slot, committed: true, ...(whiteFlag && { whiteFlag }) };
+  }
+
+  /** Whether `slot` must have a milestone's row and has none; the first slot without a milestone kept once seen. */
+  private async lostTime(slot: number): Promise<boolean> {
+    const r = (await this.ask(QUERIES.lostTime, [slot])).rows[0]!;
+    if (r.plain_slots_from !== null) this.plainFrom = Number(r.plain_slots_from);
+    return r.lost === true;
   }
 
   /**

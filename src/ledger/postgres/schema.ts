@@ -262,13 +262,16 @@ export const QUERIES = {
       left join milestone_times m on m.slot = $1`,
   /** $1 ID → the row of a real milestone (the reader answers one history/ applied, as the embedded store does). */
   milestoneById: `select ${TIME_ROW}, payload from milestone_times where milestone_id = $1`,
+  /** $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's). */
+  block: `select slot, raw, tx_id, checksum,
+                (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
+           from blocks b where block_id = $1`,
   /**
-   * $1 block id → its slot and bytes (null once pruned), and its slot's white-flag record (a real milestone's);
-   * whether its slot has a milestone's row, and whether it must (missing-rows.ts: a lost row, not a slot without one).
+   * $1 slot of an imported ledger's block without a white-flag record → whether the slot must have a milestone's row
+   * and has none (missing-rows.ts), and the first slot committed without a milestone (then none past it is asked).
    */
-  block: `select b.slot, b.raw, b.tx_id, b.checksum, m.white_flag, m.slot is not null as kept,
-      ${PRESUMED('b.slot')} as presumed
-    from blocks b cross join status s left join milestone_times m on m.slot = b.slot where b.block_id = $1`,
+  lostTime: `select ${PRESUMED('$1::integer')} and not exists (select 1 from milestone_times m where m.slot = $1)
+      as lost, s.plain_slots_from from status s`,
   /**
    * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
    * block id order).

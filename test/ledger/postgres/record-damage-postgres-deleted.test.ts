@@ -325,7 +325,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     // Each slot's summary of its UTXO changes: every slot past the genesis slot's (the snapshot's target, 17338).
     const keptChanges = 'select slot, changes from commitments order by slot';
     const changes = (await pool.query(keptChanges)).rows;
-    expect(changes.map((r) => [r.slot, r.changes?.length ?? null])).toEqual([
+    expect(changes.map((r) => [r.slot, (r.changes as Buffer | null)?.length ?? null])).toEqual([
       [17338, null],
       [17339, 20],
       [17340, 20],
