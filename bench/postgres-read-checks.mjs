@@ -34,7 +34,8 @@ try {
   for (const statement of now.SCHEMA) await pool.query(statement);
   // An imported ledger's status (its network record's bytes are not read here), genesis slot 0.
   await pool.query(
-    "insert into status (one, network_id, genesis_slot, genesis_unix_time, latest_slot, latest_commitment_id, pruned_until, imported) values (true, 1, 0, 0, $1, '\\x00', 1, '\\x00')",
+    'insert into status (one, network_id, genesis_slot, genesis_unix_time, latest_slot, latest_commitment_id, ' +
+      "pruned_until, imported) values (true, 1, 0, 0, $1, '\\x00', 1, '\\x00')",
     [SLOTS],
   );
   // Each slot: PER blocks of ~300 bytes naming two parents of the slot before, PER outputs created, PER / 2 spent.
@@ -43,23 +44,25 @@ try {
   for (let slot = 1; slot <= SLOTS; slot++) {
     const ids = Array.from({ length: PER }, () => randomBytes(32));
     const parents = blocksOf[slot - 2] ?? ids;
-    const raws = ids.map((_, i) =>
-      Buffer.concat([randomBytes(4), parents[i % parents.length], parents[(i + 1) % parents.length], randomBytes(236)]),
-    );
+    const twoParents = (i) => [parents[i % parents.length], parents[(i + 1) % parents.length]];
+    const raws = ids.map((_, i) => Buffer.concat([randomBytes(4), ...twoParents(i), randomBytes(236)]));
     blocksOf.push(ids);
     await pool.query(
-      'insert into blocks (block_id, slot, raw, checksum) select id, $1, raw, 0 from unnest($2::bytea[], $3::bytea[]) t(id, raw)',
+      'insert into blocks (block_id, slot, raw, checksum) select id, $1, raw, 0 ' +
+        'from unnest($2::bytea[], $3::bytea[]) t(id, raw)',
       [slot, ids, raws],
     );
     const created = Array.from({ length: PER }, () => randomBytes(34));
     await pool.query(
-      'insert into outputs (output_id, created_slot, raw, checksum) select id, $1, $2, 0 from unnest($3::bytea[]) t(id)',
+      'insert into outputs (output_id, created_slot, raw, checksum) select id, $1, $2, 0 ' +
+        'from unnest($3::bytea[]) t(id)',
       [slot, randomBytes(60), created],
     );
     const spent = unspent.splice(0, unspent.length > PER ? PER / 2 : 0);
     await pool.query('update outputs set spent_slot = $1 where output_id = any($2::bytea[])', [slot, spent]);
     unspent.push(...created);
-    await pool.query(now.WRITES.commitment, [slot, randomBytes(32), randomBytes(100), changesSummary(slot, created, spent)]);
+    const summary = changesSummary(slot, created, spent);
+    await pool.query(now.WRITES.commitment, [slot, randomBytes(32), randomBytes(100), summary]);
     const whiteFlag = Buffer.alloc(8 + 38 * PER);
     await pool.query('insert into milestone_times (slot, unix_time, white_flag) values ($1, $2, $3)', [
       slot,

@@ -315,7 +315,7 @@ export const WRITES = {
   status: 'update status set latest_slot = $1, latest_commitment_id = $2 where latest_slot = $1 - 1',
   /** $1 unix seconds: when the writer last knew the database current with its network. */
   currentAt: 'update status set current_at = $1',
-  /** $1 slot, $2 commitment id, $3 commitment bytes, $4 the summary of its changes (changes-summary.ts; genesis: null). */
+  /** $1 slot, $2 commitment id, $3 commitment bytes, $4 its changes' summary (changes-summary.ts; genesis: null). */
   commitment: 'insert into commitments (slot, commitment_id, raw, changes) values ($1, $2, $3, $4)',
   /** $1 slot, $2 block ids, $3 transaction ids (null for none), $4 block bytes, $5 their checksums. */
   blocks:

@@ -181,7 +181,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     );
   });
 
-  it('a milestone’s row: 500 by index, on its analytics, its updates, an output booked in it, its cone’s metadata', async () => {
+  it('a milestone’s row: 500 by index, on its analytics and updates, an output booked in it, its cone', async () => {
     const { rows } = await pool.query(`select output_id from outputs where created_slot = ${LATEST} limit 1`);
     const booked = `${V2}/outputs/${hex(new Uint8Array(rows[0]!.output_id as Buffer))}/metadata`;
     // A block of its cone: its metadata, and its children (which go by its white-flag verdict), lost their milestone.
