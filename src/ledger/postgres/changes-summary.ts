@@ -36,10 +36,11 @@ export function changesSummary(slot: number, created: readonly Uint8Array[], con
     [0, created],
     [8, consumed],
   ] as const) {
-    let crc = 0;
-    for (const id of [...ids].sort(compareBytes)) crc = crc32(id, crc);
+    // A slot's lists come in ID order already (the embedded store's diff keeps them so): sorted only where not.
+    const inOrder = ids.every((id, k) => k === 0 || compareBytes(ids[k - 1]!, id) < 0);
+    const sorted = inOrder ? ids : [...ids].sort(compareBytes);
     view.setUint32(at, ids.length, true);
-    view.setUint32(at + 4, crc, true);
+    view.setUint32(at + 4, crc32(Buffer.concat(sorted)), true);
   }
   return sealRecord(keys.diff(slot), body);
 }
