@@ -311,6 +311,23 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     }
   });
 
+  it('a slot committed without a milestone: its block answers without a white-flag index, not damage', async () => {
+    // As a testnet writer's slot clock over a ledger seeded from a snapshot: 17340 past its first plain slot, without a
+    // milestone's row. (After the damage tests: the reader keeps the first plain slot it saw; a writer never moves it.)
+    const before = JSON.parse((await answers(db.reader, [block.byId[1]!])).found[0]![1]);
+    expect(before.whiteFlagIndex).toEqual(expect.any(Number));
+    await pool.query(`update status set plain_slots_from = ${LATEST}`);
+    const restore = await deleted('milestone_times', `slot = ${LATEST}`);
+    try {
+      const { found, logged } = await answers(db.reader, [block.byId[1]!]);
+      const { whiteFlagIndex, ...rest } = before;
+      expect([found[0]![0], JSON.parse(found[0]![1]), logged]).toEqual([200, rest, []]);
+    } finally {
+      await restore();
+      await pool.query('update status set plain_slots_from = null');
+    }
+  });
+
   it('an older database, without summaries: refused to readers until its writer’s opening counts them', async () => {
     const byMilestone = [
       routes[2]!,
