@@ -15,7 +15,8 @@ import { updatesSummary } from '../../../src/ledger/postgres/missing-rows.js';
 import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleMilestone } from '../../helpers/chronicle.js';
 import { privatePostgres } from '../../helpers/postgres.js';
-import { answers, type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { routeAnswers } from '../../helpers/route-answers.js';
 
 const pg = await privatePostgres();
 const dir = damageDir('tangle-deleted-pg-');
@@ -57,7 +58,7 @@ async function whenDeleted(
 ) {
   const restore = await deleted(table, where);
   try {
-    const { found, logged } = await answers(db.reader, routes);
+    const { found, logged } = await routeAnswers(db.reader, routes);
     expect(
       found.map(([s]) => s),
       `${table}: ${found.map(([, b]) => b)}`,
@@ -159,10 +160,10 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
   });
 
   it('undamaged: every route as the embedded store answers, byte for byte, and the walk finds nothing', async () => {
-    const { found } = await answers(db.reader, routes);
+    const { found } = await routeAnswers(db.reader, routes);
     expect(found.map(([s]) => s)).toEqual(routes.map(() => 200));
     db.ledger.setSynced(true); // as the reader (a block's metadata needs a synced node)
-    expect(found).toEqual((await answers(db.ledger, routes)).found);
+    expect(found).toEqual((await routeAnswers(db.ledger, routes)).found);
     db.ledger.setSynced(undefined);
     expect(await verifyPostgres(db.url)).toEqual([]); // by its URL, as a command calls it
   });
@@ -232,7 +233,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     );
     await whenDeleted('blocks', `block_id = '\\x${block.id.slice(2)}'::bytea`, block.named, [named], async () => {
       // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored.
-      const { found } = await answers(db.reader, block.byId);
+      const { found } = await routeAnswers(db.reader, block.byId);
       expect(found.map(([s]) => s)).toEqual([404, 404]);
     });
   });
@@ -252,7 +253,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       // Unspent, its index entries name it (the indexer's walk, before this one).
       if (list === 'created') walk.unshift(new RegExp(`^outputs 0x${id}: index entries name it unspent`));
       await whenDeleted('outputs', `output_id = '\\x${id}'::bytea`, utxoChanges, walk, async () => {
-        for (const line of (await answers(db.reader, utxoChanges)).logged) {
+        for (const line of (await routeAnswers(db.reader, utxoChanges)).logged) {
           const [, found, wrote] = new RegExp(`^STORE_CORRUPT: ${changes}`).exec(line) ?? [];
           expect(Number(found), line).toBe(Number(wrote) - 1);
         }
@@ -314,12 +315,12 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
   it('a slot committed without a milestone: its block answers without a white-flag index, not damage', async () => {
     // As a testnet writer's slot clock over a ledger seeded from a snapshot: 17340 past its first plain slot, without a
     // milestone's row. (After the damage tests: the reader keeps the first plain slot it saw; a writer never moves it.)
-    const before = JSON.parse((await answers(db.reader, [block.byId[1]!])).found[0]![1]);
+    const before = JSON.parse((await routeAnswers(db.reader, [block.byId[1]!])).found[0]![1]);
     expect(before.whiteFlagIndex).toEqual(expect.any(Number));
     await pool.query(`update status set plain_slots_from = ${LATEST}`);
     const restore = await deleted('milestone_times', `slot = ${LATEST}`);
     try {
-      const { found, logged } = await answers(db.reader, [block.byId[1]!]);
+      const { found, logged } = await routeAnswers(db.reader, [block.byId[1]!]);
       const { whiteFlagIndex, ...rest } = before;
       expect([found[0]![0], JSON.parse(found[0]![1]), logged]).toEqual([200, rest, []]);
     } finally {
@@ -335,7 +336,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       ...utxoChanges,
       `${V2}/milestones/by-index/17339/utxo-changes`,
     ];
-    const before = await answers(db.reader, byMilestone);
+    const before = await routeAnswers(db.reader, byMilestone);
     const kept = 'select slot, updates, updates_digest, updates_seal from milestone_times order by slot';
     const summaries = (await pool.query(kept)).rows;
     expect(summaries.filter((r) => r.updates !== null).map((r) => r.slot)).toEqual([17339, 17340]);
@@ -350,7 +351,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     await pool.query('update milestone_times set updates = null, updates_digest = null, updates_seal = null');
     await pool.query('update commitments set changes = null');
     await pool.query('update status set rows_counted = false, plain_slots_from = null, changes_counted = false');
-    expect((await answers(db.reader, byMilestone)).found.map(([s]) => s)).toEqual(byMilestone.map(() => 500));
+    expect((await routeAnswers(db.reader, byMilestone)).found.map(([s]) => s)).toEqual(byMilestone.map(() => 500));
     await expect(PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
       code: 'STORE_OUTDATED',
     });
@@ -361,6 +362,6 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       { rows_counted: true, plain_slots_from: null, changes_counted: true },
     ]);
     await (await PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).close();
-    expect((await answers(db.reader, byMilestone)).found).toEqual(before.found);
+    expect((await routeAnswers(db.reader, byMilestone)).found).toEqual(before.found);
   });
 });
