@@ -30,6 +30,7 @@ const CHECKS = [
   "the indexer's entries",
   'held outputs counted by balances',
   "unspent outputs' index entries",
+  "slots' UTXO changes",
   'blocks named by white-flag records',
   'held outputs of unspent outputs',
   'account states listed by milestones',
@@ -97,6 +98,7 @@ describe.skipIf(pg === undefined)('verify --store URL', () => {
       `outputs ${hex(output.output_id)}`,
       `held_outputs ${hex(held.address)}`,
       `output_index ${hex(entry.entry)}`,
+      'outputs slot 17339', // the unspent output's row, created there (its commitment of 17340 is gone: not read)
       `blocks ${hex(block.block_id)}`,
       `held_outputs ${hex(held.address)} ${hex(held.output_id)} 1`,
       'account_states milestone 17340',

@@ -181,10 +181,21 @@ export const ARCHIVE_QUERIES = {
     union all
     (select null, slot, null, null, null, null, updates, updates_digest, updates_seal, null, null, null
       from milestone_times where slot > $2 and updates is not null)`,
-  /** $1 parent block id, $2–$3 slots → blocks of those slots that hold its bytes (the reader checks their parents). */
-  children:
-    'select slot, block_id, raw from blocks where slot between $2 and $3 and raw is not null ' +
-    'and position($1 in raw) > 0 order by slot desc, block_id',
+  /**
+   * $1 parent block id, $2–$3 slots → blocks of those slots that hold its bytes (the reader checks their parents);
+   * and for each unpruned applied milestone's slot among them, how many rows of blocks it has against how many blocks
+   * its white-flag record names (its entries: 38 bytes each after a u32 count, before a 4-byte seal): a deleted
+   * block leaves fewer (missing-rows.ts). The count is of the blocks_slot index alone; the record's length is not read
+   * out of its TOAST.
+   */
+  children: `(select slot, block_id, raw, null::bigint as kept, null::bigint as named from blocks
+      where slot between $2 and $3 and raw is not null and position($1 in raw) > 0)
+    union all
+    (select m.slot, null, null, (select count(*) from blocks b where b.slot = m.slot),
+        (octet_length(m.white_flag) - 8) / 38
+      from milestone_times m, status s where m.slot between $2 and $3 and m.white_flag is not null
+        and m.slot >= s.pruned_until)
+    order by slot desc, block_id`,
   /**
    * $1 milestone → its white-flag record, and its blocks (id, bytes); whether its slot is unpruned (then each block
    * the record names keeps its row and bytes: missing-rows.ts).

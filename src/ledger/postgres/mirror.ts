@@ -8,6 +8,7 @@ import { fillAccounts } from './account-fill.js';
 import { writeAccounts } from './account-tables.js';
 import { ARCHIVE_WRITES } from './archive-schema.js';
 import { blockRowChecksum, sealBlockRows } from './block-rows.js';
+import { changesSummary, countChanges } from './changes-summary.js';
 import { bytesOf, inTransaction, openPool, type PgClient, type PgPool, type PgResult, storeError } from './client.js';
 import { exportGenesis, exportSlot, type SlotExport } from './export.js';
 import { writeHoldings } from './holding-tables.js';
@@ -113,6 +114,7 @@ export class PostgresMirror {
           p.genesisSlot,
           genesis.commitmentId,
           encode(slotCommitment, genesis.commitment),
+          null,
         ]);
         await c.query('insert into status values (true, $1, $2, $3, $4, $5, $6)', [
           p.networkId.toString(),
@@ -191,6 +193,10 @@ export class PostgresMirror {
         await countUpdates(c);
         await c.query('update status set rows_counted = true');
       }
+      if ((await c.query('select changes_counted from status')).rows[0]!.changes_counted !== true) {
+        await countChanges(c);
+        await c.query('update status set changes_counted = true');
+      }
     }).catch(async (e) => {
       await pool.end().catch(() => {});
       throw storeError(e);
@@ -245,8 +251,13 @@ export class PostgresMirror {
       const moved = await c.query(WRITES.status, [x.slot, x.commitmentId]);
       if ((moved as PgResult & { rowCount?: number }).rowCount !== 1)
         throw new LedgerError('SLOT_NOT_NEXT', `slot ${x.slot} is not the next one for this database`);
-      await c.query(WRITES.commitment, [x.slot, x.commitmentId, x.commitment]);
       const { blocks, created, credits } = x;
+      const changes = changesSummary(
+        x.slot,
+        created.map((o) => o.outputId),
+        x.consumed,
+      );
+      await c.query(WRITES.commitment, [x.slot, x.commitmentId, x.commitment, changes]);
       const blockColumns = [blocks.map((b) => b.blockId), blocks.map((b) => b.transactionId ?? null)];
       const sums = blocks.map((b) =>
         b.bytes === null ? null : blockRowChecksum(b.blockId, x.slot, b.transactionId ?? null, b.bytes),

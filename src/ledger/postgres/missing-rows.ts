@@ -1,5 +1,13 @@
 import { toHex } from '../../codec/index.js';
-import { checkRow, corrupt, keys, type LedgerError, missingRecord, rowSeal } from '../common/index.js';
+import {
+  checkRow,
+  corrupt,
+  keys,
+  type LedgerBlock,
+  type LedgerError,
+  missingRecord,
+  rowSeal,
+} from '../common/index.js';
 import type { PgClient } from './client.js';
 
 // A deleted row (issue 57) is found by no seal: a read of it finds nothing and answers as for a row never written (a
@@ -8,6 +16,10 @@ import type { PgClient } from './client.js';
 // - a milestone's row (`milestone_times`): in a ledger imported from a network's snapshots every committed slot past
 //   the full snapshot's target, up to the first slot a writer committed without a milestone (status.plain_slots_from,
 //   as the embedded store's keys.plainSlotsFrom), is a delta's or an applied milestone's, and has its row (PRESUMED);
+//   a block read in such a slot without a white-flag record asks (on that miss alone) whether the row is lost, and
+//   its verdict is then damage (withLostVerdict: its metadata, its children);
+// - a slot's outputs: its commitment's row keeps the count and CRC-32 of the IDs it created and spent
+//   (changes-summary.ts), which utxo-changes checks the lists it read against;
 // - a milestone's ledger updates: its row keeps how many it wrote and the XOR of their seals (an order-independent
 //   digest, which SQL's bit_xor computes over the rows a read finds), sealed; a read of the milestone's updates (a
 //   page by milestone, the richest list's updates since a milestone) compares what it finds. A count and a XOR cost
@@ -19,7 +31,8 @@ import type { PgClient } from './client.js';
 // - a slot's commitment: every slot from the genesis slot to the latest has one (none is ever pruned);
 // - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do;
 // - a block: a milestone's white-flag record names each block of its cone, written in its slot and kept until the
-//   slot is pruned (its list of blocks, the explorer's, reads them together); the transaction of an output created
+//   slot is pruned (its list of blocks, the explorer's, reads them together; a block's children count each unpruned
+//   milestone's block rows against the record's length); the transaction of an output created
 //   in a milestone's slot was included by a block of it (the output's metadata, the transaction's included block).
 //   Asked by its ID alone, nothing read names the block (an index from IDs to milestones would be one more write of
 //   every block): the walk finds it;
@@ -50,6 +63,21 @@ export function updatesSummary(slot: number, seals: readonly number[]): UpdatesS
 
 /** The row of `slot` that must be there is not. */
 export const missingTime = (slot: number): LedgerError => missingRecord(`milestone time`, keys.milestoneTime(slot));
+
+/**
+ * A block of `slot` whose milestone's row is lost (`missingTime`), and its white-flag record with it: its bytes are
+ * answered (they are checked by their own row), its verdict is damage when asked (the metadata, its children), as
+ * the embedded store answers a block whose slot's white-flag record is lost.
+ */
+export const withLostVerdict = (blockId: Uint8Array, bytes: Uint8Array, slot: number): LedgerBlock => ({
+  blockId: blockId.slice(),
+  bytes,
+  slot,
+  committed: true,
+  get whiteFlag(): undefined {
+    throw missingTime(slot);
+  },
+});
 
 /**
  * The ledger updates of milestone `slot` a read found (`found` rows, `digest` the XOR of their seals) checked against

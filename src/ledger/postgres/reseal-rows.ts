@@ -209,6 +209,7 @@ export function refuseOutdated(s: Row): void {
     s.snapshot_sealed,
     s.times_sealed,
     s.rows_counted,
+    s.changes_counted,
   ];
   if (flags.some((f) => f !== true))
     throw new LedgerError(

@@ -110,6 +110,10 @@ export const SCHEMA: readonly string[] = [
   addColumn('milestone_times', 'updates_seal', 'integer'),
   addColumn('status', 'plain_slots_from', 'integer'),
   laterFlag('rows_counted'),
+  // A slot's summary of its UTXO changes (changes-summary.ts); `changes_counted`: a database kept before has them
+  // written once at its writer's opening, refused to readers until then.
+  addColumn('commitments', 'changes', 'bytea'),
+  laterFlag('changes_counted'),
   ...ARCHIVE_SCHEMA,
   ...ACCOUNT_SCHEMA,
   ...HOLDING_SCHEMA,
@@ -180,9 +184,9 @@ export const QUERIES = {
    * $1 slot → the latest slot, the slot's commitment id, the ids of the outputs it created and of those it spent in
    * id order (index-only scans of outputs_created and outputs_spent), and the slot that created each spent one. The
    * lists come as one byte string each (34-byte ids, 4-byte big-endian slots, end to end): an array of thousands of
-   * byte strings would cost the client far more to parse.
+   * byte strings would cost the client far more to parse. Beside them, the slot's summary of both (changes-summary.ts).
    */
-  utxoChanges: `select s.latest_slot, s.pruned_until, c.commitment_id, c.raw,
+  utxoChanges: `select s.latest_slot, s.pruned_until, c.commitment_id, c.raw, c.changes,
       (select string_agg(output_id, ''::bytea order by output_id) from outputs where created_slot = $1) as created,
       (select string_agg(output_id, ''::bytea order by output_id) from outputs where spent_slot = $1) as consumed,
       (select string_agg(int4send(created_slot), ''::bytea order by output_id) from outputs where spent_slot = $1)
@@ -263,6 +267,12 @@ export const QUERIES = {
                 (select white_flag from milestone_times m where m.slot = b.slot) as white_flag
            from blocks b where block_id = $1`,
   /**
+   * $1 slot of an imported ledger's block without a white-flag record → whether the slot must have a milestone's row
+   * and has none (missing-rows.ts), and the first slot committed without a milestone (then none past it is asked).
+   */
+  lostTime: `select ${PRESUMED('$1::integer')} and not exists (select 1 from milestone_times m where m.slot = $1)
+      as lost, s.plain_slots_from from status s`,
+  /**
    * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
    * block id order).
    */
@@ -305,8 +315,8 @@ export const WRITES = {
   status: 'update status set latest_slot = $1, latest_commitment_id = $2 where latest_slot = $1 - 1',
   /** $1 unix seconds: when the writer last knew the database current with its network. */
   currentAt: 'update status set current_at = $1',
-  /** $1 slot, $2 commitment id, $3 commitment bytes. */
-  commitment: 'insert into commitments values ($1, $2, $3)',
+  /** $1 slot, $2 commitment id, $3 commitment bytes, $4 its changes' summary (changes-summary.ts; genesis: null). */
+  commitment: 'insert into commitments (slot, commitment_id, raw, changes) values ($1, $2, $3, $4)',
   /** $1 slot, $2 block ids, $3 transaction ids (null for none), $4 block bytes, $5 their checksums. */
   blocks:
     'insert into blocks (block_id, slot, tx_id, raw, checksum) select id, $1, tx, raw, sum ' +

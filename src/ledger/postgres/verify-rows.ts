@@ -2,6 +2,7 @@ import { toHex } from '../../codec/index.js';
 import { bytesKey } from '../../util/bytes.js';
 import { LedgerError } from '../common/index.js';
 import { indexEntries } from '../indexer/index.js';
+import { walkChanges } from './changes-summary.js';
 import { bytesOf, openPool, type PgClient, type PgPool, storeError } from './client.js';
 import { checkUpdates, PRESUMED } from './missing-rows.js';
 import { WRITES } from './schema.js';
@@ -107,6 +108,7 @@ export async function verifyPostgres(db: string | PgPool, print?: (line: string)
       );
     }
     done("unspent outputs' index entries", await missingEntries(c));
+    done("slots' UTXO changes", await walkChanges(c));
     for (const [what, of] of await walkArchive(c)) done(what, of);
     await c.query('commit');
     return found;

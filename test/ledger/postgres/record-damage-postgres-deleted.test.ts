@@ -8,13 +8,15 @@ import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decode } from '../../../src/codec/index.js';
 import { addressToBech32, PostgresReader, PROTOCOL_PARAMETERS } from '../../../src/index.js';
+import { changesSummary } from '../../../src/ledger/postgres/changes-summary.js';
 import type { PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror, verifyPostgres } from '../../../src/ledger/postgres/index.js';
 import { updatesSummary } from '../../../src/ledger/postgres/missing-rows.js';
 import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleMilestone } from '../../helpers/chronicle.js';
 import { privatePostgres } from '../../helpers/postgres.js';
-import { answers, type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { routeAnswers } from '../../helpers/route-answers.js';
 
 const pg = await privatePostgres();
 const dir = damageDir('tangle-deleted-pg-');
@@ -56,7 +58,7 @@ async function whenDeleted(
 ) {
   const restore = await deleted(table, where);
   try {
-    const { found, logged } = await answers(db.reader, routes);
+    const { found, logged } = await routeAnswers(db.reader, routes);
     expect(
       found.map(([s]) => s),
       `${table}: ${found.map(([, b]) => b)}`,
@@ -76,6 +78,20 @@ it('a milestone’s summary of its updates: their count, the XOR of their seals,
   expect(updatesSummary(17340, [-5, -5])).toMatchObject({ count: 2, digest: 0 });
 });
 
+it('a slot’s summary of its UTXO changes: each list’s count and the CRC-32 of its IDs in ID order, sealed', () => {
+  const [a, b, c] = [new Uint8Array(34).fill(1), new Uint8Array(34).fill(2), new Uint8Array(34).fill(3)];
+  // The IDs end to end in byte order (given out of it), as the read's string_agg joins them, each list's count and
+  // CRC-32 little-endian; then the seal: a CRC-32 of keys.diff(17340) (table 0x44, the slot big-endian), then the body.
+  const body = Buffer.alloc(16);
+  body.writeUInt32LE(2, 0);
+  body.writeUInt32LE(crc32(Buffer.concat([a, c])), 4);
+  body.writeUInt32LE(1, 8);
+  body.writeUInt32LE(crc32(b), 12);
+  const seal = Buffer.alloc(4);
+  seal.writeUInt32LE(crc32(body, crc32(Uint8Array.from([0x44, 0, 0, 0x43, 0xbc]))));
+  expect(Buffer.from(changesSummary(17340, [c, a], [b]))).toEqual(Buffer.concat([body, seal]));
+});
+
 const bech32Of = (address: Buffer) => addressToBech32(decode(addressCodec, new Uint8Array(address)), 'smr');
 
 describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
@@ -84,6 +100,9 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
   let unspentOutput: string;
   /** A block of milestone 17340's cone whose transaction created outputs in it, and the routes that name it. */
   let block: { id: string; named: string[]; byId: string[] };
+  /** A block of milestone 17339's cone with a child in 17340's, that child, and the utxo-changes routes of 17340. */
+  let parent: { id: string; child: string; children: string };
+  let utxoChanges: string[];
   beforeAll(async () => {
     if (pg === undefined) return;
     owner = (
@@ -112,6 +131,16 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       ],
       byId: [`${V2}/blocks/${id}`, `${V2}/blocks/${id}/metadata`],
     };
+    const p = (
+      await pool.query(`select b.block_id, c.block_id as child from blocks b join blocks c on c.slot = ${LATEST}
+        and position(b.block_id in c.raw) > 0 where b.slot = 17339 order by b.block_id, c.block_id limit 1`)
+    ).rows[0]!;
+    parent = {
+      id: hex(p.block_id as Buffer),
+      child: hex(p.child as Buffer),
+      children: `${E}/blocks/${hex(p.block_id as Buffer)}/children`,
+    };
+    utxoChanges = [`${V2}/milestones/by-index/${LATEST}/utxo-changes`, `${V2}/milestones/${milestoneId}/utxo-changes`];
     routes = [
       `${V2}/milestones/by-index/${LATEST}`,
       `${V2}/milestones/by-index/${LATEST}/utxo-changes`,
@@ -123,14 +152,18 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       `${V2}/outputs/${unspentOutput}`,
       ...block.named,
       ...block.byId,
+      utxoChanges[1]!,
+      `${V2}/milestones/by-index/17339/utxo-changes`,
+      parent.children,
+      `${E}/blocks/${block.id}/children`,
     ];
   });
 
   it('undamaged: every route as the embedded store answers, byte for byte, and the walk finds nothing', async () => {
-    const { found } = await answers(db.reader, routes);
+    const { found } = await routeAnswers(db.reader, routes);
     expect(found.map(([s]) => s)).toEqual(routes.map(() => 200));
     db.ledger.setSynced(true); // as the reader (a block's metadata needs a synced node)
-    expect(found).toEqual((await answers(db.ledger, routes)).found);
+    expect(found).toEqual((await routeAnswers(db.ledger, routes)).found);
     db.ledger.setSynced(undefined);
     expect(await verifyPostgres(db.url)).toEqual([]); // by its URL, as a command calls it
   });
@@ -149,13 +182,15 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     );
   });
 
-  it('a milestone’s row: 500 by index, on its analytics, its updates and an output booked in it', async () => {
+  it('a milestone’s row: 500 by index, on its analytics and updates, an output booked in it, its cone', async () => {
     const { rows } = await pool.query(`select output_id from outputs where created_slot = ${LATEST} limit 1`);
     const booked = `${V2}/outputs/${hex(new Uint8Array(rows[0]!.output_id as Buffer))}/metadata`;
+    // A block of its cone: its metadata, and its children (which go by its white-flag verdict), lost their milestone.
+    const cone = [block.byId[1]!, `${E}/blocks/${block.id}/children`];
     await whenDeleted(
       'milestone_times',
       `slot = ${LATEST}`,
-      [routes[0]!, routes[5]!, routes[6]!, booked],
+      [routes[0]!, routes[5]!, routes[6]!, booked, ...cone],
       [new RegExp(`^milestone_times slot ${LATEST}: the row is missing`)],
       // By its ID the milestone is not found (404, as an ID changed: nothing names the row's ID); by index, its updates
       // are not answered without their summary.
@@ -198,9 +233,39 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     );
     await whenDeleted('blocks', `block_id = '\\x${block.id.slice(2)}'::bytea`, block.named, [named], async () => {
       // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored.
-      const { found } = await answers(db.reader, block.byId);
+      const { found } = await routeAnswers(db.reader, block.byId);
       expect(found.map(([s]) => s)).toEqual([404, 404]);
     });
+  });
+
+  it('an output created or spent in a milestone: 500 on its UTXO changes, by index and by ID; the walk', async () => {
+    for (const [slot, list] of [
+      ['created_slot', 'created'],
+      ['spent_slot', 'consumed'],
+    ]) {
+      const { rows } = await pool.query(`select output_id from outputs where ${slot} = ${LATEST} order by 1 limit 1`);
+      const id = (rows[0]!.output_id as Buffer).toString('hex');
+      // The summary's key: keys.diff(17340), table 0x44 and the slot big-endian; one row fewer than its writer wrote.
+      const changes =
+        `the stored UTXO changes of slot ${LATEST} \\(key 0x44000043bc\\): (\\d+) ${list} outputs found ` +
+        'where its writer wrote (\\d+)$';
+      const walk = [new RegExp(`^outputs slot ${LATEST}: ${changes}`)];
+      // Unspent, its index entries name it (the indexer's walk, before this one).
+      if (list === 'created') walk.unshift(new RegExp(`^outputs 0x${id}: index entries name it unspent`));
+      await whenDeleted('outputs', `output_id = '\\x${id}'::bytea`, utxoChanges, walk, async () => {
+        for (const line of (await routeAnswers(db.reader, utxoChanges)).logged) {
+          const [, found, wrote] = new RegExp(`^STORE_CORRUPT: ${changes}`).exec(line) ?? [];
+          expect(Number(found), line).toBe(Number(wrote) - 1);
+        }
+      });
+    }
+  });
+
+  it('a block with a parent in the milestone before: 500 on its parent’s children; the walk names it', async () => {
+    const named = new RegExp(
+      `^blocks ${parent.child}: the white-flag record of milestone ${LATEST} names it, the database`,
+    );
+    await whenDeleted('blocks', `block_id = '\\x${parent.child.slice(2)}'::bytea`, [parent.children], [named]);
   });
 
   it('an address balance: the walk names it (no read holds what says it must be there)', async () => {
@@ -247,24 +312,56 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     }
   });
 
-  it('an older database’s milestones, without summaries: refused to readers until its writer’s opening counts them', async () => {
-    const byMilestone = [routes[2]!, `${E}/ledger/updates/by-milestone/${milestoneId}?pageSize=1000`];
-    const before = await answers(db.reader, byMilestone);
+  it('a slot committed without a milestone: its block answers without a white-flag index, not damage', async () => {
+    // As a testnet writer's slot clock over a ledger seeded from a snapshot: 17340 past its first plain slot, without a
+    // milestone's row. (After the damage tests: the reader keeps the first plain slot it saw; a writer never moves it.)
+    const before = JSON.parse((await routeAnswers(db.reader, [block.byId[1]!])).found[0]![1]);
+    expect(before.whiteFlagIndex).toEqual(expect.any(Number));
+    await pool.query(`update status set plain_slots_from = ${LATEST}`);
+    const restore = await deleted('milestone_times', `slot = ${LATEST}`);
+    try {
+      const { found, logged } = await routeAnswers(db.reader, [block.byId[1]!]);
+      const { whiteFlagIndex, ...rest } = before;
+      expect([found[0]![0], JSON.parse(found[0]![1]), logged]).toEqual([200, rest, []]);
+    } finally {
+      await restore();
+      await pool.query('update status set plain_slots_from = null');
+    }
+  });
+
+  it('an older database, without summaries: refused to readers until its writer’s opening counts them', async () => {
+    const byMilestone = [
+      routes[2]!,
+      `${E}/ledger/updates/by-milestone/${milestoneId}?pageSize=1000`,
+      ...utxoChanges,
+      `${V2}/milestones/by-index/17339/utxo-changes`,
+    ];
+    const before = await routeAnswers(db.reader, byMilestone);
     const kept = 'select slot, updates, updates_digest, updates_seal from milestone_times order by slot';
     const summaries = (await pool.query(kept)).rows;
     expect(summaries.filter((r) => r.updates !== null).map((r) => r.slot)).toEqual([17339, 17340]);
+    // Each slot's summary of its UTXO changes: every slot past the genesis slot's (the snapshot's target, 17338).
+    const keptChanges = 'select slot, changes from commitments order by slot';
+    const changes = (await pool.query(keptChanges)).rows;
+    expect(changes.map((r) => [r.slot, (r.changes as Buffer | null)?.length ?? null])).toEqual([
+      [17338, null],
+      [17339, 20],
+      [17340, 20],
+    ]);
     await pool.query('update milestone_times set updates = null, updates_digest = null, updates_seal = null');
-    await pool.query('update status set rows_counted = false, plain_slots_from = null');
-    expect((await answers(db.reader, byMilestone)).found.map(([s]) => s)).toEqual([500, 500]);
+    await pool.query('update commitments set changes = null');
+    await pool.query('update status set rows_counted = false, plain_slots_from = null, changes_counted = false');
+    expect((await routeAnswers(db.reader, byMilestone)).found.map(([s]) => s)).toEqual(byMilestone.map(() => 500));
     await expect(PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
       code: 'STORE_OUTDATED',
     });
     await (await PostgresMirror.open(db.url, db.ledger)).close();
     expect((await pool.query(kept)).rows).toEqual(summaries);
-    expect((await pool.query('select rows_counted, plain_slots_from from status')).rows).toEqual([
-      { rows_counted: true, plain_slots_from: null },
+    expect((await pool.query(keptChanges)).rows).toEqual(changes);
+    expect((await pool.query('select rows_counted, plain_slots_from, changes_counted from status')).rows).toEqual([
+      { rows_counted: true, plain_slots_from: null, changes_counted: true },
     ]);
     await (await PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).close();
-    expect((await answers(db.reader, byMilestone)).found).toEqual(before.found);
+    expect((await routeAnswers(db.reader, byMilestone)).found).toEqual(before.found);
   });
 });
