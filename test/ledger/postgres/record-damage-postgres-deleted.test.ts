@@ -14,7 +14,8 @@ import { updatesSummary } from '../../../src/ledger/postgres/missing-rows.js';
 import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleMilestone } from '../../helpers/chronicle.js';
 import { privatePostgres } from '../../helpers/postgres.js';
-import { answers, type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { routeAnswers } from '../../helpers/route-answers.js';
 
 const pg = await privatePostgres();
 const dir = damageDir('tangle-deleted-pg-');
@@ -56,7 +57,7 @@ async function whenDeleted(
 ) {
   const restore = await deleted(table, where);
   try {
-    const { found, logged } = await answers(db.reader, routes);
+    const { found, logged } = await routeAnswers(db.reader, routes);
     expect(
       found.map(([s]) => s),
       `${table}: ${found.map(([, b]) => b)}`,
@@ -127,10 +128,10 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
   });
 
   it('undamaged: every route as the embedded store answers, byte for byte, and the walk finds nothing', async () => {
-    const { found } = await answers(db.reader, routes);
+    const { found } = await routeAnswers(db.reader, routes);
     expect(found.map(([s]) => s)).toEqual(routes.map(() => 200));
     db.ledger.setSynced(true); // as the reader (a block's metadata needs a synced node)
-    expect(found).toEqual((await answers(db.ledger, routes)).found);
+    expect(found).toEqual((await routeAnswers(db.ledger, routes)).found);
     db.ledger.setSynced(undefined);
     expect(await verifyPostgres(db.url)).toEqual([]); // by its URL, as a command calls it
   });
@@ -198,7 +199,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     );
     await whenDeleted('blocks', `block_id = '\\x${block.id.slice(2)}'::bytea`, block.named, [named], async () => {
       // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored.
-      const { found } = await answers(db.reader, block.byId);
+      const { found } = await routeAnswers(db.reader, block.byId);
       expect(found.map(([s]) => s)).toEqual([404, 404]);
     });
   });
@@ -249,13 +250,13 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
 
   it('an older database’s milestones, without summaries: refused to readers until its writer’s opening counts them', async () => {
     const byMilestone = [routes[2]!, `${E}/ledger/updates/by-milestone/${milestoneId}?pageSize=1000`];
-    const before = await answers(db.reader, byMilestone);
+    const before = await routeAnswers(db.reader, byMilestone);
     const kept = 'select slot, updates, updates_digest, updates_seal from milestone_times order by slot';
     const summaries = (await pool.query(kept)).rows;
     expect(summaries.filter((r) => r.updates !== null).map((r) => r.slot)).toEqual([17339, 17340]);
     await pool.query('update milestone_times set updates = null, updates_digest = null, updates_seal = null');
     await pool.query('update status set rows_counted = false, plain_slots_from = null');
-    expect((await answers(db.reader, byMilestone)).found.map(([s]) => s)).toEqual([500, 500]);
+    expect((await routeAnswers(db.reader, byMilestone)).found.map(([s]) => s)).toEqual([500, 500]);
     await expect(PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
       code: 'STORE_OUTDATED',
     });
@@ -265,6 +266,6 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       { rows_counted: true, plain_slots_from: null },
     ]);
     await (await PostgresReader.open(db.url, PROTOCOL_PARAMETERS.testnet)).close();
-    expect((await answers(db.reader, byMilestone)).found).toEqual(before.found);
+    expect((await routeAnswers(db.reader, byMilestone)).found).toEqual(before.found);
   });
 });
