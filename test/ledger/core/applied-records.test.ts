@@ -108,6 +108,8 @@ describe('plainSlotRecord', () => {
     expect(plainSlotRecord(c, 17341, [[keys.milestone(17341), Uint8Array.of(1)]])).toBeUndefined();
     expect(withRecords(imported, [plainFrom(17341)], () => plainSlotRecord(c, 17342, []))).toBeUndefined();
     expect(plainSlotRecord(committedOf(built), 5, [])).toBeUndefined();
+    // So the built ledger's commits (none with a milestone) wrote none.
+    expect(storeOf(built).get(keys.plainSlotsFrom)).toBeUndefined();
   });
 });
 
@@ -145,6 +147,9 @@ describe('holdsBlocksOf, keepsWhiteFlag, wholeAnalytics (before and after a prun
     expect(missing(17338, 17345, [17339, 17340])).toBe('whole'); // the genesis and past the latest: none to miss
     expect(missing(17339, 17340, [17340])).toBe(key(17339));
     expect(missing(17339, 17340, [17339])).toBe(key(17340));
+    // The range ends where it is asked to, not at the latest.
+    expect(missing(17339, 17339, [17339])).toBe('whole');
+    expect(missing(17339, 17339, [])).toBe(key(17339));
     // A record before the range's first applied slot is passed over, not taken for that slot's.
     expect(missing(17338, 17340, [17338, 17339])).toBe(key(17340));
     // A delta's milestone has none to miss.
