@@ -4,8 +4,6 @@
 // 17340 applied) against one tangle-core built (a simulated history: no imported network, no milestone records); the
 // answers are hand-derived from the rule's words: a milestone history/ applied is a committed slot past the genesis,
 // not a delta snapshot's milestone, before the first slot committed without one.
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { u32 } from '../../../src/codec/index.js';
@@ -31,9 +29,9 @@ import { applyEvent } from '../../../src/sim/events.js';
 import { Simulation } from '../../../src/sim/simulator.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
+import { tempDir } from '../../helpers/test-network.js';
 
-const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-applied-records-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDir('tangle-applied-records-');
 const hex = (b: Uint8Array) => b.reduce((s, x) => s + x.toString(16).padStart(2, '0'), '');
 const committedOf = (ledger: Ledger) => (ledger as unknown as { committed: CommittedState }).committed;
 const storeOf = (ledger: Ledger) => committedOf(ledger).store as KeyValueStore;
