@@ -8,11 +8,10 @@ import { PostgresMirror } from '../../src/ledger/postgres/index.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from './chronicle.js';
 import { importedLedger } from './imported-ledger.js';
 import { databaseUrl, type privatePostgres } from './postgres.js';
-import { routeAnswers } from './route-answers.js';
 
 // The PostgreSQL damage tests' common opening (issue 57: record-damage-postgres*.test.ts, cli/verify-postgres): a
-// folder of their own, the answers of a fresh server to a list of routes with what it logged, and the database of
-// real Shimmer milestones 17339 and 17340 over the chronicle snapshot, mirrored from the LMDB ledger they apply to.
+// folder of their own and the database of real Shimmer milestones 17339 and 17340 over the chronicle snapshot,
+// mirrored from the LMDB ledger they apply to. (What a fresh server answers them: route-answers.ts.)
 
 /** A folder for the calling test file (in memory where /dev/shm is), removed after its tests. */
 export function damageDir(prefix: string): string {
@@ -20,9 +19,6 @@ export function damageDir(prefix: string): string {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
-
-/** Each route's status and body from a fresh server of `of` (no answer kept), and what it logged. */
-export const answers = routeAnswers;
 
 /** The LMDB ledger of milestones 17339 and 17340, its PostgreSQL database, a reader of it and a pool of one. */
 export interface ChronicleDatabase {

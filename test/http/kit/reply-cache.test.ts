@@ -16,6 +16,31 @@ describe('ReplyCache', () => {
     cache.keep('d', fixed('d'));
     expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k) !== undefined)).toEqual([false, true, true, true]);
   });
+  it('a hit makes an answer the most recently used: the next new answer takes the place of another', () => {
+    const cache = new ReplyCache(ledger, 3);
+    for (const k of ['a', 'b', 'c']) cache.keep(k, fixed(k));
+    expect(cache.get('a')).toBeDefined();
+    // Used last: a, then c, then b; d takes b's place.
+    cache.keep('d', fixed('d'));
+    expect(['a', 'b', 'c', 'd'].map((k) => cache.get(k) !== undefined)).toEqual([true, false, true, true]);
+  });
+  it('a miss takes no place: the answers kept around it all stay', () => {
+    const cache = new ReplyCache(ledger, 2);
+    cache.keep('a', fixed('a'));
+    expect(cache.get('x')).toBeUndefined();
+    cache.keep('b', fixed('b'));
+    expect([cache.get('a') !== undefined, cache.get('b') !== undefined, cache.get('x')]).toEqual([
+      true,
+      true,
+      undefined,
+    ]);
+  });
+  it('an answer already in bytes is kept as those bytes, not a copy', () => {
+    const cache = new ReplyCache(ledger, 3);
+    const bytes = Uint8Array.of(0x7b, 0x7d);
+    expect(cache.keep('z', { ...fixed(''), body: bytes }).body).toBe(bytes);
+    expect(cache.get('z')!.body).toBe(bytes);
+  });
   it('keeps what cannot change, as the bytes of its text; gives back what it was given, or what it kept', () => {
     const cache = new ReplyCache(ledger, 3);
     const changing = { body: '{"a":1}', contentType: 'application/json' };

@@ -5,7 +5,6 @@
 // that serve it answer 500, logged with the key. Undamaged, each route answers what inx-chronicle recorded (real
 // Shimmer milestones 17339 and 17340 on the ledger of what they consume), as before the damage.
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,6 @@ import {
   addressToBech32,
   applyMilestone,
   blockId,
-  createServer,
   decodeBlock,
   type Ledger,
   LedgerError,
@@ -25,6 +23,7 @@ import { type KeyValueStore, WriteBatch } from '../../../src/ledger/store/index.
 import { PayloadType } from '../../../src/stardust/type-codes.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
+import { expectStoreCorrupt, serve as routeServer } from '../../helpers/route-server.js';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-index-damage-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,17 +46,7 @@ beforeAll(async () => {
 afterAll(() => ledger?.close());
 
 /** A server of `served` (the writer by default): its get, what it logged, its stop. */
-async function serve(served: Ledger = ledger) {
-  const logged: string[] = [];
-  const server = createServer({ ledger: served, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const get = async (route: string) => {
-    const res = await fetch(origin + route);
-    return { status: res.status, body: JSON.parse(await res.text()) };
-  };
-  return { get, logged, stop: () => new Promise((done) => server.close(done)) };
-}
+const serve = (served: Ledger = ledger) => routeServer(served);
 
 /** What each route answers now (status and body). */
 async function answers(routes: string[], served?: Ledger) {
@@ -69,13 +58,8 @@ async function answers(routes: string[], served?: Ledger) {
 }
 
 /** Each route answers 500 and the server logs STORE_CORRUPT naming `key`. */
-async function damaged(routes: string[], key: Uint8Array, served?: Ledger) {
-  const { get, logged, stop } = await serve(served);
-  for (const route of routes) expect((await get(route)).status, route).toBe(500);
-  await stop();
-  expect(logged.length).toBe(routes.length);
-  for (const line of logged) expect(line).toMatch(new RegExp(`^STORE_CORRUPT: the stored .*\\(key ${hex(key)}\\)`));
-}
+const damaged = (routes: string[], key: Uint8Array, served: Ledger = ledger) =>
+  expectStoreCorrupt(served, routes, `.*\\(key ${hex(key)}\\)`);
 
 /**
  * Every byte of the record under `key` flipped in turn: `check` (of the byte) sees it damaged; the routes answer 500

@@ -6,7 +6,6 @@
 // lets a damaged record through as 500 instead of emptying its counterparties. Undamaged, each route answers what
 // inx-chronicle recorded (real Shimmer milestones 17339 and 17340 on the ledger of what they consume).
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +13,6 @@ import {
   addressToBech32,
   applyMilestone,
   blockId,
-  createServer,
   decodeBlock,
   type Ledger,
   openLedger,
@@ -35,6 +33,7 @@ import {
 import { ledgerFailure } from '../../helpers/failure.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
 import { ownerOf } from '../../helpers/plain-archive.js';
+import { expectStoreCorrupt, serve as routeServer } from '../../helpers/route-server.js';
 
 const dir = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'tangle-missing-records-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -60,27 +59,11 @@ beforeAll(async () => {
 afterAll(() => ledger?.close());
 
 /** A server of `reader` (the writer by default), what it logged, its stop. */
-async function serve(reader: Ledger = ledger) {
-  const logged: string[] = [];
-  const server = createServer({ ledger: reader, onStoreError: (e) => logged.push(`${e.code}: ${e.detail}`) });
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const get = async (route: string) => {
-    const res = await fetch(origin + route);
-    const text = await res.text(); // a cone is binary: compared as it is
-    return { status: res.status, body: res.headers.get('content-type')?.includes('json') ? JSON.parse(text) : text };
-  };
-  return { get, logged, stop: () => new Promise((done) => server.close(done)) };
-}
+const serve = (reader: Ledger = ledger) => routeServer(reader);
 
 /** Each route answers 500 and the server logs STORE_CORRUPT naming `key` (`named`: as the log names the record). */
-async function damaged(routes: string[], key: Uint8Array, reader?: Ledger, named = `.*\\(key ${hex(key)}\\)`) {
-  const { get, logged, stop } = await serve(reader);
-  for (const route of routes) expect((await get(route)).status, route).toBe(500);
-  await stop();
-  expect(logged.length).toBe(routes.length);
-  for (const line of logged) expect(line).toMatch(new RegExp(`^STORE_CORRUPT: the stored ${named}`));
-}
+const damaged = (routes: string[], key: Uint8Array, reader: Ledger = ledger, named = `.*\\(key ${hex(key)}\\)`) =>
+  expectStoreCorrupt(reader, routes, named);
 
 describe('the transaction index’s records are sealed', () => {
   it('an imported output’s transaction record: its block as inx-chronicle has it; any byte flipped is 500', async () => {

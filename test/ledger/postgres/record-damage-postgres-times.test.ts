@@ -16,7 +16,8 @@ import { inTransaction, openPool, type PgPool } from '../../../src/ledger/postgr
 import { PostgresMirror } from '../../../src/ledger/postgres/index.js';
 import { sealMilestoneTimes, timeSeal } from '../../../src/ledger/postgres/milestone-times.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
-import { answers, damageDir } from '../../helpers/postgres-damage.js';
+import { damageDir } from '../../helpers/postgres-damage.js';
+import { routeAnswers } from '../../helpers/route-answers.js';
 import { firstWriter, records, snapshotVector } from '../../helpers/snapshots.js';
 
 const pg = await privatePostgres();
@@ -88,13 +89,13 @@ describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL'
   it('answer as the LMDB store; each column edited is 500 on each route that serves it, the key logged', async () => {
     const { delta, spentAt } = rows();
     const all = [...delta.routes, ...spentAt.routes];
-    const before = await answers(reader, all);
+    const before = await routeAnswers(reader, all);
     expect(statuses(before.found)).toEqual(all.map(() => 200));
-    expect(before.found).toEqual((await answers(ledger, all)).found);
+    expect(before.found).toEqual((await routeAnswers(ledger, all)).found);
     // By ID, a delta's milestone is unknown to both (the embedded store finds only one it applied).
     const byId = [`/api/explorer/v2/milestones/${delta.id}/blocks`, `${V2}/milestones/${delta.id}`];
-    expect((await answers(reader, byId)).found).toEqual((await answers(ledger, byId)).found);
-    expect(statuses((await answers(ledger, byId)).found)).toEqual([404, 404]);
+    expect((await routeAnswers(reader, byId)).found).toEqual((await routeAnswers(ledger, byId)).found);
+    expect(statuses((await routeAnswers(ledger, byId)).found)).toEqual([404, 404]);
     // The files' word: the delta's last milestone as /info names it.
     expect(JSON.parse(before.found[0]![1]).status.latestMilestone).toEqual({
       index: delta.slot,
@@ -116,7 +117,7 @@ describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL'
       const kept = (await pool.query(`select unix_time, milestone_id, time_seal from milestone_times where ${where}`))
         .rows[0]!;
       await pool.query(`update milestone_times set ${edit} where ${where}`);
-      const { found, logged } = await answers(reader, broken);
+      const { found, logged } = await routeAnswers(reader, broken);
       await pool.query(`update milestone_times set unix_time = $1, milestone_id = $2, time_seal = $3 where ${where}`, [
         kept.unix_time,
         kept.milestone_id,
@@ -126,13 +127,13 @@ describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL'
       const line = `STORE_CORRUPT: the stored milestone time (key ${key(row.slot)}): its row does not match its seal`;
       expect(logged, edit).toEqual(broken.map(() => line));
     }
-    expect(await answers(reader, all)).toEqual(before);
+    expect(await routeAnswers(reader, all)).toEqual(before);
   });
 
   it('a database kept before the seal: refused to a reader until its writer’s opening seals every row', async () => {
     const { delta, spentAt } = rows();
     const all = [...delta.routes, ...spentAt.routes];
-    const before = await answers(reader, all);
+    const before = await routeAnswers(reader, all);
     expect(statuses(before.found)).toEqual(all.map(() => 200));
     await pool.query('update milestone_times set time_seal = null');
     await pool.query('update status set times_sealed = false');
@@ -140,11 +141,11 @@ describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL'
       code: 'STORE_OUTDATED',
     });
     // A reader opened before reads the unsealed rows as damaged, never as sound.
-    expect(statuses((await answers(reader, all)).found)).toEqual(all.map(() => 500));
+    expect(statuses((await routeAnswers(reader, all)).found)).toEqual(all.map(() => 500));
     // The upgrade's step seals each row once, page after page (three rows a page here).
     const n = Number((await pool.query('select count(*) as n from milestone_times')).rows[0]!.n);
     expect(await inTransaction(pool, (c) => sealMilestoneTimes(c, 3))).toBe(n);
-    expect(await answers(reader, all)).toEqual(before);
+    expect(await routeAnswers(reader, all)).toEqual(before);
     await pool.query('update milestone_times set time_seal = null');
     // The writer's opening runs it, and moves the flag.
     await (await PostgresMirror.open(url, ledger)).close();
@@ -155,6 +156,6 @@ describe.skipIf(pg === undefined)('milestone_times’ time and ID in PostgreSQL'
     expect(left[0]).toMatchObject({ unsealed: '0', flag: true });
     expect(Number(left[0]!.n)).toBeGreaterThan(diffs.length); // the times alone and the delta's milestones
     await (await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).close();
-    expect(await answers(reader, all)).toEqual(before);
+    expect(await routeAnswers(reader, all)).toEqual(before);
   });
 });

@@ -11,7 +11,8 @@ import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleMilestone, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { ledgerFailure } from '../../helpers/failure.js';
 import { databaseUrl, privatePostgres } from '../../helpers/postgres.js';
-import { answers, type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
+import { routeAnswers } from '../../helpers/route-answers.js';
 
 const pg = await privatePostgres();
 const dir = damageDir('tangle-record-damage-pg-');
@@ -72,14 +73,14 @@ async function everyByteFlipped(
         expect(code, `byte ${at}`).toBe('STORE_CORRUPT');
       }
       if (!spread.has(at)) continue;
-      const { found, logged } = await answers(reader, routes);
+      const { found, logged } = await routeAnswers(reader, routes);
       expect(found.map(([s]) => s)).toEqual(routes.map(() => 500));
       expect(logged).toEqual(routes.map(() => expect.stringContaining(`(key ${hex(key)})`)));
     }
   } finally {
     await set(original);
   }
-  const { found } = await answers(reader, routes);
+  const { found } = await routeAnswers(reader, routes);
   expect(found.map(([s]) => s)).toEqual(routes.map(() => 200));
 }
 
@@ -89,16 +90,16 @@ async function everyByteFlipped(
  * routes it names (all of them where it names none), logged as the damaged milestone time with its key.
  */
 async function editedTimes(slot: number, routes: string[], edits: [string, string[]?][]) {
-  const before = await answers(reader, routes);
+  const before = await routeAnswers(reader, routes);
   expect(before.found.map(([s]) => s)).toEqual(routes.map(() => 200));
-  expect(before.found).toEqual((await answers(ledger, routes)).found); // as the embedded store answers
+  expect(before.found).toEqual((await routeAnswers(ledger, routes)).found); // as the embedded store answers
   const key = hex(Uint8Array.of(0x5a, slot >>> 24, (slot >> 16) & 255, (slot >> 8) & 255, slot & 255)); // keys.milestoneTime
   const where = `slot = ${slot}`;
   const kept = (await pool.query(`select unix_time, milestone_id, time_seal from milestone_times where ${where}`))
     .rows[0]!;
   for (const [edit, broken = routes] of edits) {
     await pool.query(`update milestone_times set ${edit} where ${where}`);
-    const { found, logged } = await answers(reader, broken);
+    const { found, logged } = await routeAnswers(reader, broken);
     await pool.query(`update milestone_times set unix_time = $1, milestone_id = $2, time_seal = $3 where ${where}`, [
       kept.unix_time,
       kept.milestone_id,
@@ -111,7 +112,7 @@ async function editedTimes(slot: number, routes: string[], edits: [string, strin
     const line = `STORE_CORRUPT: the stored milestone time (key ${key}): its row does not match its seal`;
     expect(logged, edit).toEqual(broken.map(() => line));
   }
-  expect((await answers(reader, routes)).found).toEqual(before.found);
+  expect((await routeAnswers(reader, routes)).found).toEqual(before.found);
 }
 
 describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
@@ -159,7 +160,7 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     ];
     // No milestone at that slot, for either store (the row is a time, not a milestone).
     const byIndex = [`/api/core/v2/milestones/by-index/${r.slot}`];
-    expect((await answers(reader, byIndex)).found).toEqual((await answers(ledger, byIndex)).found);
+    expect((await routeAnswers(reader, byIndex)).found).toEqual((await routeAnswers(ledger, byIndex)).found);
     await editedTimes(Number(r.slot), routes, [
       ['unix_time = unix_time + 1'],
       ["milestone_id = '\\x00'::bytea"],
@@ -171,10 +172,10 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     const id = blockId(bin(coneOf(LATEST)[0]!.raw));
     const routes = [`/api/core/v2/blocks/${hex(id)}/metadata`, `${E}/milestones/${milestoneId}/blocks`];
     ledger.setSynced(true); // block metadata is answered by a synced node only
-    const want = (await answers(ledger, routes)).found;
+    const want = (await routeAnswers(ledger, routes)).found;
     ledger.setSynced(undefined);
     expect(want.map(([s]) => s)).toEqual([200, 200]);
-    expect((await answers(reader, routes)).found).toEqual(want);
+    expect((await routeAnswers(reader, routes)).found).toEqual(want);
     await everyByteFlipped(
       { table: 'milestone_times', column: 'white_flag', where: `slot = ${LATEST}` },
       Uint8Array.of(0x57, 0, 0, 0x43, 0xbc), // keys.whiteFlag(17340)
@@ -185,7 +186,7 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
 
   it('a milestone’s analytics: as the embedded store answers; flipped bytes are 500, single and range', async () => {
     const routes = [`/api/analytics/v1/milestones/${LATEST}`, `/api/analytics/v1/milestones?from=17339&to=${LATEST}`];
-    expect((await answers(reader, routes)).found).toEqual((await answers(ledger, routes)).found);
+    expect((await routeAnswers(reader, routes)).found).toEqual((await routeAnswers(ledger, routes)).found);
     await everyByteFlipped(
       { table: 'milestone_times', column: 'analytics', where: `slot = ${LATEST}` },
       Uint8Array.of(0x6d, 0, 0, 0x43, 0xbc), // keys.analytics(17340)
@@ -201,7 +202,7 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     const key = Uint8Array.from([0x61, ...address, 1, ...outputId, Number(r.role)]); // keys.heldOutput
     const where = `address = ${bytea(address)} and output_id = ${bytea(outputId)} and role = ${r.role}`;
     const route = `${E}/balance/${addressToBech32(decode(addressCodec, address), 'smr')}`;
-    const [want, got] = [(await answers(ledger, [route])).found, (await answers(reader, [route])).found];
+    const [want, got] = [(await routeAnswers(ledger, [route])).found, (await routeAnswers(reader, [route])).found];
     expect(got).toEqual(want); // as the embedded store answers it
     expect(want[0]![0]).toBe(200);
     await everyByteFlipped(
@@ -225,9 +226,9 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     const byMilestone = `${E}/ledger/updates/by-milestone/${milestoneId}`;
     const richest = `${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`;
     const routes = [balance, byAddress, byMilestone, richest];
-    const before = await answers(reader, routes);
+    const before = await routeAnswers(reader, routes);
     expect(before.found.map(([s]) => s)).toEqual(routes.map(() => 200));
-    expect(before.found).toEqual((await answers(ledger, routes)).found); // as the embedded store answers
+    expect(before.found).toEqual((await routeAnswers(ledger, routes)).found); // as the embedded store answers
     const ofBalance = `address = ${bytea(address)}`;
     const ofUpdate = `milestone = ${LATEST} and output_id = ${bytea(outputId)}`;
     const edits: [string, string, string, string[]][] = [
@@ -248,7 +249,7 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
       const { rows: kept } = await pool.query(`select * from ${table} where ${where}`);
       expect(kept.length).toBe(1);
       await pool.query(`update ${table} set ${edit} where ${where}`);
-      const { found, logged } = await answers(reader, broken);
+      const { found, logged } = await routeAnswers(reader, broken);
       expect(
         found.map(([s]) => s),
         `${table}: ${edit}`,
@@ -273,7 +274,7 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
         columns.map((c) => k[c]),
       );
     }
-    expect(await answers(reader, routes)).toEqual(before);
+    expect(await routeAnswers(reader, routes)).toEqual(before);
   });
 
   it('an older database’s rows, sealed by resealRows, answer as before', async () => {
@@ -282,21 +283,21 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
       `/api/core/v2/milestones/${milestoneId}`,
       `/api/analytics/v1/milestones?from=17339&to=${LATEST}`,
     ];
-    const before = await answers(reader, routes);
+    const before = await routeAnswers(reader, routes);
     expect(before.found.map(([s]) => s)).toEqual([200, 200, 200]);
     const cut = (column: string) => `${column} = substring(${column} from 1 for length(${column}) - 4)`;
     await pool.query(`update milestone_times set ${cut('payload')} where payload is not null`);
     await pool.query(`update milestone_times set ${cut('analytics')} where analytics is not null`);
     await pool.query(`update held_outputs set ${cut('raw')}`);
     await pool.query(`update analytics_columns set ${cut('raw')}`);
-    expect((await answers(reader, routes)).found.map(([s]) => s)).toEqual([500, 500, 500]);
+    expect((await routeAnswers(reader, routes)).found.map(([s]) => s)).toEqual([500, 500, 500]);
     const { rows } = await pool.query(
       `select (select count(*) from milestone_times where payload is not null) +
         (select count(*) from milestone_times where analytics is not null) +
         (select count(*) from held_outputs) + (select count(*) from analytics_columns) as n`,
     );
     expect(await inTransaction(pool, resealRows)).toBe(Number(rows[0]!.n));
-    expect((await answers(reader, routes)).found).toEqual(before.found);
+    expect((await routeAnswers(reader, routes)).found).toEqual(before.found);
   });
 
   it('an older database’s ledger updates, balances and white-flag records, sealed by sealValueRows, answer as before', async () => {
@@ -306,7 +307,7 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
       richest,
       `${E}/milestones/${milestoneId}/blocks`,
     ];
-    const before = await answers(reader, routes);
+    const before = await routeAnswers(reader, routes);
     expect(before.found.map(([s]) => s)).toEqual([200, 200, 200]);
     await pool.query('update ledger_updates set seal = null');
     await pool.query('update address_balances set seal = null');
@@ -314,19 +315,19 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
       'update milestone_times set white_flag = substring(white_flag from 1 for length(white_flag) - 4) ' +
         'where white_flag is not null',
     );
-    expect((await answers(reader, routes)).found.map(([s]) => s)).toEqual([500, 500, 500]);
+    expect((await routeAnswers(reader, routes)).found.map(([s]) => s)).toEqual([500, 500, 500]);
     const { rows } = await pool.query(
       `select (select count(*) from ledger_updates) + (select count(*) from address_balances) +
         (select count(*) from milestone_times where white_flag is not null) as n`,
     );
     expect(await inTransaction(pool, sealValueRows)).toBe(Number(rows[0]!.n));
-    expect((await answers(reader, routes)).found).toEqual(before.found);
+    expect((await routeAnswers(reader, routes)).found).toEqual(before.found);
   });
 
   it('an older database’s balances, sealed with a CRC-32 before SQL sealed them: checked, then sealed anew', async () => {
     const url = databaseUrl(pg!.primary, 'records');
     const routes = [`${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`];
-    const before = await answers(reader, routes);
+    const before = await routeAnswers(reader, routes);
     expect(before.found.map(([s]) => s)).toEqual([200]);
     // Each row sealed as the writer sealed it then: a CRC-32 of its key and values (common/record-checks.ts rowSeal).
     const { rows } = await pool.query('select address, amount, plain, outputs, returns from address_balances');
@@ -344,7 +345,7 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
       [rows.map((r) => r.address), crc],
     );
     await pool.query('update status set balance_seals_sql = false');
-    expect((await answers(reader, routes)).found.map(([s]) => s)).toEqual([500]);
+    expect((await routeAnswers(reader, routes)).found.map(([s]) => s)).toEqual([500]);
     await expect(PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).rejects.toMatchObject({
       code: 'STORE_OUTDATED',
     });
@@ -356,13 +357,13 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     // The writer's opening checks and seals each row once, and moves the flag.
     await (await PostgresMirror.open(url, ledger)).close();
     expect((await pool.query('select balance_seals_sql from status')).rows[0]!.balance_seals_sql).toBe(true);
-    expect((await answers(reader, routes)).found).toEqual(before.found);
+    expect((await routeAnswers(reader, routes)).found).toEqual(before.found);
   });
 
   it('an imported ledger’s network and treasury output (status): flipped bytes are refused; an older one sealed', async () => {
     const url = databaseUrl(pg!.primary, 'records');
     const treasury = ['/api/core/v2/treasury'];
-    const before = await answers(reader, treasury);
+    const before = await routeAnswers(reader, treasury);
     expect(before.found.map(([st]) => st)).toEqual([200]);
     expect(JSON.parse(before.found[0]![1]).amount).toBe(String(ledger.treasury().amount)); // as the store answers
     const row = { table: 'status', column: 'treasury', where: 'true' };
@@ -387,6 +388,6 @@ describe.skipIf(pg === undefined)('sealed records in PostgreSQL', () => {
     await (await PostgresMirror.open(url, ledger)).close();
     expect(await one('select imported as v from status')).toEqual(network);
     await (await PostgresReader.open(url, PROTOCOL_PARAMETERS.testnet)).close();
-    expect((await answers(reader, treasury)).found).toEqual(before.found);
+    expect((await routeAnswers(reader, treasury)).found).toEqual(before.found);
   });
 });
