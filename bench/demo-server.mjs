@@ -43,6 +43,27 @@ export function serveDemo(build, { workers, db, slots }) {
   });
 }
 
+/**
+ * `serve --db DB --read-only --workers N` of `build` over a store written before (no writer beside it); resolves once
+ * it listens. For A/B runs that serve the same ledger from both builds (side-by-side.mjs --same-data).
+ */
+export function serveStore(build, { workers, db }) {
+  return new Promise((done, fail) => {
+    const child = spawn(
+      process.execPath,
+      [build.cli, 'serve', '--db', db, '--read-only', '--workers', String(workers), '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d.toString();
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) done({ child, port: Number(m[1]) });
+    });
+    child.on('exit', (code) => fail(new Error(`serve exited ${code}`)));
+  });
+}
+
 /** Stops a server of `serveDemo` (SIGINT, its clean stop) and resolves when it has exited. */
 export const stopServer = (child) =>
   new Promise((done) => (child.exitCode !== null ? done() : child.once('exit', done).kill('SIGINT')));

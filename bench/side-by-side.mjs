@@ -8,6 +8,8 @@
 //     pool phase in a process of each build (bench/pool-side.mjs), both ingesting the next --slice blocks of one
 //     shared sample at once; each side's rate counts its blocks over the time both were ingesting. --sample FILE
 //     keeps the sample (signed blocks) for later runs.
+//   --same-data (http): both serve one ledger, B's demo store upgraded for A, read-only with no writer (serveStore);
+//     the builds' own demos may make different blocks, and so different answers to the same paths.
 //   --alternate: the sides in turn instead (A B, B A, ...), each alone on the machine for its slice.
 // Each ROOT is a built checkout (dist/ and node_modules/; an older one needs none of bench/). A vs A (the same ROOT
 // twice) gives the spread that A vs B must beat.
@@ -19,12 +21,12 @@
 // says what the build costs whatever share of the cores it got. Read that figure first on a busy machine: the rate
 // ratio of two sides loaded at once is mostly the scheduler's split of the cores (main against itself at load 31:
 // 0.46-1.94 a round in requests/s, 0.81-1.12 in CPU per request; bench/RESULTS.md, section side-by-side).
-import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { listPaths, serveDemo, stopServer } from './demo-server.mjs';
+import { listPaths, serveDemo, serveStore, stopServer } from './demo-server.mjs';
 import { blockGenerator } from './ledger-generate.mjs';
 import { needWrk, wrkAsync } from './wrk.mjs';
 
@@ -48,6 +50,7 @@ function spread(xs) {
 const load = () => os.loadavg()[0];
 
 const ALTERNATE = args.includes('--alternate');
+const SAME_DATA = args.includes('--same-data');
 
 /**
  * The rounds: in round r `measure(side, r)` runs for both sides, at once (the promises of both awaited together) or,
@@ -111,12 +114,27 @@ async function http() {
   const dir = mkdtempSync(join(os.tmpdir(), 'side-by-side-http-'));
   const servers = [];
   try {
-    // Started one after the other, so that each demo's ledger is written on a machine not busy with the other's.
-    for (const [i, root] of roots.entries()) {
-      const build = { root, cli: join(root, 'dist/cli.js') };
-      servers.push(await serveDemo(build, { workers: WORKERS, db: join(dir, `store-${i}`), slots: SLOTS }));
+    let lists;
+    if (SAME_DATA) {
+      // One ledger for both: B's demo store (B the older build), stopped, copied for A and upgraded by A's `upgrade`
+      // to the layout A reads; both served read-only, no writer beside them. The same requests get the same answers
+      // (each build's own demo may make different blocks: main's link to the tangle's tips, 4743942's had one parent).
+      const builds = roots.map((root) => ({ root, cli: join(root, 'dist/cli.js') }));
+      const [dbA, dbB] = [join(dir, 'store-0'), join(dir, 'store-1')];
+      await stopServer((await serveDemo(builds[1], { workers: 1, db: dbB, slots: SLOTS })).child);
+      cpSync(dbB, dbA, { recursive: true });
+      execFileSync(process.execPath, [builds[0].cli, 'upgrade', '--db', dbA], { stdio: 'ignore' });
+      // (a reader with no writer is not synced: congestion answers 503, so it is left out)
+      lists = roots.map(() => listPaths(roots[1], dbB).filter((p) => !p.endsWith('/congestion')));
+      for (const [i, db] of [dbA, dbB].entries()) servers.push(await serveStore(builds[i], { workers: WORKERS, db }));
+    } else {
+      // Started one after the other, so that each demo's ledger is written on a machine not busy with the other's.
+      for (const [i, root] of roots.entries()) {
+        const build = { root, cli: join(root, 'dist/cli.js') };
+        servers.push(await serveDemo(build, { workers: WORKERS, db: join(dir, `store-${i}`), slots: SLOTS }));
+      }
+      lists = roots.map((root, i) => listPaths(root, join(dir, `store-${i}`)));
     }
-    const lists = roots.map((root, i) => listPaths(root, join(dir, `store-${i}`)));
     console.log(`paths: A ${lists[0].length}, B ${lists[1].length}; ${WORKERS} workers each, wrk -c${CONNECTIONS}`);
     const run = (side, seconds, seed) =>
       wrkAsync(servers[side].port, lists[side], {
