@@ -1,42 +1,30 @@
-import { rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/index.js';
-import { createServer } from '../http/server.js';
 import {
-  answer,
   checkEventFlags,
-  chooseStore,
   DEMO_FLAGS,
   EVENT_FLAGS,
-  eventsLine,
   FAUCET_FLAGS,
   FOLLOW_FLAGS,
   FOLLOW_USAGE,
   followBounds,
-  greet,
   INDEX_FLAGS,
   INDEX_USAGE,
   LIMIT_FLAGS,
   limit,
-  listeningPort,
   network,
-  openWriting,
   type Part,
-  type Role,
   roleOf,
+  type Serving,
   serveDatabase,
+  serveOverStore,
   serverOptions,
-  startWorkers,
-  stopOnSignal,
+  serveWriter,
   UsageError,
   WORKER_FLAGS,
   warnOfPublicPosting,
   wholeNumber,
-  workerFlags,
-  writeOnly,
 } from '../node/index.js';
-import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
 // `serve`: the command line parsed, then the part this process plays (node/role.ts decides it: an API over a
 // database, the demo's writer, a server over a store) and the node's components (src/node/) that part starts, in
@@ -141,103 +129,15 @@ export async function serveCommand(argv: string[]): Promise<void> {
   await PARTS[role.part]({ values, role, base, port, faucetCaps, options });
 }
 
-/** What a part starts from: the parsed command line, the part (node/role.ts) and what the flags gave. */
-interface Serving {
-  values: ReturnType<typeof serveFlags>;
-  role: Role;
-  base: ProtocolParameters;
-  port: number;
-  faucetCaps: FaucetCaps;
-  options: ReturnType<typeof serverOptions>;
-}
+/** What a part starts from (node/serving.ts), with the whole command line parsed. */
+type Started = Serving & { values: ReturnType<typeof serveFlags> };
 
-/** The components each part a process plays starts, in order (node/role.ts decides which this one plays). */
-const PARTS: Record<Part, (s: Serving) => Promise<void>> = {
+/** What each part a process plays starts (node/role.ts decides which this one plays). */
+const PARTS: Record<Part, (s: Started) => Promise<void>> = {
   // An API over a PostgreSQL database alone (node/database-reader.ts).
   database: ({ values, role }) => serveDatabase(values, role),
-  // The demo's writer under a supervisor: its store and what writes to it, a server on the loopback for the
-  // workers' forwarded POSTs (--writer-port), its signals.
-  writer: async (s) => {
-    const { values, options } = s;
-    const { ledger, demo, temporary, writes } = await openStore(s);
-    const writerPort =
-      values['writer-port'] === undefined ? undefined : wholeNumber(values['writer-port'], '--writer-port', 1, 65535);
-    writeOnly(
-      ledger,
-      demo,
-      temporary,
-      writerPort === undefined
-        ? undefined
-        : createServer({ ledger, ...options, ...writes, trustForwardedClient: true }),
-      writerPort,
-    );
-  },
-  store: serveStore,
+  // The demo's writer in a process of its own, under a supervisor (node/serving.ts).
+  writer: serveWriter,
+  // A server over a store: alone, one of a pool's workers, or the supervisor of the pool (node/serving.ts).
+  store: serveOverStore,
 };
-
-/** The store this process opens (node/store-choice.ts), and what writes to it (node/writing.ts). */
-async function openStore({ values, role, base, faucetCaps }: Serving) {
-  const chosen = chooseStore(values, base, role.writer);
-  const { existing, path, params, genesisUnixTime, seedSlots, slotSeconds } = chosen;
-  // With --workers N and a shared store, this process supervises the workers; the demo writes in a process of its own
-  // (without the demo, this process holds the store as a single server would, unless --read-only).
-  const writing = await openWriting({
-    ...{ values, supervise: role.supervise, readOnly: values['read-only'], path, params, existing, base, faucetCaps },
-    ...{ genesisUnixTime, seedSlots, slotSeconds },
-  });
-  if (values.synced) writing.ledger.setSynced(true);
-  return { ...chosen, ...writing };
-}
-
-/** A server over a store of its own: alone, one of a pool's workers, or the supervisor of the pool. */
-async function serveStore(s: Serving): Promise<void> {
-  const { values, role, port, options } = s;
-  const { ledger, demo, writer, writes, clock, path, temporary, params, genesisUnixTime } = await openStore(s);
-  const { worker, workers, supervise } = role;
-  // With --workers N, N processes answer (each `serve --read-only` over the store), this one keeps the writer; a
-  // writer that takes POSTs (--faucet) answers the workers' forwards on the loopback.
-  if (supervise && writes.blocks !== undefined) {
-    const loopback = createServer({ ledger, ...options, ...writes, trustForwardedClient: true });
-    await new Promise<void>((done) => loopback.listen(0, '127.0.0.1', done));
-    values['writer-url'] = `http://127.0.0.1:${(loopback.address() as AddressInfo).port}`;
-    loopback.unref();
-  }
-  const pool = supervise
-    ? await startWorkers(workers, ['--db', path!, '--read-only', ...workerFlags(values, port)])
-    : undefined;
-  // With --mqtt-url, this process (the supervisor of workers too) publishes into that broker. The event API is told of
-  // each commit by the ledger where it is written here, else it watches the store.
-  const { events, server } = await answer({
-    ...{ reader: ledger, flags: { ...values, db: path }, worker, pool, port },
-    commits: values['read-only'] || writer !== undefined ? undefined : ledger,
-    options: { ...options, ...writes },
-  });
-  // On a signal: the demo stops writing, the server or the workers stop, then the writer process, then the ledger.
-  stopOnSignal(
-    { server, pool, events },
-    (signal) => {
-      const finish = () => {
-        const slot = ledger.latestCommitment().slot;
-        ledger.close();
-        if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
-        if (role.speaks) process.stdout.write(`tangle-core stopped (${signal}); the store is closed at slot ${slot}\n`);
-        process.exit(0);
-      };
-      if (writer === undefined) return finish();
-      writer.close(finish);
-    },
-    () => {
-      demo?.stop();
-      clock?.stop();
-    },
-    worker,
-  );
-  // A worker of `serve --workers N` says nothing: its primary speaks for the pool.
-  if (!role.speaks) return;
-  const listening = listeningPort(server, pool, port);
-  greet({
-    origin: `http://${values.host}:${listening}`,
-    eventsLine: eventsLine(values, listening, events),
-    ...{ ledger, params, genesisUnixTime, values, temporary, pool, workers, writer, demo },
-  });
-}
