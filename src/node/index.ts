@@ -45,5 +45,5 @@ export { CHILD_STOP_MS, STOP_GRACE_MS, stopOnSignal } from './stop.js';
 export { chooseStore, type StoreChoice } from './store-choice.js';
 export { startWorkers, WORKER_FLAGS } from './workers.js';
 export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';
-export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './writes.js';
-export { openWriting } from './writing.js';
+export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './posting.js';
+export { openWriting } from './store-writers.js';

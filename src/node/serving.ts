@@ -13,7 +13,7 @@ import { stopOnSignal } from './stop.js';
 import { chooseStore } from './store-choice.js';
 import { startWorkers } from './workers.js';
 import { writeOnly } from './writer-process.js';
-import { openWriting } from './writing.js';
+import { openWriting } from './store-writers.js';
 
 // A server over a store of its own, as `serve --db` (or in memory) runs it: the store and what writes to it, then
 // the workers or this process's own server, the event API, the order of a stop, the greeting; and the demo's writer
@@ -60,7 +60,7 @@ export async function serveWriter(s: Serving): Promise<void> {
   );
 }
 
-/** The store this process opens (node/store-choice.ts), and what writes to it (node/writing.ts). */
+/** The store this process opens (node/store-choice.ts), and what writes to it (node/store-writers.ts). */
 async function openStore({ values, role, base, faucetCaps }: Serving) {
   const chosen = chooseStore(values, base, role.writer);
   const { existing, path, params, genesisUnixTime, seedSlots, slotSeconds } = chosen;
