@@ -165,7 +165,7 @@ export const QUERIES = {
   /** The latest commitment, as stored. */
   latest:
     'select s.latest_slot, s.pruned_until, c.raw, c.commitment_id ' +
-    'from status s join commitments c on c.slot = s.latest_slot',
+    'from status s left join commitments c on c.slot = s.latest_slot',
   /** $1 slot → its commitment, if committed and stored, and whether it must be (missing-rows.ts: none is pruned). */
   committedCommitment:
     'select c.raw, c.commitment_id, $1 between s.genesis_slot and s.latest_slot as committed ' +
