@@ -4,19 +4,13 @@
 // into this table), its answer shape beside the handler (in answers/ when the event API gives it too); where a TIP
 // publishes its contract, test/setup/contracts.ts checks it.
 import type { LedgerReader } from '../ledger/index.js';
-import { accountRoutes } from './accounts/account-routes.js';
-import { holderRoutes } from './accounts/holder-routes.js';
-import { analyticsRoutes } from './analytics/analytics-routes.js';
-import { coreRoutes } from './core/core-routes.js';
-import { healthOf } from './core/info.js';
-import { postRoutes } from './core/post-routes.js';
-import { infoRoutes, specRoutes } from './core/spec-routes.js';
-import { explorerPage } from './explorer/explorer-page.js';
-import { explorerRoutes } from './explorer/explorer-routes.js';
-import { lookupRoutes } from './explorer/lookup-route.js';
-import { indexerRoutes } from './indexer/indexer-routes.js';
+import { accountRoutes, holderRoutes } from './accounts/index.js';
+import { analyticsRoutes } from './analytics/index.js';
+import { coreRoutes, healthOf, infoRoutes, postRoutes, specRoutes } from './core/index.js';
+import { explorerPage, explorerRoutes, lookupRoutes } from './explorer/index.js';
+import { indexerRoutes } from './indexer/index.js';
 import { JSON_TYPE, type Route } from './kit/index.js';
-import { poiRoutes } from './poi/poi-routes.js';
+import { poiRoutes } from './poi/index.js';
 
 export { includedBlockJson, JSON_TYPE, type Reply, type Route, type RouteContext } from './kit/index.js';
 
