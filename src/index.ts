@@ -17,7 +17,7 @@ export {
   congestionResponse,
   type UtxoChangesResponse,
   utxoChangesResponse,
-} from './http/core/responses.js';
+} from './http/core/index.js';
 export type { BlockIntake, FaucetIntake } from './http/kit/index.js';
 export { createServer, type ServerOptions } from './http/server.js';
 export {

@@ -1,14 +1,16 @@
 import { parseArgs } from 'node:util';
 import { baseToken } from '../answers/index.js';
-import { accountRange, pointOf } from '../http/accounts/account-points.js';
-import { STATES_PER_PAGE, statementPage } from '../http/accounts/account-statement.js';
 import {
+  accountRange,
+  pointOf,
   STATEMENT_FORMATS,
+  STATES_PER_PAGE,
   type StatementFormat,
   statementCsv,
   statementJson,
   statementKoinly,
-} from '../http/accounts/statement-formats.js';
+  statementPage,
+} from '../http/accounts/index.js';
 import { parseBech32, Slices } from '../http/kit/index.js';
 import { addressBytes, importedParams, inspectStore, type Ledger, openLedger } from '../ledger/index.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';

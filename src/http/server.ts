@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { LedgerError } from '../ledger/index.js';
-import { CLIENT_HEADER } from './core/post-routes.js';
+import { CLIENT_HEADER } from './core/index.js';
 import type { WriterLink } from './kit/index.js';
 import {
   bearerIsValid,

@@ -1,7 +1,7 @@
 import { CodecError, toHex } from '../codec/index.js';
 import { findNonce, powScore } from '../crypto/index.js';
 import { TangleError } from '../errors.js';
-import { type BlockIntake, HttpProblem } from '../http/kit/index.js';
+import { BINARY_V1, type BlockIntake, HttpProblem } from '../http/kit/index.js';
 import { type Ledger, LedgerError } from '../ledger/index.js';
 import { blockFromJson, encodeBlock } from '../serialize.js';
 import {
@@ -20,8 +20,8 @@ import { compareBytes } from '../util/bytes.js';
 // work), then accepted into the open slot (the one after the latest committed) through the whole of acceptBlock:
 // syntax, proof of work, and the transaction's semantics against the ledger. A refusal is the rule's error (400).
 
-const JSON_TYPE = 'application/json';
-const BINARY_V1 = 'application/vnd.iota.serializer-v1';
+// A request's media type, its parameters dropped (server.ts); the kit's JSON_TYPE is an answer's, with its charset.
+const JSON_BODY = 'application/json';
 
 export interface IntakeOptions {
   /** Do proof of work for blocks that arrive with nonce 0 and too low a score (hornet: `restAPI.pow.enabled`). */
@@ -69,7 +69,7 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
 
   function accept(body: Uint8Array, contentType: string): Uint8Array {
     let bytes: Uint8Array;
-    if (contentType === JSON_TYPE) {
+    if (contentType === JSON_BODY) {
       let json: { [key: string]: unknown };
       try {
         json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
@@ -88,7 +88,7 @@ export function ledgerIntake(ledger: Ledger, options: IntakeOptions): BlockIntak
     } else {
       throw new HttpProblem(
         400,
-        `unsupported content type "${contentType.slice(0, 60)}" (${JSON_TYPE} or ${BINARY_V1})`,
+        `unsupported content type "${contentType.slice(0, 60)}" (${JSON_BODY} or ${BINARY_V1})`,
       );
     }
     bytes = withWork(bytes, params.minPowScore, options.pow);

@@ -8,7 +8,7 @@ import {
 } from '../../ledger/index.js';
 import { address as addressCodec } from '../../stardust/address.js';
 import { addressToBech32 } from '../../stardust/address-bech32.js';
-import { asksPoint, balanceAtPoint } from '../accounts/account-routes.js';
+import { asksPoint, balanceAtPoint } from '../accounts/index.js';
 import {
   badCursor,
   cursorPageSize,

@@ -1,6 +1,5 @@
 import { LedgerError, type LedgerReader } from '../../ledger/index.js';
-import { milestoneAt } from '../core/core-routes.js';
-import { orWriter } from '../core/post-routes.js';
+import { milestoneAt, orWriter } from '../core/index.js';
 import { HttpProblem, JSON_TYPE, parseHexId, quote, type Route } from '../kit/index.js';
 
 // What a name the explorer's search box was given names: a milestone (by index or ID), a block, a transaction or an

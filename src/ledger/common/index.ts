@@ -24,7 +24,6 @@ export {
   UPGRADE_COMMAND,
 } from './errors.js';
 export {
-  checkedBlock,
   checkedOutputRecord,
   checkedOutputRow,
   checkUtxoChanges,

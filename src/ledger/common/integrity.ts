@@ -1,9 +1,6 @@
 import { crc32 } from 'node:zlib';
 import { type Codec, decode, encode, toHex } from '../../codec/index.js';
 import { blake2b256 } from '../../crypto/index.js';
-import { decodeBlock } from '../../serialize.js';
-import type { Block } from '../../stardust/block.js';
-import { transactionId } from '../../stardust/ids.js';
 import {
   OUTPUT_CHECKSUM_AT,
   OUTPUT_RECORD_HEADER,
@@ -13,7 +10,6 @@ import {
 } from '../../stardust/ledger-records.js';
 import { MAX_OUTPUT_INDEX } from '../../stardust/limits.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
-import { PayloadType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
 import { LedgerError } from './errors.js';
 import { OutputIdList } from './output-id-list.js';
@@ -35,28 +31,6 @@ export function readRecord<T>(codec: Codec<T>, bytes: Uint8Array, what: string):
       cause: e,
     });
   }
-}
-
-/**
- * A stored block as served for `ids`: it decodes, hashes to its block ID, and (for a transaction) carries the
- * transaction with that ID. Block IDs and transaction IDs are hashes of the bytes, so any change to them is caught.
- * @throws LedgerError STORE_CORRUPT
- */
-export function checkedBlock(bytes: Uint8Array, ids: { blockId: Uint8Array; transactionId?: Uint8Array }): Block {
-  const what = `the stored block ${toHex(ids.blockId)}`;
-  let block: Block;
-  try {
-    block = decodeBlock(bytes);
-  } catch (e) {
-    throw corrupt(what, `does not decode (${(e as Error).message})`);
-  }
-  if (!equalBytes(blake2b256(bytes), ids.blockId)) throw corrupt(what, 'its bytes hash to another block ID');
-  if (ids.transactionId !== undefined) {
-    const payload = block.payload;
-    if (payload?.type !== PayloadType.Transaction || !equalBytes(transactionId(payload), ids.transactionId))
-      throw corrupt(what, `does not carry transaction ${toHex(ids.transactionId)}`);
-  }
-  return block;
 }
 
 /**

@@ -3,80 +3,17 @@
 // here every boundary is tried).
 import { describe, expect, it } from 'vitest';
 import { encode } from '../../../src/codec/index.js';
-import {
-  blake2b256,
-  buildBlock,
-  buildTransaction,
-  decodeBlock,
-  ed25519AddressOf,
-  ed25519PublicKey,
-  encodeBlock,
-  outputId,
-  PROTOCOL_PARAMETERS,
-  signTransaction,
-  type TransactionPayload,
-  transactionId,
-} from '../../../src/index.js';
-import { checkedBlock, checkUtxoChanges, encodeDiff, readDiff } from '../../../src/ledger/common/integrity.js';
+import { blake2b256 } from '../../../src/index.js';
+import { checkUtxoChanges, encodeDiff, readDiff } from '../../../src/ledger/common/integrity.js';
 import { slotDiff } from '../../../src/stardust/ledger-records.js';
 import { concatBytes } from '../../../src/util/bytes.js';
 import { errorCode } from '../../helpers/failure.js';
-
-const params = PROTOCOL_PARAMETERS.testnet;
-const me = ed25519AddressOf(ed25519PublicKey(new Uint8Array(32).fill(1)));
-const basic = (amount: bigint) => ({
-  type: 3 as const,
-  amount,
-  nativeTokens: [],
-  unlockConditions: [{ type: 0 as const, address: me }],
-  features: [],
-});
-const input = { outputId: outputId(new Uint8Array(32).fill(0xa1), 0), output: basic(1_000_000n) };
-const tx = signTransaction(buildTransaction({ inputs: [input], outputs: [basic(1_000_000n)], params }), [
-  new Uint8Array(32).fill(1),
-]);
-const txBlock = encodeBlock(buildBlock({ parents: [new Uint8Array(32).fill(7)], payload: tx, params }));
-const tagged = encodeBlock(
-  buildBlock({
-    parents: [new Uint8Array(32).fill(7)],
-    payload: { type: 5, tag: Uint8Array.of(1), data: Uint8Array.of(2) },
-    params,
-  }),
-);
 
 /** A read diff with its ID lists as arrays, as a SlotDiff is written. */
 const unpacked = (d: ReturnType<typeof readDiff>) => ({
   created: d.created.toArray(),
   consumed: d.consumed.toArray(),
   consumedSlots: d.consumedSlots,
-});
-
-describe('checkedBlock', () => {
-  const txId = transactionId(tx as TransactionPayload);
-  it('a block served for its own block ID and transaction ID is returned decoded', () => {
-    const block = checkedBlock(txBlock, { blockId: blake2b256(txBlock), transactionId: txId });
-    expect(block).toEqual(decodeBlock(txBlock));
-    // Without a transaction ID, any block of that block ID (a tagged-data block too).
-    expect(checkedBlock(tagged, { blockId: blake2b256(tagged) }).payload?.type).toBe(5);
-  });
-  it('STORE_CORRUPT: another block ID, another transaction ID, no transaction at all, bytes that do not decode', () => {
-    const other = txId.slice();
-    other[0]! ^= 1;
-    expect(errorCode(() => checkedBlock(txBlock, { blockId: other, transactionId: txId }))).toBe('STORE_CORRUPT');
-    expect(errorCode(() => checkedBlock(txBlock, { blockId: blake2b256(txBlock), transactionId: other }))).toBe(
-      'STORE_CORRUPT',
-    );
-    expect(errorCode(() => checkedBlock(tagged, { blockId: blake2b256(tagged), transactionId: txId }))).toBe(
-      'STORE_CORRUPT',
-    );
-    // A block with no payload at all, served for a transaction.
-    const bare = encodeBlock({ protocolVersion: 2, parents: [new Uint8Array(32).fill(7)], nonce: 0n } as never);
-    expect(errorCode(() => checkedBlock(bare, { blockId: blake2b256(bare), transactionId: txId }))).toBe(
-      'STORE_CORRUPT',
-    );
-    const cut = txBlock.subarray(0, txBlock.length - 1);
-    expect(errorCode(() => checkedBlock(cut, { blockId: blake2b256(cut) }))).toBe('STORE_CORRUPT');
-  });
 });
 
 const id = (first: number, index = 0) => Uint8Array.of(first, ...new Uint8Array(31).fill(9), index, 0);
