@@ -155,7 +155,6 @@ export class PostgresReader implements LedgerReader {
     const { rows } = await this.ask(QUERIES.latest, []);
     const r = rows[0]!;
     this.pruned = Number(r.pruned_until);
-    // (a left join: the status row names the latest slot, so its commitment's row missing is damage, said so)
     if (r.raw === null)
       throw corrupt(`the latest commitment (slot ${r.latest_slot})`, 'the database holds no row of it');
     const commitment = readCommitment(r.raw, Number(r.latest_slot), r.commitment_id);

@@ -162,7 +162,7 @@ export const QUERIES = {
   treasury: 'select treasury from status',
   latestSlot: 'select latest_slot from status',
   currentAt: 'select current_at from status',
-  /** The latest commitment, as stored. */
+  /** The latest commitment, as stored (a left join: its row missing is damage the reader names, not no answer). */
   latest:
     'select s.latest_slot, s.pruned_until, c.raw, c.commitment_id ' +
     'from status s left join commitments c on c.slot = s.latest_slot',
