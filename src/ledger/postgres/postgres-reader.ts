@@ -155,8 +155,7 @@ export class PostgresReader implements LedgerReader {
     const { rows } = await this.ask(QUERIES.latest, []);
     const r = rows[0]!;
     this.pruned = Number(r.pruned_until);
-    if (r.raw === null)
-      throw corrupt(`the latest commitment (slot ${r.latest_slot})`, 'the database holds no row of it');
+    if (r.raw === null) throw corrupt(`the latest commitment (slot ${r.latest_slot})`, 'its row is missing');
     const commitment = readCommitment(r.raw, Number(r.latest_slot), r.commitment_id);
     return { slot: Number(r.latest_slot), commitmentId: commitmentId(commitment), commitment };
   }
