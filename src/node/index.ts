@@ -39,11 +39,11 @@ export { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './follower
 export { greet } from './greeting.js';
 export { LIMIT_FLAGS, limit, listeningPort, serverOptions, workerFlags } from './http-options.js';
 export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
+export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './posting.js';
 export { type Part, poolOf, type Role, roleOf, startedAs } from './role.js';
 export { type Serving, type ServingFlags, serveOverStore, serveWriter } from './serving.js';
 export { CHILD_STOP_MS, STOP_GRACE_MS, stopOnSignal } from './stop.js';
 export { chooseStore, type StoreChoice } from './store-choice.js';
+export { openWriting } from './store-writers.js';
 export { startWorkers, WORKER_FLAGS } from './workers.js';
 export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';
-export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './posting.js';
-export { openWriting } from './store-writers.js';

@@ -11,9 +11,9 @@ import { listeningPort, type serverOptions, workerFlags } from './http-options.j
 import type { Role } from './role.js';
 import { stopOnSignal } from './stop.js';
 import { chooseStore } from './store-choice.js';
+import { openWriting } from './store-writers.js';
 import { startWorkers } from './workers.js';
 import { writeOnly } from './writer-process.js';
-import { openWriting } from './store-writers.js';
 
 // A server over a store of its own, as `serve --db` (or in memory) runs it: the store and what writes to it, then
 // the workers or this process's own server, the event API, the order of a stop, the greeting; and the demo's writer

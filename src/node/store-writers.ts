@@ -16,8 +16,8 @@ import { UsageError } from './flags.js';
 import { type FollowFlags, followFrom } from './follower.js';
 import { LIMIT_FLAGS } from './http-options.js';
 import { indexBuildOf } from './index-build.js';
-import { freePort, startWriter, type WriterProcess } from './writer-process.js';
 import { commitByTheClock, reportStoreError, writerOptions } from './posting.js';
+import { freePort, startWriter, type WriterProcess } from './writer-process.js';
 
 // The store of a `serve` process and what writes to it: the demo (here, or in a writer process of its own under a
 // supervisor of workers), the follower of another node (--follow), a testnet writer's slot clock and faucet
