@@ -3,14 +3,18 @@ import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/index.js';
 import {
   checkEventFlags,
   DEMO_FLAGS,
+  DEMO_USAGE,
   EVENT_FLAGS,
+  EVENT_USAGE,
   FAUCET_FLAGS,
+  FAUCET_USAGE,
   FOLLOW_FLAGS,
   FOLLOW_USAGE,
   followBounds,
   INDEX_FLAGS,
   INDEX_USAGE,
   LIMIT_FLAGS,
+  LIMIT_USAGE,
   limit,
   network,
   type Part,
@@ -22,6 +26,7 @@ import {
   serveWriter,
   UsageError,
   WORKER_FLAGS,
+  WORKER_USAGE,
   warnOfPublicPosting,
   wholeNumber,
 } from '../node/index.js';
@@ -38,19 +43,13 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
   --host ADDR             address to listen on (default 127.0.0.1)
   --db DIR                the store directory (created if it does not exist)
   --network NAME          testnet, shimmer or iota (default testnet; an existing store keeps its own)
-  --demo                  a live simulated network: seeds a new store, then commits a slot every 10 s
-  --demo-slots N          slots the demo seeds before it listens (default 120)
-  --slot-seconds N        the demo's slot length (default the network's, 10): 1 makes a wallet's steps quick
-  --genesis-time UNIX     genesis time of a new store, unix seconds (default: now; for --demo, so that the
-                          seeded slots end now)
+${DEMO_USAGE}
   --store URL             a PostgreSQL database (postgresql://…) shared with other machines: this server
                           publishes each slot it commits there (it still validates on --db, or in memory)
   --read-only             serve a store another process writes (a demo, import, an embedding node): every
                           answer follows the writer's commits; needs --db with an existing store, or --store
                           (a reader of the database: the primary, or any hot standby of it)
-  --workers N             N HTTP processes on one port, each reading the store; the demo writes in a process
-                          of its own, and this one supervises (a worker or writer that dies is restarted).
-                          Default: the number of cores with --db or --demo, else 1 (in memory)
+${WORKER_USAGE}
   --synced                answer as synced even when the latest slot is old (serving imported history)
   --jwt-secret S          HS256 secret: requests with a valid "Authorization: Bearer <JWT>" may use every route
   --jwt-allow-non-expiring  accept tokens without "exp" (hornet's jwt-api tool issues them); default: 403
@@ -60,26 +59,11 @@ export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] 
                           requests to the writer's server at URL (without it they answer 503)
 ${FOLLOW_USAGE}
 ${INDEX_USAGE}
-  --faucet                on a testnet writer (not --demo, which has it): take posted blocks, run the faucet
-                          (its key is the demo's: the store's genesis must hold an output of it, as a demo's
-                          does) and commit each slot once it has ended, as a node does
-  --mqtt-port N           the node event API (TIP-28) over plain MQTT on port N as well (it is always over
-                          WebSocket at /api/mqtt/v1 on --port)
-  --mqtt-url URL          publish the event API into your broker (mosquitto, EMQX: mqtt://, ws://) instead of
-                          hosting one; give it to the one process that writes
-  --no-mqtt               no event API
-  --mqtt-sessions-per-client N  persistent MQTT sessions one client address may hold; one more is refused
-                          (CONNACK 3) (default 10)
-  --mqtt-queued-messages N  messages kept for one session while its client is away (default 1000); past it, or
-  --mqtt-queued-bytes N   past these bytes (default 4194304), the session expires, as MQTT 5's would
+${FAUCET_USAGE}
+${EVENT_USAGE}
   --pow                   do proof of work for posted blocks that come without a nonce, and say so in /info
                           (default on the testnet; off on mainnet presets, as hornet's restAPI.pow.enabled)
-  --post-limit N          posted blocks a minute from one client address; past it, 429 (default 120; 0: none)
-  --post-bytes-limit N    bytes of posted blocks a minute from one client address (default 1048576; 0: none)
-  --faucet-per-minute N   faucet payouts a minute, all clients together; past it, 429 (default 60; 0: none)
-  --faucet-per-day N      faucet payouts a day, all clients together (default 5000; 0: none)
-  --jwt-max-lifetime S    the longest life a token may claim, seconds from its iat: a later exp is refused as no
-                          exp is (default 31536000, a year)
+${LIMIT_USAGE}
 `;
 
 /** The command line, parsed: every component's flags. */

@@ -29,6 +29,15 @@ export const DEMO_FLAGS = {
   'genesis-time': { type: 'string' },
 } as const;
 
+/** serve's usage lines of the demo's flags. */
+export const DEMO_USAGE = [
+  `  --demo                  a live simulated network: seeds a new store, then commits a slot every 10 s
+  --demo-slots N          slots the demo seeds before it listens (default 120)
+  --slot-seconds N        the demo's slot length (default the network's, 10): 1 makes a wallet's steps quick
+  --genesis-time UNIX     genesis time of a new store, unix seconds (default: now; for --demo, so that the
+                          seeded slots end now)`,
+].join('');
+
 /** Every fifth milestone of the demo references two conflicting transactions (a double spend, an uncreated input). */
 const CONFLICTS_EVERY = 5;
 

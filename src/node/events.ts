@@ -27,6 +27,19 @@ export const EVENT_FLAGS = {
   'mqtt-queued-bytes': { type: 'string' },
 } as const;
 
+/** serve's usage lines of the event API's flags. */
+export const EVENT_USAGE = [
+  `  --mqtt-port N           the node event API (TIP-28) over plain MQTT on port N as well (it is always over
+                          WebSocket at /api/mqtt/v1 on --port)
+  --mqtt-url URL          publish the event API into your broker (mosquitto, EMQX: mqtt://, ws://) instead of
+                          hosting one; give it to the one process that writes
+  --no-mqtt               no event API
+  --mqtt-sessions-per-client N  persistent MQTT sessions one client address may hold; one more is refused
+                          (CONNACK 3) (default 10)
+  --mqtt-queued-messages N  messages kept for one session while its client is away (default 1000); past it, or
+  --mqtt-queued-bytes N   past these bytes (default 4194304), the session expires, as MQTT 5's would`,
+].join('');
+
 /** The per-client bounds of the broker's flags, by the option each sets (sessions.ts has their defaults). */
 const BOUND_FLAGS = {
   'mqtt-sessions-per-client': 'maxSessionsPerAddress',

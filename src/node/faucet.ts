@@ -21,6 +21,13 @@ import { OutputType, UnlockConditionType } from '../stardust/type-codes.js';
 /** The faucet's flag (serve --faucet: a testnet writer taking posted blocks; its caps are LIMIT_FLAGS'). */
 export const FAUCET_FLAGS = { faucet: { type: 'boolean', default: false } } as const;
 
+/** serve's usage lines of --faucet. */
+export const FAUCET_USAGE = [
+  `  --faucet                on a testnet writer (not --demo, which has it): take posted blocks, run the faucet
+                          (its key is the demo's: the store's genesis must hold an output of it, as a demo's
+                          does) and commit each slot once it has ended, as a node does`,
+].join('');
+
 // inx-faucet's service for test networks (POST /api/enqueue {address} → 202), in the writer: each request is one
 // signed transfer from the faucet's output to the address (the change back to the faucet), accepted into the open
 // slot, so the address is funded when that slot commits. The faucet spends its own latest output, pending or not: one

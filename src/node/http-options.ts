@@ -39,6 +39,16 @@ export const LIMIT_FLAGS = {
   'jwt-max-lifetime': { type: 'string' },
 } as const;
 
+/** serve's usage lines of the abuse limits' flags. */
+export const LIMIT_USAGE = [
+  `  --post-limit N          posted blocks a minute from one client address; past it, 429 (default 120; 0: none)
+  --post-bytes-limit N    bytes of posted blocks a minute from one client address (default 1048576; 0: none)
+  --faucet-per-minute N   faucet payouts a minute, all clients together; past it, 429 (default 60; 0: none)
+  --faucet-per-day N      faucet payouts a day, all clients together (default 5000; 0: none)
+  --jwt-max-lifetime S    the longest life a token may claim, seconds from its iat: a later exp is refused as no
+                          exp is (default 31536000, a year)`,
+].join('');
+
 export function serverOptions(values: HttpFlags): Omit<ServerOptions, 'ledger'> {
   return {
     ...(values['jwt-secret'] !== undefined ? { jwtSecret: values['jwt-secret'] } : {}),

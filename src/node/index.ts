@@ -14,6 +14,7 @@ export {
   DEMO_FAUCET_AMOUNT,
   DEMO_FAUCET_SECRET,
   DEMO_FLAGS,
+  DEMO_USAGE,
   type Demo,
   demoGenesis,
   demoSlot,
@@ -22,9 +23,9 @@ export {
   openDemoLedger,
   runDemo,
 } from './demo.js';
-export { checkEventFlags, EVENT_FLAGS, eventsLine, serveEvents } from './events.js';
+export { checkEventFlags, EVENT_FLAGS, EVENT_USAGE, eventsLine, serveEvents } from './events.js';
 export { hostsEvents, upgradesOf } from './events-host.js';
-export { FAUCET_FLAGS, Faucet, type FaucetOptions, faucetAddress } from './faucet.js';
+export { FAUCET_FLAGS, FAUCET_USAGE, Faucet, type FaucetOptions, faucetAddress } from './faucet.js';
 export {
   describeError,
   NETWORKS,
@@ -37,7 +38,7 @@ export {
 } from './flags.js';
 export { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './follower.js';
 export { greet } from './greeting.js';
-export { LIMIT_FLAGS, limit, listeningPort, serverOptions, workerFlags } from './http-options.js';
+export { LIMIT_FLAGS, LIMIT_USAGE, limit, listeningPort, serverOptions, workerFlags } from './http-options.js';
 export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
 export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './posting.js';
 export { type Part, poolOf, type Role, roleOf, startedAs } from './role.js';
@@ -45,5 +46,5 @@ export { type Serving, type ServingFlags, serveOverStore, serveWriter } from './
 export { CHILD_STOP_MS, STOP_GRACE_MS, stopOnSignal } from './stop.js';
 export { chooseStore, type StoreChoice } from './store-choice.js';
 export { openWriting } from './store-writers.js';
-export { startWorkers, WORKER_FLAGS } from './workers.js';
+export { startWorkers, WORKER_FLAGS, WORKER_USAGE } from './workers.js';
 export { freePort, startWriter, type WriterProcess, writeOnly } from './writer-process.js';

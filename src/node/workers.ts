@@ -11,6 +11,13 @@ export const WORKER_FLAGS = {
   'writer-port': { type: 'string' },
 } as const;
 
+/** serve's usage lines of --workers (--writer-url is said beside the read-only flags it goes with). */
+export const WORKER_USAGE = [
+  `  --workers N             N HTTP processes on one port, each reading the store; the demo writes in a process
+                          of its own, and this one supervises (a worker or writer that dies is restarted).
+                          Default: the number of cores with --db or --demo, else 1 (in memory)`,
+].join('');
+
 // `serve --workers N`: N HTTP processes on one port (node:cluster hands each new connection to one of them), each a
 // `serve --read-only` over the store, supervised by this process (the demo writes in a process of its own,
 // writer.ts; or another program writes). A worker that dies is replaced, after a delay that grows while
