@@ -1,5 +1,6 @@
 import { toHex } from '../codec/index.js';
 import { type LedgerOutput, slotEnd } from '../ledger/index.js';
+import { outputIndexOf } from '../stardust/ids.js';
 import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 
 /** hornet's OutputMetadataResponse, in its field order (components/coreapi/types.go). */
@@ -15,7 +16,7 @@ export function outputMetadata(params: ProtocolParameters, o: LedgerOutput): Rec
   return {
     blockId: toHex(o.blockId),
     transactionId: toHex(o.outputId.subarray(0, 32)),
-    outputIndex: o.outputId[32]! | (o.outputId[33]! << 8),
+    outputIndex: outputIndexOf(o.outputId),
     isSpent: o.spent !== undefined,
     ...spent,
     milestoneIndexBooked: o.createdSlot,

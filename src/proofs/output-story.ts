@@ -1,7 +1,7 @@
 import { CodecError, fromHex, type Json, toHex } from '../codec/index.js';
 import { TangleError } from '../errors.js';
 import type { LedgerReader } from '../ledger/index.js';
-import { transactionId } from '../stardust/ids.js';
+import { outputIndexOf, transactionId } from '../stardust/ids.js';
 import type { Output } from '../stardust/output.js';
 import type { TransactionPayload } from '../stardust/payload/transaction.js';
 import type { MilestoneKeys } from '../stardust/protocol-parameters.js';
@@ -91,7 +91,7 @@ export function verifyOutputStory(story: OutputStory, keys: MilestoneKeys): Outp
   const created = verifyProof(story.created, keys, 'applied');
   if (!created.valid) return { ...created, path: `created.${created.path}` };
   const tx = transactionOf(story.created);
-  const index = story.outputId[32]! | (story.outputId[33]! << 8);
+  const index = outputIndexOf(story.outputId);
   if (tx === undefined || !equalBytes(transactionId(tx), story.outputId.subarray(0, 32)))
     return bad('STORY_OUTPUT_NOT_CREATED', 'created.block', "the block's transaction is not the output ID's");
   const output = tx.essence.outputs[index];
