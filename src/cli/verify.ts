@@ -10,7 +10,8 @@ export const VERIFY_USAGE = `tangle-core verify --db DIR | --store URL
   it is done, then each damaged record (its table, its key, what is wrong). Exit 0: sound; 1: damaged; 2: misuse,
   or a store of an older layout (tangle-core upgrade --db DIR first).
   With --store, walks the PostgreSQL database at URL instead, in one read-only snapshot, for the rows deleted where
-  no read can tell (docs/reliability.md): prints each check as it is done, then each missing row likewise.
+  no read can tell (docs/reliability.md): prints each check as it is done, then each missing row likewise; a database
+  an older tangle-core kept is refused (exit 2: tangle-core upgrade --db DIR --store URL first).
 `;
 
 /** Walks the store; its lines go to `print` as they come. Whether it is sound. */
