@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { verifyPostgres, verifyStoreAt } from '../ledger/index.js';
+import { LedgerError, verifyPostgres, verifyStoreAt } from '../ledger/index.js';
 import { existingStore, redactUrl, UsageError } from './io.js';
 
 export const VERIFY_USAGE = `tangle-core verify --db DIR | --store URL
@@ -10,7 +10,8 @@ export const VERIFY_USAGE = `tangle-core verify --db DIR | --store URL
   it is done, then each damaged record (its table, its key, what is wrong). Exit 0: sound; 1: damaged; 2: misuse,
   or a store of an older layout (tangle-core upgrade --db DIR first).
   With --store, walks the PostgreSQL database at URL instead, in one read-only snapshot, for the rows deleted where
-  no read can tell (docs/reliability.md): prints each check as it is done, then each missing row likewise.
+  no read can tell (docs/reliability.md): prints each check as it is done, then each missing row likewise; a database
+  an older tangle-core kept is refused (exit 2: tangle-core upgrade --db DIR --store URL first).
 `;
 
 /** Walks the store; its lines go to `print` as they come. Whether it is sound. */
@@ -22,15 +23,20 @@ export async function verifyCommand(argv: string[], print: (line: string) => voi
   if ((values.db === undefined) === (values.store === undefined) || positionals.length > 0)
     throw new UsageError('verify needs --db DIR or --store URL');
   if (values.store !== undefined) return verifyDatabase(values.store, print);
-  existingStore(values.db!);
+  try {
+    existingStore(values.db!);
+  } catch (e) {
+    // A damaged record every reader starts from (the metadata, the network): the walk names it (exit 1).
+    if (!(e instanceof LedgerError) || e.code !== 'STORE_CORRUPT') throw e;
+  }
   const verdict = verifyStoreAt(values.db!, print);
   for (const d of verdict.damage) print(`damaged: ${d.table} ${d.key}: ${d.why}`);
   const checked = [...verdict.checked.values()].reduce((a, b) => a + b, 0);
+  const of = `(layout ${verdict.layout ?? 'unreadable'}, ${checked} sealed records checked)`;
   print(
     verdict.damage.length === 0
-      ? `${values.db}: sound (layout ${verdict.layout}, ${checked} sealed records checked)`
-      : `${values.db}: ${verdict.damage.length} damaged record(s) (layout ${verdict.layout}, ${checked} sealed ` +
-          'records checked)',
+      ? `${values.db}: sound ${of}`
+      : `${values.db}: ${verdict.damage.length} damaged record(s) ${of}`,
   );
   return verdict.damage.length === 0;
 }

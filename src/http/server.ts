@@ -59,6 +59,16 @@ const STATUS_LINE: Record<number, string> = {
 const GZIP_ABOVE = 1024;
 
 /**
+ * A 500 that is not the store's damage: a fault of ours (the new user's check saw a reader's TypeError answer 500
+ * with nothing logged) or a store refusal of kind internal. One line: the error and where it was thrown.
+ */
+function logFault(e: unknown): void {
+  const what = e instanceof LedgerError ? `${e.code}: ${e.detail}` : e instanceof Error ? `${e.name}: ${e.message}` : e;
+  const frame = e instanceof Error ? e.stack?.split('\n').find((l) => /^\s+at /.test(l)) : undefined;
+  process.stderr.write(`tangle-core: internal error: ${what}${frame === undefined ? '' : ` (${frame.trim()})`}\n`);
+}
+
+/**
  * The node API of SPEC B4 and B5 on `node:http`: GET routes, JSON or binary bodies, every error in the
  * `{ error: { code, message } }` envelope, never a stack trace. Returns the server unstarted: call `listen`.
  */
@@ -188,10 +198,13 @@ export function createServer(options: ServerOptions): Server {
       const reply = cache.get(cacheKey) ?? cache.keep(cacheKey, await route.handle!(ctx));
       send(req, res, reply.status ?? 200, reply.body, reply.contentType, reply.headers);
     } catch (e) {
+      const problem = toProblem(e);
+      // Every answer of 500 is one line on stderr, none de-duplicated (docs/reliability.md): the client sees no stack.
       if (e instanceof LedgerError && (e.code === 'STORE_CORRUPT' || e.code === 'STORE_FAILURE')) onStoreError(e);
+      else if (problem.status === 500) logFault(e);
       // A body left unread (too large, or refused before it was read) is not drained: the connection closes after.
       if (req.method === 'POST' && !req.complete) res.shouldKeepAlive = false;
-      sendProblem(req, res, toProblem(e), codeAsString);
+      sendProblem(req, res, problem, codeAsString);
     }
   }
 

@@ -59,6 +59,25 @@ describe.skipIf(pg === undefined)('verify --store URL', () => {
     ]);
   });
 
+  it('an older database (a seal its rows lack): refused with the upgrade command, as by readers (exit 2)', async () => {
+    // What a database an older tangle-core kept says of itself (reseal-rows.ts): its readers refuse it so.
+    for (const flag of ['rows_counted', 'times_sealed']) {
+      await db.pool.query(`update status set ${flag} = false`);
+      try {
+        const r = await verify('--store', db.url);
+        expect([r.status, r.stdout], flag).toEqual([2, '']);
+        expect(r.stderr, flag).toBe(
+          'error: STORE_OUTDATED: the database was kept by an older tangle-core: upgrade it with `tangle-core ' +
+            'upgrade --db DIR --store URL` (DIR: the store its writer mirrors; or start that writer once: serve ' +
+            '--db DIR --store URL), then read it\n',
+        );
+      } finally {
+        await db.pool.query(`update status set ${flag} = true`);
+      }
+    }
+    expect((await verify('--store', db.url)).status).toBe(0);
+  });
+
   it('one row of each kind deleted: each named by its table and key, exit 1', async () => {
     const q = async (sql: string) => (await db.pool.query(sql)).rows;
     const one = async (table: string, where: string) => {

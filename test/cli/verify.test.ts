@@ -239,3 +239,19 @@ it('a store of an older layout: refused with the upgrade command (exit 2)', asyn
     ]);
   }
 });
+
+it('the metadata, imported network or layout record flipped (serve refuses the store): one line, exit 1', async () => {
+  for (const key of [keys.meta, keys.importedNetwork, keys.layout]) {
+    const value = read(key);
+    // The new user's check flipped the middle byte of each (a value byte of the layout, of the others too).
+    expect(await damagedLines([{ key, value: flipped(value, value.length >> 1) }])).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^damaged: meta ${hex(key)}: STORE_CORRUPT .*key 0x${hex(key).slice(2)}\\).*checksum.*: the store cannot ` +
+            'be walked further \\(every reader starts from this record: serve refuses the store\\)$',
+        ),
+      ),
+    ]);
+  }
+  expect((await verify()).status).toBe(0);
+});

@@ -35,7 +35,8 @@ export interface StoreDamage {
 
 /** What a walk found. */
 export interface StoreVerdict {
-  layout: number;
+  /** Undefined where the layout record itself is damaged. */
+  layout: number | undefined;
   /** Records whose seal was checked, by table. */
   checked: Map<string, number>;
   /** Records of tables stored without a seal (not checked but against what indexes them), by table. */
@@ -55,10 +56,10 @@ const MARKERS = [keys.outputChecksums, keys.outputIndexBuilt];
  * `progress` hears each table as it is done. @throws LedgerError STORE_OUTDATED (an older layout: upgrade it first)
  */
 export function verifyStore(store: KeyValueStore, progress: (line: string) => void = () => {}): StoreVerdict {
-  settleLayout(store, true);
-  const verdict: StoreVerdict = { layout: storeLayout(store), checked: new Map(), unsealed: new Map(), damage: [] };
+  const verdict: StoreVerdict = { layout: undefined, checked: new Map(), unsealed: new Map(), damage: [] };
   const damaged = (table: number, key: Uint8Array, why: string) =>
     verdict.damage.push({ table: NAMES.get(table)!, key: toHex(key), why });
+  if (!foundationSound(store, verdict, damaged)) return verdict;
   const attempt = (table: number, key: Uint8Array, check: () => void) => {
     try {
       check();
@@ -92,6 +93,39 @@ export function verifyStore(store: KeyValueStore, progress: (line: string) => vo
     });
   progress('block index: checked against the blocks');
   return verdict;
+}
+
+/**
+ * The records every reader starts from (issue 57's new user's check): the layout (how every other record is laid
+ * out), the metadata (the chain's head) and an imported ledger's network (its parameters). One damaged: `serve`
+ * refuses the store, and the walk stops there, saying so on the record's line (exit 1, not a misuse's 2). Sound: the
+ * layout is settled (an older one is refused as outdated). @throws LedgerError STORE_OUTDATED
+ */
+function foundationSound(store: KeyValueStore, verdict: StoreVerdict, damaged: Damaged): boolean {
+  const STOP = 'the store cannot be walked further (every reader starts from this record: serve refuses the store)';
+  const check = (key: Uint8Array, read: () => unknown) => {
+    try {
+      read();
+      return true;
+    } catch (e) {
+      if (!(e instanceof LedgerError) || e.code !== 'STORE_CORRUPT') throw e;
+      damaged(T.meta, key, `${e.message}: ${STOP}`);
+      return false;
+    }
+  };
+  if (!check(keys.layout, () => (verdict.layout = storeLayout(store)))) return false;
+  settleLayout(store, true);
+  const meta = store.get(keys.meta);
+  if (meta === undefined) {
+    damaged(T.meta, keys.meta, `missing: the store holds records but no metadata: ${STOP}`);
+    return false;
+  }
+  const metaSound = check(keys.meta, () => checkedRecord(keys.meta, meta, 'metadata'));
+  const imported = store.get(keys.importedNetwork);
+  const importedSound =
+    imported === undefined ||
+    check(keys.importedNetwork, () => checkedRecord(keys.importedNetwork, imported, 'imported network'));
+  return metaSound && importedSound;
 }
 
 /** One record checked by the seal of its kind. @throws LedgerError STORE_CORRUPT */

@@ -29,8 +29,9 @@ export function checkedBlockRow(blockId: Uint8Array, row: Record<string, unknown
   if (checksum === null)
     throw new LedgerError(
       'STORE_OUTDATED',
-      `the stored block ${toHex(blockId)}: its row was written before block rows had checksums: start the ` +
-        "database's writer once (serve --db DIR --store URL), which adds them, then read it",
+      `the stored block ${toHex(blockId)}: its row was written before block rows had checksums: upgrade the ` +
+        'database with `tangle-core upgrade --db DIR --store URL` (DIR: the store its writer mirrors; or start that ' +
+        'writer once: serve --db DIR --store URL), which adds them, then read it',
     );
   if (blockRowChecksum(blockId, Number(row.slot), tx, raw) !== checksum)
     throw corrupt(`the stored block ${toHex(blockId)}`, 'its row does not match its checksum');

@@ -214,7 +214,8 @@ export function refuseOutdated(s: Row): void {
   if (flags.some((f) => f !== true))
     throw new LedgerError(
       'STORE_OUTDATED',
-      'the database was kept by an older tangle-core: open it once with its writer (serve --db)',
+      'the database was kept by an older tangle-core: upgrade it with `tangle-core upgrade --db DIR --store URL` ' +
+        '(DIR: the store its writer mirrors; or start that writer once: serve --db DIR --store URL), then read it',
     );
 }
 

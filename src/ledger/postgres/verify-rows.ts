@@ -5,7 +5,8 @@ import { indexEntries } from '../indexer/index.js';
 import { walkChanges } from './changes-summary.js';
 import { bytesOf, openPool, type PgClient, type PgPool, storeError } from './client.js';
 import { checkUpdates, PRESUMED } from './missing-rows.js';
-import { WRITES } from './schema.js';
+import { refuseOutdated } from './reseal-rows.js';
+import { QUERIES, WRITES } from './schema.js';
 import { ARCHIVE_CHECKS, type Check, MAX, type RowDamage, walkArchive } from './verify-archive-rows.js';
 
 // A walk of the tables for the rows whose deletion no read can see (issue 57; missing-rows.ts says which reads see
@@ -86,7 +87,7 @@ const CHECKS: Check[] = [
  * Walks the database at `db` (a URL, or a pool of the caller's) for deleted rows (see above): the damage found (none:
  * nothing found), at most 20 findings of each check. Each check's name goes to `print` as it is done, with what it
  * found. For a command (`tangle-core verify --store URL`): it reads every table once.
- * @throws LedgerError STORE_UNAVAILABLE, STORE_FAILURE
+ * @throws LedgerError STORE_UNAVAILABLE, STORE_FAILURE, STORE_OUTDATED (an older database: upgrade it first)
  */
 export async function verifyPostgres(db: string | PgPool, print?: (line: string) => void): Promise<RowDamage[]> {
   const pool = typeof db === 'string' ? openPool(db, 1) : db;
@@ -100,6 +101,10 @@ export async function verifyPostgres(db: string | PgPool, print?: (line: string)
   };
   try {
     await c.query('begin transaction isolation level repeatable read read only');
+    // An older database is refused as its readers refuse it (its rows lack what the checks read): upgrade it first.
+    const status = (await c.query(QUERIES.status)).rows[0];
+    if (status === undefined) throw new LedgerError('STORE_CORRUPT', 'the database holds no tangle-core ledger yet');
+    refuseOutdated(status);
     for (const { what, sql, finding } of CHECKS) {
       const { rows } = await c.query(sql);
       done(
