@@ -8,7 +8,7 @@ import {
   missingRecord,
   rowSeal,
 } from '../common/index.js';
-import type { PgClient } from './client.js';
+import { bytesOf, type PgClient } from './client.js';
 
 // A deleted row (issue 57) is found by no seal: a read of it finds nothing and answers as for a row never written (a
 // 404, a list with a hole). So where a row must be there, its absence is damage, and the rule is the cheapest that is
@@ -47,6 +47,27 @@ const NONE = 2_147_483_647;
 export const PRESUMED = (slot: string, s = 's') =>
   `(${s}.imported is not null and ${slot} > ${s}.genesis_slot and ${slot} <= ${s}.latest_slot and ` +
   `${slot} < coalesce(${s}.plain_slots_from, ${NONE}))`;
+
+/**
+ * SQL: whether the milestone's row `m` is an unpruned one's (status `s`) whose slot keeps fewer rows of blocks than its
+ * white-flag record names (its entries: 38 bytes each after a u32 count, before a 4-byte seal): a block deleted. The
+ * count is of the blocks_slot index alone; the record's length is not read out of its TOAST.
+ */
+export const LOST_BLOCKS = (m: string, s = 's') =>
+  `${m}.white_flag is not null and ${m}.slot >= ${s}.pruned_until and ` +
+  `(select count(*) from blocks b where b.slot = ${m}.slot) < (octet_length(${m}.white_flag) - 8) / 38`;
+
+/**
+ * The block IDs of a slot's read (`rows`: block_id, and a row with none naming the slot, `lost`, whose white-flag
+ * record names more blocks than it keeps): where one is lost, the cone (`cone`, which names it) throws.
+ */
+export async function blocksOfSlot(
+  rows: Record<string, unknown>[],
+  cone: (slot: number) => Promise<unknown>,
+): Promise<Uint8Array[]> {
+  for (const r of rows) if (r.block_id === null) await cone(Number(r.lost));
+  return rows.filter((r) => r.block_id !== null).map((r) => bytesOf(r.block_id));
+}
 
 /** The key a milestone's summary of its ledger updates is sealed under: theirs, without an output ID. */
 const summaryKey = (slot: number) => keys.milestoneUpdate(slot);

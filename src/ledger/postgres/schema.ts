@@ -4,7 +4,7 @@ import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
 import { HOLDING_SCHEMA } from './holding-tables.js';
 import { INDEX_BUILD_SCHEMA } from './index-build.js';
 import { TIME_ROW } from './milestone-times.js';
-import { PRESUMED } from './missing-rows.js';
+import { LOST_BLOCKS, PRESUMED } from './missing-rows.js';
 
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
 // tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
@@ -274,14 +274,27 @@ export const QUERIES = {
       as lost, s.plain_slots_from from status s`,
   /**
    * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
-   * block id order).
+   * block id order); and (block_id null) each unpruned milestone's slot from that one on that keeps fewer block rows
+   * than its white-flag record names (missing-rows.ts LOST_BLOCKS: a deleted block would change the list).
    */
-  tips: `select block_id from blocks where raw is not null and slot = (select max(b.slot) from blocks b, status s
+  tips: `with t as (select max(b.slot) as slot from blocks b, status s
       where b.raw is not null and b.slot > s.latest_slot - 64 and b.slot <= s.latest_slot)
-    order by block_id limit 8`,
-  /** $1 slot, $2 limit → the ids of its first blocks, if the slot is committed. */
-  blockIdsOfSlot: `select b.block_id from blocks b, status s where b.slot = $1 and b.slot <= s.latest_slot
-      and b.raw is not null order by b.block_id limit $2`,
+    (select block_id, null::integer as lost from blocks, t where raw is not null and blocks.slot = t.slot
+      order by block_id limit 8)
+    union all
+    (select null, m.slot from milestone_times m, status s, t where m.slot > s.latest_slot - 64
+      and m.slot >= coalesce(t.slot, 0) and m.slot <= s.latest_slot and ${LOST_BLOCKS('m')})
+    order by 1 nulls first`,
+  /**
+   * $1 slot, $2 limit → the ids of its first blocks, if the slot is committed; and (block_id null) the slot, where it
+   * is an unpruned milestone's that keeps fewer block rows than its white-flag record names (LOST_BLOCKS).
+   */
+  blockIdsOfSlot: `(select b.block_id, null::integer as lost from blocks b, status s where b.slot = $1
+      and b.slot <= s.latest_slot and b.raw is not null order by b.block_id limit $2)
+    union all
+    (select null, m.slot from milestone_times m, status s where m.slot = $1 and m.slot <= s.latest_slot
+      and ${LOST_BLOCKS('m')})
+    order by 1 nulls first`,
   /**
    * Seconds a standby's data is behind: 0 on a primary, and on a standby that has replayed all it received; else
    * the age of the last transaction it replayed.

@@ -128,6 +128,9 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
         `${E}/milestones/by-index/${LATEST}/blocks`,
         `${V2}/outputs/${hex(b.output_id as Buffer)}`,
         `${V2}/transactions/${hex(b.tx_id as Buffer)}/included-block`,
+        // The slot's list of blocks (its milestone's white-flag record says how many it keeps): the cone, the tips.
+        `/api/tangle-core/v1/milestones/${LATEST}/cone`,
+        `${V2}/tips`,
       ],
       byId: [`${V2}/blocks/${id}`, `${V2}/blocks/${id}/metadata`],
     };
