@@ -206,5 +206,14 @@ export const ARCHIVE_QUERIES = {
   /** $1 places, $2–$3 chunks → those columns written. */
   columns:
     'select place, chunk, raw from analytics_columns where place = any($1::smallint[]) and chunk between $2 and $3',
-  firstArchived: 'select min(slot) as first from milestone_times where analytics is not null',
+  /**
+   * The first milestone measured; and (`lost`) the first slot before it (or before the latest's end, where none is)
+   * that must have a milestone's row and has none (missing-rows.ts PRESUMED): a lost first row would move it on. The
+   * series only over an imported ledger's slots before the first (its snapshot's deltas, if any; none is generated for
+   * a ledger tangle-core built, or past its first slot without a milestone).
+   */
+  firstArchived: `select f.first, (select min(g) from (select * from status where imported is not null) s,
+        generate_series(s.genesis_slot + 1, least(coalesce(f.first, s.latest_slot + 1), s.plain_slots_from) - 1) g
+      where ${PRESUMED('g')} and not exists (select 1 from milestone_times m where m.slot = g)) as lost
+    from (select min(slot) as first from milestone_times where analytics is not null) f`,
 } as const;

@@ -208,6 +208,7 @@ export class PostgresExplorer implements Explorer {
 
   async firstArchived(): Promise<number | undefined> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.firstArchived, []);
+    if (rows[0]?.lost !== null && rows[0]?.lost !== undefined) throw missingTime(Number(rows[0].lost));
     return rows[0]?.first === null || rows[0]?.first === undefined ? undefined : Number(rows[0].first);
   }
 }

@@ -202,6 +202,17 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     );
   });
 
+  it('the first measured milestone’s row: 500 on the routes at it (a lost first row moved the first on)', async () => {
+    // A new user's check: each answered 404 "no ledger state kept for milestone 17339" (the first measured was 17340).
+    const at = [
+      `${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`,
+      `${E}/ledger/token-distribution?ledgerIndex=17339`,
+    ];
+    const { found } = await routeAnswers(db.reader, at);
+    expect(found.map(([s]) => s)).toEqual([200, 200]);
+    await whenDeleted('milestone_times', 'slot = 17339', at, [/^milestone_times slot 17339: the row is missing/]);
+  });
+
   it('a commitment: 500 on the routes of its slot', async () => {
     // The latest one: a reader asked for it (at its start, /info) says STORE_CORRUPT (it threw a TypeError: a new
     // user's check, a reader started over such a database exited with "Cannot read properties of undefined").
