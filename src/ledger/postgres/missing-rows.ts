@@ -36,6 +36,10 @@ import { bytesOf, type PgClient } from './client.js';
 //   in a milestone's slot was included by a block of it (the output's metadata, the transaction's included block).
 //   Asked by its ID alone, nothing read names the block (an index from IDs to milestones would be one more write of
 //   every block): the walk finds it;
+// - a block the snapshot named for its outputs' transaction (a row without bytes at the genesis slot or before): an
+//   output of it answers its block ID, or zeros where the snapshot named none (a genesis output), and nothing the read
+//   holds tells the two apart (a count of the snapshot's rows at each such miss would read them all). The status row
+//   keeps how many there are (`booked_blocks`, which a prune lowers as it deletes them): the walk compares;
 // - a held output of role 1 (one an address gets back at its expiration): its balance row counts them (`returns`),
 //   and the balance read gets them all beside it. The owner's own (role 0: a timelock, an expiration) are counted
 //   by nothing cheaper than the unspent outputs themselves: the walk.
@@ -68,6 +72,13 @@ export async function blocksOfSlot(
   for (const r of rows) if (r.block_id === null) await cone(Number(r.lost));
   return rows.filter((r) => r.block_id !== null).map((r) => bytesOf(r.block_id));
 }
+
+/**
+ * The count of the block rows of the genesis slot and before (see above), where none is kept yet: after a snapshot's
+ * load; at a writer's opening of a database kept before, as they stand. At every writer's opening (one row's read).
+ */
+export const COUNT_BOOKED_BLOCKS = `update status s set booked_blocks = (select count(*) from blocks b
+    where b.slot <= s.genesis_slot) where s.booked_blocks is null`;
 
 /** The key a milestone's summary of its ledger updates is sealed under: theirs, without an output ID. */
 const summaryKey = (slot: number) => keys.milestoneUpdate(slot);

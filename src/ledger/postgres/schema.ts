@@ -114,6 +114,8 @@ export const SCHEMA: readonly string[] = [
   // written once at its writer's opening, refused to readers until then.
   addColumn('commitments', 'changes', 'bytea'),
   laterFlag('changes_counted'),
+  // How many block rows of the genesis slot and before are kept (missing-rows.ts COUNT_BOOKED_BLOCKS: the walk's).
+  addColumn('status', 'booked_blocks', 'integer'),
   ...ARCHIVE_SCHEMA,
   ...ACCOUNT_SCHEMA,
   ...HOLDING_SCHEMA,
@@ -273,9 +275,8 @@ export const QUERIES = {
   lostTime: `select ${PRESUMED('$1::integer')} and not exists (select 1 from milestone_times m where m.slot = $1)
       as lost, s.plain_slots_from from status s`,
   /**
-   * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
-   * block id order); and (block_id null) each unpruned milestone's slot from that one on that keeps fewer block rows
-   * than its white-flag record names (missing-rows.ts LOST_BLOCKS: a deleted block would change the list).
+   * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips, in ID
+   * order); and (block_id null) each milestone's slot from it on that lost a block (missing-rows.ts LOST_BLOCKS).
    */
   tips: `with t as (select max(b.slot) as slot from blocks b, status s
       where b.raw is not null and b.slot > s.latest_slot - 64 and b.slot <= s.latest_slot)
@@ -286,8 +287,7 @@ export const QUERIES = {
       and m.slot >= coalesce(t.slot, 0) and m.slot <= s.latest_slot and ${LOST_BLOCKS('m')})
     order by 1 nulls first`,
   /**
-   * $1 slot, $2 limit → the ids of its first blocks, if the slot is committed; and (block_id null) the slot, where it
-   * is an unpruned milestone's that keeps fewer block rows than its white-flag record names (LOST_BLOCKS).
+   * $1 slot, $2 limit → the ids of its first blocks, if the slot is committed; and (block_id null) it, if it lost one.
    */
   blockIdsOfSlot: `(select b.block_id, null::integer as lost from blocks b, status s where b.slot = $1
       and b.slot <= s.latest_slot and b.raw is not null order by b.block_id limit $2)
@@ -313,9 +313,11 @@ export const QUERIES = {
 export const PRUNE: readonly string[] = [
   'delete from outputs where spent_slot < $1',
   'update blocks set raw = null where slot < $1 and raw is not null',
-  `delete from blocks b where b.slot < $1 and b.raw is null and (b.tx_id is null or not exists (
-     select 1 from outputs o where o.output_id between b.tx_id || '\\x0000'::bytea and b.tx_id || '\\xffff'::bytea))`,
-  'update status set pruned_until = $1 where pruned_until < $1',
+  `with d as (delete from blocks b where b.slot < $1 and b.raw is null and (b.tx_id is null or not exists (
+     select 1 from outputs o where o.output_id between b.tx_id || '\\x0000'::bytea and b.tx_id || '\\xffff'::bytea))
+     returning b.slot)
+   update status s set pruned_until = greatest(s.pruned_until, $1),
+     booked_blocks = s.booked_blocks - (select count(*) from d where d.slot <= s.genesis_slot)`,
 ];
 
 /** The statements of a slot's commit (and of the genesis outputs), with their parameters in order. */
