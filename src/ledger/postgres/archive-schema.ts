@@ -125,7 +125,12 @@ export type UpdatesBound = 'down' | 'downFrom' | 'up' | 'upFrom';
 
 /** A ledger update's values its seal covers, beside its key. */
 const UPDATE_VALUES = 'address, owner, amount, unix_time, seal';
-const UPDATES = `select milestone, output_id, spent, ${UPDATE_VALUES} from ledger_updates where address = $1`;
+/**
+ * An address's updates; each of an unpruned milestone with whether its output's row is lost (an output is deleted
+ * only once its spending slot is pruned: missing-rows.ts). One seek of the outputs' key a row of the page.
+ */
+const UPDATES = `select milestone, output_id, spent, ${UPDATE_VALUES}, milestone >= s.pruned_until and not exists (
+    select 1 from outputs o where o.output_id = u.output_id) as lost from ledger_updates u, status s where address = $1`;
 const KEY = '(milestone, output_id, spent)';
 /** The index's order, column by column (ordered by the row, the planner would sort). */
 const DOWN = 'order by milestone desc, output_id desc, spent desc';

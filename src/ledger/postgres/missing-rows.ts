@@ -29,7 +29,9 @@ import { bytesOf, type PgClient } from './client.js';
 //   the walk (verify-rows.ts), as are the rows of the current state (balances, the indexer's entries), which later
 //   milestones change and delete, and which a count per table would make every milestone's write contend for.
 // - a slot's commitment: every slot from the genesis slot to the latest has one (none is ever pruned);
-// - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do;
+// - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do; and each
+//   ledger update of an unpruned milestone (an output is deleted only once its spending slot is pruned): a page of an
+//   address's updates looks (its CSV reads each output; its JSON, which does not, answers as its CSV);
 // - a block: a milestone's white-flag record names each block of its cone, written in its slot and kept until the
 //   slot is pruned (its list of blocks, the explorer's, reads them together; a block's children count each unpruned
 //   milestone's block rows against the record's length); the transaction of an output created
@@ -180,6 +182,13 @@ export async function countUpdates(c: PgClient): Promise<number> {
 /** An output whose index entries name it, so unspent (a spend drops them in its transaction), and has no row. */
 export const lostOutput = (outputId: Uint8Array): LedgerError =>
   corrupt(`the output ${toHex(outputId)}`, 'index entries name it unspent, the database holds no row of it');
+
+/** An output a ledger update of an unpruned milestone names (by address), which has no row. */
+export const lostUpdated = (outputId: Uint8Array, milestone: number): LedgerError =>
+  corrupt(
+    `the output ${toHex(outputId)}`,
+    `a ledger update of milestone ${milestone} names it, the database holds no row of it`,
+  );
 
 /** A block that a white-flag record of an unpruned milestone, or an output created in its slot, names. */
 export const lostBlock = (blockId: Uint8Array | undefined, slot: number): LedgerError =>

@@ -18,6 +18,7 @@ import { bin, chronicleMilestone } from '../../helpers/chronicle.js';
 import { privatePostgres } from '../../helpers/postgres.js';
 import { type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
 import { routeAnswers } from '../../helpers/route-answers.js';
+import { serve } from '../../helpers/route-server.js';
 
 const pg = await privatePostgres();
 const dir = damageDir('tangle-deleted-pg-');
@@ -160,6 +161,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       `${V2}/milestones/by-index/17339/utxo-changes`,
       parent.children,
       `${E}/blocks/${block.id}/children`,
+      `${E}/ledger/updates/by-address/${bech32Of(owner)}?sort=oldest`,
     ];
   });
 
@@ -275,11 +277,22 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       const walk = [new RegExp(`^outputs slot ${LATEST}: ${changes}`)];
       // Unspent, its index entries name it (the indexer's walk, before this one).
       if (list === 'created') walk.unshift(new RegExp(`^outputs 0x${id}: index entries name it unspent`));
-      await whenDeleted('outputs', `output_id = '\\x${id}'::bytea`, utxoChanges, walk, async () => {
+      // Its address's updates name it (a page reads the key of each): the JSON page as its CSV, which reads the output
+      // (a new user's check: the CSV answered 404 "output not found", the JSON page 200 unchanged).
+      const { address } = (await pool.query(`select address from ledger_updates where output_id = '\\x${id}'`))
+        .rows[0]!;
+      const byAddress = `${E}/ledger/updates/by-address/${bech32Of(address as Buffer)}?sort=oldest`;
+      await whenDeleted('outputs', `output_id = '\\x${id}'::bytea`, [...utxoChanges, byAddress], walk, async () => {
         for (const line of (await routeAnswers(db.reader, utxoChanges)).logged) {
           const [, found, wrote] = new RegExp(`^STORE_CORRUPT: ${changes}`).exec(line) ?? [];
           expect(Number(found), line).toBe(Number(wrote) - 1);
         }
+        const { origin, logged, stop } = await serve(db.reader);
+        const csv = await fetch(origin + byAddress, { headers: { accept: 'text/csv' } });
+        await csv.text();
+        await stop();
+        const named = `^STORE_CORRUPT: the output 0x${id}: a ledger update of milestone ${LATEST} names it`;
+        expect([csv.status, logged]).toEqual([500, [expect.stringMatching(new RegExp(named))]]);
       });
     }
   });
