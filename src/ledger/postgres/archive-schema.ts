@@ -127,10 +127,12 @@ export type UpdatesBound = 'down' | 'downFrom' | 'up' | 'upFrom';
 const UPDATE_VALUES = 'address, owner, amount, unix_time, seal';
 /**
  * An address's updates; each of an unpruned milestone with whether its output's row is lost (an output is deleted
- * only once its spending slot is pruned: missing-rows.ts). One seek of the outputs' key a row of the page.
+ * only once its spending slot is pruned: missing-rows.ts). One seek of the outputs' key a row of the page (`offset 0`:
+ * else the planner may hash every output's ID instead, 14 times the page's time in bench/postgres-read-checks.mjs).
  */
-const UPDATES = `select milestone, output_id, spent, ${UPDATE_VALUES}, milestone >= s.pruned_until and not exists (
-    select 1 from outputs o where o.output_id = u.output_id) as lost from ledger_updates u, status s where address = $1`;
+const UPDATES = `select milestone, output_id, spent, ${UPDATE_VALUES}, milestone >= (select pruned_until from status)
+    and not exists (select 1 from outputs o where o.output_id = u.output_id offset 0) as lost from ledger_updates u
+    where address = $1`;
 const KEY = '(milestone, output_id, spent)';
 /** The index's order, column by column (ordered by the row, the planner would sort). */
 const DOWN = 'order by milestone desc, output_id desc, spent desc';
