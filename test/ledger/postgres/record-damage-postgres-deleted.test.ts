@@ -257,9 +257,11 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       `^blocks ${block.id}: the white-flag record of milestone ${LATEST} names it, the database`,
     );
     await whenDeleted('blocks', `block_id = '\\x${block.id.slice(2)}'::bytea`, block.named, [named], async () => {
-      // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored.
-      const { found } = await routeAnswers(db.reader, block.byId);
-      expect(found.map(([s]) => s)).toEqual([404, 404]);
+      // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored; the
+      // search's lookup, which asks those routes, names nothing (a new user's check: docs/reliability.md says why).
+      const { found } = await routeAnswers(db.reader, [...block.byId, `/api/tangle-core/v1/lookup/${block.id}`]);
+      expect(found.map(([s]) => s)).toEqual([404, 404, 200]);
+      expect(JSON.parse(found[2]![1])).toEqual({ kind: 'none' });
     });
   });
 
