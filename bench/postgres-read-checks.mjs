@@ -1,7 +1,8 @@
 // npx vite-node bench/postgres-read-checks.mjs -- --before DIR [--slots 200] [--per-slot 250] [--reads 300]
 // The reads issue 57's deleted-row checks changed (PostgreSQL): a slot's UTXO changes (its summary in the commitment's
 // row, checked by a CRC of the lists the read gets: changes-summary.ts), a block (its milestone's row joined, to
-// tell a lost row), a block's children (each milestone's count of blocks against its white-flag record's). Both
+// tell a lost row), a block's children (each milestone's count of blocks against its white-flag record's), the tips
+// and a slot's block IDs (the same count), a page of an address's updates (a seek of each one's output). Both
 // sources' statements run against one database of generated slots (the schema of this tree: a superset), alternating
 // read by read; each read's p50 and p99, and the ratio after/before. `--before`: the src/ of the commit before
 // (`git archive COMMIT src | tar -x -C DIR`, or a worktree's src). A private cluster (postgres-cluster.mjs).
@@ -40,6 +41,8 @@ try {
   );
   // Each slot: PER blocks of ~300 bytes naming two parents of the slot before, PER outputs created, PER / 2 spent.
   const unspent = [];
+  const ADDRESSES = 50;
+  const addresses = Array.from({ length: ADDRESSES }, () => randomBytes(33));
   const blocksOf = [];
   for (let slot = 1; slot <= SLOTS; slot++) {
     const ids = Array.from({ length: PER }, () => randomBytes(32));
@@ -61,6 +64,12 @@ try {
     const spent = unspent.splice(0, unspent.length > PER ? PER / 2 : 0);
     await pool.query('update outputs set spent_slot = $1 where output_id = any($2::bytea[])', [slot, spent]);
     unspent.push(...created);
+    // Each created output's update under one of ADDRESSES addresses (a by-address page reads one's).
+    await pool.query(
+      'insert into ledger_updates (milestone, output_id, spent, address, owner, amount, unix_time, seal) ' +
+        'select $1, id, false, a, a, 1, 1000 + $1, 0 from unnest($2::bytea[], $3::bytea[]) t(id, a)',
+      [slot, created, created.map((_, i) => addresses[i % ADDRESSES])],
+    );
     const summary = changesSummary(slot, created, spent);
     await pool.query(now.WRITES.commitment, [slot, randomBytes(32), randomBytes(100), summary]);
     const whiteFlag = Buffer.alloc(8 + 38 * PER);
@@ -87,6 +96,14 @@ try {
       },
     ],
     block: [async (q) => void (await pool.query(q.QUERIES.block, [someBlock().id]))],
+    tips: [async (q) => void (await pool.query(q.QUERIES.tips, []))],
+    blockIdsOfSlot: [async (q) => void (await pool.query(q.QUERIES.blockIdsOfSlot, [1 + pick(SLOTS), 1000]))],
+    updatesByAddress: [
+      async (q) => {
+        const page = [addresses[pick(ADDRESSES)], 1 + pick(SLOTS - 1), new Uint8Array(0), false, 100];
+        await pool.query(q.ARCHIVE_QUERIES.updatesByAddress.upFrom, page);
+      },
+    ],
     children: [
       async (q) => {
         const { slot, id } = someBlock();

@@ -28,6 +28,7 @@ const CHECKS = [
   'ledger updates by milestone',
   'address balances',
   "the indexer's entries",
+  'blocks a snapshot named',
   'held outputs counted by balances',
   "unspent outputs' index entries",
   "slots' UTXO changes",

@@ -125,7 +125,14 @@ export type UpdatesBound = 'down' | 'downFrom' | 'up' | 'upFrom';
 
 /** A ledger update's values its seal covers, beside its key. */
 const UPDATE_VALUES = 'address, owner, amount, unix_time, seal';
-const UPDATES = `select milestone, output_id, spent, ${UPDATE_VALUES} from ledger_updates where address = $1`;
+/**
+ * An address's updates; each of an unpruned milestone with whether its output's row is lost (an output is deleted
+ * only once its spending slot is pruned: missing-rows.ts). One seek of the outputs' key a row of the page (`offset 0`:
+ * else the planner may hash every output's ID instead, 14 times the page's time in bench/postgres-read-checks.mjs).
+ */
+const UPDATES = `select milestone, output_id, spent, ${UPDATE_VALUES}, milestone >= (select pruned_until from status)
+    and not exists (select 1 from outputs o where o.output_id = u.output_id offset 0) as lost from ledger_updates u
+    where address = $1`;
 const KEY = '(milestone, output_id, spent)';
 /** The index's order, column by column (ordered by the row, the planner would sort). */
 const DOWN = 'order by milestone desc, output_id desc, spent desc';
@@ -206,5 +213,14 @@ export const ARCHIVE_QUERIES = {
   /** $1 places, $2–$3 chunks → those columns written. */
   columns:
     'select place, chunk, raw from analytics_columns where place = any($1::smallint[]) and chunk between $2 and $3',
-  firstArchived: 'select min(slot) as first from milestone_times where analytics is not null',
+  /**
+   * The first milestone measured; and (`lost`) the first slot before it (or before the latest's end, where none is)
+   * that must have a milestone's row and has none (missing-rows.ts PRESUMED): a lost first row would move it on. The
+   * series only over an imported ledger's slots before the first (its snapshot's deltas, if any; none is generated for
+   * a ledger tangle-core built, or past its first slot without a milestone).
+   */
+  firstArchived: `select f.first, (select min(g) from (select * from status where imported is not null) s,
+        generate_series(s.genesis_slot + 1, least(coalesce(f.first, s.latest_slot + 1), s.plain_slots_from) - 1) g
+      where ${PRESUMED('g')} and not exists (select 1 from milestone_times m where m.slot = g)) as lost
+    from (select min(slot) as first from milestone_times where analytics is not null) f`,
 } as const;

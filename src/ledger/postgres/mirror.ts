@@ -15,7 +15,7 @@ import { writeHoldings } from './holding-tables.js';
 import { pgIndexBuildStep } from './index-build.js';
 import { type LoadProgress, loadImported } from './load-imported.js';
 import { sealMilestoneTimes } from './milestone-times.js';
-import { countUpdates } from './missing-rows.js';
+import { COUNT_BOOKED_BLOCKS, countUpdates } from './missing-rows.js';
 import { resealBalances, resealRows, sealSnapshotRecords, sealValueRows } from './reseal-rows.js';
 import { DROP_SECONDARY_INDEXES, PRUNE, SCHEMA, WRITES } from './schema.js';
 import { writeTimeRow } from './time-row.js';
@@ -197,6 +197,7 @@ export class PostgresMirror {
         await countChanges(c);
         await c.query('update status set changes_counted = true');
       }
+      await c.query(COUNT_BOOKED_BLOCKS);
     }).catch(async (e) => {
       await pool.end().catch(() => {});
       throw storeError(e);

@@ -8,7 +8,7 @@ import {
   missingRecord,
   rowSeal,
 } from '../common/index.js';
-import type { PgClient } from './client.js';
+import { bytesOf, type PgClient } from './client.js';
 
 // A deleted row (issue 57) is found by no seal: a read of it finds nothing and answers as for a row never written (a
 // 404, a list with a hole). So where a row must be there, its absence is damage, and the rule is the cheapest that is
@@ -29,13 +29,19 @@ import type { PgClient } from './client.js';
 //   the walk (verify-rows.ts), as are the rows of the current state (balances, the indexer's entries), which later
 //   milestones change and delete, and which a count per table would make every milestone's write contend for.
 // - a slot's commitment: every slot from the genesis slot to the latest has one (none is ever pruned);
-// - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do;
+// - an output: its block's row names it (output-row.ts), and while it is unspent its indexer entries do; and each
+//   ledger update of an unpruned milestone (an output is deleted only once its spending slot is pruned): a page of an
+//   address's updates looks (its CSV reads each output; its JSON, which does not, answers as its CSV);
 // - a block: a milestone's white-flag record names each block of its cone, written in its slot and kept until the
 //   slot is pruned (its list of blocks, the explorer's, reads them together; a block's children count each unpruned
 //   milestone's block rows against the record's length); the transaction of an output created
 //   in a milestone's slot was included by a block of it (the output's metadata, the transaction's included block).
 //   Asked by its ID alone, nothing read names the block (an index from IDs to milestones would be one more write of
 //   every block): the walk finds it;
+// - a block the snapshot named for its outputs' transaction (a row without bytes at the genesis slot or before): an
+//   output of it answers its block ID, or zeros where the snapshot named none (a genesis output), and nothing the read
+//   holds tells the two apart (a count of the snapshot's rows at each such miss would read them all). The status row
+//   keeps how many there are (`booked_blocks`, which a prune lowers as it deletes them): the walk compares;
 // - a held output of role 1 (one an address gets back at its expiration): its balance row counts them (`returns`),
 //   and the balance read gets them all beside it. The owner's own (role 0: a timelock, an expiration) are counted
 //   by nothing cheaper than the unspent outputs themselves: the walk.
@@ -47,6 +53,34 @@ const NONE = 2_147_483_647;
 export const PRESUMED = (slot: string, s = 's') =>
   `(${s}.imported is not null and ${slot} > ${s}.genesis_slot and ${slot} <= ${s}.latest_slot and ` +
   `${slot} < coalesce(${s}.plain_slots_from, ${NONE}))`;
+
+/**
+ * SQL: whether the milestone's row `m` is an unpruned one's (status `s`) whose slot keeps fewer rows of blocks than its
+ * white-flag record names (its entries: 38 bytes each after a u32 count, before a 4-byte seal): a block deleted. The
+ * count is of the blocks_slot index alone; the record's length is not read out of its TOAST.
+ */
+export const LOST_BLOCKS = (m: string, s = 's') =>
+  `${m}.white_flag is not null and ${m}.slot >= ${s}.pruned_until and ` +
+  `(select count(*) from blocks b where b.slot = ${m}.slot) < (octet_length(${m}.white_flag) - 8) / 38`;
+
+/**
+ * The block IDs of a slot's read (`rows`: block_id, and a row with none naming the slot, `lost`, whose white-flag
+ * record names more blocks than it keeps): where one is lost, the cone (`cone`, which names it) throws.
+ */
+export async function blocksOfSlot(
+  rows: Record<string, unknown>[],
+  cone: (slot: number) => Promise<unknown>,
+): Promise<Uint8Array[]> {
+  for (const r of rows) if (r.block_id === null) await cone(Number(r.lost));
+  return rows.filter((r) => r.block_id !== null).map((r) => bytesOf(r.block_id));
+}
+
+/**
+ * The count of the block rows of the genesis slot and before (see above), where none is kept yet: after a snapshot's
+ * load; at a writer's opening of a database kept before, as they stand. At every writer's opening (one row's read).
+ */
+export const COUNT_BOOKED_BLOCKS = `update status s set booked_blocks = (select count(*) from blocks b
+    where b.slot <= s.genesis_slot) where s.booked_blocks is null`;
 
 /** The key a milestone's summary of its ledger updates is sealed under: theirs, without an output ID. */
 const summaryKey = (slot: number) => keys.milestoneUpdate(slot);
@@ -148,6 +182,13 @@ export async function countUpdates(c: PgClient): Promise<number> {
 /** An output whose index entries name it, so unspent (a spend drops them in its transaction), and has no row. */
 export const lostOutput = (outputId: Uint8Array): LedgerError =>
   corrupt(`the output ${toHex(outputId)}`, 'index entries name it unspent, the database holds no row of it');
+
+/** An output a ledger update of an unpruned milestone names (by address), which has no row. */
+export const lostUpdated = (outputId: Uint8Array, milestone: number): LedgerError =>
+  corrupt(
+    `the output ${toHex(outputId)}`,
+    `a ledger update of milestone ${milestone} names it, the database holds no row of it`,
+  );
 
 /** A block that a white-flag record of an unpruned milestone, or an output created in its slot, names. */
 export const lostBlock = (blockId: Uint8Array | undefined, slot: number): LedgerError =>

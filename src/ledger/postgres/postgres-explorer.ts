@@ -19,7 +19,7 @@ import { PostgresAccounts } from './account-tables.js';
 import { ARCHIVE_QUERIES, type UpdatesBound } from './archive-schema.js';
 import { bytesOf, type PgResult } from './client.js';
 import { checkpointReads, PostgresHoldings } from './holding-tables.js';
-import { checkUpdates, lostBlock, lostHeld, missingTime, PRESUMED } from './missing-rows.js';
+import { checkUpdates, lostBlock, lostHeld, lostUpdated, missingTime, PRESUMED } from './missing-rows.js';
 import { sqlSlot } from './rows.js';
 import { QUERIES } from './schema.js';
 import { checkedBalance, checkedUpdate } from './sealed-rows.js';
@@ -86,6 +86,7 @@ export class PostgresExplorer implements Explorer {
     const { rows } = await this.ask(ARCHIVE_QUERIES.updatesByAddress[bound], [address, ...start, limit]);
     return rows.map((r) => {
       const { index, time, outputId, spent } = checkedUpdate(r);
+      if (r.lost === true) throw lostUpdated(outputId, index); // the CSV of the page reads it: both answer 500
       return { index, timestamp: time, outputId, spent };
     });
   }
@@ -208,6 +209,7 @@ export class PostgresExplorer implements Explorer {
 
   async firstArchived(): Promise<number | undefined> {
     const { rows } = await this.ask(ARCHIVE_QUERIES.firstArchived, []);
+    if (rows[0]?.lost !== null && rows[0]?.lost !== undefined) throw missingTime(Number(rows[0].lost));
     return rows[0]?.first === null || rows[0]?.first === undefined ? undefined : Number(rows[0].first);
   }
 }

@@ -44,7 +44,7 @@ import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeErro
 import { pgIndexBuildProgress } from './index-build.js';
 import { indexSource } from './index-reads.js';
 import { milestoneOfRow } from './milestone-times.js';
-import { lostBlock, lostOutput, missingTime, withLostVerdict } from './missing-rows.js';
+import { blocksOfSlot, lostBlock, lostOutput, missingTime, withLostVerdict } from './missing-rows.js';
 import { missingOutput, outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
 import { refuseOutdated } from './reseal-rows.js';
@@ -256,8 +256,7 @@ export class PostgresReader implements LedgerReader {
   }
 
   async tips(): Promise<Uint8Array[]> {
-    const { rows } = await this.ask(QUERIES.tips, []);
-    return rows.map((r) => bytesOf(r.block_id));
+    return blocksOfSlot((await this.ask(QUERIES.tips, [])).rows, (slot) => this.explorer().cone(slot));
   }
 
   analytics(from: number, to: number): Promise<{ index: number; record: Uint8Array }[]> {
@@ -294,7 +293,7 @@ export class PostgresReader implements LedgerReader {
   async blockIdsOfSlot(slot: number, limit: number): Promise<Uint8Array[]> {
     checkSlot(slot);
     const { rows } = await this.ask(QUERIES.blockIdsOfSlot, [sqlSlot(slot), Math.max(0, Math.min(limit, 1000))]);
-    return rows.map((r) => bytesOf(r.block_id));
+    return blocksOfSlot(rows, (s) => this.explorer().cone(s)); // a lost block's cone names it
   }
 
   async utxoChanges(slot: number): Promise<UtxoChanges> {

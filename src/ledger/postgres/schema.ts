@@ -4,7 +4,7 @@ import { ARCHIVE_SCHEMA, ARCHIVE_SECONDARY_INDEXES } from './archive-schema.js';
 import { HOLDING_SCHEMA } from './holding-tables.js';
 import { INDEX_BUILD_SCHEMA } from './index-build.js';
 import { TIME_ROW } from './milestone-times.js';
-import { PRESUMED } from './missing-rows.js';
+import { LOST_BLOCKS, PRESUMED } from './missing-rows.js';
 
 // The PostgreSQL store's tables (issue 15), after the project's reference notes on scaling out (scale-out.md): real
 // tables with the index each API query needs, not a key-value table. Raw bytes are kept as the network sent them
@@ -114,6 +114,8 @@ export const SCHEMA: readonly string[] = [
   // written once at its writer's opening, refused to readers until then.
   addColumn('commitments', 'changes', 'bytea'),
   laterFlag('changes_counted'),
+  // How many block rows of the genesis slot and before are kept (missing-rows.ts COUNT_BOOKED_BLOCKS: the walk's).
+  addColumn('status', 'booked_blocks', 'integer'),
   ...ARCHIVE_SCHEMA,
   ...ACCOUNT_SCHEMA,
   ...HOLDING_SCHEMA,
@@ -273,15 +275,26 @@ export const QUERIES = {
   lostTime: `select ${PRESUMED('$1::integer')} and not exists (select 1 from milestone_times m where m.slot = $1)
       as lost, s.plain_slots_from from status s`,
   /**
-   * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips: in
-   * block id order).
+   * Up to 8 blocks of the newest of the last 64 committed slots that has blocks (as the embedded store's tips, in ID
+   * order); and (block_id null) each milestone's slot from it on that lost a block (missing-rows.ts LOST_BLOCKS).
    */
-  tips: `select block_id from blocks where raw is not null and slot = (select max(b.slot) from blocks b, status s
+  tips: `with t as (select max(b.slot) as slot from blocks b, status s
       where b.raw is not null and b.slot > s.latest_slot - 64 and b.slot <= s.latest_slot)
-    order by block_id limit 8`,
-  /** $1 slot, $2 limit → the ids of its first blocks, if the slot is committed. */
-  blockIdsOfSlot: `select b.block_id from blocks b, status s where b.slot = $1 and b.slot <= s.latest_slot
-      and b.raw is not null order by b.block_id limit $2`,
+    (select block_id, null::integer as lost from blocks, t where raw is not null and blocks.slot = t.slot
+      order by block_id limit 8)
+    union all
+    (select null, m.slot from milestone_times m, status s, t where m.slot > s.latest_slot - 64
+      and m.slot >= coalesce(t.slot, 0) and m.slot <= s.latest_slot and ${LOST_BLOCKS('m')})
+    order by 1 nulls first`,
+  /**
+   * $1 slot, $2 limit → the ids of its first blocks, if the slot is committed; and (block_id null) it, if it lost one.
+   */
+  blockIdsOfSlot: `(select b.block_id, null::integer as lost from blocks b, status s where b.slot = $1
+      and b.slot <= s.latest_slot and b.raw is not null order by b.block_id limit $2)
+    union all
+    (select null, m.slot from milestone_times m, status s where m.slot = $1 and m.slot <= s.latest_slot
+      and ${LOST_BLOCKS('m')})
+    order by 1 nulls first`,
   /**
    * Seconds a standby's data is behind: 0 on a primary, and on a standby that has replayed all it received; else
    * the age of the last transaction it replayed.
@@ -300,9 +313,11 @@ export const QUERIES = {
 export const PRUNE: readonly string[] = [
   'delete from outputs where spent_slot < $1',
   'update blocks set raw = null where slot < $1 and raw is not null',
-  `delete from blocks b where b.slot < $1 and b.raw is null and (b.tx_id is null or not exists (
-     select 1 from outputs o where o.output_id between b.tx_id || '\\x0000'::bytea and b.tx_id || '\\xffff'::bytea))`,
-  'update status set pruned_until = $1 where pruned_until < $1',
+  `with d as (delete from blocks b where b.slot < $1 and b.raw is null and (b.tx_id is null or not exists (
+     select 1 from outputs o where o.output_id between b.tx_id || '\\x0000'::bytea and b.tx_id || '\\xffff'::bytea))
+     returning b.slot)
+   update status s set pruned_until = greatest(s.pruned_until, $1),
+     booked_blocks = s.booked_blocks - (select count(*) from d where d.slot <= s.genesis_slot)`,
 ];
 
 /** The statements of a slot's commit (and of the genesis outputs), with their parameters in order. */

@@ -12,11 +12,13 @@ import { changesSummary } from '../../../src/ledger/postgres/changes-summary.js'
 import type { PgPool } from '../../../src/ledger/postgres/client.js';
 import { PostgresMirror, verifyPostgres } from '../../../src/ledger/postgres/index.js';
 import { updatesSummary } from '../../../src/ledger/postgres/missing-rows.js';
+import { PRUNE } from '../../../src/ledger/postgres/schema.js';
 import { address as addressCodec } from '../../../src/stardust/address.js';
 import { bin, chronicleMilestone } from '../../helpers/chronicle.js';
 import { privatePostgres } from '../../helpers/postgres.js';
 import { type ChronicleDatabase, chronicleDatabase, damageDir } from '../../helpers/postgres-damage.js';
 import { routeAnswers } from '../../helpers/route-answers.js';
+import { serve } from '../../helpers/route-server.js';
 
 const pg = await privatePostgres();
 const dir = damageDir('tangle-deleted-pg-');
@@ -128,6 +130,9 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
         `${E}/milestones/by-index/${LATEST}/blocks`,
         `${V2}/outputs/${hex(b.output_id as Buffer)}`,
         `${V2}/transactions/${hex(b.tx_id as Buffer)}/included-block`,
+        // The slot's list of blocks (its milestone's white-flag record says how many it keeps): the cone, the tips.
+        `/api/tangle-core/v1/milestones/${LATEST}/cone`,
+        `${V2}/tips`,
       ],
       byId: [`${V2}/blocks/${id}`, `${V2}/blocks/${id}/metadata`],
     };
@@ -156,6 +161,7 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       `${V2}/milestones/by-index/17339/utxo-changes`,
       parent.children,
       `${E}/blocks/${block.id}/children`,
+      `${E}/ledger/updates/by-address/${bech32Of(owner)}?sort=oldest`,
     ];
   });
 
@@ -199,6 +205,17 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
     );
   });
 
+  it('the first measured milestone’s row: 500 on the routes at it (a lost first row moved the first on)', async () => {
+    // A new user's check: each answered 404 "no ledger state kept for milestone 17339" (the first measured was 17340).
+    const at = [
+      `${E}/ledger/richest-addresses?top=100&ledgerIndex=17339`,
+      `${E}/ledger/token-distribution?ledgerIndex=17339`,
+    ];
+    const { found } = await routeAnswers(db.reader, at);
+    expect(found.map(([s]) => s)).toEqual([200, 200]);
+    await whenDeleted('milestone_times', 'slot = 17339', at, [/^milestone_times slot 17339: the row is missing/]);
+  });
+
   it('a commitment: 500 on the routes of its slot', async () => {
     // The latest one: a reader asked for it (at its start, /info) says STORE_CORRUPT (it threw a TypeError: a new
     // user's check, a reader started over such a database exited with "Cannot read properties of undefined").
@@ -240,9 +257,11 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       `^blocks ${block.id}: the white-flag record of milestone ${LATEST} names it, the database`,
     );
     await whenDeleted('blocks', `block_id = '\\x${block.id.slice(2)}'::bytea`, block.named, [named], async () => {
-      // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored.
-      const { found } = await routeAnswers(db.reader, block.byId);
-      expect(found.map(([s]) => s)).toEqual([404, 404]);
+      // Asked by its ID alone, nothing the read holds names it (docs/reliability.md): as a block never stored; the
+      // search's lookup, which asks those routes, names nothing (a new user's check: docs/reliability.md says why).
+      const { found } = await routeAnswers(db.reader, [...block.byId, `/api/tangle-core/v1/lookup/${block.id}`]);
+      expect(found.map(([s]) => s)).toEqual([404, 404, 200]);
+      expect(JSON.parse(found[2]![1])).toEqual({ kind: 'none' });
     });
   });
 
@@ -260,12 +279,44 @@ describe.skipIf(pg === undefined)('a deleted PostgreSQL row', () => {
       const walk = [new RegExp(`^outputs slot ${LATEST}: ${changes}`)];
       // Unspent, its index entries name it (the indexer's walk, before this one).
       if (list === 'created') walk.unshift(new RegExp(`^outputs 0x${id}: index entries name it unspent`));
-      await whenDeleted('outputs', `output_id = '\\x${id}'::bytea`, utxoChanges, walk, async () => {
+      // Its address's updates name it (a page reads the key of each): the JSON page as its CSV, which reads the output
+      // (a new user's check: the CSV answered 404 "output not found", the JSON page 200 unchanged).
+      const { address } = (await pool.query(`select address from ledger_updates where output_id = '\\x${id}'`))
+        .rows[0]!;
+      const byAddress = `${E}/ledger/updates/by-address/${bech32Of(address as Buffer)}?sort=oldest`;
+      await whenDeleted('outputs', `output_id = '\\x${id}'::bytea`, [...utxoChanges, byAddress], walk, async () => {
         for (const line of (await routeAnswers(db.reader, utxoChanges)).logged) {
           const [, found, wrote] = new RegExp(`^STORE_CORRUPT: ${changes}`).exec(line) ?? [];
           expect(Number(found), line).toBe(Number(wrote) - 1);
         }
+        const { origin, logged, stop } = await serve(db.reader);
+        const csv = await fetch(origin + byAddress, { headers: { accept: 'text/csv' } });
+        await csv.text();
+        await stop();
+        const named = `^STORE_CORRUPT: the output 0x${id}: a ledger update of milestone ${LATEST} names it`;
+        expect([csv.status, logged]).toEqual([500, [expect.stringMatching(new RegExp(named))]]);
       });
+    }
+  });
+
+  it('a block the snapshot named (a row without bytes): no read tells it from a genesis output’s; the walk', async () => {
+    // A new user's check: its outputs answered 200 with a block ID of zeros, and the walk said sound.
+    const { rows } = await pool.query('select count(*) as n from blocks where slot <= 17338');
+    expect((await pool.query('select booked_blocks from status')).rows[0]!.booked_blocks).toBe(Number(rows[0]!.n));
+    const counted = new RegExp(`^blocks slot 17338 and before: the status row counts ${rows[0]!.n} block rows`);
+    await whenDeleted('blocks', 'slot = 17338 and raw is null', [], [counted]);
+    // A prune (rolled back) deletes the rows of transactions whose outputs are all gone, and lowers the count with them.
+    const c = await pool.connect();
+    try {
+      await c.query('begin');
+      for (const statement of PRUNE) await c.query(statement, [LATEST + 1]);
+      const after = 'select s.booked_blocks, (select count(*) from blocks where slot <= 17338) as n from status s';
+      const { booked_blocks, n } = (await c.query(after)).rows[0]!;
+      expect([booked_blocks, Number(n)]).toEqual([Number(n), Number(n)]);
+      expect(Number(n)).toBeLessThan(Number(rows[0]!.n)); // some of the snapshot's transactions were spent whole
+    } finally {
+      await c.query('rollback');
+      c.release();
     }
   });
 
