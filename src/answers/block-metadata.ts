@@ -1,6 +1,6 @@
 import { toHex } from '../codec/index.js';
 import type { IncludedBlock, LedgerBlock } from '../ledger/index.js';
-import type { Block } from '../stardust/block.js';
+import { parentsOf, payloadTypeOf } from '../stardust/block.js';
 import { PayloadType } from '../stardust/type-codes.js';
 
 /**
@@ -9,13 +9,15 @@ import { PayloadType } from '../stardust/type-codes.js';
  * and for a block carrying a milestone that milestone's index. A block of a committed slot tangle-core built is
  * referenced by that slot's "milestone", its transaction included (the ledger holds no block whose transaction it
  * refused). A block of an open slot is not referenced yet, and needs neither promotion nor reattachment.
+ * Its parents and payload type are read from the stored bytes through the model, not by decoding the block: the
+ * metadata route and the events answer this for every block, and a decode would cost more than the answer.
  */
-export function blockMetadata(b: Pick<LedgerBlock, 'blockId' | 'slot' | 'committed' | 'whiteFlag'>, block: Block) {
-  const head = { blockId: toHex(b.blockId), parents: block.parents.map(toHex), isSolid: true };
+export function blockMetadata(b: Pick<LedgerBlock, 'blockId' | 'bytes' | 'slot' | 'committed' | 'whiteFlag'>) {
+  const head = { blockId: toHex(b.blockId), parents: parentsOf(b.bytes).map(toHex), isSolid: true };
   if (!b.committed) return { ...head, shouldPromote: false, shouldReattach: false };
   const wf = b.whiteFlag;
   if (wf === undefined) {
-    const included = block.payload?.type === PayloadType.Transaction;
+    const included = payloadTypeOf(b.bytes) === PayloadType.Transaction;
     return {
       ...head,
       referencedByMilestoneIndex: b.slot,

@@ -3,5 +3,5 @@
 // outlet gives stays in that outlet (src/http/ or src/events/); one both give is added here.
 export { baseToken } from './base-token.js';
 export { blockMetadata, includedBlockMetadata } from './block-metadata.js';
-export { milestoneBytes, milestoneIdOf, milestoneUtxoChanges, slotMilestone, slotOfMilestoneId } from './milestone.js';
+export { milestoneBytes, milestoneUtxoChanges } from './milestone.js';
 export { outputMetadata } from './output-metadata.js';

@@ -2,8 +2,8 @@ import { encode, toHex } from '../codec/index.js';
 import type { OutputIdList, UtxoChanges } from '../ledger/index.js';
 import { type MilestonePayload, milestonePayload } from '../stardust/payload/milestone.js';
 
-// The milestone of a committed slot: src/ledger/core/slot-milestone.ts.
-export { milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../ledger/index.js';
+// The milestone views both outlets give; the milestone of a committed slot itself is the ledger's
+// (src/ledger/core/slot-milestone.ts: slotMilestone, milestoneIdOf, slotOfMilestoneId).
 
 /** hornet's milestone UTXO changes: the index and the Stardust output ids. */
 export function milestoneUtxoChanges(slot: number, changes: UtxoChanges) {

@@ -1,7 +1,6 @@
 import { blockMetadata } from '../answers/index.js';
 import { fromHex } from '../codec/index.js';
 import { LedgerError, type LedgerReader } from '../ledger/index.js';
-import { decodeBlock } from '../serialize.js';
 import { type EventMessage, milestoneInfo, outputBody, slotEvents } from './slot-events.js';
 
 // From the committed ledger to the broker. The feed keeps one cursor: the next slot to publish. Told that the ledger
@@ -103,7 +102,7 @@ export async function currentMessage(reader: LedgerReader, topic: string): Promi
     m = BLOCK_METADATA.exec(topic);
     if (m !== null) {
       const b = await reader.block(fromHex(m[1]!));
-      return Buffer.from(JSON.stringify(blockMetadata(b, decodeBlock(b.bytes))));
+      return Buffer.from(JSON.stringify(blockMetadata(b)));
     }
     m = INCLUDED_BLOCK.exec(topic);
     if (m !== null) {

@@ -1,13 +1,15 @@
-import { blockMetadata, milestoneIdOf, outputMetadata, slotMilestone } from '../answers/index.js';
-import { toHex } from '../codec/index.js';
-import { type LedgerOutput, type LedgerReader, slotEnd } from '../ledger/index.js';
-import { decodeBlock, decodeOutput, encodeMilestonePayload, outputToJson } from '../serialize.js';
+import { blockMetadata, outputMetadata } from '../answers/index.js';
+import { decode, toHex } from '../codec/index.js';
+import { type LedgerOutput, type LedgerReader, milestoneIdOf, slotEnd, slotMilestone } from '../ledger/index.js';
+import { decodeOutput, decodeTransactionPayload, encodeMilestonePayload, outputToJson } from '../serialize.js';
 import type { Address } from '../stardust/address.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';
+import { payloadBytes, payloadTypeOf } from '../stardust/block.js';
 import { outputChainId, transactionId } from '../stardust/ids.js';
 import { InclusionState } from '../stardust/ledger-records.js';
 import { MAX_PARENTS } from '../stardust/limits.js';
 import type { Output } from '../stardust/output.js';
+import { taggedDataPayload } from '../stardust/payload/tagged-data.js';
 import { OutputType, PayloadType, UnlockConditionType } from '../stardust/type-codes.js';
 import type { ConditionName } from './topics.js';
 
@@ -56,17 +58,19 @@ export async function slotEvents(reader: LedgerReader, slot: number): Promise<Ev
   const later: EventMessage[] = [];
   for (const id of await reader.blockIdsOfSlot(slot, MAX_BLOCKS_READ)) {
     const b = await reader.block(id);
-    const block = decodeBlock(b.bytes);
     out.push({ topic: 'blocks', payload: b.bytes });
-    const metadata = text(JSON.stringify(blockMetadata(b, block)));
+    const metadata = text(JSON.stringify(blockMetadata(b)));
     later.push({ topic: `block-metadata/${toHex(id)}`, payload: metadata });
     later.push({ topic: 'block-metadata/referenced', payload: metadata });
-    const payload = block.payload;
+    // Only a payload's topics need more than its type, and only its own bytes are decoded for them (a transaction's
+    // tagged data lies past its outputs; its ID is the hash of its bytes).
+    const payload = payloadBytes(b.bytes);
+    const type = payloadTypeOf(b.bytes);
     // A conflicting transaction (white flag kept its block, did not apply it) is no included transaction.
     const applied = b.whiteFlag === undefined || b.whiteFlag.inclusion === InclusionState.Included;
-    if (payload?.type === PayloadType.Transaction) {
+    if (payload !== undefined && type === PayloadType.Transaction) {
       out.push({ topic: 'blocks/transaction', payload: b.bytes });
-      const inner = payload.essence.payload;
+      const inner = decodeTransactionPayload(payload).essence.payload;
       if (inner !== undefined) {
         out.push({ topic: 'blocks/transaction/tagged-data', payload: b.bytes });
         if (inner.tag.length > 0)
@@ -74,9 +78,10 @@ export async function slotEvents(reader: LedgerReader, slot: number): Promise<Ev
       }
       if (applied)
         later.push({ topic: `transactions/${toHex(transactionId(payload))}/included-block`, payload: b.bytes });
-    } else if (payload?.type === PayloadType.TaggedData) {
+    } else if (payload !== undefined && type === PayloadType.TaggedData) {
       out.push({ topic: 'blocks/tagged-data', payload: b.bytes });
-      if (payload.tag.length > 0) out.push({ topic: `blocks/tagged-data/${toHex(payload.tag)}`, payload: b.bytes });
+      const { tag } = decode(taggedDataPayload, payload);
+      if (tag.length > 0) out.push({ topic: `blocks/tagged-data/${toHex(tag)}`, payload: b.bytes });
     }
   }
   // A real milestone as the network issued it; else the payload that stands for the committed slot.

@@ -36,10 +36,10 @@ export {
   UsageError,
   wholeNumber,
 } from './flags.js';
-export { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './follower.js';
+export { FOLLOW_FLAGS, FOLLOW_USAGE, followBounds, followFrom } from './follow.js';
 export { greet } from './greeting.js';
 export { LIMIT_FLAGS, LIMIT_USAGE, limit, listeningPort, serverOptions, workerFlags } from './http-options.js';
-export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build.js';
+export { INDEX_FLAGS, INDEX_USAGE, indexBuildOf } from './index-build-flags.js';
 export { commitByTheClock, reportStoreError, warnOfPublicPosting, writerOptions } from './posting.js';
 export { type Part, poolOf, type Role, roleOf, startedAs } from './role.js';
 export { type Serving, type ServingFlags, serveOverStore, serveWriter } from './serving.js';

@@ -13,9 +13,9 @@ import type { ProtocolParameters } from '../stardust/protocol-parameters.js';
 import { untilAvailable } from './backoff.js';
 import { type Demo, demoGenesis, demoTips, openDemoLedger, runDemo } from './demo.js';
 import { UsageError } from './flags.js';
-import { type FollowFlags, followFrom } from './follower.js';
+import { type FollowFlags, followFrom } from './follow.js';
 import { LIMIT_FLAGS } from './http-options.js';
-import { indexBuildOf } from './index-build.js';
+import { indexBuildOf } from './index-build-flags.js';
 import { commitByTheClock, reportStoreError, writerOptions } from './posting.js';
 import { freePort, startWriter, type WriterProcess } from './writer-process.js';
 

@@ -92,6 +92,7 @@ describe('a slot at a time, every topic', () => {
     const sub5 = await subscriber(wsUrl(), ['#'], { protocolVersion: 5 });
     let seen = 0;
     let blocksSeen = 0;
+    const taggedSeen = { 'blocks/tagged-data': 0, 'blocks/transaction/tagged-data': 0 };
     let outputsSeen = 0;
     const chainKinds = new Set<string>();
     for (let slot = 1; slot <= SLOTS; slot++) {
@@ -125,6 +126,28 @@ describe('a slot at a time, every topic', () => {
           .sort(),
       ).toEqual(txBlocks.map(([id]) => id).sort());
       blocksSeen += blocks.length;
+      // Tagged data, by iota.js's reading of each block: its topics, and the tag's own topic where the tag is not
+      // empty (a transaction's inner tagged data on blocks/transaction/tagged-data).
+      for (const [kind, carriers] of [
+        ['blocks/tagged-data', expected.filter(([, b]) => b.block.tag !== undefined && !b.block.transactionId)],
+        [
+          'blocks/transaction/tagged-data',
+          expected.filter(([, b]) => b.block.tag !== undefined && b.block.transactionId),
+        ],
+      ] as const) {
+        expect(
+          of(kind)
+            .map((m) => blockIdOf(m.payload))
+            .sort(),
+          kind,
+        ).toEqual(carriers.map(([id]) => id).sort());
+        const tagged = batch.filter((m) => m.topic.startsWith(`${kind}/`));
+        const withTag = carriers.filter(([, b]) => b.block.tag !== '0x');
+        expect(tagged.map((m) => `${m.topic} ${blockIdOf(m.payload)}`).sort(), kind).toEqual(
+          withTag.map(([id, b]) => `${kind}/${b.block.tag} ${id}`).sort(),
+        );
+        taggedSeen[kind] += carriers.length;
+      }
 
       // Each block's metadata (referenced by this slot), on its own topic and on `referenced`.
       for (const [id] of expected) {
@@ -209,6 +232,8 @@ describe('a slot at a time, every topic', () => {
     }
     // The history reached every kind of topic (else the checks above prove little).
     expect(blocksSeen).toBeGreaterThan(SLOTS);
+    expect(taggedSeen['blocks/tagged-data']).toBeGreaterThan(0);
+    expect(taggedSeen['blocks/transaction/tagged-data']).toBeGreaterThan(0);
     expect(outputsSeen).toBeGreaterThan(SLOTS);
     expect([...chainKinds].sort()).toEqual(['alias', 'foundry', 'nft']);
     live = sub.received;

@@ -11,9 +11,11 @@ const iota = require('@iota/iota.js') as {
   deserializeBlock(stream: unknown): {
     payload?: {
       type: number;
+      tag?: string;
       essence?: {
         inputs: { transactionId: string; transactionOutputIndex: number }[];
         outputs: { nativeTokens?: unknown[] }[];
+        payload?: { tag?: string };
       };
       unlocks?: { type: number }[];
     };
@@ -51,6 +53,8 @@ interface ParsedBlock {
   id: string;
   bytes: Uint8Array;
   transactionId?: string;
+  /** Its tagged data's tag as iota.js reads it ('0x' when empty): of a tagged-data payload, or of a transaction's. */
+  tag?: string;
   created: string[];
   consumed: string[];
   work: bigint;
@@ -74,6 +78,8 @@ export function parseBlock(bytes: Uint8Array, params: ProtocolParameters, issuer
     ...(issuer ? { issuer: hexOf(issuer) } : {}),
   };
   const p = block.payload;
+  const tag = p?.type === 5 ? p.tag : p?.essence?.payload?.tag;
+  if (tag !== undefined) parsed.tag = tag === '' ? '0x' : tag;
   if (p?.type === 6 && p.essence !== undefined) {
     const txId = H(bytes.subarray(payloadStart, payloadStart + payloadLength));
     parsed.transactionId = hexOf(txId);

@@ -1,14 +1,6 @@
-import {
-  blockMetadata,
-  milestoneBytes,
-  milestoneIdOf,
-  milestoneUtxoChanges,
-  outputMetadata,
-  slotMilestone,
-  slotOfMilestoneId,
-} from '../../answers/index.js';
+import { blockMetadata, milestoneBytes, milestoneUtxoChanges, outputMetadata } from '../../answers/index.js';
 import { toHex } from '../../codec/index.js';
-import type { LedgerReader } from '../../ledger/index.js';
+import { type LedgerReader, milestoneIdOf, slotMilestone, slotOfMilestoneId } from '../../ledger/index.js';
 import {
   blockToJson,
   decodeBlock,
@@ -34,7 +26,7 @@ import { orWriter } from './post-routes.js';
 
 // What a wallet and an explorer ask of a hornet node beside the three routes of SPEC B4 (TIP-25;
 // reference/wallet-node.md): outputs with their metadata, blocks with theirs, tips, and milestones, which are
-// committed slots here (answers/milestone.ts). Bodies are hornet's (components/coreapi), field order included.
+// committed slots here (ledger/core/slot-milestone.ts). Bodies are hornet's (components/coreapi), field order included.
 
 const parseOutputId = (text: string) => parseHexId(text, 34, 'output ID');
 const parseBlockId = (text: string) => parseHexId(text, 32, 'block ID');
@@ -160,7 +152,7 @@ export const coreRoutes: Route[] = [
     handle: (ctx) =>
       orWriter(ctx, async () => {
         const b = await ctx.ledger.block(parseBlockId(ctx.params[0]!));
-        return json(blockMetadata(b, decodeBlock(b.bytes)), b.committed);
+        return json(blockMetadata(b), b.committed);
       }),
   },
   {

@@ -1,14 +1,14 @@
-import { baseToken, milestoneIdOf } from '../../answers/index.js';
+import { baseToken } from '../../answers/index.js';
 import { toHex } from '../../codec/index.js';
-import { type LedgerReader, slotEnd } from '../../ledger/index.js';
+import { type LedgerReader, milestoneIdOf, slotEnd } from '../../ledger/index.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 
 // The node-description bodies real clients ask for before or beside the three routes (SPEC B5,
 // reference/node-info.md): hornet's /api/core/v2/info, iota-core's /api/core/v3/info, /health and /api/routes.
 // tangle-core has committed slots where hornet has milestones: a "milestone" here is a committed slot (index = slot,
-// timestamp = the end of the slot, id = the last 32 bytes of its commitment id: answers/milestone.ts). Every value
-// comes from the ledger and the protocol parameters, never from the wall clock, so replicas over one store answer the
-// same bytes.
+// timestamp = the end of the slot, id = the last 32 bytes of its commitment id: ledger/core/slot-milestone.ts). Every
+// value comes from the ledger and the protocol parameters, never from the wall clock, so replicas over one store
+// answer the same bytes.
 
 export const NODE_NAME = 'tangle-core';
 export const NODE_VERSION = '0.1.0';

@@ -1,7 +1,6 @@
 import { blockMetadata, includedBlockMetadata } from '../../answers/index.js';
 import { encode } from '../../codec/index.js';
 import { type LedgerReader, slotOfCommitmentId } from '../../ledger/index.js';
-import { decodeBlock } from '../../serialize.js';
 import { AddressType } from '../../stardust/type-codes.js';
 import { equalBytes } from '../../util/bytes.js';
 import {
@@ -123,8 +122,7 @@ async function includedMetadata(ledger: LedgerReader, param: string): Promise<Re
     found.slot <= latest && (await ledger.milestone?.(found.slot))?.payload !== undefined
       ? await ledger.block(found.blockId)
       : undefined;
-  const body =
-    block === undefined ? includedBlockMetadata(found, latest) : blockMetadata(block, decodeBlock(block.bytes));
+  const body = block === undefined ? includedBlockMetadata(found, latest) : blockMetadata(block);
   // Final once the including slot is committed (referenced); before that the answer will change.
   return { body: JSON.stringify(body), contentType: JSON_TYPE, immutable: 'ledgerInclusionState' in body };
 }
