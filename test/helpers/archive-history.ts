@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Output } from '../../src/index.js';
 import { AddressBalances } from '../../src/ledger/analytics/address-balances.js';
 import type { LedgerOutput, Measurements } from '../../src/ledger/analytics/index.js';
-import { ArchiveWriter } from '../../src/ledger/archive/index.js';
+import { ArchiveWriter, buildArchiveBase } from '../../src/ledger/archive/index.js';
 import { keys } from '../../src/ledger/common/index.js';
 import { MemoryStore, WriteBatch } from '../../src/ledger/store/index.js';
 import { addressHex, type HistoryOutput } from './plain-archive.js';
@@ -73,8 +73,18 @@ const newId = () => {
   return id;
 };
 
+/**
+ * How the first milestone's base is built: in steps of `batch` outputs (archive-base.ts, as measure.ts builds it),
+ * the store refusing the write of step `refuse` once (a full disk) and the build asked again; else in the milestone's
+ * own writer (holdAll), the reference the steps must equal.
+ */
+export const baseBuild = fc.option(fc.record({ batch: fc.integer({ min: 1, max: 5 }), refuse: fc.nat({ max: 4 }) }));
+
 /** Applies a history milestone by milestone as measure.ts does; the plain view of every output beside it. */
-export function run(h: { genesis: Output[]; milestones: [number[], Output[]][][] }) {
+export function run(
+  h: { genesis: Output[]; milestones: [number[], Output[]][][] },
+  base?: { batch: number; refuse: number } | null,
+) {
   const store = new MemoryStore();
   const outs: HistoryOutput[] = h.genesis.map((output) => ({
     outputId: newId(),
@@ -92,9 +102,14 @@ export function run(h: { genesis: Output[]; milestones: [number[], Output[]][][]
       const start = new AddressBalances();
       for (const o of outs) start.holds({ outputId: o.outputId, output: o.output });
       previous = start.take(ctx);
-      writer.holdAll(
-        outs.map((o) => ({ outputId: o.outputId, output: o.output, booked: o.booked, time: o.bookedTime })),
-      );
+      const unspent = outs.map((o) => ({
+        outputId: o.outputId,
+        output: o.output,
+        booked: o.booked,
+        time: o.bookedTime,
+      }));
+      if (base == null) writer.holdAll(unspent);
+      else steppedBase(store, unspent, base);
     }
     const balances = new AddressBalances(previous, writer);
     for (const [picks, created] of txs) {
@@ -120,6 +135,30 @@ export function run(h: { genesis: Output[]; milestones: [number[], Output[]][][]
     store.write(batch);
   });
   return { store, outs, measured, latest: BASE + h.milestones.length };
+}
+
+/** The base in steps, a step's write refused once; then the milestone's writer reads it from the store. */
+function steppedBase(
+  store: MemoryStore,
+  unspent: (LedgerOutput & { time: number })[],
+  { batch, refuse }: { batch: number; refuse: number },
+) {
+  let steps = 0;
+  const io = (fail: boolean) => ({
+    read: (k: Uint8Array) => store.get(k),
+    write(records: [Uint8Array, Uint8Array | undefined][]) {
+      if (fail && steps++ === refuse) throw new Error('ENOSPC');
+      store.write(WriteBatch.of(records.map(([key, value]) => ({ key, value }))));
+    },
+  });
+  try {
+    buildArchiveBase(io(true), BASE, unspent, batch);
+  } catch (e) {
+    if ((e as Error).message !== 'ENOSPC') throw e;
+    buildArchiveBase(io(false), BASE, unspent, batch);
+  }
+  // The milestone's commit ends the build (measure.ts).
+  store.write(WriteBatch.of([{ key: keys.archiveBase, value: undefined }]));
 }
 
 export const addressBytes = (a: (typeof ADDRESSES)[number]) =>

@@ -38,6 +38,7 @@ export type LedgerErrorCode =
   | 'INDEXER_DISABLED'
   | 'INDEXER_BUILDING'
   | 'ACCOUNTS_NOT_BUILT'
+  | 'ARCHIVE_BUILDING'
   | 'CLOSED'
   // importing a snapshot (its bytes decode; what they say does not hold together)
   | 'SNAPSHOT_INVALID'
@@ -74,6 +75,7 @@ const KIND: Record<LedgerErrorCode, LedgerErrorKind> = {
   INDEXER_DISABLED: 'unavailable',
   INDEXER_BUILDING: 'unavailable',
   ACCOUNTS_NOT_BUILT: 'unavailable',
+  ARCHIVE_BUILDING: 'unavailable',
   CLOSED: 'internal',
   SNAPSHOT_INVALID: 'invalid',
   MILESTONE_INVALID: 'invalid',

@@ -134,6 +134,11 @@ export const keys = {
    * demo's store. From it on a slot is not presumed an applied milestone's (core/applied-records.ts).
    */
   plainSlotsFrom: Uint8Array.of(TABLE.meta, 10),
+  /**
+   * While the archive's base is built before a ledger's first measured milestone (archive/archive-base.ts): the
+   * milestone it stands at and how far the build has come. That milestone's commit deletes it.
+   */
+  archiveBase: Uint8Array.of(TABLE.meta, 11),
   /** The solid entry points an imported snapshot gave for its target milestone. */
   solidEntryPoints: (slot: number) => slotKey(TABLE.solidEntryPoints, slot),
   /** The timestamp (u32) of a milestone an imported ledger's outputs were booked at, where it is not the slot's end. */

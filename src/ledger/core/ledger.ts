@@ -17,7 +17,7 @@ import type {
   LedgerOutput,
   UtxoChanges,
 } from '../common/index.js';
-import { checkId, checkSlot, checkWriteSlot, commitmentId, LedgerError, slotAt } from '../common/index.js';
+import { checkId, checkSlot, checkWriteSlot, commitmentId, keys, LedgerError, slotAt } from '../common/index.js';
 import type { IndexBuildProgress, IndexPage, IndexQuery } from '../indexer/index.js';
 import { IngestPool } from '../ingest/index.js';
 import type { KeyValueStore } from '../store/index.js';
@@ -330,9 +330,17 @@ export class Ledger {
     return this.explorer().analytics(from, to);
   }
 
-  /** inx-chronicle's explorer over the archive the applied milestones kept (ledger/archive/). */
+  /**
+   * inx-chronicle's explorer over the archive the applied milestones kept (ledger/archive/).
+   * @throws LedgerError ARCHIVE_BUILDING while the archive's base is built (archive/archive-base.ts): never a part of it
+   */
   explorer(): StoreExplorer {
     this.view();
+    if (this.committed.store.get(keys.archiveBase) !== undefined)
+      throw new LedgerError(
+        'ARCHIVE_BUILDING',
+        "the archive is being built from the ledger's unspent outputs (its first milestone after a snapshot): ask again",
+      );
     return new StoreExplorer(this.committed.store, appliedChecks(this.committed));
   }
 

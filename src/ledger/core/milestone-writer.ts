@@ -3,6 +3,7 @@ import { solidEntryPoints } from '../../stardust/ledger-records.js';
 import type { MilestonePayload } from '../../stardust/payload/milestone.js';
 import { bytesKey } from '../../util/bytes.js';
 import { type CommittedSlot, checkedValue, keys, sealedValue, sealRecord } from '../common/index.js';
+import { WriteBatch } from '../store/index.js';
 import { type AcceptContext, acceptReferenced, type Prechecked, type ReferencedOutcome } from './accept.js';
 import { type MilestoneRef, milestoneOf } from './imported.js';
 
@@ -99,6 +100,19 @@ export class MilestoneWriter {
   /** The store's committed records under `prefix`, in key order (read as far as the caller goes). */
   records(prefix: Uint8Array): Iterable<[Uint8Array, Uint8Array]> {
     return this.committed.store.entries(prefix);
+  }
+
+  /**
+   * Writes records of the store's own outside any slot's commit, in one atomic write: the archive's base, built in
+   * steps before the first measured milestone (archive/archive-base.ts). Nothing the ledger keeps in memory changes.
+   */
+  writeOwn(records: readonly [Uint8Array, Uint8Array | undefined][]): void {
+    const batch = new WriteBatch();
+    for (const [key, value] of records) {
+      if (value === undefined) batch.delete(key);
+      else batch.put(key, value);
+    }
+    this.committed.store.write(batch);
   }
 
   /** Forgets what was taken into a slot for a milestone that is refused. */

@@ -13,7 +13,7 @@ import {
   judgeCone,
   refuse,
 } from './cone.js';
-import { measureCone } from './measure.js';
+import { measureCone, prepareArchive } from './measure.js';
 
 export type { AppliedMilestone } from './cone.js';
 
@@ -38,6 +38,7 @@ export function applyMilestone(ledger: Ledger, input: MilestoneInput): AppliedMi
   const { milestone: m, blocks } = input;
   const writer = ledger.milestoneWriter();
   checkPlace(ledger, writer, m);
+  prepareArchive(ledger, writer, m.index);
   const cone = gatherCone(writer, m.index, m.parents, blocks);
   return inSlot(writer, m.index, () => {
     const judged = judgeCone(writer, m.index, m.timestamp, m.previousMilestoneId, cone);

@@ -3,7 +3,7 @@ import type { MilestonePayload } from '../../stardust/payload/milestone.js';
 import { sortedUnique } from '../../util/bytes.js';
 import type { Ledger } from '../core/index.js';
 import { type AppliedMilestone, checkSignatures, commitCone, gatherCone, inSlot, judgeCone, refuse } from './cone.js';
-import { measureCone } from './measure.js';
+import { measureCone, prepareArchive } from './measure.js';
 
 // A coordinator's side of white flag (a test network, the demo): the next milestone issued over blocks the ledger has
 // not confirmed yet — its cone judged as applyMilestone judges it, its Merkle roots taken from that, signed with the
@@ -33,6 +33,7 @@ export function issueMilestone(ledger: Ledger, o: IssueOptions): IssuedMilestone
   const index = latest.index + 1;
   if (o.timestamp <= latest.timestamp) throw refuse(index, `time ${o.timestamp} is not after ${latest.timestamp}`);
   const parents = sortedUnique(o.parents);
+  prepareArchive(ledger, writer, index);
   const cone = gatherCone(writer, index, parents, o.blocks);
   return inSlot(writer, index, () => {
     const judged = judgeCone(writer, index, o.timestamp, latest.milestoneId, cone);

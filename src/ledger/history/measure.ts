@@ -17,6 +17,8 @@ import {
   AccountsWriter,
   ArchiveWriter,
   accountStateAt,
+  archiveBaseOf,
+  buildArchiveBase,
   HoldingsWriter,
   holdingAt,
   keepsRichest,
@@ -52,11 +54,16 @@ export function measureCone(
   const accounts = new AccountsWriter((address) => accountStateAt(last, address, m.index - 1)?.state);
   const holdings = new HoldingsWriter((prefix) => holdingAt(last, prefix, m.index - 1)?.value.slice());
   let previous: Measurements;
+  let base: [Uint8Array, undefined][] = [];
   if (before !== undefined) previous = measurementsFromRecord(before);
   else {
-    // The ledger's first measured milestone: its totals and archive start from the unspent outputs.
+    // The ledger's first measured milestone: its totals start from the unspent outputs, and its archive from the base
+    // prepareArchive built of them before the cone was taken; this commit ends the build.
     previous = ledgerTotals(unspent(ledger), ctx);
-    archive.holdAll(timed(ledger, writer, unspent(ledger)));
+    const built = archiveBaseOf((key) => writer.record(key));
+    if (built?.done !== true || built.at !== m.index - 1)
+      throw new LedgerError('STORE_CORRUPT', `milestone ${m.index}: the archive's base is not built (prepareArchive)`);
+    base = [[keys.archiveBase, undefined]];
   }
   // The accounts start where the archive does, or, in a store kept before them (issue 61), at the first milestone
   // applied since: from the unspent outputs, in this commit.
@@ -87,9 +94,19 @@ export function measureCone(
   });
   const record = measurementsToRecord(measurements);
   const key = keys.analytics(m.index);
-  const records = [...archive.records(), ...accounts.records(m.index), ...holdings.records(m.index)];
+  const records = [...archive.records(), ...accounts.records(m.index), ...holdings.records(m.index), ...base];
   if (keepsRichest(m.index)) records.push(richestCheckpoint(m.index, standing(writer), archive.moved()));
   return [[key, sealRecord(key, record)], ...records, ...columns(writer, m.index, record)];
+}
+
+/**
+ * Before milestone `index` is taken in: where it is the ledger's first measured milestone, the archive it goes on
+ * from, built in steps of its own (archive/archive-base.ts; a build stopped before goes on).
+ */
+export function prepareArchive(ledger: Ledger, writer: MilestoneWriter, index: number, batch?: number): void {
+  if (writer.record(keys.analytics(index - 1)) !== undefined) return; // measured: checked where it is read
+  const io = { read: (key: Uint8Array) => writer.record(key), write: writer.writeOwn.bind(writer) };
+  buildArchiveBase(io, index - 1, timed(ledger, writer, unspent(ledger)), batch);
 }
 
 /** A milestone's analytics record as committed (sealed: common/record-checks.ts), checked; undefined: none. */

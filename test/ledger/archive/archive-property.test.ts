@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toHex } from '../../../src/codec/hex.js';
 import { StoreExplorer } from '../../../src/ledger/archive/index.js';
-import { ADDRESSES, addressBytes, BASE, history, run, TIME } from '../../helpers/archive-history.js';
+import { ADDRESSES, addressBytes, BASE, baseBuild, history, run, TIME } from '../../helpers/archive-history.js';
 import {
   addressHex,
   balanceOf,
@@ -20,8 +20,9 @@ import {
 describe('the archive, against a plain scan of every output', () => {
   it('balances, richest addresses at every milestone, and the address analytics of each milestone', () => {
     fc.assert(
-      fc.property(history, (h) => {
-        const { store, outs, measured, latest } = run(h);
+      // The first milestone's base in its own writer, or in steps (archive-base.ts) with a write refused mid-way.
+      fc.property(history, baseBuild, (h, base) => {
+        const { store, outs, measured, latest } = run(h, base);
         const explorer = new StoreExplorer(store);
         expect(explorer.firstArchived()).toBe(BASE + 1);
         for (let at = BASE + 1; at <= latest; at++) {
