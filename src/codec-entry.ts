@@ -27,6 +27,7 @@ export {
   ed25519PublicKey,
   type FindNonceOptions,
   findNonce,
+  merkleRoot,
   powScore,
   ready,
   signEd25519,

@@ -57,7 +57,6 @@ export {
   type MilestoneInput,
   type MilestoneRef,
   measureMilestone,
-  merkleRoot,
   nextReferenceManaCost,
   type OpenLedgerOptions,
   OutputIdList,

@@ -235,9 +235,10 @@ describe('the source tree', () => {
   });
 
   it("reads and writes no block's bytes by offset outside src/stardust (issue 59): its layout has one home", () => {
-    // `bytes[1]`, `block[0]`, `body[1]`: a byte of a block's bytes by number. (Nova's model, the codec and the hashes
-    // read their own bytes; src/explorer's and the indexer's own records are not blocks, and are named otherwise.)
-    const offset = /\b(bytes|body|block)\[\d+\]/;
+    // `bytes[1]`, `block[0]`, `outputBytes[0]`, `outputId[32]`: a byte of a block's, an output's or an ID's bytes by
+    // number. (Nova's model, the codec and the hashes read their own bytes; src/explorer's and the indexer's own
+    // records are not blocks, and are named otherwise.)
+    const offset = /\b\w*(bytes|Bytes|body|Body|block|Block|Id)\[\d+\]/;
     const outside = handWritten.filter((f) => !/^(stardust|nova|codec|crypto)\//.test(f));
     const found = outside.flatMap((f) =>
       text

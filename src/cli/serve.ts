@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_FAUCET_CAPS, type FaucetCaps } from '../http/kit/index.js';
 import {
   checkEventFlags,
+  checkFollowFlags,
   DEMO_FLAGS,
   DEMO_USAGE,
   EVENT_FLAGS,
@@ -10,12 +10,11 @@ import {
   FAUCET_USAGE,
   FOLLOW_FLAGS,
   FOLLOW_USAGE,
-  followBounds,
+  faucetCapsOf,
   INDEX_FLAGS,
   INDEX_USAGE,
   LIMIT_FLAGS,
   LIMIT_USAGE,
-  limit,
   network,
   type Part,
   roleOf,
@@ -24,17 +23,20 @@ import {
   serveOverStore,
   serverOptions,
   serveWriter,
-  UsageError,
   WORKER_FLAGS,
   WORKER_USAGE,
   warnOfPublicPosting,
   wholeNumber,
 } from '../node/index.js';
 
-// `serve`: the command line parsed, then the part this process plays (node/role.ts decides it: an API over a
-// database, the demo's writer, a server over a store) and the node's components (src/node/) that part starts, in
-// turn (PARTS below): its store, what writes to it (the demo, the follower, the faucet's slot clock), the workers or
-// this process's own server, the event API, the handling of signals, the greeting.
+// `serve`: the command line parsed and each component's flags checked, then the part this process plays (node/role.ts
+// decides it) started with the node's components (src/node/) it runs:
+// - over a PostgreSQL database alone: its reader (database-reader.ts) and what every answering process runs
+//   (answering.ts: the HTTP API, the event API, the greeting, the handling of signals);
+// - the demo's writer under a supervisor: the demo's network and its writer process (writer-process.ts);
+// - over a store (serving.ts): the store (store-choice.ts), what writes to it (store-writers.ts: the demo, the
+//   follower, the faucet with its slot clock, the intake of posted blocks, the database it publishes to), the HTTP
+//   workers and their supervisor (workers.ts) or this process's own server, and what every answering process runs.
 
 export const SERVE_USAGE = `tangle-core serve [--db DIR] [--store URL] [--demo] [options]
   Serves the node API (TIP-25, TIP-26, the routes hornet's clients call) over the store at DIR (in memory
@@ -100,13 +102,8 @@ export async function serveCommand(argv: string[]): Promise<void> {
   const base = network(values.network);
   const port = wholeNumber(values.port, '--port', 0, 65535);
   checkEventFlags(values);
-  followBounds(values);
-  if (values.follow !== undefined && (values.demo || values.faucet))
-    throw new UsageError('--follow applies another node’s milestones: leave out --demo and --faucet');
-  const faucetCaps: FaucetCaps = {
-    perMinute: limit(values['faucet-per-minute'], '--faucet-per-minute', DEFAULT_FAUCET_CAPS.perMinute),
-    perDay: limit(values['faucet-per-day'], '--faucet-per-day', DEFAULT_FAUCET_CAPS.perDay),
-  };
+  checkFollowFlags(values);
+  const faucetCaps = faucetCapsOf(values);
   const options = serverOptions(values);
   const role = roleOf(values);
   if (role.speaks) warnOfPublicPosting(options);

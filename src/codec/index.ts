@@ -1,3 +1,7 @@
+// The codec's building blocks: primitives, bytes, structs, unions and arrays with their bounds, one reader and one
+// writer, the JSON numbers and hex the models use, and the typed error every decode throws. The room's public face.
+// To add a combinator: a file here (or a function in combinators.ts) returning a `Codec` (codec.ts: encode, decode,
+// sizeOf, toJson, fromJson), bounded on decode, with its fixed size where it has one (layout.ts reads it).
 export { fixedBytes, text, type VarBytesOptions, varBytes } from './bytes.js';
 export type { Codec, Infer, Json } from './codec.js';
 export {

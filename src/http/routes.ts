@@ -12,8 +12,6 @@ import { indexerRoutes } from './indexer/index.js';
 import { JSON_TYPE, type Route } from './kit/index.js';
 import { poiRoutes } from './poi/index.js';
 
-export { includedBlockJson, JSON_TYPE, type Reply, type Route, type RouteContext } from './kit/index.js';
-
 export const routes: Route[] = [
   ...specRoutes,
   // The server's own: they speak of this server and this table (its health, the APIs it serves), not of one API.

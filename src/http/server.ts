@@ -14,10 +14,11 @@ import {
   PostLimiter,
   quote,
   ReplyCache,
+  type Route,
   routeMatcher,
   toProblem,
 } from './kit/index.js';
-import { PUBLIC_ROUTES, type Route, routes } from './routes.js';
+import { PUBLIC_ROUTES, routes } from './routes.js';
 import type { ServerOptions } from './server-options.js';
 
 export type { ServerOptions } from './server-options.js';

@@ -1,4 +1,6 @@
 // The ledger index's public face: the Ledger front, how to open one, and the shapes its API uses.
+// To add to the ledger: the room that holds the concept (docs/architecture.md: core, history, archive, analytics,
+// indexer, snapshot, postgres, store, ingest, common), then what the rest of the package needs of it exported here.
 
 export {
   type AnalyticsContext,
@@ -56,7 +58,6 @@ export {
   LedgerError,
   type LedgerErrorCode,
   type LedgerErrorKind,
-  merkleRoot,
   nextReferenceManaCost,
   OutputIdList,
   type SlotCommitment,

@@ -17,6 +17,7 @@ import { ed25519AddressOf } from '../stardust/ed25519-address-of.js';
 import { outputId as outputIdOf } from '../stardust/ids.js';
 import type { BasicOutput, Output } from '../stardust/output.js';
 import { OutputType, UnlockConditionType } from '../stardust/type-codes.js';
+import { limit } from './http-options.js';
 
 /** The faucet's flag (serve --faucet: a testnet writer taking posted blocks; its caps are LIMIT_FLAGS'). */
 export const FAUCET_FLAGS = { faucet: { type: 'boolean', default: false } } as const;
@@ -27,6 +28,17 @@ export const FAUCET_USAGE = [
                           (its key is the demo's: the store's genesis must hold an output of it, as a demo's
                           does) and commit each slot once it has ended, as a node does`,
 ].join('');
+
+/** The faucet's caps from serve's flags (--faucet-per-minute, --faucet-per-day: LIMIT_FLAGS). @throws UsageError */
+export function faucetCapsOf(values: {
+  'faucet-per-minute'?: string | undefined;
+  'faucet-per-day'?: string | undefined;
+}): FaucetCaps {
+  return {
+    perMinute: limit(values['faucet-per-minute'], '--faucet-per-minute', DEFAULT_FAUCET_CAPS.perMinute),
+    perDay: limit(values['faucet-per-day'], '--faucet-per-day', DEFAULT_FAUCET_CAPS.perDay),
+  };
+}
 
 // inx-faucet's service for test networks (POST /api/enqueue {address} → 202), in the writer: each request is one
 // signed transfer from the faucet's output to the address (the change back to the faucet), accepted into the open

@@ -37,7 +37,14 @@ export interface FollowFlags {
   'follow-deadline'?: string | undefined;
 }
 
-/** The follower's bounds from the flags; checked before anything starts (a usage error is exit 2). */
+/** Checks the follower's flags before anything starts (a usage error is exit 2). */
+export function checkFollowFlags(values: FollowFlags & { demo?: boolean | undefined; faucet?: boolean | undefined }) {
+  followBounds(values);
+  if (values.follow !== undefined && (values.demo || values.faucet))
+    throw new UsageError('--follow applies another node’s milestones: leave out --demo and --faucet');
+}
+
+/** The follower's bounds from the flags. @throws UsageError */
 export function followBounds(values: FollowFlags): Pick<FollowOptions, 'budget' | 'deadlineMs'> {
   const given = (['follow-budget', 'follow-budget-blocks', 'follow-deadline'] as const).find(
     (f) => values[f] !== undefined,

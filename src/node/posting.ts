@@ -1,14 +1,14 @@
 import { type FaucetCaps, routeMatcher } from '../http/kit/index.js';
 import { PUBLIC_ROUTES } from '../http/routes.js';
 import type { ServerOptions } from '../http/server.js';
-import { type Ledger, LedgerError, slotAt } from '../ledger/index.js';
+import { type Ledger, LedgerError } from '../ledger/index.js';
 import { ledgerIntake } from './block-intake.js';
 import { DEMO_FAUCET_AMOUNT, DEMO_FAUCET_SECRET } from './demo.js';
 import { Faucet } from './faucet.js';
 
 // What a serving process that writes takes besides the reads: posted blocks and the faucet (within their limits),
-// the slot clock of a `--faucet` writer, and the warning an operator needs when a JWT secret leaves posting public
-// (a `--follow` writer's milestones: follower.ts).
+// and the warning an operator needs when a JWT secret leaves posting public; a writer's failure to publish to its
+// database. (A `--faucet` writer's slot clock: slot-clock.ts; a `--follow` writer's milestones: follow.ts.)
 
 /** The intake of posted blocks and the faucet of a writing ledger. */
 export function writerOptions(
@@ -35,34 +35,6 @@ export function warnOfPublicPosting(options: Omit<ServerOptions, 'ledger'>): voi
     `warning: --jwt-secret is set, but POST ${open.join(' and ')} stay public (--public-routes): anyone may post ` +
       `within the limits (--post-limit, --post-bytes-limit, --faucet-per-minute, --faucet-per-day)\n`,
   );
-}
-
-/**
- * A writer's slot clock (`--faucet`): every slot whose end has passed is committed, with what was accepted into it;
- * first every slot the store is behind, then one a slot length. A commit that fails is one line on stderr, and is
- * tried again a slot later (what was accepted into the slot stays there); the first that succeeds after says so.
- */
-export function commitByTheClock(ledger: Ledger): { stop: () => void } {
-  /** Failed tries at the slot the clock commits next (a full disk: the slot stays open, and is tried next tick). */
-  let failures = 0;
-  const tick = () => {
-    try {
-      const due = slotAt(Math.floor(Date.now() / 1000), ledger.params) - 1;
-      for (let s = ledger.latestCommitment().slot + 1; s <= due; s++) {
-        ledger.commitSlot(s);
-        if (failures > 0) process.stderr.write(`slot clock: slot ${s} committed after ${failures} failed tries\n`);
-        failures = 0;
-      }
-      ledger.markCurrent(); // every slot that has ended is committed: readers of the store may say they are healthy
-    } catch (e) {
-      failures++;
-      process.stderr.write(`slot clock: ${(e as Error).message} (try ${failures}; tried again next slot)\n`);
-    }
-  };
-  tick();
-  const timer = setInterval(tick, ledger.params.slotDurationSeconds * 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
 }
 
 /** A writer's failure to publish to its database (--store): one line on stderr (retried while the database is away). */

@@ -16,7 +16,8 @@ import { UsageError } from './flags.js';
 import { type FollowFlags, followFrom } from './follow.js';
 import { LIMIT_FLAGS } from './http-options.js';
 import { indexBuildOf } from './index-build-flags.js';
-import { commitByTheClock, reportStoreError, writerOptions } from './posting.js';
+import { reportStoreError, writerOptions } from './posting.js';
+import { commitByTheClock } from './slot-clock.js';
 import { freePort, startWriter, type WriterProcess } from './writer-process.js';
 
 // The store of a `serve` process and what writes to it: the demo (here, or in a writer process of its own under a

@@ -1,6 +1,8 @@
 // IOTA 2.0 ("Nova", protocol version 3): the codec, identifiers and scores, beside Stardust's and apart from it.
 // `import { nova } from 'tangle-core'`; every name here is Nova's own (a `nova.BasicOutput` has mana, a Stardust
 // `BasicOutput` native tokens).
+// To add a wire type: one declarative struct in its file here (as src/stardust/'s), exported below, checked against
+// iota-sdk's fixtures (vectors/nova/).
 export * from './address.js';
 export * from './block.js';
 export * from './commitment.js';

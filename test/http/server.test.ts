@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { includedBlockJson } from '../../src/http/routes.js';
+import { includedBlockJson } from '../../src/http/kit/index.js';
 import {
   type AliasOutput,
   addressToBech32,

@@ -46,6 +46,16 @@ export function archiveBaseOf(read: (key: Uint8Array) => Uint8Array | undefined)
   return { at: view.getUint32(0), done: view.getUint8(4) === 1, cursor: record.slice(5) };
 }
 
+/** `store`, its archive whole. @throws LedgerError ARCHIVE_BUILDING while a base is built: never a part of it */
+export function wholeArchive<S extends { get(key: Uint8Array): Uint8Array | undefined }>(store: S): S {
+  if (store.get(keys.archiveBase) !== undefined)
+    throw new LedgerError(
+      'ARCHIVE_BUILDING',
+      "the archive is being built from the ledger's unspent outputs (its first milestone after a snapshot): ask again",
+    );
+  return store;
+}
+
 /**
  * Builds the base at milestone `at` (the ledger's latest) from `unspent` (in the output table's key order, each with
  * its booking milestone's time), in steps of `batch` outputs written by `write`, each atomic; goes on from an

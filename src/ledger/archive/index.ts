@@ -13,7 +13,13 @@ export {
   holdsAnything,
 } from './account-state.js';
 export { AccountsWriter, accountStateAt } from './accounts-writer.js';
-export { ARCHIVE_BASE_BATCH, type ArchiveBase, archiveBaseOf, buildArchiveBase } from './archive-base.js';
+export {
+  ARCHIVE_BASE_BATCH,
+  type ArchiveBase,
+  archiveBaseOf,
+  buildArchiveBase,
+  wholeArchive,
+} from './archive-base.js';
 export { archiveRowsOf } from './archive-rows.js';
 export { ArchiveWriter, addressBytes } from './archive-writer.js';
 export type {

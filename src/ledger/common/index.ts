@@ -56,7 +56,6 @@ export {
 export {
   COMMITMENT_ID_LENGTH,
   commitmentId,
-  merkleRoot,
   rootsId,
   type SlotCommitment,
   slotCommitment,

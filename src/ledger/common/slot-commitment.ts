@@ -1,7 +1,6 @@
 import { blake2b256, merkleRoot } from '../../crypto/index.js';
 import { compareBytes, concatBytes } from '../../util/bytes.js';
 
-export { merkleRoot } from '../../crypto/index.js';
 // The ledger commits its slots with Nova's slot commitment (SPEC B1), declared with the Nova codec.
 export {
   COMMITMENT_ID_LENGTH,

@@ -1,4 +1,6 @@
 import { decode, encode, u32 } from '../../codec/index.js';
+import { merkleRoot } from '../../crypto/index.js';
+import { outputTypeOf } from '../../stardust/block-layout.js';
 import { isChainType, outputChainId, outputId, outputIndexOf } from '../../stardust/ids.js';
 import {
   type AccountRecord,
@@ -19,7 +21,6 @@ import {
   encodeDiff,
   keys,
   keysInto,
-  merkleRoot,
   nextReferenceManaCost,
   rootsId,
   type SlotCommitment,
@@ -344,5 +345,5 @@ function utxoChanges(input: CommitInput, batch: WriteBatch) {
 
 /** The chain an output's bytes continue or start (alias, foundry, NFT: decoded only then), else undefined. */
 function chainOf(outputBytes: Uint8Array, outputId: Uint8Array): Uint8Array | undefined {
-  return isChainType(outputBytes[0]!) ? outputChainId(decode(output, outputBytes), outputId) : undefined;
+  return isChainType(outputTypeOf(outputBytes)) ? outputChainId(decode(output, outputBytes), outputId) : undefined;
 }

@@ -2,7 +2,7 @@ import type { OutputRecord } from '../../stardust/ledger-records.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import type { SnapshotTreasuryOutput } from '../../stardust/snapshot.js';
 import { equalBytes } from '../../util/bytes.js';
-import { StoreExplorer } from '../archive/index.js';
+import { StoreExplorer, wholeArchive } from '../archive/index.js';
 import type {
   AcceptOptions,
   AcceptOutcome,
@@ -17,7 +17,7 @@ import type {
   LedgerOutput,
   UtxoChanges,
 } from '../common/index.js';
-import { checkId, checkSlot, checkWriteSlot, commitmentId, keys, LedgerError, slotAt } from '../common/index.js';
+import { checkId, checkSlot, checkWriteSlot, commitmentId, LedgerError, slotAt } from '../common/index.js';
 import type { IndexBuildProgress, IndexPage, IndexQuery } from '../indexer/index.js';
 import { IngestPool } from '../ingest/index.js';
 import type { KeyValueStore } from '../store/index.js';
@@ -330,18 +330,10 @@ export class Ledger {
     return this.explorer().analytics(from, to);
   }
 
-  /**
-   * inx-chronicle's explorer over the archive the applied milestones kept (ledger/archive/).
-   * @throws LedgerError ARCHIVE_BUILDING while the archive's base is built (archive/archive-base.ts): never a part of it
-   */
+  /** inx-chronicle's explorer over the archive the milestones kept (ledger/archive/). @throws ARCHIVE_BUILDING */
   explorer(): StoreExplorer {
     this.view();
-    if (this.committed.store.get(keys.archiveBase) !== undefined)
-      throw new LedgerError(
-        'ARCHIVE_BUILDING',
-        "the archive is being built from the ledger's unspent outputs (its first milestone after a snapshot): ask again",
-      );
-    return new StoreExplorer(this.committed.store, appliedChecks(this.committed));
+    return new StoreExplorer(wholeArchive(this.committed.store), appliedChecks(this.committed));
   }
 
   /** TIP-25: the treasury output (an imported network's; else 0 from no milestone, as hornet's snap-gen writes). */

@@ -1,4 +1,5 @@
 import { encode, toHex } from '../../codec/index.js';
+import { merkleRoot } from '../../crypto/index.js';
 import { TangleError } from '../../errors.js';
 import { parentsOf } from '../../stardust/block.js';
 import { blockId as computeBlockId, milestoneId } from '../../stardust/ids.js';
@@ -8,7 +9,7 @@ import type { TransactionPayload } from '../../stardust/payload/transaction.js';
 import type { ProtocolParameters } from '../../stardust/protocol-parameters.js';
 import { bytesKey, equalBytes } from '../../util/bytes.js';
 import { verifyMilestoneSignatures } from '../../validate/index.js';
-import { type CommittedSlot, keys, LedgerError, merkleRoot, sealRecord } from '../common/index.js';
+import { type CommittedSlot, keys, LedgerError, sealRecord } from '../common/index.js';
 import type { MilestoneWriter } from '../core/index.js';
 import { whiteFlagOrder } from './white-flag.js';
 

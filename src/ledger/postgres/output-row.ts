@@ -1,4 +1,5 @@
 import { toHex } from '../../codec/index.js';
+import { outputIndexOf } from '../../stardust/ids.js';
 import type { TransactionPayload } from '../../stardust/payload/transaction.js';
 import {
   appliedInSlot,
@@ -68,7 +69,7 @@ export function missingOutput(outputId: Uint8Array, block: Row | undefined): Led
   const txId = outputId.subarray(0, 32);
   const payload = storedBlockModel(checkedBlockRow(blockId, block, txId), blockId).payload;
   const created = (payload as TransactionPayload).essence.outputs.length;
-  const index = outputId[32]! | (outputId[33]! << 8);
+  const index = outputIndexOf(outputId);
   if (index >= created) return notFound;
   return corrupt(
     `the output ${toHex(outputId)}`,

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { encode, u32 } from '../../codec/index.js';
+import { merkleRoot } from '../../crypto/index.js';
 import { type ByteSource, readSnapshot, type SnapshotRecord } from '../../snapshot/index.js';
 import {
   type ImportedNetwork,
@@ -26,7 +27,6 @@ import {
   encodeDiff,
   keys,
   LedgerError,
-  merkleRoot,
   nextReferenceManaCost,
   readRecord,
   rootsId,

@@ -5,8 +5,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orWriter } from '../../../src/http/core/post-routes.js';
+import type { RouteContext } from '../../../src/http/kit/index.js';
 import { HttpProblem } from '../../../src/http/kit/index.js';
-import type { RouteContext } from '../../../src/http/routes.js';
 
 /** What the stand-in was asked, and what it answers next (status, body). */
 const asked: { url: string; accept: string | undefined }[] = [];
