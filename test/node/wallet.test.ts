@@ -28,10 +28,14 @@ const dir = mkdtempSync(join(tmpdir(), 'tangle-wallet-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LISTENING = /listening on (http:\S+).*\n/;
+/** What the servers started said on stderr: shown with an answer that fails (a 500 is logged there, with why). */
+const logs: (() => string)[] = [];
 async function serve(args: string[]): Promise<string> {
-  const { out } = await startCli(['serve', '--port', '0', ...args], LISTENING);
+  const { out, err } = await startCli(['serve', '--port', '0', ...args], LISTENING);
+  logs.push(err);
   return LISTENING.exec(out())![1]!;
 }
+const stderrTail = () => logs.map((err) => err().slice(-2000)).join('\n---\n');
 const getJson = async (url: string) => {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as any };
@@ -76,7 +80,7 @@ async function walletFlow(node: string, db: string): Promise<string[]> {
         await sleep(100);
         meta = await getJson(metadata);
       }
-      expect(meta.status).toBe(200);
+      expect(meta.status, stderrTail()).toBe(200);
       const slot = meta.body.referencedByMilestoneIndex;
       expect(meta.body.ledgerInclusionState).toBe('included');
       // A replica (or a worker's reader) may be a moment behind the writer: wait for the observed state.
