@@ -100,6 +100,11 @@ export const SECTIONS = [
     'node bench/history-growth.mjs --milestones 20000 --label NAME, per build, alternating',
   ],
   [
+    'million',
+    "What does a whole network's history cost at a million milestones (issue 58)?",
+    'node bench/history-growth.mjs --store-only --milestones 1000000 --dir DIR; node bench/history-million.mjs DIR',
+  ],
+  [
     'store-file',
     "How large is an LMDB store's file, and did growing its map with the data (issue 56) cost speed?",
     'node --expose-gc bench/ledger.mjs --transactions 200000 --no-write; node bench/history.mjs --milestones 800 --peak-milestones 60 --no-write; node bench/snapshot.mjs --phase import FILE, before and after, alternating',
