@@ -19,7 +19,7 @@ import {
   openLedger,
 } from '../../../src/index.js';
 import { archiveBaseOf } from '../../../src/ledger/archive/index.js';
-import { keys } from '../../../src/ledger/common/index.js';
+import { keys, sealRecord } from '../../../src/ledger/common/index.js';
 import { prepareArchive } from '../../../src/ledger/history/measure.js';
 import { bin, chronicleSnapshot, coneOf, milestonePayloadOf } from '../../helpers/chronicle.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
@@ -59,12 +59,14 @@ describe("the archive's base, in steps", () => {
       write(records);
     };
     expect(() => prepareArchive(ledger, writer, 17339, 3)).toThrow(/ENOSPC/);
-    // Two steps of three outputs written, and where they got to.
+    // Two steps of three outputs written, and where they got to: the sixth output's key in the output table.
     const base = archiveBaseOf((k) => writer.record(k))!;
-    expect({ at: base.at, done: base.done, cursor: base.cursor.length }).toEqual({
+    const sixth = [...ledger.unspentOutputs()][5]!;
+    const key = Buffer.from(keys.output(sixth[1].createdSlot, sixth[0])).toString('hex');
+    expect({ ...base, cursor: Buffer.from(base.cursor).toString('hex') }).toEqual({
       at: 17338,
       done: false,
-      cursor: 39,
+      cursor: key,
     });
 
     const server = createServer({ ledger, errorCodeAsString: true });
@@ -95,5 +97,43 @@ describe("the archive's base, in steps", () => {
     const again = openLedger({ path, params: importedParams(inspectStore(path)!.imported!) });
     expect(archiveRecords(again)).toEqual(want);
     again.close();
+  });
+
+  it('a step a batch, one more that ends the build; none once it is done; a build at another milestone refused', async () => {
+    const ledger = await importedLedger(join(dir, 'counted'), await chronicleSnapshot());
+    const writer = ledger.milestoneWriter();
+    const write = writer.writeOwn.bind(writer);
+    let writes = 0;
+    writer.writeOwn = (records) => {
+      writes++;
+      write(records);
+    };
+    expect([...ledger.unspentOutputs()].length).toBe(20); // the test ledger's (helpers/chronicle.ts)
+    prepareArchive(ledger, writer, 17339, 3);
+    expect(writes).toBe(7); // 6 steps of 3, then the last 2 with the record that says it is done
+    expect(archiveBaseOf((k) => writer.record(k))?.done).toBe(true);
+    prepareArchive(ledger, writer, 17339, 3);
+    expect(writes).toBe(7);
+    // A base built at 17338 is no base for a ledger at another milestone.
+    expect(() => prepareArchive(ledger, writer, 17340, 3)).toThrow(
+      expect.objectContaining({ code: 'STORE_CORRUPT', message: expect.stringContaining('built at milestone 17338') }),
+    );
+    ledger.close();
+  });
+
+  it('a damaged record of the build is STORE_CORRUPT, not a build that starts again or resumes elsewhere', () => {
+    const stored = (body: number[]) => (k: Uint8Array) =>
+      k === keys.archiveBase ? sealRecord(keys.archiveBase, Uint8Array.from(body)) : undefined;
+    const at = [0, 0, 0x43, 0xba]; // 17338
+    expect(archiveBaseOf(stored([...at, 1]))).toEqual({ at: 17338, done: true, cursor: new Uint8Array(0) });
+    expect(archiveBaseOf(stored([...at, 0, 7]))).toEqual({ at: 17338, done: false, cursor: Uint8Array.of(7) });
+    for (const body of [at, [...at, 2], [...at, 0xff, 7]])
+      expect(() => archiveBaseOf(stored(body)), JSON.stringify(body)).toThrow(
+        expect.objectContaining({ code: 'STORE_CORRUPT' }),
+      );
+    // A flipped bit: the seal's.
+    const sealed = sealRecord(keys.archiveBase, Uint8Array.from([...at, 1]));
+    sealed[2]! ^= 1;
+    expect(() => archiveBaseOf(() => sealed)).toThrow(expect.objectContaining({ code: 'STORE_CORRUPT' }));
   });
 });
