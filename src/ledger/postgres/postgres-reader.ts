@@ -44,8 +44,9 @@ import { bytesOf, isUnavailable, openPool, type PgPool, type PgResult, storeErro
 import { pgIndexBuildProgress } from './index-build.js';
 import { indexSource } from './index-reads.js';
 import { milestoneOfRow } from './milestone-times.js';
-import { blocksOfSlot, lostBlock, lostOutput, missingTime, withLostVerdict } from './missing-rows.js';
-import { missingOutput, outputOfRow } from './output-row.js';
+import { includedOnMiss, outputOnMiss } from './misses.js';
+import { blocksOfSlot, lostOutput, missingTime, withLostVerdict } from './missing-rows.js';
+import { outputOfRow } from './output-row.js';
 import { PostgresExplorer } from './postgres-explorer.js';
 import { refuseOutdated } from './reseal-rows.js';
 import { readCommitment, sqlSlot } from './rows.js';
@@ -175,17 +176,8 @@ export class PostgresReader implements LedgerReader {
 
   async includedBlock(txId: Uint8Array): Promise<IncludedBlock> {
     checkId(txId, 32, 'transaction ID');
-    const { rows } = await this.ask(QUERIES.includedBlock, [txId]);
-    const r = rows[0];
-    if (r === undefined) {
-      // A genesis transaction, or an imported ledger's whose block the snapshot did not name: the embedded store
-      // keeps its record, with 32 zero bytes as its block, and answers that the block is not found.
-      const booked = (await this.ask(QUERIES.outputsOf, [txId])).rows[0];
-      // Booked in an applied milestone's slot: a block of it included the transaction (missing-rows.ts).
-      if (booked?.applied === true) throw lostBlock(undefined, Number(booked.created_slot));
-      if (booked?.booked === true) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(new Uint8Array(32))}`);
-      throw new LedgerError('NOT_FOUND', `output for transaction not found: ${toHex(txId)}`);
-    }
+    const ask = (text: string, values: unknown[]) => this.ask(text, values);
+    const r = (await this.ask(QUERIES.includedBlock, [txId])).rows[0] ?? (await includedOnMiss(ask, txId));
     if (r.raw === null) throw new LedgerError('NOT_FOUND', `block not found: ${toHex(bytesOf(r.block_id))}`);
     const blockId = bytesOf(r.block_id);
     const bytes = checkedBlockRow(blockId, r, txId);
@@ -199,7 +191,7 @@ export class PostgresReader implements LedgerReader {
     if (r.raw !== null) return outputOfRow(outputId, r);
     // Unspent, its index entries name it (missing-rows.ts): looked for in the same statement, on a miss only.
     if (r.indexed === true) throw lostOutput(outputId);
-    throw missingOutput(outputId, (await this.ask(QUERIES.includedBlock, [outputId.subarray(0, 32)])).rows[0]);
+    return outputOnMiss((text, values) => this.ask(text, values), outputId);
   }
 
   async block(blockId: Uint8Array): Promise<LedgerBlock> {
