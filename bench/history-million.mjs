@@ -58,6 +58,13 @@ const lines = [
     ? ''
     : `Last tenth ÷ first, in milestones a CPU second: **${(tenths[0].cpuMs / tenths.at(-1).cpuMs).toFixed(2)}** ` +
       '(the must-hold: ≥ 0.8 over the whole run).',
+  '',
+  tenths.length === 0
+    ? ''
+    : `Disk so far, at the last tenth's ${n(Math.round(tenths.at(-1).grew))} bytes a milestone: IOTA's Stardust ` +
+      `(9,342,001 milestones) would take ${((tenths.at(-1).grew * 9_342_001) / 1e9).toFixed(0)} GB, Shimmer's (some ` +
+      `24,000,000) ${((tenths.at(-1).grew * 24e6) / 1e9).toFixed(0)} GB, if their milestones were this shape (a projection ` +
+      "from a part of the run; the whole run and the real networks' block sizes decide it).",
 ];
 // What broke at this size, found by this run (2026-11-29), with its before and after: prose kept with the table.
 const FOUND = `**What broke: the first milestone after the snapshot.** A ledger's first measured milestone starts the archive
