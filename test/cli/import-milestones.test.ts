@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, rmSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { IMPORT_MILESTONES_USAGE, MAX_LINE_BYTES } from '../../src/cli/import-milestones.js';
 import { blockId, importedParams, inspectStore, openLedger } from '../../src/index.js';
 import {
@@ -275,15 +275,25 @@ describe.concurrent('import-milestones', { timeout: 180_000 }, () => {
       let err = '';
       child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
       const exited = new Promise<number | null>((done) => child.on('exit', (c) => done(c)));
+      // Where the test stood and what the run said, should it fail (a timeout included): it once waited out its
+      // time on a loaded machine (CI, stop 70), not seen since.
+      let phase = 'applying';
+      onTestFailed(() => console.error(`${signal}: ${phase}; exit ${child.exitCode}; stderr: ${err}`));
       // The milestones up to `index`, the pipe held open after them: the last whole line is applied without waiting
       // for another line or the end (a live feed), which the store shows.
       const upTo = lines().slice(0, index - 17338);
       child.stdin!.write(`${upTo.join('\n')}\n`);
-      while (latestOf(db) !== index) await new Promise((wake) => setTimeout(wake, 100)); // each look opens the store
+      // Each look opens the store; a run that ended before (an error) fails the test with what it said.
+      while (latestOf(db) !== index) {
+        if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} at ${latestOf(db)}: ${err}`);
+        await new Promise((wake) => setTimeout(wake, 100));
+      }
       // Meanwhile a second run is refused (the store has its writer), saying where the store stands all the same.
+      phase = 'a second run';
       const second = await run(['import-milestones', ndjson, '--db', db]);
       expect(second.code).toBe(2);
       expect(second.err).toMatch(new RegExp(`^error: STORE_LOCKED: .*; ${holds(index)}\n$`));
+      phase = `stopping with ${signal}`;
       child.kill(signal);
       expect(await exited).toBe(code);
       expect(err).toMatch(new RegExp(`^stopped by ${signal}: ${holds(index)}\n$`));
