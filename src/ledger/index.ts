@@ -5,6 +5,8 @@
 export {
   type AnalyticsContext,
   addressKey,
+  CHUNK as ANALYTICS_CHUNK,
+  chunkOf as analyticsChunkOf,
   MEASUREMENT_NAMES,
   type Measurements,
   type MilestoneCone,

@@ -8,6 +8,7 @@ import {
   placesOf,
 } from '../../ledger/index.js';
 import { HttpProblem, JSON_TYPE, parseUint32, quote, type Reply, type Route, wants } from '../kit/index.js';
+import { rangeRows } from './range-fragments.js';
 
 // A milestone's analytics (issue 46), measured as it was applied and stored in its commit: inx-chronicle's names and
 // meanings, counts as numbers and token amounts as strings (they pass 2^53). One milestone, or a range for plotting
@@ -54,22 +55,23 @@ async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, acce
   const names = query.get('names')?.split(',') ?? MEASUREMENT_NAMES;
   const unknown = names.find((n) => !MEASUREMENT_NAMES.includes(n));
   if (unknown !== undefined) throw new HttpProblem(400, `unknown measurement: ${quote(unknown)}`);
-  const rows = (await measured(ledger, from, to, names)).map((r) => ({
-    milestoneIndex: r.index,
-    measurements: r.measurements,
-  }));
-  if (wants(accept, 'text/csv')) {
-    const lines = rows.map((r) => [r.milestoneIndex, ...names.map((n) => String(r.measurements[n] ?? ''))].join(','));
-    return {
-      body: `${['milestoneIndex', ...names].join(',')}\n${lines.map((l) => `${l}\n`).join('')}`,
-      contentType: CSV_TYPE,
-    };
+  if (!wants(accept, 'text/csv')) {
+    // JSON a chunk at a time, whole chunks kept once rendered (range-fragments.ts): the same bytes as one stringify.
+    const rendered = await rangeRows(ledger, from, to, names, async (a, b) => {
+      const found = await measured(ledger, a, b, names);
+      const text = found
+        .map((r) => JSON.stringify({ milestoneIndex: r.index, measurements: asJson(r.measurements, names) }))
+        .join(',');
+      return { text, rows: found.length };
+    });
+    return { body: `{"from":${from},"to":${to},"milestones":[${rendered}]}`, contentType: JSON_TYPE };
   }
-  const milestones = rows.map((r) => ({
-    milestoneIndex: r.milestoneIndex,
-    measurements: asJson(r.measurements, names),
-  }));
-  return { body: JSON.stringify({ from, to, milestones }), contentType: JSON_TYPE };
+  const rows = await measured(ledger, from, to, names);
+  const lines = rows.map((r) => [r.index, ...names.map((n) => String(r.measurements[n] ?? ''))].join(','));
+  return {
+    body: `${['milestoneIndex', ...names].join(',')}\n${lines.map((l) => `${l}\n`).join('')}`,
+    contentType: CSV_TYPE,
+  };
 }
 
 export const analyticsRoutes: Route[] = [

@@ -10,6 +10,7 @@
 // - blocks without a payload;
 // - a conflicting transaction whose inputs exist (not measured: its inputs stay unspent, its outputs are not made);
 // - a chunk of milestones (1000 to 1999) closed, its first milestone measured: the range read from its columns.
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import {
   blockId,
   buildBlock,
   buildTransaction,
+  createServer,
   decodeBlock,
   decodeOutput,
   encodeBlock,
@@ -246,6 +248,34 @@ describe('a chunk closed whose first milestone was measured', () => {
       }
       expect(plain[0]!.measurements[name]).toBeGreaterThan(0);
       expect(fromColumns).toEqual(plain);
+
+      // Over HTTP, ranges cold and again (a whole chunk's JSON is kept once rendered: range-fragments.ts), each the
+      // plain scan's rows as the route's JSON, byte for byte.
+      const server = createServer({ ledger });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = server.address() as AddressInfo;
+        for (const [from, to] of [
+          [CHUNK, 2 * CHUNK - 1],
+          [CHUNK - 1, 2 * CHUNK - 1],
+          [CHUNK + 500, 2 * CHUNK - 1],
+          [CHUNK, 2 * CHUNK - 1],
+          [CHUNK - 5, CHUNK + 3],
+          [2 * CHUNK - 10, 2 * CHUNK + 10],
+          [CHUNK - 1, 2 * CHUNK - 1],
+        ] as const) {
+          const res = await fetch(
+            `http://127.0.0.1:${port}/api/analytics/v1/milestones?from=${from}&to=${to}&names=${name}`,
+          );
+          const rows = plain.filter((p) => p.index >= from && p.index <= to);
+          const want = `{"from":${from},"to":${to},"milestones":[${rows
+            .map((p) => `{"milestoneIndex":${p.index},"measurements":{"${name}":${p.measurements[name]}}}`)
+            .join(',')}]}`;
+          expect(await res.text(), `${from}..${to}`).toBe(want);
+        }
+      } finally {
+        await new Promise((resolve) => server.close(resolve));
+      }
     } finally {
       ledger.close();
     }
