@@ -6,7 +6,8 @@
 //
 //   node bench/open-loop.mjs --origin http://127.0.0.1:PORT --rate 500 --paths FILE.json [--seconds 600]
 //
-// FILE.json: [{ "name": "route", "path": "/api/..." }, ...], taken in turn. Runs until SIGINT (or --seconds), waits at
+// FILE.json: [{ "name": "route", "path": "/api/..." }, ...] (or "paths": [...], each taken in turn), taken in turn.
+// Runs until SIGINT (or --seconds), waits at
 // most 30 s for the answers still out (one not back by then counts as 30 s, and as failed), then prints one line of
 // JSON: per route the answers, the failures (not 200, or none), p50/p99 ms; the rate offered; how late the generator
 // itself sent (its own lag, which must stay small for the offered rate to be the one asked).
@@ -37,7 +38,9 @@ function send(route, scheduled) {
     if (!ok) r.failed++;
     outstanding--;
   };
-  const req = http.get({ host: origin.hostname, port: origin.port, path: route.path, agent }, (res) => {
+  // A route with `paths` takes them in turn (varied data: not one answer a server may keep).
+  const path = route.paths === undefined ? route.path : route.paths[((sent / routes.length) % route.paths.length) | 0];
+  const req = http.get({ host: origin.hostname, port: origin.port, path, agent }, (res) => {
     res.on('data', () => {});
     res.on('end', () => record(res.statusCode === 200));
     res.on('error', () => record(false));
