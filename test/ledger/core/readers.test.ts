@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, expect, it } from 'vitest';
+import { afterAll, expect, it, onTestFailed } from 'vitest';
 import { openLedger, PROTOCOL_PARAMETERS, protocolParameters, toHex } from '../../../src/index.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -63,9 +63,13 @@ async function startReader(): Promise<string> {
 }
 
 it('readers follow the writer: every reported slot answered at once, the latest slot always whole', async () => {
+  // Where the test stood, should it fail (a timeout included): it once waited out its 120 s in CI (stop 70).
+  let phase = 'the first writer starting';
+  onTestFailed(() => console.error(`readers.test: ${phase}`));
   const writer = startWriter();
   const { reported } = writer;
   await until(() => reported.size > 0);
+  phase = 'readers starting';
   const readers = [
     openLedger({ path: dir, params, readOnly: true }),
     openLedger({ path: dir, params, readOnly: true }),
@@ -74,8 +78,13 @@ it('readers follow the writer: every reported slot answered at once, the latest 
   const checked = new Set<number>();
   let served = 0;
   try {
+    phase = 'checking reported slots';
     while (checked.size < 60) {
       await new Promise((r) => setImmediate(r)); // the writer's lines come in between rounds
+      // A writer that stopped reports no more: fail now with where it stood, not at the timeout (its error is on
+      // stderr: once, in CI, INPUT_NOT_FOUND at slot 32 — issue left open in the stop's note).
+      if (writer.child.exitCode !== null)
+        throw new Error(`the writer exited ${writer.child.exitCode} at ${checked.size}`);
       for (const [slot, id] of [...reported].filter(([s]) => !checked.has(s))) {
         // Reported: the writer's commit returned, so every reader answers it now.
         for (const r of readers) expect(toHex(r.utxoChanges(slot).commitmentId), `slot ${slot}`).toBe(id);
@@ -101,8 +110,11 @@ it('readers follow the writer: every reported slot answered at once, the latest 
       const res = await fetch(`${origin}/api/core/v3/commitments/by-slot/${last}/utxo-changes`);
       expect(res.status).toBe(200);
     }
+    phase = `a second writer taking over after slot ${lastNow}`;
     const again = startWriter();
+    again.child.once('exit', (code) => (phase += `; it exited ${code}`));
     await until(() => [...again.reported.keys()].some((s) => s > lastNow));
+    phase = 'the readers following the second writer';
     const next = Math.max(...again.reported.keys());
     for (const origin of servers) {
       const res = await fetch(`${origin}/api/core/v3/commitments/by-slot/${next}/utxo-changes`);
