@@ -4,7 +4,7 @@ import { type LedgerOutput, type LedgerReader, milestoneIdOf, slotEnd, slotMiles
 import { decodeOutput, decodeTransactionPayload, encodeMilestonePayload, outputToJson } from '../serialize.js';
 import type { Address } from '../stardust/address.js';
 import { addressToBech32 } from '../stardust/address-bech32.js';
-import { payloadBytes, payloadTypeOf } from '../stardust/block.js';
+import { payloadBytes, typeOfPayload } from '../stardust/block.js';
 import { outputChainId, transactionId } from '../stardust/ids.js';
 import { InclusionState } from '../stardust/ledger-records.js';
 import { MAX_PARENTS } from '../stardust/limits.js';
@@ -65,7 +65,7 @@ export async function slotEvents(reader: LedgerReader, slot: number): Promise<Ev
     // Only a payload's topics need more than its type, and only its own bytes are decoded for them (a transaction's
     // tagged data lies past its outputs; its ID is the hash of its bytes).
     const payload = payloadBytes(b.bytes);
-    const type = payloadTypeOf(b.bytes);
+    const type = payload && typeOfPayload(payload);
     // A conflicting transaction (white flag kept its block, did not apply it) is no included transaction.
     const applied = b.whiteFlag === undefined || b.whiteFlag.inclusion === InclusionState.Included;
     if (payload !== undefined && type === PayloadType.Transaction) {

@@ -84,18 +84,19 @@ export function payloadBytes(bytes: Uint8Array): Uint8Array | undefined {
 }
 
 /** The type of a payload (its first u32, from payloadBytes). */
-const typeOf = (payload: Uint8Array) => new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
+export const typeOfPayload = (payload: Uint8Array): number =>
+  new DataView(payload.buffer, payload.byteOffset, 4).getUint32(0, true);
 
 /** The payload type of a well-formed block, or undefined when it has no payload. */
 export function payloadTypeOf(bytes: Uint8Array): number | undefined {
   const payload = payloadBytes(bytes);
-  return payload && typeOf(payload);
+  return payload && typeOfPayload(payload);
 }
 
 /** The transaction payload of a well-formed block, from its u32 type on, or undefined for any other payload. */
 export function transactionPayloadBytes(bytes: Uint8Array): Uint8Array | undefined {
   const payload = payloadBytes(bytes);
-  return payload !== undefined && typeOf(payload) === PayloadType.Transaction ? payload : undefined;
+  return payload !== undefined && typeOfPayload(payload) === PayloadType.Transaction ? payload : undefined;
 }
 
 // What a node does to a client's block before it takes it (TIP-24's layout: the nonce is the last 8 bytes): its
