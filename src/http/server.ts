@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { LedgerError } from '../ledger/index.js';
 import { CLIENT_HEADER } from './core/index.js';
-import type { WriterLink } from './kit/index.js';
+import type { Reply, WriterLink } from './kit/index.js';
 import {
   bearerIsValid,
   DEFAULT_JWT_MAX_LIFETIME,
@@ -329,29 +329,34 @@ function send(
   req: IncomingMessage,
   res: ServerResponse,
   status: number,
-  body: Uint8Array | string,
+  body: Reply['body'],
   contentType: string,
   extra: Record<string, string> = {},
 ): void {
-  let bytes: Uint8Array = typeof body === 'string' ? Buffer.from(body, 'utf8') : body;
+  // Parts (an answer made of kept bytes) are written as they are, not copied into one buffer first.
+  let parts = typeof body === 'string' ? [Buffer.from(body, 'utf8')] : body instanceof Uint8Array ? [body] : body;
   const observer = observers[OBSERVER];
   if (observer !== undefined && contentType.startsWith('application/json'))
-    observer({ method: req.method ?? '', url: req.url ?? '', status, body: Buffer.from(bytes).toString('utf8') });
+    observer({ method: req.method ?? '', url: req.url ?? '', status, body: Buffer.concat(parts).toString('utf8') });
   const headers: Record<string, string | number> = {
     ...extra,
     'Content-Type': contentType,
     Vary: 'Origin, Accept-Encoding',
   };
   if (req.headers.origin !== undefined) headers['Access-Control-Allow-Origin'] = '*';
-  if (bytes.length > GZIP_ABOVE && acceptsGzip(req.headers['accept-encoding'])) {
-    const again = typeof body === 'string' ? undefined : gzipped.get(body);
-    bytes = again ?? gzipSync(bytes);
-    if (again === undefined && typeof body !== 'string') gzipped.set(body, bytes);
+  const length = (ps: readonly Uint8Array[]) => ps.reduce((n, p) => n + p.length, 0);
+  if (length(parts) > GZIP_ABOVE && acceptsGzip(req.headers['accept-encoding'])) {
+    const kept = body instanceof Uint8Array ? body : undefined;
+    const zipped = (kept && gzipped.get(kept)) ?? gzipSync(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
+    if (kept !== undefined) gzipped.set(kept, zipped);
+    parts = [zipped];
     headers['Content-Encoding'] = 'gzip';
   }
-  headers['Content-Length'] = bytes.length;
+  headers['Content-Length'] = length(parts);
   res.writeHead(status, headers);
-  res.end(bytes); // for HEAD, Node sends the headers (Content-Length included) and drops the body
+  // For HEAD, Node sends the headers (Content-Length included) and drops the body.
+  for (const part of parts.slice(0, -1)) res.write(part);
+  res.end(parts.at(-1));
 }
 
 function sendProblem(req: IncomingMessage, res: ServerResponse, problem: HttpProblem, codeAsString: boolean): void {

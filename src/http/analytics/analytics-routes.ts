@@ -17,6 +17,7 @@ import { rangeRows } from './range-fragments.js';
 /** The most milestones a range answers (a day of Shimmer's milestones is about 17,000). */
 const MAX_RANGE = 100_000;
 const CSV_TYPE = 'text/csv; charset=utf-8';
+const CLOSE = Buffer.from(']}');
 
 const asJson = (m: Measurements, names: readonly string[]) =>
   Object.fromEntries(names.filter((n) => n in m).map((n) => [n, typeof m[n] === 'bigint' ? String(m[n]) : m[n]]));
@@ -56,15 +57,15 @@ async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, acce
   const unknown = names.find((n) => !MEASUREMENT_NAMES.includes(n));
   if (unknown !== undefined) throw new HttpProblem(400, `unknown measurement: ${quote(unknown)}`);
   if (!wants(accept, 'text/csv')) {
-    // JSON a chunk at a time, whole chunks kept once rendered (range-fragments.ts): the same bytes as one stringify.
-    const rendered = await rangeRows(ledger, from, to, names, async (a, b) => {
-      const found = await measured(ledger, a, b, names);
-      const text = found
-        .map((r) => JSON.stringify({ milestoneIndex: r.index, measurements: asJson(r.measurements, names) }))
-        .join(',');
-      return { text, rows: found.length };
-    });
-    return { body: `{"from":${from},"to":${to},"milestones":[${rendered}]}`, contentType: JSON_TYPE };
+    // JSON rows rendered once and kept (range-fragments.ts): the same bytes as one stringify.
+    const rows = await rangeRows(ledger, from, to, names, async (a, b) =>
+      (await measured(ledger, a, b, names)).map((r) => ({
+        index: r.index,
+        json: JSON.stringify({ milestoneIndex: r.index, measurements: asJson(r.measurements, names) }),
+      })),
+    );
+    const head = Buffer.from(`{"from":${from},"to":${to},"milestones":[`);
+    return { body: [head, ...rows, CLOSE], contentType: JSON_TYPE };
   }
   const rows = await measured(ledger, from, to, names);
   const lines = rows.map((r) => [r.index, ...names.map((n) => String(r.measurements[n] ?? ''))].join(','));

@@ -1,69 +1,124 @@
 import { ANALYTICS_CHUNK, analyticsChunkOf, type LedgerReader } from '../../ledger/index.js';
 
-// A range of milestones' analytics as JSON, a chunk at a time (the ledger keeps them in chunks of 1,000 milestones:
-// ledger/analytics/columns.ts), each whole chunk whose milestones are all measured rendered once and kept: such a
-// chunk never changes, so an explorer's charts asking overlapping ranges, or a crowd asking the same, pay for the two
-// chunks at its edges (issue 58: at 500 requests a second of the archive's heaviest routes, the range over 10,000
-// milestones took 7 ms of the reader's CPU each, a 10,000-row answer rendered every time).
+// A range of milestones' analytics as JSON bytes, from rows rendered once and kept. A committed milestone's analytics
+// never change (a prune clears what is kept), so each chunk of 1,000 milestones (ledger/analytics/columns.ts) keeps
+// the rows of its measured milestones from its first on, in one buffer with where each row starts: any range over it
+// is a slice of that buffer, and the chunk the writer is filling is extended by the milestones committed since. A
+// range renders only what no earlier answer rendered (issue 58: at 500 requests a second of the archive's heaviest
+// routes, a range over 10,000 milestones took 7 ms of the reader's CPU rendered every time; with whole chunks kept
+// as text, its two edge chunks and the answer's encoding into bytes were still most of the reader's time).
 
-/** The rows of one chunk's part of a range, rendered: `{"milestoneIndex":…,"measurements":{…}}` joined by commas. */
-export type RenderRows = (from: number, to: number) => Promise<{ text: string; rows: number }>;
+/** The measured milestones of `from..to` in order, each rendered `{"milestoneIndex":…,"measurements":{…}}`. */
+export type RenderRows = (from: number, to: number) => Promise<{ index: number; json: string }[]>;
 
-/** The bytes of rendered chunks a reader keeps (a chunk of every measurement is about 1 MB; of one, some 50 kB). */
+/** The bytes a reader keeps (a chunk of every measurement is about 1 MB; of one, some 50 kB). */
 const KEPT_BYTES = 32 * 2 ** 20;
+
+/** A chunk's rows of milestones `first..first + starts.length - 2`, every one measured, each `,{…}`. */
+interface ChunkRows {
+  bytes: Buffer;
+  /** Used bytes of `bytes` (its length is room to grow). */
+  used: number;
+  /** Where each kept milestone's row starts in `bytes`, and one past the last row. */
+  starts: number[];
+  /** A committed milestone after the kept rows is not measured (before the archive began): they end there. */
+  ended: boolean;
+}
 
 interface Kept {
   prunedUntil: number;
   bytes: number;
   /** By names asked and chunk; oldest first. */
-  texts: Map<string, string>;
+  chunks: Map<string, ChunkRows>;
 }
 const keptByLedger = new WeakMap<LedgerReader, Kept>();
 
-/** The range's rows rendered (`names`: the measurements asked, in order), from kept chunks where whole. */
+/** The range's rows (`names`: the measurements asked, in order): the bytes of a JSON list's items, in parts. */
 export async function rangeRows(
   ledger: LedgerReader,
   from: number,
   to: number,
   names: readonly string[],
   render: RenderRows,
-): Promise<string> {
+): Promise<Buffer[]> {
   const kept = keptOf(ledger);
   const latest = (await ledger.latestCommitment()).slot;
-  const parts: string[] = [];
+  const parts: Buffer[] = [];
   for (let chunk = analyticsChunkOf(from); chunk <= analyticsChunkOf(to); chunk++) {
-    const [first, last] = [chunk * ANALYTICS_CHUNK, chunk * ANALYTICS_CHUNK + ANALYTICS_CHUNK - 1];
-    const [a, b] = [Math.max(from, first), Math.min(to, last)];
-    // Whole, committed, every milestone of it measured: what no later commit changes (a prune clears the kept).
-    const whole = a === first && b === last && last <= latest;
+    const first = chunk * ANALYTICS_CHUNK;
+    const [a, b] = [Math.max(from, first), Math.min(to, first + ANALYTICS_CHUNK - 1)];
     const key = `${names.join(',')}\n${chunk}`;
-    let text = whole ? kept.texts.get(key) : undefined;
-    if (text === undefined) {
-      const rendered = await render(a, b);
-      text = rendered.text;
-      if (whole && rendered.rows === ANALYTICS_CHUNK) keep(kept, key, text);
+    const rows = await extended(kept, key, first, Math.min(b, latest), render);
+    // The kept rows of a..b, then any the chunk could not keep (past a milestone not measured) rendered now.
+    const keptTo = first + rows.starts.length - 2;
+    const [start, end] = [rows.starts[a - first], rows.starts[Math.min(b, keptTo) - first + 1]];
+    if (a <= keptTo && end! > start!) parts.push(rows.bytes.subarray(start, end));
+    if (b > keptTo) {
+      const rest = await render(Math.max(a, keptTo + 1), b);
+      if (rest.length > 0) parts.push(Buffer.from(rest.map((r) => `,${r.json}`).join('')));
     }
-    if (text !== '') parts.push(text);
   }
-  return parts.join(',');
+  if (parts.length > 0) parts[0] = parts[0]!.subarray(1); // the first row's comma
+  return parts;
+}
+
+/** The chunk's kept rows, extended to `upTo` (a committed milestone) while each milestone after the last is measured. */
+async function extended(kept: Kept, key: string, first: number, upTo: number, render: RenderRows): Promise<ChunkRows> {
+  let rows = kept.chunks.get(key);
+  if (rows === undefined) {
+    rows = { bytes: Buffer.alloc(0), used: 0, starts: [0], ended: false };
+    kept.chunks.set(key, rows);
+  }
+  const next = first + rows.starts.length - 1;
+  if (upTo < next || rows.ended) return rows;
+  const rendered = await render(next, upTo);
+  // Concurrent answers may have extended it meanwhile: take only what follows what is kept now.
+  let expect = first + rows.starts.length - 1;
+  const texts: string[] = [];
+  let size = 0;
+  for (const r of rendered) {
+    if (r.index < expect) continue;
+    if (r.index !== expect) break;
+    const text = `,${r.json}`;
+    texts.push(text);
+    size += Buffer.byteLength(text);
+    expect++;
+  }
+  // A committed milestone not measured: the rows after it are rendered for each answer, not kept.
+  if (expect <= upTo) rows.ended = true;
+  if (texts.length === 0) return rows;
+  const before = rows.bytes.length;
+  if (rows.used + size > rows.bytes.length) {
+    const grown = Buffer.allocUnsafe(Math.max(2 * rows.bytes.length, rows.used + size));
+    rows.bytes.copy(grown, 0, 0, rows.used);
+    rows.bytes = grown;
+  }
+  let at = rows.used;
+  for (const t of texts) {
+    at += rows.bytes.write(t, at);
+    rows.starts.push(at);
+  }
+  rows.used = at;
+  account(kept, key, rows.bytes.length - before);
+  return rows;
 }
 
 function keptOf(ledger: LedgerReader): Kept {
   let kept = keptByLedger.get(ledger);
   if (kept === undefined || kept.prunedUntil !== ledger.prunedUntil) {
-    kept = { prunedUntil: ledger.prunedUntil, bytes: 0, texts: new Map() };
+    kept = { prunedUntil: ledger.prunedUntil, bytes: 0, chunks: new Map() };
     keptByLedger.set(ledger, kept);
   }
   return kept;
 }
 
-function keep(kept: Kept, key: string, text: string): void {
-  if (text.length > KEPT_BYTES) return;
-  kept.texts.set(key, text);
-  kept.bytes += text.length;
-  for (const [oldest, t] of kept.texts) {
+/** Counts a chunk's growth; the oldest chunks go while more than KEPT_BYTES are kept (never the one just grown). */
+function account(kept: Kept, grownKey: string, grown: number): void {
+  kept.bytes += grown;
+  for (const [oldest, rows] of kept.chunks) {
     if (kept.bytes <= KEPT_BYTES) break;
-    kept.texts.delete(oldest);
-    kept.bytes -= t.length;
+    if (oldest === grownKey) continue;
+    kept.chunks.delete(oldest);
+    kept.bytes -= rows.bytes.length;
   }
 }

@@ -35,7 +35,10 @@ export class ReplyCache {
     if (reply.immutable !== true) return reply;
     if (this.entries.size >= this.size) this.entries.delete(this.entries.keys().next().value!);
     // Kept as bytes: a hit is then sent as it is, not encoded again each time (and its gzip is kept with it: send()).
-    const kept = { ...reply, body: typeof reply.body === 'string' ? Buffer.from(reply.body, 'utf8') : reply.body };
+    const { body } = reply;
+    const bytes =
+      typeof body === 'string' ? Buffer.from(body, 'utf8') : body instanceof Uint8Array ? body : Buffer.concat(body);
+    const kept = { ...reply, body: bytes };
     this.entries.set(key, kept);
     return kept;
   }

@@ -10,7 +10,8 @@ import { HttpProblem, quote } from './problem.js';
 
 /** What a handler answers with: a body and its content type. */
 export interface Reply {
-  body: Uint8Array | string;
+  /** Parts are sent in order as they are (a large answer made of kept bytes: no copy into one buffer). */
+  body: Uint8Array | string | readonly Uint8Array[];
   contentType: string;
   /**
    * The answer can never change while no slot is pruned (a committed slot's UTXO changes, the block that applied a

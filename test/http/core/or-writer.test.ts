@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orWriter } from '../../../src/http/core/post-routes.js';
-import type { RouteContext } from '../../../src/http/kit/index.js';
+import type { Reply, RouteContext } from '../../../src/http/kit/index.js';
 import { HttpProblem } from '../../../src/http/kit/index.js';
 
 /** What the stand-in was asked, and what it answers next (status, body). */
@@ -35,7 +35,8 @@ function ctx(writerUrl: string | undefined, query = ''): RouteContext {
   } as unknown as RouteContext;
 }
 const notHere = () => Promise.reject(new HttpProblem(404, 'not here'));
-const text = (body: Uint8Array | string) => (typeof body === 'string' ? body : Buffer.from(body).toString('utf8'));
+const text = (body: Reply['body']) =>
+  typeof body === 'string' ? body : Buffer.concat(body instanceof Uint8Array ? [body] : body).toString('utf8');
 
 describe('orWriter', () => {
   it('a read that answers is the answer: the writer is not asked', async () => {

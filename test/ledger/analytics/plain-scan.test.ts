@@ -257,21 +257,29 @@ describe('a chunk closed whose first milestone was measured', () => {
       expect(plain[0]!.measurements[name]).toBeGreaterThan(0);
       expect(fromColumns).toEqual(plain);
 
-      // Over HTTP, ranges cold and again (a whole chunk's JSON is kept once rendered: range-fragments.ts), each the
-      // plain scan's rows as the route's JSON, byte for byte.
+      // Over HTTP, ranges cold and again (a committed milestone's row is kept once rendered: range-fragments.ts),
+      // each the plain scan's rows as the route's JSON, byte for byte.
       const server = createServer({ ledger });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       try {
         const { port } = server.address() as AddressInfo;
         const ask = async (from: number, to: number) => {
-          const res = await fetch(
-            `http://127.0.0.1:${port}/api/analytics/v1/milestones?from=${from}&to=${to}&names=${name}`,
-          );
+          const url = `http://127.0.0.1:${port}/api/analytics/v1/milestones?from=${from}&to=${to}&names=${name}`;
           const rows = plain.filter((p) => p.index >= from && p.index <= to);
           const want = `{"from":${from},"to":${to},"milestones":[${rows
             .map((p) => `{"milestoneIndex":${p.index},"measurements":{"${name}":${p.measurements[name]}}}`)
             .join(',')}]}`;
-          expect(await res.text(), `${from}..${to}`).toBe(want);
+          const identity = { 'accept-encoding': 'identity' }; // (fetch asks gzip unless told)
+          expect(await (await fetch(url, { headers: identity })).text(), `${from}..${to}`).toBe(want);
+          // The answer is sent in parts (range-fragments.ts): its length, and its gzip (fetch inflates it), whole.
+          const head = await fetch(url, { method: 'HEAD', headers: identity });
+          expect(head.headers.get('content-length'), `${from}..${to} HEAD`).toBe(String(Buffer.byteLength(want)));
+          const zipped = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
+          const encoding = want.length > 1024 ? 'gzip' : null;
+          expect([zipped.headers.get('content-encoding'), await zipped.text()], `${from}..${to} gzip`).toEqual([
+            encoding,
+            want,
+          ]);
         };
         for (const [from, to] of [
           [CHUNK, 2 * CHUNK - 1],
@@ -283,8 +291,8 @@ describe('a chunk closed whose first milestone was measured', () => {
           [CHUNK - 1, 2 * CHUNK - 1],
         ] as const)
           await ask(from, to);
-        // A chunk asked whole while its milestones are still coming (2000 to 2999 at 2029, then at 2059): not kept
-        // until it is whole, so the later answer holds the milestones committed since.
+        // A chunk asked whole while its milestones are still coming (2000 to 2999 at 2029, then at 2059): its rows
+        // are kept as far as committed, so the later answer must hold the milestones committed since.
         issueTo(2 * CHUNK + 29);
         for (let index = 2 * CHUNK; index <= 2 * CHUNK + 29; index++) plain.push(plainOf(index));
         await ask(2 * CHUNK, 3 * CHUNK - 1);
@@ -292,6 +300,16 @@ describe('a chunk closed whose first milestone was measured', () => {
         for (let index = 2 * CHUNK + 30; index <= 2 * CHUNK + 59; index++) plain.push(plainOf(index));
         await ask(2 * CHUNK, 3 * CHUNK - 1);
         await ask(CHUNK, 3 * CHUNK - 1);
+        // Inside the kept rows; then, concurrently, across the kept and the newly committed, and past the latest.
+        await ask(2 * CHUNK + 5, 2 * CHUNK + 20);
+        issueTo(2 * CHUNK + 89);
+        for (let index = 2 * CHUNK + 60; index <= 2 * CHUNK + 89; index++) plain.push(plainOf(index));
+        await Promise.all([
+          ask(2 * CHUNK + 50, 2 * CHUNK + 70),
+          ask(2 * CHUNK + 80, 3 * CHUNK - 1),
+          ask(2 * CHUNK - 1, 2 * CHUNK + 89),
+          ask(2 * CHUNK + 59, 2 * CHUNK + 60),
+        ]);
       } finally {
         await new Promise((resolve) => server.close(resolve));
       }
