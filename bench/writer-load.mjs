@@ -8,7 +8,10 @@
 // figure stays beside this one in RESULTS.md.
 //
 //   node bench/writer-load.mjs [--milestones 10000] [--addresses 100000] [--per-milestone 100] [--rate 500]
-//                              [--round 100] [--rounds 3] [--no-write]
+//                              [--round 200] [--rounds 3] [--no-write]
+// A round is 200 milestones (about 4 s at this machine's 45 to 50 a second): the first second of a loaded round is
+// the generator's start and the reader's catching up the milestones applied meanwhile, which took most of a round of
+// 100 (the writer's time per 10 milestones showed it: 2026-11-29, RESULTS.md).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,7 +27,7 @@ const MILESTONES = arg('--milestones', 10_000);
 const ADDRESSES = arg('--addresses', 100_000);
 const PER_MILESTONE = arg('--per-milestone', 100);
 const RATE = arg('--rate', 500);
-const ROUND = arg('--round', 100);
+const ROUND = arg('--round', 200);
 const ROUNDS = arg('--rounds', 3);
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');

@@ -344,19 +344,24 @@ function send(
     Vary: 'Origin, Accept-Encoding',
   };
   if (req.headers.origin !== undefined) headers['Access-Control-Allow-Origin'] = '*';
-  const length = (ps: readonly Uint8Array[]) => ps.reduce((n, p) => n + p.length, 0);
-  if (length(parts) > GZIP_ABOVE && acceptsGzip(req.headers['accept-encoding'])) {
+  if (lengthOf(parts) > GZIP_ABOVE && acceptsGzip(req.headers['accept-encoding'])) {
     const kept = body instanceof Uint8Array ? body : undefined;
     const zipped = (kept && gzipped.get(kept)) ?? gzipSync(parts.length === 1 ? parts[0]! : Buffer.concat(parts));
     if (kept !== undefined) gzipped.set(kept, zipped);
     parts = [zipped];
     headers['Content-Encoding'] = 'gzip';
   }
-  headers['Content-Length'] = length(parts);
+  headers['Content-Length'] = lengthOf(parts);
   res.writeHead(status, headers);
   // For HEAD, Node sends the headers (Content-Length included) and drops the body.
-  for (const part of parts.slice(0, -1)) res.write(part);
-  res.end(parts.at(-1));
+  for (let i = 0; i < parts.length - 1; i++) res.write(parts[i]);
+  res.end(parts[parts.length - 1]);
+}
+
+function lengthOf(parts: readonly Uint8Array[]): number {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  return n;
 }
 
 function sendProblem(req: IncomingMessage, res: ServerResponse, problem: HttpProblem, codeAsString: boolean): void {

@@ -58,12 +58,13 @@ async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, acce
   if (unknown !== undefined) throw new HttpProblem(400, `unknown measurement: ${quote(unknown)}`);
   if (!wants(accept, 'text/csv')) {
     // JSON rows rendered once and kept (range-fragments.ts): the same bytes as one stringify.
-    const rows = await rangeRows(ledger, from, to, names, async (a, b) =>
+    const render = async (a: number, b: number) =>
       (await measured(ledger, a, b, names)).map((r) => ({
         index: r.index,
         json: JSON.stringify({ milestoneIndex: r.index, measurements: asJson(r.measurements, names) }),
-      })),
-    );
+      }));
+    const firstMeasured = async () => ledger.explorer?.().firstArchived();
+    const rows = await rangeRows(ledger, { from, to, names }, render, firstMeasured);
     const head = Buffer.from(`{"from":${from},"to":${to},"milestones":[`);
     return { body: [head, ...rows, CLOSE], contentType: JSON_TYPE };
   }

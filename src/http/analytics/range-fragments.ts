@@ -2,26 +2,30 @@ import { ANALYTICS_CHUNK, analyticsChunkOf, type LedgerReader } from '../../ledg
 
 // A range of milestones' analytics as JSON bytes, from rows rendered once and kept. A committed milestone's analytics
 // never change (a prune clears what is kept), so each chunk of 1,000 milestones (ledger/analytics/columns.ts) keeps
-// the rows of its measured milestones from its first on, in one buffer with where each row starts: any range over it
-// is a slice of that buffer, and the chunk the writer is filling is extended by the milestones committed since. A
-// range renders only what no earlier answer rendered (issue 58: at 500 requests a second of the archive's heaviest
-// routes, a range over 10,000 milestones took 7 ms of the reader's CPU rendered every time; with whole chunks kept
-// as text, its two edge chunks and the answer's encoding into bytes were still most of the reader's time).
+// the rows of its measured milestones in one buffer with where each row starts: any range over them is a slice of
+// that buffer, and the chunk the writer is filling is extended by the milestones committed since. A range renders
+// only what no earlier answer rendered (issue 58: at 500 requests a second of the archive's heaviest routes, a range
+// over 10,000 milestones took 7 ms of the reader's CPU rendered every time; with whole chunks kept as text, its two
+// edge chunks and the answer's encoding into bytes were still most of the reader's time).
 
 /** The measured milestones of `from..to` in order, each rendered `{"milestoneIndex":…,"measurements":{…}}`. */
 export type RenderRows = (from: number, to: number) => Promise<{ index: number; json: string }[]>;
 
+/** What is asked beside the rows: the store's first measured milestone (none before it ever will be). */
+export type FirstMeasured = () => Promise<number | undefined>;
+
 /** The bytes a reader keeps (a chunk of every measurement is about 1 MB; of one, some 50 kB). */
 const KEPT_BYTES = 32 * 2 ** 20;
 
-/** A chunk's rows of milestones `first..first + starts.length - 2`, every one measured, each `,{…}`. */
+/** A chunk's rows of milestones `from..from + starts.length - 2`, every one measured, each `,{…}`. */
 interface ChunkRows {
+  from: number;
   bytes: Buffer;
   /** Used bytes of `bytes` (its length is room to grow). */
   used: number;
   /** Where each kept milestone's row starts in `bytes`, and one past the last row. */
   starts: number[];
-  /** A committed milestone after the kept rows is not measured (before the archive began): they end there. */
+  /** A committed milestone after the kept rows is not measured: the rows after it are rendered for each answer. */
   ended: boolean;
 }
 
@@ -36,11 +40,11 @@ const keptByLedger = new WeakMap<LedgerReader, Kept>();
 /** The range's rows (`names`: the measurements asked, in order): the bytes of a JSON list's items, in parts. */
 export async function rangeRows(
   ledger: LedgerReader,
-  from: number,
-  to: number,
-  names: readonly string[],
+  range: { from: number; to: number; names: readonly string[] },
   render: RenderRows,
+  firstMeasured: FirstMeasured,
 ): Promise<Buffer[]> {
+  const { from, to, names } = range;
   const kept = keptOf(ledger);
   const latest = (await ledger.latestCommitment()).slot;
   const parts: Buffer[] = [];
@@ -48,11 +52,20 @@ export async function rangeRows(
     const first = chunk * ANALYTICS_CHUNK;
     const [a, b] = [Math.max(from, first), Math.min(to, first + ANALYTICS_CHUNK - 1)];
     const key = `${names.join(',')}\n${chunk}`;
-    const rows = await extended(kept, key, first, Math.min(b, latest), render);
-    // The kept rows of a..b, then any the chunk could not keep (past a milestone not measured) rendered now.
-    const keptTo = first + rows.starts.length - 2;
-    const [start, end] = [rows.starts[a - first], rows.starts[Math.min(b, keptTo) - first + 1]];
-    if (a <= keptTo && end! > start!) parts.push(rows.bytes.subarray(start, end));
+    let rows = kept.chunks.get(key);
+    if (rows === undefined) {
+      rows = { from: first, bytes: Buffer.alloc(0), used: 0, starts: [0], ended: false };
+      kept.chunks.set(key, rows);
+    }
+    if (!rows.ended && Math.min(b, latest) > lastOf(rows))
+      await extend(kept, key, rows, Math.min(b, latest), render, firstMeasured);
+    // The kept rows of a..b (none before `rows.from` is measured), then any the chunk could not keep, rendered now.
+    const keptTo = lastOf(rows);
+    const [start, end] = [
+      rows.starts[Math.max(a, rows.from) - rows.from],
+      rows.starts[Math.min(b, keptTo) - rows.from + 1],
+    ];
+    if (start !== undefined && end !== undefined && end > start) parts.push(rows.bytes.subarray(start, end));
     if (b > keptTo) {
       const rest = await render(Math.max(a, keptTo + 1), b);
       if (rest.length > 0) parts.push(Buffer.from(rest.map((r) => `,${r.json}`).join('')));
@@ -62,18 +75,27 @@ export async function rangeRows(
   return parts;
 }
 
-/** The chunk's kept rows, extended to `upTo` (a committed milestone) while each milestone after the last is measured. */
-async function extended(kept: Kept, key: string, first: number, upTo: number, render: RenderRows): Promise<ChunkRows> {
-  let rows = kept.chunks.get(key);
-  if (rows === undefined) {
-    rows = { bytes: Buffer.alloc(0), used: 0, starts: [0], ended: false };
-    kept.chunks.set(key, rows);
+/** The last milestone whose row is kept (`from - 1` when none is). */
+const lastOf = (rows: ChunkRows) => rows.from + rows.starts.length - 2;
+
+/** Extends the chunk's rows up to `upTo` (committed) while each next milestone is measured. */
+async function extend(
+  kept: Kept,
+  key: string,
+  rows: ChunkRows,
+  upTo: number,
+  render: RenderRows,
+  firstMeasured: FirstMeasured,
+): Promise<void> {
+  const rendered = await render(lastOf(rows) + 1, upTo);
+  // A chunk with nothing kept starts at its first row when no milestone before it is measured (milestone 0, those
+  // before the archive began): they never will be, so its range's rows are still all there.
+  const head = rendered[0];
+  if (rows.starts.length === 1 && head !== undefined && head.index > rows.from) {
+    if (head.index === (await firstMeasured()) && rows.starts.length === 1) rows.from = head.index;
   }
-  const next = first + rows.starts.length - 1;
-  if (upTo < next || rows.ended) return rows;
-  const rendered = await render(next, upTo);
   // Concurrent answers may have extended it meanwhile: take only what follows what is kept now.
-  let expect = first + rows.starts.length - 1;
+  let expect = lastOf(rows) + 1;
   const texts: string[] = [];
   let size = 0;
   for (const r of rendered) {
@@ -86,7 +108,7 @@ async function extended(kept: Kept, key: string, first: number, upTo: number, re
   }
   // A committed milestone not measured: the rows after it are rendered for each answer, not kept.
   if (expect <= upTo) rows.ended = true;
-  if (texts.length === 0) return rows;
+  if (texts.length === 0) return;
   const before = rows.bytes.length;
   if (rows.used + size > rows.bytes.length) {
     const grown = Buffer.allocUnsafe(Math.max(2 * rows.bytes.length, rows.used + size));
@@ -100,7 +122,6 @@ async function extended(kept: Kept, key: string, first: number, upTo: number, re
   }
   rows.used = at;
   account(kept, key, rows.bytes.length - before);
-  return rows;
 }
 
 function keptOf(ledger: LedgerReader): Kept {
