@@ -88,11 +88,24 @@ export function paymentsHistory({ dir, addresses, perMilestone }) {
 
 /** A read-only server of the store in a process of its own (the writer keeps the bench's). BENCH_READER_NODE_ARGS
  * (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof") goes to its Node, to profile the reader under the load. */
-export async function readOnlyServer(cli, path) {
+export async function readOnlyServer(cli, path, workers = 1) {
   const nodeArgs = (process.env.BENCH_READER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
     process.execPath,
-    [...nodeArgs, cli, 'serve', '--db', path, '--read-only', '--workers', '1', '--port', '0', '--synced', '--no-mqtt'],
+    [
+      ...nodeArgs,
+      cli,
+      'serve',
+      '--db',
+      path,
+      '--read-only',
+      '--workers',
+      String(workers),
+      '--port',
+      '0',
+      '--synced',
+      '--no-mqtt',
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const origin = await new Promise((done, fail) => {

@@ -8,7 +8,9 @@
 // figure stays beside this one in RESULTS.md.
 //
 //   node bench/writer-load.mjs [--milestones 10000] [--addresses 100000] [--per-milestone 100] [--rate 500]
-//                              [--round 200] [--rounds 3] [--no-write]
+//                              [--round 200] [--rounds 3] [--workers 1] [--no-write] [--trace]
+// --trace: on stderr, the writer's milliseconds a 10 milestones through each round, and the 100 ms windows of each
+// loaded round whose slowest answer took more than 20 ms (bench/open-loop.mjs --trace): where the slow ones cluster.
 // A round is 200 milestones (about 4 s at this machine's 45 to 50 a second): the first second of a loaded round is
 // the generator's start and the reader's catching up the milestones applied meanwhile, which took most of a round of
 // 100 (the writer's time per 10 milestones showed it: 2026-11-29, RESULTS.md).
@@ -29,6 +31,8 @@ const PER_MILESTONE = arg('--per-milestone', 100);
 const RATE = arg('--rate', 500);
 const ROUND = arg('--round', 200);
 const ROUNDS = arg('--rounds', 3);
+const TRACE = args.includes('--trace');
+const WORKERS = arg('--workers', 1);
 const here = dirname(fileURLToPath(import.meta.url));
 const cli = resolve(here, '../dist/cli.js');
 const dir = mkdtempSync(join(os.tmpdir(), 'tangle-writer-load-'));
@@ -40,12 +44,18 @@ const { params, busy, issue } = history;
 const build = () => history.build(MILESTONES);
 
 // 1. The history: bench/payments-history.mjs.
-const reader = (path) => readOnlyServer(cli, path);
+const reader = (path) => readOnlyServer(cli, path, WORKERS);
 
 /** The writer's milestones a second over `n` more milestones. */
-function writerRate(state, n) {
+function writerRate(state, n, label) {
   const t0 = performance.now();
-  for (let i = 0; i < n; i++) issue(state);
+  const tens = [];
+  let last = t0;
+  for (let i = 0; i < n; i++) {
+    issue(state);
+    if (TRACE && i % 10 === 9) tens.push(Math.round(-last + (last = performance.now())));
+  }
+  if (TRACE) console.error(`${label}: the writer's ms a 10 milestones: ${tens.join(' ')}`);
   return n / ((performance.now() - t0) / 1000);
 }
 
@@ -55,7 +65,16 @@ async function offer(origin, routes) {
   writeFileSync(file, JSON.stringify(routes));
   const child = spawn(
     process.execPath,
-    [join(here, 'open-loop.mjs'), '--origin', origin, '--rate', String(RATE), '--paths', file],
+    [
+      join(here, 'open-loop.mjs'),
+      '--origin',
+      origin,
+      '--rate',
+      String(RATE),
+      '--paths',
+      file,
+      ...(TRACE ? ['--trace'] : []),
+    ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
@@ -103,13 +122,20 @@ const alone = [];
 const loaded = [];
 const offered = [];
 for (let round = 0; round < ROUNDS; round++) {
-  alone.push(writerRate(state, ROUND));
+  alone.push(writerRate(state, ROUND, `alone ${round + 1}`));
   const load = await offer(server.origin, routes);
   await settle(500);
-  loaded.push(writerRate(state, ROUND));
-  offered.push(await load.stop());
+  loaded.push(writerRate(state, ROUND, `loaded ${round + 1}`));
+  const o = await load.stop();
+  offered.push(o);
+  if (TRACE) {
+    const slow = o.trace.filter((t) => t.maxMs > 20).map((t) => `${t.atMs}:${t.maxMs}`);
+    console.error(
+      `loaded ${round + 1}: windows (ms into the load: slowest ms) over 20 ms: ${slow.join(' ') || 'none'}`,
+    );
+  }
 }
-alone.push(writerRate(state, ROUND));
+alone.push(writerRate(state, ROUND, `alone ${ROUNDS + 1}`));
 server.stop();
 state.ledger.close();
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -131,8 +157,8 @@ const load = os
 const ms = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
 const lines = [
   `History: ${latest.toLocaleString('en')} milestones of ${PER_MILESTONE} outputs to ${ADDRESSES.toLocaleString('en')} ` +
-    `addresses, built by the coordinator in ${state.buildSeconds.toFixed(0)} s; a read-only server of the store (one ` +
-    `worker); bench/open-loop.mjs offering ${RATE} requests a second of the heaviest routes in turn, on a clock ` +
+    `addresses, built by the coordinator in ${state.buildSeconds.toFixed(0)} s; a read-only server of the store (` +
+    `${WORKERS === 1 ? 'one worker' : `${WORKERS} workers`}); bench/open-loop.mjs offering ${RATE} requests a second of the heaviest routes in turn, on a clock ` +
     '(latency from the scheduled time), in a process of its own; the analytics ranges start at 97 varied ' +
     'milestones. Load average at the end: ' +
     `${load}.`,
