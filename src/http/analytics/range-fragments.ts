@@ -27,6 +27,10 @@ interface ChunkRows {
   starts: number[];
   /** A committed milestone after the kept rows is not measured: the rows after it are rendered for each answer. */
   ended: boolean;
+  /** The extension under way, if one is. */
+  extending: Promise<void> | undefined;
+  /** The chunk's last milestone. */
+  last: number;
 }
 
 interface Kept {
@@ -54,20 +58,29 @@ export async function rangeRows(
     const key = `${names.join(',')}\n${chunk}`;
     let rows = kept.chunks.get(key);
     if (rows === undefined) {
-      rows = { from: first, bytes: Buffer.alloc(0), used: 0, starts: [0], ended: false };
+      const last = first + ANALYTICS_CHUNK - 1;
+      rows = { from: first, last, bytes: Buffer.alloc(0), used: 0, starts: [0], ended: false, extending: undefined };
       kept.chunks.set(key, rows);
     }
-    if (!rows.ended && Math.min(b, latest) > lastOf(rows))
-      await extend(kept, key, rows, Math.min(b, latest), render, firstMeasured);
-    // The kept rows of a..b (none before `rows.from` is measured), then any the chunk could not keep, rendered now.
+    // One extension at a time: answers asked at once wait for it rather than render the same rows beside it.
+    const upTo = Math.min(b, latest);
+    while (!rows.ended && upTo > lastOf(rows)) {
+      const extending = rows.extending ?? extend(kept, key, rows, upTo, render, firstMeasured);
+      rows.extending = extending;
+      await extending.finally(() => {
+        if (rows.extending === extending) rows.extending = undefined;
+      });
+    }
+    // The kept rows of a..b (none before `rows.from` is measured), then any the chunk could not keep, rendered now:
+    // as of the latest milestone read first (the answer is the store at one milestone).
     const keptTo = lastOf(rows);
     const [start, end] = [
       rows.starts[Math.max(a, rows.from) - rows.from],
-      rows.starts[Math.min(b, keptTo) - rows.from + 1],
+      rows.starts[Math.min(upTo, keptTo) - rows.from + 1],
     ];
     if (start !== undefined && end !== undefined && end > start) parts.push(rows.bytes.subarray(start, end));
-    if (b > keptTo) {
-      const rest = await render(Math.max(a, keptTo + 1), b);
+    if (rows.ended && upTo > keptTo) {
+      const rest = await render(Math.max(a, keptTo + 1), upTo);
       if (rest.length > 0) parts.push(Buffer.from(rest.map((r) => `,${r.json}`).join('')));
     }
   }
@@ -88,11 +101,13 @@ async function extend(
   firstMeasured: FirstMeasured,
 ): Promise<void> {
   const rendered = await render(lastOf(rows) + 1, upTo);
-  // A chunk with nothing kept starts at its first row when no milestone before it is measured (milestone 0, those
-  // before the archive began): they never will be, so its range's rows are still all there.
+  // A chunk with nothing kept starts at the store's first measured milestone when that is later than the chunk's
+  // first (milestone 0, those before the archive began, are never measured): after the chunk's end when later still.
   const head = rendered[0];
-  if (rows.starts.length === 1 && head !== undefined && head.index > rows.from) {
-    if (head.index === (await firstMeasured()) && rows.starts.length === 1) rows.from = head.index;
+  if (rows.starts.length === 1 && (head === undefined || head.index > rows.from)) {
+    const first = await firstMeasured();
+    if (first !== undefined && first > rows.from && rows.starts.length === 1)
+      rows.from = Math.min(first, rows.last + 1);
   }
   // Concurrent answers may have extended it meanwhile: take only what follows what is kept now.
   let expect = lastOf(rows) + 1;

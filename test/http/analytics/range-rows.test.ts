@@ -49,13 +49,18 @@ function issueTo(end: number) {
     });
     previous = carrying(issued.milestone);
     const ids = ledger.blockIdsOfSlot(next, 10);
-    plain.set(next, ids.reduce((s, id) => s + ledger.block(id).bytes.length, 0));
+    plain.set(
+      next,
+      ids.reduce((s, id) => s + ledger.block(id).bytes.length, 0),
+    );
   }
 }
 
 beforeAll(async () => {
   const full = await genesisSnapshot(testnet, {
-    outputs: [{ outputId: outputId(new Uint8Array(32).fill(0xb2), 0), output: basicOutput(testAddress(1), 1_000_000n) }],
+    outputs: [
+      { outputId: outputId(new Uint8Array(32).fill(0xb2), 0), output: basicOutput(testAddress(1), 1_000_000n) },
+    ],
     timestamp: T0,
     solidEntryPoints: [SEP],
     milestoneIndex: FIRST - 1,
