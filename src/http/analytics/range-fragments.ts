@@ -109,12 +109,11 @@ async function extend(
     if (first !== undefined && first > rows.from && rows.starts.length === 1)
       rows.from = Math.min(first, rows.last + 1);
   }
-  // Concurrent answers may have extended it meanwhile: take only what follows what is kept now.
+  // (Extensions of a chunk are one at a time: the rows rendered follow what is kept.)
   let expect = lastOf(rows) + 1;
   const texts: string[] = [];
   let size = 0;
   for (const r of rendered) {
-    if (r.index < expect) continue;
     if (r.index !== expect) break;
     const text = `,${r.json}`;
     texts.push(text);

@@ -6,13 +6,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { rangeRows } from '../../../src/http/analytics/range-fragments.js';
-import type { LedgerReader } from '../../../src/ledger/index.js';
+import { analyticsChunkOf, type LedgerReader } from '../../../src/ledger/index.js';
 
 const NAMES = ['analytics.active_addresses.count'];
 
 /** A store whose measured milestones are `first..latest` but `holes`; `rendered` counts each milestone's renders. */
 function standIn(first: number, latest: number, holes: readonly number[] = []) {
-  const state = { first, latest, holes: new Set(holes), prunedUntil: 0, calls: 0 };
+  const state = { first, latest, holes: new Set(holes), prunedUntil: 0, calls: 0, firstAsked: 0 };
   const rendered = new Map<number, number>();
   const ledger = {
     latestCommitment: async () => ({ slot: state.latest }),
@@ -33,7 +33,10 @@ function standIn(first: number, latest: number, holes: readonly number[] = []) {
     }
     return out;
   };
-  const firstMeasured = async () => state.first;
+  const firstMeasured = async () => {
+    state.firstAsked++;
+    return state.first;
+  };
   const ask = async (from: number, to: number) => {
     const parts = await rangeRows(ledger, { from, to, names: NAMES }, render, firstMeasured);
     return Buffer.concat(parts).toString('utf8');
@@ -62,6 +65,8 @@ describe('rangeRows', () => {
             expect(await s.ask(from, from + length)).toBe(s.want(from, from + length));
           }
           for (const [i, n] of s.rendered) expect(n, `milestone ${i}`).toBe(1);
+          // The first measured milestone is asked only of a chunk that keeps nothing yet and whose first row is missing.
+          expect(s.state.firstAsked).toBeLessThanOrEqual(first < 1000 ? 1 : analyticsChunkOf(first) + 1);
         },
       ),
       { numRuns: 60, seed: 71 },
@@ -70,6 +75,7 @@ describe('rangeRows', () => {
 
   it('renders the rows after a committed milestone not measured for each answer, and answers them all the same', async () => {
     const s = standIn(1, 2500, [1500]);
+    expect(await s.ask(1400, 1500)).toBe(s.want(1400, 1499)); // the milestone not measured the last asked
     for (let k = 0; k < 3; k++) expect(await s.ask(1400, 1700)).toBe(s.want(1400, 1700));
     // The first answer renders 1501 on twice: as the chunk's extension, which stops at 1500, then for the answer.
     expect([s.rendered.get(1499), s.rendered.get(1501), s.rendered.get(1999), s.rendered.get(2000)]).toEqual([
@@ -86,7 +92,10 @@ describe('rangeRows', () => {
   it('keeps a chunk from the store’s first measured milestone, and from nothing when the first is not measured', async () => {
     const s = standIn(1234, 1800);
     for (let k = 0; k < 3; k++) expect(await s.ask(1000, 1999)).toBe(s.want(1000, 1999));
-    expect([s.rendered.get(1234), s.rendered.get(1800)]).toEqual([1, 1]);
+    expect([s.rendered.get(1234), s.rendered.get(1800), s.state.firstAsked]).toEqual([1, 1, 1]);
+    expect(await s.ask(1, 999)).toBe(''); // a chunk wholly before the first: nothing, asked once more
+    expect(await s.ask(1, 999)).toBe('');
+    expect(s.state.firstAsked).toBe(2);
     // A store whose first milestone (1234) is not measured: 1235 on are rendered for each answer.
     const t = standIn(1234, 1800, [1234]);
     for (let k = 0; k < 3; k++) expect(await t.ask(1000, 1999)).toBe(t.want(1000, 1999));
