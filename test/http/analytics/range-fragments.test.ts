@@ -77,15 +77,15 @@ describe('rangeRows', () => {
     const s = standIn(1, 2500, [1500]);
     expect(await s.ask(1400, 1500)).toBe(s.want(1400, 1499)); // the milestone not measured the last asked
     for (let k = 0; k < 3; k++) expect(await s.ask(1400, 1700)).toBe(s.want(1400, 1700));
-    // The first answer renders 1501 on twice: as the chunk's extension, which stops at 1500, then for the answer.
+    // The chunk's extension stopped at 1500 in the first answer: 1501 on are rendered for each answer after.
     expect([s.rendered.get(1499), s.rendered.get(1501), s.rendered.get(1999), s.rendered.get(2000)]).toEqual([
       1,
-      4,
+      3,
       undefined,
       undefined,
     ]);
     expect(await s.ask(1, 2500)).toBe(s.want(1, 2500));
-    expect([s.rendered.get(1), s.rendered.get(1499), s.rendered.get(1501), s.rendered.get(2000)]).toEqual([1, 1, 5, 1]);
+    expect([s.rendered.get(1), s.rendered.get(1499), s.rendered.get(1501), s.rendered.get(2000)]).toEqual([1, 1, 4, 1]);
     expect(s.want(1400, 1700)).not.toContain('"milestoneIndex":1500,');
   });
 
