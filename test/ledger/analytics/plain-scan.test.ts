@@ -40,6 +40,7 @@ import {
 } from '../../../src/ledger/analytics/index.js';
 import { importedLedger } from '../../helpers/imported-ledger.js';
 import * as net from '../../helpers/test-network.js';
+import { expectWholeAnswer } from '../../helpers/whole-answer.js';
 
 const { basicOutput, carrying, genesisLedger, SEP, T0, tempDir, testAddress, testnet, testSecret } = net;
 
@@ -269,17 +270,7 @@ describe('a chunk closed whose first milestone was measured', () => {
           const want = `{"from":${from},"to":${to},"milestones":[${rows
             .map((p) => `{"milestoneIndex":${p.index},"measurements":{"${name}":${p.measurements[name]}}}`)
             .join(',')}]}`;
-          const identity = { 'accept-encoding': 'identity' }; // (fetch asks gzip unless told)
-          expect(await (await fetch(url, { headers: identity })).text(), `${from}..${to}`).toBe(want);
-          // The answer is sent in parts (range-fragments.ts): its length, and its gzip (fetch inflates it), whole.
-          const head = await fetch(url, { method: 'HEAD', headers: identity });
-          expect(head.headers.get('content-length'), `${from}..${to} HEAD`).toBe(String(Buffer.byteLength(want)));
-          const zipped = await fetch(url, { headers: { 'accept-encoding': 'gzip' } });
-          const encoding = want.length > 1024 ? 'gzip' : null;
-          expect([zipped.headers.get('content-encoding'), await zipped.text()], `${from}..${to} gzip`).toEqual([
-            encoding,
-            want,
-          ]);
+          await expectWholeAnswer(url, want, `${from}..${to}`);
         };
         for (const [from, to] of [
           [CHUNK, 2 * CHUNK - 1],
