@@ -81,6 +81,7 @@ export function createServer(options: ServerOptions): Server {
   const onStoreError =
     options.onStoreError ?? ((e: LedgerError) => process.stderr.write(`tangle-core: ${e.code}: ${e.detail}\n`));
   const cache = new ReplyCache(ledger);
+  const self = {}; // what routes keep is kept by this server (RouteContext.server)
   const hasEvents = options.events !== undefined;
   const writer: WriterLink = {
     ...(options.blocks === undefined ? {} : { blocks: options.blocks }),
@@ -187,7 +188,7 @@ export function createServer(options: ServerOptions): Server {
         throw new HttpProblem(403);
       }
       const accept = req.headers.accept ?? '';
-      const ctx = { ledger, params, query, accept, writer, path, events: hasEvents };
+      const ctx = { ledger, params, query, accept, writer, path, events: hasEvents, server: self };
       if (post !== undefined) {
         const body = await readBody(req, route.maxBody ?? MAX_BODY);
         const reply = await post({ ...ctx, body, contentType: contentTypeOf(req), client: clientOf(req) });

@@ -7,7 +7,16 @@ import {
   pickMeasurements,
   placesOf,
 } from '../../ledger/index.js';
-import { HttpProblem, JSON_TYPE, parseUint32, quote, type Reply, type Route, wants } from '../kit/index.js';
+import {
+  HttpProblem,
+  JSON_TYPE,
+  parseUint32,
+  quote,
+  type Reply,
+  type Route,
+  type RouteContext,
+  wants,
+} from '../kit/index.js';
 import { rangeRows } from './range-fragments.js';
 
 // A milestone's analytics (issue 46), measured as it was applied and stored in its commit: inx-chronicle's names and
@@ -17,7 +26,8 @@ import { rangeRows } from './range-fragments.js';
 /** The most milestones a range answers (a day of Shimmer's milestones is about 17,000). */
 const MAX_RANGE = 100_000;
 const CSV_TYPE = 'text/csv; charset=utf-8';
-const CLOSE = Buffer.from(']}');
+/** (Not a Buffer: this module loads in a browser too, through the package's index.) */
+const CLOSE = new TextEncoder().encode(']}');
 
 const asJson = (m: Measurements, names: readonly string[]) =>
   Object.fromEntries(names.filter((n) => n in m).map((n) => [n, typeof m[n] === 'bigint' ? String(m[n]) : m[n]]));
@@ -42,7 +52,7 @@ async function measured(ledger: LedgerReader, from: number, to: number, names: r
 }
 
 /** `?from&to&names`: the measured milestones of the range, each with the measurements asked (default all). */
-async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, accept: string): Promise<Reply> {
+async function rangeAnalytics({ ledger, query, accept, server }: RouteContext): Promise<Reply> {
   for (const name of query.keys()) {
     if (!['from', 'to', 'names'].includes(name))
       throw new HttpProblem(400, `unknown query parameter for this route: ${quote(name)}`);
@@ -64,7 +74,7 @@ async function rangeAnalytics(ledger: LedgerReader, query: URLSearchParams, acce
         json: JSON.stringify({ milestoneIndex: r.index, measurements: asJson(r.measurements, names) }),
       }));
     const firstMeasured = async () => ledger.explorer?.().firstArchived();
-    const rows = await rangeRows(ledger, { from, to, names }, render, firstMeasured);
+    const rows = await rangeRows({ ledger, server }, { from, to, names }, render, firstMeasured);
     const head = Buffer.from(`{"from":${from},"to":${to},"milestones":[`);
     return { body: [head, ...rows, CLOSE], contentType: JSON_TYPE };
   }
@@ -80,7 +90,7 @@ export const analyticsRoutes: Route[] = [
   {
     pattern: '/api/analytics/v1/milestones',
     path: /^\/api\/analytics\/v1\/milestones$/,
-    handle: ({ ledger, query, accept }) => rangeAnalytics(ledger, query, accept),
+    handle: (ctx) => rangeAnalytics(ctx),
   },
   {
     pattern: '/api/analytics/v1/milestones/*',

@@ -39,17 +39,18 @@ interface Kept {
   /** By names asked and chunk; oldest first. */
   chunks: Map<string, ChunkRows>;
 }
-const keptByLedger = new WeakMap<LedgerReader, Kept>();
+/** By server (RouteContext.server): a new server keeps nothing of another's, even over the same ledger. */
+const keptByServer = new WeakMap<object, Kept>();
 
 /** The range's rows (`names`: the measurements asked, in order): the bytes of a JSON list's items, in parts. */
 export async function rangeRows(
-  ledger: LedgerReader,
+  { ledger, server }: { ledger: LedgerReader; server: object },
   range: { from: number; to: number; names: readonly string[] },
   render: RenderRows,
   firstMeasured: FirstMeasured,
 ): Promise<Buffer[]> {
   const { from, to, names } = range;
-  const kept = keptOf(ledger);
+  const kept = keptOf(server, ledger);
   const latest = (await ledger.latestCommitment()).slot;
   const parts: Buffer[] = [];
   for (let chunk = analyticsChunkOf(from); chunk <= analyticsChunkOf(to); chunk++) {
@@ -138,11 +139,11 @@ async function extend(
   account(kept, key, rows.bytes.length - before);
 }
 
-function keptOf(ledger: LedgerReader): Kept {
-  let kept = keptByLedger.get(ledger);
+function keptOf(server: object, ledger: LedgerReader): Kept {
+  let kept = keptByServer.get(server);
   if (kept === undefined || kept.prunedUntil !== ledger.prunedUntil) {
     kept = { prunedUntil: ledger.prunedUntil, bytes: 0, chunks: new Map() };
-    keptByLedger.set(ledger, kept);
+    keptByServer.set(server, kept);
   }
   return kept;
 }

@@ -36,6 +36,11 @@ export interface RouteContext {
   path: string;
   /** Whether this server hosts the event API (`/api/routes` then lists `mqtt/v1`, as hornet does with inx-mqtt). */
   events: boolean;
+  /**
+   * This server, as a key for what a route keeps between its requests (the analytics range's rendered rows): a new
+   * server keeps nothing of another's, even over the same ledger, so it answers what the store holds now.
+   */
+  server: object;
 }
 
 /** Takes a posted block (`Content-Type` JSON or serializer-v1): its ID once accepted. @throws what it refuses */

@@ -20,6 +20,10 @@ function standIn(first: number, latest: number, holes: readonly number[] = []) {
       return state.prunedUntil;
     },
   } as unknown as LedgerReader;
+  let server = {};
+  const newServer = () => {
+    server = {};
+  };
   const measured = (i: number) => i >= state.first && i <= state.latest && !state.holes.has(i);
   const row = (i: number) => `{"milestoneIndex":${i},"measurements":{"n":${(i * 7919) % 1000}}}`;
   const render = async (a: number, b: number) => {
@@ -38,7 +42,7 @@ function standIn(first: number, latest: number, holes: readonly number[] = []) {
     return state.first;
   };
   const ask = async (from: number, to: number) => {
-    const parts = await rangeRows(ledger, { from, to, names: NAMES }, render, firstMeasured);
+    const parts = await rangeRows({ ledger, server }, { from, to, names: NAMES }, render, firstMeasured);
     return Buffer.concat(parts).toString('utf8');
   };
   const want = (from: number, to: number) => {
@@ -46,7 +50,7 @@ function standIn(first: number, latest: number, holes: readonly number[] = []) {
     for (let i = from; i <= to; i++) if (measured(i)) rows.push(row(i));
     return rows.join(',');
   };
-  return { state, rendered, ask, want };
+  return { state, rendered, ask, want, newServer };
 }
 
 describe('rangeRows', () => {
@@ -100,6 +104,15 @@ describe('rangeRows', () => {
     const t = standIn(1234, 1800, [1234]);
     for (let k = 0; k < 3; k++) expect(await t.ask(1000, 1999)).toBe(t.want(1000, 1999));
     expect([t.rendered.get(1235), t.rendered.get(1800)]).toEqual([4, 4]);
+  });
+
+  it('keeps by server: a new one over the same ledger renders anew (it answers what the store holds now)', async () => {
+    const s = standIn(1, 1500);
+    expect(await s.ask(1, 1500)).toBe(s.want(1, 1500));
+    expect(await s.ask(1, 1500)).toBe(s.want(1, 1500));
+    s.newServer();
+    expect(await s.ask(1, 1500)).toBe(s.want(1, 1500));
+    expect([s.rendered.get(1), s.rendered.get(1500)]).toEqual([2, 2]);
   });
 
   it('starts again after a prune: the pruned rows are gone, the rest rendered anew', async () => {
