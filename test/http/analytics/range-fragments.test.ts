@@ -11,7 +11,7 @@ import { analyticsChunkOf, type LedgerReader } from '../../../src/ledger/index.j
 const NAMES = ['analytics.active_addresses.count'];
 
 /** A store whose measured milestones are `first..latest` but `holes`; `rendered` counts each milestone's renders. */
-function standIn(first: number, latest: number, holes: readonly number[] = []) {
+function standIn(first: number, latest: number, holes: readonly number[] = [], pad = 0) {
   const state = { first, latest, holes: new Set(holes), prunedUntil: 0, calls: 0, firstAsked: 0 };
   const rendered = new Map<number, number>();
   const ledger = {
@@ -25,7 +25,8 @@ function standIn(first: number, latest: number, holes: readonly number[] = []) {
     server = {};
   };
   const measured = (i: number) => i >= state.first && i <= state.latest && !state.holes.has(i);
-  const row = (i: number) => `{"milestoneIndex":${i},"measurements":{"n":${(i * 7919) % 1000}}}`;
+  const padding = pad > 0 ? `,"p":"${'x'.repeat(pad)}"` : '';
+  const row = (i: number) => `{"milestoneIndex":${i},"measurements":{"n":${(i * 7919) % 1000}${padding}}}`;
   const render = async (a: number, b: number) => {
     state.calls++;
     await Promise.resolve(); // as a store read, it gives the turn back
@@ -113,6 +114,21 @@ describe('rangeRows', () => {
     s.newServer();
     expect(await s.ask(1, 1500)).toBe(s.want(1, 1500));
     expect([s.rendered.get(1), s.rendered.get(1500)]).toEqual([2, 2]);
+  });
+
+  it('keeps at most 32 MB: past it the oldest chunk goes (rendered again when asked), the newest stays', async () => {
+    // Rows of 12 kB: a chunk of 1,000 is some 12 MB (its buffer grown by doubling to 16 MB), so a third chunk is past
+    // the bound and the first goes.
+    const s = standIn(1, 3999, [], 12_000);
+    for (const [from, to] of [
+      [1, 999],
+      [1000, 1999],
+      [2000, 2999],
+      [2000, 2999],
+      [1, 999],
+    ] as const)
+      expect(await s.ask(from, to)).toBe(s.want(from, to));
+    expect([s.rendered.get(1), s.rendered.get(1000), s.rendered.get(2000)]).toEqual([2, 1, 1]);
   });
 
   it('starts again after a prune: the pruned rows are gone, the rest rendered anew', async () => {
