@@ -1,7 +1,7 @@
 // node bench/accounts.mjs --db DIR [--requests 1000] — an address's balance at the oldest and at the newest milestone
 // of a history (issue 61: its cost must not grow with how far back the milestone lies), over HTTP
 // (`GET /api/explorer/v2/balance/{bech32}?ledgerIndex=N`, one request at a time) and in process (the accounts' one
-// seek), p50 and p99 of each. DIR: a store that applied a history, e.g. bench/history.mjs --keep's `everyday-apply`
+// seek), p50 and p99 of each. DIR: a store that applied a history, e.g. bench/history.mjs --keep's `shimmer-apply`
 // (its four owners move in every milestone: each has an account record for each).
 import os from 'node:os';
 import * as tc from '../dist/index.js';
