@@ -90,7 +90,7 @@ export const analyticsRoutes: Route[] = [
   {
     pattern: '/api/analytics/v1/milestones',
     path: /^\/api\/analytics\/v1\/milestones$/,
-    handle: (ctx) => rangeAnalytics(ctx),
+    handle: rangeAnalytics,
   },
   {
     pattern: '/api/analytics/v1/milestones/*',
